@@ -1,0 +1,196 @@
+package model
+
+import "slices"
+
+// Census accumulates what a scan saw, item by item, and reconciles it into
+// problems. It keeps per constraint the holders of each normalized value and
+// the lock of each raw value, so memory grows with accounts, not items read.
+// A Census is not safe for concurrent use; give each scan segment its own and
+// Merge them.
+type Census struct {
+	schema       *Schema
+	Scanned      int // every item added
+	Accounts     int
+	Locks        int
+	holders      []map[string][]string // per constraint: normalized value -> account ids
+	locks        []map[string]seenLock // per constraint: raw value -> lock
+	invalid      []Problem
+}
+
+type seenLock struct{ owner string }
+
+// NewCensus returns an empty census for s.
+func NewCensus(s *Schema) *Census {
+	c := &Census{schema: s}
+	c.holders = make([]map[string][]string, len(s.Constraints))
+	c.locks = make([]map[string]seenLock, len(s.Constraints))
+	for i := range s.Constraints {
+		c.holders[i] = map[string][]string{}
+		c.locks[i] = map[string]seenLock{}
+	}
+	return c
+}
+
+// Add records one item read from table.
+func (c *Census) Add(table string, it Item) {
+	c.Scanned++
+	e := c.schema.Classify(table, it)
+	switch e.Kind {
+	case EntryAccount:
+		c.Accounts++
+		c.addAccount(e.ID, it)
+	case EntryLock:
+		c.Locks++
+		c.locks[e.Constraint][e.Value] = seenLock{owner: e.Owner}
+		if e.OwnerInvalid != nil {
+			lt, key := c.schema.lockRef(e.Constraint, e.Value)
+			c.invalid = append(c.invalid, Problem{
+				Kind: InvalidValue, Constraint: c.schema.Constraints[e.Constraint].Attr,
+				Value: e.OwnerInvalid.DynamoJSON(), Lock: key, LockTable: lt,
+				Accounts: []string{}, constraint: e.Constraint,
+			})
+		}
+	}
+}
+
+func (c *Census) addAccount(id string, it Item) {
+	for ci, con := range c.schema.Constraints {
+		switch h, v := c.schema.Held(ci, it); h {
+		case HoldsValue:
+			c.holders[ci][v] = append(c.holders[ci][v], id)
+		case HoldsInvalid:
+			c.invalid = append(c.invalid, Problem{
+				Kind: InvalidValue, Constraint: con.Attr, Value: it[con.Attr].DynamoJSON(),
+				Accounts: []string{id}, constraint: ci,
+			})
+		}
+	}
+}
+
+// Merge adds everything o saw to c.
+func (c *Census) Merge(o *Census) {
+	c.Scanned += o.Scanned
+	c.Accounts += o.Accounts
+	c.Locks += o.Locks
+	for ci := range c.holders {
+		for v, ids := range o.holders[ci] {
+			c.holders[ci][v] = append(c.holders[ci][v], ids...)
+		}
+		for v, l := range o.locks[ci] {
+			c.locks[ci][v] = l
+		}
+	}
+	c.invalid = append(c.invalid, o.invalid...)
+}
+
+// Holders returns the accounts seen holding normalized value v of
+// constraint ci, sorted.
+func (c *Census) Holders(ci int, v string) []string {
+	ids := slices.Clone(c.holders[ci][v])
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// Problems reconciles what was seen into problems, in contract order. They
+// are candidates until confirmed by consistent reads (see Confirm).
+func (c *Census) Problems() []Problem {
+	ps := slices.Clone(c.invalid)
+	for ci := range c.schema.Constraints {
+		for v := range c.holders[ci] {
+			h := c.Holders(ci, v)
+			if len(h) >= 2 {
+				ps = append(ps, c.problem(DuplicateValue, ci, v, h))
+			}
+			if _, locked := c.locks[ci][v]; !locked {
+				ps = append(ps, c.problem(MissingLock, ci, v, h))
+			}
+		}
+		for v, l := range c.locks[ci] {
+			h := c.Holders(ci, v)
+			switch {
+			case len(h) == 0:
+				ps = append(ps, c.problem(OrphanLock, ci, v, h))
+			case l.owner != "" && !slices.Contains(h, l.owner):
+				ps = append(ps, c.problem(ForeignLock, ci, v, h))
+			}
+		}
+	}
+	SortProblems(ps)
+	return ps
+}
+
+// problem builds a problem of constraint ci about value v, with the lock and
+// its owner filled in where the lock was seen.
+func (c *Census) problem(kind ProblemKind, ci int, v string, holders []string) Problem {
+	p := Problem{Kind: kind, Constraint: c.schema.Constraints[ci].Attr, Value: v, Accounts: holders, constraint: ci}
+	if l, ok := c.locks[ci][v]; ok {
+		p.LockTable, p.Lock = c.schema.lockRef(ci, v)
+		p.Owner = l.owner
+	}
+	return p
+}
+
+// lockRef is LockKey with the table left empty when it is the account
+// table, as the JSON contract reports it.
+func (s *Schema) lockRef(ci int, v string) (string, map[string]string) {
+	table, key := s.LockKey(ci, v)
+	if table == s.Table {
+		table = ""
+	}
+	return table, key
+}
+
+// KeyRef is the primary key of one item in one table.
+type KeyRef struct {
+	Table string
+	Key   map[string]string
+}
+
+// Involved returns the keys whose strongly consistent reads confirm or
+// dismiss p: its lock (or the lock it lacks), its owner and its holders.
+func (s *Schema) Involved(p Problem) []KeyRef {
+	var refs []KeyRef
+	for _, id := range p.Accounts {
+		refs = append(refs, KeyRef{s.Table, s.AccountKey(id)})
+	}
+	if p.Kind == InvalidValue {
+		if p.Lock != nil {
+			refs = append(refs, KeyRef{s.tableOr(p.LockTable), p.Lock})
+		}
+		return refs
+	}
+	table, key := s.LockKey(p.constraint, p.Value)
+	refs = append(refs, KeyRef{table, key})
+	if p.Owner != "" && !slices.Contains(p.Accounts, p.Owner) {
+		refs = append(refs, KeyRef{s.Table, s.AccountKey(p.Owner)})
+	}
+	return refs
+}
+
+func (s *Schema) tableOr(t string) string {
+	if t == "" {
+		return s.Table
+	}
+	return t
+}
+
+// NeedsRescan reports whether p can be confirmed only by looking for
+// holders by value: an orphan lock that names no owner.
+func NeedsRescan(p Problem) bool { return p.Kind == OrphanLock && p.Owner == "" }
+
+// Confirm keeps the candidates that fresh, a census of consistent reads of
+// the involved keys, still shows; each as fresh shows it now.
+func Confirm(candidates []Problem, fresh *Census) []Problem {
+	now := fresh.Problems()
+	confirmed := []Problem{}
+	for _, cand := range candidates {
+		for _, p := range now {
+			if p.same(cand) {
+				confirmed = append(confirmed, p)
+				break
+			}
+		}
+	}
+	SortProblems(confirmed)
+	return confirmed
+}

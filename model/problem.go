@@ -1,0 +1,88 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+)
+
+// ProblemKind names an integrity problem; the names are part of the JSON
+// contract of `locktable check`.
+type ProblemKind string
+
+// The problem kinds, in the order the human report lists them.
+const (
+	MissingLock    ProblemKind = "missing_lock"
+	OrphanLock     ProblemKind = "orphan_lock"
+	ForeignLock    ProblemKind = "foreign_lock"
+	DuplicateValue ProblemKind = "duplicate_value"
+	InvalidValue   ProblemKind = "invalid_value"
+)
+
+// ProblemKinds lists every kind in report order.
+var ProblemKinds = []ProblemKind{MissingLock, OrphanLock, ForeignLock, DuplicateValue, InvalidValue}
+
+// Problem is one integrity problem of one constraint.
+type Problem struct {
+	Kind       ProblemKind `json:"kind"`
+	Constraint string      `json:"constraint"`
+	// Value is the normalized value for holder-based kinds, the lock's raw
+	// value for orphan_lock and foreign_lock, and the attribute as DynamoDB
+	// JSON for invalid_value.
+	Value     string            `json:"value"`
+	Lock      map[string]string `json:"lock,omitempty"`
+	LockTable string            `json:"lock_table,omitempty"`
+	Owner     string            `json:"owner,omitempty"`
+	// Accounts are the holders of the value, sorted (never the owner).
+	Accounts []string `json:"accounts"`
+
+	constraint int // index in Schema.Constraints, for ordering
+}
+
+// ConstraintIndex returns the index of the problem's constraint in the schema.
+func (p Problem) ConstraintIndex() int { return p.constraint }
+
+// Report is the result of `locktable check`.
+type Report struct {
+	Table        string    `json:"table"`
+	ScannedItems int       `json:"scanned_items"`
+	Accounts     int       `json:"accounts"`
+	Locks        int       `json:"locks"`
+	Problems     []Problem `json:"problems"`
+}
+
+// Counts returns how many problems of each kind the report holds.
+func (r Report) Counts() map[ProblemKind]int {
+	n := map[ProblemKind]int{}
+	for _, p := range r.Problems {
+		n[p.Kind]++
+	}
+	return n
+}
+
+// SortProblems orders problems as the contract says: constraint order,
+// then value, then kind.
+func SortProblems(ps []Problem) {
+	slices.SortFunc(ps, func(a, b Problem) int {
+		return cmp.Or(
+			cmp.Compare(a.constraint, b.constraint),
+			cmp.Compare(a.Value, b.Value),
+			cmp.Compare(a.Kind, b.Kind),
+			slices.Compare(a.Accounts, b.Accounts),
+		)
+	})
+}
+
+// same reports whether two problems are about the same thing: the
+// identity confirmation matches on.
+func (p Problem) same(q Problem) bool {
+	return p.Kind == q.Kind && p.constraint == q.constraint && p.Value == q.Value &&
+		(p.Kind != InvalidValue || slices.Equal(p.Accounts, q.Accounts) && p.Owner == q.Owner && lockID(p) == lockID(q))
+}
+
+func lockID(p Problem) string {
+	if p.Lock == nil {
+		return ""
+	}
+	b, _ := marshal(p.Lock)
+	return p.LockTable + string(b)
+}

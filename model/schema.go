@@ -1,0 +1,260 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Layout names one of the two ways the pattern stores its locks.
+type Layout string
+
+const (
+	// LayoutSingle keeps lock items beside the accounts in one table.
+	LayoutSingle Layout = "single"
+	// LayoutTables keeps the locks of each attribute in a table of its own,
+	// keyed by the value.
+	LayoutTables Layout = "tables"
+)
+
+// Limits DynamoDB puts on key attribute values, in UTF-8 bytes.
+const (
+	MaxPartitionKeyBytes = 2048
+	MaxSortKeyBytes      = 1024
+)
+
+// Constraint is one unique attribute and where its locks live.
+type Constraint struct {
+	Attr string // the account attribute that must be unique, e.g. "email"
+	// Prefix is prepended to the value to form the lock's partition key when
+	// the lock lives in the account table (LockTable == "").
+	Prefix string
+	// LockTable and KeyAttr locate locks kept in a table of their own, whose
+	// hash key KeyAttr is the bare value.
+	LockTable string
+	KeyAttr   string
+	Normalize Normalization
+	// Index is a GSI of the account table keyed by Attr, if there is one; it
+	// lets an ownerless orphan be confirmed without a second scan.
+	Index string
+}
+
+// InAccountTable reports whether the constraint's locks live beside the
+// accounts.
+func (c Constraint) InAccountTable() bool { return c.LockTable == "" }
+
+// Schema describes a table that uses the pattern: where accounts are, and
+// where the lock of each unique attribute is.
+type Schema struct {
+	Layout        Layout
+	Table         string // the account (record) table
+	PK, SK        string // key attribute names; SK == "" means no sort key
+	AccountPrefix string
+	AccountSK     string
+	LockSK        string
+	OwnerAttr     string
+	Constraints   []Constraint
+}
+
+// DefaultSchema returns the schema a layout starts from before flags refine it.
+func DefaultSchema(l Layout) Schema {
+	if l == LayoutTables {
+		return Schema{
+			Layout:    LayoutTables,
+			Table:     "devices",
+			PK:        "id",
+			OwnerAttr: "owner",
+			Constraints: []Constraint{
+				{Attr: "mac_address", LockTable: "unique_mac_addresses", KeyAttr: "MacAddress", Normalize: NormalizeNone},
+				{Attr: "registration_code", LockTable: "unique_registration_codes", KeyAttr: "RegistrationCode", Normalize: NormalizeNone},
+			},
+		}
+	}
+	return Schema{
+		Layout:        LayoutSingle,
+		Table:         "accounts",
+		PK:            "PK",
+		SK:            "SK",
+		AccountPrefix: "ACCT#",
+		AccountSK:     "PROFILE",
+		LockSK:        "LOCK",
+		OwnerAttr:     "owner",
+		Constraints: []Constraint{
+			{Attr: "email", Prefix: "UNIQ#EMAIL#", Normalize: NormalizeNone},
+			{Attr: "username", Prefix: "UNIQ#HANDLE#", Normalize: NormalizeNone},
+		},
+	}
+}
+
+// ParseLayout parses the value of --layout.
+func ParseLayout(s string) (Layout, error) {
+	switch Layout(s) {
+	case LayoutSingle, LayoutTables:
+		return Layout(s), nil
+	}
+	return "", &FlagError{Flag: "layout", Msg: fmt.Sprintf("%q is not single or tables", s)}
+}
+
+// FlagError is invalid schema input, named by the flag that carried it.
+type FlagError struct {
+	Flag string
+	Msg  string
+}
+
+func (e *FlagError) Error() string { return "--" + e.Flag + ": " + e.Msg }
+
+// ParseUnique parses one --unique value: ATTR=PREFIX for a lock in the
+// account table, or ATTR=@TABLE/KEYATTR for a lock table of its own.
+func ParseUnique(s string) (Constraint, error) {
+	bad := func(why string) (Constraint, error) {
+		return Constraint{}, &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q: %s (want ATTR=PREFIX or ATTR=@TABLE/KEYATTR)", s, why)}
+	}
+	attr, loc, ok := strings.Cut(s, "=")
+	if !ok {
+		return bad("no '='")
+	}
+	if attr == "" {
+		return bad("empty attribute name")
+	}
+	c := Constraint{Attr: attr, Normalize: NormalizeNone}
+	if rest, isTable := strings.CutPrefix(loc, "@"); isTable {
+		table, keyAttr, ok := strings.Cut(rest, "/")
+		if !ok || table == "" || keyAttr == "" {
+			return bad("lock table needs TABLE/KEYATTR")
+		}
+		c.LockTable, c.KeyAttr = table, keyAttr
+		return c, nil
+	}
+	c.Prefix = loc
+	return c, nil
+}
+
+// ParseAssignment splits an ATTR=VALUE flag value (--normalize, --index).
+func ParseAssignment(flag, s string) (attr, value string, err error) {
+	attr, value, ok := strings.Cut(s, "=")
+	if !ok || attr == "" || value == "" {
+		return "", "", &FlagError{Flag: flag, Msg: fmt.Sprintf("%q: want ATTR=VALUE", s)}
+	}
+	return attr, value, nil
+}
+
+// Constraint returns the index of the constraint on attr, or -1.
+func (s *Schema) Constraint(attr string) int {
+	for i, c := range s.Constraints {
+		if c.Attr == attr {
+			return i
+		}
+	}
+	return -1
+}
+
+// Validate rejects schemas that would make items ambiguous or keys invalid.
+func (s *Schema) Validate() error {
+	if s.Table == "" {
+		return &FlagError{Flag: "table", Msg: "must not be empty"}
+	}
+	if s.PK == "" {
+		return &FlagError{Flag: "pk", Msg: "must not be empty"}
+	}
+	if s.SK != "" && s.SK == s.PK {
+		return &FlagError{Flag: "sk", Msg: "must differ from --pk"}
+	}
+	if s.SK != "" && s.AccountSK == "" {
+		return &FlagError{Flag: "account-sk", Msg: "must not be empty when the table has a sort key"}
+	}
+	if len(s.Constraints) == 0 {
+		return &FlagError{Flag: "unique", Msg: "at least one unique attribute is needed"}
+	}
+	if s.OwnerAttr == "" {
+		return &FlagError{Flag: "owner-attr", Msg: "must not be empty"}
+	}
+	seenAttr := map[string]bool{}
+	seenTable := map[string]bool{}
+	var prefixes []string
+	for _, c := range s.Constraints {
+		if seenAttr[c.Attr] {
+			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("attribute %q is listed twice", c.Attr)}
+		}
+		seenAttr[c.Attr] = true
+		if c.Attr == s.PK || c.Attr == s.SK || c.Attr == s.OwnerAttr {
+			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("attribute %q is a key or owner attribute", c.Attr)}
+		}
+		if !c.InAccountTable() {
+			if c.LockTable == s.Table {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: locks in the account table take ATTR=PREFIX, not @%s", c.Attr, c.LockTable)}
+			}
+			if seenTable[c.LockTable] {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("lock table %q is listed twice", c.LockTable)}
+			}
+			seenTable[c.LockTable] = true
+			continue
+		}
+		if c.Prefix == "" {
+			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: empty lock prefix: locks in the account table need one", c.Attr)}
+		}
+		if s.SK != "" && s.LockSK == "" {
+			return &FlagError{Flag: "lock-sk", Msg: "must not be empty when the table has a sort key"}
+		}
+		prefixes = append(prefixes, c.Prefix)
+	}
+	for i, a := range prefixes {
+		for j, b := range prefixes {
+			if i != j && strings.HasPrefix(b, a) {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("prefix %q is a prefix of %q: their locks would be ambiguous", a, b)}
+			}
+		}
+	}
+	if len(prefixes) > 0 {
+		if s.AccountPrefix == "" {
+			return &FlagError{Flag: "account-prefix", Msg: "may be empty only when the table holds nothing but records (all locks in lock tables)"}
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(p, s.AccountPrefix) || strings.HasPrefix(s.AccountPrefix, p) {
+				if s.SK == "" || s.AccountSK == s.LockSK {
+					return &FlagError{Flag: "account-prefix", Msg: fmt.Sprintf("%q overlaps lock prefix %q: accounts and locks would be ambiguous", s.AccountPrefix, p)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Tables returns every table the schema touches: the account table first,
+// then each lock table in constraint order.
+func (s *Schema) Tables() []string {
+	tables := []string{s.Table}
+	for _, c := range s.Constraints {
+		if !c.InAccountTable() {
+			tables = append(tables, c.LockTable)
+		}
+	}
+	return tables
+}
+
+// AccountKey returns the primary key of the account whose key value is id.
+func (s *Schema) AccountKey(id string) map[string]string {
+	k := map[string]string{s.PK: id}
+	if s.SK != "" {
+		k[s.SK] = s.AccountSK
+	}
+	return k
+}
+
+// LockKey returns the table and primary key of the lock of constraint ci
+// for value v (v exactly as it is, never normalized here).
+func (s *Schema) LockKey(ci int, v string) (table string, key map[string]string) {
+	c := s.Constraints[ci]
+	if !c.InAccountTable() {
+		return c.LockTable, map[string]string{c.KeyAttr: v}
+	}
+	k := map[string]string{s.PK: c.Prefix + v}
+	if s.SK != "" {
+		k[s.SK] = s.LockSK
+	}
+	return s.Table, k
+}
+
+// lockKeyFits reports whether the lock key for v stays inside DynamoDB's
+// partition key size limit.
+func (s *Schema) lockKeyFits(ci int, v string) bool {
+	return len(s.Constraints[ci].Prefix)+len(v) <= MaxPartitionKeyBytes
+}
