@@ -8,13 +8,13 @@ import "slices"
 // A Census is not safe for concurrent use; give each scan segment its own and
 // Merge them.
 type Census struct {
-	schema       *Schema
-	Scanned      int // every item added
-	Accounts     int
-	Locks        int
-	holders      []map[string][]string // per constraint: normalized value -> account ids
-	locks        []map[string]seenLock // per constraint: raw value -> lock
-	invalid      []Problem
+	schema   *Schema
+	Scanned  int // every item added
+	Accounts int
+	Locks    int
+	holders  []map[string][]string // per constraint: normalized value -> account ids
+	locks    []map[string]seenLock // per constraint: raw value -> lock
+	invalid  []Problem
 }
 
 type seenLock struct{ owner string }
