@@ -84,9 +84,9 @@ func (c *Census) Merge(o *Census) {
 }
 
 // Holders returns the accounts seen holding normalized value v of
-// constraint ci, sorted.
+// constraint ci, sorted; never nil, as problems report them as an array.
 func (c *Census) Holders(ci int, v string) []string {
-	ids := slices.Clone(c.holders[ci][v])
+	ids := append([]string{}, c.holders[ci][v]...) // not slices.Clone: it keeps nil
 	slices.Sort(ids)
 	return slices.Compact(ids)
 }
@@ -94,7 +94,7 @@ func (c *Census) Holders(ci int, v string) []string {
 // Problems reconciles what was seen into problems, in contract order. They
 // are candidates until confirmed by consistent reads (see Confirm).
 func (c *Census) Problems() []Problem {
-	ps := slices.Clone(c.invalid)
+	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
 	for ci := range c.schema.Constraints {
 		for v := range c.holders[ci] {
 			h := c.Holders(ci, v)

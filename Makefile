@@ -1,0 +1,29 @@
+.DEFAULT_GOAL := test
+
+DYNOXIDE_VERSION ?= 1.2.1
+DYNOXIDE_PKG     ?= @dynoxide/linux-x64
+DYNOXIDE_DIR     ?= .tools/dynoxide
+DYNOXIDE_BIN     := $(DYNOXIDE_DIR)/node_modules/$(DYNOXIDE_PKG)/dynoxide
+export DYNOXIDE_BIN
+
+.PHONY: test build bench lint dynoxide
+
+test: $(DYNOXIDE_BIN)
+	.ci/with-dynoxide go test -race ./...
+
+build:
+	go build -o locktable .
+
+bench: $(DYNOXIDE_BIN)
+	.ci/with-dynoxide bash bench/run
+
+lint:
+	@out=$$(find . -path ./.tools -prune -o -path ./.git -prune -o -name "*.go" -print | xargs -r gofmt -l); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	go vet ./...
+
+dynoxide: $(DYNOXIDE_BIN)
+
+$(DYNOXIDE_BIN):
+	npm install --no-audit --no-fund --prefix $(DYNOXIDE_DIR) $(DYNOXIDE_PKG)@$(DYNOXIDE_VERSION)
+	test -x $@

@@ -1,0 +1,177 @@
+// Package cli is locktable's command tree: global flags, opening the
+// backend, and the headless subcommands.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// app holds the global flags and what they open.
+type app struct {
+	stdout, stderr io.Writer
+
+	endpointURL, region, profile string
+	demo, write, readOnly        bool
+	logFile                      string
+	segments, pageSize           int
+	schemaFlags                  schemaFlags
+
+	cmd     *cobra.Command // the root, for its flag set
+	closers []func()
+}
+
+// Main runs locktable with args and returns its exit status.
+func Main(ctx context.Context, version string, args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr}
+	defer a.close()
+	root := a.rootCommand(version)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var e *exitError
+	if err != nil && (!errors.As(err, &e) || e.err != nil) {
+		fmt.Fprintln(stderr, "locktable: "+oneLine(err.Error()))
+	}
+	return exitCode(err)
+}
+
+// oneLine keeps an error to one line: SDK messages may span several.
+func oneLine(s string) string {
+	return model.Printable(strings.Join(strings.Fields(s), " "))
+}
+
+func (a *app) rootCommand(version string) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "locktable",
+		Short: "See and fix uniqueness locks in DynamoDB tables",
+		Long: `locktable checks DynamoDB tables that keep attributes unique with lock
+items (UNIQ#EMAIL#..., UNIQ#HANDLE#...) written in one guarded transaction
+with each account, and reports orphan, missing, foreign and duplicate locks.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usageErr("the terminal UI is not built yet: run 'locktable check' (see --help)")
+		},
+	}
+	a.cmd = root
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.endpointURL, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL, then AWS)")
+	pf.StringVar(&a.region, "region", "", "AWS region (default: the SDK's configuration; us-east-1 for a local endpoint)")
+	pf.StringVar(&a.profile, "profile", "", "AWS shared config profile")
+	pf.BoolVar(&a.demo, "demo", false, "use an embedded in-process DynamoDB seeded with a demo table that has every kind of problem")
+	pf.BoolVar(&a.write, "write", false, "allow writes to a non-loopback endpoint")
+	pf.BoolVar(&a.readOnly, "read-only", false, "forbid every write")
+	pf.StringVar(&a.logFile, "log-file", "", "append SDK and app logs to this file (default: discarded)")
+	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
+	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
+	a.schemaFlags.register(pf)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
+	root.AddCommand(a.checkCommand(), a.seedCommand())
+	return root
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+}
+
+// schema parses the schema flags; errors are usage errors.
+func (a *app) schema() (model.Schema, error) {
+	s, err := a.schemaFlags.schema(a.cmd.PersistentFlags())
+	if err != nil {
+		return s, &exitError{code: ExitError, err: err}
+	}
+	if a.segments < 1 {
+		return s, usageErr("--segments: must be at least 1")
+	}
+	if a.pageSize < 0 {
+		return s, usageErr("--page-size: must not be negative")
+	}
+	return s, nil
+}
+
+// logWriter opens --log-file, or discards. The standard logger goes there
+// too, so that nothing writes to the terminal behind the app's back.
+func (a *app) logWriter() (io.Writer, error) {
+	if a.logFile == "" {
+		log.SetOutput(io.Discard)
+		return io.Discard, nil
+	}
+	f, err := os.OpenFile(a.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, usageErr("--log-file: %v", err)
+	}
+	a.closers = append(a.closers, func() { f.Close() })
+	log.SetOutput(f)
+	return f, nil
+}
+
+// backend builds the store for the schema without checking the tables.
+// With --demo it first starts the embedded backend and seeds it.
+func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error) {
+	logw, err := a.logWriter()
+	if err != nil {
+		return nil, err
+	}
+	opts := dynamo.ClientOptions{EndpointURL: a.endpointURL, Region: a.region, Profile: a.profile, Log: logw}
+	var demo *dynamo.Demo
+	if a.demo {
+		if demo, err = dynamo.StartDemo(); err != nil {
+			return nil, err
+		}
+		a.closers = append(a.closers, func() { demo.Close() })
+		opts = dynamo.ClientOptions{EndpointURL: demo.URL, Region: "us-east-1", Log: logw, Demo: true}
+	}
+	client, ep, err := dynamo.NewClient(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	store := dynamo.NewStore(client, ep, s)
+	if !a.demo {
+		store.Segments = a.segments
+	}
+	store.PageSize = int32(a.pageSize)
+	if demo != nil {
+		if _, err := store.Seed(ctx, dynamo.SeedOptions{Accounts: DemoAccounts, Anomalies: true}); err != nil {
+			return nil, fmt.Errorf("seed the demo table: %w", err)
+		}
+	}
+	return store, nil
+}
+
+// DemoAccounts is the number of healthy accounts in the demo table.
+const DemoAccounts = 100
+
+// open is backend followed by the table check every read starts with.
+func (a *app) open(ctx context.Context, s model.Schema) (*dynamo.Store, error) {
+	store, err := a.backend(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return store, store.Verify(ctx)
+}
+
+// mayWrite refuses a write that the flags do not allow: never under
+// --read-only; beyond loopback and the demo only with --write.
+func (a *app) mayWrite(ep dynamo.Endpoint) error {
+	switch {
+	case a.readOnly:
+		return usageErr("refusing to write: --read-only is set")
+	case ep.Demo, ep.Loopback, a.write:
+		return nil
+	}
+	return usageErr("refusing to write to %s without --write (writes are allowed by default only on a loopback endpoint)", ep)
+}

@@ -1,0 +1,346 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/model"
+)
+
+// CheckPhase names what a running check is doing.
+type CheckPhase string
+
+// The phases of a check, in order.
+const (
+	PhaseScan    CheckPhase = "scan"    // the main scan of every table
+	PhaseConfirm CheckPhase = "confirm" // consistent reads of the keys involved
+	PhaseRescan  CheckPhase = "rescan"  // looking for holders of ownerless orphans
+	PhaseDone    CheckPhase = "done"
+)
+
+// CheckProgress is reported as a check runs.
+type CheckProgress struct {
+	Phase   CheckPhase
+	Scanned int64 // items read by the main scan so far
+	Approx  int64 // the tables' approximate item count (0 when unknown)
+}
+
+// Check scans every table of the schema, reconciles accounts with locks and
+// reports the problems that consistent reads confirm. progress, if not nil,
+// is called after every page (never concurrently).
+func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.Report, error) {
+	var mu sync.Mutex
+	scanned := int64(0)
+	report := func(phase CheckPhase) {
+		if progress != nil {
+			progress(CheckProgress{Phase: phase, Scanned: scanned, Approx: s.ApproxItems})
+		}
+	}
+
+	census := model.NewCensus(&s.Schema)
+	for _, table := range s.Schema.Tables() {
+		segs := make([]*model.Census, s.Segments)
+		for i := range segs {
+			segs[i] = model.NewCensus(&s.Schema)
+		}
+		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments}
+		err := s.scan(ctx, r, func(seg int, items []map[string]types.AttributeValue) error {
+			for _, av := range items {
+				segs[seg].Add(table, fromSDK(av))
+			}
+			mu.Lock()
+			scanned += int64(len(items))
+			report(PhaseScan)
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			return model.Report{}, err
+		}
+		for _, seg := range segs {
+			census.Merge(seg)
+		}
+	}
+
+	candidates := census.Problems()
+	var byKey, ownerless []model.Problem
+	for _, p := range candidates {
+		if model.NeedsRescan(p) {
+			ownerless = append(ownerless, p)
+		} else {
+			byKey = append(byKey, p)
+		}
+	}
+	report(PhaseConfirm)
+	confirmed, err := s.confirmByKey(ctx, byKey)
+	if err != nil {
+		return model.Report{}, err
+	}
+	if len(ownerless) > 0 {
+		report(PhaseRescan)
+		more, err := s.confirmOwnerless(ctx, ownerless)
+		if err != nil {
+			return model.Report{}, err
+		}
+		confirmed = append(confirmed, more...)
+		model.SortProblems(confirmed)
+	}
+	report(PhaseDone)
+	return model.Report{
+		Table:        s.Schema.Table,
+		ScannedItems: census.Scanned,
+		Accounts:     census.Accounts,
+		Locks:        census.Locks,
+		Problems:     confirmed,
+	}, nil
+}
+
+// checkNames are the attributes the check reads from table: keys, the
+// owner and the constrained attributes. Projection keeps the scan close to
+// the cost of reading keys alone.
+func (s *Store) checkNames(table string) []string {
+	sc := &s.Schema
+	if table != sc.Table {
+		for _, c := range sc.Constraints {
+			if c.LockTable == table {
+				return []string{c.KeyAttr, sc.OwnerAttr}
+			}
+		}
+	}
+	names := []string{sc.PK}
+	if sc.SK != "" {
+		names = append(names, sc.SK)
+	}
+	names = append(names, sc.OwnerAttr)
+	for _, c := range sc.Constraints {
+		names = append(names, c.Attr)
+	}
+	return names
+}
+
+// confirmByKey re-reads the keys each candidate involves with strongly
+// consistent reads and keeps those the fresh items still show.
+func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([]model.Problem, error) {
+	if len(candidates) == 0 {
+		return []model.Problem{}, nil
+	}
+	var refs []model.KeyRef
+	for _, p := range candidates {
+		refs = append(refs, s.Schema.Involved(p)...)
+	}
+	fresh := model.NewCensus(&s.Schema)
+	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
+		return nil, err
+	}
+	return model.Confirm(candidates, fresh), nil
+}
+
+// confirmOwnerless confirms orphan locks that name no owner. No key read
+// can show that nobody holds a value, so it re-reads the locks and then
+// looks for holders by value: through the attribute's GSI where one is
+// configured, else by a second scan of the accounts, which starts after the
+// main scan ended. An in-pattern signup cannot commit while the lock exists,
+// so what this finds settles it.
+func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem) ([]model.Problem, error) {
+	sc := &s.Schema
+	fresh := model.NewCensus(sc)
+	var refs []model.KeyRef
+	wanted := make([]map[string]bool, len(sc.Constraints))
+	rescan := false
+	for _, p := range candidates {
+		refs = append(refs, sc.Involved(p)...)
+		ci := p.ConstraintIndex()
+		if wanted[ci] == nil {
+			wanted[ci] = map[string]bool{}
+		}
+		wanted[ci][p.Value] = true
+		if !s.byIndex(ci) {
+			rescan = true
+		}
+	}
+	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
+		return nil, err
+	}
+	holds := func(it model.Item, onlyIndexless bool) bool {
+		for ci, vals := range wanted {
+			if vals == nil || (onlyIndexless && s.byIndex(ci)) {
+				continue
+			}
+			if h, v := sc.Held(ci, it); h == model.HoldsValue && vals[v] {
+				return true
+			}
+		}
+		return false
+	}
+	for ci, vals := range wanted {
+		if vals == nil || !s.byIndex(ci) {
+			continue
+		}
+		for v := range vals {
+			err := s.queryIndex(ctx, ci, v, func(it model.Item) {
+				if holds(it, false) {
+					fresh.Add(sc.Table, it)
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if rescan {
+		var mu sync.Mutex
+		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(), segments: s.Segments}
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
+			for _, av := range items {
+				if it := fromSDK(av); holds(it, true) {
+					mu.Lock()
+					fresh.Add(sc.Table, it)
+					mu.Unlock()
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return model.Confirm(candidates, fresh), nil
+}
+
+// byIndex reports whether constraint ci's holders can be found by value on
+// a GSI. Only without normalization: the index holds raw values, and under
+// lower or casefold "Ada" and "ada" are one value.
+func (s *Store) byIndex(ci int) bool {
+	c := s.Schema.Constraints[ci]
+	return c.Index != "" && c.Normalize == model.NormalizeNone
+}
+
+// accountFilter selects account items, so that a rescan skips the locks.
+func (s *Store) accountFilter() *expression.ConditionBuilder {
+	sc := &s.Schema
+	var conds []expression.ConditionBuilder
+	if sc.AccountPrefix != "" {
+		conds = append(conds, expression.Name(sc.PK).BeginsWith(sc.AccountPrefix))
+	}
+	if sc.SK != "" {
+		conds = append(conds, expression.Name(sc.SK).Equal(expression.Value(sc.AccountSK)))
+	}
+	switch len(conds) {
+	case 0:
+		return nil
+	case 1:
+		return &conds[0]
+	}
+	c := conds[0].And(conds[1], conds[2:]...)
+	return &c
+}
+
+// queryIndex visits the accounts whose attribute of constraint ci is v,
+// through the constraint's GSI.
+func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(model.Item)) error {
+	c := s.Schema.Constraints[ci]
+	expr, err := expression.NewBuilder().
+		WithKeyCondition(expression.Key(c.Attr).Equal(expression.Value(v))).Build()
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(s.Schema.Table),
+		IndexName:                 aws.String(c.Index),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	}
+	for {
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		out, err := s.api.Query(cctx, in)
+		cancel()
+		if err != nil {
+			return explain(err, "query index "+c.Index+" of", s.Schema.Table, s.Endpoint)
+		}
+		for _, av := range out.Items {
+			visit(fromSDK(av))
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// batchGetLimit is BatchGetItem's maximum number of keys per request.
+const batchGetLimit = 100
+
+// ReadConsistent reads the items at refs with strongly consistent
+// BatchGetItem calls, retrying unprocessed keys, and hands each item found
+// to visit with its table. Missing items are simply not visited.
+func (s *Store) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+	seen := map[string]bool{}
+	var pending []model.KeyRef
+	for _, r := range refs {
+		if id := keyID(r.Table, r.Key); !seen[id] {
+			seen[id] = true
+			pending = append(pending, r)
+		}
+	}
+	for len(pending) > 0 {
+		n := min(len(pending), batchGetLimit)
+		req := map[string]types.KeysAndAttributes{}
+		for _, r := range pending[:n] {
+			ka := req[r.Table]
+			ka.ConsistentRead = aws.Bool(true)
+			ka.Keys = append(ka.Keys, keyToSDK(r.Key))
+			req[r.Table] = ka
+		}
+		pending = pending[n:]
+		for attempt := 0; len(req) > 0; attempt++ {
+			if attempt > 0 {
+				if attempt > 8 {
+					return &Error{Msg: fmt.Sprintf("batch get at %s: keys still unprocessed after %d attempts (throttled?)", s.Endpoint, attempt)}
+				}
+				if err := sleep(ctx, backoff(attempt)); err != nil {
+					return err
+				}
+			}
+			cctx, cancel := context.WithTimeout(ctx, callTimeout)
+			out, err := s.api.BatchGetItem(cctx, &dynamodb.BatchGetItemInput{RequestItems: req})
+			cancel()
+			if err != nil {
+				return explain(err, "batch get from", s.Schema.Table, s.Endpoint)
+			}
+			for table, items := range out.Responses {
+				for _, av := range items {
+					visit(table, fromSDK(av))
+				}
+			}
+			req = out.UnprocessedKeys
+		}
+	}
+	return nil
+}
+
+// backoff is the wait before retry attempt n (1-based): exponential from
+// 50 ms, capped at 2 s, with full jitter.
+func backoff(n int) time.Duration {
+	d := min(50*time.Millisecond<<n, 2*time.Second)
+	return time.Duration(rand.Int64N(int64(d)) + 1)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,151 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/logging"
+)
+
+// ClientOptions say where DynamoDB is and who we are there.
+type ClientOptions struct {
+	EndpointURL string // --endpoint-url; empty: the SDK's environment, then AWS
+	Region      string
+	Profile     string
+	// Log receives the SDK's log lines; nil discards them. They must never
+	// reach the terminal: the TUI owns it and check's stdout is a contract.
+	Log io.Writer
+	// Demo marks the embedded minidyn backend, which omits response checksums.
+	Demo bool
+}
+
+// Endpoint describes where a client sends its requests, for headers,
+// messages and the write guard.
+type Endpoint struct {
+	URL      string // empty for AWS's regional endpoint
+	Region   string
+	Profile  string
+	Loopback bool // 127.0.0.0/8, ::1 or localhost
+	Demo     bool
+}
+
+// String names the endpoint for messages: its URL, or the AWS region.
+func (e Endpoint) String() string {
+	switch {
+	case e.Demo:
+		return "the embedded demo (" + e.URL + ")"
+	case e.URL != "":
+		return e.URL
+	}
+	return "AWS " + e.Region
+}
+
+// IsLoopback reports whether a URL's host is a loopback address or
+// localhost.
+func IsLoopback(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// endpointURL returns the endpoint the client will use: the flag, else the
+// SDK's own environment variables, which it would honour anyway; naming it
+// here lets the write guard and messages see it.
+func endpointURL(flag string) string {
+	for _, u := range []string{flag, os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), os.Getenv("AWS_ENDPOINT_URL")} {
+		if u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
+// NewClient builds a DynamoDB client from the default credential chain and
+// the options. Against a loopback endpoint it needs no AWS setup: the region
+// defaults to us-east-1 and, when no credentials are configured, static
+// dummy ones are used, as local emulators accept any.
+func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint, error) {
+	ep := Endpoint{URL: endpointURL(o.EndpointURL), Profile: o.Profile, Demo: o.Demo}
+	if ep.URL != "" {
+		u, err := url.Parse(ep.URL)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return nil, ep, fmt.Errorf("endpoint %q is not a URL like http://localhost:8000", ep.URL)
+		}
+		ep.Loopback = IsLoopback(ep.URL)
+	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithLogger(logging.NewStandardLogger(log)),
+		config.WithRetryer(func() aws.Retryer {
+			// No client-side retry quota: local emulators drop a connection
+			// now and then, and a long parallel scan must not run out of
+			// retries because of it.
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = 5
+				so.RateLimiter = ratelimit.None
+			})
+		}),
+	}
+	if o.Log != nil {
+		opts = append(opts, config.WithClientLogMode(aws.LogRetries))
+	}
+	if o.Region != "" {
+		opts = append(opts, config.WithRegion(o.Region))
+	}
+	if o.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(o.Profile))
+	}
+	if ep.Loopback {
+		// Never probe the EC2 metadata endpoint for a local emulator.
+		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, ep, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	if ep.Loopback {
+		if cfg.Region == "" {
+			cfg.Region = "us-east-1"
+		}
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, err := cfg.Credentials.Retrieve(rctx)
+		cancel()
+		if err != nil {
+			cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+		}
+	}
+	if cfg.Region == "" {
+		return nil, ep, fmt.Errorf("no AWS region: pass --region or set AWS_REGION (or use --endpoint-url for a local emulator)")
+	}
+	ep.Region = cfg.Region
+	client := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
+		if ep.URL != "" {
+			do.BaseEndpoint = aws.String(ep.URL)
+		}
+		do.DisableValidateResponseChecksum = o.Demo
+	})
+	return client, ep, nil
+}

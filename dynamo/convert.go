@@ -1,0 +1,69 @@
+package dynamo
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/model"
+)
+
+// fromSDK converts an SDK item to a model item.
+func fromSDK(av map[string]types.AttributeValue) model.Item {
+	it := make(model.Item, len(av))
+	for k, v := range av {
+		it[k] = valueFromSDK(v)
+	}
+	return it
+}
+
+func valueFromSDK(av types.AttributeValue) model.Value {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return model.S(v.Value)
+	case *types.AttributeValueMemberN:
+		return model.N(v.Value)
+	case *types.AttributeValueMemberB:
+		return model.Value{Kind: model.KindB, B: v.Value}
+	case *types.AttributeValueMemberBOOL:
+		return model.Value{Kind: model.KindBOOL, Bool: v.Value}
+	case *types.AttributeValueMemberNULL:
+		return model.Null()
+	case *types.AttributeValueMemberSS:
+		return model.Value{Kind: model.KindSS, Strings: v.Value}
+	case *types.AttributeValueMemberNS:
+		return model.Value{Kind: model.KindNS, Strings: v.Value}
+	case *types.AttributeValueMemberBS:
+		return model.Value{Kind: model.KindBS, Binaries: v.Value}
+	case *types.AttributeValueMemberL:
+		l := make([]model.Value, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = valueFromSDK(e)
+		}
+		return model.Value{Kind: model.KindL, List: l}
+	case *types.AttributeValueMemberM:
+		return model.Value{Kind: model.KindM, Map: fromSDK(v.Value)}
+	}
+	// An unknown union member (a type newer than this SDK): keep it visible
+	// as an empty map rather than dropping the attribute.
+	return model.Value{Kind: model.KindM}
+}
+
+// keyToSDK converts a string key map (as model builds them) to SDK form.
+func keyToSDK(key map[string]string) map[string]types.AttributeValue {
+	av := make(map[string]types.AttributeValue, len(key))
+	for k, v := range key {
+		av[k] = &types.AttributeValueMemberS{Value: v}
+	}
+	return av
+}
+
+// keyID is a stable string for a table and key, for de-duplicating reads.
+func keyID(table string, key map[string]string) string {
+	id := table
+	for _, k := range slices.Sorted(maps.Keys(key)) {
+		id += "\x00" + k + "\x00" + key[k]
+	}
+	return id
+}

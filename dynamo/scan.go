@@ -1,0 +1,107 @@
+package dynamo
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+)
+
+// scanRequest is one table scan: what to read and how.
+type scanRequest struct {
+	table    string
+	names    []string                     // attributes to project; nil reads whole items
+	filter   *expression.ConditionBuilder // nil reads every item
+	segments int
+}
+
+// scanInput builds the Scan input of one segment from the request.
+func (s *Store) scanInput(r scanRequest, segment int) (*dynamodb.ScanInput, error) {
+	in := &dynamodb.ScanInput{TableName: aws.String(r.table)}
+	if s.PageSize > 0 {
+		in.Limit = aws.Int32(s.PageSize)
+	}
+	if r.segments > 1 {
+		in.Segment, in.TotalSegments = aws.Int32(int32(segment)), aws.Int32(int32(r.segments))
+	}
+	b := expression.NewBuilder()
+	use := false
+	if r.filter != nil {
+		b, use = b.WithFilter(*r.filter), true
+	}
+	if projectable(r.names) {
+		var names []expression.NameBuilder
+		for _, n := range r.names {
+			names = append(names, expression.Name(n))
+		}
+		b, use = b.WithProjection(expression.NamesList(names[0], names[1:]...)), true
+	}
+	if !use {
+		return in, nil
+	}
+	expr, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	in.FilterExpression = expr.Filter()
+	in.ProjectionExpression = expr.Projection()
+	in.ExpressionAttributeNames = expr.Names()
+	in.ExpressionAttributeValues = expr.Values()
+	return in, nil
+}
+
+// projectable reports whether names can be projected: expression.Name reads
+// '.' and '[' as document paths, so attributes named with them are read
+// whole instead.
+func projectable(names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, ".[]") {
+			return false
+		}
+	}
+	return true
+}
+
+// scan reads a table in parallel segments, handing each page's items to
+// visit with its segment number. Pages may be short or empty when filtered;
+// the scan goes on while LastEvaluatedKey is set. visit runs concurrently
+// for different segments, never for the same one.
+func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int, items []map[string]types.AttributeValue) error) error {
+	if r.segments < 1 {
+		r.segments = 1
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	for seg := range r.segments {
+		in, err := s.scanInput(r, seg)
+		if err != nil {
+			return err
+		}
+		g.Go(func() error {
+			for {
+				cctx, cancel := context.WithTimeout(ctx, callTimeout)
+				out, err := s.api.Scan(cctx, in)
+				cancel()
+				if err != nil {
+					return explain(err, "scan", r.table, s.Endpoint)
+				}
+				if err := visit(seg, out.Items); err != nil {
+					return err
+				}
+				if len(out.LastEvaluatedKey) == 0 {
+					return nil
+				}
+				next := *in
+				next.ExclusiveStartKey = out.LastEvaluatedKey
+				in = &next
+			}
+		})
+	}
+	return g.Wait()
+}

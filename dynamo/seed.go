@@ -1,0 +1,355 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+)
+
+// SeedOptions say what `locktable seed` writes.
+type SeedOptions struct {
+	Accounts  int  // healthy accounts, written through the pattern
+	Anomalies bool // also plant problems the way buggy code would
+}
+
+// SeedResult counts what a seed wrote.
+type SeedResult struct {
+	Created      []string // tables created
+	Accounts     int      // healthy accounts written (already present ones count)
+	AnomalyCases int      // planted cases, each one or more problems
+}
+
+// AnomaliesPerKind is how many cases of each problem kind a seed of n
+// accounts plants: at least three (so that every variant appears), and
+// about 1% of the accounts in problems for large tables.
+func AnomaliesPerKind(n int) int { return max(3, n/250) }
+
+// Seed creates the schema's tables if they are missing and writes
+// deterministic accounts through the pattern; with Anomalies it then plants
+// every kind of problem. The same options write the same items, and a
+// second run adds nothing.
+func (s *Store) Seed(ctx context.Context, o SeedOptions) (SeedResult, error) {
+	var res SeedResult
+	created, err := s.ensureTables(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Created = created
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	for i := range o.Accounts {
+		id, attrs := s.sampleAccount(i)
+		g.Go(func() error { return s.signup(gctx, id, attrs, true) })
+	}
+	if err := g.Wait(); err != nil {
+		return res, err
+	}
+	res.Accounts = o.Accounts
+	if o.Anomalies {
+		n, err := s.plant(ctx, o.Accounts)
+		res.AnomalyCases = n
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// sampleAccount returns the i-th deterministic account: its id and
+// attributes, one plausible value per constraint.
+func (s *Store) sampleAccount(i int) (id string, attrs map[string]string) {
+	attrs = map[string]string{}
+	for _, c := range s.Schema.Constraints {
+		attrs[c.Attr] = sampleValue(c.Attr, i)
+	}
+	return sampleID(s.Schema.AccountPrefix, i), attrs
+}
+
+// sampleID spreads ids over the key space (a bijection on uint32, so ids
+// never collide) the way random ids would be.
+func sampleID(prefix string, i int) string {
+	h := uint32(i) * 2654435761
+	if prefix == "" {
+		return fmt.Sprintf("dev-%08x", h)
+	}
+	return fmt.Sprintf("%s%08x", prefix, h)
+}
+
+var sampleNames = []string{
+	"ada", "alan", "grace", "edsger", "barbara", "donald", "margaret", "ken",
+	"dennis", "frances", "john", "radia", "tim", "linus", "katherine",
+	"claude", "hedy", "niklaus", "leslie", "sophie",
+}
+
+// sampleValue makes a value for attribute attr of account i that looks like
+// what the attribute holds, unique per i.
+func sampleValue(attr string, i int) string {
+	name := sampleNames[i%len(sampleNames)]
+	a := strings.ToLower(attr)
+	switch {
+	case strings.Contains(a, "mail"):
+		return fmt.Sprintf("%s.%d@example.org", name, i)
+	case strings.Contains(a, "mac"):
+		return fmt.Sprintf("02:00:%02x:%02x:%02x:%02x", byte(i>>24), byte(i>>16), byte(i>>8), byte(i))
+	case strings.Contains(a, "code"):
+		return fmt.Sprintf("RC-%08X", uint32(i)*2246822519)
+	}
+	return fmt.Sprintf("%s%d", name, i)
+}
+
+// accountItem builds the account item for id with attributes.
+func (s *Store) accountItem(id string, attrs map[string]string) map[string]types.AttributeValue {
+	it := keyToSDK(s.Schema.AccountKey(id))
+	for k, v := range attrs {
+		it[k] = &types.AttributeValueMemberS{Value: v}
+	}
+	return it
+}
+
+// lockItem builds the lock item of constraint ci for value v, owned by
+// owner when owner is not empty.
+func (s *Store) lockItem(ci int, v, owner string) (table string, item map[string]types.AttributeValue) {
+	table, key := s.Schema.LockKey(ci, s.Schema.Constraints[ci].Normalize.Apply(v))
+	item = keyToSDK(key)
+	if owner != "" {
+		item[s.Schema.OwnerAttr] = &types.AttributeValueMemberS{Value: owner}
+	}
+	return table, item
+}
+
+// guardedPut is a transaction Put that fails if the item exists.
+func guardedPut(table, pk string, item map[string]types.AttributeValue) types.TransactWriteItem {
+	cond, _ := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(pk))).Build()
+	return types.TransactWriteItem{Put: &types.Put{
+		TableName: aws.String(table), Item: item,
+		ConditionExpression:      cond.Condition(),
+		ExpressionAttributeNames: cond.Names(),
+	}}
+}
+
+// lockPK is the hash key attribute of the table holding constraint ci's locks.
+func (s *Store) lockPK(ci int) string {
+	if c := s.Schema.Constraints[ci]; !c.InAccountTable() {
+		return c.KeyAttr
+	}
+	return s.Schema.PK
+}
+
+// signup writes an account and its locks in one guarded transaction, as
+// the pattern does; withOwner says whether the locks name their owner (the
+// article's locks do not). An account already there is left as it is.
+func (s *Store) signup(ctx context.Context, id string, attrs map[string]string, withOwner bool) error {
+	items := []types.TransactWriteItem{guardedPut(s.Schema.Table, s.Schema.PK, s.accountItem(id, attrs))}
+	for ci, c := range s.Schema.Constraints {
+		if v := attrs[c.Attr]; v != "" {
+			owner := ""
+			if withOwner {
+				owner = id
+			}
+			table, lock := s.lockItem(ci, v, owner)
+			items = append(items, guardedPut(table, s.lockPK(ci), lock))
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	_, err := s.api.TransactWriteItems(cctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	var cancelled *types.TransactionCanceledException
+	if errors.As(err, &cancelled) {
+		return nil // already seeded: the guards kept it as it was
+	}
+	if err != nil {
+		return explain(err, "seed", s.Schema.Table, s.Endpoint)
+	}
+	return nil
+}
+
+// put writes an item without any guard: how buggy code skips the pattern.
+func (s *Store) put(ctx context.Context, table string, item map[string]types.AttributeValue) error {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	if _, err := s.api.PutItem(cctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+		return explain(err, "seed", table, s.Endpoint)
+	}
+	return nil
+}
+
+// putAccount writes the account alone, skipping the transaction and its
+// locks, then the locks listed in withLocks (by constraint index) one by one.
+func (s *Store) putAccount(ctx context.Context, id string, attrs map[string]string, withLocks ...int) error {
+	if err := s.put(ctx, s.Schema.Table, s.accountItem(id, attrs)); err != nil {
+		return err
+	}
+	for _, ci := range withLocks {
+		table, lock := s.lockItem(ci, attrs[s.Schema.Constraints[ci].Attr], id)
+		if err := s.put(ctx, table, lock); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteAccount deletes the account item alone, leaving its locks: a
+// delete that forgot them.
+func (s *Store) deleteAccount(ctx context.Context, id string) error {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	_, err := s.api.DeleteItem(cctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.Schema.Table), Key: keyToSDK(s.Schema.AccountKey(id))})
+	if err != nil {
+		return explain(err, "seed", s.Schema.Table, s.Endpoint)
+	}
+	return nil
+}
+
+// plant writes the anomaly cases after the n healthy accounts, each with
+// accounts of its own. It returns the number of cases planted.
+func (s *Store) plant(ctx context.Context, n int) (int, error) {
+	next := n
+	account := func() (string, map[string]string) { next++; return s.sampleAccount(next - 1) }
+	first := s.Schema.Constraints[0].Attr
+	others := func() []int { // every constraint but the first
+		var cis []int
+		for ci := 1; ci < len(s.Schema.Constraints); ci++ {
+			cis = append(cis, ci)
+		}
+		return cis
+	}
+	// leakyRename changes the first attribute of an account and locks the
+	// new value, but never releases the old lock.
+	leakyRename := func(id string, attrs map[string]string) error {
+		attrs[first] = sampleValue(first, 1_000_000+next)
+		next++
+		return s.putAccount(ctx, id, attrs, 0)
+	}
+	k := AnomaliesPerKind(n)
+	cases := 0
+	for m := range k {
+		steps := []func() error{
+			// missing_lock: a signup that skipped the transaction.
+			func() error { id, attrs := account(); return s.putAccount(ctx, id, attrs) },
+			// orphan_lock, three ways buggy code leaves one.
+			func() error {
+				id, attrs := account()
+				if err := s.signup(ctx, id, attrs, m%3 != 2); err != nil {
+					return err
+				}
+				if m%3 == 0 {
+					return leakyRename(id, attrs)
+				}
+				return s.deleteAccount(ctx, id) // a delete that left the locks
+			},
+			// foreign_lock: A renames away without releasing its lock, then B
+			// takes the value with a write that skips the check.
+			func() error {
+				a, aAttrs := account()
+				if err := s.signup(ctx, a, aAttrs, true); err != nil {
+					return err
+				}
+				old := aAttrs[first]
+				if err := leakyRename(a, aAttrs); err != nil {
+					return err
+				}
+				b, bAttrs := account()
+				bAttrs[first] = old
+				return s.putAccount(ctx, b, bAttrs, others()...)
+			},
+			// duplicate_value: D copies C's value with a write that skips the
+			// check; C keeps the lock.
+			func() error {
+				c, cAttrs := account()
+				if err := s.signup(ctx, c, cAttrs, true); err != nil {
+					return err
+				}
+				d, dAttrs := account()
+				dAttrs[first] = cAttrs[first]
+				return s.putAccount(ctx, d, dAttrs, others()...)
+			},
+		}
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return cases, err
+			}
+			cases++
+		}
+	}
+	// invalid_value: a client that wrote a number where a string belongs.
+	id, attrs := account()
+	item := s.accountItem(id, attrs)
+	last := s.Schema.Constraints[len(s.Schema.Constraints)-1].Attr
+	item[last] = &types.AttributeValueMemberN{Value: fmt.Sprint(next)}
+	if err := s.put(ctx, s.Schema.Table, item); err != nil {
+		return cases, err
+	}
+	for ci := range len(s.Schema.Constraints) - 1 {
+		table, lock := s.lockItem(ci, attrs[s.Schema.Constraints[ci].Attr], id)
+		if err := s.put(ctx, table, lock); err != nil {
+			return cases, err
+		}
+	}
+	return cases + 1, nil
+}
+
+// ensureTables creates each missing table of the schema (string keys,
+// on-demand) and waits until it is active. It returns the tables created.
+func (s *Store) ensureTables(ctx context.Context) ([]string, error) {
+	var created []string
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for _, table := range s.Schema.Tables() {
+		g.Go(func() error {
+			_, err := s.describe(gctx, table)
+			var notFound *types.ResourceNotFoundException
+			if err == nil || !errors.As(err, &notFound) {
+				return err
+			}
+			if err := s.createTable(gctx, table); err != nil {
+				return err
+			}
+			mu.Lock()
+			created = append(created, table)
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return created, s.Verify(ctx)
+}
+
+func (s *Store) createTable(ctx context.Context, table string) error {
+	in := &dynamodb.CreateTableInput{TableName: aws.String(table), BillingMode: types.BillingModePayPerRequest}
+	for _, k := range s.wantKeys(table) {
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(k.name), KeyType: k.role})
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.name), AttributeType: types.ScalarAttributeTypeS})
+	}
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	if _, err := s.api.CreateTable(cctx, in); err != nil {
+		return explain(err, "create table", table, s.Endpoint)
+	}
+	// Wait for ACTIVE. minidyn reports no status at all: treat that as active.
+	for attempt := 1; ; attempt++ {
+		desc, err := s.describe(ctx, table)
+		if err != nil {
+			return err
+		}
+		if desc.TableStatus == types.TableStatusActive || desc.TableStatus == "" {
+			return nil
+		}
+		if attempt > 60 {
+			return &Error{Msg: fmt.Sprintf("table %q at %s is still %s after a minute", table, s.Endpoint, desc.TableStatus)}
+		}
+		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}

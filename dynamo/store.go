@@ -1,0 +1,144 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/model"
+)
+
+// callTimeout bounds one DynamoDB call, so that a dead endpoint answers
+// with an error instead of a hang.
+const callTimeout = 30 * time.Second
+
+// Store reads (and, for seeding, writes) one pattern table set.
+type Store struct {
+	api      API
+	Schema   model.Schema
+	Endpoint Endpoint
+	// Segments is the number of parallel scan segments; minidyn ignores
+	// Segment and returns the whole table to each, so the demo uses 1.
+	Segments int
+	// PageSize is the scan Limit; 0 leaves DynamoDB's 1 MB pages.
+	PageSize int32
+	// ApproxItems is the sum of DescribeTable's ItemCount over the tables,
+	// refreshed by AWS only every few hours: for progress, not for decisions.
+	ApproxItems int64
+}
+
+// DefaultSegments is the parallel scan width unless --segments says otherwise.
+const DefaultSegments = 4
+
+// NewStore returns a store for the schema without checking the tables;
+// Open checks them.
+func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
+	segments := DefaultSegments
+	if ep.Demo {
+		segments = 1
+	}
+	return &Store{api: api, Schema: schema, Endpoint: ep, Segments: segments}
+}
+
+// Open returns a store after describing every table the schema involves and
+// refusing one whose key does not fit it.
+func Open(ctx context.Context, api API, ep Endpoint, schema model.Schema) (*Store, error) {
+	s := NewStore(api, ep, schema)
+	if err := s.Verify(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Verify describes every table and checks its key schema against the
+// schema, recording the approximate item count.
+func (s *Store) Verify(ctx context.Context) error {
+	s.ApproxItems = 0
+	for _, table := range s.Schema.Tables() {
+		desc, err := s.describe(ctx, table)
+		if err != nil {
+			return err
+		}
+		if err := s.checkKeys(table, desc); err != nil {
+			return err
+		}
+		s.ApproxItems += aws.ToInt64(desc.ItemCount)
+	}
+	return nil
+}
+
+func (s *Store) describe(ctx context.Context, table string) (*types.TableDescription, error) {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	out, err := s.api.DescribeTable(cctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		return nil, explain(err, "describe table", table, s.Endpoint)
+	}
+	return out.Table, nil
+}
+
+// stringKey accepts a string key type, or none at all: minidyn's
+// DescribeTable leaves AttributeDefinitions out.
+func stringKey(t types.ScalarAttributeType) bool {
+	return t == types.ScalarAttributeTypeS || t == ""
+}
+
+// keyPart is one attribute of a primary key.
+type keyPart struct {
+	name string
+	role types.KeyType
+}
+
+// wantKeys returns the primary key the schema expects of table.
+func (s *Store) wantKeys(table string) []keyPart {
+	if table == s.Schema.Table {
+		want := []keyPart{{s.Schema.PK, types.KeyTypeHash}}
+		if s.Schema.SK != "" {
+			want = append(want, keyPart{s.Schema.SK, types.KeyTypeRange})
+		}
+		return want
+	}
+	for _, c := range s.Schema.Constraints {
+		if c.LockTable == table {
+			return []keyPart{{c.KeyAttr, types.KeyTypeHash}}
+		}
+	}
+	return nil
+}
+
+// checkKeys refuses a table whose key is not the expected string key,
+// naming the key it actually has.
+func (s *Store) checkKeys(table string, desc *types.TableDescription) error {
+	want := s.wantKeys(table)
+	attrTypes := map[string]types.ScalarAttributeType{}
+	for _, d := range desc.AttributeDefinitions {
+		attrTypes[aws.ToString(d.AttributeName)] = d.AttributeType
+	}
+	var got []string
+	match := len(desc.KeySchema) == len(want)
+	for i, k := range desc.KeySchema {
+		name := aws.ToString(k.AttributeName)
+		got = append(got, fmt.Sprintf("%s (%s, %s)", name, k.KeyType, attrTypes[name]))
+		if match && (want[i].name != name || want[i].role != k.KeyType || !stringKey(attrTypes[name])) {
+			match = false
+		}
+	}
+	if match {
+		return nil
+	}
+	var exp []string
+	for _, w := range want {
+		exp = append(exp, fmt.Sprintf("%s (%s, S)", w.name, w.role))
+	}
+	hint := "--pk/--sk"
+	if table != s.Schema.Table {
+		hint = "--unique ATTR=@TABLE/KEYATTR"
+	}
+	return &Error{Msg: fmt.Sprintf("table %q at %s has key %s; locktable expects %s (set %s or --layout to match)",
+		table, s.Endpoint, strings.Join(got, ", "), strings.Join(exp, ", "), hint)}
+}
