@@ -67,3 +67,40 @@ func keyID(table string, key map[string]string) string {
 	}
 	return id
 }
+
+// ItemToSDK converts a model item to SDK form.
+func ItemToSDK(it model.Item) map[string]types.AttributeValue {
+	av := make(map[string]types.AttributeValue, len(it))
+	for k, v := range it {
+		av[k] = valueToSDK(v)
+	}
+	return av
+}
+
+func valueToSDK(v model.Value) types.AttributeValue {
+	switch v.Kind {
+	case model.KindN:
+		return &types.AttributeValueMemberN{Value: v.S}
+	case model.KindB:
+		return &types.AttributeValueMemberB{Value: v.B}
+	case model.KindBOOL:
+		return &types.AttributeValueMemberBOOL{Value: v.Bool}
+	case model.KindNULL:
+		return &types.AttributeValueMemberNULL{Value: true}
+	case model.KindSS:
+		return &types.AttributeValueMemberSS{Value: v.Strings}
+	case model.KindNS:
+		return &types.AttributeValueMemberNS{Value: v.Strings}
+	case model.KindBS:
+		return &types.AttributeValueMemberBS{Value: v.Binaries}
+	case model.KindL:
+		l := make([]types.AttributeValue, len(v.List))
+		for i, e := range v.List {
+			l[i] = valueToSDK(e)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case model.KindM:
+		return &types.AttributeValueMemberM{Value: ItemToSDK(v.Map)}
+	}
+	return &types.AttributeValueMemberS{Value: v.S}
+}

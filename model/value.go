@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"sort"
 )
 
@@ -124,4 +125,52 @@ func (it Item) SortedNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// UnmarshalJSON reads one DynamoDB JSON value ({"S":"..."}, {"N":"42"}, ...).
+func (v *Value) UnmarshalJSON(data []byte) error {
+	var tagged map[string]json.RawMessage
+	if err := json.Unmarshal(data, &tagged); err != nil {
+		return err
+	}
+	if len(tagged) != 1 {
+		return fmt.Errorf("a DynamoDB JSON value has exactly one type key, got %d", len(tagged))
+	}
+	for tag, raw := range tagged {
+		switch tag {
+		case "S", "N":
+			v.Kind = KindS
+			if tag == "N" {
+				v.Kind = KindN
+			}
+			return json.Unmarshal(raw, &v.S)
+		case "B":
+			v.Kind = KindB
+			return json.Unmarshal(raw, &v.B) // encoding/json reads base64 into []byte
+		case "BOOL":
+			v.Kind = KindBOOL
+			return json.Unmarshal(raw, &v.Bool)
+		case "NULL":
+			v.Kind = KindNULL
+			return nil
+		case "SS", "NS":
+			v.Kind = KindSS
+			if tag == "NS" {
+				v.Kind = KindNS
+			}
+			return json.Unmarshal(raw, &v.Strings)
+		case "BS":
+			v.Kind = KindBS
+			return json.Unmarshal(raw, &v.Binaries)
+		case "L":
+			v.Kind = KindL
+			return json.Unmarshal(raw, &v.List)
+		case "M":
+			v.Kind = KindM
+			return json.Unmarshal(raw, &v.Map)
+		default:
+			return fmt.Errorf("unknown DynamoDB type %q", tag)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,101 @@
+// Package dynamotest connects tests to the real DynamoDB emulator that
+// `make test` starts (dynoxide), and gives each test tables of its own.
+package dynamotest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// EndpointEnv names the variable `make test` sets to the emulator's URL.
+const EndpointEnv = "LOCKTABLE_TEST_ENDPOINT"
+
+// Endpoint returns the emulator's URL. Without one the test is skipped on
+// a developer's machine and fails in CI: CI never silently skips.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	ep := os.Getenv(EndpointEnv)
+	if ep == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: CI must run the tests through `make test`, which starts dynoxide", EndpointEnv)
+		}
+		t.Skipf("%s is not set: run `make test` to run this test against dynoxide", EndpointEnv)
+	}
+	return ep
+}
+
+// Client returns an SDK client for the emulator.
+func Client(t testing.TB) (*dynamodb.Client, dynamo.Endpoint) {
+	t.Helper()
+	c, ep, err := dynamo.NewClient(context.Background(), dynamo.ClientOptions{EndpointURL: Endpoint(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, ep
+}
+
+// Name returns a table name no other test uses.
+func Name(t testing.TB, base string) string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return base + "-" + hex.EncodeToString(b)
+}
+
+// Rename points every table of s at fresh names, so that tests can run
+// side by side on one emulator.
+func Rename(t testing.TB, s model.Schema) model.Schema {
+	s.Table = Name(t, s.Table)
+	cs := make([]model.Constraint, len(s.Constraints))
+	copy(cs, s.Constraints)
+	for i := range cs {
+		if !cs[i].InAccountTable() {
+			cs[i].LockTable = Name(t, cs[i].LockTable)
+		}
+	}
+	s.Constraints = cs
+	return s
+}
+
+// Store returns a store for a fresh copy of schema s whose tables exist
+// (empty) and are deleted when the test ends, and the client beneath it.
+func Store(t testing.TB, s model.Schema) (*dynamo.Store, *dynamodb.Client) {
+	t.Helper()
+	client, ep := Client(t)
+	store := dynamo.NewStore(client, ep, Rename(t, s))
+	store.Segments = 2
+	if _, err := store.Seed(context.Background(), dynamo.SeedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { DeleteTables(t, client, store.Schema.Tables()...) })
+	return store, client
+}
+
+// DeleteTables deletes tables, ignoring ones already gone.
+func DeleteTables(t testing.TB, client *dynamodb.Client, tables ...string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, table := range tables {
+		_, _ = client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+	}
+}
+
+// Put writes items to table as they are, with no guard.
+func Put(t testing.TB, client *dynamodb.Client, table string, items ...model.Item) {
+	t.Helper()
+	for _, it := range items {
+		_, err := client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: dynamo.ItemToSDK(it)})
+		if err != nil {
+			t.Fatalf("put %v into %s: %v", it, table, err)
+		}
+	}
+}
