@@ -141,6 +141,9 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint
 		return nil, ep, fmt.Errorf("no AWS region: pass --region or set AWS_REGION (or use --endpoint-url for a local emulator)")
 	}
 	ep.Region = cfg.Region
+	if cfg.Credentials != nil {
+		cfg.Credentials = markCredentialErrors{cfg.Credentials}
+	}
 	client := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
 		if ep.URL != "" {
 			do.BaseEndpoint = aws.String(ep.URL)
@@ -148,4 +151,33 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint
 		do.DisableValidateResponseChecksum = o.Demo
 	})
 	return client, ep, nil
+}
+
+// CredentialsError is a failure to obtain credentials. The SDK reports it
+// only in words ("get identity: get credentials: ..."), before any request
+// is signed or sent; the marker below gives it a type explain can see.
+type CredentialsError struct{ Err error }
+
+func (e *CredentialsError) Error() string { return e.Err.Error() }
+func (e *CredentialsError) Unwrap() error { return e.Err }
+
+// markCredentialErrors wraps every error of a credentials provider in a
+// *CredentialsError.
+type markCredentialErrors struct{ aws.CredentialsProvider }
+
+func (p markCredentialErrors) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	c, err := p.CredentialsProvider.Retrieve(ctx)
+	if err != nil {
+		return c, &CredentialsError{Err: err}
+	}
+	return c, nil
+}
+
+// ProviderSources keeps the SDK's user-agent record of where credentials
+// came from.
+func (p markCredentialErrors) ProviderSources() []aws.CredentialSource {
+	if s, ok := p.CredentialsProvider.(aws.CredentialProviderSource); ok {
+		return s.ProviderSources()
+	}
+	return nil
 }

@@ -41,6 +41,7 @@ func explain(err error, op, table string, ep Endpoint) error {
 	var (
 		notFound *types.ResourceNotFoundException
 		signErr  *v4.SigningError
+		credErr  *CredentialsError
 		sendErr  *smithyhttp.RequestSendError
 		apiErr   smithy.APIError
 		netErr   net.Error
@@ -49,6 +50,8 @@ func explain(err error, op, table string, ep Endpoint) error {
 	switch {
 	case errors.As(err, &notFound):
 		msg = fmt.Sprintf("table %q not found at %s", table, ep)
+	case errors.As(err, &credErr):
+		msg = fmt.Sprintf("no usable AWS credentials for %s (configure a profile, AWS_ACCESS_KEY_ID or SSO; --profile picks one): %v", ep, credErr.Err)
 	case errors.As(err, &signErr):
 		msg = fmt.Sprintf("no usable AWS credentials for %s (configure a profile, AWS_ACCESS_KEY_ID or SSO; --profile picks one): %v", ep, signErr.Err)
 	case errors.As(err, &apiErr) && credentialCodes[apiErr.ErrorCode()]:
