@@ -23,7 +23,7 @@ type app struct {
 
 	endpointURL, region, profile string
 	demo, write, readOnly        bool
-	logFile                      string
+	logFile, accountsIndex       string
 	segments, pageSize           int
 	schemaFlags                  schemaFlags
 
@@ -62,7 +62,7 @@ with each account, and reports orphan, missing, foreign and duplicate locks.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr("the terminal UI is not built yet: run 'locktable check' (see --help)")
+			return a.runTUI(cmd.Context())
 		},
 	}
 	a.cmd = root
@@ -74,6 +74,7 @@ with each account, and reports orphan, missing, foreign and duplicate locks.`,
 	pf.BoolVar(&a.write, "write", false, "allow writes to a non-loopback endpoint")
 	pf.BoolVar(&a.readOnly, "read-only", false, "forbid every write")
 	pf.StringVar(&a.logFile, "log-file", "", "append SDK and app logs to this file (default: discarded)")
+	root.Flags().StringVar(&a.accountsIndex, "accounts-index", "", "list accounts through this GSI: one keyed by the sort key attribute is queried for --account-sk; any other is read as a sparse index of accounts")
 	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
 	a.schemaFlags.register(pf)

@@ -31,6 +31,9 @@ type CheckProgress struct {
 	Phase   CheckPhase
 	Scanned int64 // items read by the main scan so far
 	Approx  int64 // the tables' approximate item count (0 when unknown)
+	// Confirmed holds the problems confirmed so far, from the rescan phase
+	// on: those a key read settles are known before ownerless orphans are.
+	Confirmed []model.Problem
 }
 
 // Check scans every table of the schema, reconciles accounts with locks and
@@ -85,7 +88,9 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 		return model.Report{}, err
 	}
 	if len(ownerless) > 0 {
-		report(PhaseRescan)
+		if progress != nil {
+			progress(CheckProgress{Phase: PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
+		}
 		more, err := s.confirmOwnerless(ctx, ownerless)
 		if err != nil {
 			return model.Report{}, err

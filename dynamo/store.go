@@ -30,6 +30,10 @@ type Store struct {
 	// ApproxItems is the sum of DescribeTable's ItemCount over the tables,
 	// refreshed by AWS only every few hours: for progress, not for decisions.
 	ApproxItems int64
+	// AccountsIndex is the GSI the browser lists accounts through, if any
+	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
+	AccountsIndex     string
+	accountsIndexHash string
 }
 
 // DefaultSegments is the parallel scan width unless --segments says otherwise.

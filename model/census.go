@@ -194,3 +194,11 @@ func Confirm(candidates []Problem, fresh *Census) []Problem {
 	SortProblems(confirmed)
 	return confirmed
 }
+
+// LockProblem builds a problem about the lock of constraint ci for raw
+// value v, as a check would report it with no holders.
+func (s *Schema) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
+	table, key := s.lockRef(ci, v)
+	return Problem{Kind: kind, Constraint: s.Constraints[ci].Attr, Value: v, Lock: key, LockTable: table,
+		Owner: owner, Accounts: []string{}, constraint: ci}
+}

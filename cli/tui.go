@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"golang.org/x/term"
+
+	"github.com/locktable/locktable/ui"
+)
+
+// runTUI opens the terminal UI on the table. Errors before it starts (a
+// missing table, a dead endpoint) are printed like any command's; once it
+// runs it owns the terminal and nothing else writes to it.
+func (a *app) runTUI(ctx context.Context) error {
+	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+		return usageErr("the terminal UI needs a terminal; for scripts use 'locktable check'")
+	}
+	s, err := a.schema()
+	if err != nil {
+		return err
+	}
+	store, err := a.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	if a.accountsIndex != "" {
+		if err := store.UseAccountsIndex(ctx, a.accountsIndex); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := ui.New(ctx, ui.Options{Store: store, ReadOnly: a.mayWrite(store.Endpoint) != nil})
+	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}

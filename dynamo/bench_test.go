@@ -1,0 +1,97 @@
+package dynamo_test
+
+import (
+	"context"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// BenchTableEnv names the seeded layout-1 table the benchmarks read;
+// `make bench` (bench/run) seeds it and sets it.
+const BenchTableEnv = "LOCKTABLE_BENCH_TABLE"
+
+// benchClient returns a client for the emulator and the table to read, or
+// skips the benchmark when either is not set.
+func benchClient(b *testing.B) (*dynamodb.Client, dynamo.Endpoint, string) {
+	b.Helper()
+	table := os.Getenv(BenchTableEnv)
+	if table == "" || os.Getenv(dynamotest.EndpointEnv) == "" {
+		b.Skipf("%s and %s must both be set: run `make bench`, which seeds a table in dynoxide and runs this benchmark against it",
+			dynamotest.EndpointEnv, BenchTableEnv)
+	}
+	client, ep := dynamotest.Client(b)
+	return client, ep, table
+}
+
+// BenchmarkCheck runs the whole check (scan, confirmation reads, rescan for
+// ownerless orphans) as `locktable check` does, with the default segments.
+func BenchmarkCheck(b *testing.B) {
+	client, ep, table := benchClient(b)
+	schema := model.DefaultSchema(model.LayoutSingle)
+	schema.Table = table
+	ctx := context.Background()
+	var items, problems int
+	b.ResetTimer()
+	for b.Loop() {
+		store, err := dynamo.Open(ctx, client, ep, schema)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := store.Check(ctx, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		items, problems = r.ScannedItems, len(r.Problems)
+	}
+	b.ReportMetric(float64(items), "items/op")
+	b.ReportMetric(float64(problems), "problems/op")
+}
+
+// BenchmarkBareScan is the baseline: a parallel SDK Scan of the same table
+// with the same number of segments, whole items (no projection), counting
+// the items and doing nothing else.
+func BenchmarkBareScan(b *testing.B) {
+	client, _, table := benchClient(b)
+	ctx := context.Background()
+	segments := dynamo.DefaultSegments
+	var items int64
+	b.ResetTimer()
+	for b.Loop() {
+		var n atomic.Int64
+		g, gctx := errgroup.WithContext(ctx)
+		for seg := range segments {
+			g.Go(func() error {
+				in := &dynamodb.ScanInput{
+					TableName:     aws.String(table),
+					Segment:       aws.Int32(int32(seg)),
+					TotalSegments: aws.Int32(int32(segments)),
+				}
+				for {
+					out, err := client.Scan(gctx, in)
+					if err != nil {
+						return err
+					}
+					n.Add(int64(len(out.Items)))
+					if len(out.LastEvaluatedKey) == 0 {
+						return nil
+					}
+					in.ExclusiveStartKey = out.LastEvaluatedKey
+				}
+			})
+		}
+		if err := g.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		items = n.Load()
+	}
+	b.ReportMetric(float64(items), "items/op")
+}

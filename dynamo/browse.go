@@ -1,0 +1,316 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/model"
+)
+
+// Cursor is where a paged read goes on: the LastEvaluatedKey of the last
+// call, and for reads that span tables, which table. The zero Cursor is the
+// start. Callers keep it as a value and hand it back.
+type Cursor struct {
+	table int
+	key   map[string]types.AttributeValue
+	done  bool
+}
+
+// Done reports whether the read has nothing more.
+func (c Cursor) Done() bool { return c.done }
+
+// BrowseLimit is the Limit of one browsing call: a few hundred items come
+// back in milliseconds, where a 1 MB page can take a second.
+const BrowseLimit = 300
+
+// maxCallsPerPage bounds how many short filtered pages one page request
+// chains, so that a table with few accounts still answers promptly.
+const maxCallsPerPage = 20
+
+// AccountPage is one page of accounts with their locks.
+type AccountPage struct {
+	Accounts []model.AccountView
+	Next     Cursor
+}
+
+// AccountsPage reads at least want accounts from where from left off (fewer
+// at the end of the table), each with its locks read consistently.
+// consistent makes the scan itself strongly consistent (a reload).
+func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consistent bool) (AccountPage, error) {
+	var items []model.Item
+	cur := from
+	for calls := 0; !cur.done && len(items) < want && calls < maxCallsPerPage; calls++ {
+		got, next, err := s.accountsCall(ctx, cur, consistent)
+		if err != nil {
+			return AccountPage{}, err
+		}
+		items = append(items, got...)
+		cur = next
+	}
+	views, err := s.Judge(ctx, items)
+	if err != nil {
+		return AccountPage{}, err
+	}
+	return AccountPage{Accounts: views, Next: cur}, nil
+}
+
+// accountsCall is one Scan (or, with an accounts index, one Query or index
+// Scan) of account items.
+func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool) ([]model.Item, Cursor, error) {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	var (
+		raw  []map[string]types.AttributeValue
+		last map[string]types.AttributeValue
+	)
+	if s.AccountsIndex != "" {
+		in, err := s.accountsIndexQuery()
+		if err != nil {
+			return nil, from, err
+		}
+		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(BrowseLimit)
+		if in.KeyConditionExpression == nil {
+			// A sparse index: every item in it is an account.
+			out, err := s.api.Scan(cctx, &dynamodb.ScanInput{TableName: in.TableName, IndexName: in.IndexName, ExclusiveStartKey: from.key, Limit: in.Limit})
+			if err != nil {
+				return nil, from, explain(err, "scan index "+s.AccountsIndex+" of", s.Schema.Table, s.Endpoint)
+			}
+			raw, last = out.Items, out.LastEvaluatedKey
+		} else {
+			out, err := s.api.Query(cctx, in)
+			if err != nil {
+				return nil, from, explain(err, "query index "+s.AccountsIndex+" of", s.Schema.Table, s.Endpoint)
+			}
+			raw, last = out.Items, out.LastEvaluatedKey
+		}
+	} else {
+		in, err := s.scanInput(scanRequest{table: s.Schema.Table, filter: s.accountFilter()}, 0)
+		if err != nil {
+			return nil, from, err
+		}
+		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(BrowseLimit)
+		in.ConsistentRead = aws.Bool(consistent)
+		out, err := s.api.Scan(cctx, in)
+		if err != nil {
+			return nil, from, explain(err, "scan", s.Schema.Table, s.Endpoint)
+		}
+		raw, last = out.Items, out.LastEvaluatedKey
+	}
+	items := make([]model.Item, 0, len(raw))
+	for _, av := range raw {
+		it := fromSDK(av)
+		// An index may hold other items too (and its projection may be
+		// partial): keep accounts only; Judge reads what it needs.
+		if s.Schema.Classify(s.Schema.Table, it).Kind == model.EntryAccount {
+			items = append(items, it)
+		}
+	}
+	return items, Cursor{key: last, done: len(last) == 0}, nil
+}
+
+// AccountsIndex names a GSI that lists account items (--accounts-index):
+// one whose hash key is the sort key attribute is queried for the account
+// sort key (the inverted index of single-table designs); any other is read
+// as a sparse index that holds only accounts.
+func (s *Store) accountsIndexQuery() (*dynamodb.QueryInput, error) {
+	in := &dynamodb.QueryInput{TableName: aws.String(s.Schema.Table), IndexName: aws.String(s.AccountsIndex)}
+	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" {
+		return in, nil
+	}
+	expr, err := expression.NewBuilder().WithKeyCondition(
+		expression.Key(s.Schema.SK).Equal(expression.Value(s.Schema.AccountSK))).Build()
+	if err != nil {
+		return nil, err
+	}
+	in.KeyConditionExpression = expr.KeyCondition()
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Names(), expr.Values()
+	return in, nil
+}
+
+// UseAccountsIndex makes the browser list accounts through the GSI name,
+// after checking that the account table has it.
+func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
+	desc, err := s.describe(ctx, s.Schema.Table)
+	if err != nil {
+		return err
+	}
+	for _, g := range desc.GlobalSecondaryIndexes {
+		if aws.ToString(g.IndexName) != name {
+			continue
+		}
+		for _, k := range g.KeySchema {
+			if k.KeyType == types.KeyTypeHash {
+				s.accountsIndexHash = aws.ToString(k.AttributeName)
+			}
+		}
+		s.AccountsIndex = name
+		return nil
+	}
+	var names []string
+	for _, g := range desc.GlobalSecondaryIndexes {
+		names = append(names, aws.ToString(g.IndexName))
+	}
+	return &Error{Msg: fmt.Sprintf("table %q at %s has no index %q (it has: %v)", s.Schema.Table, s.Endpoint, name, names)}
+}
+
+// Judge reads, with strongly consistent reads, the locks the accounts
+// should have, and the owners those locks name when they are other
+// accounts, and returns each account's view.
+func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.AccountView, error) {
+	var refs []model.KeyRef
+	for _, it := range accounts {
+		refs = append(refs, s.Schema.ExpectedLocks(it)...)
+	}
+	locks := map[string]model.Item{}
+	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
+		locks[keyID(table, s.itemKey(table, it))] = it
+	})
+	if err != nil {
+		return nil, err
+	}
+	lockAt := func(r model.KeyRef) (model.Item, bool) {
+		it, ok := locks[keyID(r.Table, r.Key)]
+		return it, ok
+	}
+	// Owners that are other accounts decide foreign against duplicate.
+	owners := map[string]model.Item{}
+	var ownerRefs []model.KeyRef
+	for _, it := range accounts {
+		id := it[s.Schema.PK].S
+		for _, r := range s.Schema.ExpectedLocks(it) {
+			if l, ok := lockAt(r); ok {
+				if o, ok := l[s.Schema.OwnerAttr]; ok && o.Kind == model.KindS && o.S != id && o.S != "" {
+					ownerRefs = append(ownerRefs, model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(o.S)})
+				}
+			}
+		}
+	}
+	if len(ownerRefs) > 0 {
+		err := s.ReadConsistent(ctx, ownerRefs, func(_ string, it model.Item) { owners[it[s.Schema.PK].S] = it })
+		if err != nil {
+			return nil, err
+		}
+	}
+	holds := func(owner string, ci int, v string) bool {
+		it, ok := owners[owner]
+		if !ok {
+			return false
+		}
+		h, ov := s.Schema.Held(ci, it)
+		return h == model.HoldsValue && ov == v
+	}
+	views := make([]model.AccountView, len(accounts))
+	for i, it := range accounts {
+		views[i] = s.Schema.Judge(it, lockAt, holds)
+	}
+	// Accounts on one page that share a value are duplicates whatever the
+	// check has found so far.
+	seen := map[[2]string]int{}
+	for _, v := range views {
+		for _, l := range v.Locks {
+			if l.Value != "" {
+				seen[[2]string{fmt.Sprint(l.Constraint), l.Value}]++
+			}
+		}
+	}
+	for i := range views {
+		views[i].MarkDuplicates(func(ci int, v string) bool { return seen[[2]string{fmt.Sprint(ci), v}] > 1 })
+	}
+	return views, nil
+}
+
+// itemKey extracts the primary key of an item of table as strings.
+func (s *Store) itemKey(table string, it model.Item) map[string]string {
+	key := map[string]string{}
+	for _, k := range s.wantKeys(table) {
+		key[k.name] = it[k.name].S
+	}
+	return key
+}
+
+// Account reads one account by its key value with a consistent read;
+// found is false when there is none.
+func (s *Store) Account(ctx context.Context, id string) (view model.AccountView, found bool, err error) {
+	var items []model.Item
+	err = s.ReadConsistent(ctx, []model.KeyRef{{Table: s.Schema.Table, Key: s.Schema.AccountKey(id)}},
+		func(_ string, it model.Item) { items = append(items, it) })
+	if err != nil || len(items) == 0 || s.Schema.Classify(s.Schema.Table, items[0]).Kind != model.EntryAccount {
+		return model.AccountView{}, false, err
+	}
+	views, err := s.Judge(ctx, items)
+	if err != nil {
+		return model.AccountView{}, false, err
+	}
+	return views[0], true, nil
+}
+
+// Lock reads the lock of constraint ci for value v (normalized here) with a
+// consistent read.
+func (s *Store) Lock(ctx context.Context, ci int, v string) (model.Item, bool, error) {
+	table, key := s.Schema.LockKey(ci, s.Schema.Constraints[ci].Normalize.Apply(v))
+	var found model.Item
+	err := s.ReadConsistent(ctx, []model.KeyRef{{Table: table, Key: key}}, func(_ string, it model.Item) { found = it })
+	return found, found != nil, err
+}
+
+// Holders finds the accounts that hold value v of constraint ci: through
+// the attribute's GSI when one is configured, otherwise by a filtered scan
+// of the account items, reporting the items scanned as it goes. Each is
+// then read consistently.
+func (s *Store) Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error) {
+	c := s.Schema.Constraints[ci]
+	want := c.Normalize.Apply(v)
+	var ids []string
+	keep := func(it model.Item) {
+		if h, hv := s.Schema.Held(ci, it); h == model.HoldsValue && hv == want {
+			ids = append(ids, it[s.Schema.PK].S)
+		}
+	}
+	if s.byIndex(ci) {
+		if err := s.queryIndex(ctx, ci, v, keep); err != nil {
+			return nil, err
+		}
+	} else {
+		filter := expression.Name(c.Attr).Equal(expression.Value(v))
+		if c.Normalize != model.NormalizeNone {
+			filter = expression.Name(c.Attr).AttributeExists() // any spelling may normalize to v
+		}
+		if af := s.accountFilter(); af != nil {
+			filter = af.And(filter)
+		}
+		var scanned int64
+		r := scanRequest{table: s.Schema.Table, names: s.checkNames(s.Schema.Table), filter: &filter, segments: 1}
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
+			for _, av := range items {
+				keep(fromSDK(av))
+			}
+			if progress != nil {
+				scanned += int64(len(items))
+				progress(scanned)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var views []model.AccountView
+	for _, id := range ids {
+		v, found, err := s.Account(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			views = append(views, v)
+		}
+	}
+	return views, nil
+}

@@ -1,0 +1,105 @@
+package dynamo
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/locktable/locktable/model"
+)
+
+// Lock is one lock item as the locks view lists it.
+type Lock struct {
+	Constraint int
+	Value      string // the key minus the prefix, as stored
+	Table      string
+	Key        map[string]string
+	Item       model.Item
+	Owner      string // "" when the lock names none (or a non-string one)
+}
+
+// LockPage is one page of lock items.
+type LockPage struct {
+	Locks []Lock
+	Next  Cursor
+}
+
+// lockSource is one table that holds locks, with the filter that picks
+// them out of it.
+type lockSource struct {
+	table  string
+	filter *expression.ConditionBuilder
+}
+
+// lockSources lists where locks live: the account table (filtered to the
+// lock prefixes) when any constraint keeps its locks there, then each lock
+// table.
+func (s *Store) lockSources() []lockSource {
+	sc := &s.Schema
+	var src []lockSource
+	var prefixes []expression.ConditionBuilder
+	for _, c := range sc.Constraints {
+		if c.InAccountTable() {
+			prefixes = append(prefixes, expression.Name(sc.PK).BeginsWith(c.Prefix))
+		}
+	}
+	if len(prefixes) > 0 {
+		f := prefixes[0]
+		if len(prefixes) > 1 {
+			f = expression.Or(prefixes[0], prefixes[1], prefixes[2:]...)
+		}
+		if sc.SK != "" {
+			f = f.And(expression.Name(sc.SK).Equal(expression.Value(sc.LockSK)))
+		}
+		src = append(src, lockSource{sc.Table, &f})
+	}
+	for _, c := range sc.Constraints {
+		if !c.InAccountTable() {
+			src = append(src, lockSource{table: c.LockTable})
+		}
+	}
+	return src
+}
+
+// LocksPage reads at least want lock items from where from left off, the
+// query the article calls "Query the UNIQ# prefix".
+func (s *Store) LocksPage(ctx context.Context, from Cursor, want int) (LockPage, error) {
+	sources := s.lockSources()
+	var page LockPage
+	cur := from
+	for calls := 0; !cur.done && len(page.Locks) < want && calls < maxCallsPerPage; calls++ {
+		if cur.table >= len(sources) {
+			cur.done = true
+			break
+		}
+		src := sources[cur.table]
+		in, err := s.scanInput(scanRequest{table: src.table, filter: src.filter}, 0)
+		if err != nil {
+			return page, err
+		}
+		in.ExclusiveStartKey, in.Limit = cur.key, aws.Int32(BrowseLimit)
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		out, err := s.api.Scan(cctx, in)
+		cancel()
+		if err != nil {
+			return page, explain(err, "scan", src.table, s.Endpoint)
+		}
+		for _, av := range out.Items {
+			it := fromSDK(av)
+			e := s.Schema.Classify(src.table, it)
+			if e.Kind != model.EntryLock {
+				continue
+			}
+			table, key := s.Schema.LockKey(e.Constraint, e.Value)
+			page.Locks = append(page.Locks, Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner})
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			cur = Cursor{table: cur.table + 1, done: cur.table+1 >= len(sources)}
+		} else {
+			cur = Cursor{table: cur.table, key: out.LastEvaluatedKey}
+		}
+	}
+	page.Next = cur
+	return page, nil
+}

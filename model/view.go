@@ -1,0 +1,122 @@
+package model
+
+// LockStatus is what a lock row says about one constraint of one account,
+// in the words of PATTERN.md's problem kinds.
+type LockStatus string
+
+// The statuses a lock row can show.
+const (
+	LockOK        LockStatus = "ok"
+	LockMissing   LockStatus = "missing"   // missing_lock: the account holds v, no lock exists
+	LockForeign   LockStatus = "foreign"   // foreign_lock: the lock names an owner who does not hold v
+	LockDuplicate LockStatus = "duplicate" // duplicate_value: v has other holders
+	LockInvalid   LockStatus = "invalid"   // invalid_value
+	LockOrphan    LockStatus = "orphan"    // orphan_lock: nobody holds v
+	LockNone      LockStatus = "none"      // the account holds no value: no lock expected
+)
+
+// Problematic reports whether the status is one of the problem kinds.
+func (s LockStatus) Problematic() bool { return s != LockOK && s != LockNone }
+
+// LockView is one constraint of an account: the lock it should have and
+// what was found there.
+type LockView struct {
+	Constraint int
+	Value      string            // the normalized value held; "" for none or invalid
+	Table      string            // where the expected lock lives
+	Key        map[string]string // the expected lock's key (nil when no lock is expected)
+	Item       Item              // the lock as read; nil when missing
+	Owner      string
+	Status     LockStatus
+}
+
+// AccountView is an account with its locks, as the browser shows it.
+type AccountView struct {
+	ID    string
+	Item  Item
+	Locks []LockView // one per constraint, in constraint order
+}
+
+// Problematic reports whether any of the account's locks shows a problem.
+func (a AccountView) Problematic() bool {
+	for _, l := range a.Locks {
+		if l.Status.Problematic() {
+			return true
+		}
+	}
+	return false
+}
+
+// Duplicate reports whether the account shares a value with another.
+func (a AccountView) Duplicate() bool {
+	for _, l := range a.Locks {
+		if l.Status == LockDuplicate {
+			return true
+		}
+	}
+	return false
+}
+
+// ExpectedLocks returns the keys of the locks account it should have.
+func (s *Schema) ExpectedLocks(it Item) []KeyRef {
+	var refs []KeyRef
+	for ci := range s.Constraints {
+		if h, v := s.Held(ci, it); h == HoldsValue {
+			table, key := s.LockKey(ci, v)
+			refs = append(refs, KeyRef{table, key})
+		}
+	}
+	return refs
+}
+
+// Judge builds the view of account it from consistent reads: lockAt finds
+// a lock read by its key; holds says whether an account (a lock's owner
+// other than this one) holds value v of constraint ci.
+func (s *Schema) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool) AccountView {
+	id := ""
+	if pk, ok := it[s.PK]; ok {
+		id = pk.S
+	}
+	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Constraints))}
+	for ci := range s.Constraints {
+		l := LockView{Constraint: ci, Status: LockNone}
+		switch h, v := s.Held(ci, it); h {
+		case HoldsInvalid:
+			l.Status = LockInvalid
+		case HoldsValue:
+			l.Value = v
+			l.Table, l.Key = s.LockKey(ci, v)
+			lock, found := lockAt(KeyRef{l.Table, l.Key})
+			if !found {
+				l.Status = LockMissing
+				break
+			}
+			l.Item = lock
+			e := s.lockEntry(ci, v, lock)
+			l.Owner = e.Owner
+			switch {
+			case e.OwnerInvalid != nil:
+				l.Status = LockInvalid
+			case e.Owner == "" || e.Owner == id:
+				l.Status = LockOK
+			case holds(e.Owner, ci, v):
+				l.Status = LockDuplicate
+			default:
+				l.Status = LockForeign
+			}
+		}
+		a.Locks[ci] = l
+	}
+	return a
+}
+
+// MarkDuplicates turns ok locks of values that have other holders into
+// duplicates. dup says whether value v of constraint ci is a
+// duplicate_value, as a check found.
+func (a *AccountView) MarkDuplicates(dup func(ci int, v string) bool) {
+	for i, l := range a.Locks {
+		if l.Status == LockOK && dup(l.Constraint, l.Value) {
+			a.Locks[i].Status = LockDuplicate
+		}
+	}
+}

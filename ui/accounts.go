@@ -1,0 +1,193 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// Account lists that rows point into.
+const (
+	setMain   = 0 // accounts paged in from the table
+	setPinned = 1 // accounts found by a search or a jump
+)
+
+// maxOrphanRows is how many orphan locks the accounts view lists on top;
+// the rest are a keypress away in the problems view.
+const maxOrphanRows = 5
+
+// pin is a group shown on top of the accounts view: search results or the
+// rows of a problem jumped to.
+type pin struct {
+	title    string
+	accounts []model.AccountView
+	orphans  []model.Problem
+	note     string // shown when there is nothing else, e.g. "not found"
+}
+
+// accountsData is the accounts view's rows: a small top part (orphan locks
+// from the check, a pinned group) above the body, each account followed by
+// one row per constraint. It implements browser.Source.
+type accountsData struct {
+	r       *rows.Renderer
+	main    []model.AccountView
+	index   map[string]int // account id -> index in main
+	body    []rows.Row
+	orphans []model.Problem
+	pin     *pin
+	top     []rows.Row
+}
+
+func newAccountsData(r *rows.Renderer) *accountsData {
+	return &accountsData{r: r, index: map[string]int{}}
+}
+
+func (d *accountsData) Len() int { return len(d.top) + len(d.body) }
+
+// row returns row i of the whole list.
+func (d *accountsData) row(i int) rows.Row {
+	if i < len(d.top) {
+		return d.top[i]
+	}
+	return d.body[i-len(d.top)]
+}
+
+// account returns the account a row refers to.
+func (d *accountsData) account(r rows.Row) *model.AccountView {
+	if r.Set == setPinned {
+		return &d.pin.accounts[r.Index]
+	}
+	return &d.main[r.Index]
+}
+
+// orphan returns the problem an Orphan row refers to.
+func (d *accountsData) orphan(r rows.Row) *model.Problem {
+	if r.Set == setPinned {
+		return &d.pin.orphans[r.Index]
+	}
+	return &d.orphans[r.Index]
+}
+
+func (d *accountsData) Render(i, width int, selected bool) string {
+	r := d.row(i)
+	switch r.Kind {
+	case rows.Account:
+		return d.r.Account(d.account(r), width, selected)
+	case rows.Lock:
+		return d.r.Lock(d.account(r), int(r.Lock), width, selected)
+	case rows.Orphan:
+		return d.r.Orphan(d.orphan(r), width, selected)
+	case rows.Group:
+		return d.r.Text(r.Text, d.r.Styles.Group, width, selected)
+	case rows.More:
+		return d.r.Text(r.Text, d.r.Styles.Title, width, selected)
+	}
+	return d.r.Text(r.Text, d.r.Styles.Dim, width, selected)
+}
+
+// problematic reports whether row i shows a problem, for n and N.
+func (d *accountsData) problematic(i int) bool {
+	r := d.row(i)
+	switch r.Kind {
+	case rows.Orphan:
+		return true
+	case rows.Lock:
+		return d.account(r).Locks[r.Lock].Status.Problematic()
+	}
+	return false
+}
+
+// accountRows appends the rows of account index i of set.
+func accountRows(dst []rows.Row, set uint8, i int, a *model.AccountView) []rows.Row {
+	dst = append(dst, rows.Row{Kind: rows.Account, Set: set, Index: int32(i)})
+	for ci := range a.Locks {
+		dst = append(dst, rows.Row{Kind: rows.Lock, Set: set, Index: int32(i), Lock: int16(ci)})
+	}
+	return dst
+}
+
+// appendAccounts adds a page of accounts to the body. Accounts already
+// listed (a page boundary seen twice) are replaced, not repeated.
+func (d *accountsData) appendAccounts(page []model.AccountView) {
+	for _, a := range page {
+		if i, ok := d.index[a.ID]; ok {
+			d.main[i] = a
+			continue
+		}
+		d.index[a.ID] = len(d.main)
+		d.main = append(d.main, a)
+		d.body = accountRows(d.body, setMain, len(d.main)-1, &d.main[len(d.main)-1])
+	}
+}
+
+// replaceAccount puts a freshly read account in place wherever it is shown.
+func (d *accountsData) replaceAccount(a model.AccountView) {
+	if i, ok := d.index[a.ID]; ok {
+		d.main[i] = a
+	}
+	if d.pin != nil {
+		for i := range d.pin.accounts {
+			if d.pin.accounts[i].ID == a.ID {
+				d.pin.accounts[i] = a
+			}
+		}
+	}
+}
+
+// reset forgets every account (a reload).
+func (d *accountsData) reset() {
+	d.main, d.body, d.index = nil, nil, map[string]int{}
+}
+
+// rebuildTop lays out the top part again and returns how many rows it
+// grew (negative: shrank), so the caller can keep the selection in place.
+func (d *accountsData) rebuildTop() int {
+	before := len(d.top)
+	top := d.top[:0:0]
+	if d.pin != nil {
+		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.title})
+		for i := range d.pin.orphans {
+			top = append(top, rows.Row{Kind: rows.Orphan, Set: setPinned, Index: int32(i)})
+		}
+		for i := range d.pin.accounts {
+			top = accountRows(top, setPinned, i, &d.pin.accounts[i])
+		}
+		if d.pin.note != "" {
+			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.note})
+		}
+	}
+	if n := len(d.orphans); n > 0 {
+		top = append(top, rows.Row{Kind: rows.Group, Text: fmt.Sprintf("orphan locks (%d)", n)})
+		for i := range min(n, maxOrphanRows) {
+			top = append(top, rows.Row{Kind: rows.Orphan, Index: int32(i)})
+		}
+		if n > maxOrphanRows {
+			top = append(top, rows.Row{Kind: rows.More, Text: fmt.Sprintf("… %d more orphan locks: enter or 3 for the problems view", n-maxOrphanRows)})
+		}
+	}
+	if len(d.pin.orEmpty().title) > 0 || len(d.orphans) > 0 {
+		top = append(top, rows.Row{Kind: rows.Note, Text: "accounts"})
+	}
+	d.top = top
+	return len(top) - before
+}
+
+func (p *pin) orEmpty() pin {
+	if p == nil {
+		return pin{}
+	}
+	return *p
+}
+
+// markDuplicates applies a check's duplicate values to every account shown.
+func (d *accountsData) markDuplicates(dup func(ci int, v string) bool) {
+	for i := range d.main {
+		d.main[i].MarkDuplicates(dup)
+	}
+	if d.pin != nil {
+		for i := range d.pin.accounts {
+			d.pin.accounts[i].MarkDuplicates(dup)
+		}
+	}
+}

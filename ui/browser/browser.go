@@ -1,0 +1,133 @@
+// Package browser is a scrolling list that renders only its visible rows,
+// so that drawing costs the same with a thousand rows or a million.
+package browser
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/keymap"
+)
+
+// Source is what the list shows: a length, and any row rendered on demand.
+type Source interface {
+	Len() int
+	Render(i, width int, selected bool) string
+}
+
+// Model is the list's state: which row is selected and which is on top.
+type Model struct {
+	km                            keymap.KeyMap
+	src                           Source
+	cursor, offset, width, height int
+}
+
+// New returns a list over src.
+func New(km keymap.KeyMap, src Source) Model { return Model{km: km, src: src} }
+
+// SetSize sets the list's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, max(h, 1)
+	m.clamp()
+}
+
+// Cursor returns the selected row.
+func (m Model) Cursor() int { return m.cursor }
+
+// Offset returns the row shown on top.
+func (m Model) Offset() int { return m.offset }
+
+// Height returns the number of rows shown.
+func (m Model) Height() int { return m.height }
+
+// SetCursor selects row i (clamped) and scrolls it into view.
+func (m *Model) SetCursor(i int) {
+	m.cursor = i
+	m.clamp()
+}
+
+// Shift moves the selection and the view by d rows, for when rows are
+// inserted or removed above them: the same row stays selected, in place.
+func (m *Model) Shift(d int) {
+	m.cursor += d
+	m.offset += d
+	m.clamp()
+}
+
+// ShiftCursor moves the selection by d rows and the view not at all, for
+// rows inserted above while the top of the list is on screen: the new rows
+// come into view and the same row stays selected.
+func (m *Model) ShiftCursor(d int) {
+	m.cursor += d
+	m.clamp()
+}
+
+// ScrollToTop shows row 0 at the top of the list.
+func (m *Model) ScrollToTop() {
+	m.offset = 0
+	m.clamp()
+}
+
+func (m *Model) clamp() {
+	n := m.src.Len()
+	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+m.height {
+		m.offset = m.cursor - m.height + 1
+	}
+	m.offset = max(min(m.offset, n-m.height), 0)
+}
+
+// NearEnd reports whether the selection is within a screen of the last row.
+func (m Model) NearEnd() bool { return m.cursor >= m.src.Len()-m.height-1 }
+
+// Update moves the selection on navigation keys and the mouse wheel.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.km.Up):
+			m.cursor--
+		case key.Matches(msg, m.km.Down):
+			m.cursor++
+		case key.Matches(msg, m.km.PageUp):
+			m.cursor -= m.height
+			m.offset -= m.height
+		case key.Matches(msg, m.km.PageDown):
+			m.cursor += m.height
+			m.offset += m.height
+		case key.Matches(msg, m.km.Top):
+			m.cursor = 0
+		case key.Matches(msg, m.km.Bottom):
+			m.cursor = m.src.Len() - 1
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.cursor -= 3
+		case tea.MouseWheelDown:
+			m.cursor += 3
+		}
+	}
+	m.clamp()
+	return m, nil
+}
+
+// View renders the visible rows, padded to the list's height.
+func (m Model) View() string {
+	var b strings.Builder
+	n := m.src.Len()
+	for i := m.offset; i < m.offset+m.height; i++ {
+		if i > m.offset {
+			b.WriteByte('\n')
+		}
+		if i < n {
+			b.WriteString(m.src.Render(i, m.width, i == m.cursor))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,294 @@
+// Package ui is locktable's terminal UI: the root Bubble Tea model, which
+// routes messages to one widget package per view.
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/keymap"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/statusbar"
+	"github.com/locktable/locktable/ui/styles"
+)
+
+// Minimum terminal size: below it the UI says so instead of drawing.
+const (
+	MinWidth  = 60
+	MinHeight = 16
+)
+
+// view is one of the screens.
+type view int
+
+const (
+	viewAccounts view = iota
+	viewLocks
+	viewProblems
+	viewDetail
+	viewHelp
+)
+
+var viewTitles = []string{"Accounts", "Locks", "Problems"}
+
+// Options configure the UI.
+type Options struct {
+	Store    *dynamo.Store
+	ReadOnly bool // writes are disabled: shown in the header
+	// NoCheck skips the background check (tests of paging alone).
+	NoCheck bool
+}
+
+// Model is the root model.
+type Model struct {
+	ctx    context.Context
+	store  *dynamo.Store
+	opts   Options
+	km     keymap.KeyMap
+	st     *styles.Styles
+	render *rows.Renderer
+	events chan tea.Msg
+
+	width, height int
+	view, back    view
+
+	accounts     *accountsData
+	accountsList browser.Model
+	acctNext     dynamo.Cursor
+	acctLoading  bool
+	followEnd    bool // G: keep moving to the end as pages arrive
+	consistent   bool // the next pages are a reload: read them consistently
+
+	locks       *locksData
+	locksList   browser.Model
+	locksNext   dynamo.Cursor
+	locksLoaded bool
+	locksLoad   bool
+
+	problems     *problemsData
+	problemsList browser.Model
+
+	detail    detail.Model
+	help      help.Model
+	search    textinput.Model
+	searching bool
+	searchID  int
+	// searchBusy is set while a search or jump is in flight.
+	searchBusy bool
+	spinner    spinner.Model
+
+	gen      int // bumped on reload: answers to older requests are dropped
+	checkRun int
+	check    statusbar.Check
+	status   string
+	err      error
+	// retry redoes what failed, on the current model (r).
+	retry func(*Model) tea.Cmd
+}
+
+// New returns the root model for a store. ctx bounds every request.
+func New(ctx context.Context, o Options) Model {
+	km := keymap.Default()
+	st := styles.New(true)
+	r := &rows.Renderer{Schema: &o.Store.Schema, Styles: &st}
+	m := Model{
+		ctx: ctx, store: o.Store, opts: o, km: km, st: &st, render: r,
+		events:   make(chan tea.Msg, 16),
+		accounts: newAccountsData(r),
+		locks:    &locksData{r: r},
+		problems: &problemsData{r: r},
+		detail:   detail.New(km),
+		help:     help.New(),
+		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
+	}
+	m.accountsList = browser.New(km, m.accounts)
+	m.locksList = browser.New(km, m.locks)
+	m.problemsList = browser.New(km, m.problems)
+	m.search = textinput.New()
+	m.search.Prompt = "/"
+	m.search.Placeholder = "email, handle or account id"
+	m.search.CharLimit = 2048
+	return m
+}
+
+// Init asks for the background colour and the first page.
+func (m Model) Init() tea.Cmd {
+	m.acctLoading = true
+	return tea.Batch(tea.RequestBackgroundColor, listen(m.events), m.spinner.Tick,
+		loadAccounts(m.ctx, m.store, m.gen, dynamo.Cursor{}, m.pageWant(), false))
+}
+
+// pageWant is how many accounts a page asks for: a few screens' worth.
+func (m Model) pageWant() int { return max(3*m.height/(1+len(m.store.Schema.Constraints)), 50) }
+
+// listHeight is the rows left for a list under the header and above the
+// status and help lines.
+func (m Model) listHeight() int { return max(m.height-5, 1) }
+
+func (m *Model) resize(w, h int) {
+	m.width, m.height = w, h
+	lh := m.listHeight()
+	m.accountsList.SetSize(w, lh)
+	m.locksList.SetSize(w, lh)
+	m.problemsList.SetSize(w, lh)
+	m.detail.SetSize(w, lh-1)
+	m.help.SetWidth(w)
+	m.search.SetWidth(max(w-4, 10))
+}
+
+// Update routes a message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, m.prefetch()
+	case tea.BackgroundColorMsg:
+		*m.st = styles.New(msg.IsDark())
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case accountsPageMsg:
+		return m.onAccountsPage(msg)
+	case locksPageMsg:
+		return m.onLocksPage(msg)
+	case checkProgressMsg:
+		if msg.run == m.checkRun {
+			m.check.Progress = msg.p
+			if msg.p.Confirmed != nil {
+				m.showOrphans(msg.p.Confirmed)
+			}
+		}
+		return m, listen(m.events)
+	case checkDoneMsg:
+		return m.onCheckDone(msg)
+	case searchProgressMsg:
+		if msg.id == m.searchID {
+			m.status = fmt.Sprintf("%s: %s items read", msg.what, rows.Count(msg.scanned))
+		}
+		return m, listen(m.events)
+	case searchDoneMsg:
+		return m.onSearchDone(msg)
+	case detailMsg:
+		if msg.err != nil {
+			m.err, m.retry = msg.err, nil
+			return m, nil
+		}
+		m.openDetail(msg.title, msg.lines)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.MouseWheelMsg:
+		return m.routeToList(msg)
+	}
+	return m, nil
+}
+
+// View renders the screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.content())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "locktable: " + model.Printable(m.store.Schema.Table)
+	return v
+}
+
+func (m Model) content() string {
+	if m.width < MinWidth || m.height < MinHeight {
+		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(q quits)",
+			m.width, m.height, MinWidth, MinHeight)
+	}
+	active := int(m.view)
+	if m.view > viewProblems {
+		active = int(m.back)
+	}
+	h := statusbar.Header{
+		Table: m.store.Schema.Table, Endpoint: m.store.Endpoint, ReadOnly: m.opts.ReadOnly,
+		Views: viewTitles, Active: active, Check: m.check,
+	}
+	var body string
+	switch m.view {
+	case viewAccounts:
+		body = m.accountsList.View()
+	case viewLocks:
+		body = m.locksList.View()
+	case viewProblems:
+		if m.check.Report == nil {
+			body = padLines(m.st.Dim.Render("  the check is still running: problems appear here when it is done"), m.listHeight())
+		} else {
+			body = m.problemsList.View()
+		}
+	case viewDetail:
+		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
+	case viewHelp:
+		body = padLines(m.help.FullHelpView(m.km.FullHelp()), m.listHeight())
+	}
+	bottom := statusbar.Status(m.st, m.width, m.spinner.View(), m.loading(), m.statusText(), m.err)
+	if m.searching {
+		bottom = m.search.View()
+	}
+	return h.Render(m.st, m.width) + "\n" + body + "\n" + bottom + "\n" + m.help.ShortHelpView(m.km.ShortHelp())
+}
+
+func (m Model) loading() bool { return m.acctLoading || m.locksLoad || m.searchBusy }
+
+// statusText says what is loaded, or what is being done.
+func (m Model) statusText() string {
+	if m.status != "" {
+		return m.status
+	}
+	switch m.view {
+	case viewLocks:
+		more := ""
+		if !m.locksNext.Done() {
+			more = ", more below"
+		}
+		return fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.locks.locks))), more)
+	case viewDetail:
+		return "esc: back"
+	}
+	more := ""
+	if !m.acctNext.Done() {
+		more = ", more below"
+	}
+	if m.acctLoading {
+		return "loading accounts…"
+	}
+	return fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.accounts.main))), more)
+}
+
+// padLines pads s with empty lines to n lines.
+func padLines(s string, n int) string {
+	lines := 1
+	for _, c := range s {
+		if c == '\n' {
+			lines++
+		}
+	}
+	for ; lines < n; lines++ {
+		s += "\n"
+	}
+	return s
+}
+
+// enabled keeps help truthful: bindings that do nothing here are disabled.
+func (m *Model) enableKeys() {
+	list := m.view <= viewProblems
+	for _, b := range []*key.Binding{&m.km.Search, &m.km.NextView, &m.km.Accounts, &m.km.Locks, &m.km.Problems} {
+		b.SetEnabled(!m.searching)
+	}
+	m.km.NextProblem.SetEnabled(list && m.view != viewProblems)
+	m.km.PrevProblem.SetEnabled(list && m.view != viewProblems)
+	m.km.Back.SetEnabled(m.view > viewProblems || m.accounts.pin != nil)
+}

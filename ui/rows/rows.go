@@ -1,0 +1,221 @@
+// Package rows renders one line of a view from domain values. Rendering is
+// a pure function of its inputs, tested without Bubble Tea, and only
+// visible rows are ever rendered.
+package rows
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/styles"
+)
+
+// Kind says what a row of the accounts view shows.
+type Kind uint8
+
+// The kinds of row.
+const (
+	Group   Kind = iota // a title: "orphan locks (3)", "search: ada"
+	Account             // an account
+	Lock                // one lock of the account above it
+	Orphan              // an orphan lock the check confirmed
+	More                // a line that leads elsewhere ("... press 3")
+	Note                // a plain line
+)
+
+// Row is one line of the accounts view. It refers to its data by index,
+// so rows stay small (a 100k-account table has 300k of them) and stay valid
+// while the data slices grow.
+type Row struct {
+	Kind  Kind
+	Set   uint8 // which account list Index is in (the caller's numbering)
+	Lock  int16 // the constraint of a Lock row
+	Index int32 // the account, or the problem of an Orphan row
+	Text  string
+}
+
+// Renderer renders rows for one schema with one set of styles.
+type Renderer struct {
+	Schema *model.Schema
+	Styles *styles.Styles
+}
+
+// columns splits a width into the key, detail and status columns.
+func columns(width int) (key, detail, status int) {
+	status = 10
+	rest := width - 2 - status - 4 // marker, two gaps
+	key = min(max(rest*45/100, 16), 56)
+	detail = max(rest-key, 0)
+	return
+}
+
+// line lays out marker, key, detail and status in columns, truncating
+// each, and styles the whole line when selected. Every part must already
+// be printable.
+func (r Renderer) line(width int, selected bool, indent, key, detail string, status string, statusStyle lipgloss.Style) string {
+	kw, dw, sw := columns(width)
+	marker := "  "
+	if selected {
+		marker = "▸ "
+	}
+	k := fit(indent+key, kw)
+	d := fit(detail, dw)
+	st := fit(status, sw)
+	s := r.Styles
+	if selected {
+		return s.Selected.Render(fit(marker+k+"  "+d+"  "+st, width))
+	}
+	return marker + s.Key.Render(k) + "  " + s.Attr.Render(d) + "  " + statusStyle.Render(st)
+}
+
+// fit truncates or pads plain text to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = ansi.Truncate(s, w, "…")
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+// AccountKey is an account's key as stored, made printable.
+func AccountKey(a *model.AccountView) string { return model.Printable(a.ID) }
+
+// Account renders an account row: its key, its constrained attributes, and
+// "duplicate" when it shares a value with another account.
+func (r Renderer) Account(a *model.AccountView, width int, selected bool) string {
+	var attrs []string
+	for _, c := range r.Schema.Constraints {
+		attrs = append(attrs, c.Attr+"="+AttrText(a.Item, c.Attr))
+	}
+	status, st := "", r.Styles.Dim
+	switch {
+	case a.Duplicate():
+		status, st = string(model.LockDuplicate), r.Styles.Status[model.LockDuplicate]
+	case a.Problematic():
+		status, st = "problem", r.Styles.Dim
+	}
+	return r.line(width, selected, "", AccountKey(a), strings.Join(attrs, "  "), status, st)
+}
+
+// AttrText renders attribute name of it for a row: a string as it is
+// (printable), absent as "-", any other type as DynamoDB JSON.
+func AttrText(it model.Item, name string) string {
+	v, ok := it[name]
+	switch {
+	case !ok:
+		return "-"
+	case v.Kind == model.KindS:
+		return model.Printable(v.S)
+	}
+	return model.Printable(v.DynamoJSON())
+}
+
+// LockKey renders a lock's key as stored: its partition key in the
+// account table, or TABLE/value for a lock table.
+func (r Renderer) LockKey(ci int, value string) string {
+	table, key := r.Schema.LockKey(ci, value)
+	if table != r.Schema.Table {
+		return model.Printable(table + "/" + value)
+	}
+	return model.Printable(key[r.Schema.PK])
+}
+
+// Lock renders the lock row of constraint ci under account a.
+func (r Renderer) Lock(a *model.AccountView, ci int, width int, selected bool) string {
+	l := a.Locks[ci]
+	attr := r.Schema.Constraints[ci].Attr
+	key, detail := "", ""
+	switch l.Status {
+	case model.LockNone:
+		key, detail = "("+attr+")", "no value: no lock expected"
+	case model.LockInvalid:
+		if l.Item == nil {
+			key, detail = "("+attr+")", attr+" is "+AttrText(a.Item, attr)+": cannot be locked"
+		} else {
+			key, detail = r.LockKey(ci, l.Value), "owner is "+AttrText(l.Item, r.Schema.OwnerAttr)+", not a string"
+		}
+	case model.LockMissing:
+		key, detail = r.LockKey(ci, l.Value), "expected, not found"
+	default:
+		key = r.LockKey(ci, l.Value)
+		detail = "no owner"
+		if l.Owner != "" {
+			detail = "owner " + model.Printable(l.Owner)
+		}
+		if l.Status == model.LockForeign {
+			detail += " (does not hold " + attr + ")"
+		}
+	}
+	return r.line(width, selected, "  └ ", key, detail, string(l.Status), r.Styles.Status[l.Status])
+}
+
+// Orphan renders an orphan lock found by the check.
+func (r Renderer) Orphan(p *model.Problem, width int, selected bool) string {
+	ci := p.ConstraintIndex()
+	detail := "no owner; nobody holds " + p.Constraint
+	if p.Owner != "" {
+		detail = "owner " + model.Printable(p.Owner) + " does not hold it"
+	}
+	return r.line(width, selected, "", r.LockKey(ci, p.Value), detail, string(model.LockOrphan), r.Styles.Status[model.LockOrphan])
+}
+
+// Problem renders a problem of the problems view.
+func (r Renderer) Problem(p *model.Problem, width int, selected bool) string {
+	key := model.Printable(p.Value)
+	if p.Lock != nil {
+		key = r.LockKey(p.ConstraintIndex(), p.Value)
+	}
+	var detail []string
+	detail = append(detail, p.Constraint)
+	if p.Owner != "" {
+		detail = append(detail, "owner "+model.Printable(p.Owner))
+	}
+	if len(p.Accounts) > 0 {
+		ids := make([]string, len(p.Accounts))
+		for i, id := range p.Accounts {
+			ids[i] = model.Printable(id)
+		}
+		detail = append(detail, "held by "+strings.Join(ids, ", "))
+	}
+	status := strings.TrimSuffix(strings.TrimSuffix(string(p.Kind), "_lock"), "_value")
+	return r.line(width, selected, "  ", key, strings.Join(detail, "  "), status, r.Styles.Kind[p.Kind])
+}
+
+// Text renders a group title, a note or a link line.
+func (r Renderer) Text(text string, style lipgloss.Style, width int, selected bool) string {
+	if selected {
+		return r.Styles.Selected.Render(fit("▸ "+text, width))
+	}
+	return style.Render(fit("  "+text, width))
+}
+
+// Count renders n with a thousands separator, for headers.
+func Count(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// LockItem renders a row of the locks view: the lock's key, its owner and
+// its status in words.
+func (r Renderer) LockItem(l *dynamo.Lock, words string, status model.LockStatus, width int, selected bool) string {
+	detail := r.Schema.Constraints[l.Constraint].Attr + "  no owner"
+	if l.Owner != "" {
+		detail = r.Schema.Constraints[l.Constraint].Attr + "  owner " + model.Printable(l.Owner)
+	}
+	st := r.Styles.Dim
+	if status != model.LockNone {
+		st = r.Styles.Status[status]
+	}
+	return r.line(width, selected, "", r.LockKey(l.Constraint, l.Value), detail, words, st)
+}

@@ -1,0 +1,108 @@
+// Package statusbar renders the header above the views and the status
+// line below them. Both are pure functions of what they are given.
+package statusbar
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/styles"
+)
+
+// Header is what the header shows.
+type Header struct {
+	Table    string
+	Endpoint dynamo.Endpoint
+	ReadOnly bool
+	Views    []string // tab titles, in key order
+	Active   int
+	Check    Check
+}
+
+// Check is the background check as the header shows it.
+type Check struct {
+	Running  bool
+	Progress dynamo.CheckProgress
+	Report   *model.Report
+	Err      error
+}
+
+// Render renders the two header lines at width.
+func (h Header) Render(st *styles.Styles, width int) string {
+	where := h.Endpoint.String()
+	if h.Endpoint.URL == "" && h.Endpoint.Profile != "" {
+		where += " (profile " + h.Endpoint.Profile + ")"
+	}
+	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(where)}
+	if h.ReadOnly {
+		parts = append(parts, st.Error.Render("READ-ONLY"))
+	}
+	line1 := strings.Join(parts, "  │  ")
+
+	var tabs []string
+	for i, v := range h.Views {
+		t := fmt.Sprintf("%d %s", i+1, v)
+		if i == h.Active {
+			tabs = append(tabs, st.ActiveTab.Render(t))
+		} else {
+			tabs = append(tabs, st.Tab.Render(t))
+		}
+	}
+	line2 := strings.Join(tabs, "  ") + "    " + h.Check.render(st)
+	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
+}
+
+// render says how the check stands: its progress while it runs, the
+// problem counts per kind once it is done.
+func (c Check) render(st *styles.Styles) string {
+	switch {
+	case c.Err != nil:
+		return st.Error.Render("check failed (r to retry)")
+	case c.Report != nil:
+		counts := c.Report.Counts()
+		var parts []string
+		for _, k := range model.ProblemKinds {
+			style := st.Dim
+			if counts[k] > 0 {
+				style = st.Kind[k]
+			}
+			parts = append(parts, style.Render(fmt.Sprintf("%s %d", k, counts[k])))
+		}
+		return strings.Join(parts, " · ")
+	case c.Running:
+		p := c.Progress
+		of := ""
+		if p.Approx > 0 {
+			of = " / ~" + rows.Count(p.Approx)
+		}
+		phase := "checking"
+		if p.Phase == dynamo.PhaseConfirm || p.Phase == dynamo.PhaseRescan {
+			phase = "confirming"
+		}
+		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned", phase, rows.Count(p.Scanned), of))
+	}
+	return ""
+}
+
+// Status renders the status line: an error (with how to retry) wins over a
+// message; spinner is shown while something loads.
+func Status(st *styles.Styles, width int, spinner string, loading bool, msg string, err error) string {
+	var s string
+	switch {
+	case err != nil:
+		s = st.Error.Render("error: "+model.Printable(oneLine(err.Error()))) + st.Dim.Render("  (r to retry)")
+	case loading:
+		s = spinner + " " + msg
+	default:
+		s = st.Dim.Render(msg)
+	}
+	return lipgloss.NewStyle().MaxWidth(width).Render(ansi.Truncate(s, width, "…"))
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
