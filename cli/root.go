@@ -19,11 +19,14 @@ import (
 
 // app holds the global flags and what they open.
 type app struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
 
 	endpointURL, region, profile string
 	demo, write, readOnly        bool
 	logFile, accountsIndex       string
+	auditLog                     string
+	lastSchema                   model.Schema // the schema parsed, for messages
 	segments, pageSize           int
 	schemaFlags                  schemaFlags
 
@@ -33,7 +36,7 @@ type app struct {
 
 // Main runs locktable with args and returns its exit status.
 func Main(ctx context.Context, version string, args []string, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr}
+	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr}
 	defer a.close()
 	root := a.rootCommand(version)
 	root.SetArgs(args)
@@ -73,6 +76,7 @@ with each account, and reports orphan, missing, foreign and duplicate locks.`,
 	pf.BoolVar(&a.demo, "demo", false, "use an embedded in-process DynamoDB seeded with a demo table that has every kind of problem")
 	pf.BoolVar(&a.write, "write", false, "allow writes to a non-loopback endpoint")
 	pf.BoolVar(&a.readOnly, "read-only", false, "forbid every write")
+	pf.StringVar(&a.auditLog, "audit-log", "", "append one JSON line per write sent (default: $XDG_STATE_HOME/locktable/audit.log)")
 	pf.StringVar(&a.logFile, "log-file", "", "append SDK and app logs to this file (default: discarded)")
 	root.Flags().StringVar(&a.accountsIndex, "accounts-index", "", "list accounts through this GSI: one keyed by the sort key attribute is queried for --account-sk; any other is read as a sparse index of accounts")
 	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
@@ -80,6 +84,7 @@ with each account, and reports orphan, missing, foreign and duplicate locks.`,
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	root.AddCommand(a.checkCommand(), a.seedCommand())
+	root.AddCommand(a.writeCommands()...)
 	return root
 }
 
@@ -101,6 +106,7 @@ func (a *app) schema() (model.Schema, error) {
 	if a.pageSize < 0 {
 		return s, usageErr("--page-size: must not be negative")
 	}
+	a.lastSchema = s
 	return s, nil
 }
 
@@ -146,10 +152,12 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	}
 	store.PageSize = int32(a.pageSize)
 	if demo != nil {
-		if _, err := store.Seed(ctx, dynamo.SeedOptions{Accounts: DemoAccounts, Anomalies: true}); err != nil {
+		store.SetWritable(true)
+		if _, err := store.Seed(ctx, dynamo.SeedOptions{Accounts: DemoAccounts, Anomalies: true, Showcase: true}); err != nil {
 			return nil, fmt.Errorf("seed the demo table: %w", err)
 		}
 	}
+	store.SetWritable(a.mayWrite(store.Endpoint) == nil)
 	return store, nil
 }
 

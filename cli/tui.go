@@ -33,7 +33,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := ui.New(ctx, ui.Options{Store: store, ReadOnly: a.mayWrite(store.Endpoint) != nil})
+	m := ui.New(ctx, ui.Options{Store: store, ReadOnly: !store.Writable()})
 	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return nil

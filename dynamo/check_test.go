@@ -264,10 +264,10 @@ func TestSignupBetweenPagesIsNotReported(t *testing.T) {
 // seedCounts is what AnomaliesPerKind(n) = 3 plants with two constraints:
 // 3 signups without locks (2 missing each); orphans from a leaky rename
 // (1), a leaky delete (2) and an ownerless leaky delete (2); 3 foreign; 3
-// duplicate; 1 invalid.
+// duplicate.
 var seedCounts = map[model.ProblemKind]int{
 	model.MissingLock: 6, model.OrphanLock: 5, model.ForeignLock: 3,
-	model.DuplicateValue: 3, model.InvalidValue: 1,
+	model.DuplicateValue: 3,
 }
 
 func TestSeedPlantsEveryKindInBothLayouts(t *testing.T) {

@@ -19,6 +19,9 @@ import (
 type SeedOptions struct {
 	Accounts  int  // healthy accounts, written through the pattern
 	Anomalies bool // also plant problems the way buggy code would
+	// Showcase adds what the demo shows beyond the four repairable kinds:
+	// an invalid_value and an account whose text tries terminal escapes.
+	Showcase bool
 }
 
 // SeedResult counts what a seed wrote.
@@ -55,10 +58,16 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions) (SeedResult, error) {
 	}
 	res.Accounts = o.Accounts
 	if o.Anomalies {
-		n, err := s.plant(ctx, o.Accounts)
+		n, next, err := s.plant(ctx, o.Accounts)
 		res.AnomalyCases = n
 		if err != nil {
 			return res, err
+		}
+		if o.Showcase {
+			if err := s.showcase(ctx, next); err != nil {
+				return res, err
+			}
+			res.AnomalyCases += 2
 		}
 	}
 	return res, nil
@@ -159,9 +168,13 @@ func (s *Store) signup(ctx context.Context, id string, attrs map[string]string, 
 			items = append(items, guardedPut(table, s.lockPK(ci), lock))
 		}
 	}
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	_, err := s.api.TransactWriteItems(cctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	_, err = w.TransactWriteItems(cctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	var cancelled *types.TransactionCanceledException
 	if errors.As(err, &cancelled) {
 		return nil // already seeded: the guards kept it as it was
@@ -174,9 +187,13 @@ func (s *Store) signup(ctx context.Context, id string, attrs map[string]string, 
 
 // put writes an item without any guard: how buggy code skips the pattern.
 func (s *Store) put(ctx context.Context, table string, item map[string]types.AttributeValue) error {
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	if _, err := s.api.PutItem(cctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+	if _, err := w.PutItem(cctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
 		return explain(err, "seed", table, s.Endpoint)
 	}
 	return nil
@@ -200,9 +217,13 @@ func (s *Store) putAccount(ctx context.Context, id string, attrs map[string]stri
 // deleteAccount deletes the account item alone, leaving its locks: a
 // delete that forgot them.
 func (s *Store) deleteAccount(ctx context.Context, id string) error {
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	_, err := s.api.DeleteItem(cctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.Schema.Table), Key: keyToSDK(s.Schema.AccountKey(id))})
+	_, err = w.DeleteItem(cctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.Schema.Table), Key: keyToSDK(s.Schema.AccountKey(id))})
 	if err != nil {
 		return explain(err, "seed", s.Schema.Table, s.Endpoint)
 	}
@@ -210,8 +231,9 @@ func (s *Store) deleteAccount(ctx context.Context, id string) error {
 }
 
 // plant writes the anomaly cases after the n healthy accounts, each with
-// accounts of its own. It returns the number of cases planted.
-func (s *Store) plant(ctx context.Context, n int) (int, error) {
+// accounts of its own. It returns the number of cases planted and the next
+// free account number.
+func (s *Store) plant(ctx context.Context, n int) (int, int, error) {
 	next := n
 	account := func() (string, map[string]string) { next++; return s.sampleAccount(next - 1) }
 	first := s.Schema.Constraints[0].Attr
@@ -275,26 +297,35 @@ func (s *Store) plant(ctx context.Context, n int) (int, error) {
 		}
 		for _, step := range steps {
 			if err := step(); err != nil {
-				return cases, err
+				return cases, next, err
 			}
 			cases++
 		}
 	}
-	// invalid_value: a client that wrote a number where a string belongs.
-	id, attrs := account()
+	return cases, next, nil
+}
+
+// showcase plants, from account number next on, an invalid_value (a client
+// that wrote a number where a string belongs) and a healthy account whose
+// text carries a terminal title escape and a bidi override, which the UI
+// must show inert.
+func (s *Store) showcase(ctx context.Context, next int) error {
+	id, attrs := s.sampleAccount(next)
 	item := s.accountItem(id, attrs)
 	last := s.Schema.Constraints[len(s.Schema.Constraints)-1].Attr
 	item[last] = &types.AttributeValueMemberN{Value: fmt.Sprint(next)}
 	if err := s.put(ctx, s.Schema.Table, item); err != nil {
-		return cases, err
+		return err
 	}
 	for ci := range len(s.Schema.Constraints) - 1 {
 		table, lock := s.lockItem(ci, attrs[s.Schema.Constraints[ci].Attr], id)
 		if err := s.put(ctx, table, lock); err != nil {
-			return cases, err
+			return err
 		}
 	}
-	return cases + 1, nil
+	id, attrs = s.sampleAccount(next + 1)
+	attrs[last] = "mallory\x1b]0;pwned\x07\u202eevil"
+	return s.signup(ctx, id, attrs, true)
 }
 
 // ensureTables creates each missing table of the schema (string keys,
@@ -331,9 +362,13 @@ func (s *Store) createTable(ctx context.Context, table string) error {
 		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(k.name), KeyType: k.role})
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.name), AttributeType: types.ScalarAttributeTypeS})
 	}
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	if _, err := s.api.CreateTable(cctx, in); err != nil {
+	if _, err := w.CreateTable(cctx, in); err != nil {
 		return explain(err, "create table", table, s.Endpoint)
 	}
 	// Wait for ACTIVE. minidyn reports no status at all: treat that as active.

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -34,6 +35,32 @@ type Store struct {
 	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
 	AccountsIndex     string
 	accountsIndexHash string
+	// w is set only when writes are allowed (SetWritable).
+	w writer
+	// Audit, when set, receives one JSON line per mutation sent.
+	Audit io.Writer
+}
+
+// ErrReadOnly is returned by every write of a store that may not write.
+var ErrReadOnly = &Error{Msg: "writes are disabled: this store is read-only"}
+
+// SetWritable allows or forbids writes. A new store is read-only: the
+// caller decides (loopback, --demo, --write; never --read-only).
+func (s *Store) SetWritable(ok bool) {
+	s.w = nil
+	if ok {
+		s.w = s.api
+	}
+}
+
+// Writable reports whether the store may write.
+func (s *Store) Writable() bool { return s.w != nil }
+
+func (s *Store) writer() (writer, error) {
+	if s.w == nil {
+		return nil, ErrReadOnly
+	}
+	return s.w, nil
 }
 
 // DefaultSegments is the parallel scan width unless --segments says otherwise.

@@ -73,6 +73,7 @@ func Store(t testing.TB, s model.Schema) (*dynamo.Store, *dynamodb.Client) {
 	client, ep := Client(t)
 	store := dynamo.NewStore(client, ep, Rename(t, s))
 	store.Segments = 2
+	store.SetWritable(true)
 	if _, err := store.Seed(context.Background(), dynamo.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}

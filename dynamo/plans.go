@@ -1,0 +1,103 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/locktable/locktable/model"
+)
+
+// PlanRename loads account id with a consistent read and plans changing
+// its unique attributes (see model.Schema.Rename).
+func (s *Store) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error) {
+	a, err := s.mustAccount(ctx, id)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	return s.Schema.Rename(a, changes, others)
+}
+
+// PlanDelete loads account id with a consistent read and plans deleting it
+// with its locks.
+func (s *Store) PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error) {
+	a, err := s.mustAccount(ctx, id)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	return s.Schema.Delete(a, others)
+}
+
+func (s *Store) mustAccount(ctx context.Context, id string) (model.AccountView, error) {
+	a, found, err := s.Account(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	if !found {
+		return a, &model.FieldError{Field: "account", Msg: fmt.Sprintf("no account %q in table %q at %s", model.Printable(id), s.Schema.Table, s.Endpoint)}
+	}
+	return a, nil
+}
+
+// Repair is one problem and what to do about it: a plan, or why it is left
+// to a person.
+type Repair struct {
+	Problem model.Problem
+	Plan    model.Plan
+	Skip    string // non-empty: not repaired automatically, and why
+}
+
+// PlanRepair re-reads what problem p involves with consistent reads and
+// plans its repair: orphan locks deleted, missing locks put, foreign locks
+// handed to their one holder. Duplicates, invalid values and problems with
+// several holders are left to a person; a problem the reads no longer show
+// is skipped as gone.
+func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error) {
+	r := Repair{Problem: p}
+	switch {
+	case p.Kind == model.DuplicateValue:
+		r.Skip = "two or more accounts hold the value: rename or delete one of them"
+		return r, nil
+	case p.Kind == model.InvalidValue:
+		r.Skip = "the value cannot be locked as it is: fix the attribute (rename) or delete the account"
+		return r, nil
+	case len(p.Accounts) > 1:
+		r.Skip = fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
+		return r, nil
+	}
+	// Re-confirm from fresh reads: the same rules as the check.
+	fresh := model.NewCensus(&s.Schema)
+	if err := s.ReadConsistent(ctx, s.Schema.Involved(p), fresh.Add); err != nil {
+		return r, err
+	}
+	now := model.Confirm([]model.Problem{p}, fresh)
+	if len(now) == 0 {
+		r.Skip = "no longer shows in consistent reads: already fixed, or fixed by someone else"
+		return r, nil
+	}
+	p = now[0]
+	r.Problem = p
+	lock, _, err := s.Lock(ctx, p.ConstraintIndex(), p.Value)
+	if err != nil {
+		return r, err
+	}
+	switch p.Kind {
+	case model.OrphanLock:
+		r.Plan, err = s.Schema.RepairOrphan(p, lock)
+	case model.MissingLock, model.ForeignLock:
+		if len(p.Accounts) != 1 {
+			r.Skip = fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
+			return r, nil
+		}
+		holder, err := s.mustAccount(ctx, p.Accounts[0])
+		if err != nil {
+			return r, err
+		}
+		if p.Kind == model.MissingLock {
+			r.Plan, err = s.Schema.RepairMissing(p, holder)
+		} else {
+			r.Plan, err = s.Schema.RepairForeign(p, lock, holder)
+		}
+		return r, err
+	}
+	return r, err
+}

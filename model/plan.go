@@ -1,0 +1,432 @@
+package model
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxActions is DynamoDB's limit of actions in one transaction.
+const MaxActions = 100
+
+// ActionKind is what one action of a transaction does; the names are the
+// TransactItems member names of the API.
+type ActionKind string
+
+// The kinds of transaction action.
+const (
+	ActPut    ActionKind = "Put"
+	ActUpdate ActionKind = "Update"
+	ActDelete ActionKind = "Delete"
+	ActCheck  ActionKind = "ConditionCheck"
+)
+
+// Role says what an action is for, so that a failed condition can be told
+// in words a person acts on.
+type Role uint8
+
+// The roles of actions.
+const (
+	RoleCreateAccount Role = iota // put a new account: it must not exist
+	RoleAccount                   // update, delete or check a loaded account: it must be unchanged
+	RoleTakeLock                  // put a lock: the value must be free
+	RoleReleaseLock               // delete a lock the account holds
+	RoleKeepLock                  // a lock left to others: it must be unchanged
+	RoleOrphanLock                // repair: delete an orphan lock, unchanged
+	RoleOwnerGone                 // repair: the orphan's owner still does not hold the value
+	RoleHandLock                  // repair: give a foreign lock to its holder
+)
+
+// CondKind is one kind of condition the pattern uses.
+type CondKind uint8
+
+// The condition kinds.
+const (
+	CondNotExists       CondKind = iota // attribute_not_exists(Attr)
+	CondEquals                          // Attr = Value, or attribute_not_exists(Attr) when Absent
+	CondAbsentOrDiffers                 // attribute_not_exists(Key) OR Attr <> Value
+)
+
+// Cond is one condition of an action; an action's conditions are ANDed.
+type Cond struct {
+	Kind   CondKind
+	Attr   string
+	Value  Value
+	Absent bool   // CondEquals: the attribute was loaded absent
+	Key    string // CondAbsentOrDiffers: the item's partition key attribute
+}
+
+// Action is one action of a guarded transaction.
+type Action struct {
+	Kind   ActionKind
+	Role   Role
+	Table  string
+	Key    map[string]string
+	Item   Item             // Put: the whole item
+	Set    map[string]Value // Update: SET
+	Remove []string         // Update: REMOVE
+	Conds  []Cond
+	// Constraint and Value say which lock a lock action is about
+	// (Constraint is -1 for account actions); Account names the account.
+	Constraint int
+	Value      string
+	Account    string
+}
+
+// KeyText is the action's item key as a person reads it: the partition key
+// value, with its table when that is not the account table.
+func (a Action) KeyText(s *Schema) string {
+	for name, v := range a.Key {
+		if name == s.PK && a.Table == s.Table {
+			return v
+		}
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(a.Key)) {
+		parts = append(parts, a.Key[k])
+	}
+	return a.Table + "/" + strings.Join(parts, "/")
+}
+
+// Purpose says in words what the action does, e.g. "put lock
+// UNIQ#EMAIL#ada@lovelace.io (owner ACCT#a1f9c3)".
+func (a Action) Purpose(s *Schema) string {
+	k := a.KeyText(s)
+	switch a.Role {
+	case RoleCreateAccount:
+		return "put account " + k + " if it does not exist"
+	case RoleAccount:
+		verb := map[ActionKind]string{ActUpdate: "update", ActDelete: "delete", ActCheck: "check"}[a.Kind]
+		return verb + " account " + k + " if it is unchanged since it was loaded"
+	case RoleTakeLock:
+		return "put lock " + k + " (owner " + a.Account + ") if the value is free"
+	case RoleReleaseLock:
+		return "delete lock " + k + ", held by " + a.Account
+	case RoleKeepLock:
+		return "keep lock " + k + ": it is not " + a.Account + "'s to release; check it is unchanged"
+	case RoleOrphanLock:
+		return "delete orphan lock " + k + " if it is unchanged"
+	case RoleOwnerGone:
+		return "check that account " + k + " still does not hold the value"
+	case RoleHandLock:
+		return "set the owner of lock " + k + " to " + a.Account
+	}
+	return string(a.Kind) + " " + k
+}
+
+// Plan is one guarded transaction, built before anything is sent.
+type Plan struct {
+	Operation string   // signup, rename, delete, repair
+	Keys      []string // the keys involved, for reports and the audit log
+	Actions   []Action
+	Note      string // what a person should know, e.g. why an action is missing
+}
+
+// FieldError is invalid input to a write, named by its field.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// ValidateText rejects a new value that must not be written: not UTF-8,
+// or with control characters.
+func ValidateText(field, v string) error {
+	if !utf8.ValidString(v) {
+		return &FieldError{field, "not valid UTF-8"}
+	}
+	for _, r := range v {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return &FieldError{field, fmt.Sprintf("contains the control character U+%04X", r)}
+		}
+	}
+	return nil
+}
+
+// validateKey checks a key value against DynamoDB's size limits.
+func validateKey(field, v string, limit int) error {
+	switch {
+	case v == "":
+		return &FieldError{field, "a key must not be empty"}
+	case len(v) > limit:
+		return &FieldError{field, fmt.Sprintf("key is %d bytes; DynamoDB allows %d", len(v), limit)}
+	}
+	return nil
+}
+
+// validateAccountID checks an account key value for this schema.
+func (s *Schema) validateAccountID(id string) error {
+	if err := ValidateText("account", id); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(id, s.AccountPrefix) {
+		return &FieldError{"account", fmt.Sprintf("%q does not start with the account prefix %q", id, s.AccountPrefix)}
+	}
+	return validateKey("account", id, MaxPartitionKeyBytes)
+}
+
+// newLock builds the guarded put of the lock of constraint ci for the
+// normalized value v, owned by id.
+func (s *Schema) newLock(ci int, v, id string) (Action, error) {
+	c := s.Constraints[ci]
+	table, key := s.LockKey(ci, v)
+	pk := s.PK
+	if !c.InAccountTable() {
+		pk = c.KeyAttr
+	}
+	if err := validateKey(c.Attr, key[pk], MaxPartitionKeyBytes); err != nil {
+		return Action{}, err
+	}
+	item := Item{s.OwnerAttr: S(id)}
+	for k, kv := range key {
+		item[k] = S(kv)
+	}
+	return Action{Kind: ActPut, Role: RoleTakeLock, Table: table, Key: key, Item: item,
+		Conds: []Cond{{Kind: CondNotExists, Attr: pk}}, Constraint: ci, Value: v, Account: id}, nil
+}
+
+// loadedCond is "attr = :loaded" for an account attribute exactly as it
+// was loaded, never normalized (absent: attribute_not_exists).
+func loadedCond(it Item, attr string) Cond {
+	v, ok := it[attr]
+	return Cond{Kind: CondEquals, Attr: attr, Value: v, Absent: !ok}
+}
+
+func (s *Schema) finish(p Plan) (Plan, error) {
+	if len(p.Actions) == 0 {
+		return p, &FieldError{"plan", "nothing to do"}
+	}
+	if len(p.Actions) > MaxActions {
+		return p, &FieldError{"plan", fmt.Sprintf("%d actions; a transaction holds at most %d", len(p.Actions), MaxActions)}
+	}
+	return p, nil
+}
+
+// Signup plans a new account id with attributes attrs and a lock, owned by
+// the account, for each unique attribute it holds.
+func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
+	if err := s.validateAccountID(id); err != nil {
+		return Plan{}, err
+	}
+	key := s.AccountKey(id)
+	item := Item{}
+	for k, v := range key {
+		item[k] = S(v)
+	}
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		if _, isKey := key[name]; isKey || name == "" {
+			return Plan{}, &FieldError{name, "is a key attribute; use --id"}
+		}
+		if err := ValidateText(name, attrs[name]); err != nil {
+			return Plan{}, err
+		}
+		if attrs[name] != "" {
+			item[name] = S(attrs[name])
+		}
+	}
+	p := Plan{Operation: "signup", Keys: []string{id}}
+	p.Actions = append(p.Actions, Action{Kind: ActPut, Role: RoleCreateAccount, Table: s.Table, Key: key, Item: item,
+		Conds: []Cond{{Kind: CondNotExists, Attr: s.PK}}, Constraint: -1, Account: id})
+	for ci, c := range s.Constraints {
+		switch h, v := s.Held(ci, item); h {
+		case HoldsInvalid:
+			return Plan{}, &FieldError{c.Attr, "lock key would exceed 2048 bytes"}
+		case HoldsValue:
+			a, err := s.newLock(ci, v, id)
+			if err != nil {
+				return Plan{}, err
+			}
+			p.Actions = append(p.Actions, a)
+			p.Keys = append(p.Keys, a.KeyText(s))
+		}
+	}
+	return s.finish(p)
+}
+
+// OthersHold says whether accounts other than the one being changed are
+// known to hold value v of constraint ci.
+type OthersHold func(ci int, v string) bool
+
+// release plans what happens to account a's lock of constraint ci when it
+// stops holding the value: deleted when it names a, or names nobody while a
+// is the only holder known; otherwise left to its holders and checked to be
+// unchanged. A lock that was not there needs nothing.
+func (s *Schema) release(a AccountView, ci int, others OthersHold) (Action, bool) {
+	l := a.Locks[ci]
+	if l.Item == nil || l.Value == "" {
+		return Action{}, false
+	}
+	table, key := s.LockKey(ci, l.Value)
+	act := Action{Table: table, Key: key, Constraint: ci, Value: l.Value, Account: a.ID}
+	owner, hasOwner := l.Item[s.OwnerAttr]
+	ownerCond := Cond{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}
+	switch {
+	case hasOwner && owner.Kind == KindS && owner.S == a.ID,
+		!hasOwner && (others == nil || !others(ci, l.Value)):
+		act.Kind, act.Role = ActDelete, RoleReleaseLock
+	default:
+		act.Kind, act.Role = ActCheck, RoleKeepLock
+	}
+	act.Conds = []Cond{ownerCond}
+	return act, true
+}
+
+// Rename plans changing unique attributes of the loaded account a to the
+// values in changes ("" removes the value): the account updated if
+// unchanged, each new value's lock put, each old lock released. A change
+// that normalizes to the same lock only updates the account.
+func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersHold) (Plan, error) {
+	p := Plan{Operation: "rename", Keys: []string{a.ID}}
+	upd := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID),
+		Set: map[string]Value{}, Constraint: -1, Account: a.ID}
+	var locks []Action
+	for _, attr := range slices.Sorted(maps.Keys(changes)) {
+		nv := changes[attr]
+		ci := s.Constraint(attr)
+		if ci < 0 {
+			return Plan{}, &FieldError{attr, "is not a unique attribute (--unique)"}
+		}
+		if err := ValidateText(attr, nv); err != nil {
+			return Plan{}, err
+		}
+		if old, ok := a.Item[attr]; ok && old.Kind == KindS && old.S == nv {
+			continue // unchanged
+		}
+		upd.Conds = append(upd.Conds, loadedCond(a.Item, attr))
+		if nv == "" {
+			upd.Remove = append(upd.Remove, attr)
+		} else {
+			upd.Set[attr] = S(nv)
+		}
+		next := Item{attr: S(nv)}
+		nh, nn := s.Held(ci, next)
+		if nh == HoldsInvalid {
+			return Plan{}, &FieldError{attr, "lock key would exceed 2048 bytes"}
+		}
+		if nh == HoldsValue && nn == a.Locks[ci].Value && a.Locks[ci].Item != nil {
+			p.Note = "a change that normalizes to the same lock only updates the account"
+			continue
+		}
+		if nh == HoldsValue {
+			put, err := s.newLock(ci, nn, a.ID)
+			if err != nil {
+				return Plan{}, err
+			}
+			locks = append(locks, put)
+			p.Keys = append(p.Keys, put.KeyText(s))
+		}
+		if rel, ok := s.release(a, ci, others); ok {
+			locks = append(locks, rel)
+			p.Keys = append(p.Keys, rel.KeyText(s))
+		}
+	}
+	if len(upd.Conds) == 0 {
+		return Plan{}, &FieldError{"set", "nothing changes"}
+	}
+	p.Actions = append([]Action{upd}, locks...)
+	return s.finish(p)
+}
+
+// Delete plans deleting the loaded account a, if unchanged, and releasing
+// each of its locks by the rule of Rename.
+func (s *Schema) Delete(a AccountView, others OthersHold) (Plan, error) {
+	del := Action{Kind: ActDelete, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID), Constraint: -1, Account: a.ID}
+	for _, c := range s.Constraints {
+		del.Conds = append(del.Conds, loadedCond(a.Item, c.Attr))
+	}
+	p := Plan{Operation: "delete", Keys: []string{a.ID}, Actions: []Action{del}}
+	for ci := range s.Constraints {
+		if rel, ok := s.release(a, ci, others); ok {
+			p.Actions = append(p.Actions, rel)
+			p.Keys = append(p.Keys, rel.KeyText(s))
+		}
+	}
+	return s.finish(p)
+}
+
+// RepairOrphan plans deleting a confirmed orphan lock, as loaded; where it
+// names an owner, the transaction also checks that the owner still does not
+// hold the value.
+func (s *Schema) RepairOrphan(p Problem, lock Item) (Plan, error) {
+	ci := p.constraint
+	table, key := s.LockKey(ci, p.Value)
+	owner, hasOwner := lock[s.OwnerAttr]
+	del := Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
+		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
+	plan := Plan{Operation: "repair", Actions: []Action{del}}
+	plan.Keys = []string{del.KeyText(s)}
+	if hasOwner && owner.Kind == KindS && owner.S != "" {
+		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Table,
+			Key: s.AccountKey(owner.S), Constraint: ci, Value: p.Value, Account: owner.S,
+			Conds: []Cond{{Kind: CondAbsentOrDiffers, Attr: s.Constraints[ci].Attr, Value: S(p.Value), Key: s.PK}}})
+		plan.Keys = append(plan.Keys, owner.S)
+	}
+	return s.finish(plan)
+}
+
+// RepairMissing plans putting the missing lock of a problem with exactly
+// one holder, checking that the holder still holds the value as loaded.
+func (s *Schema) RepairMissing(p Problem, holder AccountView) (Plan, error) {
+	attr := s.Constraints[p.constraint].Attr
+	put, err := s.newLock(p.constraint, p.Value, holder.ID)
+	if err != nil {
+		return Plan{}, err
+	}
+	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
+		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
+	return s.finish(Plan{Operation: "repair", Keys: []string{put.KeyText(s), holder.ID}, Actions: []Action{put, check}})
+}
+
+// RepairForeign plans handing a foreign lock, as loaded, to the one account
+// that holds its value, checking that it still does.
+func (s *Schema) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, error) {
+	ci := p.constraint
+	attr := s.Constraints[ci].Attr
+	table, key := s.LockKey(ci, p.Value)
+	owner, hasOwner := lock[s.OwnerAttr]
+	hand := Action{Kind: ActUpdate, Role: RoleHandLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
+		Set: map[string]Value{s.OwnerAttr: S(holder.ID)}, Account: holder.ID,
+		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
+	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
+		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
+	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s), holder.ID}, Actions: []Action{hand, check}})
+}
+
+// Applied reports whether now, the item at an action's key read after the
+// transaction, shows the action's effect: a put item there as put, a
+// deleted item gone, an update's values set and removals gone.
+func Applied(a Action, now Item) bool {
+	switch a.Kind {
+	case ActPut:
+		if now == nil || len(now) != len(a.Item) {
+			return false
+		}
+		for k, v := range a.Item {
+			if nv, ok := now[k]; !ok || nv.DynamoJSON() != v.DynamoJSON() {
+				return false
+			}
+		}
+		return true
+	case ActDelete:
+		return now == nil
+	case ActUpdate:
+		if now == nil {
+			return false
+		}
+		for k, v := range a.Set {
+			if nv, ok := now[k]; !ok || nv.DynamoJSON() != v.DynamoJSON() {
+				return false
+			}
+		}
+		for _, k := range a.Remove {
+			if _, ok := now[k]; ok {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
