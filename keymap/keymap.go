@@ -11,6 +11,7 @@ type KeyMap struct {
 	NextView, Accounts, Locks, Problems     key.Binding
 	Search, NextProblem, PrevProblem        key.Binding
 	Reload, Help, Quit                      key.Binding
+	Edit, Delete, Fix, Add                  key.Binding
 }
 
 // Default returns the bindings locktable ships with: arrows and vim keys.
@@ -34,12 +35,16 @@ func Default() KeyMap {
 		Reload:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit/rename account")),
+		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete account")),
+		Fix:         key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
+		Add:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
 	}
 }
 
 // ShortHelp is the help line that is always visible.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextView, k.Enter, k.Search, k.NextProblem, k.Reload, k.Help, k.Quit}
+	return []key.Binding{k.NextView, k.Enter, k.Search, k.NextProblem, k.Fix, k.Reload, k.Help, k.Quit}
 }
 
 // FullHelp is the help screen, in columns.
@@ -48,5 +53,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Enter, k.Back, k.NextView, k.Accounts, k.Locks, k.Problems},
 		{k.Search, k.NextProblem, k.PrevProblem, k.Reload, k.Help, k.Quit},
+		{k.Edit, k.Delete, k.Fix, k.Add},
 	}
 }

@@ -96,16 +96,25 @@ func (c *Census) Holders(ci int, v string) []string {
 func (c *Census) Problems() []Problem {
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
 	for ci := range c.schema.Constraints {
-		for v := range c.holders[ci] {
+		// A value with one holder and its lock (owned by that holder, or by
+		// nobody) is the healthy case: skip it without sorting a copy.
+		for v, ids := range c.holders[ci] {
+			_, locked := c.locks[ci][v]
+			if len(ids) == 1 && locked {
+				continue
+			}
 			h := c.Holders(ci, v)
 			if len(h) >= 2 {
 				ps = append(ps, c.problem(DuplicateValue, ci, v, h))
 			}
-			if _, locked := c.locks[ci][v]; !locked {
+			if !locked {
 				ps = append(ps, c.problem(MissingLock, ci, v, h))
 			}
 		}
 		for v, l := range c.locks[ci] {
+			if ids := c.holders[ci][v]; len(ids) == 1 && (l.owner == "" || l.owner == ids[0]) {
+				continue
+			}
 			h := c.Holders(ci, v)
 			switch {
 			case len(h) == 0:
@@ -201,4 +210,15 @@ func (s *Schema) LockProblem(kind ProblemKind, ci int, v, owner string) Problem 
 	table, key := s.lockRef(ci, v)
 	return Problem{Kind: kind, Constraint: s.Constraints[ci].Attr, Value: v, Lock: key, LockTable: table,
 		Owner: owner, Accounts: []string{}, constraint: ci}
+}
+
+// HolderProblem builds a problem about value v of constraint ci held by
+// accounts, with the lock's owner where one is named.
+func (s *Schema) HolderProblem(kind ProblemKind, ci int, v, owner string, accounts []string) Problem {
+	p := s.LockProblem(kind, ci, v, owner)
+	if kind == MissingLock {
+		p.Lock, p.LockTable = nil, ""
+	}
+	p.Accounts = append([]string{}, accounts...)
+	return p
 }

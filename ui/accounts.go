@@ -191,3 +191,42 @@ func (d *accountsData) markDuplicates(dup func(ci int, v string) bool) {
 		}
 	}
 }
+
+// pinned reports whether account id is shown in the pinned group.
+func (d *accountsData) pinned(id string) bool {
+	if d.pin == nil {
+		return false
+	}
+	for _, a := range d.pin.accounts {
+		if a.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// remove drops deleted accounts from every list, rebuilding the body.
+func (d *accountsData) remove(ids []string) {
+	gone := map[string]bool{}
+	for _, id := range ids {
+		gone[id] = true
+	}
+	main := d.main[:0]
+	for _, a := range d.main {
+		if !gone[a.ID] {
+			main = append(main, a)
+		}
+	}
+	d.main, d.body, d.index = nil, nil, map[string]int{}
+	d.appendAccounts(main)
+	if d.pin != nil {
+		kept := d.pin.accounts[:0]
+		for _, a := range d.pin.accounts {
+			if !gone[a.ID] {
+				kept = append(kept, a)
+			}
+		}
+		d.pin.accounts = kept
+	}
+	d.rebuildTop()
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/statusbar"
 	"github.com/locktable/locktable/ui/styles"
@@ -37,6 +38,7 @@ const (
 	viewProblems
 	viewDetail
 	viewHelp
+	viewDialog
 )
 
 var viewTitles = []string{"Accounts", "Locks", "Problems"}
@@ -78,7 +80,14 @@ type Model struct {
 	problems     *problemsData
 	problemsList browser.Model
 
-	detail    detail.Model
+	detail detail.Model
+	// dialog is the open write dialog (nil when none): dialogOp is its
+	// operation and dialogID the account it is about; lastWrite lists the
+	// accounts the last committed write touched.
+	dialog    *dialog.Model
+	dialogOp  string
+	dialogID  string
+	lastWrite []string
 	help      help.Model
 	search    textinput.Model
 	searching bool
@@ -142,6 +151,9 @@ func (m *Model) resize(w, h int) {
 	m.locksList.SetSize(w, lh)
 	m.problemsList.SetSize(w, lh)
 	m.detail.SetSize(w, lh-1)
+	if m.dialog != nil {
+		m.dialog.SetSize(w, lh)
+	}
 	m.help.SetWidth(w)
 	m.search.SetWidth(max(w-4, 10))
 }
@@ -187,6 +199,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.openDetail(msg.title, msg.lines)
 		return m, nil
+	case dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg, planMsg, writeDoneMsg:
+		if m.dialog == nil {
+			return m, nil
+		}
+		return m.onDialogMsg(msg)
+	case refreshedMsg:
+		return m.onRefreshed(msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -233,6 +252,8 @@ func (m Model) content() string {
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case viewHelp:
 		body = padLines(m.help.FullHelpView(m.km.FullHelp()), m.listHeight())
+	case viewDialog:
+		body = padLines(m.dialog.View(), m.listHeight())
 	}
 	bottom := statusbar.Status(m.st, m.width, m.spinner.View(), m.loading(), m.statusText(), m.err)
 	if m.searching {
@@ -291,4 +312,8 @@ func (m *Model) enableKeys() {
 	m.km.NextProblem.SetEnabled(list && m.view != viewProblems)
 	m.km.PrevProblem.SetEnabled(list && m.view != viewProblems)
 	m.km.Back.SetEnabled(m.view > viewProblems || m.accounts.pin != nil)
+	writes := m.store.Writable() && list
+	for _, b := range []*key.Binding{&m.km.Edit, &m.km.Delete, &m.km.Fix, &m.km.Add} {
+		b.SetEnabled(writes)
+	}
 }

@@ -12,10 +12,25 @@ import (
 	"github.com/locktable/locktable/ui/rows"
 )
 
+// onKey handles a key, then keeps help truthful for the new state.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	defer m.enableKeys()
+	next, cmd := m.handleKey(msg)
+	nm := next.(Model)
+	nm.enableKeys()
+	return nm, cmd
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.searching {
 		return m.onSearchKey(msg)
+	}
+	if m.view == viewDialog && m.dialog != nil {
+		if msg.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		d, cmd := m.dialog.Update(msg)
+		m.dialog = &d
+		return m, cmd
 	}
 	switch {
 	case key.Matches(msg, m.km.Quit):
@@ -48,6 +63,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.searching = true
 		m.search.SetValue("")
 		return m, m.search.Focus()
+	case key.Matches(msg, m.km.Edit, m.km.Delete, m.km.Fix, m.km.Add):
+		return m.onWriteKey(msg)
 	case key.Matches(msg, m.km.Reload):
 		return m, m.reload()
 	case key.Matches(msg, m.km.Enter):

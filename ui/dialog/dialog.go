@@ -1,0 +1,332 @@
+// Package dialog is the write dialog: a form (for add and rename), the
+// preview of the exact request, an optional typed confirmation, and the
+// result read slot by slot. It does no I/O: it asks the root with
+// messages, and the root answers with SetPlan, SetResult and SetError.
+package dialog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/keymap"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/styles"
+)
+
+// Stage is where the dialog is.
+type Stage int
+
+// The stages of a write.
+const (
+	StageForm    Stage = iota // editing values
+	StageWaiting              // the root is planning or sending
+	StagePreview              // the request, ready to send
+	StageResult               // sent: committed, cancelled or unknown
+	StageSkipped              // nothing to send: a person decides
+)
+
+// Field is one input of the form.
+type Field struct {
+	Label    string
+	Original string // the value as loaded (printable); "" for new accounts
+	Input    textinput.Model
+	Err      string
+	validate func(string) error
+}
+
+// SubmitMsg asks the root to plan with the form's values (label -> value).
+type SubmitMsg struct{ Values map[string]string }
+
+// SendMsg asks the root to send the previewed transaction.
+type SendMsg struct{ Tx dynamo.Tx }
+
+// CloseMsg says the dialog is done; Committed says a write went through.
+type CloseMsg struct{ Committed bool }
+
+// Model is the dialog's state.
+type Model struct {
+	km      keymap.KeyMap
+	st      *styles.Styles
+	schema  *model.Schema
+	Title   string
+	Stage   Stage
+	fields  []Field
+	focus   int
+	tx      *dynamo.Tx
+	preview viewport.Model
+	typed   textinput.Model
+	// mustType is what the typed confirmation wants ("" for y/enter).
+	mustType string
+	result   *dynamo.Result
+	err      error
+	note     string
+	width    int
+	height   int
+}
+
+// New returns a dialog titled title. With fields it opens on the form;
+// without, it waits for the root's plan.
+func New(km keymap.KeyMap, st *styles.Styles, schema *model.Schema, title string, fields []Field) Model {
+	m := Model{km: km, st: st, schema: schema, Title: title, fields: fields, Stage: StageWaiting}
+	if len(fields) > 0 {
+		m.Stage = StageForm
+		m.fields[0].Input.Focus()
+	}
+	m.preview = viewport.New()
+	m.preview.SoftWrap = true
+	m.typed = textinput.New()
+	m.typed.Prompt = "> "
+	return m
+}
+
+// NewField returns a form field; validate runs as the user types.
+func NewField(label, value string, validate func(string) error) Field {
+	in := textinput.New()
+	in.Prompt = ""
+	in.CharLimit = 2048
+	in.SetValue(value)
+	return Field{Label: label, Original: value, Input: in, validate: validate}
+}
+
+// SetSize sets the dialog's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	for i := range m.fields {
+		m.fields[i].Input.SetWidth(max(w-24, 10))
+	}
+	m.preview.SetWidth(w)
+	m.preview.SetHeight(max(h-6, 3))
+}
+
+// SetPlan shows the prepared transaction; mustType asks the user to type
+// it before sending ("" accepts enter or y).
+func (m *Model) SetPlan(tx dynamo.Tx, mustType string) tea.Cmd {
+	m.tx, m.mustType, m.err, m.result = &tx, mustType, nil, nil
+	m.Stage = StagePreview
+	m.preview.SetContentLines(m.previewLines())
+	m.preview.GotoTop()
+	m.typed.SetValue("")
+	if mustType != "" {
+		return m.typed.Focus()
+	}
+	return nil
+}
+
+// SetSkipped shows why nothing is sent.
+func (m *Model) SetSkipped(why string) {
+	m.Stage, m.note = StageSkipped, why
+}
+
+// SetError shows an error; a form error sends the user back to the form.
+func (m *Model) SetError(err error) {
+	m.err = err
+	if len(m.fields) > 0 {
+		m.Stage = StageForm
+	} else if m.tx != nil {
+		m.Stage = StagePreview
+	}
+}
+
+// SetResult shows the outcome. A cancelled or unknown write keeps the
+// dialog open, slot by slot, for the user to edit and retry.
+func (m *Model) SetResult(r dynamo.Result) {
+	m.result, m.Stage, m.err = &r, StageResult, nil
+}
+
+// previewLines is what each action does, in words, then the exact request
+// and how to send it with the AWS CLI.
+func (m Model) previewLines() []string {
+	var lines []string
+	lines = append(lines, "one TransactWriteItems; every action carries its condition:")
+	for i, a := range m.tx.Plan.Actions {
+		lines = append(lines, fmt.Sprintf("  %d. %s", i, model.Printable(a.Purpose(m.schema))))
+	}
+	if m.tx.Plan.Note != "" {
+		lines = append(lines, "  note: "+m.tx.Plan.Note)
+	}
+	lines = append(lines, "", "request (ClientRequestToken makes a resend within 10 minutes a no-op):")
+	doc, err := dynamo.CLIJSON(m.tx.Input)
+	var pretty bytes.Buffer
+	if err == nil {
+		err = json.Indent(&pretty, doc, "", "  ")
+	}
+	if err != nil {
+		lines = append(lines, "cannot render: "+err.Error())
+	}
+	for _, l := range strings.Split(pretty.String(), "\n") {
+		lines = append(lines, model.Printable(l))
+	}
+	lines = append(lines, "", "the same with the AWS CLI: save the request as tx.json, then",
+		"  aws dynamodb transact-write-items --cli-input-json file://tx.json")
+	return lines
+}
+
+// Update handles the dialog's keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if m.Stage == StagePreview {
+			var cmd tea.Cmd
+			m.preview, cmd = m.preview.Update(msg)
+			return m, cmd
+		}
+		return m, nil
+	}
+	if key.Matches(k, m.km.Back) {
+		switch {
+		case (m.Stage == StagePreview || m.Stage == StageResult) && len(m.fields) > 0:
+			m.Stage = StageForm // back to the values, kept as typed
+			return m, m.fields[m.focus].Input.Focus()
+		default:
+			return m, emit(CloseMsg{Committed: false})
+		}
+	}
+	switch m.Stage {
+	case StageForm:
+		return m.updateForm(k)
+	case StagePreview:
+		if m.mustType != "" {
+			if k.String() == "enter" {
+				if m.typed.Value() == m.mustType {
+					m.Stage = StageWaiting
+					return m, emit(SendMsg{Tx: *m.tx})
+				}
+				m.err = fmt.Errorf("type %s exactly to send", model.Printable(m.mustType))
+				return m, nil
+			}
+			var cmd tea.Cmd
+			m.typed, cmd = m.typed.Update(k)
+			return m, cmd
+		}
+		if k.String() == "enter" || k.String() == "y" {
+			m.Stage = StageWaiting
+			return m, emit(SendMsg{Tx: *m.tx})
+		}
+		var cmd tea.Cmd
+		m.preview, cmd = m.preview.Update(k)
+		return m, cmd
+	case StageResult:
+		if k.String() == "enter" {
+			return m, emit(CloseMsg{Committed: m.result.Outcome == dynamo.Committed})
+		}
+	case StageSkipped:
+		if k.String() == "enter" {
+			return m, emit(CloseMsg{})
+		}
+	}
+	return m, nil
+}
+
+func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch k.String() {
+	case "tab", "down":
+		return m, m.moveFocus(+1)
+	case "shift+tab", "up":
+		return m, m.moveFocus(-1)
+	case "enter":
+		values := map[string]string{}
+		for _, f := range m.fields {
+			if f.Err != "" {
+				m.err = fmt.Errorf("%s: %s", f.Label, f.Err)
+				return m, nil
+			}
+			values[f.Label] = f.Input.Value()
+		}
+		m.Stage, m.err = StageWaiting, nil
+		return m, emit(SubmitMsg{Values: values})
+	}
+	var cmd tea.Cmd
+	f := &m.fields[m.focus]
+	f.Input, cmd = f.Input.Update(k)
+	f.Err = ""
+	if f.validate != nil {
+		if err := f.validate(f.Input.Value()); err != nil {
+			f.Err = err.Error()
+		}
+	}
+	return m, cmd
+}
+
+func (m *Model) moveFocus(d int) tea.Cmd {
+	m.fields[m.focus].Input.Blur()
+	m.focus = (m.focus + d + len(m.fields)) % len(m.fields)
+	return m.fields[m.focus].Input.Focus()
+}
+
+// Fields returns the form's values by label, as typed.
+func (m Model) Fields() []Field { return m.fields }
+
+func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// View renders the dialog in its area.
+func (m Model) View() string {
+	var b strings.Builder
+	b.WriteString(m.st.Title.Render(model.Printable(m.Title)) + "\n")
+	switch m.Stage {
+	case StageForm:
+		for i, f := range m.fields {
+			marker := "  "
+			if i == m.focus {
+				marker = "▸ "
+			}
+			fmt.Fprintf(&b, "%s%-18s %s\n", marker, model.Printable(f.Label), f.Input.View())
+			if f.Original != "" {
+				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Dim.Render("was "+f.Original))
+			}
+			if f.Err != "" {
+				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Error.Render(model.Printable(f.Err)))
+			}
+		}
+		b.WriteString(m.st.Dim.Render("\ntab next field • enter preview • esc cancel") + "\n")
+	case StageWaiting:
+		b.WriteString(m.st.Dim.Render("working…") + "\n")
+	case StagePreview:
+		b.WriteString(m.preview.View() + "\n")
+		if m.mustType != "" {
+			b.WriteString("type " + model.Printable(m.mustType) + " to send: " + m.typed.View() + "\n")
+		} else {
+			b.WriteString(m.st.Title.Render("enter/y send") + m.st.Dim.Render(" • ↑↓ scroll • esc back") + "\n")
+		}
+	case StageResult:
+		r := m.result
+		style := m.st.Status[model.LockOK]
+		if r.Outcome != dynamo.Committed {
+			style = m.st.Error
+		}
+		b.WriteString(style.Render(strings.ToUpper(string(r.Outcome))) + "  token " + r.Token + "\n")
+		for _, rs := range r.Reasons {
+			if rs.Slot >= 0 {
+				fmt.Fprintf(&b, "  slot %d  %s\n          %s: %s\n", rs.Slot, model.Printable(rs.Action), rs.Code, m.st.Error.Render(model.Printable(rs.Message)))
+			} else {
+				fmt.Fprintf(&b, "  %s: %s\n", rs.Code, model.Printable(rs.Message))
+			}
+		}
+		hint := "enter close"
+		if r.Outcome != dynamo.Committed && len(m.fields) > 0 {
+			hint = "esc edit and retry • enter close"
+		}
+		b.WriteString(m.st.Dim.Render("\n"+hint) + "\n")
+	case StageSkipped:
+		b.WriteString(model.Printable(m.note) + "\n" + m.st.Dim.Render("\nenter close") + "\n")
+	}
+	if m.err != nil {
+		b.WriteString(m.st.Error.Render("error: "+model.Printable(m.err.Error())) + "\n")
+	}
+	return b.String()
+}
+
+// Plan returns the plan of the transaction shown, if any.
+func (m Model) Plan() model.Plan {
+	if m.tx == nil {
+		return model.Plan{}
+	}
+	return m.tx.Plan
+}

@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// planMsg answers a planning request of the write dialog.
+type planMsg struct {
+	tx       dynamo.Tx
+	mustType string
+	skip     string
+	err      error
+}
+
+// writeDoneMsg answers a send.
+type writeDoneMsg struct {
+	res dynamo.Result
+	err error
+}
+
+// refreshedMsg carries accounts re-read after a write; gone lists the
+// ones that no longer exist.
+type refreshedMsg struct {
+	views []model.AccountView
+	gone  []string
+	err   error
+}
+
+// prepare turns a plan into a ready transaction message.
+func prepare(s *dynamo.Store, p model.Plan, err error, mustType string) planMsg {
+	if err != nil {
+		return planMsg{err: err}
+	}
+	tx, err := s.Prepare(p, dynamo.NewToken())
+	return planMsg{tx: tx, mustType: mustType, err: err}
+}
+
+// others says which values other accounts are known to hold: the check's
+// duplicates, when it is done.
+func (m *Model) others() model.OthersHold {
+	if m.check.Report == nil {
+		return nil
+	}
+	return duplicates(m.check.Report)
+}
+
+// selectedAccount is the account of the selected row in the accounts view.
+func (m *Model) selectedAccount() (*model.AccountView, bool) {
+	if m.view != viewAccounts || m.accounts.Len() == 0 {
+		return nil, false
+	}
+	r := m.accounts.row(m.accountsList.Cursor())
+	if r.Kind != rows.Account && r.Kind != rows.Lock {
+		return nil, false
+	}
+	return m.accounts.account(r), true
+}
+
+// onWriteKey opens the write dialog for e, d, f and a.
+func (m Model) onWriteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if !m.store.Writable() {
+		m.status = "read-only: writes are disabled (--read-only, or a remote endpoint without --write)"
+		return m, nil
+	}
+	sc := &m.store.Schema
+	ctx, s := m.ctx, m.store
+	switch {
+	case key.Matches(msg, m.km.Add):
+		fields := []dialog.Field{dialog.NewField("account", sc.AccountPrefix+dynamo.NewToken()[:8], func(v string) error {
+			_, err := sc.Signup(v, nil)
+			return err
+		})}
+		for _, c := range sc.Constraints {
+			fields = append(fields, dialog.NewField(c.Attr, "", m.validator(c.Attr)))
+		}
+		for i := 1; i < len(fields); i++ {
+			fields[i].Original = ""
+		}
+		fields[0].Original = ""
+		m.openDialog("add account: signup with its locks", fields, "signup", "")
+		return m, nil
+	case key.Matches(msg, m.km.Edit):
+		a, ok := m.selectedAccount()
+		if !ok {
+			m.status = "select an account to rename"
+			return m, nil
+		}
+		var fields []dialog.Field
+		for _, c := range sc.Constraints {
+			fields = append(fields, dialog.NewField(c.Attr, rows.AttrText(a.Item, c.Attr), m.validator(c.Attr)))
+		}
+		m.openDialog("rename "+rows.AccountKey(a), fields, "rename", a.ID)
+		return m, nil
+	case key.Matches(msg, m.km.Delete):
+		a, ok := m.selectedAccount()
+		if !ok {
+			m.status = "select an account to delete"
+			return m, nil
+		}
+		id, others := a.ID, m.others()
+		m.openDialog("delete "+rows.AccountKey(a)+" and release its locks", nil, "delete", id)
+		return m, func() tea.Msg {
+			p, err := s.PlanDelete(ctx, id, others)
+			return prepare(s, p, err, id)
+		}
+	case key.Matches(msg, m.km.Fix):
+		p, why, ok := m.selectedProblem()
+		if !ok {
+			m.status = "select a problem row (a lock marked in words, an orphan, or a row of the problems view)"
+			return m, nil
+		}
+		m.openDialog(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, "repair", "")
+		if why != "" {
+			m.dialog.SetSkipped(why)
+			return m, nil
+		}
+		return m, func() tea.Msg {
+			r, err := s.PlanRepair(ctx, p)
+			if err != nil || r.Skip != "" {
+				return planMsg{err: err, skip: r.Skip}
+			}
+			lock, _, err := s.Lock(ctx, p.ConstraintIndex(), p.Value)
+			mustType := ""
+			if o, ok := lock[sc.OwnerAttr]; err == nil && ok && o.Kind == model.KindS && o.S != "" {
+				mustType = o.S // the lock still names an owner: type it back
+			}
+			return prepare(s, r.Plan, err, mustType)
+		}
+	}
+	return m, nil
+}
+
+// validator checks a value of attr as it is typed: UTF-8, no control
+// characters, and a lock key that fits.
+func (m *Model) validator(attr string) func(string) error {
+	sc := &m.store.Schema
+	return func(v string) error {
+		if err := model.ValidateText(attr, v); err != nil {
+			return err
+		}
+		ci := sc.Constraint(attr)
+		if h, _ := sc.Held(ci, model.Item{attr: model.S(v)}); h == model.HoldsInvalid {
+			return fmt.Errorf("lock key would exceed %d bytes", model.MaxPartitionKeyBytes)
+		}
+		return nil
+	}
+}
+
+// selectedProblem is the problem the selected row shows, or why it is
+// left to a person.
+func (m *Model) selectedProblem() (model.Problem, string, bool) {
+	sc := &m.store.Schema
+	switch m.view {
+	case viewProblems:
+		if p, ok := m.problems.at(m.problemsList.Cursor()); ok {
+			return *p, "", true
+		}
+	case viewAccounts:
+		if m.accounts.Len() == 0 {
+			break
+		}
+		r := m.accounts.row(m.accountsList.Cursor())
+		switch r.Kind {
+		case rows.Orphan:
+			return *m.accounts.orphan(r), "", true
+		case rows.Lock:
+			a := m.accounts.account(r)
+			l := a.Locks[r.Lock]
+			ci := int(r.Lock)
+			switch l.Status {
+			case model.LockMissing:
+				return sc.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), "", true
+			case model.LockForeign:
+				return sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), "", true
+			case model.LockDuplicate, model.LockInvalid:
+				kind := model.DuplicateValue
+				if l.Status == model.LockInvalid {
+					kind = model.InvalidValue
+				}
+				why := "a person decides: other accounts hold this value too. Close this, then press e to rename or d to delete one of the accounts."
+				if kind == model.InvalidValue {
+					why = "this value cannot be locked as it is. Close this, then press e to give the account a valid value, or d to delete it."
+				}
+				return sc.HolderProblem(kind, ci, l.Value, l.Owner, []string{a.ID}), why, true
+			}
+		}
+	}
+	return model.Problem{}, "", false
+}
+
+func (m *Model) openDialog(title string, fields []dialog.Field, op, id string) {
+	d := dialog.New(m.km, m.st, &m.store.Schema, title, fields)
+	d.SetSize(m.width, m.listHeight())
+	m.dialog = &d
+	m.dialogOp, m.dialogID = op, id
+	m.openOver(viewDialog)
+}
+
+// onDialogMsg answers the dialog's requests.
+func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
+	ctx, s, sc := m.ctx, m.store, &m.store.Schema
+	switch msg := msg.(type) {
+	case dialog.SubmitMsg:
+		switch m.dialogOp {
+		case "signup":
+			attrs := map[string]string{}
+			for _, c := range sc.Constraints {
+				attrs[c.Attr] = msg.Values[c.Attr]
+			}
+			p, err := sc.Signup(msg.Values["account"], attrs)
+			return m, emitMsg(prepare(s, p, err, ""))
+		case "rename":
+			id, others := m.dialogID, m.others()
+			changes := map[string]string{}
+			for _, f := range m.dialog.Fields() {
+				if v := f.Input.Value(); v != f.Original {
+					changes[f.Label] = v
+				}
+			}
+			return m, func() tea.Msg {
+				p, err := s.PlanRename(ctx, id, changes, others)
+				return prepare(s, p, err, "")
+			}
+		}
+	case planMsg:
+		switch {
+		case msg.err != nil:
+			m.dialog.SetError(msg.err)
+		case msg.skip != "":
+			m.dialog.SetSkipped(msg.skip)
+		default:
+			return m, m.dialog.SetPlan(msg.tx, msg.mustType)
+		}
+	case dialog.SendMsg:
+		tx := msg.Tx
+		return m, func() tea.Msg {
+			res, err := s.Execute(ctx, tx)
+			return writeDoneMsg{res: res, err: err}
+		}
+	case writeDoneMsg:
+		if msg.err != nil {
+			m.dialog.SetError(msg.err)
+			return m, nil
+		}
+		m.dialog.SetResult(msg.res)
+		if msg.res.Outcome == dynamo.Committed {
+			m.lastWrite = m.writtenAccounts()
+		}
+	case dialog.CloseMsg:
+		m.dialog = nil
+		m.view = m.back
+		if !msg.Committed {
+			return m, nil
+		}
+		ids := m.lastWrite
+		m.status = "written; reloading the rows involved"
+		return m, tea.Batch(refresh(ctx, s, ids), m.runCheck())
+	}
+	return m, nil
+}
+
+// writtenAccounts lists the accounts the committed plan touched.
+func (m *Model) writtenAccounts() []string {
+	var ids []string
+	if m.dialog == nil {
+		return nil
+	}
+	for _, a := range m.dialog.Plan().Actions {
+		if a.Account != "" && !slices.Contains(ids, a.Account) {
+			ids = append(ids, a.Account)
+		}
+	}
+	return ids
+}
+
+// refresh re-reads accounts with consistent reads after a write.
+func refresh(ctx context.Context, s *dynamo.Store, ids []string) tea.Cmd {
+	return func() tea.Msg {
+		var msg refreshedMsg
+		for _, id := range ids {
+			a, found, err := s.Account(ctx, id)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			if found {
+				msg.views = append(msg.views, a)
+			} else {
+				msg.gone = append(msg.gone, id)
+			}
+		}
+		return msg
+	}
+}
+
+func (m Model) onRefreshed(msg refreshedMsg) (tea.Model, tea.Cmd) {
+	m.status = ""
+	if msg.err != nil {
+		m.err = msg.err
+		return m, nil
+	}
+	var added []model.AccountView
+	for _, a := range msg.views {
+		if _, shown := m.accounts.index[a.ID]; shown || m.accounts.pinned(a.ID) {
+			m.accounts.replaceAccount(a)
+		} else {
+			added = append(added, a)
+		}
+	}
+	if len(msg.gone) > 0 {
+		m.accounts.remove(msg.gone)
+	}
+	if len(added) > 0 {
+		m.accounts.pin = &pin{title: "written", accounts: added}
+		m.accounts.rebuildTop()
+		m.accountsList.SetCursor(1)
+		m.accountsList.ScrollToTop()
+	} else {
+		m.keepSelection(0)
+	}
+	return m, nil
+}
+
+func emitMsg(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
