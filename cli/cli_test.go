@@ -284,7 +284,7 @@ func TestCheckHumanReport(t *testing.T) {
 	total := 0
 	for _, k := range model.ProblemKinds {
 		kind := string(k)
-		if want[kind] == 0 {
+		if want[kind] == 0 && k != model.InvalidValue { // seed plants the four repairable kinds
 			t.Errorf("the seeded table has no %s", kind)
 		}
 		m := regexp.MustCompile(`(?m)^` + kind + `\s+(\d+)$`).FindStringSubmatch(r.stdout)

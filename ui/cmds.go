@@ -146,7 +146,7 @@ func find(ctx context.Context, s *dynamo.Store, q string, progress func(string, 
 		}
 	}
 	var unowned []model.Problem // locks found that name nobody, or nobody there
-	var foreign []int            // constraints whose lock's owner does not hold q
+	var foreign []int           // constraints whose lock's owner does not hold q
 	for ci := range sc.Constraints {
 		v := sc.Constraints[ci].Normalize.Apply(q)
 		lock, found, err := s.Lock(ctx, ci, q)

@@ -120,6 +120,7 @@ func New(ctx context.Context, o Options) Model {
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 	}
+	m.acctLoading = true // Init asks for the first page (it cannot set this: value receiver)
 	m.accountsList = browser.New(km, m.accounts)
 	m.locksList = browser.New(km, m.locks)
 	m.problemsList = browser.New(km, m.problems)
@@ -132,7 +133,6 @@ func New(ctx context.Context, o Options) Model {
 
 // Init asks for the background colour and the first page.
 func (m Model) Init() tea.Cmd {
-	m.acctLoading = true
 	return tea.Batch(tea.RequestBackgroundColor, listen(m.events), m.spinner.Tick,
 		loadAccounts(m.ctx, m.store, m.gen, dynamo.Cursor{}, m.pageWant(), false))
 }
@@ -158,8 +158,17 @@ func (m *Model) resize(w, h int) {
 	m.search.SetWidth(max(w-4, 10))
 }
 
-// Update routes a message.
+// Update routes a message, then keeps help truthful for the new state:
+// answers that arrive later (a search, an orphan's detail, a closed
+// dialog) change what esc does as much as keys do.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	nm := next.(Model)
+	nm.enableKeys()
+	return nm, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -251,7 +260,10 @@ func (m Model) content() string {
 	case viewDetail:
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case viewHelp:
-		body = padLines(m.help.FullHelpView(m.km.FullHelp()), m.listHeight())
+		under := m // help lists the keys of the view it was opened over
+		under.view = m.back
+		under.enableKeys()
+		body = padLines(m.help.FullHelpView(under.km.FullHelp()), m.listHeight())
 	case viewDialog:
 		body = padLines(m.dialog.View(), m.listHeight())
 	}
@@ -311,7 +323,7 @@ func (m *Model) enableKeys() {
 	}
 	m.km.NextProblem.SetEnabled(list && m.view != viewProblems)
 	m.km.PrevProblem.SetEnabled(list && m.view != viewProblems)
-	m.km.Back.SetEnabled(m.view > viewProblems || m.accounts.pin != nil)
+	m.km.Back.SetEnabled(m.view != viewAccounts || m.accounts.pin != nil)
 	writes := m.store.Writable() && list
 	for _, b := range []*key.Binding{&m.km.Edit, &m.km.Delete, &m.km.Fix, &m.km.Add} {
 		b.SetEnabled(writes)

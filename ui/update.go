@@ -12,15 +12,8 @@ import (
 	"github.com/locktable/locktable/ui/rows"
 )
 
-// onKey handles a key, then keeps help truthful for the new state.
+// onKey handles a key (Update then keeps help truthful).
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	next, cmd := m.handleKey(msg)
-	nm := next.(Model)
-	nm.enableKeys()
-	return nm, cmd
-}
-
-func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.searching {
 		return m.onSearchKey(msg)
 	}

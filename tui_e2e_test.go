@@ -1,0 +1,264 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// tmuxWait bounds every wait for the terminal to show something.
+const tmuxWait = 15 * time.Second
+
+// term is a detached tmux server of its own (its own socket), with one
+// session that runs locktable in a 120x40 pane.
+type term struct {
+	t        *testing.T
+	socket   string
+	session  string
+	exitFile string
+	goFile   string
+}
+
+// startTUI runs locktable with args in a fresh tmux session. The binary
+// waits for t.start, so that the test can prepare the pane first; its exit
+// status lands in a file.
+func startTUI(t *testing.T, args ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is not installed: CI must run the terminal tests")
+		}
+		t.Skip("tmux is not installed")
+	}
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	dir := t.TempDir()
+	tm := &term{
+		t: t, socket: "locktable-e2e-" + hex.EncodeToString(b), session: "tui-" + hex.EncodeToString(b),
+		exitFile: filepath.Join(dir, "exit"), goFile: filepath.Join(dir, "go"),
+	}
+	cmd := []string{shellQuote(binary)}
+	for _, a := range args {
+		cmd = append(cmd, shellQuote(a))
+	}
+	script := "while [ ! -e " + shellQuote(tm.goFile) + " ]; do sleep 0.02; done; " +
+		strings.Join(cmd, " ") + "; echo EXIT=$? > " + shellQuote(tm.exitFile)
+	c := exec.Command("tmux", "-L", tm.socket, "new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40", "sh", "-c", script)
+	c.Env = environ(map[string]string{"XDG_STATE_HOME": dir, "TMUX": "", "TERM": "xterm-256color"})
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+// start lets the binary run.
+func (tm *term) start() {
+	if err := os.WriteFile(tm.goFile, nil, 0o644); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+func (tm *term) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *term) capture() string { return tm.tmux("capture-pane", "-p", "-t", tm.session) }
+
+// keys sends tmux key names (Enter, Escape, Down).
+func (tm *term) keys(keys ...string) {
+	tm.tmux(append([]string{"send-keys", "-t", tm.session}, keys...)...)
+}
+
+// text types s literally.
+func (tm *term) text(s string) { tm.tmux("send-keys", "-t", tm.session, "-l", s) }
+
+// waitFor polls the pane until ok holds, and returns that screen.
+func (tm *term) waitFor(what string, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(tmuxWait)
+	for {
+		s := tm.capture()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("waited %v for %s; the pane:\n%s", tmuxWait, what, s)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+func (tm *term) waitText(what, text string) string {
+	tm.t.Helper()
+	return tm.waitFor(what, func(s string) bool { return strings.Contains(s, text) })
+}
+
+// quit presses q and returns the exit status line the shell wrote.
+func (tm *term) quit() string {
+	tm.t.Helper()
+	tm.keys("q")
+	deadline := time.Now().Add(tmuxWait)
+	for {
+		if b, err := os.ReadFile(tm.exitFile); err == nil && strings.HasSuffix(string(b), "\n") {
+			return strings.TrimSpace(string(b))
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("locktable did not exit after q; the pane:\n%s", tm.capture())
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+var (
+	accountRow = regexp.MustCompile(`^(?:▸ |  )(ACCT#\S+)\s+email=(\S+)\s+username=(\S+)`)
+	statusWord = func(word string) *regexp.Regexp { return regexp.MustCompile(`UNIQ#\S+ .*\s` + word + `\s*$`) }
+)
+
+// TestTUISmoke drives the real binary in a real terminal: a seeded table
+// with every kind of problem, the accounts with their locks, an orphan and
+// a missing lock in words, the detail of a lock, a search, and q.
+func TestTUISmoke(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "accounts")
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", table, "--accounts", "20", "--anomalies"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+
+	tm := startTUI(t, "--endpoint-url", ep, "--table", table)
+	tm.start()
+	tm.waitText("the header", "locktable  │  "+table+" @ "+ep)
+	screen := tm.waitText("the orphans the check confirms", "orphan locks (")
+
+	// An account row, then its email lock, then its username lock.
+	lines := strings.Split(screen, "\n")
+	found := false
+	for i, l := range lines {
+		m := accountRow.FindStringSubmatch(l)
+		if m == nil || i+2 >= len(lines) {
+			continue
+		}
+		found = true
+		if !strings.Contains(lines[i+1], "└ UNIQ#EMAIL#"+m[2]) || !strings.Contains(lines[i+2], "└ UNIQ#HANDLE#"+m[3]) {
+			t.Errorf("account %s is not followed by its two locks:\n%s\n%s\n%s", m[1], l, lines[i+1], lines[i+2])
+		}
+		break
+	}
+	if !found {
+		t.Fatalf("no account row on screen:\n%s", screen)
+	}
+	if !hasLine(screen, statusWord("orphan")) {
+		t.Errorf("no lock marked orphan:\n%s", screen)
+	}
+
+	// Enter on a lock row shows the item as DynamoDB JSON; esc comes back.
+	tm.keys("Down")
+	tm.waitFor("the lock row selected", func(s string) bool { return strings.Contains(s, "▸   └ UNIQ#EMAIL#") })
+	tm.keys("Enter")
+	detail := tm.waitText("the lock's detail", `{"S":`)
+	if !strings.Contains(detail, `"PK": {"S": "UNIQ#EMAIL#`) || !strings.Contains(detail, "esc: back") {
+		t.Errorf("detail of a lock:\n%s", detail)
+	}
+	tm.keys("Escape")
+	tm.waitFor("the accounts again", func(s string) bool {
+		return !strings.Contains(s, `{"S":`) && strings.Contains(s, "▸   └ UNIQ#EMAIL#")
+	})
+
+	// Search an email: the account is pinned on top with its locks.
+	tm.keys("/")
+	tm.waitText("the search field", "email, handle or account id")
+	tm.text("linus.13@example.org")
+	tm.keys("Enter")
+	screen = tm.waitText("the search result", "search: linus.13@example.org")
+	if !hasLine(screen, regexp.MustCompile(`^▸ ACCT#\S+\s+email=linus\.13@example\.org\s+username=linus13`)) {
+		t.Errorf("search result does not select the account:\n%s", screen)
+	}
+
+	// The first account with a planted missing lock (the seed's 21st).
+	tm.keys("/")
+	tm.text("ada.20@example.org")
+	tm.keys("Enter")
+	screen = tm.waitText("the second search", "search: ada.20@example.org")
+	if !hasLine(screen, regexp.MustCompile(`└ UNIQ#EMAIL#ada\.20@example\.org\s+expected, not found\s+missing\s*$`)) {
+		t.Errorf("no lock marked missing:\n%s", screen)
+	}
+
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}
+
+func hasLine(screen string, re *regexp.Regexp) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		if re.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTUIHostileValuesStayInert shows an account whose username holds an
+// OSC title sequence, a BEL and a right-to-left override: the pane title
+// stays ours, and the pane shows the characters as escapes.
+func TestTUIHostileValuesStayInert(t *testing.T) {
+	dynamotest.Endpoint(t)
+	t.Parallel()
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	const evil = "evil\x1b]0;pwned\x07\u202eKCAB"
+	dynamotest.Put(t, client, store.Schema.Table,
+		model.Item{"PK": model.S("ACCT#e1"), "SK": model.S("PROFILE"), "email": model.S("evil@x.io"), "username": model.S(evil)},
+		model.Item{"PK": model.S("UNIQ#EMAIL#evil@x.io"), "SK": model.S("LOCK"), "owner": model.S("ACCT#e1")},
+		model.Item{"PK": model.S("UNIQ#HANDLE#" + evil), "SK": model.S("LOCK"), "owner": model.S("ACCT#e1")},
+	)
+
+	tm := startTUI(t, "--endpoint-url", dynamotest.Endpoint(t), "--table", store.Schema.Table)
+	tm.tmux("select-pane", "-t", tm.session, "-T", "original")
+	if title := strings.TrimSpace(tm.tmux("display", "-p", "-t", tm.session, "#{pane_title}")); title != "original" {
+		t.Fatalf("pane title %q before the start: select-pane -T did not take", title)
+	}
+	tm.start()
+	const shown = `evil\x1b]0;pwned\x07\u202eKCAB`
+	screen := tm.waitText("the hostile row", "username="+shown)
+	tm.waitText("the check", "missing_lock 0")
+	if !strings.Contains(screen, "└ UNIQ#HANDLE#"+shown) {
+		t.Errorf("the lock row does not show the escapes:\n%s", screen)
+	}
+	title := strings.TrimSpace(tm.tmux("display", "-p", "-t", tm.session, "#{pane_title}"))
+	if strings.Contains(title, "pwned") || (title != "original" && !strings.HasPrefix(title, "locktable:")) {
+		t.Errorf("pane title %q: the value reached the terminal", title)
+	}
+	// A search echoes the value too (in the pinned title): still inert.
+	tm.keys("/")
+	tm.text("evil@x.io")
+	tm.keys("Enter")
+	screen = tm.waitText("the search", "search: evil@x.io")
+	if strings.Count(screen, "username="+shown) != 2 {
+		t.Errorf("want the account twice (result and list):\n%s", screen)
+	}
+	title = strings.TrimSpace(tm.tmux("display", "-p", "-t", tm.session, "#{pane_title}"))
+	if strings.Contains(title, "pwned") {
+		t.Errorf("pane title %q after the search", title)
+	}
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}

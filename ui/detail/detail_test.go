@@ -1,0 +1,156 @@
+package detail_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/keymap"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/detail"
+)
+
+func TestItemLinesOfEveryKind(t *testing.T) {
+	it := model.Item{
+		"PK":     model.S("ACCT#a1"),
+		"age":    model.N("42"),
+		"avatar": {Kind: model.KindB, B: []byte{1, 2, 3}},
+		"active": {Kind: model.KindBOOL, Bool: true},
+		"gone":   model.Null(),
+		"tags":   {Kind: model.KindSS, Strings: []string{"a", "b"}},
+		"scores": {Kind: model.KindNS, Strings: []string{"1", "2.5"}},
+		"blobs":  {Kind: model.KindBS, Binaries: [][]byte{{0xff}, {0}}},
+		"list": {Kind: model.KindL, List: []model.Value{
+			model.S("x"), model.N("1"),
+			{Kind: model.KindM, Map: map[string]model.Value{"k": model.S("v")}},
+			{Kind: model.KindL, List: []model.Value{model.Null()}},
+		}},
+		"nolist": {Kind: model.KindL},
+		"map": {Kind: model.KindM, Map: map[string]model.Value{
+			"z": {Kind: model.KindBOOL},
+			"a": {Kind: model.KindM, Map: map[string]model.Value{"deep": model.S("yes")}},
+		}},
+		"nomap": {Kind: model.KindM},
+	}
+	want := []string{
+		`{`,
+		`  "PK": {"S": "ACCT#a1"},`,
+		`  "active": {"BOOL":true},`,
+		`  "age": {"N": "42"},`,
+		`  "avatar": {"B":"AQID"},`,
+		`  "blobs": {"BS":["/w==","AA=="]},`,
+		`  "gone": {"NULL":true},`,
+		`  "list": {"L": [`,
+		`    {"S": "x"},`,
+		`    {"N": "1"},`,
+		`    {`,
+		`      "M": {`,
+		`        "k": {"S": "v"}`,
+		`      }`,
+		`    },`,
+		`    {"L": [`,
+		`      {"NULL":true}`,
+		`    ]}`,
+		`  ]},`,
+		`  "map": {`,
+		`    "M": {`,
+		`      "a": {`,
+		`        "M": {`,
+		`          "deep": {"S": "yes"}`,
+		`        }`,
+		`      },`,
+		`      "z": {"BOOL":false}`,
+		`    }`,
+		`  },`,
+		`  "nolist": {"L": []},`,
+		`  "nomap": {`,
+		`    "M": {}`,
+		`  },`,
+		`  "scores": {"NS": ["1", "2.5"]},`,
+		`  "tags": {"SS": ["a", "b"]}`,
+		`}`,
+	}
+	got := detail.ItemLines(it)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ItemLines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := detail.ItemLines(model.Item{}); len(got) != 1 || got[0] != "{}" {
+		t.Errorf("ItemLines of an empty item = %q, want [{}]", got)
+	}
+}
+
+// TestItemLinesShowHostileStringsEscaped puts escape sequences, BEL, a
+// bidi override, invalid UTF-8 and a quote in names, strings and sets.
+func TestItemLinesShowHostileStringsEscaped(t *testing.T) {
+	const hostile = "a\x1b]0;pwned\x07\u202e\xff\"b"
+	it := model.Item{
+		"name\x1b[31m": model.S(hostile),
+		"set":          {Kind: model.KindSS, Strings: []string{hostile}},
+		"nested": {Kind: model.KindM, Map: map[string]model.Value{
+			hostile: {Kind: model.KindL, List: []model.Value{model.S(hostile)}},
+		}},
+		"num": model.N("1\x1b[2J"),
+	}
+	got := strings.Join(detail.ItemLines(it), "\n")
+	for _, raw := range []string{"\x1b", "\x07", "\u202e", "\xff"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("raw %q in:\n%q", raw, got)
+		}
+	}
+	const shown = `"a\x1b]0;pwned\x07\u202e\xff\"b"`
+	for _, want := range []string{
+		`  "name\x1b[31m": {"S": ` + shown + `},`,
+		`  "num": {"N": "1\x1b[2J"},`,
+		`  "set": {"SS": [` + shown + `]}`,
+		`      ` + shown + `: {"L": [`,
+		`        {"S": ` + shown + `}`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("missing line %s in:\n%s", want, got)
+		}
+	}
+}
+
+func TestModelScrollsTheText(t *testing.T) {
+	m := detail.New(keymap.Default())
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	m.Show("item x", lines)
+	m.SetSize(30, 5)
+	if m.Title != "item x" {
+		t.Errorf("Title = %q", m.Title)
+	}
+	first := func() string { return strings.TrimRight(strings.Split(ansi.Strip(m.View()), "\n")[0], " ") }
+	if got := strings.Count(m.View(), "\n") + 1; got != 5 {
+		t.Errorf("View has %d lines, want 5", got)
+	}
+	if first() != "line 0" {
+		t.Fatalf("first line %q", first())
+	}
+	for _, step := range []struct {
+		key  tea.KeyPressMsg
+		want string
+	}{
+		{tea.KeyPressMsg{Code: 'j', Text: "j"}, "line 1"},
+		{tea.KeyPressMsg{Code: tea.KeyDown}, "line 2"},
+		{tea.KeyPressMsg{Code: tea.KeyPgDown}, "line 7"},
+		{tea.KeyPressMsg{Code: 'k', Text: "k"}, "line 6"},
+		{tea.KeyPressMsg{Code: tea.KeyPgUp}, "line 1"},
+		{tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, "line 6"}, // ctrl+d pages, as in lists
+	} {
+		m, _ = m.Update(step.key)
+		if got := first(); got != step.want {
+			t.Errorf("after %s: first line %q, want %q", step.key, got, step.want)
+		}
+	}
+	// Showing another item starts at its top.
+	m.Show("item y", lines[10:])
+	if got := first(); got != "line 10" {
+		t.Errorf("after Show: first line %q, want line 10", got)
+	}
+}
