@@ -31,7 +31,7 @@ type pin struct {
 // one row per constraint. It implements browser.Source.
 type accountsData struct {
 	r       *rows.Renderer
-	main    []model.AccountView
+	main    []compactAccount
 	index   map[string]int // account id -> index in main
 	body    []rows.Row
 	orphans []model.Problem
@@ -53,12 +53,22 @@ func (d *accountsData) row(i int) rows.Row {
 	return d.body[i-len(d.top)]
 }
 
-// account returns the account a row refers to.
+// account returns the account a row refers to. Accounts of the body are
+// rebuilt from their compact form: callers read it, never change it.
 func (d *accountsData) account(r rows.Row) *model.AccountView {
 	if r.Set == setPinned {
 		return &d.pin.accounts[r.Index]
 	}
-	return &d.main[r.Index]
+	v := d.main[r.Index].view(d.r.Schema)
+	return &v
+}
+
+// status is the status of a lock row, without building a view.
+func (d *accountsData) status(r rows.Row) model.LockStatus {
+	if r.Set == setPinned {
+		return d.pin.accounts[r.Index].Locks[r.Lock].Status
+	}
+	return d.main[r.Index].status(int(r.Lock))
 }
 
 // orphan returns the problem an Orphan row refers to.
@@ -93,15 +103,16 @@ func (d *accountsData) problematic(i int) bool {
 	case rows.Orphan:
 		return true
 	case rows.Lock:
-		return d.account(r).Locks[r.Lock].Status.Problematic()
+		return d.status(r).Problematic()
 	}
 	return false
 }
 
-// accountRows appends the rows of account index i of set.
-func accountRows(dst []rows.Row, set uint8, i int, a *model.AccountView) []rows.Row {
+// accountRows appends the rows of account index i of set: the account,
+// then one per constraint.
+func accountRows(dst []rows.Row, set uint8, i, constraints int) []rows.Row {
 	dst = append(dst, rows.Row{Kind: rows.Account, Set: set, Index: int32(i)})
-	for ci := range a.Locks {
+	for ci := range constraints {
 		dst = append(dst, rows.Row{Kind: rows.Lock, Set: set, Index: int32(i), Lock: int16(ci)})
 	}
 	return dst
@@ -111,20 +122,21 @@ func accountRows(dst []rows.Row, set uint8, i int, a *model.AccountView) []rows.
 // listed (a page boundary seen twice) are replaced, not repeated.
 func (d *accountsData) appendAccounts(page []model.AccountView) {
 	for _, a := range page {
+		c := compact(d.r.Schema, a)
 		if i, ok := d.index[a.ID]; ok {
-			d.main[i] = a
+			d.main[i] = c
 			continue
 		}
 		d.index[a.ID] = len(d.main)
-		d.main = append(d.main, a)
-		d.body = accountRows(d.body, setMain, len(d.main)-1, &d.main[len(d.main)-1])
+		d.main = append(d.main, c)
+		d.body = accountRows(d.body, setMain, len(d.main)-1, len(a.Locks))
 	}
 }
 
 // replaceAccount puts a freshly read account in place wherever it is shown.
 func (d *accountsData) replaceAccount(a model.AccountView) {
 	if i, ok := d.index[a.ID]; ok {
-		d.main[i] = a
+		d.main[i] = compact(d.r.Schema, a)
 	}
 	if d.pin != nil {
 		for i := range d.pin.accounts {
@@ -151,7 +163,7 @@ func (d *accountsData) rebuildTop() int {
 			top = append(top, rows.Row{Kind: rows.Orphan, Set: setPinned, Index: int32(i)})
 		}
 		for i := range d.pin.accounts {
-			top = accountRows(top, setPinned, i, &d.pin.accounts[i])
+			top = accountRows(top, setPinned, i, len(d.pin.accounts[i].Locks))
 		}
 		if d.pin.note != "" {
 			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.note})
@@ -183,7 +195,7 @@ func (p *pin) orEmpty() pin {
 // markDuplicates applies a check's duplicate values to every account shown.
 func (d *accountsData) markDuplicates(dup func(ci int, v string) bool) {
 	for i := range d.main {
-		d.main[i].MarkDuplicates(dup)
+		d.main[i].markDuplicates(dup)
 	}
 	if d.pin != nil {
 		for i := range d.pin.accounts {
@@ -211,14 +223,15 @@ func (d *accountsData) remove(ids []string) {
 	for _, id := range ids {
 		gone[id] = true
 	}
-	main := d.main[:0]
-	for _, a := range d.main {
-		if !gone[a.ID] {
-			main = append(main, a)
+	main := d.main
+	d.main, d.body, d.index = nil, nil, map[string]int{}
+	for _, c := range main {
+		if !gone[c.id] {
+			d.index[c.id] = len(d.main)
+			d.main = append(d.main, c)
+			d.body = accountRows(d.body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 		}
 	}
-	d.main, d.body, d.index = nil, nil, map[string]int{}
-	d.appendAccounts(main)
 	if d.pin != nil {
 		kept := d.pin.accounts[:0]
 		for _, a := range d.pin.accounts {

@@ -242,6 +242,27 @@ func jump(ctx context.Context, s *dynamo.Store, id int, prob model.Problem, even
 	}
 }
 
+// readItem reads an item with a consistent read for the detail view and
+// renders it with lines; lines(nil) says what to show when it is gone.
+func readItem(ctx context.Context, s *dynamo.Store, title string, ref model.KeyRef, lines func(model.Item) []string) tea.Cmd {
+	return func() tea.Msg {
+		var found model.Item
+		err := s.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it })
+		if err != nil {
+			return detailMsg{title: title, err: err}
+		}
+		return detailMsg{title: title, lines: lines(found)}
+	}
+}
+
+// itemOrGone renders an item that should exist.
+func itemOrGone(it model.Item) []string {
+	if it == nil {
+		return []string{"this item no longer exists: it may have been deleted (r reloads)"}
+	}
+	return detail.ItemLines(it)
+}
+
 // readLock reads a lock item for the detail view.
 func readLock(ctx context.Context, s *dynamo.Store, prob model.Problem) tea.Cmd {
 	return func() tea.Msg {

@@ -349,10 +349,18 @@ func (m Model) onEnter() (tea.Model, tea.Cmd) {
 		switch r.Kind {
 		case rows.Account:
 			a := m.accounts.account(r)
-			m.openDetail("account "+rows.AccountKey(a), detail.ItemLines(a.Item))
+			ref := model.KeyRef{Table: m.store.Schema.Table, Key: m.store.Schema.AccountKey(a.ID)}
+			return m, readItem(m.ctx, m.store, "account "+rows.AccountKey(a), ref, itemOrGone)
 		case rows.Lock:
-			a := m.accounts.account(r)
-			m.openDetail(m.lockTitle(a, int(r.Lock)), m.lockLines(a, int(r.Lock)))
+			a, ci := *m.accounts.account(r), int(r.Lock)
+			title := m.lockTitle(&a, ci)
+			if a.Locks[ci].Value == "" { // no value, no lock to read
+				m.openDetail(title, m.lockLines(&a, ci, nil))
+				return m, nil
+			}
+			table, key := m.store.Schema.LockKey(ci, a.Locks[ci].Value)
+			lines := func(lock model.Item) []string { return m.lockLines(&a, ci, lock) }
+			return m, readItem(m.ctx, m.store, title, model.KeyRef{Table: table, Key: key}, lines)
 		case rows.Orphan:
 			return m, readLock(m.ctx, m.store, *m.accounts.orphan(r))
 		case rows.More:
@@ -390,16 +398,18 @@ func (m Model) lockTitle(a *model.AccountView, ci int) string {
 	return "lock " + m.render.LockKey(ci, l.Value) + "  (" + string(l.Status) + ")"
 }
 
-// lockLines is the detail of a lock row: the item, or for a lock that is
-// not there, the key it should have and why.
-func (m Model) lockLines(a *model.AccountView, ci int) []string {
+// lockLines is the detail of a lock row: the lock as read now, or for a
+// lock that is not there, the key it should have; then why.
+func (m Model) lockLines(a *model.AccountView, ci int, lock model.Item) []string {
 	sc := &m.store.Schema
 	l := a.Locks[ci]
 	attr := sc.Constraints[ci].Attr
 	id := rows.AccountKey(a)
 	var lines []string
-	if l.Item != nil {
-		lines = append(detail.ItemLines(l.Item), "")
+	if lock != nil {
+		lines = append(detail.ItemLines(lock), "")
+	} else if l.Item != nil {
+		lines = append(lines, "this lock no longer exists (r reloads)", "")
 	}
 	switch l.Status {
 	case model.LockNone:

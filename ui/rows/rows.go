@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/dynamo"
@@ -57,7 +56,7 @@ func columns(width int) (key, detail, status int) {
 // line lays out marker, key, detail and status in columns, truncating
 // each, and styles the whole line when selected. Every part must already
 // be printable.
-func (r Renderer) line(width int, selected bool, indent, key, detail string, status string, statusStyle lipgloss.Style) string {
+func (r Renderer) line(width int, selected bool, indent, key, detail string, status string, statusStyle styles.Style) string {
 	kw, dw, sw := columns(width)
 	marker := "  "
 	if selected {
@@ -190,7 +189,7 @@ func (r Renderer) Problem(p *model.Problem, width int, selected bool) string {
 }
 
 // Text renders a group title, a note or a link line.
-func (r Renderer) Text(text string, style lipgloss.Style, width int, selected bool) string {
+func (r Renderer) Text(text string, style styles.Style, width int, selected bool) string {
 	if selected {
 		return r.Styles.Selected.Render(fit("▸ "+text, width))
 	}

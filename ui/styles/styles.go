@@ -3,6 +3,8 @@
 package styles
 
 import (
+	"strings"
+
 	"charm.land/lipgloss/v2"
 
 	"github.com/locktable/locktable/model"
@@ -10,10 +12,31 @@ import (
 
 // Styles are every style the UI uses.
 type Styles struct {
-	Title, Header, Dim, Tab, ActiveTab lipgloss.Style
-	Selected, Group, Key, Attr, Error  lipgloss.Style
-	Status                             map[model.LockStatus]lipgloss.Style
-	Kind                               map[model.ProblemKind]lipgloss.Style
+	Title, Header, Dim, Tab, ActiveTab Style
+	Selected, Group, Key, Attr, Error  Style
+	Status                             map[model.LockStatus]Style
+	Kind                               map[model.ProblemKind]Style
+}
+
+// Style is an inline style (colours and attributes, no layout) whose
+// escape sequences are rendered once: lipgloss would work them out again
+// for every string, and a screen of rows renders a few hundred.
+type Style struct {
+	lipgloss.Style
+	pre, post string
+}
+
+func inline(s lipgloss.Style) Style {
+	pre, post, _ := strings.Cut(s.Render("\x00"), "\x00")
+	return Style{Style: s, pre: pre, post: post}
+}
+
+// Render styles one line of text.
+func (s Style) Render(text string) string {
+	if text == "" || s.pre == "" {
+		return text
+	}
+	return s.pre + text + s.post
 }
 
 // New returns the styles for a dark or light terminal background. Colour
@@ -28,28 +51,29 @@ func New(isDark bool) Styles {
 	accent := ld(lipgloss.Color("#0550AE"), lipgloss.Color("#79C0FF"))
 	selBg := ld(lipgloss.Color("#DDF4FF"), lipgloss.Color("#1F3A5F"))
 
+	st := lipgloss.NewStyle
 	s := Styles{
-		Title:     lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Header:    lipgloss.NewStyle(),
-		Dim:       lipgloss.NewStyle().Foreground(dim),
-		Tab:       lipgloss.NewStyle().Foreground(dim),
-		ActiveTab: lipgloss.NewStyle().Bold(true).Underline(true),
-		Selected:  lipgloss.NewStyle().Background(selBg).Bold(true),
-		Group:     lipgloss.NewStyle().Bold(true).Foreground(magenta),
-		Key:       lipgloss.NewStyle(),
-		Attr:      lipgloss.NewStyle().Foreground(dim),
-		Error:     lipgloss.NewStyle().Foreground(red).Bold(true),
+		Title:     inline(st().Bold(true).Foreground(accent)),
+		Header:    inline(st()),
+		Dim:       inline(st().Foreground(dim)),
+		Tab:       inline(st().Foreground(dim)),
+		ActiveTab: inline(st().Bold(true).Underline(true)),
+		Selected:  inline(st().Background(selBg).Bold(true)),
+		Group:     inline(st().Bold(true).Foreground(magenta)),
+		Key:       inline(st()),
+		Attr:      inline(st().Foreground(dim)),
+		Error:     inline(st().Foreground(red).Bold(true)),
 	}
-	s.Status = map[model.LockStatus]lipgloss.Style{
-		model.LockOK:        lipgloss.NewStyle().Foreground(green),
-		model.LockNone:      lipgloss.NewStyle().Foreground(dim),
-		model.LockMissing:   lipgloss.NewStyle().Foreground(red).Bold(true),
-		model.LockOrphan:    lipgloss.NewStyle().Foreground(magenta).Bold(true),
-		model.LockForeign:   lipgloss.NewStyle().Foreground(orange).Bold(true),
-		model.LockDuplicate: lipgloss.NewStyle().Foreground(orange).Bold(true),
-		model.LockInvalid:   lipgloss.NewStyle().Foreground(red).Bold(true),
+	s.Status = map[model.LockStatus]Style{
+		model.LockOK:        inline(st().Foreground(green)),
+		model.LockNone:      inline(st().Foreground(dim)),
+		model.LockMissing:   inline(st().Foreground(red).Bold(true)),
+		model.LockOrphan:    inline(st().Foreground(magenta).Bold(true)),
+		model.LockForeign:   inline(st().Foreground(orange).Bold(true)),
+		model.LockDuplicate: inline(st().Foreground(orange).Bold(true)),
+		model.LockInvalid:   inline(st().Foreground(red).Bold(true)),
 	}
-	s.Kind = map[model.ProblemKind]lipgloss.Style{
+	s.Kind = map[model.ProblemKind]Style{
 		model.MissingLock:    s.Status[model.LockMissing],
 		model.OrphanLock:     s.Status[model.LockOrphan],
 		model.ForeignLock:    s.Status[model.LockForeign],

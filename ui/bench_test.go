@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// loadedModel returns a UI at 120x40 with n synthetic accounts loaded,
+// each with its two locks, as if n pages had arrived. Its store is never
+// called: rendering and moving do no I/O.
+func loadedModel(b *testing.B, n int) Model {
+	b.Helper()
+	sc := model.DefaultSchema(model.LayoutSingle)
+	store := dynamo.NewStore(nil, dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, sc)
+	m := New(context.Background(), Options{Store: store, NoCheck: true})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = next.(Model)
+	m.acctLoading = false
+	views := make([]model.AccountView, n)
+	for i := range views {
+		id := fmt.Sprintf("ACCT#%08x", i)
+		email, handle := fmt.Sprintf("user%d@example.org", i), fmt.Sprintf("user%d", i)
+		it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE"), "email": model.S(email), "username": model.S(handle)}
+		locks := func(ci int, v string) model.LockView {
+			t, k := sc.LockKey(ci, v)
+			return model.LockView{Constraint: ci, Value: v, Table: t, Key: k, Owner: id, Status: model.LockOK,
+				Item: model.Item{"PK": model.S(k["PK"]), "SK": model.S("LOCK"), "owner": model.S(id)}}
+		}
+		views[i] = model.AccountView{ID: id, Item: it, Locks: []model.LockView{locks(0, email), locks(1, handle)}}
+	}
+	m.accounts.appendAccounts(views)
+	m.accountsList.SetCursor(m.accounts.Len() / 2) // somewhere in the middle
+	return m
+}
+
+// BenchmarkView renders the accounts view with 1k and 100k accounts
+// loaded; rendering is O(visible rows), so the two should cost the same.
+func BenchmarkView(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		m := loadedModel(b, n)
+		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkKeypress is the CPU of one cursor move, Update and View, with
+// 100k accounts (300k rows) loaded. Target: under 1 ms.
+func BenchmarkKeypress(b *testing.B) {
+	m := loadedModel(b, 100_000)
+	down, up := tea.KeyPressMsg{Code: 'j', Text: "j"}, tea.KeyPressMsg{Code: 'k', Text: "k"}
+	i := 0
+	for b.Loop() {
+		k := down
+		if i%2 == 1 {
+			k = up
+		}
+		i++
+		next, _ := m.Update(k)
+		m = next.(Model)
+		_ = m.View()
+	}
+}
+
+// BenchmarkLoadedHeap reports the live heap after 100k accounts with their
+// locks are loaded (the UI's share of resident memory; the process adds
+// the Go runtime and binary).
+func BenchmarkLoadedHeap(b *testing.B) {
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		m := loadedModel(b, 100_000)
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MB-heap")
+		runtime.KeepAlive(m)
+	}
+}

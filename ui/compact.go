@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"github.com/locktable/locktable/model"
+)
+
+// compactAccount is an account as the accounts view keeps it: its key, the
+// values of its unique attributes and what its locks showed, without the
+// item maps. A 100k-account table is loaded into tens of megabytes this
+// way; the full items are read again, consistently, when a row is opened.
+type compactAccount struct {
+	id    string
+	attrs []compactAttr // per constraint
+	locks []compactLock // per constraint
+	// full keeps the whole view of the rare account with a non-string
+	// attribute or lock owner, which the compact form cannot show.
+	full *model.AccountView
+}
+
+type compactAttr struct {
+	present bool
+	s       string
+}
+
+type compactLock struct {
+	value, owner string
+	status       model.LockStatus
+	found        bool
+}
+
+// compact keeps what the rows show of a.
+func compact(sc *model.Schema, a model.AccountView) compactAccount {
+	c := compactAccount{id: a.ID, attrs: make([]compactAttr, len(sc.Constraints)), locks: make([]compactLock, len(a.Locks))}
+	for ci, con := range sc.Constraints {
+		if v, ok := a.Item[con.Attr]; ok {
+			if v.Kind != model.KindS {
+				return compactAccount{id: a.ID, full: &a}
+			}
+			c.attrs[ci] = compactAttr{present: true, s: v.S}
+		}
+	}
+	for i, l := range a.Locks {
+		if l.Status == model.LockInvalid {
+			return compactAccount{id: a.ID, full: &a}
+		}
+		c.locks[i] = compactLock{value: l.Value, owner: l.Owner, status: l.Status, found: l.Item != nil}
+	}
+	return c
+}
+
+// status is the status of lock ci, without building a view.
+func (c *compactAccount) status(ci int) model.LockStatus {
+	if c.full != nil {
+		return c.full.Locks[ci].Status
+	}
+	return c.locks[ci].status
+}
+
+// markDuplicates is model.AccountView.MarkDuplicates on the compact form.
+func (c *compactAccount) markDuplicates(dup func(ci int, v string) bool) {
+	if c.full != nil {
+		c.full.MarkDuplicates(dup)
+		return
+	}
+	for ci := range c.locks {
+		if l := &c.locks[ci]; l.status == model.LockOK && dup(ci, l.value) {
+			l.status = model.LockDuplicate
+		}
+	}
+}
+
+// view rebuilds the account's view for rendering: its key and unique
+// attributes as the item, each found lock as a minimal item naming its
+// owner.
+func (c *compactAccount) view(sc *model.Schema) model.AccountView {
+	if c.full != nil {
+		return *c.full
+	}
+	it := model.Item{sc.PK: model.S(c.id)}
+	if sc.SK != "" {
+		it[sc.SK] = model.S(sc.AccountSK)
+	}
+	for ci, con := range sc.Constraints {
+		if a := c.attrs[ci]; a.present {
+			it[con.Attr] = model.S(a.s)
+		}
+	}
+	a := model.AccountView{ID: c.id, Item: it, Locks: make([]model.LockView, len(c.locks))}
+	for ci, l := range c.locks {
+		lv := model.LockView{Constraint: ci, Value: l.value, Owner: l.owner, Status: l.status}
+		if l.found {
+			lv.Item = model.Item{}
+			if l.owner != "" {
+				lv.Item[sc.OwnerAttr] = model.S(l.owner)
+			}
+		}
+		a.Locks[ci] = lv
+	}
+	return a
+}
