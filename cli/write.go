@@ -169,7 +169,8 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 	if !f.dryRun && a.readOnly {
 		return a.mayWrite(dynamo.Endpoint{})
 	}
-	store, err := a.open(ctx, s)
+	// Refuse before any request: backend only builds the client.
+	store, err := a.backend(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -177,6 +178,9 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 		if err := a.mayWrite(store.Endpoint); err != nil {
 			return err
 		}
+	}
+	if err := store.Verify(ctx); err != nil {
+		return err
 	}
 	repairs, err := plan(ctx, store)
 	if err != nil {

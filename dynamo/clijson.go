@@ -3,6 +3,8 @@ package dynamo
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -102,6 +104,9 @@ func ParseCLIJSON(data []byte) (*dynamodb.TransactWriteItemsInput, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("more than one JSON document")
+	}
 	sdk := func(it model.Item) map[string]types.AttributeValue {
 		if it == nil {
 			return nil
@@ -109,7 +114,10 @@ func ParseCLIJSON(data []byte) (*dynamodb.TransactWriteItemsInput, error) {
 		return ItemToSDK(it)
 	}
 	in := &dynamodb.TransactWriteItemsInput{ClientRequestToken: doc.ClientRequestToken}
-	for _, ti := range doc.TransactItems {
+	for i, ti := range doc.TransactItems {
+		if len(ti) != 1 {
+			return nil, fmt.Errorf("TransactItems[%d]: want exactly one of Put, Update, Delete, ConditionCheck, got %d members", i, len(ti))
+		}
 		for kind, a := range ti {
 			t := aws.String(a.TableName)
 			var w types.TransactWriteItem
@@ -126,6 +134,8 @@ func ParseCLIJSON(data []byte) (*dynamodb.TransactWriteItemsInput, error) {
 			case "ConditionCheck":
 				w.ConditionCheck = &types.ConditionCheck{TableName: t, Key: sdk(a.Key), ConditionExpression: a.ConditionExpression,
 					ExpressionAttributeNames: a.ExpressionAttributeNames, ExpressionAttributeValues: sdk(a.ExpressionAttributeValues), ReturnValuesOnConditionCheckFailure: a.ReturnValuesOnConditionCheckFailure}
+			default:
+				return nil, fmt.Errorf("TransactItems[%d]: unknown action %q", i, kind)
 			}
 			in.TransactItems = append(in.TransactItems, w)
 		}

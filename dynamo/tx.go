@@ -29,6 +29,10 @@ const (
 	Cancelled Outcome = "cancelled" // not committed: a condition failed, or settled as not committed
 	Unknown   Outcome = "unknown"   // no answer, and the keys do not settle it
 	Skipped   Outcome = "skipped"   // left to a person
+	// Refused is only written to the audit log: the request was refused
+	// outright (validation, credentials), nothing was written, and the
+	// command reports the error.
+	Refused Outcome = "refused"
 )
 
 // Reason is one slot of a cancelled transaction, in words.
@@ -158,8 +162,10 @@ const (
 // the same token; an outcome still unknown is settled by reading the keys.
 // A committed write is never reported as anything else. Every mutation
 // sent is appended to the audit log.
-func (s *Store) Execute(ctx context.Context, tx Tx) (Result, error) {
-	res := Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: aws.ToString(tx.Input.ClientRequestToken), Reasons: []Reason{}}
+func (s *Store) Execute(ctx context.Context, tx Tx) (res Result, err error) {
+	// res is named so that the deferred audit sees what is returned,
+	// including an outcome settled by s.settle.
+	res = Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: aws.ToString(tx.Input.ClientRequestToken), Reasons: []Reason{}}
 	w, err := s.writer()
 	if err != nil {
 		return res, err
@@ -212,6 +218,7 @@ func (s *Store) Execute(ctx context.Context, tx Tx) (Result, error) {
 		}
 		// Refused outright (validation, credentials, a missing table):
 		// nothing was written.
+		res.Outcome = Refused
 		return res, explain(err, "write", s.Schema.Table, s.Endpoint)
 	}
 }
