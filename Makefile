@@ -6,7 +6,7 @@ DYNOXIDE_DIR     ?= .tools/dynoxide
 DYNOXIDE_BIN     := $(DYNOXIDE_DIR)/node_modules/$(DYNOXIDE_PKG)/dynoxide
 export DYNOXIDE_BIN
 
-.PHONY: test build bench lint dynoxide
+.PHONY: test build bench bench-tui lint dynoxide
 
 test: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide go test -race ./...
@@ -16,6 +16,9 @@ build:
 
 bench: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/run
+
+bench-tui: $(DYNOXIDE_BIN)
+	.ci/with-dynoxide bash bench/tui
 
 lint:
 	@out=$$(find . -path ./.tools -prune -o -path ./.git -prune -o -name "*.go" -print | xargs -r gofmt -l); \

@@ -46,7 +46,14 @@ func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consist
 	var items []model.Item
 	cur := from
 	for calls := 0; !cur.done && len(items) < want && calls < maxCallsPerPage; calls++ {
-		got, next, err := s.accountsCall(ctx, cur, consistent)
+		// The first call asks for about what is wanted, so the first rows
+		// come with one small page and one BatchGetItem; calls that fill a
+		// short filtered page take BrowseLimit.
+		limit := int32(BrowseLimit)
+		if calls == 0 {
+			limit = int32(min(max(want, 25), BrowseLimit))
+		}
+		got, next, err := s.accountsCall(ctx, cur, consistent, limit)
 		if err != nil {
 			return AccountPage{}, err
 		}
@@ -62,7 +69,7 @@ func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consist
 
 // accountsCall is one Scan (or, with an accounts index, one Query or index
 // Scan) of account items.
-func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool) ([]model.Item, Cursor, error) {
+func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, limit int32) ([]model.Item, Cursor, error) {
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	var (
@@ -74,7 +81,7 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool) 
 		if err != nil {
 			return nil, from, err
 		}
-		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(BrowseLimit)
+		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(limit)
 		if in.KeyConditionExpression == nil {
 			// A sparse index: every item in it is an account.
 			out, err := s.api.Scan(cctx, &dynamodb.ScanInput{TableName: in.TableName, IndexName: in.IndexName, ExclusiveStartKey: from.key, Limit: in.Limit})
@@ -94,7 +101,7 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool) 
 		if err != nil {
 			return nil, from, err
 		}
-		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(BrowseLimit)
+		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(limit)
 		in.ConsistentRead = aws.Bool(consistent)
 		out, err := s.api.Scan(cctx, in)
 		if err != nil {

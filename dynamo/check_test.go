@@ -91,24 +91,11 @@ func TestCanonicalSignupHasNoProblems(t *testing.T) {
 	}
 }
 
-func acct(id, email, username string) model.Item {
-	it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE")}
-	if email != "" {
-		it["email"] = model.S(email)
-	}
-	if username != "" {
-		it["username"] = model.S(username)
-	}
-	return it
-}
-
-func lock(pk, owner string) model.Item {
-	it := model.Item{"PK": model.S(pk), "SK": model.S("LOCK")}
-	if owner != "" {
-		it["owner"] = model.S(owner)
-	}
-	return it
-}
+// The items of layout-1 test tables.
+var (
+	acct = dynamotest.Account
+	lock = dynamotest.Lock
+)
 
 // TestCheckClassifiesEveryKind plants one case of every rule of PATTERN.md
 // and compares the whole JSON report.

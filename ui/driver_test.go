@@ -273,24 +273,11 @@ func (d *driver) wantRows(rows ...string) {
 // testEndpoint replaces the emulator's port in everything the UI shows.
 var testEndpoint = dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 
-func acct(id, email, username string) model.Item {
-	it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE")}
-	if email != "" {
-		it["email"] = model.S(email)
-	}
-	if username != "" {
-		it["username"] = model.S(username)
-	}
-	return it
-}
-
-func lock(pk, owner string) model.Item {
-	it := model.Item{"PK": model.S(pk), "SK": model.S("LOCK")}
-	if owner != "" {
-		it["owner"] = model.S(owner)
-	}
-	return it
-}
+// The items of layout-1 test tables.
+var (
+	acct = dynamotest.Account
+	lock = dynamotest.Lock
+)
 
 // planted returns a store on a fresh table holding one case of each
 // status a row can show (dynoxide lists them in key order):

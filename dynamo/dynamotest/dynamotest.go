@@ -100,3 +100,26 @@ func Put(t testing.TB, client *dynamodb.Client, table string, items ...model.Ite
 		}
 	}
 }
+
+// Account is a layout-1 account item (PK, SK PROFILE, email, username);
+// empty values are left out.
+func Account(id, email, username string) model.Item {
+	it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE")}
+	if email != "" {
+		it["email"] = model.S(email)
+	}
+	if username != "" {
+		it["username"] = model.S(username)
+	}
+	return it
+}
+
+// Lock is a layout-1 lock item (PK, SK LOCK) naming owner; owner "" leaves
+// it out.
+func Lock(pk, owner string) model.Item {
+	it := model.Item{"PK": model.S(pk), "SK": model.S("LOCK")}
+	if owner != "" {
+		it["owner"] = model.S(owner)
+	}
+	return it
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
@@ -26,16 +27,8 @@ func cols(marker, key, detail, status string) string {
 	return fmt.Sprintf("%s%-37s  %-47s  %-10s", marker, key, detail, status)
 }
 
-func acctItem(id, email, username string) model.Item {
-	it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE")}
-	if email != "" {
-		it["email"] = model.S(email)
-	}
-	if username != "" {
-		it["username"] = model.S(username)
-	}
-	return it
-}
+// acctItem is a layout-1 account item.
+var acctItem = dynamotest.Account
 
 func lockItem(pk string, owner model.Value) model.Item {
 	it := model.Item{"PK": model.S(pk), "SK": model.S("LOCK")}

@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// benchTable is the seeded table the large benchmarks read (bench/tui
+// seeds it); they skip without one.
+func benchTable(b *testing.B) (string, *dynamodb.Client, dynamo.Endpoint) {
+	table := os.Getenv("LOCKTABLE_BENCH_TABLE")
+	if table == "" || os.Getenv(dynamotest.EndpointEnv) == "" {
+		b.Skip("set LOCKTABLE_BENCH_TABLE and LOCKTABLE_TEST_ENDPOINT (bench/tui does)")
+	}
+	client, ep := dynamotest.Client(b)
+	return table, client, ep
+}
+
+// BenchmarkFirstRows compares the time to the first rows on screen (open
+// the table, first page of accounts with their locks, rendered) with the
+// floor under it: one bare Scan page of the same Limit and one
+// BatchGetItem of the locks of the accounts it returned.
+func BenchmarkFirstRows(b *testing.B) {
+	table, client, ep := benchTable(b)
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.Table = table
+	const width, height = 120, 40
+	ctx := context.Background()
+
+	// The Limit the UI's first call uses for this window.
+	probe := New(ctx, Options{Store: dynamo.NewStore(client, ep, sc), NoCheck: true})
+	probe.resize(width, height)
+	limit := int32(min(max(probe.pageWant(), 25), dynamo.BrowseLimit))
+
+	b.Run("bare-scan-page+batchget", func(b *testing.B) {
+		filter := expression.Name("PK").BeginsWith("ACCT#").And(expression.Name("SK").Equal(expression.Value("PROFILE")))
+		expr, _ := expression.NewBuilder().WithFilter(filter).Build()
+		for b.Loop() {
+			out, err := client.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(table), Limit: aws.Int32(limit),
+				FilterExpression: expr.Filter(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var keys []map[string]types.AttributeValue
+			for _, it := range out.Items {
+				for _, p := range []string{"UNIQ#EMAIL#", "UNIQ#HANDLE#"} {
+					attr := map[string]string{"UNIQ#EMAIL#": "email", "UNIQ#HANDLE#": "username"}[p]
+					if v, ok := it[attr].(*types.AttributeValueMemberS); ok && len(keys) < 100 {
+						keys = append(keys, map[string]types.AttributeValue{
+							"PK": &types.AttributeValueMemberS{Value: p + v.Value}, "SK": &types.AttributeValueMemberS{Value: "LOCK"}})
+					}
+				}
+			}
+			if _, err := client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				table: {Keys: keys, ConsistentRead: aws.Bool(true)}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(limit), "limit")
+	})
+
+	b.Run("locktable-first-rows", func(b *testing.B) {
+		for b.Loop() {
+			store, err := dynamo.Open(ctx, client, ep, sc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m := New(ctx, Options{Store: store, NoCheck: true})
+			next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+			m = next.(Model)
+			msg := loadAccounts(ctx, store, m.gen, dynamo.Cursor{}, m.pageWant(), false)()
+			next, _ = m.Update(msg)
+			m = next.(Model)
+			if !strings.Contains(m.View().Content, "UNIQ#EMAIL#") {
+				b.Fatal("no lock rows on screen")
+			}
+		}
+	})
+}
