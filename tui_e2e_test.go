@@ -262,3 +262,61 @@ func TestTUIHostileValuesStayInert(t *testing.T) {
 		t.Errorf("after q: %q, want EXIT=0", got)
 	}
 }
+
+// TestTUIRename renames an account through the write dialog: e opens the
+// form, the preview shows the exact request, enter sends it, and the
+// account's row comes back with its new lock.
+func TestTUIRename(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "accounts")
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	state := t.TempDir()
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": state}, "seed", "--endpoint-url", ep, "--table", table, "--accounts", "3"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	tm := startTUI(t, "--endpoint-url", ep, "--table", table, "--audit-log", state+"/audit.log")
+	tm.start()
+	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
+
+	tm.keys("/")
+	tm.waitText("the search field", "email, handle or account id")
+	tm.text("ada0")
+	tm.keys("Enter")
+	tm.waitText("the search result", "search: ada0")
+	tm.keys("e")
+	tm.waitText("the rename form", "rename ACCT#00000000")
+	tm.keys("C-u")
+	tm.text("ada@analytical.engine")
+	tm.keys("Enter")
+	preview := tm.waitText("the preview", "put lock UNIQ#EMAIL#ada@analytical.engine (owner ACCT#00000000)")
+	for _, want := range []string{
+		"update account ACCT#00000000 if it is unchanged",
+		"delete lock UNIQ#EMAIL#ada.0@example.org, held by ACCT#00000000",
+		`"ReturnValuesOnConditionCheckFailure":"ALL_OLD"`,
+		"aws dynamodb transact-write-items --cli-input-json",
+	} {
+		// The request wraps at the pane's width: read it as one line.
+		if !strings.Contains(strings.ReplaceAll(preview, "\n", ""), want) {
+			t.Errorf("preview lacks %q:\n%s", want, preview)
+		}
+	}
+	tm.keys("Enter")
+	tm.waitText("the result", "COMMITTED")
+	tm.keys("Enter")
+	screen := tm.waitText("the new lock row", "└ UNIQ#EMAIL#ada@analytical.engine")
+	if !regexp.MustCompile(`└ UNIQ#EMAIL#ada@analytical\.engine\s+owner ACCT#00000000\s+ok`).MatchString(screen) {
+		t.Errorf("the new lock is not shown ok:\n%s", screen)
+	}
+	if strings.Contains(screen, "UNIQ#EMAIL#ada.0@example.org") {
+		t.Errorf("the released lock is still shown:\n%s", screen)
+	}
+	if out := tm.quit(); !strings.Contains(out, "EXIT=0") {
+		t.Errorf("exit: %q", out)
+	}
+	audit, err := os.ReadFile(state + "/audit.log")
+	if err != nil || !strings.Contains(string(audit), `"operation":"rename"`) || !strings.Contains(string(audit), `"outcome":"committed"`) {
+		t.Errorf("audit log: %q, %v", audit, err)
+	}
+}

@@ -31,6 +31,11 @@ func (a *app) runTUI(ctx context.Context) error {
 			return err
 		}
 	}
+	if store.Writable() {
+		if err := a.openAudit(store); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := ui.New(ctx, ui.Options{Store: store, ReadOnly: !store.Writable()})

@@ -5,8 +5,6 @@
 package dialog
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -152,20 +150,14 @@ func (m Model) previewLines() []string {
 	if m.tx.Plan.Note != "" {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
-	lines = append(lines, "", "request (ClientRequestToken makes a resend within 10 minutes a no-op):")
+	lines = append(lines, "",
+		"the request (save it as tx.json to send the same with: aws dynamodb transact-write-items --cli-input-json file://tx.json;",
+		"its ClientRequestToken makes a resend within 10 minutes a no-op):")
 	doc, err := dynamo.CLIJSON(m.tx.Input)
-	var pretty bytes.Buffer
-	if err == nil {
-		err = json.Indent(&pretty, doc, "", "  ")
-	}
 	if err != nil {
-		lines = append(lines, "cannot render: "+err.Error())
+		doc = []byte("cannot render: " + err.Error())
 	}
-	for _, l := range strings.Split(pretty.String(), "\n") {
-		lines = append(lines, model.Printable(l))
-	}
-	lines = append(lines, "", "the same with the AWS CLI: save the request as tx.json, then",
-		"  aws dynamodb transact-write-items --cli-input-json file://tx.json")
+	lines = append(lines, model.Printable(string(doc)))
 	return lines
 }
 

@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// pinAccount searches q and waits until the dialog-free accounts view
+// shows its result, with the account row selected.
+func pinAccount(d *driver, q string) {
+	d.t.Helper()
+	d.search(q)
+	d.until("the search result", func(m *Model) bool { return m.accounts.pin != nil && !m.searchBusy })
+}
+
+// waitScreen waits until the screen shows text.
+func waitScreen(d *driver, what, text string) {
+	d.t.Helper()
+	d.until(what, func(m *Model) bool { return strings.Contains(d.screen(), text) })
+}
+
+func ctrlU() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl} }
+
+func TestFixMissingLock(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "bob")
+	d.press("down", "down")
+	if !strings.Contains(d.selected(), "UNIQ#HANDLE#bob") || !strings.Contains(d.selected(), "missing") {
+		t.Fatalf("selected %q, want the missing username lock", d.selected())
+	}
+	d.press("f")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
+	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2 if it is unchanged") || !strings.Contains(s, `"ClientRequestToken":"`) {
+		t.Fatalf("preview:\n%s", s)
+	}
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the row reloaded", func(m *Model) bool {
+		return strings.Contains(strings.Join(strings.Fields(d.screen()), " "), "└ UNIQ#HANDLE#bob owner ACCT#b2 ok")
+	})
+	if _, found, err := store.Lock(context.Background(), 1, "bob"); err != nil || !found {
+		t.Fatalf("the lock is not in the table: %v %v", found, err)
+	}
+}
+
+func TestDeleteAsksForTheKey(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "gina@x.io")
+	d.press("d")
+	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
+	d.press("enter")
+	waitScreen(d, "the refusal", "type ACCT#g7 exactly to send")
+	if _, found, _ := store.Account(context.Background(), "ACCT#g7"); !found {
+		t.Fatal("deleted without the typed key")
+	}
+	d.typeText("ACCT#g7")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the account gone from the screen", func(m *Model) bool { return !strings.Contains(d.screen(), "ACCT#g7") })
+	if _, found, _ := store.Account(context.Background(), "ACCT#g7"); found {
+		t.Fatal("ACCT#g7 is still in the table")
+	}
+	if _, found, _ := store.Lock(context.Background(), 0, "gina@x.io"); found {
+		t.Fatal("its lock is still in the table")
+	}
+}
+
+func TestRenameToATakenValueStaysOpen(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "ada")
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#a1")
+	d.send(ctrlU())
+	d.typeText("bob@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#bob@x.io (owner ACCT#a1)")
+	d.press("enter")
+	waitScreen(d, "the cancellation", "CANCELLED")
+	s := strings.Join(strings.Fields(d.screen()), " ")
+	if !strings.Contains(s, "slot 1") || !strings.Contains(s, "email bob@x.io is taken by ACCT#b2") {
+		t.Fatalf("the failure is not read slot by slot:\n%s", d.screen())
+	}
+	d.press("esc")
+	waitScreen(d, "the form again, values kept", "bob@x.io")
+	if d.m.dialog == nil || d.m.dialog.Stage != 0 {
+		t.Fatalf("esc did not go back to the form:\n%s", d.screen())
+	}
+	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["email"].S != "ada@x.io" {
+		t.Fatalf("the account changed: %v", a.Item["email"])
+	}
+}
+
+func TestAddAccount(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("a")
+	waitScreen(d, "the form", "add account")
+	d.send(ctrlU())
+	d.typeText("ACCT#n8")
+	d.press("tab")
+	d.typeText("nina@x.io")
+	d.press("tab")
+	d.typeText("nina")
+	d.press("enter")
+	waitScreen(d, "the preview", "put account ACCT#n8 if it does not exist")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the new account pinned", func(m *Model) bool {
+		s := strings.Join(strings.Fields(d.screen()), " ")
+		return strings.Contains(s, "written") && strings.Contains(s, "└ UNIQ#HANDLE#nina owner ACCT#n8 ok")
+	})
+}
+
+func TestDuplicateIsLeftToAPerson(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "eve")
+	d.press("down")
+	d.press("f")
+	waitScreen(d, "the explanation", "a person decides")
+	if !strings.Contains(d.screen(), "press e to rename or d to delete") {
+		t.Fatalf("no way forward offered:\n%s", d.screen())
+	}
+}
+
+func TestReadOnlyOffersNoWrites(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	store.SetWritable(false)
+	d := newDriver(t, Options{Store: store, ReadOnly: true}, 120, 40)
+	d.ready()
+	for _, k := range []string{"e", "d", "f", "a"} {
+		d.press(k)
+		if d.m.dialog != nil {
+			t.Fatalf("%s opened a write dialog on a read-only store", k)
+		}
+	}
+	d.press("?")
+	if s := d.screen(); strings.Contains(s, "rename") || !strings.Contains(s, "READ-ONLY") {
+		t.Fatalf("help offers writes, or the header hides READ-ONLY:\n%s", s)
+	}
+}
