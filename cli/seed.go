@@ -48,5 +48,6 @@ func (a *app) seedCommand() *cobra.Command {
 	}
 	cmd.Flags().IntVar(&o.Accounts, "accounts", 100, "healthy accounts to write")
 	cmd.Flags().BoolVar(&o.Anomalies, "anomalies", false, "also plant every kind of problem, as buggy code would")
+	cmd.Flags().BoolVar(&o.Indexes, "indexes", false, "create the account table with a GSI per unique attribute, named by-ATTR (for --index ATTR=by-ATTR)")
 	return cmd
 }

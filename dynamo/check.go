@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/locktable/locktable/model"
 )
@@ -48,28 +49,27 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 		}
 	}
 
+	// One census for all segments, added to under mu: merging per-segment
+	// censuses afterwards would redo every insertion while nothing else runs.
 	census := model.NewCensus(&s.Schema)
 	for _, table := range s.Schema.Tables() {
-		segs := make([]*model.Census, s.Segments)
-		for i := range segs {
-			segs[i] = model.NewCensus(&s.Schema)
-		}
 		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments}
-		err := s.scan(ctx, r, func(seg int, items []map[string]types.AttributeValue) error {
-			for _, av := range items {
-				segs[seg].Add(table, fromSDK(av))
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
+			page := make([]model.Item, len(items))
+			for i, av := range items {
+				page[i] = fromSDK(av)
 			}
 			mu.Lock()
+			defer mu.Unlock()
+			for _, it := range page {
+				census.Add(table, it)
+			}
 			scanned += int64(len(items))
 			report(PhaseScan)
-			mu.Unlock()
 			return nil
 		})
 		if err != nil {
 			return model.Report{}, err
-		}
-		for _, seg := range segs {
-			census.Merge(seg)
 		}
 	}
 
@@ -285,8 +285,9 @@ func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(mod
 const batchGetLimit = 100
 
 // ReadConsistent reads the items at refs with strongly consistent
-// BatchGetItem calls, retrying unprocessed keys, and hands each item found
-// to visit with its table. Missing items are simply not visited.
+// BatchGetItem calls (up to four at once), retrying unprocessed keys, and
+// hands each item found to visit with its table, one at a time. Missing
+// items are simply not visited.
 func (s *Store) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
 	seen := map[string]bool{}
 	var pending []model.KeyRef
@@ -296,38 +297,55 @@ func (s *Store) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit f
 			pending = append(pending, r)
 		}
 	}
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
 	for len(pending) > 0 {
 		n := min(len(pending), batchGetLimit)
-		req := map[string]types.KeysAndAttributes{}
-		for _, r := range pending[:n] {
-			ka := req[r.Table]
-			ka.ConsistentRead = aws.Bool(true)
-			ka.Keys = append(ka.Keys, keyToSDK(r.Key))
-			req[r.Table] = ka
-		}
+		chunk := pending[:n]
 		pending = pending[n:]
-		for attempt := 0; len(req) > 0; attempt++ {
-			if attempt > 0 {
-				if attempt > 8 {
-					return &Error{Msg: fmt.Sprintf("batch get at %s: keys still unprocessed after %d attempts (throttled?)", s.Endpoint, attempt)}
-				}
-				if err := sleep(ctx, backoff(attempt)); err != nil {
-					return err
-				}
+		g.Go(func() error {
+			return s.batchGet(gctx, chunk, func(table string, it model.Item) {
+				mu.Lock()
+				defer mu.Unlock()
+				visit(table, it)
+			})
+		})
+	}
+	return g.Wait()
+}
+
+// batchGet reads at most batchGetLimit keys, retrying unprocessed ones
+// with backoff.
+func (s *Store) batchGet(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+	req := map[string]types.KeysAndAttributes{}
+	for _, r := range refs {
+		ka := req[r.Table]
+		ka.ConsistentRead = aws.Bool(true)
+		ka.Keys = append(ka.Keys, keyToSDK(r.Key))
+		req[r.Table] = ka
+	}
+	for attempt := 0; len(req) > 0; attempt++ {
+		if attempt > 0 {
+			if attempt > 8 {
+				return &Error{Msg: fmt.Sprintf("batch get at %s: keys still unprocessed after %d attempts (throttled?)", s.Endpoint, attempt)}
 			}
-			cctx, cancel := context.WithTimeout(ctx, callTimeout)
-			out, err := s.api.BatchGetItem(cctx, &dynamodb.BatchGetItemInput{RequestItems: req})
-			cancel()
-			if err != nil {
-				return explain(err, "batch get from", s.Schema.Table, s.Endpoint)
+			if err := sleep(ctx, backoff(attempt)); err != nil {
+				return err
 			}
-			for table, items := range out.Responses {
-				for _, av := range items {
-					visit(table, fromSDK(av))
-				}
-			}
-			req = out.UnprocessedKeys
 		}
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		out, err := s.api.BatchGetItem(cctx, &dynamodb.BatchGetItemInput{RequestItems: req})
+		cancel()
+		if err != nil {
+			return explain(err, "batch get from", s.Schema.Table, s.Endpoint)
+		}
+		for table, items := range out.Responses {
+			for _, av := range items {
+				visit(table, fromSDK(av))
+			}
+		}
+		req = out.UnprocessedKeys
 	}
 	return nil
 }

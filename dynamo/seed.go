@@ -19,6 +19,10 @@ import (
 type SeedOptions struct {
 	Accounts  int  // healthy accounts, written through the pattern
 	Anomalies bool // also plant problems the way buggy code would
+	// Indexes creates the account table with a GSI per unique attribute,
+	// named IndexName(attr), so that --index can confirm ownerless orphans
+	// without a second scan.
+	Indexes bool
 	// Showcase adds what the demo shows beyond the four repairable kinds:
 	// an invalid_value and an account whose text tries terminal escapes.
 	Showcase bool
@@ -42,7 +46,7 @@ func AnomaliesPerKind(n int) int { return max(3, n/250) }
 // second run adds nothing.
 func (s *Store) Seed(ctx context.Context, o SeedOptions) (SeedResult, error) {
 	var res SeedResult
-	created, err := s.ensureTables(ctx)
+	created, err := s.ensureTables(ctx, o.Indexes)
 	if err != nil {
 		return res, err
 	}
@@ -330,7 +334,7 @@ func (s *Store) showcase(ctx context.Context, next int) error {
 
 // ensureTables creates each missing table of the schema (string keys,
 // on-demand) and waits until it is active. It returns the tables created.
-func (s *Store) ensureTables(ctx context.Context) ([]string, error) {
+func (s *Store) ensureTables(ctx context.Context, indexes bool) ([]string, error) {
 	var created []string
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
@@ -341,7 +345,7 @@ func (s *Store) ensureTables(ctx context.Context) ([]string, error) {
 			if err == nil || !errors.As(err, &notFound) {
 				return err
 			}
-			if err := s.createTable(gctx, table); err != nil {
+			if err := s.createTable(gctx, table, indexes && table == s.Schema.Table); err != nil {
 				return err
 			}
 			mu.Lock()
@@ -356,11 +360,25 @@ func (s *Store) ensureTables(ctx context.Context) ([]string, error) {
 	return created, s.Verify(ctx)
 }
 
-func (s *Store) createTable(ctx context.Context, table string) error {
+// IndexName is the name seed --indexes gives the GSI of a unique attribute.
+func IndexName(attr string) string { return "by-" + attr }
+
+func (s *Store) createTable(ctx context.Context, table string, indexes bool) error {
 	in := &dynamodb.CreateTableInput{TableName: aws.String(table), BillingMode: types.BillingModePayPerRequest}
 	for _, k := range s.wantKeys(table) {
 		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(k.name), KeyType: k.role})
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.name), AttributeType: types.ScalarAttributeTypeS})
+	}
+	for _, c := range s.Schema.Constraints {
+		if !indexes {
+			break
+		}
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(c.Attr), AttributeType: types.ScalarAttributeTypeS})
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
+			IndexName:  aws.String(IndexName(c.Attr)),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String(c.Attr), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		})
 	}
 	w, err := s.writer()
 	if err != nil {
