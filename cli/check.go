@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -88,16 +89,23 @@ func writeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	_, err := io.WriteString(w, escapeHidden(buf.String()))
+	return err
+}
+
+// escapeHidden writes DEL, C1 controls and invisible format characters in
+// a JSON document as \u escapes (encoding/json already escapes C0). They
+// can only stand inside strings, so the document means the same.
+func escapeHidden(doc string) string {
 	var out strings.Builder
-	for _, r := range buf.String() {
-		if model.Hidden(r) {
+	for _, r := range doc {
+		if r == 0x7f || model.Hidden(r) {
 			fmt.Fprintf(&out, `\u%04x`, r)
 		} else {
 			out.WriteRune(r)
 		}
 	}
-	_, err := io.WriteString(w, out.String())
-	return err
+	return out.String()
 }
 
 // writeReport prints the human report: a summary, each kind with its count,
@@ -164,9 +172,6 @@ func sortedKeys(m map[string]string) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	// Partition key before sort key reads naturally; both are short.
-	if len(keys) == 2 && keys[0] > keys[1] {
-		keys[0], keys[1] = keys[1], keys[0]
-	}
+	sort.Strings(keys)
 	return keys
 }

@@ -119,7 +119,7 @@ func (a *app) writeCommands() []*cobra.Command {
 			if kind != "" && !isKind(kind) {
 				return usageErr("--kind %q: want one of %v", kind, model.ProblemKinds)
 			}
-			return a.runWrite(cmd.Context(), repairF, true, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
+			return a.runWrite(cmd.Context(), repairF, false, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				if constraint != "" && s.Schema.Constraint(constraint) < 0 {
 					return nil, usageErr("--constraint %q: not a unique attribute", constraint)
 				}
@@ -183,6 +183,9 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 		return err
 	}
 	repairs, err := plan(ctx, store)
+	if errors.Is(err, model.ErrNoChange) {
+		return nil // the account already holds these values: nothing to do
+	}
 	if err != nil {
 		var fe *model.FieldError
 		if errors.As(err, &fe) {
@@ -210,7 +213,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.stdout, string(b))
+			fmt.Fprintln(a.stdout, escapeHidden(string(b)))
 		}
 		return nil
 	}
@@ -225,6 +228,8 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 	for _, tx := range txs {
 		res, err := store.Execute(ctx, tx)
 		if err != nil {
+			// Refused outright: say what was done before it, then why.
+			_ = a.report(results, f.asJSON)
 			return err
 		}
 		results = append(results, res)
@@ -240,9 +245,8 @@ func problemKeys(p model.Problem) []string {
 	return keys
 }
 
-// confirm asks on a terminal; without one it refuses (exit 2). A delete,
-// or a repair that touches a lock naming an owner, asks for that key to be
-// typed back.
+// confirm asks on a terminal (y/N); without one it refuses (exit 2). A
+// delete asks for the account's key to be typed back instead.
 func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
 	in, ok := a.stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(in.Fd())) {
@@ -258,10 +262,7 @@ func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
 	want := "y"
 	prompt := fmt.Sprintf("send %d transaction(s)? [y/N] ", len(txs))
 	if typed && len(txs) == 1 && len(txs[0].Plan.Keys) > 0 {
-		want = txs[0].Plan.Keys[len(txs[0].Plan.Keys)-1]
-		if txs[0].Plan.Operation == "delete" {
-			want = txs[0].Plan.Keys[0]
-		}
+		want = txs[0].Plan.Keys[0]
 		prompt = fmt.Sprintf("type %s to confirm: ", model.Printable(want))
 	}
 	fmt.Fprint(a.stderr, prompt)
@@ -331,15 +332,15 @@ func writeResult(w io.Writer, r dynamo.Result) {
 		fmt.Fprintf(w, "skipped   %s\n", model.Printable(r.Note))
 		return
 	case dynamo.Unknown:
-		fmt.Fprintf(w, "UNKNOWN   %s %s: no answer; retry with the same token within 10 minutes: %s\n", r.Operation, keys, r.Token)
+		fmt.Fprintf(w, "UNKNOWN   %s %s (token %s): no answer came and the keys did not settle it; check the keys (locktable check) before trying again\n", r.Operation, keys, r.Token)
 	default:
 		fmt.Fprintf(w, "%-9s %s %s (token %s)\n", r.Outcome, r.Operation, keys, r.Token)
 	}
 	for _, rs := range r.Reasons {
 		if rs.Slot >= 0 {
-			fmt.Fprintf(w, "  slot %d (%s): %s: %s\n", rs.Slot, model.Printable(rs.Action), rs.Code, model.Printable(rs.Message))
+			fmt.Fprintf(w, "  slot %d (%s): %s: %s\n", rs.Slot, model.Printable(rs.Action), model.Printable(rs.Code), model.Printable(rs.Message))
 		} else {
-			fmt.Fprintf(w, "  %s: %s\n", rs.Code, model.Printable(rs.Message))
+			fmt.Fprintf(w, "  %s: %s\n", model.Printable(rs.Code), model.Printable(rs.Message))
 		}
 	}
 }

@@ -469,3 +469,39 @@ func TestWriteUsageErrors(t *testing.T) {
 	}
 	w.wantNoAudit()
 }
+
+// TestRenameToTheSameValuesIsNothingToDo: no transaction, nothing printed,
+// exit 0, with or without --dry-run.
+func TestRenameToTheSameValuesIsNothingToDo(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	store, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	table := store.Schema.Table
+	audit := filepath.Join(t.TempDir(), "audit.log")
+	if r := run(t, "signup", "--endpoint-url", ep, "--table", table, "--id", "ACCT#s1", "--set", "email=s@x.io", "--yes", "--audit-log", audit); r.code != 0 {
+		t.Fatalf("signup: exit %d %q", r.code, r.stderr)
+	}
+	for _, extra := range [][]string{{"--dry-run"}, {"--yes"}} {
+		args := append([]string{"rename", "ACCT#s1", "--endpoint-url", ep, "--table", table, "--set", "email=s@x.io", "--audit-log", audit}, extra...)
+		if r := run(t, args...); r.code != 0 || r.stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", extra, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestDryRunEscapesHiddenCharacters: a loaded value with a bidi override
+// and a C1 control reaches the dry-run line as \u escapes, still the same
+// JSON value.
+func TestDryRunEscapesHiddenCharacters(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	table := store.Schema.Table
+	evil := "e\u202ev\u009bil@x.io"
+	dynamotest.Put(t, client, table, dynamotest.Account("ACCT#h1", evil, ""), dynamotest.Lock("UNIQ#EMAIL#"+evil, "ACCT#h1"))
+	r := run(t, "delete", "ACCT#h1", "--endpoint-url", ep, "--table", table, "--dry-run")
+	if r.code != 0 || strings.ContainsAny(r.stdout, "\u202e\u009b") || !strings.Contains(r.stdout, `\u202e`) {
+		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	if _, err := dynamo.ParseCLIJSON([]byte(strings.TrimSpace(r.stdout))); err != nil {
+		t.Fatalf("not a CLI document any more: %v", err)
+	}
+}

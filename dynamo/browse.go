@@ -60,6 +60,24 @@ func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consist
 		items = append(items, got...)
 		cur = next
 	}
+	if s.AccountsIndex != "" && len(items) > 0 {
+		// An index may project only keys: read the accounts themselves.
+		refs := make([]model.KeyRef, len(items))
+		for i, it := range items {
+			refs[i] = model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(it[s.Schema.PK].S)}
+		}
+		full := map[string]model.Item{}
+		if err := s.ReadConsistent(ctx, refs, func(_ string, it model.Item) { full[it[s.Schema.PK].S] = it }); err != nil {
+			return AccountPage{}, err
+		}
+		kept := items[:0]
+		for _, it := range items {
+			if f, ok := full[it[s.Schema.PK].S]; ok {
+				kept = append(kept, f)
+			}
+		}
+		items = kept
+	}
 	views, err := s.Judge(ctx, items)
 	if err != nil {
 		return AccountPage{}, err
@@ -112,8 +130,7 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, 
 	items := make([]model.Item, 0, len(raw))
 	for _, av := range raw {
 		it := fromSDK(av)
-		// An index may hold other items too (and its projection may be
-		// partial): keep accounts only; Judge reads what it needs.
+		// An index may hold other items too: keep accounts only.
 		if s.Schema.Classify(s.Schema.Table, it).Kind == model.EntryAccount {
 			items = append(items, it)
 		}
@@ -218,16 +235,20 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 	}
 	// Accounts on one page that share a value are duplicates whatever the
 	// check has found so far.
-	seen := map[[2]string]int{}
+	type held struct {
+		ci int
+		v  string
+	}
+	seen := map[held]int{}
 	for _, v := range views {
 		for _, l := range v.Locks {
 			if l.Value != "" {
-				seen[[2]string{fmt.Sprint(l.Constraint), l.Value}]++
+				seen[held{l.Constraint, l.Value}]++
 			}
 		}
 	}
 	for i := range views {
-		views[i].MarkDuplicates(func(ci int, v string) bool { return seen[[2]string{fmt.Sprint(ci), v}] > 1 })
+		views[i].MarkDuplicates(func(ci int, v string) bool { return seen[held{ci, v}] > 1 })
 	}
 	return views, nil
 }
@@ -257,10 +278,17 @@ func (s *Store) Account(ctx context.Context, id string) (view model.AccountView,
 	return views[0], true, nil
 }
 
-// Lock reads the lock of constraint ci for value v (normalized here) with a
-// consistent read.
+// Lock reads the lock of constraint ci for value v, normalized first, with
+// a consistent read: the lock an account holding v would have.
 func (s *Store) Lock(ctx context.Context, ci int, v string) (model.Item, bool, error) {
-	table, key := s.Schema.LockKey(ci, s.Schema.Constraints[ci].Normalize.Apply(v))
+	return s.LockAt(ctx, ci, s.Schema.Constraints[ci].Normalize.Apply(v))
+}
+
+// LockAt reads the lock of constraint ci whose key holds raw exactly as
+// stored (an orphan's key may not be in normal form), with a consistent
+// read.
+func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
+	table, key := s.Schema.LockKey(ci, raw)
 	var found model.Item
 	err := s.ReadConsistent(ctx, []model.KeyRef{{Table: table, Key: key}}, func(_ string, it model.Item) { found = it })
 	return found, found != nil, err

@@ -202,7 +202,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	}
 	if rescan {
 		var mu sync.Mutex
-		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(), segments: s.Segments}
+		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(), segments: s.Segments, consistent: true}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
 			for _, av := range items {
 				if it := fromSDK(av); holds(it, true) {

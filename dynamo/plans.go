@@ -64,7 +64,10 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 		r.Skip = fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
 		return r, nil
 	}
-	// Re-confirm from fresh reads: the same rules as the check.
+	// Re-confirm from fresh reads: the same rules as the check. An orphan
+	// that names no owner was confirmed by the check's index lookup or
+	// second scan; no in-pattern signup can claim its value while it
+	// exists, and the delete's guard covers a change to the lock itself.
 	fresh := model.NewCensus(&s.Schema)
 	if err := s.ReadConsistent(ctx, s.Schema.Involved(p), fresh.Add); err != nil {
 		return r, err
@@ -76,7 +79,9 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 	}
 	p = now[0]
 	r.Problem = p
-	lock, _, err := s.Lock(ctx, p.ConstraintIndex(), p.Value)
+	// The lock as it is now: its raw key, which for an orphan may not be
+	// in normal form.
+	lock, _, err := s.LockAt(ctx, p.ConstraintIndex(), p.Value)
 	if err != nil {
 		return r, err
 	}
@@ -91,6 +96,12 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 		holder, err := s.mustAccount(ctx, p.Accounts[0])
 		if err != nil {
 			return r, err
+		}
+		// The guard checks the holder's value as read here: it must still
+		// be the value, or the repair would lock one nobody holds.
+		if h, v := s.Schema.Held(p.ConstraintIndex(), holder.Item); h != model.HoldsValue || v != p.Value {
+			r.Skip = "the holder changed its value since the check: check again"
+			return r, nil
 		}
 		if p.Kind == model.MissingLock {
 			r.Plan, err = s.Schema.RepairMissing(p, holder)

@@ -17,6 +17,8 @@ type scanRequest struct {
 	names    []string                     // attributes to project; nil reads whole items
 	filter   *expression.ConditionBuilder // nil reads every item
 	segments int
+	// consistent makes every page a strongly consistent read.
+	consistent bool
 }
 
 // scanInput builds the Scan input of one segment from the request.
@@ -24,6 +26,9 @@ func (s *Store) scanInput(r scanRequest, segment int) (*dynamodb.ScanInput, erro
 	in := &dynamodb.ScanInput{TableName: aws.String(r.table)}
 	if s.PageSize > 0 {
 		in.Limit = aws.Int32(s.PageSize)
+	}
+	if r.consistent {
+		in.ConsistentRead = aws.Bool(true)
 	}
 	if r.segments > 1 {
 		in.Segment, in.TotalSegments = aws.Int32(int32(segment)), aws.Int32(int32(r.segments))

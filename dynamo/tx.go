@@ -81,6 +81,8 @@ func condition(c model.Cond) expression.ConditionBuilder {
 		return expression.AttributeNotExists(name)
 	case model.CondAbsentOrDiffers:
 		return expression.AttributeNotExists(expression.Name(c.Key)).Or(name.NotEqual(val))
+	case model.CondExists:
+		return expression.AttributeExists(name)
 	}
 	if c.Absent {
 		return expression.AttributeNotExists(name)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -47,6 +48,7 @@ const (
 	CondNotExists       CondKind = iota // attribute_not_exists(Attr)
 	CondEquals                          // Attr = Value, or attribute_not_exists(Attr) when Absent
 	CondAbsentOrDiffers                 // attribute_not_exists(Key) OR Attr <> Value
+	CondExists                          // attribute_exists(Attr)
 )
 
 // Cond is one condition of an action; an action's conditions are ANDed.
@@ -123,6 +125,10 @@ type Plan struct {
 	Actions   []Action
 	Note      string // what a person should know, e.g. why an action is missing
 }
+
+// ErrNoChange is a rename whose values are the ones the account has:
+// nothing to do.
+var ErrNoChange = errors.New("nothing changes")
 
 // FieldError is invalid input to a write, named by its field.
 type FieldError struct {
@@ -277,7 +283,8 @@ func (s *Schema) release(a AccountView, ci int, others OthersHold) (Action, bool
 // Rename plans changing unique attributes of the loaded account a to the
 // values in changes ("" removes the value): the account updated if
 // unchanged, each new value's lock put, each old lock released. A change
-// that normalizes to the same lock only updates the account.
+// that normalizes to the same lock only updates the account (and puts the
+// lock if it was missing: the rename then also repairs it).
 func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersHold) (Plan, error) {
 	p := Plan{Operation: "rename", Keys: []string{a.ID}}
 	upd := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID),
@@ -324,7 +331,15 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 		}
 	}
 	if len(upd.Conds) == 0 {
-		return Plan{}, &FieldError{"set", "nothing changes"}
+		return Plan{}, ErrNoChange
+	}
+	for _, c := range upd.Conds {
+		if c.Absent {
+			// "attr absent" alone would also hold for a deleted account,
+			// and the update would create a stub of it.
+			upd.Conds = append([]Cond{{Kind: CondExists, Attr: s.PK}}, upd.Conds...)
+			break
+		}
 	}
 	p.Actions = append([]Action{upd}, locks...)
 	return s.finish(p)

@@ -27,6 +27,9 @@ func (s *Schema) Explain(a Action, now Item) string {
 			return "account " + k + " no longer exists"
 		}
 		for _, c := range a.Conds {
+			if c.Kind != CondEquals {
+				continue // attribute_exists(PK) held: now is the account
+			}
 			v, ok := now[c.Attr]
 			switch {
 			case !ok && !c.Absent:

@@ -2,9 +2,7 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -55,8 +53,10 @@ type searchDoneMsg struct {
 	err error
 }
 
-// detailMsg carries an item read for the detail view.
+// detailMsg carries an item read for the detail view; seq drops it when
+// a key was pressed since it was asked for.
 type detailMsg struct {
+	seq   int
 	title string
 	lines []string
 	err   error
@@ -244,14 +244,14 @@ func jump(ctx context.Context, s *dynamo.Store, id int, prob model.Problem, even
 
 // readItem reads an item with a consistent read for the detail view and
 // renders it with lines; lines(nil) says what to show when it is gone.
-func readItem(ctx context.Context, s *dynamo.Store, title string, ref model.KeyRef, lines func(model.Item) []string) tea.Cmd {
+func readItem(ctx context.Context, s *dynamo.Store, seq int, title string, ref model.KeyRef, lines func(model.Item) []string) tea.Cmd {
 	return func() tea.Msg {
 		var found model.Item
 		err := s.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it })
 		if err != nil {
-			return detailMsg{title: title, err: err}
+			return detailMsg{seq: seq, title: title, err: err}
 		}
-		return detailMsg{title: title, lines: lines(found)}
+		return detailMsg{seq: seq, title: title, lines: lines(found)}
 	}
 }
 
@@ -264,18 +264,18 @@ func itemOrGone(it model.Item) []string {
 }
 
 // readLock reads a lock item for the detail view.
-func readLock(ctx context.Context, s *dynamo.Store, prob model.Problem) tea.Cmd {
+func readLock(ctx context.Context, s *dynamo.Store, seq int, prob model.Problem) tea.Cmd {
 	return func() tea.Msg {
 		title := "lock " + model.Printable(prob.Value)
-		lock, found, err := s.Lock(ctx, prob.ConstraintIndex(), prob.Value)
+		lock, found, err := s.LockAt(ctx, prob.ConstraintIndex(), prob.Value)
 		if err != nil {
-			return detailMsg{title: title, err: err}
+			return detailMsg{seq: seq, title: title, err: err}
 		}
 		why := orphanWhy(prob)
 		if !found {
-			return detailMsg{title: title, lines: []string{"this lock no longer exists: it may have been repaired (r reloads)"}}
+			return detailMsg{seq: seq, title: title, lines: []string{"this lock no longer exists: it may have been repaired (r reloads)"}}
 		}
-		return detailMsg{title: title, lines: append(detail.ItemLines(lock), append([]string{""}, why...)...)}
+		return detailMsg{seq: seq, title: title, lines: append(detail.ItemLines(lock), append([]string{""}, why...)...)}
 	}
 }
 
@@ -285,13 +285,4 @@ func orphanWhy(p model.Problem) []string {
 		why += " Its owner " + model.Printable(p.Owner) + " does not hold it (renamed or deleted without releasing the lock)."
 	}
 	return []string{why}
-}
-
-// errText is an error as the status line shows it.
-func errText(err error) string {
-	var de *dynamo.Error
-	if errors.As(err, &de) {
-		return de.Msg
-	}
-	return strings.TrimSpace(err.Error())
 }

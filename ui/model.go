@@ -85,6 +85,7 @@ type Model struct {
 	// operation and dialogID the account it is about; lastWrite lists the
 	// accounts the last committed write touched.
 	dialog    *dialog.Model
+	dialogSeq int // numbers dialogs, so a late answer finds its own
 	dialogOp  string
 	dialogID  string
 	lastWrite []string
@@ -97,10 +98,15 @@ type Model struct {
 	spinner    spinner.Model
 
 	gen      int // bumped on reload: answers to older requests are dropped
-	checkRun int
-	check    statusbar.Check
-	status   string
-	err      error
+	locksGen int // the same for the locks view
+	// detailSeq drops a detail read that a later key made stale.
+	detailSeq int
+	// checkCancel stops the running check when a new one starts.
+	checkCancel context.CancelFunc
+	checkRun    int
+	check       statusbar.Check
+	status      string
+	err         error
 	// retry redoes what failed, on the current model (r).
 	retry func(*Model) tea.Cmd
 }
@@ -172,7 +178,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, m.prefetch()
+		cmd := m.prefetch()
+		return m, cmd
 	case tea.BackgroundColorMsg:
 		*m.st = styles.New(msg.IsDark())
 		return m, nil
@@ -202,6 +209,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case searchDoneMsg:
 		return m.onSearchDone(msg)
 	case detailMsg:
+		if msg.seq != m.detailSeq || m.view == viewDialog {
+			return m, nil
+		}
 		if msg.err != nil {
 			m.err, m.retry = msg.err, nil
 			return m, nil

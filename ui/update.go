@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,8 +14,10 @@ import (
 	"github.com/locktable/locktable/ui/rows"
 )
 
-// onKey handles a key (Update then keeps help truthful).
+// onKey handles a key (Update then keeps help truthful). Any key makes a
+// detail still being read stale: the user has moved on.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.detailSeq++
 	if m.searching {
 		return m.onSearchKey(msg)
 	}
@@ -59,7 +63,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.km.Edit, m.km.Delete, m.km.Fix, m.km.Add):
 		return m.onWriteKey(msg)
 	case key.Matches(msg, m.km.Reload):
-		return m, m.reload()
+		cmd := m.reload()
+		return m, cmd
 	case key.Matches(msg, m.km.Enter):
 		return m.onEnter()
 	case key.Matches(msg, m.km.NextProblem):
@@ -69,7 +74,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	default:
 		return m.routeToList(msg)
 	}
-	return m, m.prefetch()
+	cmd := m.prefetch()
+	return m, cmd
 }
 
 // listView is the list view the user is in or came from.
@@ -134,7 +140,8 @@ func (m Model) routeToList(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
 	m.followEnd = isKey && key.Matches(k, m.km.Bottom)
-	return m, tea.Batch(cmd, m.prefetch())
+	more := m.prefetch()
+	return m, tea.Batch(cmd, more)
 }
 
 // prefetch keeps a few screens loaded below the selection, so scrolling
@@ -149,7 +156,7 @@ func (m *Model) prefetch() tea.Cmd {
 	}
 	if m.locksLoaded && !m.locksLoad && !m.locksNext.Done() && len(m.locks.locks)-m.locksList.Cursor() < ahead {
 		m.locksLoad = true
-		cmds = append(cmds, loadLocks(m.ctx, m.store, m.gen, m.locksNext, 3*m.listHeight()))
+		cmds = append(cmds, loadLocks(m.ctx, m.store, m.locksGen, m.locksNext, 3*m.listHeight()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -185,11 +192,12 @@ func (m Model) onAccountsPage(msg accountsPageMsg) (tea.Model, tea.Cmd) {
 	if m.checkRun == 0 && !m.opts.NoCheck {
 		cmds = append(cmds, m.runCheck())
 	}
-	return m, tea.Batch(append(cmds, m.prefetch())...)
+	cmds = append(cmds, m.prefetch())
+	return m, tea.Batch(cmds...)
 }
 
 func (m Model) onLocksPage(msg locksPageMsg) (tea.Model, tea.Cmd) {
-	if msg.gen != m.gen {
+	if msg.gen != m.locksGen {
 		return m, nil
 	}
 	m.locksLoad = false
@@ -202,15 +210,21 @@ func (m Model) onLocksPage(msg locksPageMsg) (tea.Model, tea.Cmd) {
 	m.locks.locks = append(m.locks.locks, msg.page.Locks...)
 	m.locksNext = msg.page.Next
 	m.locksList.SetCursor(m.locksList.Cursor())
-	return m, m.prefetch()
+	cmd := m.prefetch()
+	return m, cmd
 }
 
 // runCheck starts a new background check; answers of older runs are dropped.
 func (m *Model) runCheck() tea.Cmd {
+	if m.checkCancel != nil {
+		m.checkCancel() // a newer check makes the running one moot
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.checkCancel = cancel
 	m.checkRun++
 	m.check.Running, m.check.Err = true, nil
 	m.check.Progress = dynamo.CheckProgress{Approx: m.store.ApproxItems}
-	return startCheck(m.ctx, m.store, m.checkRun, m.events)
+	return startCheck(ctx, m.store, m.checkRun, m.events)
 }
 
 func (m Model) onCheckDone(msg checkDoneMsg) (tea.Model, tea.Cmd) {
@@ -303,12 +317,13 @@ func (m *Model) reload() tea.Cmd {
 		return retry(m)
 	}
 	m.err = nil
-	m.gen++
+	m.locksGen++
 	if m.view == viewLocks {
 		m.locks.locks, m.locksNext, m.locksLoad = nil, dynamo.Cursor{}, false
 		m.locksList.SetCursor(0)
 		return m.prefetch()
 	}
+	m.gen++
 	m.accounts.reset()
 	m.acctNext, m.acctLoading, m.consistent = dynamo.Cursor{}, true, true
 	m.locks.locks, m.locksNext, m.locksLoad = nil, dynamo.Cursor{}, false
@@ -350,9 +365,10 @@ func (m Model) onEnter() (tea.Model, tea.Cmd) {
 		case rows.Account:
 			a := m.accounts.account(r)
 			ref := model.KeyRef{Table: m.store.Schema.Table, Key: m.store.Schema.AccountKey(a.ID)}
-			return m, readItem(m.ctx, m.store, "account "+rows.AccountKey(a), ref, itemOrGone)
+			return m, readItem(m.ctx, m.store, m.detailSeq, "account "+rows.AccountKey(a), ref, itemOrGone)
 		case rows.Lock:
 			a, ci := *m.accounts.account(r), int(r.Lock)
+			a.Locks = slices.Clone(a.Locks) // rendered off the update loop
 			title := m.lockTitle(&a, ci)
 			if a.Locks[ci].Value == "" { // no value, no lock to read
 				m.openDetail(title, m.lockLines(&a, ci, nil))
@@ -360,9 +376,9 @@ func (m Model) onEnter() (tea.Model, tea.Cmd) {
 			}
 			table, key := m.store.Schema.LockKey(ci, a.Locks[ci].Value)
 			lines := func(lock model.Item) []string { return m.lockLines(&a, ci, lock) }
-			return m, readItem(m.ctx, m.store, title, model.KeyRef{Table: table, Key: key}, lines)
+			return m, readItem(m.ctx, m.store, m.detailSeq, title, model.KeyRef{Table: table, Key: key}, lines)
 		case rows.Orphan:
-			return m, readLock(m.ctx, m.store, *m.accounts.orphan(r))
+			return m, readLock(m.ctx, m.store, m.detailSeq, *m.accounts.orphan(r))
 		case rows.More:
 			m.switchTo(viewProblems)
 		}

@@ -14,16 +14,19 @@ import (
 	"github.com/locktable/locktable/ui/rows"
 )
 
-// planMsg answers a planning request of the write dialog.
+// planMsg answers a planning request of the write dialog seq; answers
+// for a dialog since closed are dropped.
 type planMsg struct {
+	seq      int
 	tx       dynamo.Tx
 	mustType string
 	skip     string
 	err      error
 }
 
-// writeDoneMsg answers a send.
+// writeDoneMsg answers a send of the write dialog seq.
 type writeDoneMsg struct {
+	seq int
 	res dynamo.Result
 	err error
 }
@@ -36,13 +39,13 @@ type refreshedMsg struct {
 	err   error
 }
 
-// prepare turns a plan into a ready transaction message.
-func prepare(s *dynamo.Store, p model.Plan, err error, mustType string) planMsg {
+// prepare turns a plan for dialog seq into a ready transaction message.
+func prepare(seq int, s *dynamo.Store, p model.Plan, err error, mustType string) planMsg {
 	if err != nil {
-		return planMsg{err: err}
+		return planMsg{seq: seq, err: err}
 	}
 	tx, err := s.Prepare(p, dynamo.NewToken())
-	return planMsg{tx: tx, mustType: mustType, err: err}
+	return planMsg{seq: seq, tx: tx, mustType: mustType, err: err}
 }
 
 // others says which values other accounts are known to hold: the check's
@@ -83,10 +86,9 @@ func (m Model) onWriteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		for _, c := range sc.Constraints {
 			fields = append(fields, dialog.NewField(c.Attr, "", m.validator(c.Attr)))
 		}
-		for i := 1; i < len(fields); i++ {
-			fields[i].Original = ""
+		for i := range fields {
+			fields[i].Original = "" // new values: nothing was loaded
 		}
-		fields[0].Original = ""
 		m.openDialog("add account: signup with its locks", fields, "signup", "")
 		return m, nil
 	case key.Matches(msg, m.km.Edit):
@@ -109,9 +111,10 @@ func (m Model) onWriteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		id, others := a.ID, m.others()
 		m.openDialog("delete "+rows.AccountKey(a)+" and release its locks", nil, "delete", id)
+		seq := m.dialogSeq
 		return m, func() tea.Msg {
 			p, err := s.PlanDelete(ctx, id, others)
-			return prepare(s, p, err, id)
+			return prepare(seq, s, p, err, id)
 		}
 	case key.Matches(msg, m.km.Fix):
 		p, why, ok := m.selectedProblem()
@@ -124,17 +127,18 @@ func (m Model) onWriteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.dialog.SetSkipped(why)
 			return m, nil
 		}
+		seq := m.dialogSeq
 		return m, func() tea.Msg {
 			r, err := s.PlanRepair(ctx, p)
 			if err != nil || r.Skip != "" {
-				return planMsg{err: err, skip: r.Skip}
+				return planMsg{seq: seq, err: err, skip: r.Skip}
 			}
-			lock, _, err := s.Lock(ctx, p.ConstraintIndex(), p.Value)
+			lock, _, err := s.LockAt(ctx, p.ConstraintIndex(), p.Value)
 			mustType := ""
 			if o, ok := lock[sc.OwnerAttr]; err == nil && ok && o.Kind == model.KindS && o.S != "" {
 				mustType = o.S // the lock still names an owner: type it back
 			}
-			return prepare(s, r.Plan, err, mustType)
+			return prepare(seq, s, r.Plan, err, mustType)
 		}
 	}
 	return m, nil
@@ -157,8 +161,23 @@ func (m *Model) validator(attr string) func(string) error {
 }
 
 // selectedProblem is the problem the selected row shows, or why it is
-// left to a person.
+// left to a person. A lock row knows only its own account: where the check
+// has the same problem, with every holder, that is the one repaired.
 func (m *Model) selectedProblem() (model.Problem, string, bool) {
+	p, why, ok := m.rowProblem()
+	if !ok || why != "" || m.check.Report == nil {
+		return p, why, ok
+	}
+	for _, q := range m.check.Report.Problems {
+		if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
+			return q, "", true
+		}
+	}
+	return p, why, ok
+}
+
+// rowProblem is the problem the selected row shows, as the row knows it.
+func (m *Model) rowProblem() (model.Problem, string, bool) {
 	sc := &m.store.Schema
 	switch m.view {
 	case viewProblems:
@@ -199,7 +218,10 @@ func (m *Model) selectedProblem() (model.Problem, string, bool) {
 }
 
 func (m *Model) openDialog(title string, fields []dialog.Field, op, id string) {
-	d := dialog.New(m.km, m.st, &m.store.Schema, title, fields)
+	km := m.km // the dialog's own keys: esc always closes it
+	km.Back.SetEnabled(true)
+	m.dialogSeq++
+	d := dialog.New(km, m.st, &m.store.Schema, title, fields)
 	d.SetSize(m.width, m.listHeight())
 	m.dialog = &d
 	m.dialogOp, m.dialogID = op, id
@@ -208,7 +230,17 @@ func (m *Model) openDialog(title string, fields []dialog.Field, op, id string) {
 
 // onDialogMsg answers the dialog's requests.
 func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
-	ctx, s, sc := m.ctx, m.store, &m.store.Schema
+	ctx, s, sc, seq := m.ctx, m.store, &m.store.Schema, m.dialogSeq
+	switch msg := msg.(type) {
+	case planMsg:
+		if msg.seq != seq {
+			return m, nil // for a dialog since closed
+		}
+	case writeDoneMsg:
+		if msg.seq != seq {
+			return m, nil
+		}
+	}
 	switch msg := msg.(type) {
 	case dialog.SubmitMsg:
 		switch m.dialogOp {
@@ -218,7 +250,7 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 				attrs[c.Attr] = msg.Values[c.Attr]
 			}
 			p, err := sc.Signup(msg.Values["account"], attrs)
-			return m, emitMsg(prepare(s, p, err, ""))
+			return m, emitMsg(prepare(seq, s, p, err, ""))
 		case "rename":
 			id, others := m.dialogID, m.others()
 			changes := map[string]string{}
@@ -229,7 +261,7 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, func() tea.Msg {
 				p, err := s.PlanRename(ctx, id, changes, others)
-				return prepare(s, p, err, "")
+				return prepare(seq, s, p, err, "")
 			}
 		}
 	case planMsg:
@@ -245,7 +277,7 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 		tx := msg.Tx
 		return m, func() tea.Msg {
 			res, err := s.Execute(ctx, tx)
-			return writeDoneMsg{res: res, err: err}
+			return writeDoneMsg{seq: seq, res: res, err: err}
 		}
 	case writeDoneMsg:
 		if msg.err != nil {
@@ -264,7 +296,8 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		ids := m.lastWrite
 		m.status = "written; reloading the rows involved"
-		return m, tea.Batch(refresh(ctx, s, ids), m.runCheck())
+		check := m.runCheck()
+		return m, tea.Batch(refresh(ctx, s, ids), check)
 	}
 	return m, nil
 }

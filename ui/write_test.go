@@ -159,3 +159,21 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 		t.Fatalf("help offers writes, or the header hides READ-ONLY:\n%s", s)
 	}
 }
+
+// TestEscClosesADialogOpenedFromTheList opens the rename form straight from
+// the list (nothing pinned, where esc has nothing else to do) and closes it.
+func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
+	t.Parallel()
+	store, _ := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	for !strings.Contains(d.selected(), "ACCT#a1") {
+		d.press("down")
+	}
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#a1")
+	d.press("esc")
+	if d.m.dialog != nil || d.m.view != viewAccounts {
+		t.Fatalf("esc did not close the dialog:\n%s", d.screen())
+	}
+}

@@ -126,10 +126,13 @@ func (m *Model) SetSkipped(why string) {
 // SetError shows an error; a form error sends the user back to the form.
 func (m *Model) SetError(err error) {
 	m.err = err
-	if len(m.fields) > 0 {
+	switch {
+	case len(m.fields) > 0:
 		m.Stage = StageForm
-	} else if m.tx != nil {
+	case m.tx != nil:
 		m.Stage = StagePreview
+	default:
+		m.Stage = StageSkipped // nothing to send: show the error, enter closes
 	}
 }
 
@@ -171,6 +174,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m, nil
+	}
+	if m.Stage == StageWaiting {
+		return m, nil // planning or sending: the answer must find this dialog
 	}
 	if key.Matches(k, m.km.Back) {
 		switch {
