@@ -52,17 +52,21 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 	// One census for all segments, added to under mu: merging per-segment
 	// censuses afterwards would redo every insertion while nothing else runs.
 	census := model.NewCensus(&s.Schema)
+	// The census keeps strings, never items: one item map is reused for
+	// every item, which spares the garbage collector a map per item (it
+	// competes for the CPU with a local emulator).
+	scratch := model.Item{}
 	for _, table := range s.Schema.Tables() {
 		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
-			page := make([]model.Item, len(items))
-			for i, av := range items {
-				page[i] = fromSDK(av)
-			}
 			mu.Lock()
 			defer mu.Unlock()
-			for _, it := range page {
-				census.Add(table, it)
+			for _, av := range items {
+				clear(scratch)
+				for k, v := range av {
+					scratch[k] = valueFromSDK(v)
+				}
+				census.Add(table, scratch)
 			}
 			scanned += int64(len(items))
 			report(PhaseScan)
