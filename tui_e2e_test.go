@@ -238,7 +238,7 @@ func TestTUIHostileValuesStayInert(t *testing.T) {
 	tm.start()
 	const shown = `evil\x1b]0;pwned\x07\u202eKCAB`
 	screen := tm.waitText("the hostile row", "username="+shown)
-	tm.waitText("the check", "missing_lock 0")
+	tm.waitText("the check", "missing 0")
 	if !strings.Contains(screen, "└ UNIQ#HANDLE#"+shown) {
 		t.Errorf("the lock row does not show the escapes:\n%s", screen)
 	}

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -146,9 +147,9 @@ func (m Model) Init() tea.Cmd {
 // pageWant is how many accounts a page asks for: a few screens' worth.
 func (m Model) pageWant() int { return max(3*m.height/(1+len(m.store.Schema.Constraints)), 50) }
 
-// listHeight is the rows left for a list under the header and above the
-// status and help lines.
-func (m Model) listHeight() int { return max(m.height-5, 1) }
+// listHeight is the rows left for a list under the two header lines and
+// above the status and help lines.
+func (m Model) listHeight() int { return max(m.height-4, 1) }
 
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
@@ -268,7 +269,7 @@ func (m Model) content() string {
 			body = m.problemsList.View()
 		}
 	case viewDetail:
-		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
+		body = padLines(m.st.Title.Render(m.detail.Title)+"\n"+m.detail.View(), m.listHeight())
 	case viewHelp:
 		under := m // help lists the keys of the view it was opened over
 		under.view = m.back
@@ -311,18 +312,17 @@ func (m Model) statusText() string {
 	return fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.accounts.main))), more)
 }
 
-// padLines pads s with empty lines to n lines.
+// padLines fits s to exactly n lines: cut below, padded with empty lines,
+// so that no view can push the status and help lines off the screen.
 func padLines(s string, n int) string {
-	lines := 1
-	for _, c := range s {
-		if c == '\n' {
-			lines++
-		}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[:n]
 	}
-	for ; lines < n; lines++ {
-		s += "\n"
+	for len(lines) < n {
+		lines = append(lines, "")
 	}
-	return s
+	return strings.Join(lines, "\n")
 }
 
 // enabled keeps help truthful: bindings that do nothing here are disabled.

@@ -46,7 +46,7 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 	if !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
 		t.Errorf("after the orphans came, selected %q, want ACCT#a1 still", d.selected())
 	}
-	if !strings.Contains(d.lines()[1], "missing_lock 1 · orphan_lock 2 · foreign_lock 1 · duplicate_valu") {
+	if !strings.Contains(d.lines()[1], "missing 1 · orphan 2 · foreign 1 · duplicate 1 · invalid 1") {
 		t.Errorf("header does not count the problems: %q", d.lines()[1])
 	}
 }
@@ -358,7 +358,7 @@ func TestReload(t *testing.T) {
 	d.until("the reload", func(m *Model) bool { return !m.acctLoading && m.check.Report != nil && m.checkRun == 2 })
 	d.settle()
 	d.wantRows("ACCT#b3 email=bea@x.io username=bea problem", "└ UNIQ#EMAIL#bea@x.io owner ACCT#b3 ok", "└ UNIQ#HANDLE#bea expected, not found missing")
-	if !strings.Contains(d.lines()[1], "missing_lock 2") {
+	if !strings.Contains(d.lines()[1], "missing 2") {
 		t.Errorf("the check did not run again: %q", d.lines()[1])
 	}
 	if n := len(d.m.accounts.main); n != 8 {

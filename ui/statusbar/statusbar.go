@@ -58,6 +58,13 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
 }
 
+// shortKind names each kind in the header by the word its rows show, so
+// that every count fits a narrow terminal.
+var shortKind = map[model.ProblemKind]string{
+	model.MissingLock: "missing", model.OrphanLock: "orphan", model.ForeignLock: "foreign",
+	model.DuplicateValue: "duplicate", model.InvalidValue: "invalid",
+}
+
 // render says how the check stands: its progress while it runs, the
 // problem counts per kind once it is done.
 func (c Check) render(st *styles.Styles) string {
@@ -72,7 +79,7 @@ func (c Check) render(st *styles.Styles) string {
 			if counts[k] > 0 {
 				style = st.Kind[k]
 			}
-			parts = append(parts, style.Render(fmt.Sprintf("%s %d", k, counts[k])))
+			parts = append(parts, style.Render(fmt.Sprintf("%s %d", shortKind[k], counts[k])))
 		}
 		return strings.Join(parts, " · ")
 	case c.Running:
