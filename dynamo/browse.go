@@ -321,12 +321,12 @@ func (s *Store) Holders(ctx context.Context, ci int, v string, progress func(sca
 		}
 		var scanned int64
 		r := scanRequest{table: s.Schema.Table, names: s.checkNames(s.Schema.Table), filter: &filter, segments: 1}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			for _, av := range items {
 				keep(fromSDK(av))
 			}
 			if progress != nil {
-				scanned += int64(len(items))
+				scanned += int64(examined)
 				progress(scanned)
 			}
 			return nil

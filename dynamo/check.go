@@ -58,7 +58,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 	scratch := model.Item{}
 	for _, table := range s.Schema.Tables() {
 		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
 			mu.Lock()
 			defer mu.Unlock()
 			for _, av := range items {
@@ -207,7 +207,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	if rescan {
 		var mu sync.Mutex
 		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(), segments: s.Segments, consistent: true}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue) error {
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
 			for _, av := range items {
 				if it := fromSDK(av); holds(it, true) {
 					mu.Lock()

@@ -75,10 +75,11 @@ func projectable(names []string) bool {
 }
 
 // scan reads a table in parallel segments, handing each page's items to
-// visit with its segment number. Pages may be short or empty when filtered;
+// visit with its segment number and the number of items the page examined
+// (more than it returned when filtered). Pages may be short or empty when filtered;
 // the scan goes on while LastEvaluatedKey is set. visit runs concurrently
 // for different segments, never for the same one.
-func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int, items []map[string]types.AttributeValue) error) error {
+func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int, items []map[string]types.AttributeValue, examined int) error) error {
 	if r.segments < 1 {
 		r.segments = 1
 	}
@@ -96,7 +97,7 @@ func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int,
 				if err != nil {
 					return explain(err, "scan", r.table, s.Endpoint)
 				}
-				if err := visit(seg, out.Items); err != nil {
+				if err := visit(seg, out.Items, int(out.ScannedCount)); err != nil {
 					return err
 				}
 				if len(out.LastEvaluatedKey) == 0 {
