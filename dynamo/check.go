@@ -232,8 +232,9 @@ func (s *Store) byIndex(ci int) bool {
 	return c.Index != "" && c.Normalize == model.NormalizeNone
 }
 
-// accountFilter selects account items, so that a rescan skips the locks.
-func (s *Store) accountFilter() *expression.ConditionBuilder {
+// accountFilter selects account items, so that a rescan skips the locks;
+// more conditions are ANDed to it.
+func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.ConditionBuilder {
 	sc := &s.Schema
 	var conds []expression.ConditionBuilder
 	if sc.AccountPrefix != "" {
@@ -242,13 +243,19 @@ func (s *Store) accountFilter() *expression.ConditionBuilder {
 	if sc.SK != "" {
 		conds = append(conds, expression.Name(sc.SK).Equal(expression.Value(sc.AccountSK)))
 	}
+	return and(append(conds, more...)...)
+}
+
+// and joins conditions in one flat AND: (a) AND (b) AND (c). Nesting them
+// pairwise would be the same to DynamoDB, but minidyn's parser rejects it.
+func and(conds ...expression.ConditionBuilder) *expression.ConditionBuilder {
 	switch len(conds) {
 	case 0:
 		return nil
 	case 1:
 		return &conds[0]
 	}
-	c := conds[0].And(conds[1], conds[2:]...)
+	c := expression.And(conds[0], conds[1], conds[2:]...)
 	return &c
 }
 
