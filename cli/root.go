@@ -57,9 +57,12 @@ func (a *app) rootCommand(version string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "locktable",
 		Short: "See and fix uniqueness locks in DynamoDB tables",
-		Long: `locktable checks DynamoDB tables that keep attributes unique with lock
-items (UNIQ#EMAIL#..., UNIQ#HANDLE#...) written in one guarded transaction
-with each account, and reports orphan, missing, foreign and duplicate locks.`,
+		Long: `locktable shows and fixes DynamoDB tables that keep attributes unique with
+lock items (UNIQ#EMAIL#..., UNIQ#HANDLE#...) written in one guarded
+transaction with each account: orphan, missing, foreign and duplicate locks.
+
+Without a command it opens the terminal UI on --table (try --demo: an
+embedded DynamoDB with a demo table, no AWS account needed).`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
