@@ -215,6 +215,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if k.String() == "enter" {
 			return m, emit(CloseMsg{Committed: m.result.Outcome == dynamo.Committed})
 		}
+		if k.String() == "s" && m.result.Outcome == dynamo.Unknown && m.tx != nil {
+			// The same request and token: a no-op if it had committed.
+			m.Stage = StageWaiting
+			return m, emit(SendMsg{Tx: *m.tx})
+		}
 	case StageSkipped:
 		if k.String() == "enter" {
 			return m, emit(CloseMsg{})
@@ -308,7 +313,10 @@ func (m Model) View() string {
 			}
 		}
 		hint := "enter close"
-		if r.Outcome != dynamo.Committed && len(m.fields) > 0 {
+		switch {
+		case r.Outcome == dynamo.Unknown:
+			hint = "s send again with the same token (a no-op if it committed) • enter close"
+		case r.Outcome != dynamo.Committed && len(m.fields) > 0:
 			hint = "esc edit and retry • enter close"
 		}
 		b.WriteString(m.st.Dim.Render("\n"+hint) + "\n")
