@@ -323,28 +323,7 @@ func TestOwnerlessOrphanConfirmedByIndex(t *testing.T) {
 	client, ep := dynamotest.Client(t)
 	sc := dynamotest.Rename(t, model.DefaultSchema(model.LayoutSingle))
 	sc.Constraints[0].Index = "by-email"
-	_, err := client.CreateTable(context.Background(), &dynamodb.CreateTableInput{
-		TableName:   aws.String(sc.Table),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("email"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName:  aws.String("by-email"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("email"), KeyType: types.KeyTypeHash}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
-		}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dynamotest.DeleteTables(t, client, sc.Table) })
+	dynamotest.TableWithIndex(t, client, sc.Table, "by-email", "email", "", types.ProjectionTypeKeysOnly)
 	dynamotest.Put(t, client, sc.Table,
 		acct("ACCT#a", "a@x.io", "a"), lock("UNIQ#EMAIL#a@x.io", ""), lock("UNIQ#HANDLE#a", "ACCT#a"),
 		lock("UNIQ#EMAIL#gone@x.io", ""))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
@@ -122,4 +123,34 @@ func Lock(pk, owner string) model.Item {
 		it["owner"] = model.S(owner)
 	}
 	return it
+}
+
+// TableWithIndex creates a layout-1 account table (PK, SK) with one GSI
+// keyed by hash (and rng, when not empty), deleted when the test ends.
+func TableWithIndex(t testing.TB, client *dynamodb.Client, table, index, hash, rng string, projection types.ProjectionType) {
+	t.Helper()
+	defs := map[string]bool{"PK": true, "SK": true, hash: true}
+	keys := []types.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash}}
+	if rng != "" {
+		defs[rng] = true
+		keys = append(keys, types.KeySchemaElement{AttributeName: aws.String(rng), KeyType: types.KeyTypeRange})
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(table),
+		BillingMode: types.BillingModePayPerRequest,
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String(index), KeySchema: keys, Projection: &types.Projection{ProjectionType: projection},
+		}},
+	}
+	for name := range defs {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeTypeS})
+	}
+	if _, err := client.CreateTable(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { DeleteTables(t, client, table) })
 }
