@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -136,7 +137,7 @@ func problemLine(p model.Problem) string {
 	parts := []string{fmt.Sprintf("%-16s %s %s", p.Kind, p.Constraint, quote(p.Value))}
 	if p.Lock != nil {
 		var pairs []string
-		for _, k := range sortedKeys(p.Lock) {
+		for _, k := range slices.Sorted(maps.Keys(p.Lock)) {
 			pairs = append(pairs, k+"="+p.Lock[k])
 		}
 		lock := strings.Join(pairs, ",")
@@ -165,13 +166,4 @@ func quote(s string) string {
 		return fmt.Sprintf("%q", p)
 	}
 	return p
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -43,14 +42,9 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	err := root.ExecuteContext(ctx)
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
-		fmt.Fprintln(stderr, "locktable: "+oneLine(err.Error()))
+		fmt.Fprintln(stderr, "locktable: "+model.OneLine(err.Error()))
 	}
 	return exitCode(err)
-}
-
-// oneLine keeps an error to one line: SDK messages may span several.
-func oneLine(s string) string {
-	return model.Printable(strings.Join(strings.Fields(s), " "))
 }
 
 func (a *app) rootCommand(version string) *cobra.Command {

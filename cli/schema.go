@@ -59,31 +59,39 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 			s.Constraints = append(s.Constraints, c)
 		}
 	}
-	for _, n := range f.normalize {
-		attr, v, err := model.ParseAssignment("normalize", n)
-		if err != nil {
-			return model.Schema{}, err
-		}
-		norm, err := model.ParseNormalization(v)
-		if err != nil {
-			return model.Schema{}, err
-		}
-		ci := s.Constraint(attr)
-		if ci < 0 {
-			return model.Schema{}, &model.FlagError{Flag: "normalize", Msg: "no unique attribute " + attr}
-		}
-		s.Constraints[ci].Normalize = norm
+	err = eachConstraint(&s, "normalize", f.normalize, func(c *model.Constraint, v string) error {
+		n, err := model.ParseNormalization(v)
+		c.Normalize = n
+		return err
+	})
+	if err != nil {
+		return model.Schema{}, err
 	}
-	for _, x := range f.index {
-		attr, v, err := model.ParseAssignment("index", x)
-		if err != nil {
-			return model.Schema{}, err
-		}
-		ci := s.Constraint(attr)
-		if ci < 0 {
-			return model.Schema{}, &model.FlagError{Flag: "index", Msg: "no unique attribute " + attr}
-		}
-		s.Constraints[ci].Index = v
+	err = eachConstraint(&s, "index", f.index, func(c *model.Constraint, v string) error {
+		c.Index = v
+		return nil
+	})
+	if err != nil {
+		return model.Schema{}, err
 	}
 	return s, s.Validate()
+}
+
+// eachConstraint applies the ATTR=VALUE values of a repeated flag to the
+// constraints they name.
+func eachConstraint(s *model.Schema, flag string, values []string, apply func(*model.Constraint, string) error) error {
+	for _, x := range values {
+		attr, v, err := model.ParseAssignment(flag, x)
+		if err != nil {
+			return err
+		}
+		ci := s.Constraint(attr)
+		if ci < 0 {
+			return &model.FlagError{Flag: flag, Msg: "no unique attribute " + attr}
+		}
+		if err := apply(&s.Constraints[ci], v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

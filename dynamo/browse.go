@@ -187,9 +187,11 @@ func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
 // should have, and the owners those locks name when they are other
 // accounts, and returns each account's view.
 func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.AccountView, error) {
+	expected := make([][]model.KeyRef, len(accounts)) // per account
 	var refs []model.KeyRef
-	for _, it := range accounts {
-		refs = append(refs, s.Schema.ExpectedLocks(it)...)
+	for i, it := range accounts {
+		expected[i] = s.Schema.ExpectedLocks(it)
+		refs = append(refs, expected[i]...)
 	}
 	locks := map[string]model.Item{}
 	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
@@ -205,9 +207,9 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 	// Owners that are other accounts decide foreign against duplicate.
 	owners := map[string]model.Item{}
 	var ownerRefs []model.KeyRef
-	for _, it := range accounts {
+	for i, it := range accounts {
 		id := it[s.Schema.PK].S
-		for _, r := range s.Schema.ExpectedLocks(it) {
+		for _, r := range expected[i] {
 			if l, ok := lockAt(r); ok {
 				if o, ok := l[s.Schema.OwnerAttr]; ok && o.Kind == model.KindS && o.S != id && o.S != "" {
 					ownerRefs = append(ownerRefs, model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(o.S)})

@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/locktable/locktable/model"
 )
 
 // SeedOptions say what `locktable seed` writes.
@@ -139,38 +140,25 @@ func (s *Store) lockItem(ci int, v, owner string) (table string, item map[string
 	return table, item
 }
 
-// guardedPut is a transaction Put that fails if the item exists.
-func guardedPut(table, pk string, item map[string]types.AttributeValue) types.TransactWriteItem {
-	cond, _ := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(pk))).Build()
-	return types.TransactWriteItem{Put: &types.Put{
-		TableName: aws.String(table), Item: item,
-		ConditionExpression:      cond.Condition(),
-		ExpressionAttributeNames: cond.Names(),
-	}}
-}
-
-// lockPK is the hash key attribute of the table holding constraint ci's locks.
-func (s *Store) lockPK(ci int) string {
-	if c := s.Schema.Constraints[ci]; !c.InAccountTable() {
-		return c.KeyAttr
-	}
-	return s.Schema.PK
-}
-
-// signup writes an account and its locks in one guarded transaction, as
-// the pattern does; withOwner says whether the locks name their owner (the
-// article's locks do not). An account already there is left as it is.
+// signup writes an account and its locks in one guarded transaction: the
+// very plan `locktable signup` sends. withOwner says whether the locks name
+// their owner (the article's locks do not). An account already there is
+// left as it is.
 func (s *Store) signup(ctx context.Context, id string, attrs map[string]string, withOwner bool) error {
-	items := []types.TransactWriteItem{guardedPut(s.Schema.Table, s.Schema.PK, s.accountItem(id, attrs))}
-	for ci, c := range s.Schema.Constraints {
-		if v := attrs[c.Attr]; v != "" {
-			owner := ""
-			if withOwner {
-				owner = id
+	plan, err := s.Schema.Signup(id, attrs)
+	if err != nil {
+		return err
+	}
+	if !withOwner {
+		for _, a := range plan.Actions {
+			if a.Role == model.RoleTakeLock {
+				delete(a.Item, s.Schema.OwnerAttr)
 			}
-			table, lock := s.lockItem(ci, v, owner)
-			items = append(items, guardedPut(table, s.lockPK(ci), lock))
 		}
+	}
+	tx, err := s.Prepare(plan, NewToken())
+	if err != nil {
+		return err
 	}
 	w, err := s.writer()
 	if err != nil {
@@ -178,7 +166,7 @@ func (s *Store) signup(ctx context.Context, id string, attrs map[string]string, 
 	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	_, err = w.TransactWriteItems(cctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	_, err = w.TransactWriteItems(cctx, tx.Input)
 	var cancelled *types.TransactionCanceledException
 	if errors.As(err, &cancelled) {
 		return nil // already seeded: the guards kept it as it was
@@ -327,9 +315,15 @@ func (s *Store) showcase(ctx context.Context, next int) error {
 			return err
 		}
 	}
+	// Written with its locks but without the transaction: Signup rightly
+	// refuses control characters in new values.
 	id, attrs = s.sampleAccount(next + 1)
 	attrs[last] = "mallory\x1b]0;pwned\x07\u202eevil"
-	return s.signup(ctx, id, attrs, true)
+	all := make([]int, len(s.Schema.Constraints))
+	for ci := range all {
+		all[ci] = ci
+	}
+	return s.putAccount(ctx, id, attrs, all...)
 }
 
 // ensureTables creates each missing table of the schema (string keys,

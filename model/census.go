@@ -5,8 +5,7 @@ import "slices"
 // Census accumulates what a scan saw, item by item, and reconciles it into
 // problems. It keeps per constraint the holders of each normalized value and
 // the lock of each raw value, so memory grows with accounts, not items read.
-// A Census is not safe for concurrent use; give each scan segment its own and
-// Merge them.
+// A Census is not safe for concurrent use.
 type Census struct {
 	schema   *Schema
 	Scanned  int // every item added
@@ -65,22 +64,6 @@ func (c *Census) addAccount(id string, it Item) {
 			})
 		}
 	}
-}
-
-// Merge adds everything o saw to c.
-func (c *Census) Merge(o *Census) {
-	c.Scanned += o.Scanned
-	c.Accounts += o.Accounts
-	c.Locks += o.Locks
-	for ci := range c.holders {
-		for v, ids := range o.holders[ci] {
-			c.holders[ci][v] = append(c.holders[ci][v], ids...)
-		}
-		for v, l := range o.locks[ci] {
-			c.locks[ci][v] = l
-		}
-	}
-	c.invalid = append(c.invalid, o.invalid...)
 }
 
 // Holders returns the accounts seen holding normalized value v of

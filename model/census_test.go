@@ -403,31 +403,6 @@ func TestCensusProblems(t *testing.T) {
 	}
 }
 
-func TestCensusMerge(t *testing.T) {
-	for _, tt := range censusCases() {
-		// Every split into a prefix and a suffix, and an interleaving.
-		splits := map[string]func(i int) bool{"even/odd": func(i int) bool { return i%2 == 0 }}
-		for k := 0; k <= len(tt.rows); k++ {
-			splits[fmt.Sprintf("first %d", k)] = func(i int) bool { return i < k }
-		}
-		for name, first := range splits {
-			t.Run(tt.name+"/"+name, func(t *testing.T) {
-				a, b := NewCensus(tt.schema), NewCensus(tt.schema)
-				for i, r := range tt.rows {
-					if first(i) {
-						a.Add(r.table, r.item)
-					} else {
-						b.Add(r.table, r.item)
-					}
-				}
-				a.Merge(b)
-				checkCounts(t, a, tt.counts)
-				checkProblems(t, tt.schema, a.Problems(), tt.want)
-			})
-		}
-	}
-}
-
 func TestReportJSON(t *testing.T) {
 	tests := []struct {
 		name string

@@ -64,3 +64,7 @@ func Hidden(r rune) bool {
 	}
 	return false
 }
+
+// OneLine is Printable on one line: runs of white space, newlines
+// included, become one space. Error messages of the SDK span lines.
+func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }

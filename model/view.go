@@ -22,10 +22,8 @@ func (s LockStatus) Problematic() bool { return s != LockOK && s != LockNone }
 // what was found there.
 type LockView struct {
 	Constraint int
-	Value      string            // the normalized value held; "" for none or invalid
-	Table      string            // where the expected lock lives
-	Key        map[string]string // the expected lock's key (nil when no lock is expected)
-	Item       Item              // the lock as read; nil when missing
+	Value      string // the normalized value held; "" for none or invalid
+	Item       Item   // the lock as read; nil when missing
 	Owner      string
 	Status     LockStatus
 }
@@ -85,8 +83,8 @@ func (s *Schema) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(own
 			l.Status = LockInvalid
 		case HoldsValue:
 			l.Value = v
-			l.Table, l.Key = s.LockKey(ci, v)
-			lock, found := lockAt(KeyRef{l.Table, l.Key})
+			table, key := s.LockKey(ci, v)
+			lock, found := lockAt(KeyRef{table, key})
 			if !found {
 				l.Status = LockMissing
 				break

@@ -178,18 +178,11 @@ func (d *accountsData) rebuildTop() int {
 			top = append(top, rows.Row{Kind: rows.More, Text: fmt.Sprintf("… %d more orphan locks: enter or 3 for the problems view", n-maxOrphanRows)})
 		}
 	}
-	if len(d.pin.orEmpty().title) > 0 || len(d.orphans) > 0 {
+	if d.pin != nil || len(d.orphans) > 0 {
 		top = append(top, rows.Row{Kind: rows.Note, Text: "accounts"})
 	}
 	d.top = top
 	return len(top) - before
-}
-
-func (p *pin) orEmpty() pin {
-	if p == nil {
-		return pin{}
-	}
-	return *p
 }
 
 // markDuplicates applies a check's duplicate values to every account shown.

@@ -263,22 +263,6 @@ func itemOrGone(it model.Item) []string {
 	return detail.ItemLines(it)
 }
 
-// readLock reads a lock item for the detail view.
-func readLock(ctx context.Context, s *dynamo.Store, seq int, prob model.Problem) tea.Cmd {
-	return func() tea.Msg {
-		title := "lock " + model.Printable(prob.Value)
-		lock, found, err := s.LockAt(ctx, prob.ConstraintIndex(), prob.Value)
-		if err != nil {
-			return detailMsg{seq: seq, title: title, err: err}
-		}
-		why := orphanWhy(prob)
-		if !found {
-			return detailMsg{seq: seq, title: title, lines: []string{"this lock no longer exists: it may have been repaired (r reloads)"}}
-		}
-		return detailMsg{seq: seq, title: title, lines: append(detail.ItemLines(lock), append([]string{""}, why...)...)}
-	}
-}
-
 func orphanWhy(p model.Problem) []string {
 	why := "why: orphan_lock: no account holds " + p.Constraint + " = " + model.Printable(p.Value) + ", so nobody can ever claim this value again."
 	if p.Owner != "" {

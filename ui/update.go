@@ -95,7 +95,7 @@ func (m *Model) openOver(v view) {
 // switchTo shows a list view, loading the locks on first visit.
 func (m *Model) switchTo(v view) {
 	m.view = v
-	if v == viewLocks && !m.locksLoaded {
+	if v == viewLocks {
 		m.locksLoaded = true
 	}
 }
@@ -378,7 +378,15 @@ func (m Model) onEnter() (tea.Model, tea.Cmd) {
 			lines := func(lock model.Item) []string { return m.lockLines(&a, ci, lock) }
 			return m, readItem(m.ctx, m.store, m.detailSeq, title, model.KeyRef{Table: table, Key: key}, lines)
 		case rows.Orphan:
-			return m, readLock(m.ctx, m.store, m.detailSeq, *m.accounts.orphan(r))
+			p := *m.accounts.orphan(r)
+			table, key := m.store.Schema.LockKey(p.ConstraintIndex(), p.Value) // the raw key
+			lines := func(lock model.Item) []string {
+				if lock == nil {
+					return []string{"this lock no longer exists: it may have been repaired (r reloads)"}
+				}
+				return append(append(detail.ItemLines(lock), ""), orphanWhy(p)...)
+			}
+			return m, readItem(m.ctx, m.store, m.detailSeq, "lock "+model.Printable(p.Value), model.KeyRef{Table: table, Key: key}, lines)
 		case rows.More:
 			m.switchTo(viewProblems)
 		}

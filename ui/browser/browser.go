@@ -82,9 +82,6 @@ func (m *Model) clamp() {
 	m.offset = max(min(m.offset, n-m.height), 0)
 }
 
-// NearEnd reports whether the selection is within a screen of the last row.
-func (m Model) NearEnd() bool { return m.cursor >= m.src.Len()-m.height-1 }
-
 // Update moves the selection on navigation keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {

@@ -193,17 +193,6 @@ func TestShiftCursorKeepsTheView(t *testing.T) {
 	}
 }
 
-func TestNearEnd(t *testing.T) {
-	m, _ := list(100, 10)
-	if m.NearEnd() {
-		t.Error("row 0 of 100 is near the end")
-	}
-	m.SetCursor(89)
-	if !m.NearEnd() {
-		t.Error("row 89 of 100 (height 10) is not near the end")
-	}
-}
-
 // TestViewRendersOnlyVisibleRows lists a million rows and checks that a
 // view asks for exactly a screen of them, the ones from the offset.
 func TestViewRendersOnlyVisibleRows(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/dynamo"
@@ -103,13 +102,11 @@ func Status(st *styles.Styles, width int, spinner string, loading bool, msg stri
 	var s string
 	switch {
 	case err != nil:
-		s = st.Error.Render("error: "+model.Printable(oneLine(err.Error()))) + st.Dim.Render("  (r to retry)")
+		s = st.Error.Render("error: "+model.OneLine(err.Error())) + st.Dim.Render("  (r to retry)")
 	case loading:
 		s = spinner + " " + msg
 	default:
 		s = st.Dim.Render(msg)
 	}
-	return lipgloss.NewStyle().MaxWidth(width).Render(ansi.Truncate(s, width, "…"))
+	return ansi.Truncate(s, width, "…")
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
