@@ -90,23 +90,8 @@ func writeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, escapeHidden(buf.String()))
+	_, err := io.WriteString(w, model.EscapeJSON(buf.String()))
 	return err
-}
-
-// escapeHidden writes DEL, C1 controls and invisible format characters in
-// a JSON document as \u escapes (encoding/json already escapes C0). They
-// can only stand inside strings, so the document means the same.
-func escapeHidden(doc string) string {
-	var out strings.Builder
-	for _, r := range doc {
-		if r == 0x7f || model.Hidden(r) {
-			fmt.Fprintf(&out, `\u%04x`, r)
-		} else {
-			out.WriteRune(r)
-		}
-	}
-	return out.String()
 }
 
 // writeReport prints the human report: a summary, each kind with its count,

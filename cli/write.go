@@ -213,7 +213,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.stdout, escapeHidden(string(b)))
+			fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
 		}
 		return nil
 	}

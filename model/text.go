@@ -68,3 +68,20 @@ func Hidden(r rune) bool {
 // OneLine is Printable on one line: runs of white space, newlines
 // included, become one space. Error messages of the SDK span lines.
 func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }
+
+// EscapeJSON writes DEL, C1 controls and invisible format characters in a
+// JSON document as \u escapes (encoding/json already escapes C0). They can
+// only stand inside strings, so the document means the same: every JSON
+// document locktable writes (check --json, --dry-run, --json results, the
+// audit log) goes through it.
+func EscapeJSON(doc string) string {
+	var out strings.Builder
+	for _, r := range doc {
+		if r == 0x7f || Hidden(r) {
+			fmt.Fprintf(&out, `\u%04x`, r)
+		} else {
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}
