@@ -32,9 +32,11 @@ func (a *app) runTUI(ctx context.Context) error {
 		}
 	}
 	if store.Writable() {
-		if err := a.openAudit(store); err != nil {
+		audit, err := a.openAudit()
+		if err != nil {
 			return err
 		}
+		store.Audit = audit
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -26,12 +26,29 @@ const (
 // writeFlags are the flags every write command takes.
 type writeFlags struct {
 	dryRun, yes, asJSON bool
+	skipLookup          bool // signup and rename: no holder lookup
 }
 
 func (f *writeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print each transaction as aws dynamodb transact-write-items --cli-input-json input, one per line; send nothing")
 	cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "send without asking")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object per transaction")
+}
+
+// registerLookup adds --skip-holder-lookup to a command that takes values.
+func (f *writeFlags) registerLookup(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.skipLookup, "skip-holder-lookup", false,
+		"do not look for accounts that hold a new value without its lock (a consistent scan, or the --index GSI) before sending")
+}
+
+// writeOp says what a write command is, before anything is planned: its
+// name and keys for the audit log, whether it asks for the key to be typed
+// back, and whether its new values need a holder lookup.
+type writeOp struct {
+	name   string
+	keys   []string
+	typed  bool
+	lookup bool
 }
 
 // setFlag parses repeated --set ATTR=VALUE.
@@ -63,7 +80,11 @@ func (a *app) writeCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.runWrite(cmd.Context(), signupF, false, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
+			op := writeOp{name: "signup", lookup: true}
+			if signupID != "" {
+				op.keys = []string{signupID}
+			}
+			return a.runWrite(cmd.Context(), signupF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				id := signupID
 				if id == "" {
 					id = s.Schema.AccountPrefix + dynamo.NewToken()[:12]
@@ -76,6 +97,7 @@ func (a *app) writeCommands() []*cobra.Command {
 	signup.Flags().StringArrayVar(&signupSets, "set", nil, "ATTR=VALUE (repeat)")
 	signup.Flags().StringVar(&signupID, "id", "", "the account's key value (default: the account prefix and a random id)")
 	signupF.register(signup)
+	signupF.registerLookup(signup)
 
 	rename := &cobra.Command{
 		Use:   "rename KEY --set ATTR=VALUE...",
@@ -89,7 +111,8 @@ func (a *app) writeCommands() []*cobra.Command {
 			if len(changes) == 0 {
 				return usageErr("rename: --set ATTR=VALUE is required")
 			}
-			return a.runWrite(cmd.Context(), renameF, false, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
+			op := writeOp{name: "rename", keys: args[:1], lookup: true}
+			return a.runWrite(cmd.Context(), renameF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				p, err := s.PlanRename(ctx, args[0], changes, nil)
 				return []dynamo.Repair{{Plan: p}}, err
 			})
@@ -97,13 +120,14 @@ func (a *app) writeCommands() []*cobra.Command {
 	}
 	rename.Flags().StringArrayVar(&renameSets, "set", nil, "ATTR=VALUE (repeat; an empty VALUE removes it)")
 	renameF.register(rename)
+	renameF.registerLookup(rename)
 
 	del := &cobra.Command{
 		Use:   "delete KEY",
 		Short: "Delete an account and release its locks in one guarded transaction",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runWrite(cmd.Context(), deleteF, true, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
+			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1], typed: true}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				p, err := s.PlanDelete(ctx, args[0], nil)
 				return []dynamo.Repair{{Plan: p}}, err
 			})
@@ -119,7 +143,7 @@ func (a *app) writeCommands() []*cobra.Command {
 			if kind != "" && !isKind(kind) {
 				return usageErr("--kind %q: want one of %v", kind, model.ProblemKinds)
 			}
-			return a.runWrite(cmd.Context(), repairF, false, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
+			return a.runWrite(cmd.Context(), repairF, writeOp{name: "repair"}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				if constraint != "" && s.Schema.Constraint(constraint) < 0 {
 					return nil, usageErr("--constraint %q: not a unique attribute", constraint)
 				}
@@ -159,15 +183,28 @@ func isKind(k string) bool {
 }
 
 // runWrite opens the store, plans, and then prints (--dry-run) or, once
-// allowed and confirmed, executes each plan and reports it. typed says the
-// operation asks for the key to be typed back rather than y/N.
-func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(context.Context, *dynamo.Store) ([]dynamo.Repair, error)) error {
+// allowed, cleared by the holder lookup and confirmed, executes each plan
+// and reports it. Every refusal is recorded in the audit log, which is
+// opened first: a write that cannot be recorded is not sent.
+func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(context.Context, *dynamo.Store) ([]dynamo.Repair, error)) error {
 	s, err := a.schema()
 	if err != nil {
 		return err
 	}
-	if !f.dryRun && a.readOnly {
-		return a.mayWrite(dynamo.Endpoint{})
+	var audit *dynamo.AuditLog
+	refuse := func(err error) error {
+		if audit != nil {
+			_ = audit.Record(dynamo.AuditEntry{Event: dynamo.EventRefused, Operation: op.name, Table: s.Table, Keys: op.keys, Reason: err.Error()})
+		}
+		return err
+	}
+	if !f.dryRun {
+		if audit, err = a.openAudit(); err != nil {
+			return err
+		}
+		if a.readOnly {
+			return refuse(a.mayWrite(dynamo.Endpoint{}))
+		}
 	}
 	// Refuse before any request: backend only builds the client.
 	store, err := a.backend(ctx, s)
@@ -176,8 +213,9 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 	}
 	if !f.dryRun {
 		if err := a.mayWrite(store.Endpoint); err != nil {
-			return err
+			return refuse(err)
 		}
+		store.Audit = audit
 	}
 	if err := store.Verify(ctx); err != nil {
 		return err
@@ -189,7 +227,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 	if err != nil {
 		var fe *model.FieldError
 		if errors.As(err, &fe) {
-			return usageErr("%v", fe)
+			return refuse(usageErr("%v", fe))
 		}
 		return err
 	}
@@ -217,24 +255,74 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, typed bool, plan func(
 		}
 		return nil
 	}
+	if len(txs) > 0 && !f.yes && !a.canAsk() {
+		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
+	}
+	if op.lookup {
+		var cleared []dynamo.Tx
+		for _, tx := range txs {
+			taken, err := a.lookupHolders(ctx, store, tx.Plan, f.skipLookup)
+			if err != nil {
+				return err
+			}
+			if len(taken) > 0 {
+				results = append(results, store.Refuse(tx.Plan, taken))
+				continue
+			}
+			cleared = append(cleared, tx)
+		}
+		txs = cleared
+	}
 	if len(txs) > 0 && !f.yes {
-		if err := a.confirm(txs, typed); err != nil {
+		if err := a.confirm(txs, op.typed); err != nil {
 			return err
 		}
 	}
-	if err := a.openAudit(store); err != nil {
-		return err
-	}
 	for _, tx := range txs {
+		if ctx.Err() != nil {
+			break // interrupted between transactions: report what was done
+		}
 		res, err := store.Execute(ctx, tx)
 		if err != nil {
-			// Refused outright: say what was done before it, then why.
+			// Certainly not applied: say what was done before it, then why.
 			_ = a.report(results, f.asJSON)
 			return err
 		}
 		results = append(results, res)
 	}
-	return a.report(results, f.asJSON)
+	if err := a.report(results, f.asJSON); err != nil || ctx.Err() == nil {
+		return err
+	}
+	return context.Cause(ctx)
+}
+
+// lookupHolders looks for accounts other than the plan's that hold a value
+// it would lock, and says on stderr how it looked and how much it read (or
+// that --skip-holder-lookup skipped it).
+func (a *app) lookupHolders(ctx context.Context, s *dynamo.Store, p model.Plan, skip bool) ([]dynamo.Taken, error) {
+	values := dynamo.NewValues(p)
+	if len(values) == 0 {
+		return nil, nil
+	}
+	if skip {
+		fmt.Fprintln(a.stderr, "holder lookup skipped (--skip-holder-lookup): an account holding a new value without its lock would not stop this write")
+		return nil, nil
+	}
+	lookup, err := s.LookupHolders(ctx, values)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, w := range values {
+		names = append(names, s.Schema.Constraints[w.Constraint].Attr+"="+model.Printable(w.Value))
+	}
+	taken := dynamo.TakenValues(p, lookup)
+	verdict := "no other account holds them"
+	if len(taken) > 0 {
+		verdict = fmt.Sprintf("%d taken", len(taken))
+	}
+	fmt.Fprintf(a.stderr, "holder lookup for %s: %s, %d items read: %s\n", strings.Join(names, ", "), lookup.Method, lookup.ItemsRead, verdict)
+	return taken, nil
 }
 
 func problemKeys(p model.Problem) []string {
@@ -248,10 +336,10 @@ func problemKeys(p model.Problem) []string {
 // confirm asks on a terminal (y/N); without one it refuses (exit 2). A
 // delete asks for the account's key to be typed back instead.
 func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
-	in, ok := a.stdin.(*os.File)
-	if !ok || !term.IsTerminal(int(in.Fd())) {
+	if !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
+	in := a.stdin.(*os.File)
 	for _, tx := range txs {
 		fmt.Fprintf(a.stderr, "%s %s:\n", tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")))
 		for i, act := range tx.Plan.Actions {
@@ -273,31 +361,33 @@ func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
 	return nil
 }
 
-// openAudit points the store's audit log at --audit-log, or at
-// $XDG_STATE_HOME/locktable/audit.log (~/.local/state/locktable/...).
-func (a *app) openAudit(s *dynamo.Store) error {
+// canAsk reports whether stdin is a terminal to ask for confirmation on.
+func (a *app) canAsk() bool {
+	in, ok := a.stdin.(*os.File)
+	return ok && term.IsTerminal(int(in.Fd()))
+}
+
+// openAudit opens --audit-log, or $XDG_STATE_HOME/locktable/audit.log
+// (~/.local/state/locktable/...). It fails closed: no audit log, no write.
+func (a *app) openAudit() (*dynamo.AuditLog, error) {
 	path := a.auditLog
 	if path == "" {
 		dir := os.Getenv("XDG_STATE_HOME")
 		if dir == "" {
 			home, err := os.UserHomeDir()
 			if err != nil {
-				return usageErr("no home directory for the audit log: pass --audit-log")
+				return nil, usageErr("no home directory for the audit log: pass --audit-log")
 			}
 			dir = filepath.Join(home, ".local", "state")
 		}
 		path = filepath.Join(dir, "locktable", "audit.log")
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return usageErr("audit log: %v", err)
-		}
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	log, f, err := dynamo.OpenAuditLog(path)
 	if err != nil {
-		return usageErr("--audit-log: %v", err)
+		return nil, usageErr("%v (--audit-log; nothing was sent)", err)
 	}
 	a.closers = append(a.closers, func() { f.Close() })
-	s.Audit = f
-	return nil
+	return log, nil
 }
 
 // report prints the results and picks the exit status: 4 if any outcome is

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,7 +94,10 @@ func (w writeEnv) auditLines() []string {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
+	if len(data) == 0 {
+		return nil
+	}
+	if !strings.HasSuffix(string(data), "\n") {
 		w.t.Fatalf("audit log does not end in a newline: %q", data)
 	}
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
@@ -104,6 +108,22 @@ func (w writeEnv) wantNoAudit() {
 	if _, err := os.Stat(w.audit); !os.IsNotExist(err) {
 		data, _ := os.ReadFile(w.audit)
 		w.t.Fatalf("audit log written: %q", data)
+	}
+}
+
+// wantOnlyRefusals checks that the audit log holds n lines, each a refusal
+// with a reason, and nothing that was sent.
+func (w writeEnv) wantOnlyRefusals(n int) {
+	w.t.Helper()
+	lines := w.auditLines()
+	for _, l := range lines {
+		var e dynamo.AuditEntry
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Event != dynamo.EventRefused || e.Reason == "" || e.Operation == "" {
+			w.t.Fatalf("audit line %q: want a refusal with its reason", l)
+		}
+	}
+	if len(lines) != n {
+		w.t.Fatalf("%d audit lines, want %d refusals: %q", len(lines), n, lines)
 	}
 }
 
@@ -149,7 +169,7 @@ func TestWriteCommandsEndToEnd(t *testing.T) {
 	const bio = "secret-bio-value"
 
 	r := w.run("signup", "--set", "email=ada@x.io", "--set", "username=ada", "--set", "bio="+bio, "--id", "ACCT#a1", "--yes")
-	if r.code != cli.ExitOK || r.stderr != "" {
+	if r.code != cli.ExitOK || r.stderr != "holder lookup for email=ada@x.io, username=ada: consistent scan of the accounts, 0 items read: no other account holds them\n" {
 		t.Fatalf("signup: exit %d, stderr %q, stdout %q", r.code, r.stderr, r.stdout)
 	}
 	if !strings.HasPrefix(r.stdout, "committed signup ACCT#a1") {
@@ -161,48 +181,52 @@ func TestWriteCommandsEndToEnd(t *testing.T) {
 		"PK=UNIQ#HANDLE#ada SK=LOCK owner=ACCT#a1",
 	)
 
-	// The audit log: one line, keys and token, no attribute values.
+	// The audit log: the intent, synced before the request, then the
+	// outcome; keys and token, no attribute values.
 	lines := w.auditLines()
-	if len(lines) != 1 {
-		t.Fatalf("audit log has %d lines: %q", len(lines), lines)
+	if len(lines) != 2 {
+		t.Fatalf("audit log has %d lines, want intent and outcome: %q", len(lines), lines)
 	}
-	var entry map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(lines[0]), &entry); err != nil {
-		t.Fatalf("audit line is not JSON: %v: %s", err, lines[0])
-	}
-	var members []string
-	for k := range entry {
-		members = append(members, k)
-	}
-	slices.Sort(members)
-	if want := []string{"cancellation_codes", "keys", "operation", "outcome", "table", "time", "token"}; !slices.Equal(members, want) {
-		t.Fatalf("audit members %q, want %q", members, want)
-	}
-	var keys []string
-	var token, outcome string
-	_ = json.Unmarshal(entry["keys"], &keys)
-	_ = json.Unmarshal(entry["token"], &token)
-	_ = json.Unmarshal(entry["outcome"], &outcome)
-	if !slices.Equal(keys, []string{"ACCT#a1", "UNIQ#EMAIL#ada@x.io", "UNIQ#HANDLE#ada"}) || !tokenRE.MatchString(token) || outcome != "committed" {
-		t.Fatalf("audit keys %q, token %q, outcome %q", keys, token, outcome)
-	}
-	// Lock keys are keys (they embed the value by design); outside the keys
-	// no value appears, and a non-key attribute appears nowhere.
-	delete(entry, "keys")
-	rest, _ := json.Marshal(entry)
-	for _, v := range []string{"ada@x.io", "ada\"", bio} {
-		if strings.Contains(string(rest), v) {
-			t.Errorf("audit line holds %q outside its keys: %s", v, lines[0])
+	for i, want := range [][]string{
+		{"event", "keys", "operation", "table", "time", "token"},
+		{"event", "keys", "operation", "outcome", "table", "time", "token"},
+	} {
+		var entry map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(lines[i]), &entry); err != nil {
+			t.Fatalf("audit line is not JSON: %v: %s", err, lines[i])
+		}
+		members := slices.Sorted(maps.Keys(entry))
+		if !slices.Equal(members, want) {
+			t.Fatalf("audit line %d members %q, want %q", i, members, want)
+		}
+		var keys []string
+		var token, event, outcome string
+		_ = json.Unmarshal(entry["keys"], &keys)
+		_ = json.Unmarshal(entry["token"], &token)
+		_ = json.Unmarshal(entry["event"], &event)
+		_ = json.Unmarshal(entry["outcome"], &outcome)
+		if !slices.Equal(keys, []string{"ACCT#a1", "UNIQ#EMAIL#ada@x.io", "UNIQ#HANDLE#ada"}) || !tokenRE.MatchString(token) ||
+			event != []string{"intent", "outcome"}[i] || outcome != []string{"", "committed"}[i] {
+			t.Fatalf("audit line %d: event %q, keys %q, token %q, outcome %q", i, event, keys, token, outcome)
+		}
+		// Lock keys are keys (they embed the value by design); outside the
+		// keys no value appears, and a non-key attribute appears nowhere.
+		delete(entry, "keys")
+		rest, _ := json.Marshal(entry)
+		for _, v := range []string{"ada@x.io", "ada\"", bio} {
+			if strings.Contains(string(rest), v) {
+				t.Errorf("audit line holds %q outside its keys: %s", v, lines[i])
+			}
 		}
 	}
-	if strings.Contains(lines[0], bio) {
-		t.Errorf("audit line holds the bio: %s", lines[0])
-	}
+	var first dynamo.AuditEntry
+	_ = json.Unmarshal([]byte(lines[1]), &first)
+	token := first.Token
 
 	// The same signup again: cancelled, exit 3, the reasons name the owner.
 	before := w.snapshot()
 	r = w.run("signup", "--set", "email=ada@x.io", "--set", "username=ada", "--id", "ACCT#a1", "--yes", "--json")
-	if r.code != cli.ExitCancelled || r.stderr != "" {
+	if r.code != cli.ExitCancelled || !strings.HasPrefix(r.stderr, "holder lookup for email=ada@x.io, username=ada: consistent scan of the accounts, 3 items read: no other account holds them") {
 		t.Fatalf("second signup: exit %d, stderr %q, stdout %q", r.code, r.stderr, r.stdout)
 	}
 	outs := outcomes(t, r.stdout)
@@ -222,8 +246,8 @@ func TestWriteCommandsEndToEnd(t *testing.T) {
 	if got := w.snapshot(); !slices.Equal(got, before) {
 		t.Fatalf("a cancelled signup changed the table: %q", got)
 	}
-	if lines := w.auditLines(); len(lines) != 2 || !strings.Contains(lines[1], `"outcome":"cancelled"`) ||
-		!strings.Contains(lines[1], `"cancellation_codes":["ConditionalCheckFailed","ConditionalCheckFailed","ConditionalCheckFailed"]`) {
+	if lines := w.auditLines(); len(lines) != 4 || !strings.Contains(lines[3], `"outcome":"cancelled"`) ||
+		!strings.Contains(lines[3], `"cancellation_codes":["ConditionalCheckFailed","ConditionalCheckFailed","ConditionalCheckFailed"]`) {
 		t.Fatalf("audit after the cancelled signup: %q", lines)
 	}
 
@@ -250,8 +274,8 @@ func TestWriteCommandsEndToEnd(t *testing.T) {
 		t.Fatalf("delete: exit %d, stderr %q, stdout %q", r.code, r.stderr, r.stdout)
 	}
 	w.wantSnapshot()
-	if lines := w.auditLines(); len(lines) != 5 {
-		t.Fatalf("audit log has %d lines after 5 writes: %q", len(lines), lines)
+	if lines := w.auditLines(); len(lines) != 10 {
+		t.Fatalf("audit log has %d lines after 5 writes, want an intent and an outcome each: %q", len(lines), lines)
 	}
 }
 
@@ -279,7 +303,7 @@ func TestWriteWithoutYesRefusesWithoutATerminal(t *testing.T) {
 	if got := w.snapshot(); !slices.Equal(got, before) {
 		t.Fatalf("a refused write changed the table: %q", got)
 	}
-	w.wantNoAudit()
+	w.wantOnlyRefusals(0)
 }
 
 func TestDryRun(t *testing.T) {
@@ -433,7 +457,7 @@ func TestWriteRefusals(t *testing.T) {
 	if got := w.snapshot(); !slices.Equal(got, before) {
 		t.Fatalf("a refused write changed the table: %q", got)
 	}
-	w.wantNoAudit()
+	w.wantOnlyRefusals(8) // each command, refused twice
 }
 
 func TestWriteUsageErrors(t *testing.T) {
@@ -467,7 +491,9 @@ func TestWriteUsageErrors(t *testing.T) {
 	if got := w.snapshot(); !slices.Equal(got, before) {
 		t.Fatalf("a usage error changed the table: %q", got)
 	}
-	w.wantNoAudit()
+	// Invalid values and missing accounts are refusals of a write, recorded;
+	// errors in the command line itself (cases with -- in their words) are not.
+	w.wantOnlyRefusals(8)
 }
 
 // TestRenameToTheSameValuesIsNothingToDo: no transaction, nothing printed,

@@ -65,9 +65,9 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 		return r, nil
 	}
 	// Re-confirm from fresh reads: the same rules as the check. An orphan
-	// that names no owner was confirmed by the check's index lookup or
-	// second scan; no in-pattern signup can claim its value while it
-	// exists, and the delete's guard covers a change to the lock itself.
+	// that names no owner (or a claim) was confirmed by the check's index
+	// lookup or second scan; its repair claims the lock and looks again
+	// (model.Reclaim), since an article-style signup can re-create it.
 	fresh := model.NewCensus(&s.Schema)
 	if err := s.ReadConsistent(ctx, s.Schema.Involved(p), fresh.Add); err != nil {
 		return r, err
@@ -87,7 +87,14 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 	}
 	switch p.Kind {
 	case model.OrphanLock:
-		r.Plan, err = s.Schema.RepairOrphan(p, lock)
+		switch owner, named := lock[s.Schema.OwnerAttr]; {
+		case !named:
+			r.Plan, err = s.Schema.Reclaim(p, model.ReclaimPrefix+NewToken(), false)
+		case owner.Kind == model.KindS && model.IsClaim(owner.S):
+			r.Plan, err = s.Schema.Reclaim(p, owner.S, true)
+		default:
+			r.Plan, err = s.Schema.RepairOrphan(p, lock)
+		}
 	case model.MissingLock, model.ForeignLock:
 		if len(p.Accounts) != 1 {
 			r.Skip = fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))

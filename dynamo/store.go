@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -37,8 +36,9 @@ type Store struct {
 	accountsIndexHash string
 	// w is set only when writes are allowed (SetWritable).
 	w writer
-	// Audit, when set, receives one JSON line per mutation sent.
-	Audit io.Writer
+	// Audit, when set, records every write: its intent before it is sent,
+	// its outcome after, and refusals.
+	Audit *AuditLog
 }
 
 // ErrReadOnly is returned by every write of a store that may not write.

@@ -4,13 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -29,10 +28,11 @@ const (
 	Cancelled Outcome = "cancelled" // not committed: a condition failed, or settled as not committed
 	Unknown   Outcome = "unknown"   // no answer, and the keys do not settle it
 	Skipped   Outcome = "skipped"   // left to a person
-	// Refused is only written to the audit log: the request was refused
-	// outright (validation, credentials), nothing was written, and the
-	// command reports the error.
-	Refused Outcome = "refused"
+	// The outcomes below come with an error: nothing was written, and the
+	// command reports why.
+	Refused  Outcome = "refused"  // locktable refused it: read-only, the write guard
+	NotSent  Outcome = "not_sent" // no request left the process: no connection, no credentials, interrupted first
+	Rejected Outcome = "rejected" // DynamoDB answered with an error (validation, access, a missing table)
 )
 
 // Reason is one slot of a cancelled transaction, in words.
@@ -139,8 +139,9 @@ func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
 	return Tx{Plan: plan, Input: in}, nil
 }
 
-// retryable codes cancel a transaction for reasons a retry with the same
-// token can get past.
+// retryable codes cancel a transaction, or refuse a request, for reasons a
+// retry with the same token can get past. Each is a definite answer: the
+// attempt did not apply.
 var retryable = map[string]bool{
 	"TransactionConflict":                    true,
 	"ThrottlingError":                        true,
@@ -149,95 +150,191 @@ var retryable = map[string]bool{
 	"ThrottlingException":                    true,
 	"ProvisionedThroughputExceededException": true,
 	"RequestLimitExceeded":                   true,
-	"InternalServerError":                    true,
 }
 
-// Retry policy: conflicts and throttling back off and go again; an answer
-// that never came is asked again with the same token, which DynamoDB
-// honours for ten minutes.
+// maxAttempts bounds the requests one write sends, resends included. The
+// SDK's own retryer is off for writes (oneAttempt), so this is the whole
+// budget: a write is never multiplied by two retry loops.
+const maxAttempts = 6
+
+// oneAttempt turns the SDK's retryer off for one call: locktable retries
+// writes itself, knowing what each attempt answered.
+func oneAttempt(o *dynamodb.Options) { o.RetryMaxAttempts = 1 }
+
+// verdict is what one attempt's answer says about the write.
+type verdict int
+
 const (
-	maxConflictRetries = 6
-	maxUnknownRetries  = 3
+	vCommitted verdict = iota
+	vCancelled         // a condition failed: definitely not applied
+	vRetry             // conflict or throttling: this attempt did not apply
+	vMismatch          // the token belongs to another request
+	vNotSent           // no byte left the process (no connection, no credentials)
+	vRejected          // DynamoDB answered with an error: not applied
+	vUnknown           // the request may have reached DynamoDB: unknown
 )
 
-// Execute sends tx, retrying conflicts, throttling and lost answers with
-// the same token; an outcome still unknown is settled by reading the keys.
-// A committed write is never reported as anything else. Every mutation
-// sent is appended to the audit log.
-func (s *Store) Execute(ctx context.Context, tx Tx) (res Result, err error) {
-	// res is named so that the deferred audit sees what is returned,
-	// including an outcome settled by s.settle.
+// judge reads one attempt's error. Only a definite answer (a parsed error
+// response, or a failure before the connection existed) says the write did
+// not apply; anything else, including a 2xx whose body cannot be read, a
+// 5xx and a cancelled context, leaves it unknown.
+func judge(err error) verdict {
+	var (
+		cancelled *types.TransactionCanceledException
+		mismatch  *types.IdempotentParameterMismatchException
+		credErr   *CredentialsError
+		signErr   *v4.SigningError
+		opErr     *net.OpError
+		dnsErr    *net.DNSError
+		apiErr    smithy.APIError
+		respErr   *smithyhttp.ResponseError
+	)
+	switch {
+	case err == nil:
+		return vCommitted
+	case errors.As(err, &cancelled):
+		if retryableCancel(cancelled) {
+			return vRetry
+		}
+		return vCancelled
+	case errors.As(err, &mismatch):
+		return vMismatch
+	case errors.As(err, &credErr), errors.As(err, &signErr), errors.As(err, &dnsErr),
+		errors.As(err, &opErr) && opErr.Op == "dial":
+		return vNotSent
+	case errors.As(err, &apiErr) && errors.As(err, &respErr):
+		switch status := respErr.HTTPStatusCode(); {
+		case status >= 500:
+			return vUnknown
+		case retryable[apiErr.ErrorCode()]:
+			return vRetry
+		case status >= 400:
+			return vRejected
+		}
+	}
+	return vUnknown
+}
+
+// Execute sends tx and reports what happened, never a guess: a condition
+// failure is cancelled, slot by slot; conflicts and throttling are retried
+// with the same token; an answer that never came (or could not be read) is
+// asked again with the same token, a no-op if it had committed, and if no
+// answer comes, settled by a consistent read of the keys. When ctx ends
+// (Ctrl-C) during a write, it settles with SettleContext(ctx) before
+// returning. The intent is recorded in the audit log, and synced, before
+// the request is sent; a write whose intent cannot be recorded is not sent.
+// An error is returned, with the result, only when the write certainly did
+// not apply: refused, not sent, or rejected by DynamoDB.
+func (s *Store) Execute(ctx context.Context, tx Tx) (Result, error) {
+	if tx.Plan.Reclaim != nil {
+		return s.reclaim(ctx, tx)
+	}
+	return s.transact(ctx, tx)
+}
+
+// transact sends one transaction (see Execute).
+func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 	res = Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: aws.ToString(tx.Input.ClientRequestToken), Reasons: []Reason{}}
 	w, err := s.writer()
 	if err != nil {
+		res.Outcome = Refused
+		s.refused(tx.Plan, err)
 		return res, err
 	}
-	defer func() { s.audit(res) }()
-	conflicts, unknowns := 0, 0
-	for {
+	if err := s.record(AuditEntry{Event: EventIntent, Operation: res.Operation, Keys: res.Keys, Token: res.Token}); err != nil {
+		res.Outcome = NotSent
+		return res, fmt.Errorf("%w: %v", ErrAudit, err)
+	}
+	defer func() {
+		// The outcome line; when it cannot be written the intent stands,
+		// and the result is still reported.
+		_ = s.record(s.outcomeEntry(res))
+	}()
+	maybeSent := false
+	for attempt := 1; ; attempt++ {
+		if ctx.Err() != nil {
+			if !maybeSent {
+				res.Outcome = NotSent
+				return res, fmt.Errorf("interrupted before sending: %w", context.Cause(ctx))
+			}
+			return s.settle(ctx, tx, res), nil
+		}
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
-		_, err := w.TransactWriteItems(cctx, tx.Input)
+		_, err := w.TransactWriteItems(cctx, tx.Input, oneAttempt)
 		cancel()
-		if err == nil {
+		v := judge(err)
+		if v == vUnknown {
+			maybeSent = true
+		}
+		switch {
+		case v == vCommitted:
 			res.Outcome = Committed
 			return res, nil
-		}
-		var (
-			cancelled *types.TransactionCanceledException
-			mismatch  *types.IdempotentParameterMismatchException
-			apiErr    smithy.APIError
-		)
-		switch {
-		case errors.As(err, &cancelled):
-			if retryableCancel(cancelled) && conflicts < maxConflictRetries {
-				conflicts++
-				if err := sleep(ctx, backoff(conflicts)); err != nil {
-					return s.settle(ctx, tx, res)
+		case v == vCancelled:
+			var cancelled *types.TransactionCanceledException
+			errors.As(err, &cancelled)
+			if maybeSent {
+				// An earlier attempt may have applied it, and a backend
+				// that ignores tokens (minidyn) then cancels the resend:
+				// the keys tell.
+				if settled := s.settle(ctx, tx, res); settled.Outcome == Committed {
+					return settled, nil
 				}
-				continue
 			}
 			res.Outcome = Cancelled
-			res.Reasons = s.reasons(ctx, tx.Plan, cancelled)
+			res.Reasons = s.reasons(SettleContext(ctx), tx.Plan, cancelled)
 			return res, nil
-		case errors.As(err, &mismatch):
+		case v == vMismatch:
 			res.Outcome = Cancelled
 			res.Reasons = []Reason{{Slot: -1, Code: "IdempotentParameterMismatch", Message: "this token was used for another request in the last 10 minutes"}}
 			return res, nil
-		case errors.As(err, &apiErr) && retryable[apiErr.ErrorCode()] && conflicts < maxConflictRetries:
-			conflicts++
-			if err := sleep(ctx, backoff(conflicts)); err != nil {
-				return s.settle(ctx, tx, res)
+		case attempt >= maxAttempts:
+			if maybeSent {
+				return s.settle(ctx, tx, res), nil
 			}
-			continue
-		case lostAnswer(err):
-			if unknowns < maxUnknownRetries && ctx.Err() == nil {
-				unknowns++
-				if err := sleep(ctx, backoff(unknowns+2)); err == nil {
-					continue
-				}
+			if v == vRetry {
+				res.Outcome = Cancelled
+				res.Reasons = []Reason{{Slot: -1, Code: "RetriesExhausted", Message: fmt.Sprintf("still conflicting or throttled after %d attempts: not applied", attempt)}}
+				return res, nil
 			}
-			return s.settle(ctx, tx, res)
+		case v == vRetry, v == vUnknown, v == vNotSent && attempt < 3:
+			// Go again with the same token: a no-op if it had committed.
+			if sleep(ctx, backoff(attempt)) == nil {
+				continue
+			}
+			continue // interrupted: the top of the loop settles
 		}
-		// Refused outright (validation, credentials, a missing table):
-		// nothing was written.
-		res.Outcome = Refused
+		// A definite failure: nothing was applied by this attempt, and no
+		// earlier attempt may have been, unless one was unknown.
+		if maybeSent {
+			return s.settle(ctx, tx, res), nil
+		}
+		res.Outcome = Rejected
+		if v == vNotSent {
+			res.Outcome = NotSent
+		}
 		return res, explain(err, "write", s.Schema.Table, s.Endpoint)
 	}
 }
 
-// lostAnswer reports whether err leaves the outcome unknown: the request
-// may have reached DynamoDB and been applied.
-func lostAnswer(err error) bool {
-	var (
-		sendErr *smithyhttp.RequestSendError
-		netErr  net.Error
-		respErr *smithyhttp.ResponseError
-	)
-	if errors.As(err, &respErr) && respErr.HTTPStatusCode() >= 500 {
-		return true
+// settleKey carries the context settling runs under (see
+// WithSettleContext).
+type settleKey struct{}
+
+// WithSettleContext returns ctx carrying settle, the context a write
+// interrupted by ctx's end settles its outcome under. A command cancels ctx
+// on the first Ctrl-C and settle on the second, which abandons settling.
+func WithSettleContext(ctx, settle context.Context) context.Context {
+	return context.WithValue(ctx, settleKey{}, settle)
+}
+
+// SettleContext is the context a write interrupted by ctx settles under:
+// the one WithSettleContext gave, else ctx without its cancellation.
+func SettleContext(ctx context.Context) context.Context {
+	if s, ok := ctx.Value(settleKey{}).(context.Context); ok {
+		return s
 	}
-	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &sendErr) || errors.As(err, &netErr) ||
-		errors.Is(err, net.ErrClosed)
+	return context.WithoutCancel(ctx)
 }
 
 func retryableCancel(e *types.TransactionCanceledException) bool {
@@ -285,11 +382,12 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 
 // settle decides an unknown outcome by reading every key the plan writes
 // with one consistent TransactGetItems: all effects there means committed,
-// none means not committed (cancelled), anything else stays unknown.
-func (s *Store) settle(ctx context.Context, tx Tx, res Result) (Result, error) {
+// none means not committed (cancelled), anything else stays unknown, with
+// its token for a later resend.
+func (s *Store) settle(ctx context.Context, tx Tx, res Result) Result {
 	res.Outcome = Unknown
 	// The caller's context may be the one that ran out: settle on our own.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
+	sctx, cancel := context.WithTimeout(SettleContext(ctx), callTimeout)
 	defer cancel()
 	in := &dynamodb.TransactGetItemsInput{}
 	var effects []model.Action
@@ -303,7 +401,7 @@ func (s *Store) settle(ctx context.Context, tx Tx, res Result) (Result, error) {
 	out, err := s.api.TransactGetItems(sctx, in)
 	if err != nil {
 		res.Reasons = []Reason{{Slot: -1, Code: "Unknown", Message: "no answer, and the keys could not be read to settle it: " + errText(err)}}
-		return res, nil
+		return res
 	}
 	applied := 0
 	for i, a := range effects {
@@ -318,13 +416,14 @@ func (s *Store) settle(ctx context.Context, tx Tx, res Result) (Result, error) {
 	switch applied {
 	case len(effects):
 		res.Outcome = Committed
+		res.Reasons = []Reason{}
 	case 0:
 		res.Outcome = Cancelled
 		res.Reasons = []Reason{{Slot: -1, Code: "NotCommitted", Message: "no answer came; a consistent read shows none of its writes"}}
 	default:
 		res.Reasons = []Reason{{Slot: -1, Code: "Unknown", Message: fmt.Sprintf("no answer came; %d of %d writes show, which other writers may explain", applied, len(effects))}}
 	}
-	return res, nil
+	return res
 }
 
 func errText(err error) string {
@@ -335,26 +434,31 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// auditLine is one line of the audit log: keys, never attribute values.
-type auditLine struct {
-	Time      time.Time `json:"time"`
-	Operation string    `json:"operation"`
-	Table     string    `json:"table"`
-	Keys      []string  `json:"keys"`
-	Token     string    `json:"token"`
-	Outcome   Outcome   `json:"outcome"`
-	Codes     []string  `json:"cancellation_codes"`
+// record appends an entry to the audit log, if the store has one.
+func (s *Store) record(e AuditEntry) error {
+	if s.Audit == nil {
+		return nil
+	}
+	e.Table = s.Schema.Table
+	return s.Audit.Record(e)
 }
 
-func (s *Store) audit(res Result) {
-	if s.Audit == nil {
-		return
-	}
-	line := auditLine{Time: time.Now().UTC(), Operation: res.Operation, Table: s.Schema.Table, Keys: res.Keys,
-		Token: res.Token, Outcome: res.Outcome, Codes: []string{}}
+func (s *Store) outcomeEntry(res Result) AuditEntry {
+	e := AuditEntry{Event: EventOutcome, Operation: res.Operation, Keys: res.Keys, Token: res.Token, Outcome: res.Outcome, Codes: []string{}}
 	for _, r := range res.Reasons {
-		line.Codes = append(line.Codes, r.Code)
+		e.Codes = append(e.Codes, r.Code)
 	}
-	b, _ := json.Marshal(line)
-	_, _ = s.Audit.Write(append(b, '\n'))
+	return e
+}
+
+// refused records a write refused before any request: read-only, the
+// write guard, invalid input, a holder lookup that found the value taken.
+func (s *Store) refused(p model.Plan, why error) {
+	_ = s.record(AuditEntry{Event: EventRefused, Operation: p.Operation, Keys: p.Keys, Reason: errText(why)})
+}
+
+// RecordRefusal records, in the audit log, a write of operation on keys
+// that a command refused before planning or sending it.
+func (s *Store) RecordRefusal(operation string, keys []string, why error) {
+	s.refused(model.Plan{Operation: operation, Keys: keys}, why)
 }

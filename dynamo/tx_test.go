@@ -931,7 +931,7 @@ func TestTxLostAnswers(t *testing.T) {
 			p := newDropProxy(t, c.dropAfter, c.dropBefore)
 			s := proxyStore(t, f, p)
 			var audit bytes.Buffer
-			s.Audit = &audit
+			s.Audit = dynamo.NewAuditLog(&audit)
 			start := time.Now()
 			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 			elapsed := time.Since(start)
@@ -964,15 +964,18 @@ func TestTxLostAnswers(t *testing.T) {
 			} else {
 				f.wantState()
 			}
-			// The audit log has one line, with the outcome, the token, the keys.
-			var line struct {
-				Outcome dynamo.Outcome
-				Token   string
-				Keys    []string
+			// The audit log has two lines: the intent, then the outcome,
+			// each with the token and the keys.
+			lines := strings.Split(strings.TrimSpace(audit.String()), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("audit log %q: want an intent and an outcome line", audit.String())
 			}
-			if strings.Count(audit.String(), "\n") != 1 || json.Unmarshal(audit.Bytes(), &line) != nil ||
-				line.Outcome != c.outcome || line.Token != res.Token || len(line.Keys) != 3 {
-				t.Fatalf("audit log %q", audit.String())
+			for i, want := range []dynamo.AuditEntry{{Event: "intent"}, {Event: "outcome", Outcome: c.outcome}} {
+				var line dynamo.AuditEntry
+				if err := json.Unmarshal([]byte(lines[i]), &line); err != nil || line.Event != want.Event ||
+					line.Outcome != want.Outcome || line.Token != res.Token || len(line.Keys) != 3 {
+					t.Fatalf("audit line %d %q: want event %s, outcome %q, token %s, 3 keys", i, lines[i], want.Event, want.Outcome, res.Token)
+				}
 			}
 		})
 	}

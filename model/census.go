@@ -168,7 +168,7 @@ func (s *Schema) tableOr(t string) string {
 
 // NeedsRescan reports whether p can be confirmed only by looking for
 // holders by value: an orphan lock that names no owner.
-func NeedsRescan(p Problem) bool { return p.Kind == OrphanLock && p.Owner == "" }
+func NeedsRescan(p Problem) bool { return p.Kind == OrphanLock && (p.Owner == "" || IsClaim(p.Owner)) }
 
 // Confirm keeps the candidates that fresh, a census of consistent reads of
 // the involved keys, still shows; each as fresh shows it now.

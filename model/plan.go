@@ -38,6 +38,8 @@ const (
 	RoleOrphanLock                // repair: delete an orphan lock, unchanged
 	RoleOwnerGone                 // repair: the orphan's owner still does not hold the value
 	RoleHandLock                  // repair: give a foreign lock to its holder
+	RoleClaimLock                 // repair: claim an ownerless orphan lock (step 1 of Reclaim)
+	RoleGiveBack                  // repair: remove a claim from a lock someone holds (step 3 of Reclaim)
 )
 
 // CondKind is one kind of condition the pattern uses.
@@ -114,6 +116,10 @@ func (a Action) Purpose(s *Schema) string {
 		return "check that account " + k + " still does not hold the value"
 	case RoleHandLock:
 		return "set the owner of lock " + k + " to " + a.Account
+	case RoleClaimLock:
+		return "claim lock " + k + " (owner " + a.Account + ") if it exists and names no owner"
+	case RoleGiveBack:
+		return "give lock " + k + " back: remove locktable's claim"
 	}
 	return string(a.Kind) + " " + k
 }
@@ -124,6 +130,9 @@ type Plan struct {
 	Keys      []string // the keys involved, for reports and the audit log
 	Actions   []Action
 	Note      string // what a person should know, e.g. why an action is missing
+	// Reclaim is set on the repair of an ownerless orphan lock, which is
+	// more than one transaction: the actions are its first step.
+	Reclaim *Reclaim
 }
 
 // ErrNoChange is a rename whose values are the ones the account has:
@@ -179,10 +188,7 @@ func (s *Schema) validateAccountID(id string) error {
 func (s *Schema) newLock(ci int, v, id string) (Action, error) {
 	c := s.Constraints[ci]
 	table, key := s.LockKey(ci, v)
-	pk := s.PK
-	if !c.InAccountTable() {
-		pk = c.KeyAttr
-	}
+	pk := s.lockPK(ci)
 	if err := validateKey(c.Attr, key[pk], MaxPartitionKeyBytes); err != nil {
 		return Action{}, err
 	}

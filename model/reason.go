@@ -39,7 +39,16 @@ func (s *Schema) Explain(a Action, now Item) string {
 			}
 		}
 		return "account " + k + " changed since it was loaded"
-	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock:
+	case RoleClaimLock:
+		if now != nil {
+			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
+				return "lock " + k + " names an owner now (" + Printable(o.S) + "): not an ownerless orphan any more"
+			}
+		}
+		if now == nil {
+			return "lock " + k + " no longer exists"
+		}
+	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock, RoleGiveBack:
 		if now == nil {
 			return "lock " + k + " no longer exists"
 		}

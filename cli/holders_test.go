@@ -1,0 +1,91 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+)
+
+// missingLockTable is Ada, healthy, and Bob, who holds username bob while
+// its lock is missing: a repairable missing_lock.
+func missingLockTable(t *testing.T) writeEnv {
+	t.Helper()
+	w := newWriteEnv(t)
+	dynamotest.Put(t, w.client, w.table,
+		dynamotest.Account("ACCT#a1f9c3", "ada@lovelace.io", "ada"),
+		dynamotest.Lock("UNIQ#EMAIL#ada@lovelace.io", "ACCT#a1f9c3"), dynamotest.Lock("UNIQ#HANDLE#ada", "ACCT#a1f9c3"),
+		dynamotest.Account("ACCT#b0b001", "bob@x.io", "bob"),
+		dynamotest.Lock("UNIQ#EMAIL#bob@x.io", "ACCT#b0b001"))
+	return w
+}
+
+// TestWritesRefuseAValueHeldWithoutItsLock: renaming Ada to username bob
+// committed (Ada took the lock) and turned Bob's repairable missing_lock
+// into a duplicate_value no repair may fix. The holder lookup refuses it
+// as taken, names Bob and says his lock is missing; the same for a signup.
+func TestWritesRefuseAValueHeldWithoutItsLock(t *testing.T) {
+	t.Parallel()
+	w := missingLockTable(t)
+	before := w.snapshot()
+	for _, args := range [][]string{
+		{"rename", "ACCT#a1f9c3", "--set", "username=bob"},
+		{"signup", "--set", "email=new@x.io", "--set", "username=bob", "--id", "ACCT#c0c001"},
+	} {
+		r := w.run(append(args, "--yes", "--json")...)
+		if r.code != cli.ExitCancelled {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q; want 3", args[0], r.code, r.stdout, r.stderr)
+		}
+		if !strings.HasPrefix(r.stderr, "holder lookup for ") || !strings.Contains(r.stderr, "username=bob: consistent scan of the accounts, 5 items read: 1 taken") {
+			t.Errorf("%s: stderr %q; want how the lookup looked and what it read", args[0], r.stderr)
+		}
+		outs := outcomes(t, r.stdout)
+		if len(outs) != 1 || outs[0].Outcome != "cancelled" || len(outs[0].Reasons) != 1 {
+			t.Fatalf("%s: %s", args[0], r.stdout)
+		}
+		rs := outs[0].Reasons[0]
+		if rs.Code != "HeldWithoutLock" || rs.Slot < 1 || !strings.Contains(rs.Message, "username bob is taken: held by ACCT#b0b001, whose lock is missing") {
+			t.Errorf("%s: reason %+v", args[0], rs)
+		}
+	}
+	if got := w.snapshot(); strings.Join(got, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("a refused write changed the table:\n%s", strings.Join(got, "\n"))
+	}
+	// Each refusal is in the audit log, with the holder.
+	lines := w.auditLines()
+	if len(lines) != 2 {
+		t.Fatalf("audit %q; want two refusals", lines)
+	}
+	for _, l := range lines {
+		var e dynamo.AuditEntry
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Event != dynamo.EventRefused || e.Outcome != dynamo.Cancelled ||
+			!strings.Contains(e.Reason, "ACCT#b0b001") {
+			t.Errorf("audit line %q", l)
+		}
+	}
+}
+
+// TestSkipHolderLookupSaysSo: --skip-holder-lookup sends without looking,
+// and says what that risks.
+func TestSkipHolderLookupSaysSo(t *testing.T) {
+	t.Parallel()
+	w := missingLockTable(t)
+	r := w.run("rename", "ACCT#a1f9c3", "--set", "username=bob", "--yes", "--skip-holder-lookup")
+	if r.code != cli.ExitOK || !strings.Contains(r.stderr, "holder lookup skipped (--skip-holder-lookup)") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestRenameToAFreeValueStillWorks: the lookup clears a value nobody
+// holds, and the rename commits.
+func TestRenameToAFreeValueStillWorks(t *testing.T) {
+	t.Parallel()
+	w := missingLockTable(t)
+	r := w.run("rename", "ACCT#a1f9c3", "--set", "username=lovelace", "--yes")
+	if r.code != cli.ExitOK || !strings.Contains(r.stderr, "username=lovelace: consistent scan of the accounts, 5 items read: no other account holds them") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,196 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/model"
+)
+
+// Wanted is a value of a constraint whose holders are looked for.
+type Wanted struct {
+	Constraint int
+	Value      string // normalized
+}
+
+// HolderLookup is what a lookup for holders read and found.
+type HolderLookup struct {
+	// Method says how: "index by-email", "consistent scan of the accounts",
+	// or both, joined with " and ".
+	Method string
+	// ItemsRead counts the items the index queries and the scan read,
+	// before confirmation reads.
+	ItemsRead int64
+	// Holders maps each wanted value to the accounts that hold it, each
+	// confirmed by a strongly consistent read, sorted.
+	Holders map[Wanted][]string
+	// Locked says which wanted values' locks exist, by a consistent read
+	// after the holders were found.
+	Locked map[Wanted]bool
+}
+
+// LookupHolders finds the accounts that hold each wanted value now: through
+// the attribute's GSI where --index names one (the index is eventually
+// consistent, so each account it lists is confirmed by a consistent read),
+// otherwise by one strongly consistent scan of the account items for all
+// the values at once.
+func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLookup, error) {
+	sc := &s.Schema
+	found := HolderLookup{Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}}
+	holds := func(it model.Item) []Wanted {
+		var out []Wanted
+		for _, w := range wanted {
+			if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	var methods []string
+	var scanFor []Wanted
+	candidates := map[string]bool{}
+	for _, w := range wanted {
+		if !s.byIndex(w.Constraint) {
+			scanFor = append(scanFor, w)
+			continue
+		}
+		m := "index " + sc.Constraints[w.Constraint].Index
+		if !slices.Contains(methods, m) {
+			methods = append(methods, m)
+		}
+		err := s.queryIndex(ctx, w.Constraint, w.Value, func(it model.Item) {
+			found.ItemsRead++
+			if id, ok := it[sc.PK]; ok && id.Kind == model.KindS {
+				candidates[id.S] = true
+			}
+		})
+		if err != nil {
+			return found, err
+		}
+	}
+	var refs []model.KeyRef
+	for id := range candidates {
+		refs = append(refs, model.KeyRef{Table: sc.Table, Key: sc.AccountKey(id)})
+	}
+	add := func(it model.Item) {
+		if sc.Classify(sc.Table, it).Kind != model.EntryAccount {
+			return
+		}
+		for _, w := range holds(it) {
+			found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
+		}
+	}
+	if err := s.ReadConsistent(ctx, refs, func(_ string, it model.Item) { add(it) }); err != nil {
+		return found, err
+	}
+	if len(scanFor) > 0 {
+		methods = append(methods, "consistent scan of the accounts")
+		var mu sync.Mutex
+		var read atomic.Int64
+		// Every account item is read (keys and the constrained attributes
+		// only) and compared here: a filter on the values would miss
+		// spellings that normalize to them.
+		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(),
+			segments: s.Segments, consistent: true}
+		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
+			read.Add(int64(examined))
+			for _, av := range items {
+				it := fromSDK(av)
+				mu.Lock()
+				add(it)
+				mu.Unlock()
+			}
+			return nil
+		})
+		found.ItemsRead += read.Load()
+		if err != nil {
+			return found, err
+		}
+	}
+	for w, ids := range found.Holders {
+		slices.Sort(ids)
+		found.Holders[w] = slices.Compact(ids)
+		_, locked, err := s.LockAt(ctx, w.Constraint, w.Value)
+		if err != nil {
+			return found, err
+		}
+		found.Locked[w] = locked
+	}
+	found.Method = strings.Join(methods, " and ")
+	return found, nil
+}
+
+// Taken is a new value of a signup or rename that another account holds.
+type Taken struct {
+	Slot    int // the action that puts the value's lock
+	Action  model.Action
+	Holders []string
+}
+
+// Reason says in words why the value is refused, naming its holders.
+func (t Taken) Reason(s *model.Schema) Reason {
+	attr := s.Constraints[t.Action.Constraint].Attr
+	ids := make([]string, len(t.Holders))
+	for i, id := range t.Holders {
+		ids[i] = model.Printable(id)
+	}
+	return Reason{Slot: t.Slot, Action: t.Action.Purpose(s), Code: "HeldWithoutLock",
+		Message: fmt.Sprintf("%s %s is taken: held by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
+			attr, model.Printable(t.Action.Value), strings.Join(ids, ", "))}
+}
+
+// NewValues lists the values whose locks plan p puts for an account: what
+// a holder lookup must clear before a signup or rename is sent.
+func NewValues(p model.Plan) []Wanted {
+	var out []Wanted
+	for _, a := range p.Actions {
+		if a.Role == model.RoleTakeLock {
+			out = append(out, Wanted{Constraint: a.Constraint, Value: a.Value})
+		}
+	}
+	return out
+}
+
+// TakenValues returns, for each lock plan p puts whose value other
+// accounts hold while its lock is missing, those accounts. (Where the lock
+// exists, the transaction's guarded put refuses the value, and says whose
+// lock it is.)
+func TakenValues(p model.Plan, lookup HolderLookup) []Taken {
+	var out []Taken
+	for i, a := range p.Actions {
+		w := Wanted{a.Constraint, a.Value}
+		if a.Role != model.RoleTakeLock || lookup.Locked[w] {
+			continue
+		}
+		var others []string
+		for _, id := range lookup.Holders[w] {
+			if id != a.Account {
+				others = append(others, id)
+			}
+		}
+		if len(others) > 0 {
+			out = append(out, Taken{Slot: i, Action: a, Holders: others})
+		}
+	}
+	return out
+}
+
+// Refuse reports plan p as cancelled before it was sent, because values it
+// would lock are held by other accounts, and records it in the audit log.
+func (s *Store) Refuse(p model.Plan, taken []Taken) Result {
+	res := Result{Operation: p.Operation, Keys: p.Keys, Outcome: Cancelled, Reasons: []Reason{}}
+	for _, t := range taken {
+		res.Reasons = append(res.Reasons, t.Reason(&s.Schema))
+	}
+	e := s.outcomeEntry(res)
+	e.Event = EventRefused
+	e.Reason = "holder lookup: " + res.Reasons[0].Message
+	_ = s.record(e)
+	return res
+}

@@ -1,0 +1,68 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/locktable/locktable/model"
+)
+
+// reclaim runs the repair of an ownerless orphan lock (see model.Reclaim):
+// tx is step 1, the claim (or, resuming an interrupted repair, step 3's
+// delete, whose claim is already on the lock). The result is the last
+// step's: committed when the lock was deleted, skipped when someone holds
+// the value and the lock was given back, and otherwise what stopped it.
+func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
+	r := *tx.Plan.Reclaim
+	if !r.Resume {
+		res, err := s.transact(ctx, tx)
+		if err != nil || res.Outcome != Committed {
+			// Not claimed (the lock changed, or is gone), or unknown: the
+			// token in res can be sent again; nothing else was done.
+			return res, err
+		}
+	}
+	// Step 2: the lock exists and carries the claim, so no in-pattern or
+	// article-style signup can take the value now; what the lookup finds
+	// settles it.
+	lookup, err := s.LookupHolders(ctx, []Wanted{{Constraint: r.Constraint, Value: r.Value}})
+	holders := lookup.Holders[Wanted{Constraint: r.Constraint, Value: r.Value}]
+	step := model.Plan{Operation: "repair", Keys: tx.Plan.Keys}
+	switch {
+	case err != nil:
+		// Give the lock back as it was; a later repair finishes a claim
+		// that cannot be given back either.
+		step.Actions = []model.Action{s.Schema.GiveBack(r)}
+	case len(holders) > 0:
+		step.Actions = []model.Action{s.Schema.GiveBack(r)}
+	default:
+		step.Actions = []model.Action{s.Schema.DeleteClaimed(r)}
+	}
+	next, perr := s.Prepare(step, NewToken())
+	if perr != nil {
+		return Result{}, perr
+	}
+	res, serr := s.transact(ctx, next)
+	switch {
+	case serr != nil || res.Outcome != Committed:
+		if err != nil {
+			res.Reasons = append(res.Reasons, Reason{Slot: -1, Code: "ClaimLeft", Message: fmt.Sprintf(
+				"could not look for holders (%s) nor give the lock back: it keeps locktable's claim %s; run repair again to finish", errText(err), r.Claim)})
+		}
+		return res, serr
+	case err != nil:
+		res.Outcome = Cancelled
+		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(err)}}
+		return res, nil
+	case len(holders) > 0:
+		ids := make([]string, len(holders))
+		for i, id := range holders {
+			ids[i] = model.Printable(id)
+		}
+		res.Outcome = Skipped
+		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back",
+			s.Schema.Constraints[r.Constraint].Attr, model.Printable(r.Value), strings.Join(ids, ", "))
+	}
+	return res, nil
+}
