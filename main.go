@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 
 	"github.com/locktable/locktable/cli"
 )
@@ -14,7 +13,7 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := cli.SignalContext(context.Background())
 	code := cli.Main(ctx, version, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -40,11 +40,19 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	root := a.rootCommand(version)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	code := exitCode(err)
+	// Cut short by a signal: unless a write settled and reported its own
+	// outcome (3, 4), the command says so in one line.
+	var intr Interrupted
+	if errors.As(context.Cause(ctx), &intr) && err != nil && code == ExitError {
+		fmt.Fprintln(stderr, "locktable: interrupted")
+		return intr.code()
+	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
 		fmt.Fprintln(stderr, "locktable: "+model.OneLine(err.Error()))
 	}
-	return exitCode(err)
+	return code
 }
 
 func (a *app) rootCommand(version string) *cobra.Command {

@@ -274,10 +274,11 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		txs = cleared
 	}
 	if len(txs) > 0 && !f.yes {
-		if err := a.confirm(txs, op.typed); err != nil {
+		if err := a.confirm(ctx, txs, op.typed); err != nil {
 			return err
 		}
 	}
+	sent := 0
 	for _, tx := range txs {
 		if ctx.Err() != nil {
 			break // interrupted between transactions: report what was done
@@ -289,11 +290,16 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 			return err
 		}
 		results = append(results, res)
+		sent++
 	}
-	if err := a.report(results, f.asJSON); err != nil || ctx.Err() == nil {
-		return err
+	err = a.report(results, f.asJSON)
+	if sent < len(txs) {
+		fmt.Fprintf(a.stderr, "locktable: interrupted: %d of %d transactions not sent\n", len(txs)-sent, len(txs))
+		if err == nil {
+			err = &exitError{code: ExitError} // Main maps it to 130 or 143
+		}
 	}
-	return context.Cause(ctx)
+	return err
 }
 
 // lookupHolders looks for accounts other than the plan's that hold a value
@@ -335,7 +341,7 @@ func problemKeys(p model.Problem) []string {
 
 // confirm asks on a terminal (y/N); without one it refuses (exit 2). A
 // delete asks for the account's key to be typed back instead.
-func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
+func (a *app) confirm(ctx context.Context, txs []dynamo.Tx, typed bool) error {
 	if !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
@@ -346,7 +352,6 @@ func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
 			fmt.Fprintf(a.stderr, "  %d. %s\n", i, model.Printable(act.Purpose(&a.lastSchema)))
 		}
 	}
-	r := bufio.NewReader(in)
 	want := "y"
 	prompt := fmt.Sprintf("send %d transaction(s)? [y/N] ", len(txs))
 	if typed && len(txs) == 1 && len(txs[0].Plan.Keys) > 0 {
@@ -354,7 +359,18 @@ func (a *app) confirm(txs []dynamo.Tx, typed bool) error {
 		prompt = fmt.Sprintf("type %s to confirm: ", model.Printable(want))
 	}
 	fmt.Fprint(a.stderr, prompt)
-	line, _ := r.ReadString('\n')
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(in).ReadString('\n')
+		answer <- line
+	}()
+	var line string
+	select {
+	case line = <-answer:
+	case <-ctx.Done():
+		fmt.Fprintln(a.stderr)
+		return context.Cause(ctx) // nothing was sent
+	}
 	if got := strings.TrimSpace(line); got != want && !(want == "y" && strings.EqualFold(got, "yes")) {
 		return usageErr("not confirmed: nothing was sent")
 	}
