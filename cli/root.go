@@ -42,7 +42,7 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	err := root.ExecuteContext(ctx)
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
-		fmt.Fprintln(stderr, "locktable: "+model.OneLine(err.Error()))
+		fmt.Fprintln(stderr, "locktable: "+model.OneLine(dynamo.Redact(err.Error())))
 	}
 	return exitCode(err)
 }
@@ -108,7 +108,8 @@ func (a *app) schema() (model.Schema, error) {
 }
 
 // logWriter opens --log-file, or discards. The standard logger goes there
-// too, so that nothing writes to the terminal behind the app's back.
+// too, so that nothing writes to the terminal behind the app's back. What
+// reaches the file is redacted: the SDK logs errors that quote credentials.
 func (a *app) logWriter() (io.Writer, error) {
 	if a.logFile == "" {
 		log.SetOutput(io.Discard)
@@ -119,8 +120,9 @@ func (a *app) logWriter() (io.Writer, error) {
 		return nil, usageErr("--log-file: %v", err)
 	}
 	a.closers = append(a.closers, func() { f.Close() })
-	log.SetOutput(f)
-	return f, nil
+	w := dynamo.RedactingWriter(f)
+	log.SetOutput(w)
+	return w, nil
 }
 
 // backend builds the store for the schema without checking the tables.
