@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +13,7 @@ import (
 // --log-file may show them.
 func TestE2ECredentialSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
-	proxy := &recorder{}
-	srv := httptest.NewServer(proxy)
-	defer srv.Close()
+	proxy, env := proxied(t)
 	home := t.TempDir()
 	secrets := []string{"AKIAEXAMPLE", "s3cr3tV4lue", "t0k3nV4lue"}
 	script := filepath.Join(home, "credentials.sh")
@@ -25,12 +22,8 @@ printf '%s' '{"Version":1,"AccessKeyId":"AKIAEXAMPLE","SecretAccessKey":"s3cr3tV
 `)
 	config := filepath.Join(home, "config")
 	writeFile(t, config, 0o600, "[profile p]\ncredential_process = "+script+"\n")
-	env := map[string]string{
-		"HOME": home, "AWS_CONFIG_FILE": config, "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(home, "no-credentials"),
-		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_DYNAMODB": "",
-		"HTTP_PROXY": srv.URL, "http_proxy": srv.URL, "HTTPS_PROXY": srv.URL, "https_proxy": srv.URL, "NO_PROXY": "", "no_proxy": "",
-	}
+	env["HOME"], env["AWS_CONFIG_FILE"], env["AWS_SHARED_CREDENTIALS_FILE"] = home, config, filepath.Join(home, "no-credentials")
+	env["AWS_ACCESS_KEY_ID"], env["AWS_SECRET_ACCESS_KEY"], env["AWS_PROFILE"], env["AWS_DEFAULT_PROFILE"] = "", "", "", ""
 	for _, where := range [][]string{
 		{"--region", "us-east-1"}, // AWS itself
 		{"--region", "us-east-1", "--endpoint-url", "http://dynamodb.invalid"},
