@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -97,11 +98,11 @@ func (a *app) schema() (model.Schema, error) {
 	if err != nil {
 		return s, &exitError{code: ExitError, err: err}
 	}
-	if a.segments < 1 {
-		return s, usageErr("--segments: must be at least 1")
+	if a.segments < 1 || a.segments > dynamo.MaxSegments {
+		return s, usageErr("--segments %d: DynamoDB takes 1 to %d", a.segments, dynamo.MaxSegments)
 	}
-	if a.pageSize < 0 {
-		return s, usageErr("--page-size: must not be negative")
+	if a.pageSize < 0 || a.pageSize > math.MaxInt32 {
+		return s, usageErr("--page-size %d: want 0 (DynamoDB's 1 MB pages) or 1 to %d", a.pageSize, math.MaxInt32)
 	}
 	a.lastSchema = s
 	return s, nil
