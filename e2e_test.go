@@ -258,19 +258,26 @@ func (p *recorder) count() int {
 	return len(p.hosts)
 }
 
+// proxied starts a recorder and returns it with the environment that sends
+// every plain-HTTP and HTTPS request through it, with dummy credentials and
+// no endpoint from the test's own environment.
+func proxied(t *testing.T) (*recorder, map[string]string) {
+	proxy := &recorder{}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return proxy, map[string]string{
+		"HTTP_PROXY": srv.URL, "http_proxy": srv.URL, "HTTPS_PROXY": srv.URL, "https_proxy": srv.URL, "NO_PROXY": "", "no_proxy": "",
+		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_SESSION_TOKEN": "",
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_DYNAMODB": "",
+	}
+}
+
 // TestE2ERefusalsSendNothing routes every request for a non-loopback
 // endpoint through a recording proxy on loopback, and checks that a seed
 // refused for lack of --write, and a check without credentials, send none.
 func TestE2ERefusalsSendNothing(t *testing.T) {
 	t.Parallel()
-	proxy := &recorder{}
-	srv := httptest.NewServer(proxy)
-	defer srv.Close()
-	env := map[string]string{
-		"HTTP_PROXY": srv.URL, "http_proxy": srv.URL, "NO_PROXY": "", "no_proxy": "",
-		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_SESSION_TOKEN": "",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_DYNAMODB": "",
-	}
+	proxy, env := proxied(t)
 	remote := []string{"--endpoint-url", "http://dynamodb.invalid", "--region", "us-east-1"}
 
 	// The control: with credentials, a check does go through the proxy.

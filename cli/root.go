@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -50,7 +51,7 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
-		fmt.Fprintln(stderr, "locktable: "+model.OneLine(err.Error()))
+		fmt.Fprintln(stderr, "locktable: "+model.OneLine(dynamo.Redact(err.Error())))
 	}
 	return code
 }
@@ -105,18 +106,19 @@ func (a *app) schema() (model.Schema, error) {
 	if err != nil {
 		return s, &exitError{code: ExitError, err: err}
 	}
-	if a.segments < 1 {
-		return s, usageErr("--segments: must be at least 1")
+	if a.segments < 1 || a.segments > dynamo.MaxSegments {
+		return s, usageErr("--segments %d: DynamoDB takes 1 to %d", a.segments, dynamo.MaxSegments)
 	}
-	if a.pageSize < 0 {
-		return s, usageErr("--page-size: must not be negative")
+	if a.pageSize < 0 || a.pageSize > math.MaxInt32 {
+		return s, usageErr("--page-size %d: want 0 (DynamoDB's 1 MB pages) or 1 to %d", a.pageSize, math.MaxInt32)
 	}
 	a.lastSchema = s
 	return s, nil
 }
 
 // logWriter opens --log-file, or discards. The standard logger goes there
-// too, so that nothing writes to the terminal behind the app's back.
+// too, so that nothing writes to the terminal behind the app's back. What
+// reaches the file is redacted: the SDK logs errors that quote credentials.
 func (a *app) logWriter() (io.Writer, error) {
 	if a.logFile == "" {
 		log.SetOutput(io.Discard)
@@ -127,8 +129,9 @@ func (a *app) logWriter() (io.Writer, error) {
 		return nil, usageErr("--log-file: %v", err)
 	}
 	a.closers = append(a.closers, func() { f.Close() })
-	log.SetOutput(f)
-	return f, nil
+	w := dynamo.RedactingWriter(f)
+	log.SetOutput(w)
+	return w, nil
 }
 
 // backend builds the store for the schema without checking the tables.

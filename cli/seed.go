@@ -20,8 +20,8 @@ func (a *app) seedCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if o.Accounts < 0 {
-				return usageErr("--accounts: must not be negative")
+			if o.Accounts < 0 || o.Accounts > dynamo.MaxSeedAccounts {
+				return usageErr("--accounts %d: want 0 to %d", o.Accounts, dynamo.MaxSeedAccounts)
 			}
 			if a.readOnly {
 				return a.mayWrite(dynamo.Endpoint{})

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui"
 )
 
@@ -21,6 +22,11 @@ func (a *app) runTUI(ctx context.Context) error {
 	s, err := a.schema()
 	if err != nil {
 		return err
+	}
+	if a.accountsIndex != "" {
+		if err := model.ValidateTableName(a.accountsIndex); err != nil {
+			return usageErr("--accounts-index: index %v", err)
+		}
 	}
 	store, err := a.open(ctx, s)
 	if err != nil {

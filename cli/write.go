@@ -59,6 +59,9 @@ func setFlag(sets []string) (map[string]string, error) {
 		if !ok || attr == "" {
 			return nil, usageErr("--set %q: want ATTR=VALUE", s)
 		}
+		if err := model.ValidateAttrName(attr); err != nil {
+			return nil, usageErr("--set: attribute %v", err)
+		}
 		m[attr] = v
 	}
 	return m, nil

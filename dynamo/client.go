@@ -93,6 +93,7 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint
 		}
 		ep.Loopback = IsLoopback(ep.URL)
 	}
+	rememberEnvironment()
 	log := o.Log
 	if log == nil {
 		log = io.Discard
@@ -126,6 +127,7 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint
 	if err != nil {
 		return nil, ep, fmt.Errorf("load AWS configuration: %w", err)
 	}
+	rememberConfigured(cfg.ConfigSources)
 	if ep.Loopback {
 		if cfg.Region == "" {
 			cfg.Region = "us-east-1"
@@ -153,12 +155,29 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint
 	return client, ep, nil
 }
 
+// rememberConfigured remembers the credentials of the environment and
+// the shared files the configuration was loaded from.
+func rememberConfigured(sources []any) {
+	for _, src := range sources {
+		switch c := src.(type) {
+		case config.EnvConfig:
+			rememberCredentials(c.Credentials)
+		case *config.EnvConfig:
+			rememberCredentials(c.Credentials)
+		case config.SharedConfig:
+			rememberCredentials(c.Credentials)
+		case *config.SharedConfig:
+			rememberCredentials(c.Credentials)
+		}
+	}
+}
+
 // CredentialsError is a failure to obtain credentials. The SDK reports it
 // only in words ("get identity: get credentials: ..."), before any request
 // is signed or sent; the marker below gives it a type explain can see.
 type CredentialsError struct{ Err error }
 
-func (e *CredentialsError) Error() string { return e.Err.Error() }
+func (e *CredentialsError) Error() string { return Redact(e.Err.Error()) }
 func (e *CredentialsError) Unwrap() error { return e.Err }
 
 // markCredentialErrors wraps every error of a credentials provider in a
@@ -170,6 +189,7 @@ func (p markCredentialErrors) Retrieve(ctx context.Context) (aws.Credentials, er
 	if err != nil {
 		return c, &CredentialsError{Err: err}
 	}
+	rememberCredentials(c)
 	return c, nil
 }
 

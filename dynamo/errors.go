@@ -65,7 +65,7 @@ func explain(err error, op, table string, ep Endpoint) error {
 	default:
 		msg = fmt.Sprintf("%s %s at %s: %v", op, table, ep, err)
 	}
-	return &Error{Msg: msg, Err: err}
+	return &Error{Msg: Redact(msg), Err: err}
 }
 
 // innermost returns the deepest wrapped error, which for a failed

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -74,40 +75,72 @@ func projectable(names []string) bool {
 	return true
 }
 
+// MaxSegments is the most segments DynamoDB divides a parallel scan into.
+const MaxSegments = 1_000_000
+
+// MaxScanWorkers is how many segments of a parallel scan are read at once.
+// DynamoDB allows up to 1,000,000 segments; more at once would only queue
+// on the connection pool and hold a goroutine and a page each.
+const MaxScanWorkers = 16
+
 // scan reads a table in parallel segments, handing each page's items to
 // visit with its segment number and the number of items the page examined
 // (more than it returned when filtered). Pages may be short or empty when filtered;
-// the scan goes on while LastEvaluatedKey is set. visit runs concurrently
-// for different segments, never for the same one.
+// the scan goes on while LastEvaluatedKey is set. At most MaxScanWorkers
+// segments are read at once, each by a worker that takes the next segment
+// when it is done with one, so nothing is held per segment beyond those in
+// progress; after an error no further segment starts. visit runs
+// concurrently for different segments, never for the same one.
 func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int, items []map[string]types.AttributeValue, examined int) error) error {
 	if r.segments < 1 {
 		r.segments = 1
 	}
+	base, err := s.scanInput(r, 0)
+	if err != nil {
+		return err
+	}
+	var next atomic.Int64 // the next segment to start
 	g, ctx := errgroup.WithContext(ctx)
-	for seg := range r.segments {
-		in, err := s.scanInput(r, seg)
-		if err != nil {
-			return err
-		}
+	for range min(r.segments, MaxScanWorkers) {
 		g.Go(func() error {
 			for {
-				cctx, cancel := context.WithTimeout(ctx, callTimeout)
-				out, err := s.api.Scan(cctx, in)
-				cancel()
-				if err != nil {
-					return explain(err, "scan", r.table, s.Endpoint)
-				}
-				if err := visit(seg, out.Items, int(out.ScannedCount)); err != nil {
-					return err
-				}
-				if len(out.LastEvaluatedKey) == 0 {
+				seg := int(next.Add(1) - 1)
+				if seg >= r.segments {
 					return nil
 				}
-				next := *in
-				next.ExclusiveStartKey = out.LastEvaluatedKey
-				in = &next
+				if err := ctx.Err(); err != nil {
+					return explain(err, "scan", r.table, s.Endpoint)
+				}
+				in := *base
+				if r.segments > 1 {
+					in.Segment = aws.Int32(int32(seg))
+				}
+				if err := s.scanSegment(ctx, r.table, seg, &in, visit); err != nil {
+					return err
+				}
 			}
 		})
 	}
 	return g.Wait()
+}
+
+// scanSegment reads segment seg page by page, from in to its last page.
+func (s *Store) scanSegment(ctx context.Context, table string, seg int, in *dynamodb.ScanInput, visit func(segment int, items []map[string]types.AttributeValue, examined int) error) error {
+	for {
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		out, err := s.api.Scan(cctx, in)
+		cancel()
+		if err != nil {
+			return explain(err, "scan", table, s.Endpoint)
+		}
+		if err := visit(seg, out.Items, int(out.ScannedCount)); err != nil {
+			return err
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return nil
+		}
+		next := *in
+		next.ExclusiveStartKey = out.LastEvaluatedKey
+		in = &next
+	}
 }

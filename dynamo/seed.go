@@ -29,6 +29,13 @@ type SeedOptions struct {
 	Showcase bool
 }
 
+// MaxSeedAccounts is the most healthy accounts a seed writes. Sample
+// accounts are numbered: ids and values are unique only while the numbers
+// fit in 32 bits, and the renamed values the anomalies use (numbered from
+// 1,000,000 past the accounts) stay clear of the planted accounts' own
+// only up to about 30 million accounts.
+const MaxSeedAccounts = 10_000_000
+
 // SeedResult counts what a seed wrote.
 type SeedResult struct {
 	Created      []string // tables created

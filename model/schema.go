@@ -134,6 +134,9 @@ func ParseAssignment(flag, s string) (attr, value string, err error) {
 	if !ok || attr == "" || value == "" {
 		return "", "", &FlagError{Flag: flag, Msg: fmt.Sprintf("%q: want ATTR=VALUE", s)}
 	}
+	if err := ValidateAttrName(attr); err != nil {
+		return "", "", &FlagError{Flag: flag, Msg: "attribute " + err.Error()}
+	}
 	return attr, value, nil
 }
 
@@ -166,6 +169,9 @@ func (s *Schema) Validate() error {
 	}
 	if s.OwnerAttr == "" {
 		return &FlagError{Flag: "owner-attr", Msg: "must not be empty"}
+	}
+	if err := s.validateNames(); err != nil {
+		return err
 	}
 	seenAttr := map[string]bool{}
 	seenTable := map[string]bool{}

@@ -324,7 +324,7 @@ func (m Model) View() string {
 		b.WriteString(model.Printable(m.note) + "\n" + m.st.Dim.Render("\nenter close") + "\n")
 	}
 	if m.err != nil {
-		b.WriteString(m.st.Error.Render("error: "+model.Printable(m.err.Error())) + "\n")
+		b.WriteString(m.st.Error.Render("error: "+model.Printable(dynamo.Redact(m.err.Error()))) + "\n")
 	}
 	return b.String()
 }

@@ -102,7 +102,7 @@ func Status(st *styles.Styles, width int, spinner string, loading bool, msg stri
 	var s string
 	switch {
 	case err != nil:
-		s = st.Error.Render("error: "+model.OneLine(err.Error())) + st.Dim.Render("  (r to retry)")
+		s = st.Error.Render("error: "+model.OneLine(dynamo.Redact(err.Error()))) + st.Dim.Render("  (r to retry)")
 	case loading:
 		s = spinner + " " + msg
 	default:

@@ -1,0 +1,111 @@
+package dynamo_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// segmentAPI answers every Scan with an empty page after a short wait,
+// counting the pages of each segment and how many run at once. failAt, if
+// not negative, is a segment whose Scan fails; cancel, if set, is called
+// during call number cancelAfter, which itself succeeds.
+type segmentAPI struct {
+	dynamo.API
+	failAt            int
+	cancelAfter       int64 // calls; then cancel is called
+	cancel            func()
+	calls             atomic.Int64
+	mu                sync.Mutex
+	pages             map[int32]int
+	inFlight, maxSeen int
+	maxTotal          int32 // the largest TotalSegments asked for
+}
+
+func (f *segmentAPI) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	n := f.calls.Add(1)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if n == f.cancelAfter {
+		f.cancel() // after this page: the next segment must not start
+	}
+	seg := aws.ToInt32(in.Segment)
+	f.mu.Lock()
+	f.inFlight++
+	f.maxSeen = max(f.maxSeen, f.inFlight)
+	f.pages[seg]++
+	f.maxTotal = max(f.maxTotal, aws.ToInt32(in.TotalSegments))
+	f.mu.Unlock()
+	time.Sleep(50 * time.Microsecond)
+	f.mu.Lock()
+	f.inFlight--
+	f.mu.Unlock()
+	if int(seg) == f.failAt {
+		return nil, errors.New("segment failed")
+	}
+	return &dynamodb.ScanOutput{}, nil
+}
+
+// TestScanWorkersAreBounded: --segments 20000 must not start 20,000 scans
+// at once; every segment is still read exactly once.
+func TestScanWorkersAreBounded(t *testing.T) {
+	t.Parallel()
+	const segments = 20_000
+	api := &segmentAPI{failAt: -1, pages: map[int32]int{}}
+	s := dynamo.NewStore(api, dynamo.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s.Segments = segments
+	if _, err := s.Check(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if api.maxSeen > dynamo.MaxScanWorkers {
+		t.Errorf("%d scans at once, want at most %d", api.maxSeen, dynamo.MaxScanWorkers)
+	}
+	if len(api.pages) != segments || api.maxTotal != segments {
+		t.Errorf("%d segments scanned (TotalSegments %d), want %d", len(api.pages), api.maxTotal, segments)
+	}
+	for seg, n := range api.pages {
+		if n != 1 {
+			t.Errorf("segment %d scanned %d times", seg, n)
+		}
+	}
+}
+
+// TestScanStopsAtTheFirstError: a failed segment ends the scan; the
+// segments not started yet are never sent.
+func TestScanStopsAtTheFirstError(t *testing.T) {
+	t.Parallel()
+	const segments = 20_000
+	api := &segmentAPI{failAt: 5, pages: map[int32]int{}}
+	s := dynamo.NewStore(api, dynamo.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s.Segments = segments
+	if _, err := s.Check(context.Background(), nil); err == nil {
+		t.Fatal("check succeeded, want the segment's error")
+	}
+	if n := api.calls.Load(); n > 10*dynamo.MaxScanWorkers {
+		t.Errorf("%d scans sent after segment 5 failed, want at most a few per worker", n)
+	}
+}
+
+// TestScanInterruptedIsAnError: a check cancelled between two segments
+// fails; it never reports what it read so far as the whole table.
+func TestScanInterruptedIsAnError(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	api := &segmentAPI{failAt: -1, pages: map[int32]int{}, cancelAfter: 100, cancel: cancel}
+	s := dynamo.NewStore(api, dynamo.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s.Segments = 1000
+	if _, err := s.Check(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("check cancelled after 100 of 1000 segments: error %v, want context.Canceled", err)
+	}
+}
