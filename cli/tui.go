@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,7 +48,12 @@ func (a *app) runTUI(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := ui.New(ctx, ui.Options{Store: store, ReadOnly: !store.Writable()})
-	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	// The terminal is the command's again: say how a write the UI waited
+	// for ended.
+	if fm, ok := final.(ui.Model); ok && fm.Farewell() != "" {
+		fmt.Fprintln(a.stderr, fm.Farewell())
+	}
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -74,19 +75,12 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 			return found, err
 		}
 	}
-	var refs []model.KeyRef
-	for id := range candidates {
-		refs = append(refs, model.KeyRef{Table: sc.Table, Key: sc.AccountKey(id)})
-	}
 	add := func(it model.Item) {
-		if sc.Classify(sc.Table, it).Kind != model.EntryAccount {
-			return
-		}
 		for _, w := range holds(it) {
 			found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
 		}
 	}
-	if err := s.ReadConsistent(ctx, refs, func(_ string, it model.Item) { add(it) }); err != nil {
+	if err := s.readAccounts(ctx, slices.Collect(maps.Keys(candidates)), add); err != nil {
 		return found, err
 	}
 	if len(scanFor) > 0 {
@@ -102,6 +96,9 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 			read.Add(int64(examined))
 			for _, av := range items {
 				it := fromSDK(av)
+				if sc.Classify(sc.Table, it).Kind != model.EntryAccount {
+					continue
+				}
 				mu.Lock()
 				add(it)
 				mu.Unlock()
@@ -113,17 +110,62 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 			return found, err
 		}
 	}
+	found.Method = strings.Join(methods, " and ")
+	return found, s.readLocks(ctx, &found)
+}
+
+// ConfirmHolders is LookupHolders when the holders to expect are known
+// already (the terminal UI's finished check): candidates, for each value,
+// are read with consistent reads, and those that still hold it are kept.
+// Values without candidates have no holder.
+func (s *Store) ConfirmHolders(ctx context.Context, wanted []Wanted, candidates map[Wanted][]string) (HolderLookup, error) {
+	sc := &s.Schema
+	found := HolderLookup{Method: "the check's findings, confirmed by consistent reads", Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}}
+	var ids []string
+	for _, w := range wanted {
+		ids = append(ids, candidates[w]...)
+	}
+	err := s.readAccounts(ctx, ids, func(it model.Item) {
+		found.ItemsRead++
+		for _, w := range wanted {
+			if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
+				found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
+			}
+		}
+	})
+	if err != nil {
+		return found, err
+	}
+	return found, s.readLocks(ctx, &found)
+}
+
+// readAccounts reads the account items of ids with consistent reads.
+func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model.Item)) error {
+	sc := &s.Schema
+	var refs []model.KeyRef
+	for _, id := range ids {
+		refs = append(refs, model.KeyRef{Table: sc.Table, Key: sc.AccountKey(id)})
+	}
+	return s.ReadConsistent(ctx, refs, func(_ string, it model.Item) {
+		if sc.Classify(sc.Table, it).Kind == model.EntryAccount {
+			visit(it)
+		}
+	})
+}
+
+// readLocks sorts each value's holders and reads, consistently, whether
+// the value's lock exists.
+func (s *Store) readLocks(ctx context.Context, found *HolderLookup) error {
 	for w, ids := range found.Holders {
 		slices.Sort(ids)
 		found.Holders[w] = slices.Compact(ids)
 		_, locked, err := s.LockAt(ctx, w.Constraint, w.Value)
 		if err != nil {
-			return found, err
+			return err
 		}
 		found.Locked[w] = locked
 	}
-	found.Method = strings.Join(methods, " and ")
-	return found, nil
+	return nil
 }
 
 // Taken is a new value of a signup or rename that another account holds.

@@ -339,6 +339,11 @@ func (s *Store) ensureTables(ctx context.Context, indexes bool) ([]string, error
 	var created []string
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
+	if s.Endpoint.Demo {
+		// minidyn's table map is not safe for concurrent CreateTable
+		// (seen: "concurrent map writes" with --demo --layout tables).
+		g.SetLimit(1)
+	}
 	for _, table := range s.Schema.Tables() {
 		g.Go(func() error {
 			_, err := s.describe(gctx, table)

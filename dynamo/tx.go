@@ -61,6 +61,9 @@ type Tx struct {
 	Input *dynamodb.TransactWriteItemsInput
 }
 
+// Token is the ClientRequestToken the transaction is sent with.
+func (tx Tx) Token() string { return aws.ToString(tx.Input.ClientRequestToken) }
+
 // NewToken returns a fresh ClientRequestToken.
 func NewToken() string {
 	b := make([]byte, 16)

@@ -90,6 +90,12 @@ type Model struct {
 	dialogOp  string
 	dialogID  string
 	lastWrite []string
+	// sending holds the transaction in flight, if any: quitting waits for
+	// its outcome (quitting is set), unless asked twice. farewell is what
+	// the command prints once the UI has left the terminal.
+	sending   *dynamo.Tx
+	quitting  bool
+	farewell  string
 	help      help.Model
 	search    textinput.Model
 	searching bool

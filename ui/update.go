@@ -21,6 +21,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.searching {
 		return m.onSearchKey(msg)
 	}
+	if m.sending != nil && (msg.String() == "ctrl+c" || key.Matches(msg, m.km.Quit) && m.view != viewDialog) {
+		return m.quitDuringWrite()
+	}
 	if m.view == viewDialog && m.dialog != nil {
 		if msg.String() == "ctrl+c" {
 			return m, tea.Quit

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -46,6 +48,46 @@ func prepare(seq int, s *dynamo.Store, p model.Plan, err error, mustType string)
 	}
 	tx, err := s.Prepare(p, dynamo.NewToken())
 	return planMsg{seq: seq, tx: tx, mustType: mustType, err: err}
+}
+
+// holderLookup returns how a signup or rename looks for other holders of
+// its new values before it is previewed (PATTERN.md, "Other holders"):
+// from the finished check, whose missing locks and duplicates name the
+// accounts to read again consistently; before the check is done, by the
+// store's own lookup (the --index GSI or a consistent scan).
+func (m *Model) holderLookup() func(*dynamo.Store, context.Context, []dynamo.Wanted) (dynamo.HolderLookup, error) {
+	r := m.check.Report
+	if r == nil {
+		return (*dynamo.Store).LookupHolders
+	}
+	candidates := map[dynamo.Wanted][]string{}
+	for _, p := range r.Problems {
+		if p.Kind == model.MissingLock || p.Kind == model.DuplicateValue {
+			w := dynamo.Wanted{Constraint: p.ConstraintIndex(), Value: p.Value}
+			candidates[w] = append(candidates[w], p.Accounts...)
+		}
+	}
+	return func(s *dynamo.Store, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error) {
+		return s.ConfirmHolders(ctx, values, candidates)
+	}
+}
+
+// prepareNew is prepare for a plan that locks new values: a value another
+// account holds without its lock is refused (and the refusal recorded)
+// before anything is previewed, and the dialog goes back to its form.
+func prepareNew(ctx context.Context, seq int, s *dynamo.Store, p model.Plan, err error,
+	lookup func(*dynamo.Store, context.Context, []dynamo.Wanted) (dynamo.HolderLookup, error)) planMsg {
+	if values := dynamo.NewValues(p); err == nil && len(values) > 0 {
+		found, lerr := lookup(s, ctx, values)
+		if lerr != nil {
+			return planMsg{seq: seq, err: lerr}
+		}
+		if taken := dynamo.TakenValues(p, found); len(taken) > 0 {
+			res := s.Refuse(p, taken)
+			return planMsg{seq: seq, err: errors.New(res.Reasons[0].Message)}
+		}
+	}
+	return prepare(seq, s, p, err, "")
 }
 
 // others says which values other accounts are known to hold: the check's
@@ -249,10 +291,13 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 			for _, c := range sc.Constraints {
 				attrs[c.Attr] = msg.Values[c.Attr]
 			}
-			p, err := sc.Signup(msg.Values["account"], attrs)
-			return m, emitMsg(prepare(seq, s, p, err, ""))
+			id, lookup := msg.Values["account"], m.holderLookup()
+			return m, func() tea.Msg {
+				p, err := sc.Signup(id, attrs)
+				return prepareNew(ctx, seq, s, p, err, lookup)
+			}
 		case "rename":
-			id, others := m.dialogID, m.others()
+			id, others, lookup := m.dialogID, m.others(), m.holderLookup()
 			changes := map[string]string{}
 			for _, f := range m.dialog.Fields() {
 				if v := f.Input.Value(); v != f.Original {
@@ -261,7 +306,7 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, func() tea.Msg {
 				p, err := s.PlanRename(ctx, id, changes, others)
-				return prepare(seq, s, p, err, "")
+				return prepareNew(ctx, seq, s, p, err, lookup)
 			}
 		}
 	case planMsg:
@@ -275,11 +320,20 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case dialog.SendMsg:
 		tx := msg.Tx
+		m.sending = &tx
+		// Quitting does not cancel a write: it waits for the outcome (see
+		// quitDuringWrite), which is settled under this context.
+		wctx := context.WithoutCancel(ctx)
 		return m, func() tea.Msg {
-			res, err := s.Execute(ctx, tx)
+			res, err := s.Execute(wctx, tx)
 			return writeDoneMsg{seq: seq, res: res, err: err}
 		}
 	case writeDoneMsg:
+		m.sending = nil
+		if m.quitting {
+			m.farewell = farewell(msg.res, msg.err)
+			return m, tea.Quit
+		}
 		if msg.err != nil {
 			m.dialog.SetError(msg.err)
 			return m, nil
@@ -301,6 +355,33 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+// quitDuringWrite answers ctrl+c (or q) while a write is in flight: the
+// first waits for its outcome and then quits, saying what it was; the
+// second quits at once, leaving the outcome unknown, with its token.
+func (m Model) quitDuringWrite() (tea.Model, tea.Cmd) {
+	if !m.quitting {
+		m.quitting = true
+		m.status = "a write is in flight: quitting once its outcome is known (ctrl+c again to quit now, outcome unknown)"
+		return m, nil
+	}
+	tx := m.sending
+	m.farewell = fmt.Sprintf("UNKNOWN   %s %s (token %s): quit before its outcome was known; check the keys (locktable check) before trying again",
+		tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")), tx.Token())
+	return m, tea.Quit
+}
+
+// farewell says how the write the UI waited for before quitting ended.
+func farewell(res dynamo.Result, err error) string {
+	if err != nil {
+		return fmt.Sprintf("%s not written: %s", res.Operation, model.OneLine(err.Error()))
+	}
+	return fmt.Sprintf("%-9s %s %s (token %s)", res.Outcome, res.Operation, model.Printable(strings.Join(res.Keys, ", ")), res.Token)
+}
+
+// Farewell is what the UI asks to be printed once it has left the
+// terminal: the outcome of a write it waited for before quitting.
+func (m Model) Farewell() string { return m.farewell }
 
 // writtenAccounts lists the accounts the committed plan touched.
 func (m *Model) writtenAccounts() []string {
