@@ -474,3 +474,36 @@ func explained(s *model.Schema, o *op, tag string) string {
 	}
 	return ""
 }
+
+// TestExplained: a cancellation passes only with a slot of the plan, the
+// plan's action, and words naming the value and a holder of the round.
+func TestExplained(t *testing.T) {
+	t.Parallel()
+	s := model.DefaultSchema(model.LayoutSingle)
+	p, err := s.Signup("ACCT#r001-a", map[string]string{"email": "race-r001@x", "username": "u-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	take, account := p.Actions[1].Purpose(&s), p.Actions[0].Purpose(&s)
+	tag := roundTag(1)
+	for _, c := range []struct {
+		reasons []dynamo.Reason
+		ok      bool
+	}{
+		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, true},
+		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken (its lock names no owner)"}}, true},
+		{[]dynamo.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: "account ACCT#r001-a already exists"}}, true},
+		{nil, false},
+		{[]dynamo.Reason{{Slot: -1, Code: "TransactionCanceled", Message: "cancelled"}}, false},
+		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "TransactionConflict", Message: "conflict"}}, false},
+		{[]dynamo.Reason{{Slot: 1, Action: account, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, false},
+		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r002-b"}}, false},
+		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: take + ": its condition failed"}}, false},
+		{[]dynamo.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: model.Printable(account) + ": its condition failed"}}, false},
+	} {
+		msg := explained(&s, &op{plan: p, res: dynamo.Result{Outcome: dynamo.Cancelled, Reasons: c.reasons}}, tag)
+		if (msg == "") != c.ok {
+			t.Errorf("reasons %+v: %q; want ok %v", c.reasons, msg, c.ok)
+		}
+	}
+}

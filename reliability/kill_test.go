@@ -1,11 +1,11 @@
 package reliability
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -68,20 +68,38 @@ func (k *killBench) run(args ...string) (int, string) {
 	return 0, out.String()
 }
 
-// runKilled starts locktable and sends it SIGKILL after d. It reports
+// killAt says when SIGKILL comes: delay after the start, or, with
+// onAudit, delay after the audit log first grows (a write was recorded:
+// the kill lands between the writes of a run).
+type killAt struct {
+	delay   time.Duration
+	onAudit bool
+}
+
+// runKilled starts locktable and sends it SIGKILL as at says. It reports
 // whether the signal killed it (false: it had finished by then).
-func (k *killBench) runKilled(d time.Duration, args ...string) bool {
+func (k *killBench) runKilled(at killAt, args ...string) bool {
 	k.t.Helper()
+	offset := k.auditSize()
 	cmd := k.command(args...)
 	if err := cmd.Start(); err != nil {
 		k.t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
+	if at.onAudit {
+		for k.auditSize() == offset {
+			select {
+			case <-done:
+				return false
+			case <-time.After(200 * time.Microsecond):
+			}
+		}
+	}
 	select {
 	case <-done:
 		return false
-	case <-time.After(d):
+	case <-time.After(at.delay):
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	<-done
@@ -165,11 +183,15 @@ func (k *killBench) auditFrom(offset int64) (entries []auditEntry, torn int) {
 	if err != nil {
 		k.t.Fatal(err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data[min(offset, int64(len(data))):]))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
+	return parseAudit(data[min(offset, int64(len(data))):])
+}
+
+// parseAudit reads audit lines leniently: members a line lacks stay
+// empty, and a line that is not a JSON object is counted as torn.
+func parseAudit(data []byte) (entries []auditEntry, torn int) {
+	for line := range bytes.Lines(data) {
 		var e auditEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
+		if json.Unmarshal(line, &e) != nil {
 			torn++
 			continue
 		}
@@ -203,25 +225,33 @@ func itemsEqual(a, b model.Item) bool {
 }
 
 // wantIntents counts a violation for each commit (the keys one
-// transaction changed) that no intent line written since offset names in
-// full.
+// transaction changed) that no intent line written since offset names.
 func (k *killBench) wantIntents(what string, commits [][]string, offset int64) {
 	k.t.Helper()
 	entries, torn := k.auditFrom(offset)
 	k.fig.Add("audit_torn_lines", int64(torn))
 	k.fig.Add("commits_seen_by_kills", int64(len(commits)))
-	for _, keys := range commits {
-		named := slices.ContainsFunc(entries, func(e auditEntry) bool {
-			return e.Event == "intent" && !slices.ContainsFunc(keys, func(key string) bool { return !slices.Contains(e.Keys, key) })
-		})
-		if named {
-			continue
-		}
+	for _, keys := range unnamed(entries, commits) {
 		k.fig.Add("violations_kill_commit_without_intent", 1)
 		if k.fig.Get("violations_kill_commit_without_intent") <= 5 {
 			k.t.Errorf("%s: %v changed, and no intent line names it (%d audit lines since the run started: %.300q)", what, keys, len(entries), fmt.Sprint(entries))
 		}
 	}
+}
+
+// unnamed returns the commits for which no intent entry names every
+// changed key.
+func unnamed(entries []auditEntry, commits [][]string) [][]string {
+	var out [][]string
+	for _, keys := range commits {
+		named := slices.ContainsFunc(entries, func(e auditEntry) bool {
+			return e.Event == "intent" && !slices.ContainsFunc(keys, func(key string) bool { return !slices.Contains(e.Keys, key) })
+		})
+		if !named {
+			out = append(out, keys)
+		}
+	}
+	return out
 }
 
 // eachKey makes every changed key a commit of its own: each repair
@@ -246,18 +276,31 @@ func oneCommit(keys []string) [][]string {
 // there before, except a claim left by a killed repair, which it returns.
 func (k *killBench) wantNoNewProblem(what string, before, after map[string]model.Problem) (claims []string) {
 	k.t.Helper()
-	for key, p := range after {
-		if _, ok := before[key]; ok {
-			continue
-		}
-		if strings.HasPrefix(p.Owner, claimPrefix) && (p.Kind == model.OrphanLock || p.Kind == model.ForeignLock) {
-			claims = append(claims, key)
-			continue
-		}
+	fresh, claims := newProblems(before, after)
+	for _, key := range fresh {
+		p := after[key]
 		k.fig.Add("violations_kill_new_problems", 1)
 		k.t.Errorf("%s: the table gained a problem: %s (owner %q, accounts %v)", what, key, p.Owner, p.Accounts)
 	}
 	return claims
+}
+
+// newProblems returns the problems of after that before lacks, sorted:
+// claims left by a killed repair (an orphan or foreign lock whose owner
+// is a claim) apart from the rest.
+func newProblems(before, after map[string]model.Problem) (fresh, claims []string) {
+	for _, key := range slices.Sorted(maps.Keys(after)) {
+		if _, ok := before[key]; ok {
+			continue
+		}
+		p := after[key]
+		if strings.HasPrefix(p.Owner, claimPrefix) && (p.Kind == model.OrphanLock || p.Kind == model.ForeignLock) {
+			claims = append(claims, key)
+		} else {
+			fresh = append(fresh, key)
+		}
+	}
+	return fresh, claims
 }
 
 // plant writes problems a repair fixes, with values of their own: orphan
@@ -322,23 +365,25 @@ func TestKilledMidWrite(t *testing.T) {
 	}
 
 	start := time.Now()
-	// Kills anywhere in the run, and as many again in its second half,
-	// where the writes are. A run that ends before its signal is no kill:
-	// iterate until there were enough.
-	at := func(i int, typical time.Duration) time.Duration {
+	// Kills anywhere in the run, in its second half (where the writes
+	// are), and just after the audit log shows a write. A run that ends
+	// before its signal is no kill: iterate until there were enough.
+	at := func(i int, typical time.Duration) killAt {
 		d := time.Duration(rng.Int64N(int64(typical)))
-		if i%2 == 1 {
-			d = typical/2 + d/2
+		switch i % 3 {
+		case 1:
+			return killAt{delay: typical/2 + d/2}
+		case 2:
+			return killAt{delay: d / 40, onAudit: true}
 		}
-		return d
+		return killAt{delay: d}
 	}
 	for i := 0; fig.Get("kills") < int64(kills/2) && i < 3*kills; i++ {
 		what := fmt.Sprintf("repair killed (%d)", i)
 		k.plant(fmt.Sprintf("k%03d", i))
 		probs, snap, offset := k.problems(), k.snapshot(), k.auditSize()
-		d := at(i, repairTime)
 		fig.Add("operations_run", 1)
-		killed := k.runKilled(d, "repair", "--yes")
+		killed := k.runKilled(at(i, repairTime), "repair", "--yes")
 		after := k.snapshot()
 		changed := changes(snap, after)
 		k.countKill(killed, changed)
@@ -373,9 +418,8 @@ func TestKilledMidWrite(t *testing.T) {
 	for i := 0; fig.Get("kills") < int64(kills) && i < 3*kills; i++ {
 		what := fmt.Sprintf("rename killed (%d)", i)
 		probs, snap, offset := k.problems(), k.snapshot(), k.auditSize()
-		d := at(i, renameTime)
 		fig.Add("operations_run", 1)
-		killed := k.runKilled(d, "rename", id, "--set", fmt.Sprintf("email=renamer-%d@x", i+1), "--yes")
+		killed := k.runKilled(at(i, renameTime), "rename", id, "--set", fmt.Sprintf("email=renamer-%d@x", i+1), "--yes")
 		after := k.snapshot()
 		changed := changes(snap, after)
 		k.countKill(killed, changed)
@@ -384,4 +428,55 @@ func TestKilledMidWrite(t *testing.T) {
 	}
 	t.Logf("%d kills (%d after a commit) in %v; repair takes %v, rename %v unkilled",
 		fig.Get("kills"), fig.Get("kills_after_a_commit"), time.Since(start).Round(time.Millisecond), repairTime, renameTime)
+}
+
+// TestIntentCheck: the audit check passes on the intent lines PATTERN.md
+// asks for, and fails on outcome lines alone, on an intent of other keys,
+// and on an intent that names only part of a commit.
+func TestIntentCheck(t *testing.T) {
+	t.Parallel()
+	log := []byte(`{"time":"2025-01-01T00:00:00Z","event":"intent","operation":"rename","table":"accounts","keys":["ACCT#a","UNIQ#EMAIL#new@x","UNIQ#EMAIL#old@x"],"token":"t1"}
+{"time":"2025-01-01T00:00:00Z","event":"outcome","operation":"rename","table":"accounts","token":"t1","outcome":"committed","cancellation_codes":[]}
+{"time":"2025-01-01T00:00:00Z","operation":"repair","table":"accounts","keys":["UNIQ#EMAIL#orphan@x"],"token":"t2","outcome":"committed","cancellation_codes":[]}
+{"time":"2025-01-01T00:00:00Z","event":"intent","operation":"repa`)
+	entries, torn := parseAudit(log)
+	if len(entries) != 3 || torn != 1 {
+		t.Fatalf("%d entries, %d torn; want 3 and 1", len(entries), torn)
+	}
+	commits := [][]string{
+		{"ACCT#a", "UNIQ#EMAIL#new@x", "UNIQ#EMAIL#old@x"}, // named by the intent
+		{"UNIQ#EMAIL#new@x"},    // part of it: named too
+		{"UNIQ#EMAIL#orphan@x"}, // only an old-style outcome line
+		{"ACCT#a", "ACCT#b"},    // ACCT#b named nowhere
+	}
+	got := unnamed(entries, commits)
+	if want := commits[2:]; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("unnamed %q, want %q", got, want)
+	}
+}
+
+// TestNewProblems: a problem that was there before is not new; a claim
+// left by a killed repair is set apart; anything else is new.
+func TestNewProblems(t *testing.T) {
+	t.Parallel()
+	s := model.DefaultSchema(model.LayoutSingle)
+	set := func(ps ...model.Problem) map[string]model.Problem {
+		m := map[string]model.Problem{}
+		for _, p := range ps {
+			m[problemKey(p)] = p
+		}
+		return m
+	}
+	old := s.LockProblem(model.OrphanLock, 0, "old@x", "ACCT#gone")
+	claimed := s.LockProblem(model.OrphanLock, 0, "ghost@x", claimPrefix+"t1")
+	handed := s.HolderProblem(model.ForeignLock, 0, "held@x", claimPrefix+"t2", []string{"ACCT#h"})
+	missing := s.HolderProblem(model.MissingLock, 1, "bob", "", []string{"ACCT#b"})
+	notAClaim := s.LockProblem(model.OrphanLock, 0, "other@x", "ACCT#reclaim")
+	fresh, claims := newProblems(set(old), set(old, claimed, handed, missing, notAClaim))
+	if want := []string{problemKey(missing), problemKey(notAClaim)}; !slices.Equal(fresh, want) {
+		t.Errorf("fresh %q, want %q", fresh, want)
+	}
+	if want := []string{problemKey(handed), problemKey(claimed)}; !slices.Equal(claims, want) {
+		t.Errorf("claims %q, want %q", claims, want)
+	}
 }
