@@ -449,8 +449,8 @@ func explained(s *model.Schema, o *op, tag string) string {
 			return fmt.Sprintf("reason %+v has no slot of the plan", rs)
 		}
 		a := o.plan.Actions[rs.Slot]
-		if rs.Code != "ConditionalCheckFailed" {
-			return fmt.Sprintf("slot %d: code %s, message %q", rs.Slot, rs.Code, rs.Message)
+		if rs.Code == "" {
+			return fmt.Sprintf("slot %d: no code, message %q", rs.Slot, rs.Message)
 		}
 		if rs.Action != a.Purpose(s) {
 			return fmt.Sprintf("slot %d names action %q, the plan's is %q", rs.Slot, rs.Action, a.Purpose(s))
@@ -476,7 +476,8 @@ func explained(s *model.Schema, o *op, tag string) string {
 }
 
 // TestExplained: a cancellation passes only with a slot of the plan, the
-// plan's action, and words naming the value and a holder of the round.
+// plan's action, a code, and words naming the value and a holder of the
+// round (a holder lookup's refusal among them).
 func TestExplained(t *testing.T) {
 	t.Parallel()
 	s := model.DefaultSchema(model.LayoutSingle)
@@ -493,6 +494,8 @@ func TestExplained(t *testing.T) {
 		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, true},
 		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken (its lock names no owner)"}}, true},
 		{[]dynamo.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: "account ACCT#r001-a already exists"}}, true},
+		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "HeldWithoutLock", Message: "email race-r001@x is taken by ACCT#r001-b, whose lock is missing"}}, true},
+		{[]dynamo.Reason{{Slot: 1, Action: take, Message: "email race-r001@x is taken by ACCT#r001-b"}}, false},
 		{nil, false},
 		{[]dynamo.Reason{{Slot: -1, Code: "TransactionCanceled", Message: "cancelled"}}, false},
 		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "TransactionConflict", Message: "conflict"}}, false},

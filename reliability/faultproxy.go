@@ -38,11 +38,13 @@ const (
 // without the "DynamoDB_20120810." prefix.
 type Target string
 
-// The targets whose requests decide an outcome.
+// The targets a write and its settling reads use.
 const (
 	TransactWriteItems Target = "TransactWriteItems"
 	TransactGetItems   Target = "TransactGetItems"
 	BatchGetItem       Target = "BatchGetItem"
+	Scan               Target = "Scan"
+	Query              Target = "Query"
 )
 
 // Fault says what to do to the next requests for some targets.

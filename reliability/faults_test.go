@@ -28,7 +28,9 @@ type faultCase struct {
 	deadline time.Duration
 }
 
-var everyCall = []Target{TransactWriteItems, TransactGetItems, BatchGetItem}
+// everyCall is every operation a send may make: the write, the reads
+// that settle it, and those of a holder lookup before it.
+var everyCall = []Target{TransactWriteItems, TransactGetItems, BatchGetItem, Scan, Query}
 
 var faultCases = []faultCase{
 	{name: "none"},

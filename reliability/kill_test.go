@@ -401,6 +401,7 @@ func TestKilledMidWrite(t *testing.T) {
 			t.Errorf("%s: the rerun of repair exited %d\n%s", what, code, out)
 		}
 		left := k.problems()
+		k.wantNoNewProblem(what+", rerun", probs, left)
 		for key, p := range left {
 			if p.Kind == model.OrphanLock || strings.HasPrefix(p.Owner, claimPrefix) || slices.Contains(claims, key) {
 				fig.Add("violations_kill_rerun_unfinished", 1)
