@@ -178,7 +178,8 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		}
 		return ""
 	}
-	spell := []func(string) string{strings.ToUpper, strings.ToLower, strings.ToTitle, func(v string) string { return v }}
+	capital := func(v string) string { return strings.ToUpper(v[:1]) + v[1:] }
+	spell := []func(string) string{strings.ToUpper, capital, strings.ToLower, func(v string) string { return v }}
 	if s.Constraints[0].Normalize == model.NormalizeNone {
 		spell = spell[3:]
 	}
