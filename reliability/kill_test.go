@@ -231,6 +231,15 @@ func (k *killBench) wantIntents(what string, commits [][]string, offset int64) {
 	entries, torn := k.auditFrom(offset)
 	k.fig.Add("audit_torn_lines", int64(torn))
 	k.fig.Add("commits_seen_by_kills", int64(len(commits)))
+	// Until intent lines exist, how many commits left no line at all (the
+	// process died between the commit and its outcome line) says what
+	// the intent line is for.
+	var any []auditEntry
+	for _, e := range entries {
+		e.Event = "intent"
+		any = append(any, e)
+	}
+	k.fig.Add("commits_without_any_audit_line", int64(len(unnamed(any, commits))))
 	for _, keys := range unnamed(entries, commits) {
 		k.fig.Add("violations_kill_commit_without_intent", 1)
 		if k.fig.Get("violations_kill_commit_without_intent") <= 5 {
@@ -341,7 +350,7 @@ func (k *killBench) plant(n string) {
 func TestKilledMidWrite(t *testing.T) {
 	t.Parallel()
 	kills := Scale(8, 100)
-	fig := newFigures(t, "kills", "kills_after_a_commit", "commits_seen_by_kills", "operations_run", "audit_torn_lines",
+	fig := newFigures(t, "kills", "kills_after_a_commit", "commits_seen_by_kills", "commits_without_any_audit_line", "operations_run", "audit_torn_lines",
 		"violations_kill_new_problems", "violations_kill_commit_without_intent", "violations_kill_rerun_unfinished")
 	k := &killBench{t: t, e: newEnv(t, model.LayoutSingle), bin: buildLocktable(t), ep: dynamotest.Endpoint(t),
 		audit: filepath.Join(t.TempDir(), "audit", "audit.log"), cfg: t.TempDir(), fig: fig}
