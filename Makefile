@@ -6,10 +6,27 @@ DYNOXIDE_DIR     ?= .tools/dynoxide
 DYNOXIDE_BIN     := $(DYNOXIDE_DIR)/node_modules/$(DYNOXIDE_PKG)/dynoxide
 export DYNOXIDE_BIN
 
-.PHONY: test build bench bench-tui lint dynoxide
+# Fuzzing time per target: brief in `make test`, longer in `make reliability`.
+TEST_FUZZTIME ?= 2s
+FUZZTIME      ?= 30s
 
+.PHONY: test build bench bench-tui lint dynoxide reliability fuzz
+
+# The unit and integration tests (the reliability suite bounded among
+# them), then every fuzz target briefly; both run even if the first fails.
 test: $(DYNOXIDE_BIN)
-	.ci/with-dynoxide go test -race ./...
+	rc=0; \
+	.ci/with-dynoxide go test -race ./... || rc=$$?; \
+	reliability/fuzz $(TEST_FUZZTIME) || rc=$$?; \
+	exit $$rc
+
+# The reliability suite at full scale, with a table of figures; exits
+# non-zero on any violation.
+reliability: $(DYNOXIDE_BIN)
+	.ci/with-dynoxide reliability/run $(FUZZTIME)
+
+fuzz:
+	reliability/fuzz $(FUZZTIME)
 
 build:
 	go build -o locktable .
