@@ -47,7 +47,7 @@ func TestWritesRefuseAValueHeldWithoutItsLock(t *testing.T) {
 			t.Fatalf("%s: %s", args[0], r.stdout)
 		}
 		rs := outs[0].Reasons[0]
-		if rs.Code != "HeldWithoutLock" || rs.Slot < 1 || !strings.Contains(rs.Message, "username bob is taken: held by ACCT#b0b001, whose lock is missing") {
+		if rs.Code != "HeldWithoutLock" || rs.Slot < 1 || !strings.Contains(rs.Message, "username bob is taken by ACCT#b0b001, whose lock is missing") {
 			t.Errorf("%s: reason %+v", args[0], rs)
 		}
 	}

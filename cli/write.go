@@ -317,7 +317,7 @@ func (a *app) lookupHolders(ctx context.Context, s *dynamo.Store, p model.Plan, 
 		fmt.Fprintln(a.stderr, "holder lookup skipped (--skip-holder-lookup): an account holding a new value without its lock would not stop this write")
 		return nil, nil
 	}
-	lookup, err := s.LookupHolders(ctx, values)
+	lookup, taken, err := s.TakenBy(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +325,6 @@ func (a *app) lookupHolders(ctx context.Context, s *dynamo.Store, p model.Plan, 
 	for _, w := range values {
 		names = append(names, s.Schema.Constraints[w.Constraint].Attr+"="+model.Printable(w.Value))
 	}
-	taken := dynamo.TakenValues(p, lookup)
 	verdict := "no other account holds them"
 	if len(taken) > 0 {
 		verdict = fmt.Sprintf("%d taken", len(taken))

@@ -183,8 +183,23 @@ func (t Taken) Reason(s *model.Schema) Reason {
 		ids[i] = model.Printable(id)
 	}
 	return Reason{Slot: t.Slot, Action: t.Action.Purpose(s), Code: "HeldWithoutLock",
-		Message: fmt.Sprintf("%s %s is taken: held by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
+		Message: fmt.Sprintf("%s %s is taken by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
 			attr, model.Printable(t.Action.Value), strings.Join(ids, ", "))}
+}
+
+// TakenBy looks for other holders of the values plan p would lock (see
+// LookupHolders) and returns what it read and the values taken. A plan that
+// locks no new value needs no lookup.
+func (s *Store) TakenBy(ctx context.Context, p model.Plan) (HolderLookup, []Taken, error) {
+	values := NewValues(p)
+	if len(values) == 0 {
+		return HolderLookup{}, nil, nil
+	}
+	lookup, err := s.LookupHolders(ctx, values)
+	if err != nil {
+		return lookup, nil, err
+	}
+	return lookup, TakenValues(p, lookup), nil
 }
 
 // NewValues lists the values whose locks plan p puts for an account: what

@@ -22,6 +22,9 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 			// token in res can be sent again; nothing else was done.
 			return res, err
 		}
+		if ctx.Err() != nil {
+			return claimLeft(res, r, "interrupted after claiming the lock"), nil
+		}
 	}
 	// Step 2: the lock exists and carries the claim, so no in-pattern or
 	// article-style signup can take the value now; what the lookup finds
@@ -30,11 +33,9 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 	holders := lookup.Holders[Wanted{Constraint: r.Constraint, Value: r.Value}]
 	step := model.Plan{Operation: "repair", Keys: tx.Plan.Keys}
 	switch {
-	case err != nil:
-		// Give the lock back as it was; a later repair finishes a claim
-		// that cannot be given back either.
-		step.Actions = []model.Action{s.Schema.GiveBack(r)}
-	case len(holders) > 0:
+	case err != nil, len(holders) > 0:
+		// Give the lock back as it was (when the lookup failed too: a
+		// later repair finishes a claim that cannot be given back).
 		step.Actions = []model.Action{s.Schema.GiveBack(r)}
 	default:
 		step.Actions = []model.Action{s.Schema.DeleteClaimed(r)}
@@ -45,16 +46,14 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 	}
 	res, serr := s.transact(ctx, next)
 	switch {
-	case serr != nil || res.Outcome != Committed:
-		if err != nil {
-			res.Reasons = append(res.Reasons, Reason{Slot: -1, Code: "ClaimLeft", Message: fmt.Sprintf(
-				"could not look for holders (%s) nor give the lock back: it keeps locktable's claim %s; run repair again to finish", errText(err), r.Claim)})
-		}
-		return res, serr
+	case serr != nil:
+		// Certainly not applied; but the claim was: say so, not an error.
+		return claimLeft(res, r, "could not "+step.Actions[0].Purpose(&s.Schema)+": "+errText(serr)), nil
+	case res.Outcome != Committed:
+		return res, nil // cancelled, slot by slot, or unknown with its token
 	case err != nil:
 		res.Outcome = Cancelled
 		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(err)}}
-		return res, nil
 	case len(holders) > 0:
 		ids := make([]string, len(holders))
 		for i, id := range holders {
@@ -65,4 +64,13 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 			s.Schema.Constraints[r.Constraint].Attr, model.Printable(r.Value), strings.Join(ids, ", "))
 	}
 	return res, nil
+}
+
+// claimLeft reports a reclaim that stopped after its claim: not repaired,
+// and the lock keeps the claim until a repair finishes it.
+func claimLeft(res Result, r model.Reclaim, why string) Result {
+	res.Outcome = Cancelled
+	res.Reasons = []Reason{{Slot: -1, Code: "ClaimLeft", Message: why + "; the lock keeps locktable's claim " + r.Claim +
+		" (no signup can take the value meanwhile): run repair again to finish"}}
+	return res
 }

@@ -17,6 +17,9 @@ func (s *Schema) Explain(a Action, now Item) string {
 		}
 	case RoleTakeLock:
 		if now != nil {
+			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && IsClaim(o.S) {
+				return attr + " " + Printable(a.Value) + " is taken (its lock is an orphan locktable is repairing: " + Printable(o.S) + "; try again)"
+			}
 			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
 				return attr + " " + Printable(a.Value) + " is taken by " + Printable(o.S)
 			}

@@ -426,6 +426,10 @@ func ofRound(s, tag string) bool {
 
 // notApplied says that action a of committed plan p does not show, if so.
 func notApplied(sn snapshot, p model.Plan, a model.Action) []string {
+	if p.Reclaim != nil {
+		// A committed reclaim deleted the lock it claimed.
+		a = sn.s.DeleteClaimed(*p.Reclaim)
+	}
 	now := sn.at(a.Table, a.Key)
 	if model.Applied(a, now) {
 		return nil
@@ -459,7 +463,8 @@ func explained(s *model.Schema, o *op, tag string) string {
 			prefix := attr + " " + model.Printable(a.Value) + " is taken "
 			holder, ok := strings.CutPrefix(rs.Message, prefix+"by ")
 			switch {
-			case rs.Message == prefix+"(its lock names no owner)":
+			case rs.Message == prefix+"(its lock names no owner)",
+				strings.HasPrefix(rs.Message, prefix+"(its lock is an orphan locktable is repairing: "+model.ReclaimPrefix):
 			case ok && ofRound(holder, tag):
 			default:
 				return fmt.Sprintf("slot %d: %q does not name %s and a holder of the round", rs.Slot, rs.Message, a.Value)

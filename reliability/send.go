@@ -8,15 +8,22 @@ import (
 )
 
 // Send sends plan the way locktable's write commands do once it is
-// confirmed: a fresh ClientRequestToken, Prepare, Execute. Every operation
-// of the suite goes through here, so that what the CLI adds before a send
-// is added once. The result carries the token even when err is not nil.
-//
-// TODO(holder lookup): PATTERN.md's "Other holders" lookup before a
-// signup or rename sends belongs here, called the way cli/write.go calls
-// it; a refusal from it is a cancelled Result, not an error.
+// confirmed: a signup or rename first looks for other holders of its new
+// values (a value held without its lock is refused, a cancelled Result),
+// then a fresh ClientRequestToken, Prepare, Execute. Every operation of the
+// suite goes through here. The result carries the token even when err is
+// not nil.
 func Send(ctx context.Context, s *dynamo.Store, plan model.Plan) (dynamo.Result, error) {
 	token := dynamo.NewToken()
+	if plan.Operation == "signup" || plan.Operation == "rename" {
+		_, taken, err := s.TakenBy(ctx, plan)
+		if err != nil {
+			return dynamo.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token, Outcome: dynamo.NotSent}, err
+		}
+		if len(taken) > 0 {
+			return s.Refuse(plan, taken), nil
+		}
+	}
 	tx, err := s.Prepare(plan, token)
 	if err != nil {
 		return dynamo.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token}, err

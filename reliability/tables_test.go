@@ -268,6 +268,14 @@ func (sn snapshot) owner(lock model.Item) string {
 // applied reports whether the snapshot shows every effect of plan: puts
 // there as put, deletes gone, updates' values set.
 func (sn snapshot) applied(p model.Plan) (all, none bool) {
+	if r := p.Reclaim; r != nil {
+		// A reclaim (claim, look again, delete) is done when the lock is
+		// gone; a lock left ownerless or still claimed is an orphan not
+		// repaired (a claim left is reported so, and a rerun finishes it).
+		del := sn.s.DeleteClaimed(*r)
+		gone := sn.at(del.Table, del.Key) == nil
+		return gone, !gone
+	}
 	all, none = true, true
 	for _, a := range p.Actions {
 		if a.Kind == model.ActCheck {

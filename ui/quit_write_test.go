@@ -25,7 +25,7 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	d.send(ctrlU())
 	d.typeText("bob")
 	d.press("enter")
-	waitScreen(d, "the refusal", "username bob is taken: held by ACCT#b2, whose lock is missing")
+	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
 	if d.m.dialog == nil || d.m.dialog.Stage != 0 {
 		t.Fatalf("not back on the form:\n%s", d.screen())
 	}
