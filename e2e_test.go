@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "locktable")
+	// Commands run without --audit-log keep their default log here, not
+	// in the developer's home.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -219,10 +220,14 @@ func TestSeedRefusals(t *testing.T) {
 	client, _ := dynamotest.Client(t)
 	table := dynamotest.Name(t, "accounts")
 	cleanup(t, client, table)
-	r := run(t, "seed", "--read-only", "--endpoint-url", ep, "--table", table)
+	audit := filepath.Join(t.TempDir(), "audit.log")
+	r := run(t, "seed", "--read-only", "--endpoint-url", ep, "--table", table, "--audit-log", audit)
 	wantError(t, r, cli.ExitError, "--read-only")
 	if tableExists(t, client, table) {
 		t.Fatalf("seed --read-only created %s", table)
+	}
+	if data, _ := os.ReadFile(audit); !strings.Contains(string(data), `"event":"refused","operation":"seed"`) {
+		t.Errorf("the refused seed is not in the audit log: %q", data)
 	}
 
 	// Not loopback, no --write: refused before any request (the host
@@ -360,5 +365,22 @@ func TestCheckJSONLayoutTables(t *testing.T) {
 		if n[string(k)] < 2 {
 			t.Errorf("%d %s problems, want at least 2 (all: %v)", n[string(k)], k, n)
 		}
+	}
+}
+
+// TestSeedIsAudited: seeding writes, and left nothing in the audit log.
+// It records its intent before writing and its outcome after.
+func TestSeedIsAudited(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "accounts")
+	audit := filepath.Join(t.TempDir(), "audit.log")
+	seed(t, client, []string{table}, "--endpoint-url", ep, "--table", table, "--accounts", "3", "--audit-log", audit)
+	data, _ := os.ReadFile(audit)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"event":"intent","operation":"seed","table":"`+table+`"`) ||
+		!strings.Contains(lines[1], `"event":"outcome","operation":"seed"`) || !strings.Contains(lines[1], `"outcome":"committed"`) {
+		t.Fatalf("audit log %q; want the seed's intent and outcome", data)
 	}
 }

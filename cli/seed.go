@@ -23,19 +23,45 @@ func (a *app) seedCommand() *cobra.Command {
 			if o.Accounts < 0 || o.Accounts > dynamo.MaxSeedAccounts {
 				return usageErr("--accounts %d: want 0 to %d", o.Accounts, dynamo.MaxSeedAccounts)
 			}
+			// Seeding writes outside the guarded transactions (it plants
+			// problems on purpose), so the audit log records it as one
+			// operation: refused, or intent then outcome.
+			audit, err := a.openAudit()
+			if err != nil {
+				return err
+			}
+			entry := dynamo.AuditEntry{Operation: "seed", Table: s.Table, Keys: s.Tables()}
+			record := func(event string, outcome dynamo.Outcome, why error) error {
+				e := entry
+				e.Event, e.Outcome = event, outcome
+				if why != nil {
+					e.Reason = why.Error()
+				}
+				return audit.Record(e)
+			}
 			if a.readOnly {
-				return a.mayWrite(dynamo.Endpoint{})
+				err := a.mayWrite(dynamo.Endpoint{})
+				_ = record(dynamo.EventRefused, "", err)
+				return err
 			}
 			store, err := a.backend(cmd.Context(), s)
 			if err != nil {
 				return err
 			}
 			if err := a.mayWrite(store.Endpoint); err != nil {
+				_ = record(dynamo.EventRefused, "", err)
 				return err
+			}
+			if err := record(dynamo.EventIntent, "", nil); err != nil {
+				return usageErr("%v: nothing was written", err)
 			}
 			res, err := store.Seed(cmd.Context(), o)
 			if err != nil {
+				_ = record(dynamo.EventOutcome, dynamo.Unknown, err)
 				return err
+			}
+			if err := record(dynamo.EventOutcome, dynamo.Committed, nil); err != nil {
+				fmt.Fprintf(a.stderr, "locktable: seeded, but %v\n", err)
 			}
 			created := ""
 			if len(res.Created) > 0 {
