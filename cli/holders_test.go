@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -87,5 +88,24 @@ func TestRenameToAFreeValueStillWorks(t *testing.T) {
 	r := w.run("rename", "ACCT#a1f9c3", "--set", "username=lovelace", "--yes")
 	if r.code != cli.ExitOK || !strings.Contains(r.stderr, "username=lovelace: consistent scan of the accounts, 5 items read: no other account holds them") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestWriteWithAnUnwritableAuditLogSendsNothing: --audit-log /dev/full
+// committed silently. The intent cannot be recorded, so nothing is sent.
+func TestWriteWithAnUnwritableAuditLogSendsNothing(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	w := newWriteEnv(t)
+	w.audit = "/dev/full"
+	before := w.snapshot()
+	r := w.run("signup", "--set", "email=a@x.io", "--id", "ACCT#a", "--yes")
+	if r.code != cli.ExitError || r.stdout != "" || !strings.HasSuffix(r.stderr, "locktable: the audit log cannot record the write, so nothing was sent: audit log: write /dev/full: no space left on device\n") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if got := w.snapshot(); strings.Join(got, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("written without an audit record:\n%s", strings.Join(got, "\n"))
 	}
 }
