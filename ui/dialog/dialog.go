@@ -160,7 +160,9 @@ func (m Model) previewLines() []string {
 	if err != nil {
 		doc = []byte("cannot render: " + err.Error())
 	}
-	lines = append(lines, model.Printable(string(doc)))
+	// EscapeJSON keeps the request valid JSON to copy; Printable then
+	// bounds combining marks, the one thing left that EscapeJSON keeps.
+	lines = append(lines, model.Printable(model.EscapeJSON(string(doc))))
 	return lines
 }
 
