@@ -146,9 +146,8 @@ func problemLine(p model.Problem) string {
 
 // quote makes a table value printable, quoting it when it has spaces.
 func quote(s string) string {
-	p := model.Printable(s)
-	if p == "" || strings.ContainsAny(p, " \t") {
-		return fmt.Sprintf("%q", p)
+	if p := model.Printable(s); p != "" && !strings.ContainsAny(p, " \"") {
+		return p
 	}
-	return p
+	return model.Quote(s)
 }
