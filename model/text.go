@@ -8,12 +8,12 @@ import (
 	"unicode/utf8"
 )
 
-// MaxCombiningMarks is how many combining marks in a row Printable keeps
-// as they are. No orthography stacks more than a few on one character; a
-// flood of hundreds is drawn over the rows above and below it, and
-// terminals keep a different number of them per cell (tmux about ten,
-// xterm two), so the rest are written as escapes: still there to read,
-// and each line keeps its width on every terminal.
+// MaxCombiningMarks is how many combining marks in a row Printable and
+// EscapeJSON keep as they are. No orthography stacks more than a few on
+// one character; a flood of hundreds is drawn over the rows above and
+// below it, and terminals keep a different number of them per cell (tmux
+// about ten, xterm two), so the rest are written as escapes: still there
+// to read, and each line keeps its width on every terminal.
 const MaxCombiningMarks = 4
 
 // Printable returns s safe to put on a terminal: text from a table is
@@ -26,15 +26,10 @@ const MaxCombiningMarks = 4
 func Printable(s string) string {
 	var b strings.Builder
 	escaped := false // b holds s up to i, escaped
-	marks := 0       // combining marks in a row just before i
+	var marks markRun
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsMark(r) {
-			marks++
-		} else {
-			marks = 0
-		}
-		hide := Hidden(r) || marks > MaxCombiningMarks
+		hide := marks.over(r) || Hidden(r)
 		esc := ""
 		switch {
 		case r == utf8.RuneError && size == 1:
@@ -65,6 +60,20 @@ func Printable(s string) string {
 	return b.String()
 }
 
+// markRun counts the combining marks in a row.
+type markRun int
+
+// over counts r and reports whether it is a combining mark past
+// MaxCombiningMarks in a row.
+func (n *markRun) over(r rune) bool {
+	if !unicode.IsMark(r) {
+		*n = 0
+		return false
+	}
+	*n++
+	return *n > MaxCombiningMarks
+}
+
 // Hidden reports whether r must not reach a terminal or a reader raw: it
 // is not a letter, mark, number, punctuation, symbol or space (Unicode
 // categories L, M, N, P, S, Zs; the tables of unicode.Version). That
@@ -86,18 +95,20 @@ func Quote(s string) string { return `"` + strings.ReplaceAll(Printable(s), `"`,
 func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }
 
 // EscapeJSON writes every character Hidden reports in a JSON document as a
-// \u escape (a surrogate pair beyond the BMP). Such characters can only
-// stand inside strings, where the escape means the same character, so the
-// document means the same; C0 controls stay, since outside strings they
-// are white space and inside them encoding/json has escaped them already.
-// Every JSON document locktable writes (check --json, --dry-run, --json
-// results, the audit log) goes through it.
+// \u escape (a surrogate pair beyond the BMP), and the combining marks of
+// a run past MaxCombiningMarks too. Such characters can only stand inside
+// strings, where the escape means the same character, so the document
+// means the same; C0 controls stay, since outside strings they are white
+// space and inside them encoding/json has escaped them already. Every JSON
+// document locktable writes (check --json, --dry-run, --json results, the
+// audit log) goes through it.
 func EscapeJSON(doc string) string {
 	var out strings.Builder
 	out.Grow(len(doc))
+	var marks markRun
 	for _, r := range doc {
-		switch {
-		case r < 0x20 || !Hidden(r):
+		switch hide := marks.over(r) || Hidden(r); {
+		case r < 0x20 || !hide:
 			out.WriteRune(r)
 		case r > 0xffff:
 			hi, lo := utf16.EncodeRune(r)

@@ -98,6 +98,7 @@ func TestEscapeJSON(t *testing.T) {
 		{"private use beyond the BMP", "\U00100000", `"\udbc0\udc00"`},
 		{"noncharacter", "\uffff", `"\uffff"`},
 		{"letters, emoji and marks are kept", "é😀e\u0301", `"é😀e` + "\u0301" + `"`},
+		{"marks past the fourth in a row", "e" + strings.Repeat("\u0301", 6), `"e` + strings.Repeat("\u0301", 4) + `\u0301\u0301"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

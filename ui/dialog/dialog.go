@@ -160,8 +160,7 @@ func (m Model) previewLines() []string {
 	if err != nil {
 		doc = []byte("cannot render: " + err.Error())
 	}
-	// EscapeJSON keeps the request valid JSON to copy; Printable then
-	// bounds combining marks, the one thing left that EscapeJSON keeps.
+	// EscapeJSON keeps the request valid JSON to copy, and the same.
 	lines = append(lines, model.Printable(model.EscapeJSON(string(doc))))
 	return lines
 }
