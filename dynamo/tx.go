@@ -356,5 +356,6 @@ func (s *Store) audit(res Result) {
 		line.Codes = append(line.Codes, r.Code)
 	}
 	b, _ := json.Marshal(line)
-	_, _ = s.Audit.Write(append(b, '\n'))
+	// Keys come from the table: escaped like every JSON locktable writes.
+	_, _ = s.Audit.Write([]byte(model.EscapeJSON(string(b)) + "\n"))
 }
