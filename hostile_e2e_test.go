@@ -484,17 +484,11 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 	// accounts and locks (all with full), and the rename preview.
 	detailed := 0
 	for range 400 {
-		before := selectedLine(tm.capture())
-		tm.keys("Down")
-		sel, screen := before, ""
-		for deadline := time.Now().Add(time.Second); sel == before && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-			screen = tm.capture()
-			sel = selectedLine(screen)
-		}
-		if sel == before {
+		screen, moved := pressAndWait(tm, "Down", func(before, now string) bool { return selectedLine(now) != selectedLine(before) })
+		if !moved {
 			break // the end of the list
 		}
+		sel := selectedLine(screen)
 		if !strings.Contains(screen, "▸") {
 			v.add("no row is selected:\n%s", screen)
 		}
@@ -546,19 +540,14 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 	}
 
 	// Locks and problems: every page.
-	for _, view := range []struct{ key, name string }{{"2", "locks"}, {"3", "problems"}} {
+	for _, view := range []struct{ key, name, shows string }{{"2", "locks", "locks loaded"}, {"3", "problems", "missing_lock ("}} {
 		tm.keys(view.key)
-		screen := tm.waitFor("the "+view.name+" view", func(s string) bool { return selectedLine(s) != "" && !strings.Contains(s, "accounts loaded") })
+		tm.waitText("the "+view.name+" view", view.shows)
 		for page := 0; page < 60; page++ {
-			screens = append(screens, screen)
 			look(fmt.Sprintf("the %s, page %d", view.name, page))
-			tm.keys("PageDown")
-			time.Sleep(40 * time.Millisecond)
-			next := tm.capture()
-			if next == screen {
+			if _, moved := pressAndWait(tm, "PageDown", func(before, now string) bool { return now != before }); !moved {
 				break
 			}
-			screen = next
 		}
 	}
 
@@ -586,6 +575,20 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 		v.add("the stream does not set locktable's own title: the recording misses what the program writes")
 	}
 	return screens
+}
+
+// pressAndWait sends key and waits up to a second until changed says the
+// screen changed; it returns the screen and whether it did.
+func pressAndWait(tm *term, key string, changed func(before, now string) bool) (string, bool) {
+	before := tm.capture()
+	tm.keys(key)
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		if now := tm.capture(); changed(before, now) {
+			return now, true
+		}
+	}
+	return before, false
 }
 
 // selectedLine returns the screen's selected row, or "".
