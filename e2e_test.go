@@ -192,53 +192,6 @@ func TestE2EVersion(t *testing.T) {
 	}
 }
 
-// TestE2EHostileValuesStayInert puts a value with an OSC escape sequence, a
-// BEL and a right-to-left override in a table, and checks that neither
-// report lets any of them reach the terminal raw.
-func TestE2EHostileValuesStayInert(t *testing.T) {
-	ep := dynamotest.Endpoint(t)
-	t.Parallel()
-	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	const evil = "evil\x1b]0;pwned\x07\u202e"
-	acct := func(id, email string) model.Item {
-		return model.Item{"PK": model.S(id), "SK": model.S("PROFILE"), "email": model.S(email), "username": model.S(evil)}
-	}
-	lock := func(pk, owner string) model.Item {
-		return model.Item{"PK": model.S(pk), "SK": model.S("LOCK"), "owner": model.S(owner)}
-	}
-	dynamotest.Put(t, client, store.Schema.Table,
-		acct("ACCT#e1", "e1@x.io"), lock("UNIQ#EMAIL#e1@x.io", "ACCT#e1"), lock("UNIQ#HANDLE#"+evil, "ACCT#e1"),
-		// e2 copied e1's username without the transaction: a duplicate.
-		acct("ACCT#e2", "e2@x.io"), lock("UNIQ#EMAIL#e2@x.io", "ACCT#e2"))
-
-	args := []string{"check", "--endpoint-url", ep, "--table", store.Schema.Table}
-	human := locktable(t, nil, args...)
-	js := locktable(t, nil, append(args, "--json")...)
-	for _, r := range []execResult{human, js} {
-		if r.code != 1 || r.stderr != "" {
-			t.Fatalf("exit %d, stderr %q; want 1 and nothing\n%q", r.code, r.stderr, r.stdout)
-		}
-		for _, raw := range []string{"\x1b", "\x07", "\u202e"} {
-			if strings.Contains(r.stdout, raw) {
-				t.Errorf("stdout holds raw %q:\n%q", raw, r.stdout)
-			}
-		}
-	}
-	if !strings.Contains(human.stdout, `evil\x1b]0;pwned\x07\u202e`) {
-		t.Errorf("human report does not show the value escaped:\n%s", human.stdout)
-	}
-	if !strings.Contains(human.stdout, "duplicate_value") {
-		t.Errorf("human report does not report the duplicate:\n%s", human.stdout)
-	}
-	if !strings.Contains(js.stdout, `"value":"evil\u001b]0;pwned\u0007\u202e"`) {
-		t.Errorf("JSON report does not show the value as \\u escapes:\n%s", js.stdout)
-	}
-	rep := oneReport(t, js.stdout)
-	if len(rep.Problems) != 1 || rep.Problems[0].Kind != "duplicate_value" || rep.Problems[0].Value != evil {
-		t.Errorf("JSON problems = %+v, want one duplicate_value of the value as stored", rep.Problems)
-	}
-}
-
 // recorder is a loopback HTTP proxy that records every request sent
 // through it and answers as AWS does to credentials it does not know.
 type recorder struct {

@@ -144,11 +144,11 @@ func problemLine(p model.Problem) string {
 	return strings.Join(parts, "  ")
 }
 
-// quote makes a table value printable, quoting it when it has spaces.
+// quote makes a table value printable, quoted (model.Quote) when it is
+// empty or holds a space or a quote.
 func quote(s string) string {
-	p := model.Printable(s)
-	if p == "" || strings.ContainsAny(p, " \t") {
-		return fmt.Sprintf("%q", p)
+	if p := model.Printable(s); p != "" && !strings.ContainsAny(p, " \"") {
+		return p
 	}
-	return p
+	return model.Quote(s)
 }

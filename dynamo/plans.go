@@ -33,7 +33,7 @@ func (s *Store) mustAccount(ctx context.Context, id string) (model.AccountView, 
 		return a, err
 	}
 	if !found {
-		return a, &model.FieldError{Field: "account", Msg: fmt.Sprintf("no account %q in table %q at %s", model.Printable(id), s.Schema.Table, s.Endpoint)}
+		return a, &model.FieldError{Field: "account", Msg: fmt.Sprintf("no account %s in table %q at %s", model.Quote(id), s.Schema.Table, s.Endpoint)}
 	}
 	return a, nil
 }

@@ -459,9 +459,3 @@ func (s *Store) outcomeEntry(res Result) AuditEntry {
 func (s *Store) refused(p model.Plan, why error) {
 	_ = s.record(AuditEntry{Event: EventRefused, Operation: p.Operation, Keys: p.Keys, Reason: errText(why)})
 }
-
-// RecordRefusal records, in the audit log, a write of operation on keys
-// that a command refused before planning or sending it.
-func (s *Store) RecordRefusal(operation string, keys []string, why error) {
-	s.refused(model.Plan{Operation: operation, Keys: keys}, why)
-}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -34,7 +35,19 @@ func (n Normalization) Apply(v string) string {
 		return strings.ToLower(v)
 	case NormalizeCasefold:
 		// A Caser keeps state, so each call takes a fresh one.
-		return cases.Fold().String(norm.NFC.String(v))
+		return strings.Map(foldCherokee, cases.Fold().String(norm.NFC.String(v)))
 	}
 	return v
+}
+
+// foldCherokee mends cases.Fold (x/text v0.44.0) for Cherokee: Unicode's
+// CaseFolding.txt folds the lower case syllables (U+AB70..U+ABBF,
+// U+13F8..U+13FD) to the upper case ones, which fold to themselves;
+// cases.Fold lowers the upper case ones instead, so "Ꭰ" and "ꭰ" folded to
+// each other, took two locks, and a folded value was not its own fold.
+func foldCherokee(r rune) rune {
+	if (r >= 0xab70 && r <= 0xabbf) || (r >= 0x13f8 && r <= 0x13fd) {
+		return unicode.ToUpper(r)
+	}
+	return r
 }

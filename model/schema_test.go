@@ -247,6 +247,9 @@ func TestNormalizationApply(t *testing.T) {
 		{NormalizeCasefold, "E\u0301", "\u00e9"},
 		{NormalizeCasefold, "\ufb01le", "file"},
 		{NormalizeCasefold, "", ""},
+		// Unicode folds Cherokee to its upper case, which folds to itself
+		// (cases.Fold lowercases it, so Ꭰ and ꭰ took different locks).
+		{NormalizeCasefold, "\u13a0\uab70\u13f0\u13f8", "\u13a0\u13a0\u13f0\u13f0"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.n)+" "+tt.in, func(t *testing.T) {

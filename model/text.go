@@ -3,84 +3,118 @@ package model
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
+// MaxCombiningMarks is how many combining marks in a row Printable and
+// EscapeJSON keep as they are. No orthography stacks more than a few on
+// one character; a flood of hundreds is drawn over the rows above and
+// below it, and terminals keep a different number of them per cell (tmux
+// about ten, xterm two), so the rest are written as escapes: still there
+// to read, and each line keeps its width on every terminal.
+const MaxCombiningMarks = 4
+
 // Printable returns s safe to put on a terminal: text from a table is
 // untrusted, so every C0 control and DEL becomes \xHH (no escape sequence
-// survives), invalid UTF-8 bytes become \xHH, and C1 controls and invisible
-// format characters (bidi overrides, zero-width characters, BOM) become
-// \uHHHH. Everything else, including "\", is kept as it is.
+// survives), invalid UTF-8 bytes become \xHH, and every other character
+// that Hidden reports becomes \uHHHH (\UHHHHHHHH beyond the BMP), as do
+// the combining marks of a run past MaxCombiningMarks. Everything else,
+// including "\", is kept as it is, so Printable(Printable(s)) ==
+// Printable(s).
 func Printable(s string) string {
-	if isPrintable(s) {
-		return s
-	}
 	var b strings.Builder
-	b.Grow(len(s) + 8)
+	escaped := false // b holds s up to i, escaped
+	var marks markRun
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		hide := marks.over(r) || Hidden(r)
+		esc := ""
 		switch {
 		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			esc = fmt.Sprintf(`\x%02x`, s[i])
 		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case Hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
+			esc = fmt.Sprintf(`\x%02x`, r)
+		case hide && r > 0xffff:
+			esc = fmt.Sprintf(`\U%08x`, r)
+		case hide:
+			esc = fmt.Sprintf(`\u%04x`, r)
+		}
+		switch {
+		case esc == "" && escaped:
 			b.WriteString(s[i : i+size])
+		case esc != "":
+			if !escaped {
+				escaped = true
+				b.Grow(len(s) + 16)
+				b.WriteString(s[:i])
+			}
+			b.WriteString(esc)
 		}
 		i += size
+	}
+	if !escaped {
+		return s
 	}
 	return b.String()
 }
 
-// isPrintable reports whether Printable would return s unchanged.
-func isPrintable(s string) bool {
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return false
-			}
-		}
-		if r < 0x20 || r == 0x7f || Hidden(r) {
-			return false
-		}
+// markRun counts the combining marks in a row.
+type markRun int
+
+// over counts r and reports whether it is a combining mark past
+// MaxCombiningMarks in a row.
+func (n *markRun) over(r rune) bool {
+	if !unicode.IsMark(r) {
+		*n = 0
+		return false
 	}
-	return true
+	*n++
+	return *n > MaxCombiningMarks
 }
 
-// Hidden reports whether r is a C1 control or an invisible format
-// character that can reorder or hide text: U+061C, U+200B..U+200F,
-// U+202A..U+202E, U+2060..U+2069, U+FEFF.
-func Hidden(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r == 0x061c,
-		r >= 0x200b && r <= 0x200f,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2060 && r <= 0x2069,
-		r == 0xfeff:
-		return true
-	}
-	return false
-}
+// Hidden reports whether r must not reach a terminal or a reader raw: it
+// is not a letter, mark, number, punctuation, symbol or space (Unicode
+// categories L, M, N, P, S, Zs; the tables of unicode.Version). That
+// leaves controls (Cc: C0, DEL, C1), format characters (Cf: bidi
+// overrides and isolates, zero-width characters, BOM, soft hyphen, tag
+// characters), line and paragraph separators (Zl, Zp), surrogates (Cs),
+// private use (Co), and code points these tables do not assign (Cn,
+// noncharacters included): a terminal with newer tables may draw those
+// as anything.
+func Hidden(r rune) bool { return !unicode.IsGraphic(r) }
+
+// Quote is Printable between double quotes, with a quote inside written
+// \": each escape once, where %q would escape Printable's backslashes
+// again.
+func Quote(s string) string { return `"` + strings.ReplaceAll(Printable(s), `"`, `\"`) + `"` }
 
 // OneLine is Printable on one line: runs of white space, newlines
 // included, become one space. Error messages of the SDK span lines.
 func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }
 
-// EscapeJSON writes DEL, C1 controls and invisible format characters in a
-// JSON document as \u escapes (encoding/json already escapes C0). They can
-// only stand inside strings, so the document means the same: every JSON
+// EscapeJSON writes every character Hidden reports in a JSON document as a
+// \u escape (a surrogate pair beyond the BMP), and the combining marks of
+// a run past MaxCombiningMarks too. Such characters can only stand inside
+// strings, where the escape means the same character, so the document
+// means the same; C0 controls stay, since outside strings they are white
+// space and inside them encoding/json has escaped them already. Every JSON
 // document locktable writes (check --json, --dry-run, --json results, the
 // audit log) goes through it.
 func EscapeJSON(doc string) string {
 	var out strings.Builder
+	out.Grow(len(doc))
+	var marks markRun
 	for _, r := range doc {
-		if r == 0x7f || Hidden(r) {
-			fmt.Fprintf(&out, `\u%04x`, r)
-		} else {
+		switch hide := marks.over(r) || Hidden(r); {
+		case r < 0x20 || !hide:
 			out.WriteRune(r)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&out, `\u%04x`, r)
 		}
 	}
 	return out.String()

@@ -68,10 +68,6 @@ func ItemLines(it model.Item) []string {
 	return lines
 }
 
-func quote(s string) string {
-	return `"` + strings.ReplaceAll(model.Printable(s), `"`, `\"`) + `"`
-}
-
 // writeMap appends a map of attributes, opened after prefix and closed
 // with suffix.
 func writeMap(lines *[]string, indent, prefix string, m map[string]model.Value, suffix string) {
@@ -86,17 +82,17 @@ func writeMap(lines *[]string, indent, prefix string, m map[string]model.Value, 
 		if i == len(names)-1 {
 			sep = ""
 		}
-		writeValue(lines, indent+"  ", quote(name)+": ", m[name], sep)
+		writeValue(lines, indent+"  ", model.Quote(name)+": ", m[name], sep)
 	}
 	*lines = append(*lines, indent+"}"+suffix)
 }
 
 // writeValue appends one value as {"TYPE": ...}.
 func writeValue(lines *[]string, indent, prefix string, v model.Value, suffix string) {
-	tag := quote(v.Kind.String()) + ": "
+	tag := model.Quote(v.Kind.String()) + ": "
 	switch v.Kind {
 	case model.KindS, model.KindN:
-		*lines = append(*lines, indent+prefix+"{"+tag+quote(v.S)+"}"+suffix)
+		*lines = append(*lines, indent+prefix+"{"+tag+model.Quote(v.S)+"}"+suffix)
 	case model.KindM:
 		*lines = append(*lines, indent+prefix+"{")
 		writeMap(lines, indent+"  ", tag, v.Map, "")
@@ -118,7 +114,7 @@ func writeValue(lines *[]string, indent, prefix string, v model.Value, suffix st
 	case model.KindSS, model.KindNS:
 		q := make([]string, len(v.Strings))
 		for i, s := range v.Strings {
-			q[i] = quote(s)
+			q[i] = model.Quote(s)
 		}
 		*lines = append(*lines, indent+prefix+"{"+tag+"["+strings.Join(q, ", ")+"]}"+suffix)
 	default: // B, BS, BOOL, NULL: nothing from the table reaches the screen raw

@@ -160,7 +160,8 @@ func (m Model) previewLines() []string {
 	if err != nil {
 		doc = []byte("cannot render: " + err.Error())
 	}
-	lines = append(lines, model.Printable(string(doc)))
+	// EscapeJSON keeps the request valid JSON to copy, and the same.
+	lines = append(lines, model.Printable(model.EscapeJSON(string(doc))))
 	return lines
 }
 
