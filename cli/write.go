@@ -239,7 +239,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 	for _, r := range repairs {
 		if r.Skip != "" {
 			results = append(results, dynamo.Result{Operation: "repair", Keys: problemKeys(r.Problem), Outcome: dynamo.Skipped,
-				Reasons: []dynamo.Reason{}, Note: string(r.Problem.Kind) + " " + r.Problem.Constraint + "=" + model.Printable(r.Problem.Value) + ": " + r.Skip})
+				Reasons: []dynamo.Reason{}, Note: string(r.Problem.Kind) + " " + r.Problem.Constraint + "=" + r.Problem.Value + ": " + r.Skip})
 			continue
 		}
 		tx, err := store.Prepare(r.Plan, dynamo.NewToken())

@@ -178,13 +178,12 @@ type Taken struct {
 // Reason says in words why the value is refused, naming its holders.
 func (t Taken) Reason(s *model.Schema) Reason {
 	attr := s.Constraints[t.Action.Constraint].Attr
-	ids := make([]string, len(t.Holders))
-	for i, id := range t.Holders {
-		ids[i] = model.Printable(id)
-	}
+	// Raw text: whoever shows it escapes it, once (the screen, the human
+	// report, JSON).
+	ids := t.Holders
 	return Reason{Slot: t.Slot, Action: t.Action.Purpose(s), Code: "HeldWithoutLock",
 		Message: fmt.Sprintf("%s %s is taken by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
-			attr, model.Printable(t.Action.Value), strings.Join(ids, ", "))}
+			attr, t.Action.Value, strings.Join(ids, ", "))}
 }
 
 // TakenBy looks for other holders of the values plan p would lock (see

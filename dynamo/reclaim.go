@@ -55,13 +55,9 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 		res.Outcome = Cancelled
 		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(err)}}
 	case len(holders) > 0:
-		ids := make([]string, len(holders))
-		for i, id := range holders {
-			ids[i] = model.Printable(id)
-		}
 		res.Outcome = Skipped
 		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back",
-			s.Schema.Constraints[r.Constraint].Attr, model.Printable(r.Value), strings.Join(ids, ", "))
+			s.Schema.Constraints[r.Constraint].Attr, r.Value, strings.Join(holders, ", "))
 	}
 	return res, nil
 }
