@@ -444,6 +444,9 @@ func writeResult(w io.Writer, r dynamo.Result) {
 	default:
 		fmt.Fprintf(w, "%-9s %s %s (token %s)\n", r.Outcome, r.Operation, keys, r.Token)
 	}
+	if r.Note != "" {
+		fmt.Fprintf(w, "  %s\n", model.Printable(r.Note))
+	}
 	for _, rs := range r.Reasons {
 		if rs.Slot >= 0 {
 			fmt.Fprintf(w, "  slot %d (%s): %s: %s\n", rs.Slot, model.Printable(rs.Action), model.Printable(rs.Code), model.Printable(rs.Message))

@@ -54,7 +54,10 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 	case err != nil:
 		res.Outcome = Cancelled
 		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(err)}}
-	case len(holders) > 0:
+	case len(holders) == 0:
+		res.Note = fmt.Sprintf("claimed the lock, found no holder of %s %s (%s, %d items read), deleted it",
+			s.Schema.Constraints[r.Constraint].Attr, r.Value, lookup.Method, lookup.ItemsRead)
+	default:
 		res.Outcome = Skipped
 		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back",
 			s.Schema.Constraints[r.Constraint].Attr, r.Value, strings.Join(holders, ", "))

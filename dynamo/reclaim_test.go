@@ -95,7 +95,11 @@ func TestRepairOfAnOwnerlessOrphanClaimsThenDeletes(t *testing.T) {
 	if claim.Role != model.RoleClaimLock || !model.IsClaim(claim.Set["owner"].S) {
 		t.Fatalf("first action %+v; want the claim", claim)
 	}
-	wantCommitted(t, execute(t, f.store, rep.Plan))
+	res := execute(t, f.store, rep.Plan)
+	wantCommitted(t, res)
+	if !strings.HasPrefix(res.Note, "claimed the lock, found no holder of username ghost (consistent scan of the accounts, ") {
+		t.Errorf("note %q; want what the three steps did", res.Note)
+	}
 	f.wantState(f.healthy("ACCT#z", "z@x", "zed"))
 }
 

@@ -146,7 +146,11 @@ func (m *Model) SetResult(r dynamo.Result) {
 // and how to send it with the AWS CLI.
 func (m Model) previewLines() []string {
 	var lines []string
-	lines = append(lines, "one TransactWriteItems; every action carries its condition:")
+	head := "one TransactWriteItems; every action carries its condition:"
+	if m.tx.Plan.Reclaim != nil && !m.tx.Plan.Reclaim.Resume {
+		head = "step 1 of 3, one TransactWriteItems; every action carries its condition:"
+	}
+	lines = append(lines, head)
 	for i, a := range m.tx.Plan.Actions {
 		lines = append(lines, fmt.Sprintf("  %d. %s", i, model.Printable(a.Purpose(m.schema))))
 	}
@@ -306,6 +310,9 @@ func (m Model) View() string {
 			style = m.st.Error
 		}
 		b.WriteString(style.Render(strings.ToUpper(string(r.Outcome))) + "  token " + r.Token + "\n")
+		if r.Note != "" {
+			b.WriteString(model.Printable(r.Note) + "\n")
+		}
 		for _, rs := range r.Reasons {
 			if rs.Slot >= 0 {
 				fmt.Fprintf(&b, "  slot %d  %s\n          %s: %s\n", rs.Slot, model.Printable(rs.Action), rs.Code, m.st.Error.Render(model.Printable(rs.Message)))
