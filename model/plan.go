@@ -188,7 +188,7 @@ func (s *Schema) validateAccountID(id string) error {
 func (s *Schema) newLock(ci int, v, id string) (Action, error) {
 	c := s.Constraints[ci]
 	table, key := s.LockKey(ci, v)
-	pk := s.lockPK(ci)
+	pk := s.LockPK(ci)
 	if err := validateKey(c.Attr, key[pk], MaxPartitionKeyBytes); err != nil {
 		return Action{}, err
 	}

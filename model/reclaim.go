@@ -43,7 +43,7 @@ func (s *Schema) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 	} else {
 		plan.Actions = []Action{{Kind: ActUpdate, Role: RoleClaimLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 			Set: map[string]Value{s.OwnerAttr: S(claim)}, Account: claim,
-			Conds: []Cond{{Kind: CondExists, Attr: s.lockPK(ci)}, {Kind: CondEquals, Attr: s.OwnerAttr, Absent: true}}}}
+			Conds: []Cond{{Kind: CondExists, Attr: s.LockPK(ci)}, {Kind: CondEquals, Attr: s.OwnerAttr, Absent: true}}}}
 	}
 	plan.Keys = []string{plan.Actions[0].KeyText(s)}
 	return s.finish(plan)
@@ -65,8 +65,8 @@ func (s *Schema) GiveBack(r Reclaim) Action {
 		Remove: []string{s.OwnerAttr}, Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
 }
 
-// lockPK is the partition key attribute of constraint ci's locks.
-func (s *Schema) lockPK(ci int) string {
+// LockPK is the partition key attribute of constraint ci's locks.
+func (s *Schema) LockPK(ci int) string {
 	if c := s.Constraints[ci]; !c.InAccountTable() {
 		return c.KeyAttr
 	}

@@ -1,0 +1,215 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/locktable/locktable/model"
+)
+
+// Found is what a search turned up: the accounts the query names (by key,
+// or by a value they hold), the locks it names that nobody holds, and in
+// words how it looked.
+type Found struct {
+	Query    string
+	Accounts []model.AccountView
+	Orphans  []model.Problem // locks of the value that nobody holds
+	// How lists what was tried, in order ("account key ACCT#a1", "lock
+	// UNIQ#EMAIL#ada@x.io: owner ACCT#a1", "scan for email=ada@x.io: 1,204
+	// items read").
+	How []string
+	// Note is for a person: why nothing matched, or that a match was
+	// found under another case.
+	Note string
+}
+
+// FindOptions tune a search.
+type FindOptions struct {
+	// Known, when set, lists accounts known to hold normalized value v of
+	// constraint ci (the terminal UI's finished check). With it a value
+	// whose lock names an owner that holds it is not looked up by value:
+	// its other holders are the known ones. Without it every value found
+	// is looked up by value (the GSI, else a scan), so that every holder
+	// of a duplicate is listed.
+	Known func(ci int, v string) []string
+	// Progress, when set, is told what a scan is doing.
+	Progress func(what string, scanned int64)
+}
+
+// Find looks for what q names, the way a person pastes things: an account
+// key (ACCT#e4c0e999, or the bare e4c0e999 when accounts have a prefix), a
+// lock key (UNIQ#EMAIL#ada@x.io), or a value of a unique attribute. A
+// value is followed from its lock to the lock's owner, and looked up by
+// value (the attribute's GSI, else a scan) when the lock names nobody,
+// when its owner does not hold it, or, unless o.Known says otherwise, to
+// list every holder of a duplicate. Every account is read consistently.
+func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error) {
+	f := Found{Query: q}
+	sc := &s.Schema
+	seen := map[string]bool{}
+	add := func(views ...model.AccountView) {
+		for _, v := range views {
+			if !seen[v.ID] {
+				seen[v.ID] = true
+				f.Accounts = append(f.Accounts, v)
+			}
+		}
+	}
+	// An account key, as given or with the account prefix.
+	ids := []string{q}
+	if sc.AccountPrefix != "" && !strings.HasPrefix(q, sc.AccountPrefix) {
+		ids = append(ids, sc.AccountPrefix+q)
+	}
+	for _, id := range ids {
+		a, found, err := s.Account(ctx, id)
+		if err != nil {
+			return f, err
+		}
+		if found {
+			f.How = append(f.How, "account key "+id)
+			add(a)
+			return f, nil
+		}
+	}
+	// A lock key names one constraint and its raw value.
+	constraints, value := s.lockKeyQuery(q)
+	if err := s.findValue(ctx, &f, constraints, value, o, add); err != nil {
+		return f, err
+	}
+	if len(f.Accounts) > 0 || len(f.Orphans) > 0 {
+		return f, nil
+	}
+	// Under --normalize none case matters; a lock under the lower case is
+	// a cheap read that often explains "nothing found".
+	for _, ci := range constraints {
+		c := sc.Constraints[ci]
+		lower := strings.ToLower(value)
+		if c.Normalize != model.NormalizeNone || lower == value {
+			continue
+		}
+		if _, found, err := s.LockAt(ctx, ci, lower); err != nil {
+			return f, err
+		} else if found {
+			if err := s.findValue(ctx, &f, []int{ci}, lower, o, add); err != nil {
+				return f, err
+			}
+			f.Note = fmt.Sprintf("no %s is %s; found %s: %s compares values exactly (--normalize none), so case matters",
+				c.Attr, model.Printable(value), model.Printable(lower), c.Attr)
+			return f, nil
+		}
+	}
+	f.Note = "nothing matches " + model.Printable(q) + " (tried the account key and every unique attribute)"
+	if slices.ContainsFunc(sc.Constraints, func(c model.Constraint) bool { return c.Normalize == model.NormalizeNone }) {
+		f.Note += "; values are compared exactly, so case matters"
+	}
+	return f, nil
+}
+
+// lockKeyQuery reads q as a lock key pasted whole: a constraint's lock
+// prefix followed by the value. Otherwise q is a value of any constraint.
+func (s *Store) lockKeyQuery(q string) ([]int, string) {
+	for ci, c := range s.Schema.Constraints {
+		if c.InAccountTable() && c.Prefix != "" && strings.HasPrefix(q, c.Prefix) {
+			return []int{ci}, strings.TrimPrefix(q, c.Prefix)
+		}
+	}
+	all := make([]int, len(s.Schema.Constraints))
+	for ci := range all {
+		all[ci] = ci
+	}
+	return all, q
+}
+
+// findValue follows value v of each constraint in cis: its lock, the
+// lock's owner, and its holders by value where the owner does not settle
+// it. Locks that nobody holds are added to f.Orphans.
+func (s *Store) findValue(ctx context.Context, f *Found, cis []int, q string, o FindOptions, add func(...model.AccountView)) error {
+	sc := &s.Schema
+	var lookups []int // constraints to look up by value
+	var unowned []model.Problem
+	for _, ci := range cis {
+		v := sc.Constraints[ci].Normalize.Apply(q)
+		lock, found, err := s.LockAt(ctx, ci, v)
+		if err != nil {
+			return err
+		}
+		_, key := sc.LockKey(ci, v)
+		if !found {
+			lookups = append(lookups, ci)
+			continue
+		}
+		owner := ""
+		if ov, ok := lock[sc.OwnerAttr]; ok && ov.Kind == model.KindS {
+			owner = ov.S
+		}
+		lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
+		if owner == "" {
+			f.How = append(f.How, lockText+": no owner")
+			unowned = append(unowned, sc.LockProblem(model.OrphanLock, ci, v, owner))
+			lookups = append(lookups, ci)
+			continue
+		}
+		f.How = append(f.How, lockText+": owner "+model.Printable(owner))
+		a, found, err := s.Account(ctx, owner)
+		if err != nil {
+			return err
+		}
+		if !found {
+			unowned = append(unowned, sc.LockProblem(model.OrphanLock, ci, v, owner))
+			lookups = append(lookups, ci)
+			continue
+		}
+		add(a)
+		if h, hv := sc.Held(ci, a.Item); h != model.HoldsValue || hv != v {
+			lookups = append(lookups, ci) // a foreign lock: who holds v?
+			continue
+		}
+		if o.Known == nil {
+			lookups = append(lookups, ci) // every holder of a duplicate
+			continue
+		}
+		for _, id := range o.Known(ci, v) {
+			if id == a.ID {
+				continue
+			}
+			if other, found, err := s.Account(ctx, id); err != nil {
+				return err
+			} else if found {
+				add(other)
+			}
+		}
+	}
+	for _, ci := range lookups {
+		attr := sc.Constraints[ci].Attr
+		what := "scan for " + attr + "=" + model.Printable(q)
+		if s.byIndex(ci) {
+			what = "index " + sc.Constraints[ci].Index + " for " + attr + "=" + model.Printable(q)
+		}
+		var read int64
+		views, err := s.Holders(ctx, ci, q, func(n int64) {
+			read = n
+			if o.Progress != nil {
+				o.Progress(what, n)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if s.byIndex(ci) {
+			f.How = append(f.How, fmt.Sprintf("%s: %d found", what, len(views)))
+		} else {
+			f.How = append(f.How, fmt.Sprintf("%s: %d items read, %d found", what, read, len(views)))
+		}
+		if len(views) == 0 {
+			for _, u := range unowned {
+				if u.ConstraintIndex() == ci {
+					f.Orphans = append(f.Orphans, u)
+				}
+			}
+		}
+		add(views...)
+	}
+	return nil
+}
