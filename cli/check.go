@@ -41,6 +41,9 @@ func (a *app) checkCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if hint := report.SchemaHint(&s); hint != "" {
+				fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
+			}
 			if asJSON {
 				err = writeJSON(a.stdout, report)
 			} else {

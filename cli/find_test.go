@@ -81,3 +81,17 @@ func TestFindAnOrphanAndNothing(t *testing.T) {
 		t.Errorf("nothing: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
+
+// TestCheckWithAWrongAccountPrefixSaysWhatItSaw: --account-prefix USER#
+// on an ACCT# table reported every lock as an orphan without a hint.
+func TestCheckWithAWrongAccountPrefixSaysWhatItSaw(t *testing.T) {
+	t.Parallel()
+	w := findTable(t)
+	r := w.run("check", "--account-prefix", "USER#")
+	if r.code != cli.ExitProblems || !strings.Contains(r.stderr, "hint: no item of "+w.table+" matches the accounts' key (USER# with SK PROFILE); its other keys start with ACCT# (3)") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r = w.run("check"); strings.Contains(r.stderr, "hint") {
+		t.Errorf("a hint with the right prefix: %q", r.stderr)
+	}
+}

@@ -109,6 +109,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 		Accounts:     census.Accounts,
 		Locks:        census.Locks,
 		Problems:     confirmed,
+		Others:       census.Others,
 	}, nil
 }
 

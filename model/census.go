@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Census accumulates what a scan saw, item by item, and reconciles it into
 // problems. It keeps per constraint the holders of each normalized value and
@@ -11,6 +14,10 @@ type Census struct {
 	Scanned  int // every item added
 	Accounts int
 	Locks    int
+	// Others counts the items of the account table that are neither
+	// accounts nor locks, by the prefix of their key (see keyShape), so
+	// that a schema that matches nothing can say what the table holds.
+	Others   map[string]int
 	holders  []map[string][]string // per constraint: normalized value -> account ids
 	locks    []map[string]seenLock // per constraint: raw value -> lock
 	invalid  []Problem
@@ -38,6 +45,10 @@ func (c *Census) Add(table string, it Item) {
 	case EntryAccount:
 		c.Accounts++
 		c.addAccount(e.ID, it)
+	case EntryOther:
+		if table == c.schema.Table {
+			c.addOther(it)
+		}
 	case EntryLock:
 		c.Locks++
 		c.locks[e.Constraint][e.Value] = seenLock{owner: e.Owner}
@@ -50,6 +61,30 @@ func (c *Census) Add(table string, it Item) {
 			})
 		}
 	}
+}
+
+// maxShapes bounds the prefixes Others keeps: a table of random keys
+// must not grow the census.
+const maxShapes = 16
+
+func (c *Census) addOther(it Item) {
+	if c.Others == nil {
+		c.Others = map[string]int{}
+	}
+	shape := keyShape(it[c.schema.PK].S)
+	if _, ok := c.Others[shape]; !ok && len(c.Others) >= maxShapes {
+		shape = "(other)"
+	}
+	c.Others[shape]++
+}
+
+// keyShape is the prefix of a key value up to and including its last "#"
+// (ACCT#a1 -> "ACCT#", UNIQ#EMAIL#x -> "UNIQ#EMAIL#"), or "(no prefix)".
+func keyShape(key string) string {
+	if i := strings.LastIndexByte(key, '#'); i >= 0 && i < 40 {
+		return key[:i+1]
+	}
+	return "(no prefix)"
 }
 
 func (c *Census) addAccount(id string, it Item) {

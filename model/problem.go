@@ -2,7 +2,10 @@ package model
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 )
 
 // ProblemKind names an integrity problem; the names are part of the JSON
@@ -48,6 +51,35 @@ type Report struct {
 	Accounts     int       `json:"accounts"`
 	Locks        int       `json:"locks"`
 	Problems     []Problem `json:"problems"`
+	// Others counts the account table's items that are neither accounts
+	// nor locks, by key prefix (Census.Others); not part of the JSON.
+	Others map[string]int `json:"-"`
+}
+
+// SchemaHint says, when the scan found no account but the account table
+// holds other items, which key prefixes it saw: the sign of a wrong
+// --account-prefix or --layout. "" when there is nothing to say.
+func (r Report) SchemaHint(s *Schema) string {
+	if r.Accounts > 0 || len(r.Others) == 0 {
+		return ""
+	}
+	shapes := slices.Collect(maps.Keys(r.Others))
+	slices.SortFunc(shapes, func(a, b string) int {
+		if d := r.Others[b] - r.Others[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	var seen []string
+	for _, sh := range shapes[:min(len(shapes), 5)] {
+		seen = append(seen, fmt.Sprintf("%s (%d)", Printable(sh), r.Others[sh]))
+	}
+	want := Printable(s.AccountPrefix)
+	if s.SK != "" {
+		want += " with " + s.SK + " " + Printable(s.AccountSK)
+	}
+	return fmt.Sprintf("no item of %s matches the accounts' key (%s); its other keys start with %s: check --account-prefix, --account-sk and --layout",
+		Printable(s.Table), want, strings.Join(seen, ", "))
 }
 
 // Counts returns how many problems of each kind the report holds.
