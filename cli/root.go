@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/demo"
+	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -142,13 +144,13 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		return nil, err
 	}
 	opts := dynamo.ClientOptions{EndpointURL: a.endpointURL, Region: a.region, Profile: a.profile, Log: logw}
-	var demo *dynamo.Demo
+	var backend *demo.Server
 	if a.demo {
-		if demo, err = dynamo.StartDemo(); err != nil {
+		if backend, err = demo.Start(); err != nil {
 			return nil, err
 		}
-		a.closers = append(a.closers, func() { demo.Close() })
-		opts = dynamo.ClientOptions{EndpointURL: demo.URL, Region: "us-east-1", Log: logw, Demo: true}
+		a.closers = append(a.closers, func() { backend.Close() })
+		opts = dynamo.ClientOptions{EndpointURL: backend.URL, Region: "us-east-1", Log: logw, Demo: true}
 	}
 	client, ep, err := dynamo.NewClient(ctx, opts)
 	if err != nil {
@@ -159,9 +161,9 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		store.Segments = a.segments
 	}
 	store.PageSize = int32(a.pageSize)
-	if demo != nil {
+	if backend != nil {
 		store.SetWritable(true)
-		if _, err := store.Seed(ctx, dynamo.SeedOptions{Accounts: DemoAccounts, Anomalies: true, Showcase: true}); err != nil {
+		if _, err := seed.Run(ctx, store, seed.Options{Accounts: DemoAccounts, Anomalies: true, Showcase: true}); err != nil {
 			return nil, fmt.Errorf("seed the demo table: %w", err)
 		}
 	}

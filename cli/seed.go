@@ -7,10 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/seed"
 )
 
 func (a *app) seedCommand() *cobra.Command {
-	var o dynamo.SeedOptions
+	var o seed.Options
 	cmd := &cobra.Command{
 		Use:   "seed",
 		Short: "Create the tables if missing and write sample accounts through the pattern (--anomalies plants problems)",
@@ -20,8 +21,8 @@ func (a *app) seedCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if o.Accounts < 0 || o.Accounts > dynamo.MaxSeedAccounts {
-				return usageErr("--accounts %d: want 0 to %d", o.Accounts, dynamo.MaxSeedAccounts)
+			if o.Accounts < 0 || o.Accounts > seed.MaxAccounts {
+				return usageErr("--accounts %d: want 0 to %d", o.Accounts, seed.MaxAccounts)
 			}
 			// Seeding writes outside the guarded transactions (it plants
 			// problems on purpose), so the audit log records it as one
@@ -55,7 +56,7 @@ func (a *app) seedCommand() *cobra.Command {
 			if err := record(dynamo.EventIntent, "", nil); err != nil {
 				return usageErr("%v: nothing was written", err)
 			}
-			res, err := store.Seed(cmd.Context(), o)
+			res, err := seed.Run(cmd.Context(), store, o)
 			if err != nil {
 				_ = record(dynamo.EventOutcome, dynamo.Unknown, err)
 				return err

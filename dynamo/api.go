@@ -1,6 +1,8 @@
 // Package dynamo is the only package that talks to DynamoDB: the client,
-// table checks, scanning, the integrity check, seeding and the embedded demo
-// backend. It returns model types to its callers, never SDK types.
+// table checks, scanning, the integrity check, search, the guarded writes
+// and their audit log. Seeding (dynamo/seed) and the embedded demo backend
+// (dynamo/demo) live beside it. It returns model types to its callers,
+// never SDK types.
 package dynamo
 
 import (

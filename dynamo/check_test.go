@@ -16,6 +16,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -261,8 +262,8 @@ func TestSeedPlantsEveryKindInBothLayouts(t *testing.T) {
 	for _, layout := range []model.Layout{model.LayoutSingle, model.LayoutTables} {
 		t.Run(string(layout), func(t *testing.T) {
 			store, _ := dynamotest.Store(t, model.DefaultSchema(layout))
-			opts := dynamo.SeedOptions{Accounts: 30, Anomalies: true}
-			if _, err := store.Seed(context.Background(), opts); err != nil {
+			opts := seed.Options{Accounts: 30, Anomalies: true}
+			if _, err := seed.Run(context.Background(), store, opts); err != nil {
 				t.Fatal(err)
 			}
 			first := check(t, store)
@@ -270,7 +271,7 @@ func TestSeedPlantsEveryKindInBothLayouts(t *testing.T) {
 				t.Fatalf("counts = %v, want %v", got, seedCounts)
 			}
 			// Deterministic: seeding again changes nothing.
-			if _, err := store.Seed(context.Background(), opts); err != nil {
+			if _, err := seed.Run(context.Background(), store, opts); err != nil {
 				t.Fatal(err)
 			}
 			again := check(t, store)
@@ -300,7 +301,7 @@ func mapsEqual(a, b map[model.ProblemKind]int) bool {
 // 1 MB pages, in one to five segments.
 func TestCheckIsTheSameForAnyPagingAndSegments(t *testing.T) {
 	store, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	if _, err := store.Seed(context.Background(), dynamo.SeedOptions{Accounts: 20, Anomalies: true}); err != nil {
+	if _, err := seed.Run(context.Background(), store, seed.Options{Accounts: 20, Anomalies: true}); err != nil {
 		t.Fatal(err)
 	}
 	var want []byte

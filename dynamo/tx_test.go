@@ -24,6 +24,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -792,13 +793,13 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 	if _, err := ro.Execute(ctx, tx); !errors.Is(err, dynamo.ErrReadOnly) {
 		t.Fatalf("Execute: %v, want ErrReadOnly", err)
 	}
-	if _, err := ro.Seed(ctx, dynamo.SeedOptions{Accounts: 3, Anomalies: true}); !errors.Is(err, dynamo.ErrReadOnly) {
+	if _, err := seed.Run(ctx, ro, seed.Options{Accounts: 3, Anomalies: true}); !errors.Is(err, dynamo.ErrReadOnly) {
 		t.Fatalf("Seed into existing tables: %v, want ErrReadOnly", err)
 	}
 	missing := ro.Schema
 	missing.Table = dynamotest.Name(t, "absent")
 	t.Cleanup(func() { dynamotest.DeleteTables(t, f.client, missing.Table) })
-	if _, err := dynamo.NewStore(counter, f.store.Endpoint, missing).Seed(ctx, dynamo.SeedOptions{Accounts: 1}); !errors.Is(err, dynamo.ErrReadOnly) {
+	if _, err := seed.Run(ctx, dynamo.NewStore(counter, f.store.Endpoint, missing), seed.Options{Accounts: 1}); !errors.Is(err, dynamo.ErrReadOnly) {
 		t.Fatalf("Seed of a missing table: %v, want ErrReadOnly", err)
 	}
 

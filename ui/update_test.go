@@ -10,6 +10,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -310,7 +311,7 @@ func TestGLoadsToTheEnd(t *testing.T) {
 	t.Parallel()
 	store, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
 	store.Endpoint = testEndpoint
-	if _, err := store.Seed(context.Background(), dynamo.SeedOptions{Accounts: 400}); err != nil {
+	if _, err := seed.Run(context.Background(), store, seed.Options{Accounts: 400}); err != nil {
 		t.Fatal(err)
 	}
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)

@@ -75,7 +75,7 @@ func Store(t testing.TB, s model.Schema) (*dynamo.Store, *dynamodb.Client) {
 	store := dynamo.NewStore(client, ep, Rename(t, s))
 	store.Segments = 2
 	store.SetWritable(true)
-	if _, err := store.Seed(context.Background(), dynamo.SeedOptions{}); err != nil {
+	if _, err := store.EnsureTables(context.Background(), false); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { DeleteTables(t, client, store.Schema.Tables()...) })

@@ -1,27 +1,31 @@
-package dynamo
+// Package seed writes sample accounts through the pattern and plants every
+// kind of problem the way buggy code makes them: for the demo, tests and
+// benchmarks (locktable seed).
+package seed
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
 
-// SeedOptions say what `locktable seed` writes.
-type SeedOptions struct {
+// seeder writes through a store.
+type seeder struct {
+	store *dynamo.Store
+	sc    *model.Schema
+}
+
+// Options say what `locktable seed` writes.
+type Options struct {
 	Accounts  int  // healthy accounts, written through the pattern
 	Anomalies bool // also plant problems the way buggy code would
 	// Indexes creates the account table with a GSI per unique attribute,
-	// named IndexName(attr), so that --index can confirm ownerless orphans
+	// named dynamo.IndexName(attr), so that --index can confirm ownerless orphans
 	// without a second scan.
 	Indexes bool
 	// Showcase adds what the demo shows beyond the four repairable kinds:
@@ -29,15 +33,15 @@ type SeedOptions struct {
 	Showcase bool
 }
 
-// MaxSeedAccounts is the most healthy accounts a seed writes. Sample
+// MaxAccounts is the most healthy accounts a seed writes. Sample
 // accounts are numbered: ids and values are unique only while the numbers
 // fit in 32 bits, and the renamed values the anomalies use (numbered from
 // 1,000,000 past the accounts) stay clear of the planted accounts' own
 // only up to about 30 million accounts.
-const MaxSeedAccounts = 10_000_000
+const MaxAccounts = 10_000_000
 
-// SeedResult counts what a seed wrote.
-type SeedResult struct {
+// Result counts what a seed wrote.
+type Result struct {
 	Created      []string // tables created
 	Accounts     int      // healthy accounts written (already present ones count)
 	AnomalyCases int      // planted cases, each one or more problems
@@ -48,13 +52,14 @@ type SeedResult struct {
 // about 1% of the accounts in problems for large tables.
 func AnomaliesPerKind(n int) int { return max(3, n/250) }
 
-// Seed creates the schema's tables if they are missing and writes
+// Run creates the schema's tables if they are missing and writes
 // deterministic accounts through the pattern; with Anomalies it then plants
 // every kind of problem. The same options write the same items, and a
 // second run adds nothing.
-func (s *Store) Seed(ctx context.Context, o SeedOptions) (SeedResult, error) {
-	var res SeedResult
-	created, err := s.ensureTables(ctx, o.Indexes)
+func Run(ctx context.Context, store *dynamo.Store, o Options) (Result, error) {
+	s := seeder{store, &store.Schema}
+	var res Result
+	created, err := store.EnsureTables(ctx, o.Indexes)
 	if err != nil {
 		return res, err
 	}
@@ -87,12 +92,12 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions) (SeedResult, error) {
 
 // sampleAccount returns the i-th deterministic account: its id and
 // attributes, one plausible value per constraint.
-func (s *Store) sampleAccount(i int) (id string, attrs map[string]string) {
+func (s seeder) sampleAccount(i int) (id string, attrs map[string]string) {
 	attrs = map[string]string{}
-	for _, c := range s.Schema.Constraints {
+	for _, c := range s.sc.Constraints {
 		attrs[c.Attr] = sampleValue(c.Attr, i)
 	}
-	return sampleID(s.Schema.AccountPrefix, i), attrs
+	return sampleID(s.sc.AccountPrefix, i), attrs
 }
 
 // sampleID spreads ids over the key space (a bijection on uint32, so ids
@@ -128,21 +133,29 @@ func sampleValue(attr string, i int) string {
 }
 
 // accountItem builds the account item for id with attributes.
-func (s *Store) accountItem(id string, attrs map[string]string) map[string]types.AttributeValue {
-	it := keyToSDK(s.Schema.AccountKey(id))
+func (s seeder) accountItem(id string, attrs map[string]string) model.Item {
+	it := keyItem(s.sc.AccountKey(id))
 	for k, v := range attrs {
-		it[k] = &types.AttributeValueMemberS{Value: v}
+		it[k] = model.S(v)
+	}
+	return it
+}
+
+func keyItem(key map[string]string) model.Item {
+	it := model.Item{}
+	for k, v := range key {
+		it[k] = model.S(v)
 	}
 	return it
 }
 
 // lockItem builds the lock item of constraint ci for value v, owned by
 // owner when owner is not empty.
-func (s *Store) lockItem(ci int, v, owner string) (table string, item map[string]types.AttributeValue) {
-	table, key := s.Schema.LockKey(ci, s.Schema.Constraints[ci].Normalize.Apply(v))
-	item = keyToSDK(key)
+func (s seeder) lockItem(ci int, v, owner string) (table string, item model.Item) {
+	table, key := s.sc.LockKey(ci, s.sc.Constraints[ci].Normalize.Apply(v))
+	item = keyItem(key)
 	if owner != "" {
-		item[s.Schema.OwnerAttr] = &types.AttributeValueMemberS{Value: owner}
+		item[s.sc.OwnerAttr] = model.S(owner)
 	}
 	return table, item
 }
@@ -151,61 +164,40 @@ func (s *Store) lockItem(ci int, v, owner string) (table string, item map[string
 // very plan `locktable signup` sends. withOwner says whether the locks name
 // their owner (the article's locks do not). An account already there is
 // left as it is.
-func (s *Store) signup(ctx context.Context, id string, attrs map[string]string, withOwner bool) error {
-	plan, err := s.Schema.Signup(id, attrs)
+func (s seeder) signup(ctx context.Context, id string, attrs map[string]string, withOwner bool) error {
+	plan, err := s.sc.Signup(id, attrs)
 	if err != nil {
 		return err
 	}
 	if !withOwner {
 		for _, a := range plan.Actions {
 			if a.Role == model.RoleTakeLock {
-				delete(a.Item, s.Schema.OwnerAttr)
+				delete(a.Item, s.sc.OwnerAttr)
 			}
 		}
 	}
-	tx, err := s.Prepare(plan, NewToken())
+	tx, err := s.store.Prepare(plan, dynamo.NewToken())
 	if err != nil {
 		return err
 	}
-	w, err := s.writer()
-	if err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	_, err = w.TransactWriteItems(cctx, tx.Input)
-	var cancelled *types.TransactionCanceledException
-	if errors.As(err, &cancelled) {
-		return nil // already seeded: the guards kept it as it was
-	}
-	if err != nil {
-		return explain(err, "seed", s.Schema.Table, s.Endpoint)
-	}
-	return nil
+	// Cancelled: already seeded, the guards kept it as it was.
+	_, err = s.store.SendOnce(ctx, tx)
+	return err
 }
 
 // put writes an item without any guard: how buggy code skips the pattern.
-func (s *Store) put(ctx context.Context, table string, item map[string]types.AttributeValue) error {
-	w, err := s.writer()
-	if err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	if _, err := w.PutItem(cctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
-		return explain(err, "seed", table, s.Endpoint)
-	}
-	return nil
+func (s seeder) put(ctx context.Context, table string, item model.Item) error {
+	return s.store.PutUnguarded(ctx, table, item)
 }
 
 // putAccount writes the account alone, skipping the transaction and its
 // locks, then the locks listed in withLocks (by constraint index) one by one.
-func (s *Store) putAccount(ctx context.Context, id string, attrs map[string]string, withLocks ...int) error {
-	if err := s.put(ctx, s.Schema.Table, s.accountItem(id, attrs)); err != nil {
+func (s seeder) putAccount(ctx context.Context, id string, attrs map[string]string, withLocks ...int) error {
+	if err := s.put(ctx, s.sc.Table, s.accountItem(id, attrs)); err != nil {
 		return err
 	}
 	for _, ci := range withLocks {
-		table, lock := s.lockItem(ci, attrs[s.Schema.Constraints[ci].Attr], id)
+		table, lock := s.lockItem(ci, attrs[s.sc.Constraints[ci].Attr], id)
 		if err := s.put(ctx, table, lock); err != nil {
 			return err
 		}
@@ -215,30 +207,20 @@ func (s *Store) putAccount(ctx context.Context, id string, attrs map[string]stri
 
 // deleteAccount deletes the account item alone, leaving its locks: a
 // delete that forgot them.
-func (s *Store) deleteAccount(ctx context.Context, id string) error {
-	w, err := s.writer()
-	if err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	_, err = w.DeleteItem(cctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.Schema.Table), Key: keyToSDK(s.Schema.AccountKey(id))})
-	if err != nil {
-		return explain(err, "seed", s.Schema.Table, s.Endpoint)
-	}
-	return nil
+func (s seeder) deleteAccount(ctx context.Context, id string) error {
+	return s.store.DeleteUnguarded(ctx, s.sc.Table, s.sc.AccountKey(id))
 }
 
 // plant writes the anomaly cases after the n healthy accounts, each with
 // accounts of its own. It returns the number of cases planted and the next
 // free account number.
-func (s *Store) plant(ctx context.Context, n int) (int, int, error) {
+func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 	next := n
 	account := func() (string, map[string]string) { next++; return s.sampleAccount(next - 1) }
-	first := s.Schema.Constraints[0].Attr
+	first := s.sc.Constraints[0].Attr
 	others := func() []int { // every constraint but the first
 		var cis []int
-		for ci := 1; ci < len(s.Schema.Constraints); ci++ {
+		for ci := 1; ci < len(s.sc.Constraints); ci++ {
 			cis = append(cis, ci)
 		}
 		return cis
@@ -308,16 +290,16 @@ func (s *Store) plant(ctx context.Context, n int) (int, int, error) {
 // that wrote a number where a string belongs) and a healthy account whose
 // text carries a terminal title escape and a bidi override, which the UI
 // must show inert.
-func (s *Store) showcase(ctx context.Context, next int) error {
+func (s seeder) showcase(ctx context.Context, next int) error {
 	id, attrs := s.sampleAccount(next)
 	item := s.accountItem(id, attrs)
-	last := s.Schema.Constraints[len(s.Schema.Constraints)-1].Attr
-	item[last] = &types.AttributeValueMemberN{Value: fmt.Sprint(next)}
-	if err := s.put(ctx, s.Schema.Table, item); err != nil {
+	last := s.sc.Constraints[len(s.sc.Constraints)-1].Attr
+	item[last] = model.N(fmt.Sprint(next))
+	if err := s.put(ctx, s.sc.Table, item); err != nil {
 		return err
 	}
-	for ci := range len(s.Schema.Constraints) - 1 {
-		table, lock := s.lockItem(ci, attrs[s.Schema.Constraints[ci].Attr], id)
+	for ci := range len(s.sc.Constraints) - 1 {
+		table, lock := s.lockItem(ci, attrs[s.sc.Constraints[ci].Attr], id)
 		if err := s.put(ctx, table, lock); err != nil {
 			return err
 		}
@@ -326,89 +308,9 @@ func (s *Store) showcase(ctx context.Context, next int) error {
 	// refuses control characters in new values.
 	id, attrs = s.sampleAccount(next + 1)
 	attrs[last] = "mallory\x1b]0;pwned\x07\u202eevil"
-	all := make([]int, len(s.Schema.Constraints))
+	all := make([]int, len(s.sc.Constraints))
 	for ci := range all {
 		all[ci] = ci
 	}
 	return s.putAccount(ctx, id, attrs, all...)
-}
-
-// ensureTables creates each missing table of the schema (string keys,
-// on-demand) and waits until it is active. It returns the tables created.
-func (s *Store) ensureTables(ctx context.Context, indexes bool) ([]string, error) {
-	var created []string
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	if s.Endpoint.Demo {
-		// minidyn's table map is not safe for concurrent CreateTable
-		// (seen: "concurrent map writes" with --demo --layout tables).
-		g.SetLimit(1)
-	}
-	for _, table := range s.Schema.Tables() {
-		g.Go(func() error {
-			_, err := s.describe(gctx, table)
-			var notFound *types.ResourceNotFoundException
-			if err == nil || !errors.As(err, &notFound) {
-				return err
-			}
-			if err := s.createTable(gctx, table, indexes && table == s.Schema.Table); err != nil {
-				return err
-			}
-			mu.Lock()
-			created = append(created, table)
-			mu.Unlock()
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return created, s.Verify(ctx)
-}
-
-// IndexName is the name seed --indexes gives the GSI of a unique attribute.
-func IndexName(attr string) string { return "by-" + attr }
-
-func (s *Store) createTable(ctx context.Context, table string, indexes bool) error {
-	in := &dynamodb.CreateTableInput{TableName: aws.String(table), BillingMode: types.BillingModePayPerRequest}
-	for _, k := range s.wantKeys(table) {
-		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(k.name), KeyType: k.role})
-		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k.name), AttributeType: types.ScalarAttributeTypeS})
-	}
-	for _, c := range s.Schema.Constraints {
-		if !indexes {
-			break
-		}
-		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(c.Attr), AttributeType: types.ScalarAttributeTypeS})
-		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
-			IndexName:  aws.String(IndexName(c.Attr)),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String(c.Attr), KeyType: types.KeyTypeHash}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
-		})
-	}
-	w, err := s.writer()
-	if err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	if _, err := w.CreateTable(cctx, in); err != nil {
-		return explain(err, "create table", table, s.Endpoint)
-	}
-	// Wait for ACTIVE. minidyn reports no status at all: treat that as active.
-	for attempt := 1; ; attempt++ {
-		desc, err := s.describe(ctx, table)
-		if err != nil {
-			return err
-		}
-		if desc.TableStatus == types.TableStatusActive || desc.TableStatus == "" {
-			return nil
-		}
-		if attempt > 60 {
-			return &Error{Msg: fmt.Sprintf("table %q at %s is still %s after a minute", table, s.Endpoint, desc.TableStatus)}
-		}
-		if err := sleep(ctx, 500*time.Millisecond); err != nil {
-			return err
-		}
-	}
 }

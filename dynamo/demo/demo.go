@@ -1,4 +1,6 @@
-package dynamo
+// Package demo is the embedded in-process DynamoDB of --demo: minidyn's
+// HTTP server on a loopback port, reached through the ordinary SDK client.
+package demo
 
 import (
 	"fmt"
@@ -11,15 +13,14 @@ import (
 	"github.com/truora/minidyn/server"
 )
 
-// Demo is the embedded in-process DynamoDB of --demo: minidyn's HTTP server
-// on a loopback port, reached through the ordinary SDK client.
-type Demo struct {
+// Server is a running demo backend.
+type Server struct {
 	URL string
 	srv *http.Server
 }
 
-// StartDemo starts minidyn on a free loopback port.
-func StartDemo() (*Demo, error) {
+// Start starts minidyn on a free loopback port.
+func Start() (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("start the demo backend: %w", err)
@@ -33,10 +34,10 @@ func StartDemo() (*Demo, error) {
 	// Serve returns when Close shuts it down; a failure before that shows
 	// up as failed calls in the client, which report it.
 	go func() { _ = srv.Serve(ln) }()
-	return &Demo{URL: "http://" + ln.Addr().String(), srv: srv}, nil
+	return &Server{URL: "http://" + ln.Addr().String(), srv: srv}, nil
 }
 
 // Close stops the demo backend; its tables are gone with it.
 // It closes connections at once: the process is leaving, and Shutdown would
 // wait for the client's idle keep-alive connections.
-func (d *Demo) Close() error { return d.srv.Close() }
+func (d *Server) Close() error { return d.srv.Close() }

@@ -1,10 +1,12 @@
-package dynamo_test
+package demo_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/demo"
+	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -12,19 +14,19 @@ import (
 // against the embedded minidyn backend, whose expression parser is
 // stricter than DynamoDB's in places (nested ANDs).
 func TestDemoBackendServesEveryRead(t *testing.T) {
-	demo, err := dynamo.StartDemo()
+	backend, err := demo.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer demo.Close()
+	defer backend.Close()
 	ctx := context.Background()
-	client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: demo.URL, Demo: true})
+	client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: backend.URL, Demo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
 	store.SetWritable(true)
-	if _, err := store.Seed(ctx, dynamo.SeedOptions{Accounts: 10, Anomalies: true, Showcase: true}); err != nil {
+	if _, err := seed.Run(ctx, store, seed.Options{Accounts: 10, Anomalies: true, Showcase: true}); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := store.Check(ctx, nil); err != nil || len(r.Problems) == 0 {
