@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -50,6 +51,17 @@ func (p *signalProxy) hold(r *http.Request) {
 	case <-r.Context().Done():
 	case <-p.done:
 	}
+}
+
+// isWrite reports whether r is a TransactWriteItems that writes (the
+// capability probe's ConditionCheck-only transactions do not).
+func isWrite(target string, r *http.Request) bool {
+	if target != "TransactWriteItems" {
+		return false
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return bytes.Contains(body, []byte(`"Put"`)) || bytes.Contains(body, []byte(`"Delete"`)) || bytes.Contains(body, []byte(`"Update"`))
 }
 
 // forward sends r to dynoxide and throws the answer away: DynamoDB has
@@ -105,7 +117,7 @@ func TestE2ECtrlCDuringAWriteSettles(t *testing.T) {
 	t.Parallel()
 	table, audit := interruptTable(t)
 	p := &signalProxy{hook: func(p *signalProxy, target string, w http.ResponseWriter, r *http.Request) bool {
-		if target != "TransactWriteItems" {
+		if !isWrite(target, r) {
 			return false
 		}
 		p.forward(r)
@@ -130,11 +142,11 @@ func TestE2ESecondCtrlCAbandonsSettling(t *testing.T) {
 	t.Parallel()
 	table, audit := interruptTable(t)
 	p := &signalProxy{hook: func(p *signalProxy, target string, w http.ResponseWriter, r *http.Request) bool {
-		switch target {
-		case "TransactWriteItems":
+		switch {
+		case isWrite(target, r):
 			p.forward(r)
 			p.signal(os.Interrupt)
-		case "TransactGetItems":
+		case target == "TransactGetItems":
 			p.signal(os.Interrupt)
 		default:
 			return false

@@ -109,3 +109,14 @@ func TestWriteWithAnUnwritableAuditLogSendsNothing(t *testing.T) {
 		t.Fatalf("written without an audit record:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestWriteOnTheDemoSaysWhatTheBackendLacks: minidyn ignores tokens; a
+// write says so before it is sent, and still commits.
+func TestWriteOnTheDemoSaysWhatTheBackendLacks(t *testing.T) {
+	t.Parallel()
+	audit := t.TempDir() + "/audit.log"
+	r := run(t, "signup", "--demo", "--set", "email=new@x.io", "--set", "username=newbie", "--id", "ACCT#n1", "--yes", "--audit-log", audit)
+	if r.code != cli.ExitOK || !strings.Contains(r.stderr, "has no idempotency tokens (ClientRequestToken is ignored)") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

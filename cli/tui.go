@@ -39,6 +39,15 @@ func (a *app) runTUI(ctx context.Context) error {
 		}
 	}
 	if store.Writable() {
+		// What the backend lacks is kept on the store (the UI shows it); one
+		// without transactions is read only.
+		if c, err := store.Probe(ctx); err != nil {
+			return err
+		} else if !c.Transactions {
+			store.SetWritable(false)
+		}
+	}
+	if store.Writable() {
 		audit, err := a.openAudit()
 		if err != nil {
 			return err

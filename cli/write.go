@@ -223,6 +223,11 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 	if err := store.Verify(ctx); err != nil {
 		return err
 	}
+	if !f.dryRun {
+		if err := a.probe(ctx, store); err != nil {
+			return refuse(err)
+		}
+	}
 	repairs, err := plan(ctx, store)
 	if errors.Is(err, model.ErrNoChange) {
 		return nil // the account already holds these values: nothing to do
@@ -303,6 +308,22 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		}
 	}
 	return err
+}
+
+// probe asks the backend what it supports before a write, says on stderr
+// what it lacks, and refuses to write without transactions.
+func (a *app) probe(ctx context.Context, s *dynamo.Store) error {
+	c, err := s.Probe(ctx)
+	if err != nil {
+		return err
+	}
+	if !c.Transactions {
+		return usageErr("refusing to write: %s has %s", s.Endpoint, c.Missing()[0])
+	}
+	for _, m := range c.Missing() {
+		fmt.Fprintf(a.stderr, "locktable: %s has %s\n", s.Endpoint, m)
+	}
+	return nil
 }
 
 // lookupHolders looks for accounts other than the plan's that hold a value

@@ -34,6 +34,8 @@ type Store struct {
 	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
 	AccountsIndex     string
 	accountsIndexHash string
+	// Capabilities is what Probe found (all true until it runs).
+	Capabilities Capabilities
 	// w is set only when writes are allowed (SetWritable).
 	w writer
 	// Audit, when set, records every write: its intent before it is sent,
@@ -73,7 +75,8 @@ func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
 	if ep.Demo {
 		segments = 1
 	}
-	return &Store{api: api, Schema: schema, Endpoint: ep, Segments: segments}
+	return &Store{api: api, Schema: schema, Endpoint: ep, Segments: segments,
+		Capabilities: Capabilities{Transactions: true, Tokens: true, AllOld: true}}
 }
 
 // Open returns a store after describing every table the schema involves and

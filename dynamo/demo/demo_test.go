@@ -47,3 +47,30 @@ func TestDemoBackendServesEveryRead(t *testing.T) {
 		t.Fatalf("accounts page: %d accounts, %v", len(page.Accounts), err)
 	}
 }
+
+// TestProbeMinidyn: minidyn has transactions but ignores ClientRequestToken
+// and returns no ALL_OLD item; the probe says so, in words.
+func TestProbeMinidyn(t *testing.T) {
+	backend, err := demo.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	ctx := context.Background()
+	client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: backend.URL, Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
+	store.SetWritable(true)
+	if _, err := seed.Run(ctx, store, seed.Options{Accounts: 2}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := store.Probe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (dynamo.Capabilities{Probed: true, Transactions: true}); c != want || len(c.Missing()) != 2 {
+		t.Fatalf("capabilities %+v (%q), want %+v", c, c.Missing(), want)
+	}
+}

@@ -1,0 +1,139 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+)
+
+// Capabilities says which of the features locktable's writes rely on a
+// backend has. Emulators differ: minidyn ignores ClientRequestToken and
+// returns no ALL_OLD item; dynalite has no transactions at all.
+type Capabilities struct {
+	// Probed is false when nothing was asked: a read-only store sends no
+	// write call, and AWS itself has every feature.
+	Probed       bool
+	Transactions bool // TransactWriteItems
+	Tokens       bool // ClientRequestToken: a changed request under a used token is refused
+	AllOld       bool // ReturnValuesOnConditionCheckFailure=ALL_OLD returns the item
+}
+
+// Missing says in words what the backend lacks and what that changes, one
+// line each; nothing when it lacks nothing.
+func (c Capabilities) Missing() []string {
+	var out []string
+	if !c.Transactions {
+		return []string{"no transactions (TransactWriteItems): writes are disabled, locktable only reads"}
+	}
+	if !c.Tokens {
+		out = append(out, "no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys, never by a resend alone")
+	}
+	if !c.AllOld {
+		out = append(out, "no ALL_OLD items on a failed condition: each failed slot is explained from a consistent read of its key")
+	}
+	return out
+}
+
+// noOperation are the error codes of a backend that does not know an
+// operation: one without transactions answers TransactWriteItems so.
+var noOperation = map[string]bool{
+	"UnknownOperationException": true, "UnknownOperation": true, "NotImplemented": true, "InvalidAction": true,
+}
+
+// Probe asks the backend, with transactions that change nothing (a
+// ConditionCheck alone), whether it has transactions, honours
+// ClientRequestToken and returns ALL_OLD items. Only writable stores on an
+// endpoint other than AWS's are probed: it costs three calls, and writes
+// nothing.
+// The store keeps the answer in s.Capabilities.
+func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
+	c = Capabilities{Transactions: true, Tokens: true, AllOld: true}
+	defer func() {
+		if err == nil {
+			s.Capabilities = c
+		}
+	}()
+	w, err := s.writer()
+	if err != nil || s.Endpoint.URL == "" {
+		return c, nil
+	}
+	c.Probed = true
+	sc := &s.Schema
+	// A key to point the checks at: any item of the account table, or, in
+	// an empty table, a key nobody uses.
+	key := map[string]types.AttributeValue{sc.PK: &types.AttributeValueMemberS{Value: "locktable-probe#" + NewToken()}}
+	if sc.SK != "" {
+		key[sc.SK] = &types.AttributeValueMemberS{Value: "probe"}
+	}
+	exists := false
+	out, err := s.api.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(sc.Table), Limit: aws.Int32(1)})
+	if err != nil {
+		return c, explain(err, "probe", sc.Table, s.Endpoint)
+	}
+	if len(out.Items) > 0 {
+		exists = true
+		key = map[string]types.AttributeValue{sc.PK: out.Items[0][sc.PK]}
+		if sc.SK != "" {
+			key[sc.SK] = out.Items[0][sc.SK]
+		}
+	}
+	// check is a ConditionCheck that holds; extra writes it another way.
+	check := func(extra bool, token string) *dynamodb.TransactWriteItemsInput {
+		cond := "attribute_exists(#k)"
+		if !exists {
+			cond = "attribute_not_exists(#k)"
+		}
+		if extra {
+			cond = "(" + cond + ") AND (" + cond + ")" // the same meaning, another request
+		}
+		return &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token), TransactItems: []types.TransactWriteItem{{
+			ConditionCheck: &types.ConditionCheck{TableName: aws.String(sc.Table), Key: key, ConditionExpression: aws.String(cond),
+				ExpressionAttributeNames:            map[string]string{"#k": sc.PK},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld},
+		}}}
+	}
+	call := func(in *dynamodb.TransactWriteItemsInput) error {
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		_, err := w.TransactWriteItems(cctx, in, oneAttempt)
+		return err
+	}
+	token := NewToken()
+	var apiErr smithy.APIError
+	if err := call(check(false, token)); err != nil {
+		if errors.As(err, &apiErr) && noOperation[apiErr.ErrorCode()] {
+			c.Transactions, c.Tokens, c.AllOld = false, false, false
+			return c, nil
+		}
+		return c, explain(err, "probe", sc.Table, s.Endpoint)
+	}
+	var mismatch *types.IdempotentParameterMismatchException
+	switch err := call(check(true, token)); {
+	case errors.As(err, &mismatch):
+	case err == nil:
+		c.Tokens = false
+	default:
+		return c, explain(err, "probe", sc.Table, s.Endpoint)
+	}
+	if exists {
+		// A Delete guarded by attribute_not_exists on an item that exists
+		// fails and deletes nothing (had the item gone meanwhile, it would
+		// delete nothing either), and shows whether the old item comes back.
+		var cancelled *types.TransactionCanceledException
+		del := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(NewToken()), TransactItems: []types.TransactWriteItem{{
+			Delete: &types.Delete{TableName: aws.String(sc.Table), Key: key, ConditionExpression: aws.String("attribute_not_exists(#k)"),
+				ExpressionAttributeNames:            map[string]string{"#k": sc.PK},
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld},
+		}}}
+		err := call(del)
+		if !errors.As(err, &cancelled) {
+			return c, explain(err, "probe", sc.Table, s.Endpoint)
+		}
+		c.AllOld = len(cancelled.CancellationReasons) > 0 && len(cancelled.CancellationReasons[0].Item) > 0
+	}
+	return c, nil
+}
