@@ -91,7 +91,7 @@ embedded DynamoDB with a demo table, no AWS account needed).`,
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
-	root.AddCommand(a.checkCommand(), a.findCommand(), a.seedCommand())
+	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
 	return root
 }

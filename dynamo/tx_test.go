@@ -723,6 +723,11 @@ func (c *countingAPI) DescribeTable(ctx context.Context, in *dynamodb.DescribeTa
 	return c.api.DescribeTable(ctx, in, o...)
 }
 
+func (c *countingAPI) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	c.count("ListTables")
+	return c.api.ListTables(ctx, in, o...)
+}
+
 func (c *countingAPI) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, o ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
 	c.count("CreateTable")
 	return c.api.CreateTable(ctx, in, o...)

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locktable/locktable/model"
+)
+
+func (a *app) initCommand() *cobra.Command {
+	var sample int32
+	cmd := &cobra.Command{
+		Use:   "init [--table T]",
+		Short: "Read a table's keys and a sample of its items, and propose the schema flags (layout, prefixes, lock sort key, owner attribute)",
+		Example: `  locktable init --endpoint-url http://localhost:8000 --table accounts
+  locktable init --table devices           # a record table whose locks live in tables of their own`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if sample < 1 || sample > 100_000 {
+				return usageErr("--sample %d: want 1 to 100000", sample)
+			}
+			s, err := a.schema()
+			if err != nil {
+				return err
+			}
+			store, err := a.backend(cmd.Context(), s)
+			if err != nil {
+				return err
+			}
+			table := s.Table
+			if !a.cmd.PersistentFlags().Changed("table") && !a.demo {
+				names, err := store.Tables(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if len(names) != 1 {
+					return usageErr("which table? pass --table (tables at %s: %s)", store.Endpoint, orNone(names))
+				}
+				table = names[0]
+			}
+			proposed, notes, err := store.InferSchema(cmd.Context(), table, sample)
+			for _, n := range notes {
+				fmt.Fprintln(a.stderr, model.Printable(n))
+			}
+			if err != nil {
+				return err
+			}
+			return writeTarget(a.stdout, &proposed)
+		},
+	}
+	cmd.Flags().Int32Var(&sample, "sample", 1000, "items to read from each table (one Scan page)")
+	return cmd
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none (DynamoDB Local without -sharedDb keeps one database per access key and region)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// writeTarget prints a proposed schema as a config target (YAML, keys are
+// the long flag names) and as flags.
+func writeTarget(w io.Writer, s *model.Schema) error {
+	var b strings.Builder
+	q := strconv.Quote
+	fmt.Fprintf(&b, "# a target for config.yaml (under targets:), or the flags below\n%s:\n", q(s.Table))
+	flags := s.Flags()
+	lists := map[string][]string{}
+	var order []string
+	for i := 0; i+1 < len(flags); i += 2 {
+		name := strings.TrimPrefix(flags[i], "--")
+		if name == "unique" || name == "normalize" {
+			if lists[name] == nil {
+				order = append(order, name)
+			}
+			lists[name] = append(lists[name], q(flags[i+1]))
+			continue
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", name, q(flags[i+1]))
+	}
+	for _, name := range order {
+		fmt.Fprintf(&b, "  %s: [%s]\n", name, strings.Join(lists[name], ", "))
+	}
+	var shell []string
+	for _, f := range flags {
+		if strings.HasPrefix(f, "--") {
+			shell = append(shell, f)
+		} else {
+			shell = append(shell, shellQuote(model.Printable(f)))
+		}
+	}
+	fmt.Fprintf(&b, "\n# as flags:\n%s\n", strings.Join(shell, " "))
+	// Values are Go-quoted (control and format characters escaped), which
+	// YAML's double-quoted strings read the same.
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`#&|;<>()*?[]{}~!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,47 @@
+package cli_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// TestInitProposesLayout1: a table written like the article's signup
+// (accounts, locks naming them) gets the schema that checks it.
+func TestInitProposesLayout1(t *testing.T) {
+	t.Parallel()
+	w := findTable(t)
+	r := w.run("init", "--table", w.table)
+	want := "--layout single --table " + w.table + " --pk PK --sk SK --account-prefix 'ACCT#' --account-sk PROFILE --lock-sk LOCK --owner-attr owner --unique 'email=UNIQ#EMAIL#' --unique 'username=UNIQ#HANDLE#'"
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) || !strings.Contains(r.stderr, "accounts: 3 items keyed ACCT#") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// TestInitProposesLayout2: records in a table keyed by id, locks in tables
+// keyed by the bare value, found among every table of the endpoint.
+func TestInitProposesLayout2(t *testing.T) {
+	t.Parallel()
+	ep := dynamotest.Endpoint(t)
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutTables))
+	sc := store.Schema
+	rec := func(id, mac, code string) model.Item {
+		return model.Item{"id": model.S(id), "mac_address": model.S(mac), "registration_code": model.S(code)}
+	}
+	dynamotest.Put(t, client, sc.Table, rec("dev-1", "02:00:00:00:00:01", "RC-1"), rec("dev-2", "02:00:00:00:00:02", "RC-2"))
+	dynamotest.Put(t, client, sc.Constraints[0].LockTable,
+		model.Item{"MacAddress": model.S("02:00:00:00:00:01"), "owner": model.S("dev-1")},
+		model.Item{"MacAddress": model.S("02:00:00:00:00:02"), "owner": model.S("dev-2")})
+	dynamotest.Put(t, client, sc.Constraints[1].LockTable,
+		model.Item{"RegistrationCode": model.S("RC-1"), "owner": model.S("dev-1")},
+		model.Item{"RegistrationCode": model.S("RC-2"), "owner": model.S("dev-2")})
+	r := run(t, "init", "--endpoint-url", ep, "--table", sc.Table)
+	want := "--layout tables --table " + sc.Table + " --pk id --sk '' --owner-attr owner --unique mac_address=@" + sc.Constraints[0].LockTable +
+		"/MacAddress --unique registration_code=@" + sc.Constraints[1].LockTable + "/RegistrationCode"
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+}
