@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
@@ -33,11 +30,9 @@ func (a *app) checkCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var progress func(dynamo.CheckProgress)
-			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-				progress = progressLine(a.stderr)
-			}
-			report, err := store.Check(cmd.Context(), progress)
+			p := newProgress(a.stderr)
+			report, err := store.Check(cmd.Context(), progressLine(p))
+			p.done()
 			if err != nil {
 				return err
 			}
@@ -64,22 +59,13 @@ func (a *app) checkCommand() *cobra.Command {
 
 // progressLine returns a progress callback that redraws one stderr line at
 // most ten times a second, and clears it when the check is done.
-func progressLine(w io.Writer) func(dynamo.CheckProgress) {
-	var last time.Time
-	return func(p dynamo.CheckProgress) {
-		if p.Phase == dynamo.PhaseDone {
-			fmt.Fprint(w, "\r\x1b[K")
+func progressLine(p *progress) func(dynamo.CheckProgress) {
+	return func(c dynamo.CheckProgress) {
+		if c.Phase == dynamo.PhaseDone {
+			p.done()
 			return
 		}
-		if time.Since(last) < 100*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		of := ""
-		if p.Approx > 0 {
-			of = fmt.Sprintf(" of ~%d", p.Approx)
-		}
-		fmt.Fprintf(w, "\r\x1b[K%s: %d%s items scanned", p.Phase, p.Scanned, of)
+		p.update(string(c.Phase), c.Scanned, c.Approx, "items scanned")
 	}
 }
 

@@ -384,3 +384,22 @@ func TestSeedIsAudited(t *testing.T) {
 		t.Fatalf("audit log %q; want the seed's intent and outcome", data)
 	}
 }
+
+// TestSeedJSON: seed --json prints one object like the other commands.
+func TestSeedJSON(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "accounts")
+	cleanup(t, client, table)
+	r := run(t, "seed", "--endpoint-url", ep, "--table", table, "--accounts", "2", "--json", "--audit-log", filepath.Join(t.TempDir(), "a.log"))
+	var got struct {
+		Tables       []string
+		Created      []string
+		Accounts     int
+		AnomalyCases int `json:"anomaly_cases"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &got) != nil || got.Accounts != 2 || len(got.Created) != 1 || got.Tables[0] != table {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

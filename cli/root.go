@@ -48,6 +48,7 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	// outcome (3, 4), the command says so in one line.
 	var intr Interrupted
 	if errors.As(context.Cause(ctx), &intr) && err != nil && code == ExitError {
+		clearLine(stderr) // a progress line, if any
 		fmt.Fprintln(stderr, "locktable: interrupted")
 		return intr.code()
 	}

@@ -10,8 +10,16 @@ import (
 	"github.com/locktable/locktable/dynamo/seed"
 )
 
+// seedJSON is seed --json's one object.
+type seedJSON struct {
+	Tables   []string `json:"tables"`
+	Endpoint string   `json:"endpoint"`
+	seed.Result
+}
+
 func (a *app) seedCommand() *cobra.Command {
 	var o seed.Options
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "seed",
 		Short: "Create the tables if missing and write sample accounts through the pattern (--anomalies plants problems)",
@@ -56,13 +64,22 @@ func (a *app) seedCommand() *cobra.Command {
 			if err := record(dynamo.EventIntent, "", nil); err != nil {
 				return usageErr("%v: nothing was written", err)
 			}
+			p := newProgress(a.stderr)
+			o.Progress = func(n int) { p.update("seed", int64(n), int64(o.Accounts), "accounts written") }
 			res, err := seed.Run(cmd.Context(), store, o)
+			p.done()
 			if err != nil {
 				_ = record(dynamo.EventOutcome, dynamo.Unknown, err)
 				return err
 			}
 			if err := record(dynamo.EventOutcome, dynamo.Committed, nil); err != nil {
 				fmt.Fprintf(a.stderr, "locktable: seeded, but %v\n", err)
+			}
+			if asJSON {
+				if res.Created == nil {
+					res.Created = []string{}
+				}
+				return writeJSON(a.stdout, seedJSON{Tables: s.Tables(), Endpoint: store.Endpoint.String(), Result: res})
 			}
 			created := ""
 			if len(res.Created) > 0 {
@@ -74,6 +91,7 @@ func (a *app) seedCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&o.Accounts, "accounts", 100, "healthy accounts to write")
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print what was written as one JSON object: {"tables","endpoint","created","accounts","anomaly_cases"}`)
 	cmd.Flags().BoolVar(&o.Anomalies, "anomalies", false, "also plant every kind of problem, as buggy code would")
 	cmd.Flags().BoolVar(&o.Indexes, "indexes", false, "create the account table with a GSI per unique attribute, named by-ATTR (for --index ATTR=by-ATTR)")
 	return cmd

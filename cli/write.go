@@ -150,7 +150,9 @@ func (a *app) writeCommands() []*cobra.Command {
 				if constraint != "" && s.Schema.Constraint(constraint) < 0 {
 					return nil, usageErr("--constraint %q: not a unique attribute", constraint)
 				}
-				report, err := s.Check(ctx, nil)
+				p := newProgress(a.stderr)
+				report, err := s.Check(ctx, progressLine(p))
+				p.done()
 				if err != nil {
 					return nil, err
 				}
@@ -287,9 +289,14 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		}
 	}
 	sent := 0
+	p := newProgress(a.stderr)
+	defer p.done()
 	for _, tx := range txs {
 		if ctx.Err() != nil {
 			break // interrupted between transactions: report what was done
+		}
+		if len(txs) > 1 {
+			p.update(op.name, int64(sent), int64(len(txs)), "transactions sent")
 		}
 		res, err := store.Execute(ctx, tx)
 		if err != nil {
@@ -300,6 +307,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		results = append(results, res)
 		sent++
 	}
+	p.done()
 	err = a.report(results, f.asJSON)
 	if sent < len(txs) {
 		fmt.Fprintf(a.stderr, "locktable: interrupted: %d of %d transactions not sent\n", len(txs)-sent, len(txs))

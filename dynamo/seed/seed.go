@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -28,6 +29,9 @@ type Options struct {
 	// named dynamo.IndexName(attr), so that --index can confirm ownerless orphans
 	// without a second scan.
 	Indexes bool
+	// Progress, when set, is told how many healthy accounts are written so
+	// far (from several goroutines, one call at a time).
+	Progress func(written int) `json:"-"`
 	// Showcase adds what the demo shows beyond the four repairable kinds:
 	// an invalid_value and an account whose text tries terminal escapes.
 	Showcase bool
@@ -42,9 +46,9 @@ const MaxAccounts = 10_000_000
 
 // Result counts what a seed wrote.
 type Result struct {
-	Created      []string // tables created
-	Accounts     int      // healthy accounts written (already present ones count)
-	AnomalyCases int      // planted cases, each one or more problems
+	Created      []string `json:"created"`       // tables created
+	Accounts     int      `json:"accounts"`      // healthy accounts written (already present ones count)
+	AnomalyCases int      `json:"anomaly_cases"` // planted cases, each one or more problems
 }
 
 // AnomaliesPerKind is how many cases of each problem kind a seed of n
@@ -66,9 +70,22 @@ func Run(ctx context.Context, store *dynamo.Store, o Options) (Result, error) {
 	res.Created = created
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
+	var mu sync.Mutex
+	written := 0
 	for i := range o.Accounts {
 		id, attrs := s.sampleAccount(i)
-		g.Go(func() error { return s.signup(gctx, id, attrs, true) })
+		g.Go(func() error {
+			if err := s.signup(gctx, id, attrs, true); err != nil {
+				return err
+			}
+			if o.Progress != nil {
+				mu.Lock()
+				written++
+				o.Progress(written)
+				mu.Unlock()
+			}
+			return nil
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return res, err
