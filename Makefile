@@ -10,7 +10,7 @@ export DYNOXIDE_BIN
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui lint dynoxide reliability fuzz
+.PHONY: test build bench bench-tui lint dynoxide reliability fuzz emulator
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
@@ -47,3 +47,9 @@ dynoxide: $(DYNOXIDE_BIN)
 $(DYNOXIDE_BIN):
 	npm install --no-audit --no-fund --prefix $(DYNOXIDE_DIR) $(DYNOXIDE_PKG)@$(DYNOXIDE_VERSION)
 	test -x $@
+
+# A local emulator to try locktable by hand, in the foreground:
+# make emulator [PORT=8000], then --endpoint-url http://localhost:8000.
+PORT ?= 8000
+emulator: $(DYNOXIDE_BIN)
+	$(DYNOXIDE_BIN) --port $(PORT)
