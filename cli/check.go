@@ -87,7 +87,11 @@ func writeJSON(w io.Writer, v any) error {
 // then one line per problem.
 func writeReport(w io.Writer, r model.Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "table %s: %d items scanned, %d accounts, %d locks\n", model.Printable(r.Table), r.ScannedItems, r.Accounts, r.Locks)
+	fmt.Fprintf(&b, "table %s: %d items scanned, %d accounts, %d locks", model.Printable(r.Table), r.ScannedItems, r.Accounts, r.Locks)
+	if r.ConsumedRCU > 0 {
+		fmt.Fprintf(&b, ", %.1f read capacity units consumed", r.ConsumedRCU)
+	}
+	b.WriteString("\n")
 	counts := r.Counts()
 	for _, k := range model.ProblemKinds {
 		fmt.Fprintf(&b, "%-16s %d\n", k, counts[k])

@@ -30,6 +30,7 @@ type app struct {
 	auditLog                     string
 	lastSchema                   model.Schema // the schema parsed, for messages
 	segments, pageSize           int
+	maxRCU                       float64
 	schemaFlags                  schemaFlags
 
 	cmd     *cobra.Command // the root, for its flag set
@@ -90,6 +91,7 @@ embedded DynamoDB with a demo table, no AWS account needed).`,
 	root.Flags().StringVar(&a.accountsIndex, "accounts-index", "", "list accounts through this GSI: one keyed by the sort key attribute is queried for --account-sk; any other is read as a sparse index of accounts")
 	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
+	pf.Float64Var(&a.maxRCU, "max-rcu", 0, "pace reads to at most this many read capacity units per second, by the capacity DynamoDB reports; 0 for no budget")
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
@@ -111,6 +113,9 @@ func (a *app) schema() (model.Schema, error) {
 	}
 	if a.segments < 1 || a.segments > dynamo.MaxSegments {
 		return s, usageErr("--segments %d: DynamoDB takes 1 to %d", a.segments, dynamo.MaxSegments)
+	}
+	if a.maxRCU < 0 || math.IsNaN(a.maxRCU) || math.IsInf(a.maxRCU, 0) {
+		return s, usageErr("--max-rcu %v: want 0 (no budget) or a positive number of read capacity units per second", a.maxRCU)
 	}
 	if a.pageSize < 0 || a.pageSize > math.MaxInt32 {
 		return s, usageErr("--page-size %d: want 0 (DynamoDB's 1 MB pages) or 1 to %d", a.pageSize, math.MaxInt32)
@@ -162,6 +167,7 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		store.Segments = a.segments
 	}
 	store.PageSize = int32(a.pageSize)
+	store.SetMaxRCU(a.maxRCU)
 	if backend != nil {
 		store.SetWritable(true)
 		if _, err := seed.Run(ctx, store, seed.Options{Accounts: DemoAccounts, Anomalies: true, Showcase: true}); err != nil {

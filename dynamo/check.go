@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -41,6 +42,7 @@ type CheckProgress struct {
 // reports the problems that consistent reads confirm. progress, if not nil,
 // is called after every page (never concurrently).
 func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.Report, error) {
+	startRCU := s.meter.Consumed()
 	var mu sync.Mutex
 	scanned := int64(0)
 	report := func(phase CheckPhase) {
@@ -110,6 +112,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 		Locks:        census.Locks,
 		Problems:     confirmed,
 		Others:       census.Others,
+		ConsumedRCU:  math.Round((s.meter.Consumed()-startRCU)*10) / 10,
 	}, nil
 }
 

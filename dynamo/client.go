@@ -105,6 +105,8 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint
 			// now and then, and a long parallel scan must not run out of
 			// retries because of it.
 			return retry.NewStandard(func(so *retry.StandardOptions) {
+				// Writes send one attempt each and retry on their own
+				// (oneAttempt).
 				so.MaxAttempts = 5
 				so.RateLimiter = ratelimit.None
 			})

@@ -19,7 +19,8 @@ const callTimeout = 30 * time.Second
 
 // Store reads (and, for seeding, writes) one pattern table set.
 type Store struct {
-	api      API
+	api      API    // the client, through meter
+	meter    *meter // counts (and under --max-rcu paces) every read's capacity
 	Schema   model.Schema
 	Endpoint Endpoint
 	// Segments is the number of parallel scan segments; minidyn ignores
@@ -75,7 +76,8 @@ func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
 	if ep.Demo {
 		segments = 1
 	}
-	return &Store{api: api, Schema: schema, Endpoint: ep, Segments: segments,
+	m := &meter{API: api}
+	return &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
 		Capabilities: Capabilities{Transactions: true, Tokens: true, AllOld: true}}
 }
 

@@ -51,6 +51,9 @@ type Report struct {
 	Accounts     int       `json:"accounts"`
 	Locks        int       `json:"locks"`
 	Problems     []Problem `json:"problems"`
+	// ConsumedRCU is the read capacity the check consumed, as DynamoDB
+	// reported it (0 where a backend reports none).
+	ConsumedRCU float64 `json:"consumed_rcu,omitempty"`
 	// Others counts the account table's items that are neither accounts
 	// nor locks, by key prefix (Census.Others); not part of the JSON.
 	Others map[string]int `json:"-"`
