@@ -2,11 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,22 +20,75 @@ import (
 )
 
 func (a *app) checkCommand() *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON       bool
+		segmentRange string
+		partial      string
+		merge        bool
+	)
 	cmd := &cobra.Command{
-		Use:   "check",
+		Use:   "check [--merge FILE...]",
 		Short: "Scan the table and report every integrity problem (exit 0 none, 1 problems, 2 error)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Example: `  locktable check --endpoint-url http://localhost:8000
+  locktable check --json | jq '.problems[] | select(.kind == "orphan_lock")'
+
+  # a sharded check: each process scans some of the segments ...
+  locktable check --segments 8 --segment-range 0-3 --partial a.json.gz
+  locktable check --segments 8 --segment-range 4-7 --partial b.json.gz
+  # ... and one merges the parts, confirms and reports as one check would
+  locktable check --merge a.json.gz b.json.gz`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if !merge && len(args) > 0 {
+				return usageErr("check takes no arguments, except the parts with --merge")
+			}
+			if merge && len(args) == 0 {
+				return usageErr("--merge: name the parts (FILE...)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.schema()
 			if err != nil {
 				return err
+			}
+			if (segmentRange == "") != (partial == "") {
+				return usageErr("--segment-range and --partial go together: each process of a sharded check writes its part")
+			}
+			if merge && partial != "" {
+				return usageErr("--merge and --partial: a process either writes a part or merges them")
 			}
 			store, err := a.open(cmd.Context(), s)
 			if err != nil {
 				return err
 			}
 			p := newProgress(a.stderr)
-			report, err := store.Check(cmd.Context(), progressLine(p))
+			var census *model.Census
+			switch {
+			case partial != "":
+				from, to, err := parseRange(segmentRange, store.Segments)
+				if err != nil {
+					return err
+				}
+				census, err = store.Census(cmd.Context(), from, to, progressLine(p))
+				p.done()
+				if err != nil {
+					return err
+				}
+				if err := writePart(partial, census.File(store.Segments, from, to)); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, partial, census.Scanned)
+				return nil
+			case merge:
+				census, err = readParts(&store.Schema, args)
+			default:
+				census, err = store.Census(cmd.Context(), 0, store.Segments, progressLine(p))
+			}
+			if err != nil {
+				p.done()
+				return err
+			}
+			report, err := store.Confirm(cmd.Context(), census, progressLine(p))
 			p.done()
 			if err != nil {
 				return err
@@ -54,7 +111,74 @@ func (a *app) checkCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().StringVar(&segmentRange, "segment-range", "", "A-B: scan only segments A to B of --segments (a sharded check; with --partial)")
+	cmd.Flags().StringVar(&partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped JSON) instead of reporting")
+	cmd.Flags().BoolVar(&merge, "merge", false, "merge the parts (FILE...) of a sharded check, confirm and report as one check")
 	return cmd
+}
+
+// parseRange reads --segment-range A-B into [A, B+1).
+func parseRange(r string, segments int) (from, to int, err error) {
+	a, b, ok := strings.Cut(r, "-")
+	from, errA := strconv.Atoi(a)
+	last, errB := strconv.Atoi(b)
+	if !ok || errA != nil || errB != nil || from < 0 || last < from || last >= segments {
+		return 0, 0, usageErr("--segment-range %q: want A-B with 0 <= A <= B < --segments (%d)", r, segments)
+	}
+	return from, last + 1, nil
+}
+
+// writePart writes a census part, gzipped JSON, through a temporary file
+// so that a part is whole or absent.
+func writePart(path string, f model.CensusFile) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".locktable-part-*")
+	if err != nil {
+		return usageErr("--partial: %v", err)
+	}
+	defer os.Remove(tmp.Name())
+	zw := gzip.NewWriter(tmp)
+	if err := json.NewEncoder(zw).Encode(f); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("--partial: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("--partial: %w", err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// readParts reads the parts of a sharded check and merges them.
+func readParts(s *model.Schema, paths []string) (*model.Census, error) {
+	var parts []model.CensusFile
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usageErr("--merge: %v", err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, usageErr("--merge %s: not a census part: %v", path, err)
+		}
+		var part model.CensusFile
+		dec := json.NewDecoder(zr)
+		dec.DisallowUnknownFields()
+		err = dec.Decode(&part)
+		f.Close()
+		if err != nil {
+			return nil, usageErr("--merge %s: not a census part: %v", path, err)
+		}
+		parts = append(parts, part)
+	}
+	c, err := model.MergeCensus(s, parts)
+	if err != nil {
+		return nil, usageErr("--merge: %v", err)
+	}
+	return c, nil
 }
 
 // progressLine returns a progress callback that redraws one stderr line at

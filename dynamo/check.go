@@ -42,15 +42,23 @@ type CheckProgress struct {
 // reports the problems that consistent reads confirm. progress, if not nil,
 // is called after every page (never concurrently).
 func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.Report, error) {
+	census, err := s.Census(ctx, 0, s.Segments, progress)
+	if err != nil {
+		return model.Report{}, err
+	}
+	return s.Confirm(ctx, census, progress)
+}
+
+// Census is the first half of a check: it scans segments [from, to) of
+// s.Segments of every table into a census. A sharded check runs it in
+// several processes and merges their censuses (model.CensusFile).
+func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckProgress)) (*model.Census, error) {
+	if from < 0 || to > s.Segments || from >= to {
+		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
+	}
 	startRCU := s.meter.Consumed()
 	var mu sync.Mutex
 	scanned := int64(0)
-	report := func(phase CheckPhase) {
-		if progress != nil {
-			progress(CheckProgress{Phase: phase, Scanned: scanned, Approx: s.ApproxItems})
-		}
-	}
-
 	// One census for all segments, added to under mu: merging per-segment
 	// censuses afterwards would redo every insertion while nothing else runs.
 	census := model.NewCensus(&s.Schema)
@@ -59,7 +67,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 	// competes for the CPU with a local emulator).
 	scratch := model.Item{}
 	for _, table := range s.Schema.Tables() {
-		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments}
+		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -71,14 +79,30 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 				census.Add(table, scratch)
 			}
 			scanned += int64(len(items))
-			report(PhaseScan)
+			if progress != nil {
+				progress(CheckProgress{Phase: PhaseScan, Scanned: scanned, Approx: s.ApproxItems})
+			}
 			return nil
 		})
 		if err != nil {
-			return model.Report{}, err
+			return nil, err
 		}
 	}
+	census.ConsumedRCU = s.meter.Consumed() - startRCU
+	return census, nil
+}
 
+// Confirm is the second half of a check: it confirms the candidate
+// problems of census with strongly consistent reads (and, for orphan locks
+// that name no owner, a lookup by value) and reports them.
+func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func(CheckProgress)) (model.Report, error) {
+	startRCU := s.meter.Consumed()
+	scanned := int64(census.Scanned)
+	report := func(phase CheckPhase) {
+		if progress != nil {
+			progress(CheckProgress{Phase: phase, Scanned: scanned, Approx: s.ApproxItems})
+		}
+	}
 	candidates := census.Problems()
 	var byKey, ownerless []model.Problem
 	for _, p := range candidates {
@@ -112,7 +136,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 		Locks:        census.Locks,
 		Problems:     confirmed,
 		Others:       census.Others,
-		ConsumedRCU:  math.Round((s.meter.Consumed()-startRCU)*10) / 10,
+		ConsumedRCU:  math.Round((census.ConsumedRCU+s.meter.Consumed()-startRCU)*10) / 10,
 	}, nil
 }
 

@@ -20,6 +20,9 @@ type scanRequest struct {
 	segments int
 	// consistent makes every page a strongly consistent read.
 	consistent bool
+	// from and to (exclusive; 0: all) choose which of the segments this
+	// process reads: a sharded check splits them between processes.
+	from, to int
 }
 
 // scanInput builds the Scan input of one segment from the request.
@@ -99,13 +102,18 @@ func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int,
 	if err != nil {
 		return err
 	}
+	end := r.segments
+	if r.to > 0 {
+		end = min(r.to, r.segments)
+	}
 	var next atomic.Int64 // the next segment to start
+	next.Store(int64(r.from))
 	g, ctx := errgroup.WithContext(ctx)
-	for range min(r.segments, MaxScanWorkers) {
+	for range min(end-r.from, MaxScanWorkers) {
 		g.Go(func() error {
 			for {
 				seg := int(next.Add(1) - 1)
-				if seg >= r.segments {
+				if seg >= end {
 					return nil
 				}
 				if err := ctx.Err(); err != nil {

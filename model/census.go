@@ -17,10 +17,12 @@ type Census struct {
 	// Others counts the items of the account table that are neither
 	// accounts nor locks, by the prefix of their key (see keyShape), so
 	// that a schema that matches nothing can say what the table holds.
-	Others  map[string]int
-	holders []map[string][]string // per constraint: normalized value -> account ids
-	locks   []map[string]seenLock // per constraint: raw value -> lock
-	invalid []Problem
+	Others map[string]int
+	// ConsumedRCU is the read capacity the scans that filled it consumed.
+	ConsumedRCU float64
+	holders     []map[string][]string // per constraint: normalized value -> account ids
+	locks       []map[string]seenLock // per constraint: raw value -> lock
+	invalid     []Problem
 }
 
 type seenLock struct{ owner string }

@@ -1,0 +1,126 @@
+package model
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// CensusFile is a census written to a file by one process of a sharded
+// check (check --segment-range A-B --partial FILE): what segments A..B of
+// N held, and the schema it was read with, so that another process can
+// merge the parts (check --merge) and confirm them as one check would.
+type CensusFile struct {
+	Version  int    `json:"version"`
+	Schema   string `json:"schema"` // Schema.Flags, joined: parts of another schema are refused
+	Segments int    `json:"segments"`
+	From     int    `json:"from"` // segments From..To-1
+	To       int    `json:"to"`
+
+	Scanned     int                   `json:"scanned"`
+	Accounts    int                   `json:"accounts"`
+	Locks       int                   `json:"locks"`
+	ConsumedRCU float64               `json:"consumed_rcu"`
+	Others      map[string]int        `json:"others,omitempty"`
+	Holders     []map[string][]string `json:"holders"` // per constraint: normalized value -> account ids
+	LockOwners  []map[string]string   `json:"locks_seen"`
+	Invalid     []Problem             `json:"invalid"`
+}
+
+// censusFileVersion changes when the format does.
+const censusFileVersion = 1
+
+// schemaID names a schema for comparison: its flags.
+func schemaID(s *Schema) string { return strings.Join(s.Flags(), " ") }
+
+// File returns the census as segments [from, to) of segments wrote it.
+func (c *Census) File(segments, from, to int) CensusFile {
+	f := CensusFile{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, From: from, To: to,
+		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
+		Holders: c.holders, Invalid: c.invalid}
+	if f.Invalid == nil {
+		f.Invalid = []Problem{}
+	}
+	for _, m := range c.locks {
+		owners := make(map[string]string, len(m))
+		for v, l := range m {
+			owners[v] = l.owner
+		}
+		f.LockOwners = append(f.LockOwners, owners)
+	}
+	return f
+}
+
+// MergeCensus builds one census from the parts of a sharded check. The
+// parts must be of this schema, of one segment count, and cover every
+// segment exactly once.
+func MergeCensus(s *Schema, parts []CensusFile) (*Census, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("no census to merge")
+	}
+	id := schemaID(s)
+	n := parts[0].Segments
+	covered := make([]int, n)
+	c := NewCensus(s)
+	for i, p := range parts {
+		switch {
+		case p.Version != censusFileVersion:
+			return nil, fmt.Errorf("part %d: census format %d, want %d", i+1, p.Version, censusFileVersion)
+		case p.Schema != id:
+			return nil, fmt.Errorf("part %d was read with other schema flags (%s), not %s", i+1, p.Schema, id)
+		case p.Segments != n || p.From < 0 || p.To > n || p.From >= p.To:
+			return nil, fmt.Errorf("part %d holds segments %d-%d of %d; the first part's are of %d", i+1, p.From, p.To-1, p.Segments, n)
+		case len(p.Holders) != len(s.Constraints) || len(p.LockOwners) != len(s.Constraints):
+			return nil, fmt.Errorf("part %d has %d constraints, the schema %d", i+1, len(p.Holders), len(s.Constraints))
+		}
+		for seg := p.From; seg < p.To; seg++ {
+			covered[seg]++
+		}
+		c.Scanned += p.Scanned
+		c.Accounts += p.Accounts
+		c.Locks += p.Locks
+		c.ConsumedRCU += p.ConsumedRCU
+		for shape, k := range p.Others {
+			if c.Others == nil {
+				c.Others = map[string]int{}
+			}
+			c.Others[shape] += k
+		}
+		for ci := range s.Constraints {
+			for v, ids := range p.Holders[ci] {
+				c.holders[ci][v] = append(c.holders[ci][v], ids...)
+			}
+			for v, owner := range p.LockOwners[ci] {
+				c.locks[ci][v] = seenLock{owner: owner}
+			}
+		}
+		for _, q := range p.Invalid {
+			q.constraint = s.Constraint(q.Constraint)
+			if q.constraint < 0 {
+				return nil, fmt.Errorf("part %d: a problem of %q, which the schema does not constrain", i+1, q.Constraint)
+			}
+			c.invalid = append(c.invalid, q)
+		}
+	}
+	var missing, twice []string
+	for seg, k := range covered {
+		switch {
+		case k == 0:
+			missing = append(missing, fmt.Sprint(seg))
+		case k > 1:
+			twice = append(twice, fmt.Sprint(seg))
+		}
+	}
+	if len(missing) > 0 || len(twice) > 0 {
+		return nil, fmt.Errorf("the parts must cover segments 0-%d once each: missing %v, twice or more %v", n-1, missing, twice)
+	}
+	for ci := range c.holders {
+		for _, v := range slices.Collect(maps.Keys(c.holders[ci])) {
+			ids := c.holders[ci][v]
+			slices.Sort(ids)
+			c.holders[ci][v] = slices.Compact(ids)
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,52 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestMergeCensusIsOneCensus: rows split between parts, written to JSON
+// and merged, give the problems one census of every row gives.
+func TestMergeCensusIsOneCensus(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	rows := []row{
+		acct("ACCT#a", "email", "a@x", "username", "ada"), lock("UNIQ#EMAIL#a@x", "ACCT#a"), lock("UNIQ#HANDLE#ada", "ACCT#a"),
+		acct("ACCT#b", "email", "dup@x", "username", "bob"), acct("ACCT#c", "email", "dup@x", "username", N("7")),
+		lock("UNIQ#EMAIL#dup@x", "ACCT#b"), lock("UNIQ#EMAIL#old@x", "ACCT#gone"), lock("UNIQ#HANDLE#ghost"),
+		row{"accounts", attrs("PK", "CONFIG", "SK", "X")},
+	}
+	one := NewCensus(&s)
+	parts := []*Census{NewCensus(&s), NewCensus(&s), NewCensus(&s)}
+	for i, r := range rows {
+		one.Add(r.table, r.item)
+		parts[i%3].Add(r.table, r.item) // an account and its locks fall in different parts
+	}
+	var files []CensusFile
+	for i, p := range parts {
+		b, err := json.Marshal(p.File(3, i, i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f CensusFile
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	merged, err := MergeCensus(&s, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(one.Problems())
+	got, _ := json.Marshal(merged.Problems())
+	if string(got) != string(want) || merged.Scanned != one.Scanned || merged.Accounts != one.Accounts || merged.Locks != one.Locks {
+		t.Fatalf("merged:\n got %s\nwant %s", got, want)
+	}
+	if _, err := MergeCensus(&s, files[:2]); err == nil || !strings.Contains(err.Error(), "missing [2]") {
+		t.Errorf("a missing part: %v", err)
+	}
+	if _, err := MergeCensus(&s, append(files, files[0])); err == nil || !strings.Contains(err.Error(), "twice or more [0]") {
+		t.Errorf("a part twice: %v", err)
+	}
+}
