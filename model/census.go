@@ -6,9 +6,10 @@ import (
 )
 
 // Census accumulates what a scan saw, item by item, and reconciles it into
-// problems. It keeps per constraint the holders of each normalized value and
-// the lock of each raw value, so memory grows with accounts, not items read.
-// A Census is not safe for concurrent use.
+// problems. It keeps, per constraint and value, one small entry (the first
+// holder, the lock's owner, flags) whose account ids are interned, so its
+// memory grows with the values seen, not the items read, and no item is
+// kept. A Census is not safe for concurrent use.
 type Census struct {
 	schema   *Schema
 	Scanned  int // every item added
@@ -20,23 +21,90 @@ type Census struct {
 	Others map[string]int
 	// ConsumedRCU is the read capacity the scans that filled it consumed.
 	ConsumedRCU float64
-	holders     []map[string][]string // per constraint: normalized value -> account ids
-	locks       []map[string]seenLock // per constraint: raw value -> lock
+	ids         idTable
+	values      []map[string]entry   // per constraint: value -> what was seen
+	more        map[valueRef][]int32 // holders past the first (duplicates), by id
 	invalid     []Problem
 }
 
-type seenLock struct{ owner string }
+// entry is what the census knows of one value of one constraint: the key
+// is the normalized value for holders and the raw value (the key minus
+// the prefix) for a lock, which are the same string for a healthy value.
+type entry struct {
+	holder int32 // the first holder's id, or -1
+	owner  int32 // the lock's owner's id, or -1 when it names nobody
+	locked bool  // a lock with this value was seen
+}
+
+// valueRef names a value of a constraint.
+type valueRef struct {
+	ci int
+	v  string
+}
+
+// idTable interns account ids (holders and owners): each is kept once.
+type idTable struct {
+	byName map[string]int32
+	names  []string
+}
+
+func (t *idTable) id(name string) int32 {
+	if id, ok := t.byName[name]; ok {
+		return id
+	}
+	if t.byName == nil {
+		t.byName = map[string]int32{}
+	}
+	id := int32(len(t.names))
+	t.names = append(t.names, name)
+	t.byName[name] = id
+	return id
+}
 
 // NewCensus returns an empty census for s.
 func NewCensus(s *Schema) *Census {
-	c := &Census{schema: s}
-	c.holders = make([]map[string][]string, len(s.Constraints))
-	c.locks = make([]map[string]seenLock, len(s.Constraints))
+	c := &Census{schema: s, values: make([]map[string]entry, len(s.Constraints))}
 	for i := range s.Constraints {
-		c.holders[i] = map[string][]string{}
-		c.locks[i] = map[string]seenLock{}
+		c.values[i] = map[string]entry{}
 	}
 	return c
+}
+
+// at returns the entry of value v of constraint ci, new when unseen.
+func (c *Census) at(ci int, v string) entry {
+	if e, ok := c.values[ci][v]; ok {
+		return e
+	}
+	return entry{holder: -1, owner: -1}
+}
+
+// addHolder records that account id holds value v of constraint ci.
+func (c *Census) addHolder(ci int, v, id string) {
+	e, n := c.at(ci, v), c.ids.id(id)
+	switch {
+	case e.holder < 0:
+		e.holder = n
+	case e.holder != n:
+		ref := valueRef{ci, v}
+		if c.more == nil {
+			c.more = map[valueRef][]int32{}
+		}
+		if !slices.Contains(c.more[ref], n) {
+			c.more[ref] = append(c.more[ref], n)
+		}
+	}
+	c.values[ci][v] = e
+}
+
+// addLock records the lock of raw value v of constraint ci, naming owner
+// ("" for nobody).
+func (c *Census) addLock(ci int, v, owner string) {
+	e := c.at(ci, v)
+	e.locked, e.owner = true, -1
+	if owner != "" {
+		e.owner = c.ids.id(owner)
+	}
+	c.values[ci][v] = e
 }
 
 // Add records one item read from table.
@@ -53,7 +121,7 @@ func (c *Census) Add(table string, it Item) {
 		}
 	case EntryLock:
 		c.Locks++
-		c.locks[e.Constraint][e.Value] = seenLock{owner: e.Owner}
+		c.addLock(e.Constraint, e.Value, e.Owner)
 		if e.OwnerInvalid != nil {
 			lt, key := c.schema.lockRef(e.Constraint, e.Value)
 			c.invalid = append(c.invalid, Problem{
@@ -93,7 +161,7 @@ func (c *Census) addAccount(id string, it Item) {
 	for ci, con := range c.schema.Constraints {
 		switch h, v := c.schema.Held(ci, it); h {
 		case HoldsValue:
-			c.holders[ci][v] = append(c.holders[ci][v], id)
+			c.addHolder(ci, v, id)
 		case HoldsInvalid:
 			c.invalid = append(c.invalid, Problem{
 				Kind: InvalidValue, Constraint: con.Attr, Value: it[con.Attr].DynamoJSON(),
@@ -106,9 +174,20 @@ func (c *Census) addAccount(id string, it Item) {
 // Holders returns the accounts seen holding normalized value v of
 // constraint ci, sorted; never nil, as problems report them as an array.
 func (c *Census) Holders(ci int, v string) []string {
-	ids := append([]string{}, c.holders[ci][v]...) // not slices.Clone: it keeps nil
+	return c.holders(ci, v, c.at(ci, v))
+}
+
+func (c *Census) holders(ci int, v string, e entry) []string {
+	ids := []string{} // never nil: "accounts" is an array
+	if e.holder < 0 {
+		return ids
+	}
+	ids = append(ids, c.ids.names[e.holder])
+	for _, n := range c.more[valueRef{ci, v}] {
+		ids = append(ids, c.ids.names[n])
+	}
 	slices.Sort(ids)
-	return slices.Compact(ids)
+	return ids
 }
 
 // Problems reconciles what was seen into problems, in contract order. They
@@ -116,31 +195,25 @@ func (c *Census) Holders(ci int, v string) []string {
 func (c *Census) Problems() []Problem {
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
 	for ci := range c.schema.Constraints {
-		// A value with one holder and its lock (owned by that holder, or by
-		// nobody) is the healthy case: skip it without sorting a copy.
-		for v, ids := range c.holders[ci] {
-			_, locked := c.locks[ci][v]
-			if len(ids) == 1 && locked {
+		for v, e := range c.values[ci] {
+			several := e.holder >= 0 && len(c.more[valueRef{ci, v}]) > 0
+			// The healthy case, skipped without building a slice: one
+			// holder and its lock, owned by that holder or by nobody.
+			if e.holder >= 0 && !several && e.locked && (e.owner < 0 || e.owner == e.holder) {
 				continue
 			}
-			h := c.Holders(ci, v)
-			if len(h) >= 2 {
-				ps = append(ps, c.problem(DuplicateValue, ci, v, h))
+			h := c.holders(ci, v, e)
+			if several {
+				ps = append(ps, c.problem(DuplicateValue, ci, v, e, h))
 			}
-			if !locked {
-				ps = append(ps, c.problem(MissingLock, ci, v, h))
-			}
-		}
-		for v, l := range c.locks[ci] {
-			if ids := c.holders[ci][v]; len(ids) == 1 && (l.owner == "" || l.owner == ids[0]) {
-				continue
-			}
-			h := c.Holders(ci, v)
 			switch {
-			case len(h) == 0:
-				ps = append(ps, c.problem(OrphanLock, ci, v, h))
-			case l.owner != "" && !slices.Contains(h, l.owner):
-				ps = append(ps, c.problem(ForeignLock, ci, v, h))
+			case e.holder >= 0 && !e.locked:
+				ps = append(ps, c.problem(MissingLock, ci, v, e, h))
+			case !e.locked:
+			case e.holder < 0:
+				ps = append(ps, c.problem(OrphanLock, ci, v, e, h))
+			case e.owner >= 0 && !slices.Contains(h, c.ids.names[e.owner]):
+				ps = append(ps, c.problem(ForeignLock, ci, v, e, h))
 			}
 		}
 	}
@@ -150,11 +223,13 @@ func (c *Census) Problems() []Problem {
 
 // problem builds a problem of constraint ci about value v, with the lock and
 // its owner filled in where the lock was seen.
-func (c *Census) problem(kind ProblemKind, ci int, v string, holders []string) Problem {
+func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []string) Problem {
 	p := Problem{Kind: kind, Constraint: c.schema.Constraints[ci].Attr, Value: v, Accounts: holders, constraint: ci}
-	if l, ok := c.locks[ci][v]; ok {
+	if e.locked {
 		p.LockTable, p.Lock = c.schema.lockRef(ci, v)
-		p.Owner = l.owner
+		if e.owner >= 0 {
+			p.Owner = c.ids.names[e.owner]
+		}
 	}
 	return p
 }

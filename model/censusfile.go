@@ -2,8 +2,6 @@ package model
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -38,15 +36,24 @@ func schemaID(s *Schema) string { return strings.Join(s.Flags(), " ") }
 func (c *Census) File(segments, from, to int) CensusFile {
 	f := CensusFile{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, From: from, To: to,
 		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
-		Holders: c.holders, Invalid: c.invalid}
+		Invalid: c.invalid}
 	if f.Invalid == nil {
 		f.Invalid = []Problem{}
 	}
-	for _, m := range c.locks {
-		owners := make(map[string]string, len(m))
-		for v, l := range m {
-			owners[v] = l.owner
+	for ci, m := range c.values {
+		holders, owners := map[string][]string{}, map[string]string{}
+		for v, e := range m {
+			if e.holder >= 0 {
+				holders[v] = c.holders(ci, v, e)
+			}
+			if e.locked {
+				owners[v] = ""
+				if e.owner >= 0 {
+					owners[v] = c.ids.names[e.owner]
+				}
+			}
 		}
+		f.Holders = append(f.Holders, holders)
 		f.LockOwners = append(f.LockOwners, owners)
 	}
 	return f
@@ -89,10 +96,12 @@ func MergeCensus(s *Schema, parts []CensusFile) (*Census, error) {
 		}
 		for ci := range s.Constraints {
 			for v, ids := range p.Holders[ci] {
-				c.holders[ci][v] = append(c.holders[ci][v], ids...)
+				for _, id := range ids {
+					c.addHolder(ci, v, id)
+				}
 			}
 			for v, owner := range p.LockOwners[ci] {
-				c.locks[ci][v] = seenLock{owner: owner}
+				c.addLock(ci, v, owner)
 			}
 		}
 		for _, q := range p.Invalid {
@@ -114,13 +123,6 @@ func MergeCensus(s *Schema, parts []CensusFile) (*Census, error) {
 	}
 	if len(missing) > 0 || len(twice) > 0 {
 		return nil, fmt.Errorf("the parts must cover segments 0-%d once each: missing %v, twice or more %v", n-1, missing, twice)
-	}
-	for ci := range c.holders {
-		for _, v := range slices.Collect(maps.Keys(c.holders[ci])) {
-			ids := c.holders[ci][v]
-			slices.Sort(ids)
-			c.holders[ci][v] = slices.Compact(ids)
-		}
 	}
 	return c, nil
 }
