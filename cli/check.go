@@ -23,7 +23,11 @@ func (a *app) checkCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Scan the table and report every integrity problem (exit 0 none, 1 problems, 2 error)",
-		Args:  cobra.NoArgs,
+		Example: `  locktable check
+  locktable check --target prod --json | jq '.problems[] | select(.kind == "missing_lock")'
+  locktable check --endpoint-url http://localhost:8000 --table accounts --segments 8
+  locktable check --layout tables --table devices --unique mac_address=@unique_mac_addresses/MacAddress`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.schema()
 			if err != nil {
