@@ -27,7 +27,8 @@ func (a *app) checkCommand() *cobra.Command {
   locktable check --target prod --json | jq '.problems[] | select(.kind == "missing_lock")'
   locktable check --endpoint-url http://localhost:8000 --table accounts --segments 8
   locktable check --layout tables --table devices --unique mac_address=@unique_mac_addresses/MacAddress`,
-		Args: cobra.NoArgs,
+		GroupID: "read",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.schema()
 			if err != nil {

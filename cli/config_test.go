@@ -239,3 +239,41 @@ func TestCheckTarget(t *testing.T) {
 		t.Fatalf("check --table over LOCKTABLE_TABLE: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+func TestCompletion(t *testing.T) {
+	t.Parallel()
+	path := writeConfig(t, strings.Replace(twoTargets, "keys:", "  extra:\n    table: other\nkeys:", 1))
+	complete := func(args ...string) []string {
+		t.Helper()
+		r := run(t, append([]string{"__complete"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, r.code, r.stderr)
+		}
+		var out []string
+		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			if !strings.HasPrefix(l, ":") {
+				name, _, _ := strings.Cut(l, "\t")
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--layout", ""}, "single tables"},
+		{[]string{"repair", "--kind", ""}, "missing_lock orphan_lock foreign_lock duplicate_value invalid_value"},
+		{[]string{"--config", path, "--target", ""}, "local prod extra"},
+		{[]string{"--config", path, "target", "use", ""}, "local prod extra"},
+		{[]string{"--config", path, "--table", ""}, "accounts other"},
+		{[]string{"--config", path, "repair", "--constraint", ""}, "email username"},
+		{[]string{"--config", path, "--target", "prod", "repair", "--constraint", ""}, "mac_address"},
+		{[]string{"--unique", "sku=S#", "--normalize", ""}, "sku=none sku=lower sku=casefold"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(complete(c.args...), " "); got != c.want {
+			t.Errorf("%v: %q, want %q", c.args, got, c.want)
+		}
+	}
+}

@@ -27,7 +27,8 @@ LOCKTABLE_TARGET, or make it the default with 'locktable target use NAME'.`,
 		Example: `  locktable target list
   locktable target use prod
   locktable --config ./team.yaml target list`,
-		Args: cobra.NoArgs,
+		GroupID: "setup",
+		Args:    cobra.NoArgs,
 		// The file is read, but no target applied: 'target use' must be
 		// able to replace a default that names a target no longer there.
 		PersistentPreRunE: func(*cobra.Command, []string) error {
@@ -40,10 +41,11 @@ LOCKTABLE_TARGET, or make it the default with 'locktable target use NAME'.`,
 		},
 	}
 	use := &cobra.Command{
-		Use:     "use NAME",
-		Short:   "Make NAME the default target: writes default: NAME into the config file, keeping the rest of it",
-		Example: "  locktable target use local\n  locktable target use prod && locktable check",
-		Args:    cobra.ExactArgs(1),
+		Use:               "use NAME",
+		Short:             "Make NAME the default target: writes default: NAME into the config file, keeping the rest of it",
+		Example:           "  locktable target use local\n  locktable target use prod && locktable check",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: a.completeTargets,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if !file.Found {
 				return usageErr("%s", noConfigFile(file))
@@ -130,6 +132,7 @@ func (a *app) configCommand() *cobra.Command {
 		Use:     "config",
 		Short:   "Show the settings in effect and where each came from",
 		Example: "  locktable config show\n  locktable --target prod config show --json",
+		GroupID: "setup",
 		Args:    cobra.NoArgs,
 	}
 	show := &cobra.Command{

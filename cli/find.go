@@ -51,7 +51,9 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 		Example: `  locktable find ada@lovelace.io
   locktable find ACCT#a1f9c3 --json
   locktable find UNIQ#HANDLE#ada`,
-		Args: cobra.ExactArgs(1),
+		GroupID:           "read",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.schema()
 			if err != nil {

@@ -118,9 +118,12 @@ says where each value came from.`,
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
+	root.AddGroup(commandGroups...)
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
 	root.AddCommand(a.targetCommand(), a.configCommand())
+	a.completions(root)
+	setHelp(root)
 	return root
 }
 

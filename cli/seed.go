@@ -17,7 +17,8 @@ func (a *app) seedCommand() *cobra.Command {
 		Short: "Create the tables if missing and write sample accounts through the pattern (--anomalies plants problems)",
 		Example: `  locktable seed --endpoint-url http://localhost:8000 --accounts 1000 --anomalies
   locktable seed --target local --indexes`,
-		Args: cobra.NoArgs,
+		GroupID: "write",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.schema()
 			if err != nil {
