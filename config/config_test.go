@@ -156,6 +156,7 @@ func TestParseErrors(t *testing.T) {
 		{"syntax", "targets:\n  p:\n    table: a\n   bad: [\n", `config.yaml:4: not valid YAML`},
 		{"syntax, a flow list over lines", "targets:\n  p:\n    unique: [a,\n      b]\n    table: a\n  q: {\n", `config.yaml:6: not valid YAML`},
 		{"tab indentation", "targets:\n\tp: {}\n", `config.yaml:2: not valid YAML`},
+		{"a mapping merged into itself", "targets:\n  base: &b\n    <<: *b\n", `config.yaml:2: target "base": << merges a mapping into itself`},
 		{"two documents", "theme: dark\n---\ntheme: light\n", `config.yaml:2: a second YAML document`},
 	}
 	for _, c := range cases {

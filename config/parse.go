@@ -21,7 +21,7 @@ var topKeys = []string{"default", "targets", "keys", "theme"}
 // error names the line it is about.
 func Parse(path string, data []byte, spec Spec) (*File, error) {
 	f := &File{Path: path, Found: true, Theme: ThemeAuto, data: data}
-	p := parser{path: path, spec: spec}
+	p := parser{path: path, spec: spec, merging: map[*yaml.Node]bool{}, merged: map[*yaml.Node][]pair{}}
 	root, err := p.document(data)
 	if err != nil || root == nil {
 		return f, err
@@ -68,8 +68,10 @@ func Parse(path string, data []byte, spec Spec) (*File, error) {
 
 // parser turns YAML nodes into a File, with errors at their line.
 type parser struct {
-	path string
-	spec Spec
+	path    string
+	spec    Spec
+	merging map[*yaml.Node]bool   // mappings being merged (<<), against cycles
+	merged  map[*yaml.Node][]pair // mappings merged, each expanded once
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, a ...any) error {
@@ -178,17 +180,30 @@ func (p *parser) pairs(m *yaml.Node, within string) ([]pair, error) {
 }
 
 // merge expands the value of a merge key: a mapping or a list of them.
+// A mapping that merges itself, directly or not, is an error; one merged
+// many times is expanded once (aliases of aliases could otherwise make a
+// small file take exponential time).
 func (p *parser) merge(v *yaml.Node, within string) ([]pair, error) {
 	switch v.Kind {
 	case yaml.MappingNode:
-		return p.pairs(v, within)
+		if done, ok := p.merged[v]; ok {
+			return done, nil
+		}
+		if p.merging[v] {
+			return nil, p.errorf(v, "%s<< merges a mapping into itself", within)
+		}
+		p.merging[v] = true
+		defer delete(p.merging, v)
+		out, err := p.pairs(v, within)
+		p.merged[v] = out
+		return out, err
 	case yaml.SequenceNode:
 		var out []pair
 		for _, n := range v.Content {
 			if n = deref(n); n.Kind != yaml.MappingNode {
 				return nil, p.errorf(n, "%s<< takes a mapping or a list of them", within)
 			}
-			more, err := p.pairs(n, within)
+			more, err := p.merge(n, within)
 			if err != nil {
 				return nil, err
 			}
