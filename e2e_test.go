@@ -31,8 +31,15 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "locktable")
 	// Commands run without --audit-log keep their default log here, not
-	// in the developer's home.
+	// in the developer's home; the developer's config file and
+	// LOCKTABLE_<FLAG> variables stay out of the tests.
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "LOCKTABLE_") && !strings.HasPrefix(k, "LOCKTABLE_TEST_") && !strings.HasPrefix(k, "LOCKTABLE_RELIABILITY_") {
+			os.Unsetenv(k)
+		}
+	}
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

@@ -29,14 +29,17 @@ func (a *app) checkCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [--merge FILE...]",
 		Short: "Scan the table and report every integrity problem (exit 0 none, 1 problems, 2 error)",
-		Example: `  locktable check --endpoint-url http://localhost:8000
-  locktable check --json | jq '.problems[] | select(.kind == "orphan_lock")'
+		Example: `  locktable check
+  locktable check --target prod --json | jq '.problems[] | select(.kind == "missing_lock")'
+  locktable check --endpoint-url http://localhost:8000 --table accounts --segments 8
+  locktable check --layout tables --table devices --unique mac_address=@unique_mac_addresses/MacAddress
 
   # a sharded check: each process scans some of the segments ...
   locktable check --segments 8 --segment-range 0-3 --partial a.json.gz
   locktable check --segments 8 --segment-range 4-7 --partial b.json.gz
   # ... and one merges the parts, confirms and reports as one check would
   locktable check --merge a.json.gz b.json.gz`,
+		GroupID: "read",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if !merge && len(args) > 0 {
 				return usageErr("check takes no arguments, except the parts with --merge")

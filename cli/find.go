@@ -48,7 +48,12 @@ attribute. A value is followed from its lock to the lock's owner, and
 looked up by value (the attribute's --index GSI, else a scan of the
 accounts) when the lock names nobody, when its owner does not hold it, and
 to list every holder of a duplicate. It says what it tried on stderr.`,
-		Args: cobra.ExactArgs(1),
+		Example: `  locktable find ada@lovelace.io
+  locktable find ACCT#a1f9c3 --json
+  locktable find UNIQ#HANDLE#ada`,
+		GroupID:           "read",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.schema()
 			if err != nil {

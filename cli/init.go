@@ -18,7 +18,8 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Read a table's keys and a sample of its items, and propose the schema flags (layout, prefixes, lock sort key, owner attribute)",
 		Example: `  locktable init --endpoint-url http://localhost:8000 --table accounts
   locktable init --table devices           # a record table whose locks live in tables of their own`,
-		Args: cobra.NoArgs,
+		GroupID: "setup",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if sample < 1 || sample > 100_000 {
 				return usageErr("--sample %d: want 1 to 100000", sample)

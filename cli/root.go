@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/config"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/demo"
 	"github.com/locktable/locktable/dynamo/seed"
@@ -32,6 +33,13 @@ type app struct {
 	segments, pageSize           int
 	maxRCU                       float64
 	schemaFlags                  schemaFlags
+
+	// settings is where every flag's value came from, once settled
+	// (settle); theme and keys are the config file's preferences for the
+	// terminal UI, which does not apply them yet.
+	settings *config.Settings
+	theme    config.Theme
+	keys     []config.Binding
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -69,17 +77,36 @@ lock items (UNIQ#EMAIL#..., UNIQ#HANDLE#...) written in one guarded
 transaction with each account: orphan, missing, foreign and duplicate locks.
 
 Without a command it opens the terminal UI on --table (try --demo: an
-embedded DynamoDB with a demo table, no AWS account needed).`,
+embedded DynamoDB with a demo table, no AWS account needed).
+
+Every flag can also come from a LOCKTABLE_<FLAG> environment variable
+(LOCKTABLE_ENDPOINT_URL) or from a target of the config file; the command
+line wins, then the environment, then the target. 'locktable config show'
+says where each value came from.`,
+		Example: `  locktable --demo                                  # the UI on an embedded demo table
+  locktable --endpoint-url http://localhost:8000    # the UI on a local emulator
+  locktable --target prod                           # the UI on a target of the config file
+  locktable check --json | jq .problems`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if !settles(cmd) {
+				return nil
+			}
+			return a.settle()
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runTUI(cmd.Context())
 		},
 	}
 	a.cmd = root
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
 	pf := root.PersistentFlags()
+	pf.String("config", "", "the config file of targets (default: $XDG_CONFIG_HOME/locktable/config.yaml)")
+	pf.String("target", "", "take settings from this target of the config file (default: the file's default)")
 	pf.StringVar(&a.endpointURL, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL, then AWS)")
 	pf.StringVar(&a.region, "region", "", "AWS region (default: the SDK's configuration; us-east-1 for a local endpoint)")
 	pf.StringVar(&a.profile, "profile", "", "AWS shared config profile")
@@ -94,8 +121,12 @@ embedded DynamoDB with a demo table, no AWS account needed).`,
 	pf.Float64Var(&a.maxRCU, "max-rcu", 0, "pace reads to at most this many read capacity units per second, by the capacity DynamoDB reports; 0 for no budget")
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
+	root.AddGroup(commandGroups...)
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
+	root.AddCommand(a.targetCommand(), a.configCommand())
+	a.completions(root)
+	setHelp(root)
 	return root
 }
 
@@ -109,16 +140,20 @@ func (a *app) close() {
 func (a *app) schema() (model.Schema, error) {
 	s, err := a.schemaFlags.schema(a.cmd.PersistentFlags())
 	if err != nil {
+		var fe *model.FlagError
+		if errors.As(err, &fe) {
+			err = fmt.Errorf("%w%s", err, a.from(fe.Flag))
+		}
 		return s, &exitError{code: ExitError, err: err}
 	}
 	if a.segments < 1 || a.segments > dynamo.MaxSegments {
-		return s, usageErr("--segments %d: DynamoDB takes 1 to %d", a.segments, dynamo.MaxSegments)
+		return s, usageErr("--segments %d%s: DynamoDB takes 1 to %d", a.segments, a.from("segments"), dynamo.MaxSegments)
 	}
 	if a.maxRCU < 0 || math.IsNaN(a.maxRCU) || math.IsInf(a.maxRCU, 0) {
-		return s, usageErr("--max-rcu %v: want 0 (no budget) or a positive number of read capacity units per second", a.maxRCU)
+		return s, usageErr("--max-rcu %v%s: want 0 (no budget) or a positive number of read capacity units per second", a.maxRCU, a.from("max-rcu"))
 	}
 	if a.pageSize < 0 || a.pageSize > math.MaxInt32 {
-		return s, usageErr("--page-size %d: want 0 (DynamoDB's 1 MB pages) or 1 to %d", a.pageSize, math.MaxInt32)
+		return s, usageErr("--page-size %d%s: want 0 (DynamoDB's 1 MB pages) or 1 to %d", a.pageSize, a.from("page-size"), math.MaxInt32)
 	}
 	a.lastSchema = s
 	return s, nil
@@ -134,7 +169,7 @@ func (a *app) logWriter() (io.Writer, error) {
 	}
 	f, err := os.OpenFile(a.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, usageErr("--log-file: %v", err)
+		return nil, usageErr("--log-file%s: %v", a.from("log-file"), err)
 	}
 	a.closers = append(a.closers, func() { f.Close() })
 	w := dynamo.RedactingWriter(f)
@@ -195,7 +230,7 @@ func (a *app) open(ctx context.Context, s model.Schema) (*dynamo.Store, error) {
 func (a *app) mayWrite(ep dynamo.Endpoint) error {
 	switch {
 	case a.readOnly:
-		return usageErr("refusing to write: --read-only is set")
+		return usageErr("refusing to write: --read-only is set%s", a.from("read-only"))
 	case ep.Demo, ep.Loopback, a.write:
 		return nil
 	}

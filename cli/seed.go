@@ -23,7 +23,10 @@ func (a *app) seedCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "seed",
 		Short: "Create the tables if missing and write sample accounts through the pattern (--anomalies plants problems)",
-		Args:  cobra.NoArgs,
+		Example: `  locktable seed --endpoint-url http://localhost:8000 --accounts 1000 --anomalies
+  locktable seed --target local --indexes`,
+		GroupID: "write",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.schema()
 			if err != nil {

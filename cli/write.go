@@ -77,7 +77,10 @@ func (a *app) writeCommands() []*cobra.Command {
 	signup := &cobra.Command{
 		Use:   "signup --set ATTR=VALUE... [--id KEY]",
 		Short: "Create an account with its locks in one guarded transaction",
-		Args:  cobra.NoArgs,
+		Example: `  locktable signup --set email=ada@lovelace.io --set username=ada
+  locktable signup --set email=ada@lovelace.io --set username=ada --id ACCT#a1f9c3 --dry-run`,
+		GroupID: "write",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			attrs, err := setFlag(signupSets)
 			if err != nil {
@@ -105,7 +108,11 @@ func (a *app) writeCommands() []*cobra.Command {
 	rename := &cobra.Command{
 		Use:   "rename KEY --set ATTR=VALUE...",
 		Short: "Change unique attributes of an account: new lock put, old lock released, one transaction",
-		Args:  cobra.ExactArgs(1),
+		Example: `  locktable rename ACCT#a1f9c3 --set email=ada@analytical.engine
+  locktable rename ACCT#a1f9c3 --set username=countess --yes --json`,
+		GroupID:           "write",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changes, err := setFlag(renameSets)
 			if err != nil {
@@ -128,7 +135,11 @@ func (a *app) writeCommands() []*cobra.Command {
 	del := &cobra.Command{
 		Use:   "delete KEY",
 		Short: "Delete an account and release its locks in one guarded transaction",
-		Args:  cobra.ExactArgs(1),
+		Example: `  locktable delete ACCT#a1f9c3
+  locktable delete ACCT#a1f9c3 --dry-run`,
+		GroupID:           "write",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1], typed: true}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				p, err := s.PlanDelete(ctx, args[0], nil)
@@ -141,7 +152,11 @@ func (a *app) writeCommands() []*cobra.Command {
 	repair := &cobra.Command{
 		Use:   "repair [--kind KIND] [--constraint ATTR] [--value V]",
 		Short: "Check, then repair orphan, missing and foreign locks, each in its own guarded transaction",
-		Args:  cobra.NoArgs,
+		Example: `  locktable repair --dry-run
+  locktable repair --kind orphan_lock --constraint email --yes
+  locktable repair --kind missing_lock --value ada --json --yes`,
+		GroupID: "write",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if kind != "" && !isKind(kind) {
 				return usageErr("--kind %q: want one of %v", kind, model.ProblemKinds)
@@ -174,6 +189,8 @@ func (a *app) writeCommands() []*cobra.Command {
 	repair.Flags().StringVar(&kind, "kind", "", "only problems of this kind")
 	repair.Flags().StringVar(&constraint, "constraint", "", "only problems of this unique attribute")
 	repair.Flags().StringVar(&value, "value", "", "only problems about this value")
+	_ = repair.RegisterFlagCompletionFunc("kind", completeKind)
+	_ = repair.RegisterFlagCompletionFunc("constraint", a.completeConstraint)
 	repairF.register(repair)
 	return []*cobra.Command{signup, rename, del, repair}
 }
