@@ -3,16 +3,21 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/config"
 	"github.com/locktable/locktable/model"
 )
 
 func (a *app) initCommand() *cobra.Command {
-	var sample int32
+	var (
+		sample int32
+		save   string
+	)
 	cmd := &cobra.Command{
 		Use:   "init [--table T]",
 		Short: "Read a table's keys and a sample of its items, and propose the schema flags (layout, prefixes, lock sort key, owner attribute)",
@@ -50,10 +55,23 @@ func (a *app) initCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return writeTarget(a.stdout, &proposed)
+			if err := writeTarget(a.stdout, &proposed); err != nil || save == "" {
+				return err
+			}
+			file, _, err := config.Open(a.spec(), os.LookupEnv)
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			if err := config.AddTarget(file.Path, save, a.targetEntries(&proposed), a.spec()); err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			fmt.Fprintf(a.stderr, "saved target %s to %s: use it with --target %s, or make it the default with: locktable target use %s\n",
+				model.Printable(save), model.Printable(file.Path), model.Printable(save), model.Printable(save))
+			return nil
 		},
 	}
 	cmd.Flags().Int32Var(&sample, "sample", 1000, "items to read from each table (one Scan page)")
+	cmd.Flags().StringVar(&save, "save", "", "save the proposal as target NAME in the config file (with the endpoint, region and profile given)")
 	return cmd
 }
 
@@ -62,6 +80,29 @@ func orNone(names []string) string {
 		return "none (DynamoDB Local without -sharedDb keeps one database per access key and region)"
 	}
 	return strings.Join(names, ", ")
+}
+
+// targetEntries is a proposed schema as a config target: where (the
+// endpoint, region and profile given), then every schema flag.
+func (a *app) targetEntries(s *model.Schema) []config.Entry {
+	var entries []config.Entry
+	for _, f := range []struct{ key, v string }{{"endpoint-url", a.endpointURL}, {"region", a.region}, {"profile", a.profile}} {
+		if f.v != "" {
+			entries = append(entries, config.Entry{Key: f.key, Values: []string{f.v}})
+		}
+	}
+	flags := s.Flags()
+	index := map[string]int{}
+	for i := 0; i+1 < len(flags); i += 2 {
+		key := strings.TrimPrefix(flags[i], "--")
+		if j, ok := index[key]; ok {
+			entries[j].Values = append(entries[j].Values, flags[i+1])
+			continue
+		}
+		index[key] = len(entries)
+		entries = append(entries, config.Entry{Key: key, Values: []string{flags[i+1]}, List: key == "unique" || key == "normalize"})
+	}
+	return entries
 }
 
 // writeTarget prints a proposed schema as a config target (YAML, keys are

@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,5 +45,33 @@ func TestInitProposesLayout2(t *testing.T) {
 		"/MacAddress --unique registration_code=@" + sc.Constraints[1].LockTable + "/RegistrationCode"
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// TestInitSavesATarget: init --save writes the proposal as a target of the
+// config file, and check --target uses it.
+func TestInitSavesATarget(t *testing.T) {
+	t.Parallel()
+	w := findTable(t)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("# my targets\n"), 0o600); err != nil { // --config must name a file
+		t.Fatal(err)
+	}
+	r := w.run("init", "--table", w.table, "--save", "found", "--config", cfg)
+	if r.code != cli.ExitOK || !strings.Contains(r.stderr, "saved target found to "+cfg) {
+		t.Fatalf("init --save: exit %d, stderr %q", r.code, r.stderr)
+	}
+	data, _ := os.ReadFile(cfg)
+	if !strings.Contains(string(data), "# my targets") || !strings.Contains(string(data), "account-prefix: ACCT#") {
+		t.Errorf("config:\n%s", data)
+	}
+	r = run(t, "check", "--config", cfg, "--target", "found", "--json")
+	if r.code != cli.ExitProblems || !strings.Contains(r.stdout, `"table":"`+w.table+`"`) {
+		t.Fatalf("check --target found: exit %d, stdout %q, stderr %q\nconfig:\n%s", r.code, r.stdout, r.stderr, data)
+	}
+	// Saving the same name again is refused; the file is left as it was.
+	r = w.run("init", "--table", w.table, "--save", "found", "--config", cfg)
+	if after, _ := os.ReadFile(cfg); r.code != cli.ExitError || !strings.Contains(r.stderr, `a target "found" is there already`) || string(after) != string(data) {
+		t.Fatalf("second save: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

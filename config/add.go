@@ -1,0 +1,109 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Entry is one key of a target as AddTarget writes it: a long flag name
+// and its value, or values for a repeatable flag.
+type Entry struct {
+	Key    string
+	Values []string
+	List   bool // a repeatable flag: written as a list even with one value
+}
+
+// AddTarget writes a new target name with entries into the config file at
+// path, creating the file (and its directory, 0700) when there is none.
+// An existing file keeps its targets, and its comments; a target of that
+// name already there is an error, as is a result that does not parse.
+func AddTarget(path, name string, entries []Entry, spec Spec) error {
+	var doc yaml.Node
+	var prefix []byte // text kept above the encoded document
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return &Error{Path: path, Msg: unwrapPath(err)}
+		}
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	case err != nil:
+		return &Error{Path: path, Msg: unwrapPath(err)}
+	default:
+		f, err := Parse(path, data, spec)
+		if err != nil {
+			return err
+		}
+		if f.Target(name) != nil {
+			return &Error{Path: path, Msg: fmt.Sprintf("a target %q is there already: choose another name, or edit it", name)}
+		}
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return &Error{Path: path, Msg: err.Error()}
+		}
+		if len(doc.Content) == 0 { // nothing but comments: keep them above
+			doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+			prefix = data
+			if len(prefix) > 0 && !bytes.HasSuffix(prefix, []byte("\n")) {
+				prefix = append(prefix, '\n')
+			}
+		}
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return &Error{Path: path, Msg: "the file is not a mapping"}
+	}
+	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+	var targets *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "targets" {
+			targets = root.Content[i+1]
+		}
+	}
+	if targets == nil {
+		targets = &yaml.Node{Kind: yaml.MappingNode}
+		root.Content = append(root.Content, str("targets"), targets)
+	}
+	if targets.Kind != yaml.MappingNode {
+		return &Error{Path: path, Msg: "targets: is not a mapping"}
+	}
+	target := &yaml.Node{Kind: yaml.MappingNode}
+	for _, e := range entries {
+		var v *yaml.Node
+		if e.List || len(e.Values) != 1 {
+			v = &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+			for _, s := range e.Values {
+				v.Content = append(v.Content, str(s))
+			}
+		} else {
+			v = str(e.Values[0])
+		}
+		target.Content = append(target.Content, str(e.Key), v)
+	}
+	targets.Style = 0 // block style, whatever it was
+	targets.Content = append(targets.Content, str(name), target)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return &Error{Path: path, Msg: err.Error()}
+	}
+	if err := enc.Close(); err != nil {
+		return &Error{Path: path, Msg: err.Error()}
+	}
+	out := append(prefix, buf.Bytes()...)
+	if _, err := Parse(path, out, spec); err != nil {
+		return &Error{Path: path, Msg: "the new target does not read back: " + err.Error()}
+	}
+	if data == nil {
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			return &Error{Path: path, Msg: unwrapPath(err)}
+		}
+	}
+	return writeFile(path, out)
+}
