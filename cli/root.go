@@ -36,11 +36,12 @@ type app struct {
 	closers []func()
 }
 
-// Main runs locktable with args and returns its exit status.
-func Main(ctx context.Context, version string, args []string, stdout, stderr io.Writer) int {
+// Main runs locktable with args and returns its exit status. What build
+// leaves empty is read from the binary's build information.
+func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) int {
 	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr}
 	defer a.close()
-	root := a.rootCommand(version)
+	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	code := exitCode(err)
@@ -58,7 +59,7 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	return code
 }
 
-func (a *app) rootCommand(version string) *cobra.Command {
+func (a *app) rootCommand(build BuildInfo) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "locktable",
 		Short: "See and fix uniqueness locks in DynamoDB tables",
@@ -68,7 +69,7 @@ transaction with each account: orphan, missing, foreign and duplicate locks.
 
 Without a command it opens the terminal UI on --table (try --demo: an
 embedded DynamoDB with a demo table, no AWS account needed).`,
-		Version:       version,
+		Version:       build.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -77,6 +78,7 @@ embedded DynamoDB with a demo table, no AWS account needed).`,
 		},
 	}
 	a.cmd = root
+	root.SetVersionTemplate("{{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.endpointURL, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL, then AWS)")
 	pf.StringVar(&a.region, "region", "", "AWS region (default: the SDK's configuration; us-east-1 for a local endpoint)")
@@ -93,6 +95,7 @@ embedded DynamoDB with a demo table, no AWS account needed).`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
+	root.AddCommand(a.versionCommand(build))
 	return root
 }
 
