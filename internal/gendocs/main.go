@@ -2,10 +2,10 @@
 // and gzipped man pages from its command tree, for release archives and
 // packages:
 //
-//	go run ./internal/gendocs [-version 1.2.3] [-completions DIR] [-manpages DIR]
+//	go run ./internal/gendocs [-version 1.2.3] [-date UNIXTIME] [-completions DIR] [-manpages DIR]
 //
-// The pages are dated by SOURCE_DATE_EPOCH when set (a release sets the
-// commit's time), so the same commit gives the same files.
+// A release dates the pages with the commit's time, so that the same
+// commit gives the same files; without -date, SOURCE_DATE_EPOCH or now.
 package main
 
 import (
@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
@@ -24,11 +25,12 @@ import (
 
 func main() {
 	version := flag.String("version", "dev", "the version the man pages name")
+	date := flag.Int64("date", 0, "the man pages' date, in Unix seconds; 0 or less: SOURCE_DATE_EPOCH, else now")
 	completions := flag.String("completions", "completions", "directory for locktable.bash, locktable.zsh and locktable.fish")
 	manpages := flag.String("manpages", "manpages", "directory for the man pages (locktable.1.gz, locktable-check.1.gz, ...)")
 	flag.Parse()
 	if flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: gendocs [-version V] [-completions DIR] [-manpages DIR]")
+		fmt.Fprintln(os.Stderr, "usage: gendocs [-version V] [-date UNIXTIME] [-completions DIR] [-manpages DIR]")
 		os.Exit(2)
 	}
 	root := cli.Command(cli.BuildInfo{Version: *version})
@@ -40,7 +42,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
 		os.Exit(1)
 	}
-	if err := writeManPages(root, *version, *manpages); err != nil {
+	header := &doc.GenManHeader{Section: "1", Source: "locktable " + *version, Manual: "locktable manual"}
+	// GoReleaser passes the zero time's -62135596800 when it has no git
+	// information (a snapshot in a clone without a remote): no date then.
+	if *date > 0 {
+		t := time.Unix(*date, 0).UTC()
+		header.Date = &t
+	}
+	if err := writeManPages(root, header, *manpages); err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
 		os.Exit(1)
 	}
@@ -68,13 +77,12 @@ func writeCompletions(root *cobra.Command, dir string) error {
 
 // writeManPages writes one page per command, gzipped without a name or
 // time in the gzip header, and removes the pages of commands that are gone.
-func writeManPages(root *cobra.Command, version, dir string) error {
+func writeManPages(root *cobra.Command, header *doc.GenManHeader, dir string) error {
 	tmp, err := os.MkdirTemp("", "locktable-man-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	header := &doc.GenManHeader{Title: "", Section: "1", Source: "locktable " + version, Manual: "locktable manual"}
 	if err := doc.GenManTree(root, header, tmp); err != nil {
 		return err
 	}

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra/doc"
 
 	"github.com/locktable/locktable/cli"
 )
 
 func TestWriteDocs(t *testing.T) {
-	t.Setenv("SOURCE_DATE_EPOCH", "1796119200") // 2026-12-01T10:00:00Z
 	root := cli.Command(cli.BuildInfo{Version: "1.2.3"})
 	root.InitDefaultCompletionCmd()
 	dir := t.TempDir()
@@ -27,7 +29,9 @@ func TestWriteDocs(t *testing.T) {
 	if err := writeCompletions(root, completions); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeManPages(root, "1.2.3", manpages); err != nil {
+	date := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	header := &doc.GenManHeader{Section: "1", Source: "locktable 1.2.3", Manual: "locktable manual", Date: &date}
+	if err := writeManPages(root, header, manpages); err != nil {
 		t.Fatal(err)
 	}
 	for file, want := range map[string]string{
