@@ -6,11 +6,16 @@ DYNOXIDE_DIR     ?= .tools/dynoxide
 DYNOXIDE_BIN     := $(DYNOXIDE_DIR)/node_modules/$(DYNOXIDE_PKG)/dynoxide
 export DYNOXIDE_BIN
 
+# GoReleaser, pinned; installed into .tools/ on first use (a few minutes:
+# it is a large module). v2.15.0 is the newest that builds with Go 1.26.
+GORELEASER_VERSION ?= v2.15.0
+GORELEASER         := .tools/goreleaser-$(GORELEASER_VERSION)/goreleaser
+
 # Fuzzing time per target: brief in `make test`, longer in `make reliability`.
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui lint dynoxide reliability fuzz emulator
+.PHONY: test build bench bench-tui lint dynoxide reliability fuzz emulator release-check release-snapshot goreleaser
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
@@ -30,6 +35,26 @@ fuzz:
 
 build:
 	go build -o locktable .
+
+# What CI checks of the release: go.mod and go.sum tidy, .goreleaser.yaml
+# valid, and a snapshot build for this machine (completions and man pages
+# generated, the binary's version set) that runs.
+release-check: $(GORELEASER)
+	go mod tidy -diff
+	$(GORELEASER) check
+	$(GORELEASER) build --snapshot --clean --single-target
+	dist/locktable_$$(go env GOOS)_$$(go env GOARCH)*/locktable version
+
+# Every archive, package and the Homebrew cask into dist/, published
+# nowhere: what a release would upload.
+release-snapshot: $(GORELEASER)
+	$(GORELEASER) release --snapshot --clean
+
+goreleaser: $(GORELEASER)
+
+$(GORELEASER):
+	GOBIN=$(CURDIR)/$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	test -x $@
 
 bench: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/run

@@ -191,14 +191,6 @@ func TestE2ESeedThenCheck(t *testing.T) {
 	wantEveryKind(t, rep)
 }
 
-func TestE2EVersion(t *testing.T) {
-	t.Parallel()
-	r := locktable(t, nil, "--version")
-	if r.code != 0 || r.stdout != "locktable version dev\n" || r.stderr != "" {
-		t.Fatalf("--version: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
-}
-
 // recorder is a loopback HTTP proxy that records every request sent
 // through it and answers as AWS does to credentials it does not know.
 type recorder struct {

@@ -9,12 +9,14 @@ import (
 	"github.com/locktable/locktable/cli"
 )
 
-// version is set at release time (-ldflags "-X main.version=...").
-var version = "dev"
+// Set at release time: -ldflags "-X main.version=1.2.3 -X main.commit=...
+// -X main.date=...". Left empty (go install, go build), locktable reads
+// them from the binary's build information.
+var version, commit, date string
 
 func main() {
 	ctx, stop := cli.SignalContext(context.Background())
-	code := cli.Main(ctx, version, os.Args[1:], os.Stdout, os.Stderr)
+	code := cli.Main(ctx, cli.BuildInfo{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -39,7 +39,7 @@ func run(t *testing.T, args ...string) result {
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
-	code := cli.Main(ctx, "test", args, &stdout, &stderr)
+	code := cli.Main(ctx, cli.BuildInfo{Version: "test"}, args, &stdout, &stderr)
 	return result{code: code, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
 }
 

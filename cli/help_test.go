@@ -15,14 +15,14 @@ import (
 func help(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), "test", append(args, "--help"), &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+	if code := Main(context.Background(), BuildInfo{Version: "test"}, append(args, "--help"), &stdout, &stderr); code != 0 || stderr.Len() > 0 {
 		t.Fatalf("%v --help: exit %d, stderr %q", args, code, stderr.String())
 	}
 	return stdout.String()
 }
 
 func TestEveryCommandHasExamples(t *testing.T) {
-	root := (&app{stdout: io.Discard, stderr: io.Discard}).rootCommand("test")
+	root := (&app{stdout: io.Discard, stderr: io.Discard}).rootCommand(BuildInfo{Version: "test"})
 	var walk func(c *cobra.Command, path []string)
 	walk = func(c *cobra.Command, path []string) {
 		out := help(t, path...)

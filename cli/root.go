@@ -45,11 +45,12 @@ type app struct {
 	closers []func()
 }
 
-// Main runs locktable with args and returns its exit status.
-func Main(ctx context.Context, version string, args []string, stdout, stderr io.Writer) int {
+// Main runs locktable with args and returns its exit status. What build
+// leaves empty is read from the binary's build information.
+func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) int {
 	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr}
 	defer a.close()
-	root := a.rootCommand(version)
+	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	code := exitCode(err)
@@ -68,7 +69,7 @@ func Main(ctx context.Context, version string, args []string, stdout, stderr io.
 	return code
 }
 
-func (a *app) rootCommand(version string) *cobra.Command {
+func (a *app) rootCommand(build BuildInfo) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "locktable",
 		Short: "See and fix uniqueness locks in DynamoDB tables",
@@ -87,7 +88,7 @@ says where each value came from.`,
   locktable --endpoint-url http://localhost:8000    # the UI on a local emulator
   locktable --target prod                           # the UI on a target of the config file
   locktable check --json | jq .problems`,
-		Version:       version,
+		Version:       build.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -104,6 +105,7 @@ says where each value came from.`,
 	a.cmd = root
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
+	root.SetVersionTemplate("{{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.String("config", "", "the config file of targets (default: $XDG_CONFIG_HOME/locktable/config.yaml)")
 	pf.String("target", "", "take settings from this target of the config file (default: the file's default)")
@@ -124,7 +126,7 @@ says where each value came from.`,
 	root.AddGroup(commandGroups...)
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
-	root.AddCommand(a.targetCommand(), a.configCommand())
+	root.AddCommand(a.targetCommand(), a.configCommand(), a.versionCommand(build))
 	a.completions(root)
 	setHelp(root)
 	return root
