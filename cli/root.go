@@ -96,6 +96,7 @@ embedded DynamoDB with a demo table, no AWS account needed).`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
+	root.AddCommand(a.sqlCommand())
 	return root
 }
 
