@@ -108,8 +108,11 @@ func (duckdb) attrs(relation string, names []string) string {
 		paths[i] = sqlString(pointer(n))
 		cols[i] = fmt.Sprintf("f[%d] AS x%d", i+1, i)
 	}
-	// One parse of each item: json_extract with a list of paths.
-	return fmt.Sprintf("SELECT %s FROM (SELECT json_extract(Item, [%s]) AS f FROM %s) AS i", strings.Join(cols, ", "), strings.Join(paths, ", "), relation)
+	// One parse of each item: json_extract with a list of paths. Item as
+	// text: a STRUCT (read_json's guess when not told columns={Item:
+	// 'JSON'}) renders as no JSON and fails loudly, where its cast to JSON
+	// would carry a null for every type tag other items have.
+	return fmt.Sprintf("SELECT %s FROM (SELECT json_extract(CAST(Item AS VARCHAR), [%s]) AS f FROM %s) AS i", strings.Join(cols, ", "), strings.Join(paths, ", "), relation)
 }
 func (duckdb) member(j, key string) string {
 	return fmt.Sprintf("json_extract(%s, %s)", j, sqlString(pointer(key)))
