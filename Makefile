@@ -11,15 +11,21 @@ export DYNOXIDE_BIN
 GORELEASER_VERSION ?= v2.15.0
 GORELEASER         := .tools/goreleaser-$(GORELEASER_VERSION)/goreleaser
 
+# DuckDB for node runs the SQL that `locktable sql` writes in the tests.
+DUCKDB_VERSION ?= 1.5.6-r.1
+DUCKDB_DIR     ?= .tools/duckdb
+DUCKDB_API     := $(DUCKDB_DIR)/node_modules/@duckdb/node-api/package.json
+export DUCKDB_NODE_DIR := $(abspath $(DUCKDB_DIR))
+
 # Fuzzing time per target: brief in `make test`, longer in `make reliability`.
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui lint dynoxide reliability fuzz emulator release-check release-snapshot goreleaser
+.PHONY: test build bench bench-tui lint dynoxide duckdb reliability fuzz emulator release-check release-snapshot goreleaser
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
-test: $(DYNOXIDE_BIN)
+test: $(DYNOXIDE_BIN) $(DUCKDB_API)
 	rc=0; \
 	.ci/with-dynoxide go test -race ./... || rc=$$?; \
 	reliability/fuzz $(TEST_FUZZTIME) || rc=$$?; \
@@ -72,6 +78,14 @@ dynoxide: $(DYNOXIDE_BIN)
 $(DYNOXIDE_BIN):
 	npm install --no-audit --no-fund --prefix $(DYNOXIDE_DIR) $(DYNOXIDE_PKG)@$(DYNOXIDE_VERSION)
 	test -x $@
+
+duckdb: $(DUCKDB_API)
+
+# With its native binding for this platform: loading it fails if npm left
+# that optional package out.
+$(DUCKDB_API):
+	npm install --no-audit --no-fund --prefix $(DUCKDB_DIR) @duckdb/node-api@$(DUCKDB_VERSION)
+	node -e 'require("$(DUCKDB_NODE_DIR)/node_modules/@duckdb/node-api")'
 
 # A local emulator to try locktable by hand, in the foreground:
 # make emulator [PORT=8000], then --endpoint-url http://localhost:8000.

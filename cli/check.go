@@ -25,6 +25,7 @@ func (a *app) checkCommand() *cobra.Command {
 		segmentRange string
 		partial      string
 		merge        bool
+		fromExport   exportFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "check [--merge FILE...]",
@@ -38,7 +39,11 @@ func (a *app) checkCommand() *cobra.Command {
   locktable check --segments 8 --segment-range 0-3 --partial a.json.gz
   locktable check --segments 8 --segment-range 4-7 --partial b.json.gz
   # ... and one merges the parts, confirms and reports as one check would
-  locktable check --merge a.json.gz b.json.gz`,
+  locktable check --merge a.json.gz b.json.gz
+
+  # a DynamoDB export to S3 (no read capacity), as of its export time
+  locktable check --export s3://bucket/exports --json
+  locktable check --export ./exports --confirm   # then confirmed against the live table`,
 		GroupID: "read",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if !merge && len(args) > 0 {
@@ -59,6 +64,12 @@ func (a *app) checkCommand() *cobra.Command {
 			}
 			if merge && partial != "" {
 				return usageErr("--merge and --partial: a process either writes a part or merges them")
+			}
+			if fromExport.used() {
+				if merge || partial != "" {
+					return usageErr("--export reads an export, not parts of a sharded check (--merge, --partial)")
+				}
+				return a.checkExport(cmd.Context(), s, fromExport, asJSON)
 			}
 			store, err := a.open(cmd.Context(), s)
 			if err != nil {
@@ -117,6 +128,7 @@ func (a *app) checkCommand() *cobra.Command {
 	cmd.Flags().StringVar(&segmentRange, "segment-range", "", "A-B: scan only segments A to B of --segments (a sharded check; with --partial)")
 	cmd.Flags().StringVar(&partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped JSON) instead of reporting")
 	cmd.Flags().BoolVar(&merge, "merge", false, "merge the parts (FILE...) of a sharded check, confirm and report as one check")
+	fromExport.register(cmd.Flags())
 	return cmd
 }
 

@@ -1,0 +1,174 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/dynamo/export"
+	"github.com/locktable/locktable/dynamo/export/exporttest"
+	"github.com/locktable/locktable/model"
+)
+
+// duckDBDir returns where `make duckdb` installed @duckdb/node-api (the
+// Makefile exports DUCKDB_NODE_DIR). Without it, or without node, the test
+// is skipped on a developer's machine and fails in CI.
+func duckDBDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("DUCKDB_NODE_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", ".tools", "duckdb")
+	}
+	dir, _ = filepath.Abs(dir)
+	_, errPkg := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json"))
+	_, errNode := exec.LookPath("node")
+	if errPkg != nil || errNode != nil {
+		msg := fmt.Sprintf("DuckDB for node not found (%v, %v): run `make duckdb`, or `make test`", errPkg, errNode)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return dir
+}
+
+// duckDB runs query in DuckDB after the setup statements and returns its
+// rows.
+func duckDB(t *testing.T, dir string, setup []string, query string) []map[string]any {
+	t.Helper()
+	in, _ := json.Marshal(map[string]any{"setup": setup, "query": query})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join("testdata", "duckdb.cjs"))
+	cmd.Env = append(os.Environ(), "DUCKDB_NODE_DIR="+dir)
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("duckdb: %v: %s\nquery:\n%s", err, stderr.String(), query)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &rows); err != nil {
+		t.Fatalf("duckdb printed %v: %.300s", err, stdout.String())
+	}
+	return rows
+}
+
+// problemLines renders problems (check --json's, or the query's rows) one
+// a line, absent and null fields alike left out, an invalid_value's value
+// as check renders that DynamoDB JSON.
+func problemLines(t *testing.T, problems []map[string]any) []string {
+	t.Helper()
+	var lines []string
+	for _, p := range problems {
+		for k, v := range p {
+			if v == nil {
+				delete(p, k)
+			}
+		}
+		if p["kind"] == string(model.InvalidValue) {
+			var v model.Value
+			if err := json.Unmarshal([]byte(p["value"].(string)), &v); err != nil {
+				t.Fatalf("invalid_value %q is not DynamoDB JSON: %v", p["value"], err)
+			}
+			p["value"] = v.DynamoJSON()
+		}
+		b, _ := json.Marshal(p)
+		lines = append(lines, string(b))
+	}
+	return lines
+}
+
+// TestDuckDBQueryIsCheckExport: on random tables with every kind of
+// problem, in both layouts, the DuckDB query over the exports finds what
+// check --export reports, and orders it as check does.
+func TestDuckDBQueryIsCheckExport(t *testing.T) {
+	duck := duckDBDir(t)
+	for name, s := range exporttest.Schemas() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for seed := range uint64(3) {
+				tables := exporttest.Tables(rand.New(rand.NewPCG(seed, 11)), &s, 25)
+				dir := t.TempDir()
+				args := []string{"sql", "--dialect", "duckdb"}
+				var setup []string
+				for i, table := range s.Tables() {
+					exportDir, err := export.Write(dir, export.Options{Table: table, Files: 2}, tables[table])
+					if err != nil {
+						t.Fatal(err)
+					}
+					view := fmt.Sprintf("export_%d", i)
+					setup = append(setup, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_json('%s/data/*.json.gz', columns={Item: 'JSON'})", view, exportDir))
+					args = append(args, "--export-table", table+"="+view)
+				}
+				q := run(t, append(args, s.Flags()...)...)
+				if q.code != 0 || q.stderr != "" {
+					t.Fatalf("sql: exit %d, stderr %q", q.code, q.stderr)
+				}
+				c := run(t, append([]string{"check", "--json", "--export", dir}, s.Flags()...)...)
+				if c.code != cli.ExitProblems {
+					t.Fatalf("check --export: exit %d, stderr %q", c.code, c.stderr)
+				}
+				var report struct{ Problems []map[string]any }
+				if err := json.Unmarshal([]byte(c.stdout), &report); err != nil {
+					t.Fatal(err)
+				}
+				want := problemLines(t, report.Problems)
+				rows := duckDB(t, duck, setup, q.stdout)
+				got := problemLines(t, rows)
+				// The order is check's: constraint, value, kind.
+				for i := 1; i < len(rows); i++ {
+					a, b := rows[i-1], rows[i]
+					ca, cb := s.Constraint(a["constraint"].(string)), s.Constraint(b["constraint"].(string))
+					if ca > cb || ca == cb && (a["value"].(string) > b["value"].(string) || a["value"] == b["value"] && a["kind"].(string) > b["kind"].(string)) {
+						t.Errorf("seed %d: row %d is out of check's order:\n%s\n%s", seed, i, got[i-1], got[i])
+					}
+				}
+				slices.Sort(want)
+				slices.Sort(got)
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					for i := range max(len(got), len(want)) {
+						if i >= len(got) || i >= len(want) || got[i] != want[i] {
+							t.Fatalf("seed %d: the query found %d problems, check %d; first difference:\n got %.400s\nwant %.400s\nquery:\n%s",
+								seed, len(got), len(want), strings.Join(got[min(i, len(got)):], "\n"), strings.Join(want[min(i, len(want)):], "\n"), q.stdout)
+						}
+					}
+				}
+				kinds := map[string]bool{}
+				for _, r := range rows {
+					kinds[r["kind"].(string)] = true
+				}
+				if len(kinds) != len(model.ProblemKinds) {
+					t.Fatalf("seed %d: the tables hold only %v", seed, kinds)
+				}
+			}
+		})
+	}
+}
+
+// TestSQLUsage: casefold and unknown dialects are refused in words; the
+// Athena query reads the same relations with Trino's functions.
+func TestSQLUsage(t *testing.T) {
+	t.Parallel()
+	wantError(t, run(t, "sql", "--dialect", "duckdb", "--normalize", "email=casefold"), cli.ExitError, "casefold", "no SQL equivalent")
+	wantError(t, run(t, "sql", "--dialect", "mysql"), cli.ExitError, "want athena or duckdb")
+	r := run(t, "sql", "--dialect", "athena", "--layout", "tables", "--export-table", "devices=db.devices_x", "--export-table", "unique_mac_addresses=macs")
+	if r.code != 0 {
+		t.Fatalf("exit %d, %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"FROM db.devices_x", "FROM macs", `FROM "unique_registration_codes"`, `json_extract_scalar(x0, '$["S"]')`, "array_agg(id) FILTER (WHERE role = 'hold')", "MAP(ARRAY['MacAddress'], ARRAY['' || lock_value])"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the Athena query lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
