@@ -19,7 +19,7 @@ func loadedModel(b *testing.B, n int) Model {
 	b.Helper()
 	sc := model.DefaultSchema(model.LayoutSingle)
 	store := dynamo.NewStore(nil, dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, sc)
-	m := New(context.Background(), Options{Store: store, NoCheck: true})
+	m := New(context.Background(), Options{Store: store, Schema: sc, Endpoint: store.Endpoint, NoCheck: true})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = next.(Model)
 	m.acctLoading = false

@@ -63,7 +63,7 @@ type detailMsg struct {
 }
 
 // loadAccounts reads the next page of accounts with their locks.
-func loadAccounts(ctx context.Context, s *dynamo.Store, gen int, from dynamo.Cursor, want int, consistent bool) tea.Cmd {
+func loadAccounts(ctx context.Context, s Backend, gen int, from dynamo.Cursor, want int, consistent bool) tea.Cmd {
 	return func() tea.Msg {
 		page, err := s.AccountsPage(ctx, from, want, consistent)
 		return accountsPageMsg{gen: gen, page: page, err: err}
@@ -71,7 +71,7 @@ func loadAccounts(ctx context.Context, s *dynamo.Store, gen int, from dynamo.Cur
 }
 
 // loadLocks reads the next page of lock items.
-func loadLocks(ctx context.Context, s *dynamo.Store, gen int, from dynamo.Cursor, want int) tea.Cmd {
+func loadLocks(ctx context.Context, s Backend, gen int, from dynamo.Cursor, want int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := s.LocksPage(ctx, from, want)
 		return locksPageMsg{gen: gen, page: page, err: err}
@@ -102,7 +102,7 @@ func post(ctx context.Context, events chan<- tea.Msg, msg tea.Msg, mustArrive bo
 
 // startCheck runs the check in the background, posting progress and the
 // result to events.
-func startCheck(ctx context.Context, s *dynamo.Store, run int, events chan<- tea.Msg) tea.Cmd {
+func startCheck(ctx context.Context, s Backend, run int, events chan<- tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		go func() {
 			report, err := s.Check(ctx, func(p dynamo.CheckProgress) {
@@ -117,10 +117,10 @@ func startCheck(ctx context.Context, s *dynamo.Store, run int, events chan<- tea
 // search finds what q names: an account by its key, or an account by a
 // value of a constraint (its lock, then the lock's owner; a lock without
 // owner, or no lock, by looking for holders, which may scan).
-func search(ctx context.Context, s *dynamo.Store, id int, q string, events chan<- tea.Msg) tea.Cmd {
+func search(ctx context.Context, s Backend, sc *model.Schema, id int, q string, events chan<- tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		go func() {
-			p, err := find(ctx, s, q, func(what string, n int64) {
+			p, err := find(ctx, s, sc, q, func(what string, n int64) {
 				post(ctx, events, searchProgressMsg{id: id, scanned: n, what: what}, false)
 			})
 			post(ctx, events, searchDoneMsg{id: id, pin: p, err: err}, true)
@@ -129,13 +129,12 @@ func search(ctx context.Context, s *dynamo.Store, id int, q string, events chan<
 	}
 }
 
-func find(ctx context.Context, s *dynamo.Store, q string, progress func(string, int64)) (pin, error) {
+func find(ctx context.Context, s Backend, sc *model.Schema, q string, progress func(string, int64)) (pin, error) {
 	p := pin{title: "search: " + model.Printable(q)}
 	if a, found, err := s.Account(ctx, q); err != nil || found {
 		p.accounts = append(p.accounts, a)
 		return p, err
 	}
-	sc := &s.Schema
 	seen := map[string]bool{}
 	add := func(views ...model.AccountView) {
 		for _, v := range views {
@@ -211,7 +210,7 @@ func find(ctx context.Context, s *dynamo.Store, q string, progress func(string, 
 }
 
 // jump reads the accounts a problem involves, to show them pinned on top.
-func jump(ctx context.Context, s *dynamo.Store, id int, prob model.Problem, events chan<- tea.Msg) tea.Cmd {
+func jump(ctx context.Context, s Backend, id int, prob model.Problem, events chan<- tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		go func() {
 			p := pin{title: fmt.Sprintf("%s %s=%s", prob.Kind, prob.Constraint, model.Printable(prob.Value))}
@@ -244,7 +243,7 @@ func jump(ctx context.Context, s *dynamo.Store, id int, prob model.Problem, even
 
 // readItem reads an item with a consistent read for the detail view and
 // renders it with lines; lines(nil) says what to show when it is gone.
-func readItem(ctx context.Context, s *dynamo.Store, seq int, title string, ref model.KeyRef, lines func(model.Item) []string) tea.Cmd {
+func readItem(ctx context.Context, s Backend, seq int, title string, ref model.KeyRef, lines func(model.Item) []string) tea.Cmd {
 	return func() tea.Msg {
 		var found model.Item
 		err := s.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it })

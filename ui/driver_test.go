@@ -47,6 +47,9 @@ const waitFor = 20 * time.Second
 // terminal's size.
 func newDriver(t *testing.T, o Options, width, height int) *driver {
 	t.Helper()
+	if s, ok := o.Store.(*dynamo.Store); ok && o.Schema.Table == "" {
+		o.Schema, o.Endpoint = s.Schema, s.Endpoint
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel) // stops the background check and searches
 	d := &driver{t: t, m: New(ctx, o), msgs: make(chan result, 1024)}

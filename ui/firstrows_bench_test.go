@@ -40,7 +40,7 @@ func BenchmarkFirstRows(b *testing.B) {
 	ctx := context.Background()
 
 	// The Limit the UI's first call uses for this window.
-	probe := New(ctx, Options{Store: dynamo.NewStore(client, ep, sc), NoCheck: true})
+	probe := New(ctx, Options{Store: dynamo.NewStore(client, ep, sc), Schema: sc, Endpoint: ep, NoCheck: true})
 	probe.resize(width, height)
 	limit := int32(min(max(probe.pageWant(), 25), dynamo.BrowseLimit))
 
@@ -77,7 +77,7 @@ func BenchmarkFirstRows(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m := New(ctx, Options{Store: store, NoCheck: true})
+			m := New(ctx, Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true})
 			next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 			m = next.(Model)
 			msg := loadAccounts(ctx, store, m.gen, dynamo.Cursor{}, m.pageWant(), false)()

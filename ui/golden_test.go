@@ -19,7 +19,7 @@ const tablePlaceholder = "accounts-XXXXXXXX"
 // replaced, to testdata/NAME.golden byte for byte.
 func (d *driver) golden(name string) {
 	d.t.Helper()
-	table := d.m.store.Schema.Table
+	table := d.m.schema.Table
 	if len(table) != len(tablePlaceholder) {
 		d.t.Fatalf("table name %q is not as long as %q", table, tablePlaceholder)
 	}

@@ -46,8 +46,14 @@ var viewTitles = []string{"Accounts", "Locks", "Problems"}
 
 // Options configure the UI.
 type Options struct {
-	Store    *dynamo.Store
-	ReadOnly bool // writes are disabled: shown in the header
+	Store Backend
+	// Schema and Endpoint describe the tables Store reads, for the rows and
+	// the header; ApproxItems is their approximate item count, for the
+	// check's progress until it reports its own.
+	Schema      model.Schema
+	Endpoint    dynamo.Endpoint
+	ApproxItems int64
+	ReadOnly    bool // writes are disabled: shown in the header
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -55,7 +61,8 @@ type Options struct {
 // Model is the root model.
 type Model struct {
 	ctx    context.Context
-	store  *dynamo.Store
+	store  Backend
+	schema *model.Schema
 	opts   Options
 	km     keymap.KeyMap
 	st     *styles.Styles
@@ -122,9 +129,10 @@ type Model struct {
 func New(ctx context.Context, o Options) Model {
 	km := keymap.Default()
 	st := styles.New(true)
-	r := &rows.Renderer{Schema: &o.Store.Schema, Styles: &st}
+	sc := o.Schema
+	r := &rows.Renderer{Schema: &sc, Styles: &st}
 	m := Model{
-		ctx: ctx, store: o.Store, opts: o, km: km, st: &st, render: r,
+		ctx: ctx, store: o.Store, schema: &sc, opts: o, km: km, st: &st, render: r,
 		events:   make(chan tea.Msg, 16),
 		accounts: newAccountsData(r),
 		locks:    &locksData{r: r},
@@ -151,7 +159,7 @@ func (m Model) Init() tea.Cmd {
 }
 
 // pageWant is how many accounts a page asks for: a few screens' worth.
-func (m Model) pageWant() int { return max(3*m.height/(1+len(m.store.Schema.Constraints)), 50) }
+func (m Model) pageWant() int { return max(3*m.height/(1+len(m.schema.Constraints)), 50) }
 
 // listHeight is the rows left for a list under the two header lines and
 // above the status and help lines.
@@ -245,7 +253,7 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.content())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "locktable: " + model.Printable(m.store.Schema.Table)
+	v.WindowTitle = "locktable: " + model.Printable(m.schema.Table)
 	return v
 }
 
@@ -259,7 +267,7 @@ func (m Model) content() string {
 		active = int(m.back)
 	}
 	h := statusbar.Header{
-		Table: m.store.Schema.Table, Endpoint: m.store.Endpoint, ReadOnly: m.opts.ReadOnly,
+		Table: m.schema.Table, Endpoint: m.opts.Endpoint, ReadOnly: m.opts.ReadOnly,
 		Views: viewTitles, Active: active, Check: m.check,
 	}
 	var body string

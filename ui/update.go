@@ -121,7 +121,7 @@ func (m Model) onSearchKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.searchID++
 		m.searchBusy, m.err = true, nil
 		m.status = "searching for " + model.Printable(q) + "…"
-		return m, search(m.ctx, m.store, m.searchID, q, m.events)
+		return m, search(m.ctx, m.store, m.schema, m.searchID, q, m.events)
 	}
 	var cmd tea.Cmd
 	m.search, cmd = m.search.Update(msg)
@@ -226,7 +226,7 @@ func (m *Model) runCheck() tea.Cmd {
 	m.checkCancel = cancel
 	m.checkRun++
 	m.check.Running, m.check.Err = true, nil
-	m.check.Progress = dynamo.CheckProgress{Approx: m.store.ApproxItems}
+	m.check.Progress = dynamo.CheckProgress{Approx: m.opts.ApproxItems}
 	return startCheck(ctx, m.store, m.checkRun, m.events)
 }
 
@@ -367,7 +367,7 @@ func (m Model) onEnter() (tea.Model, tea.Cmd) {
 		switch r.Kind {
 		case rows.Account:
 			a := m.accounts.account(r)
-			ref := model.KeyRef{Table: m.store.Schema.Table, Key: m.store.Schema.AccountKey(a.ID)}
+			ref := model.KeyRef{Table: m.schema.Table, Key: m.schema.AccountKey(a.ID)}
 			return m, readItem(m.ctx, m.store, m.detailSeq, "account "+rows.AccountKey(a), ref, itemOrGone)
 		case rows.Lock:
 			a, ci := *m.accounts.account(r), int(r.Lock)
@@ -377,12 +377,12 @@ func (m Model) onEnter() (tea.Model, tea.Cmd) {
 				m.openDetail(title, m.lockLines(&a, ci, nil))
 				return m, nil
 			}
-			table, key := m.store.Schema.LockKey(ci, a.Locks[ci].Value)
+			table, key := m.schema.LockKey(ci, a.Locks[ci].Value)
 			lines := func(lock model.Item) []string { return m.lockLines(&a, ci, lock) }
 			return m, readItem(m.ctx, m.store, m.detailSeq, title, model.KeyRef{Table: table, Key: key}, lines)
 		case rows.Orphan:
 			p := *m.accounts.orphan(r)
-			table, key := m.store.Schema.LockKey(p.ConstraintIndex(), p.Value) // the raw key
+			table, key := m.schema.LockKey(p.ConstraintIndex(), p.Value) // the raw key
 			lines := func(lock model.Item) []string {
 				if lock == nil {
 					return []string{"this lock no longer exists: it may have been repaired (r reloads)"}
@@ -418,7 +418,7 @@ func (m *Model) openDetail(title string, lines []string) {
 
 func (m Model) lockTitle(a *model.AccountView, ci int) string {
 	l := a.Locks[ci]
-	attr := m.store.Schema.Constraints[ci].Attr
+	attr := m.schema.Constraints[ci].Attr
 	if l.Status == model.LockNone || (l.Status == model.LockInvalid && l.Item == nil) {
 		return attr + " of " + rows.AccountKey(a) + "  (" + string(l.Status) + ")"
 	}
@@ -428,7 +428,7 @@ func (m Model) lockTitle(a *model.AccountView, ci int) string {
 // lockLines is the detail of a lock row: the lock as read now, or for a
 // lock that is not there, the key it should have; then why.
 func (m Model) lockLines(a *model.AccountView, ci int, lock model.Item) []string {
-	sc := &m.store.Schema
+	sc := m.schema
 	l := a.Locks[ci]
 	attr := sc.Constraints[ci].Attr
 	id := rows.AccountKey(a)

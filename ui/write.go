@@ -42,7 +42,7 @@ type refreshedMsg struct {
 }
 
 // prepare turns a plan for dialog seq into a ready transaction message.
-func prepare(seq int, s *dynamo.Store, p model.Plan, err error, mustType string) planMsg {
+func prepare(seq int, s Backend, p model.Plan, err error, mustType string) planMsg {
 	if err != nil {
 		return planMsg{seq: seq, err: err}
 	}
@@ -55,10 +55,10 @@ func prepare(seq int, s *dynamo.Store, p model.Plan, err error, mustType string)
 // from the finished check, whose missing locks and duplicates name the
 // accounts to read again consistently; before the check is done, by the
 // store's own lookup (the --index GSI or a consistent scan).
-func (m *Model) holderLookup() func(*dynamo.Store, context.Context, []dynamo.Wanted) (dynamo.HolderLookup, error) {
+func (m *Model) holderLookup() func(Backend, context.Context, []dynamo.Wanted) (dynamo.HolderLookup, error) {
 	r := m.check.Report
 	if r == nil {
-		return (*dynamo.Store).LookupHolders
+		return (Backend).LookupHolders
 	}
 	candidates := map[dynamo.Wanted][]string{}
 	for _, p := range r.Problems {
@@ -67,7 +67,7 @@ func (m *Model) holderLookup() func(*dynamo.Store, context.Context, []dynamo.Wan
 			candidates[w] = append(candidates[w], p.Accounts...)
 		}
 	}
-	return func(s *dynamo.Store, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error) {
+	return func(s Backend, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error) {
 		return s.ConfirmHolders(ctx, values, candidates)
 	}
 }
@@ -75,8 +75,8 @@ func (m *Model) holderLookup() func(*dynamo.Store, context.Context, []dynamo.Wan
 // prepareNew is prepare for a plan that locks new values: a value another
 // account holds without its lock is refused (and the refusal recorded)
 // before anything is previewed, and the dialog goes back to its form.
-func prepareNew(ctx context.Context, seq int, s *dynamo.Store, p model.Plan, err error,
-	lookup func(*dynamo.Store, context.Context, []dynamo.Wanted) (dynamo.HolderLookup, error)) planMsg {
+func prepareNew(ctx context.Context, seq int, s Backend, p model.Plan, err error,
+	lookup func(Backend, context.Context, []dynamo.Wanted) (dynamo.HolderLookup, error)) planMsg {
 	if values := dynamo.NewValues(p); err == nil && len(values) > 0 {
 		found, lerr := lookup(s, ctx, values)
 		if lerr != nil {
@@ -117,7 +117,7 @@ func (m Model) onWriteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.status = "read-only: writes are disabled (--read-only, or a remote endpoint without --write)"
 		return m, nil
 	}
-	sc := &m.store.Schema
+	sc := m.schema
 	ctx, s := m.ctx, m.store
 	switch {
 	case key.Matches(msg, m.km.Add):
@@ -189,7 +189,7 @@ func (m Model) onWriteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // validator checks a value of attr as it is typed: UTF-8, no control
 // characters, and a lock key that fits.
 func (m *Model) validator(attr string) func(string) error {
-	sc := &m.store.Schema
+	sc := m.schema
 	return func(v string) error {
 		if err := model.ValidateText(attr, v); err != nil {
 			return err
@@ -220,7 +220,7 @@ func (m *Model) selectedProblem() (model.Problem, string, bool) {
 
 // rowProblem is the problem the selected row shows, as the row knows it.
 func (m *Model) rowProblem() (model.Problem, string, bool) {
-	sc := &m.store.Schema
+	sc := m.schema
 	switch m.view {
 	case viewProblems:
 		if p, ok := m.problems.at(m.problemsList.Cursor()); ok {
@@ -263,7 +263,7 @@ func (m *Model) openDialog(title string, fields []dialog.Field, op, id string) {
 	km := m.km // the dialog's own keys: esc always closes it
 	km.Back.SetEnabled(true)
 	m.dialogSeq++
-	d := dialog.New(km, m.st, &m.store.Schema, title, fields)
+	d := dialog.New(km, m.st, m.schema, title, fields)
 	d.SetSize(m.width, m.listHeight())
 	m.dialog = &d
 	m.dialogOp, m.dialogID = op, id
@@ -272,7 +272,7 @@ func (m *Model) openDialog(title string, fields []dialog.Field, op, id string) {
 
 // onDialogMsg answers the dialog's requests.
 func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
-	ctx, s, sc, seq := m.ctx, m.store, &m.store.Schema, m.dialogSeq
+	ctx, s, sc, seq := m.ctx, m.store, m.schema, m.dialogSeq
 	switch msg := msg.(type) {
 	case planMsg:
 		if msg.seq != seq {
@@ -398,7 +398,7 @@ func (m *Model) writtenAccounts() []string {
 }
 
 // refresh re-reads accounts with consistent reads after a write.
-func refresh(ctx context.Context, s *dynamo.Store, ids []string) tea.Cmd {
+func refresh(ctx context.Context, s Backend, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		var msg refreshedMsg
 		for _, id := range ids {
