@@ -59,7 +59,7 @@ func (d *driver) golden(name string) {
 // TestGoldenViews renders each view of the planted table at 100x30.
 func TestGoldenViews(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	d.golden("accounts")

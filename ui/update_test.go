@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 )
 
@@ -18,7 +17,7 @@ import (
 // top without a keypress, the selection staying on the same account.
 func TestFirstPageInterleavesLocks(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.until("the first page", func(m *Model) bool { return !m.acctLoading && len(m.accounts.main) > 0 })
 	d.wantRows(
@@ -55,15 +54,11 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 // size that follows must not ask for it again.
 func TestFirstPageIsRequestedOnce(t *testing.T) {
 	t.Parallel()
-	client, ep := dynamotest.Client(t)
-	api := &countingAPI{API: client}
-	base, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#a1", "ada@x.io", "ada"))
-	store := dynamo.NewStore(api, ep, base.Schema)
+	store := fake(acct("ACCT#a1", "ada@x.io", "ada"))
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
 	d.ready()
-	if n := api.scans.Load(); n != 1 {
-		t.Errorf("%d scans for a one-page table, want 1", n)
+	if n := store.Calls("AccountsPage"); n != 1 {
+		t.Errorf("%d page requests for a one-page table, want 1", n)
 	}
 }
 
@@ -71,7 +66,7 @@ func TestFirstPageIsRequestedOnce(t *testing.T) {
 // as its word, right-aligned after the owner.
 func TestLockRowsSayStatusInWords(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	d.wantRows("ACCT#b2", "└ UNIQ#EMAIL#bob@x.io owner ACCT#b2 ok", "└ UNIQ#HANDLE#bob expected, not found missing")
@@ -86,7 +81,7 @@ func TestLockRowsSayStatusInWords(t *testing.T) {
 // problem, in the accounts view and in the locks view.
 func TestNextProblem(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	steps := []struct{ key, want string }{
@@ -135,7 +130,7 @@ func TestNextProblem(t *testing.T) {
 // the same row.
 func TestDetail(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 
@@ -155,7 +150,7 @@ func TestDetail(t *testing.T) {
 	screen = d.screen()
 	for _, want := range []string{
 		"lock UNIQ#HANDLE#bob  (missing)",
-		"expected key (table " + store.Schema.Table + "):",
+		"expected key (table " + tablePlaceholder + "):",
 		`"PK": {"S": "UNIQ#HANDLE#bob"},`,
 		"why: missing_lock: ACCT#b2 holds username = bob",
 	} {
@@ -200,7 +195,7 @@ func TestDetail(t *testing.T) {
 // locks view loads the first time it is shown.
 func TestSwitchViews(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	if d.m.locksLoaded || len(d.m.locks.locks) > 0 {
@@ -244,7 +239,7 @@ func TestSwitchViews(t *testing.T) {
 // lock that names no owner and that nobody holds.
 func TestSearch(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	// esc right after a first search clears it: the answer arrives after
@@ -308,10 +303,10 @@ func TestSearch(t *testing.T) {
 // until the table ends, staying on the last row.
 func TestGLoadsToTheEnd(t *testing.T) {
 	t.Parallel()
-	store, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	store.Endpoint = testEndpoint
-	if _, err := store.Seed(context.Background(), dynamo.SeedOptions{Accounts: 400}); err != nil {
-		t.Fatal(err)
+	store := fake()
+	for i := range 400 {
+		id, handle := fmt.Sprintf("ACCT#%04d", i), fmt.Sprintf("user%d", i)
+		store.Put(tablePlaceholder, acct(id, handle+"@x.io", handle), lock("UNIQ#EMAIL#"+handle+"@x.io", id), lock("UNIQ#HANDLE#"+handle, id))
 	}
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
 	d.ready()
@@ -347,10 +342,10 @@ func TestGLoadsToTheEnd(t *testing.T) {
 // check again; answers to requests made before it are dropped.
 func TestReload(t *testing.T) {
 	t.Parallel()
-	store, client := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
-	dynamotest.Put(t, client, store.Schema.Table, acct("ACCT#b3", "bea@x.io", "bea"), lock("UNIQ#EMAIL#bea@x.io", "ACCT#b3"))
+	store.Put(tablePlaceholder, acct("ACCT#b3", "bea@x.io", "bea"), lock("UNIQ#EMAIL#bea@x.io", "ACCT#b3"))
 	if d.rowIndex("ACCT#b3") >= 0 {
 		t.Fatal("the new account is on screen before the reload")
 	}
@@ -384,7 +379,7 @@ func TestReload(t *testing.T) {
 	// In the locks view, r reads the locks again.
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
-	dynamotest.Put(t, client, store.Schema.Table, lock("UNIQ#HANDLE#bea", "ACCT#b3"))
+	store.Put(tablePlaceholder, lock("UNIQ#HANDLE#bea", "ACCT#b3"))
 	d.press("r")
 	d.until("the locks again", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
 	if d.rowIndex("UNIQ#HANDLE#bea username owner ACCT#b3") < 0 || len(d.m.locks.locks) != 14 {
@@ -396,7 +391,7 @@ func TestReload(t *testing.T) {
 // quits with q.
 func TestTooSmall(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
 	d.ready()
 	for _, size := range []tea.WindowSizeMsg{{Width: 59, Height: 30}, {Width: 100, Height: 15}, {Width: 20, Height: 5}} {

@@ -52,7 +52,7 @@ func TestFixMissingLock(t *testing.T) {
 
 func TestDeleteAsksForTheKey(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	pinAccount(d, "gina@x.io")
@@ -106,7 +106,7 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 
 func TestAddAccount(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	d.press("a")
@@ -130,7 +130,7 @@ func TestAddAccount(t *testing.T) {
 
 func TestDuplicateIsLeftToAPerson(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	pinAccount(d, "eve")
@@ -144,7 +144,7 @@ func TestDuplicateIsLeftToAPerson(t *testing.T) {
 
 func TestReadOnlyOffersNoWrites(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	store.SetWritable(false)
 	d := newDriver(t, Options{Store: store, ReadOnly: true}, 120, 40)
 	d.ready()
@@ -164,7 +164,7 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 // the list (nothing pinned, where esc has nothing else to do) and closes it.
 func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	for !strings.Contains(d.selected(), "ACCT#a1") {
