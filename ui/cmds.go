@@ -31,7 +31,7 @@ type locksPageMsg struct {
 // checkProgressMsg and checkDoneMsg report the background check.
 type checkProgressMsg struct {
 	run int
-	p   dynamo.CheckProgress
+	p   model.CheckProgress
 }
 
 type checkDoneMsg struct {
@@ -105,7 +105,7 @@ func post(ctx context.Context, events chan<- tea.Msg, msg tea.Msg, mustArrive bo
 func startCheck(ctx context.Context, s Backend, run int, events chan<- tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		go func() {
-			report, err := s.Check(ctx, func(p dynamo.CheckProgress) {
+			report, err := s.Check(ctx, func(p model.CheckProgress) {
 				post(ctx, events, checkProgressMsg{run: run, p: p}, p.Confirmed != nil)
 			})
 			post(ctx, events, checkDoneMsg{run: run, report: report, err: err}, true)

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 )
@@ -12,7 +11,7 @@ import (
 // check knows it. It implements browser.Source.
 type locksData struct {
 	r      *rows.Renderer
-	locks  []dynamo.Lock
+	locks  []model.Lock
 	report *model.Report
 	// status of (constraint, raw value) from the report: orphan or foreign.
 	status map[lockID]model.LockStatus
@@ -40,7 +39,7 @@ func (d *locksData) setReport(r *model.Report) {
 }
 
 // lockStatus is a lock's status in words: "checking" until the check is done.
-func (d *locksData) lockStatus(l *dynamo.Lock) (string, model.LockStatus) {
+func (d *locksData) lockStatus(l *model.Lock) (string, model.LockStatus) {
 	if d.report == nil {
 		return "checking", model.LockNone
 	}

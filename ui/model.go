@@ -93,7 +93,8 @@ type Model struct {
 	// operation and dialogID the account it is about; lastWrite lists the
 	// accounts the last committed write touched.
 	dialog    *dialog.Model
-	dialogSeq int // numbers dialogs, so a late answer finds its own
+	prepared  *dynamo.Tx // the transaction the dialog previews, if any
+	dialogSeq int        // numbers dialogs, so a late answer finds its own
 	dialogOp  string
 	dialogID  string
 	lastWrite []string
@@ -267,7 +268,7 @@ func (m Model) content() string {
 		active = int(m.back)
 	}
 	h := statusbar.Header{
-		Table: m.schema.Table, Endpoint: m.opts.Endpoint, ReadOnly: m.opts.ReadOnly,
+		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly,
 		Views: viewTitles, Active: active, Check: m.check,
 	}
 	var body string
@@ -292,11 +293,29 @@ func (m Model) content() string {
 	case viewDialog:
 		body = padLines(m.dialog.View(), m.listHeight())
 	}
-	bottom := statusbar.Status(m.st, m.width, m.spinner.View(), m.loading(), m.statusText(), m.err)
+	bottom := statusbar.Status(m.st, m.width, m.spinner.View(), m.loading(), m.statusText(), errText(m.err))
 	if m.searching {
 		bottom = m.search.View()
 	}
 	return h.Render(m.st, m.width) + "\n" + body + "\n" + bottom + "\n" + m.help.ShortHelpView(m.km.ShortHelp())
+}
+
+// where names the endpoint for the header: its URL, or the AWS region and
+// the profile in use.
+func where(ep dynamo.Endpoint) string {
+	if ep.URL == "" && ep.Profile != "" {
+		return ep.String() + " (profile " + ep.Profile + ")"
+	}
+	return ep.String()
+}
+
+// errText is an error as the screen may show it: credentials redacted
+// (the SDK's text can quote them), "" for none.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return dynamo.Redact(err.Error())
 }
 
 func (m Model) loading() bool { return m.acctLoading || m.locksLoad || m.searchBusy }

@@ -226,7 +226,7 @@ func (m *Model) runCheck() tea.Cmd {
 	m.checkCancel = cancel
 	m.checkRun++
 	m.check.Running, m.check.Err = true, nil
-	m.check.Progress = dynamo.CheckProgress{Approx: m.opts.ApproxItems}
+	m.check.Progress = model.CheckProgress{Approx: m.opts.ApproxItems}
 	return startCheck(ctx, m.store, m.checkRun, m.events)
 }
 

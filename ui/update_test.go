@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -416,5 +417,29 @@ func TestTooSmall(t *testing.T) {
 	d.press("q")
 	if !d.quit {
 		t.Error("q does not quit when the terminal is too small")
+	}
+}
+
+// TestErrorsRetryAndHideCredentials: a failed page is said on the status
+// line, without the credentials the SDK's text quoted, and r retries it.
+func TestErrorsRetryAndHideCredentials(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.Fail("AccountsPage", errors.New(`get credentials: parse failed of process output: {"AccessKeyId":"AKIAEXAMPLE","SecretAccessKey":"s3cr3tV4lue","SessionToken":"t0k3nV4lue",`))
+	d := newDriver(t, Options{Store: store, NoCheck: true}, 250, 30)
+	d.settle()
+	s := d.screen()
+	if !strings.Contains(s, "error: get credentials: parse failed") || !strings.Contains(s, "(r to retry)") {
+		t.Fatalf("the failure is not said:\n%s", s)
+	}
+	for _, secret := range []string{"AKIAEXAMPLE", "s3cr3tV4lue", "t0k3nV4lue"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("the screen shows %s:\n%s", secret, s)
+		}
+	}
+	store.Fail("AccountsPage", nil)
+	d.press("r")
+	if d.rowIndex("ACCT#a1 email=ada@x.io") < 0 || strings.Contains(d.screen(), "error:") {
+		t.Errorf("r did not retry:\n%s", d.screen())
 	}
 }

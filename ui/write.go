@@ -17,19 +17,20 @@ import (
 )
 
 // planMsg answers a planning request of the write dialog seq; answers
-// for a dialog since closed are dropped.
+// for a dialog since closed are dropped. The dialog is shown preview;
+// tx, the request itself, stays with the root.
 type planMsg struct {
-	seq      int
-	tx       dynamo.Tx
-	mustType string
-	skip     string
-	err      error
+	seq     int
+	tx      dynamo.Tx
+	preview dialog.Preview
+	skip    string
+	err     error
 }
 
 // writeDoneMsg answers a send of the write dialog seq.
 type writeDoneMsg struct {
 	seq int
-	res dynamo.Result
+	res model.Result
 	err error
 }
 
@@ -47,7 +48,14 @@ func prepare(seq int, s Backend, p model.Plan, err error, mustType string) planM
 		return planMsg{seq: seq, err: err}
 	}
 	tx, err := s.Prepare(p, dynamo.NewToken())
-	return planMsg{seq: seq, tx: tx, mustType: mustType, err: err}
+	if err != nil {
+		return planMsg{seq: seq, err: err}
+	}
+	doc, err := dynamo.CLIJSON(tx.Input)
+	if err != nil {
+		return planMsg{seq: seq, err: err}
+	}
+	return planMsg{seq: seq, tx: tx, preview: dialog.Preview{Plan: p, Token: tx.Token(), Request: string(doc), MustType: mustType}}
 }
 
 // holderLookup returns how a signup or rename looks for other holders of
@@ -312,14 +320,18 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case planMsg:
 		switch {
 		case msg.err != nil:
-			m.dialog.SetError(msg.err)
+			m.dialog.SetError(errText(msg.err))
 		case msg.skip != "":
 			m.dialog.SetSkipped(msg.skip)
 		default:
-			return m, m.dialog.SetPlan(msg.tx, msg.mustType)
+			m.prepared = &msg.tx
+			return m, m.dialog.SetPlan(msg.preview)
 		}
 	case dialog.SendMsg:
-		tx := msg.Tx
+		if m.prepared == nil {
+			return m, nil
+		}
+		tx := *m.prepared
 		m.sending = &tx
 		// Quitting does not cancel a write: it waits for the outcome (see
 		// quitDuringWrite), which is settled under this context.
@@ -335,15 +347,15 @@ func (m Model) onDialogMsg(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		if msg.err != nil {
-			m.dialog.SetError(msg.err)
+			m.dialog.SetError(errText(msg.err))
 			return m, nil
 		}
 		m.dialog.SetResult(msg.res)
-		if msg.res.Outcome == dynamo.Committed {
+		if msg.res.Outcome == model.Committed {
 			m.lastWrite = m.writtenAccounts()
 		}
 	case dialog.CloseMsg:
-		m.dialog = nil
+		m.dialog, m.prepared = nil, nil
 		m.view = m.back
 		if !msg.Committed {
 			return m, nil
@@ -372,7 +384,7 @@ func (m Model) quitDuringWrite() (tea.Model, tea.Cmd) {
 }
 
 // farewell says how the write the UI waited for before quitting ended.
-func farewell(res dynamo.Result, err error) string {
+func farewell(res model.Result, err error) string {
 	if err != nil {
 		return fmt.Sprintf("%s not written: %s", res.Operation, model.OneLine(err.Error()))
 	}
@@ -386,10 +398,10 @@ func (m Model) Farewell() string { return m.farewell }
 // writtenAccounts lists the accounts the committed plan touched.
 func (m *Model) writtenAccounts() []string {
 	var ids []string
-	if m.dialog == nil {
+	if m.prepared == nil {
 		return nil
 	}
-	for _, a := range m.dialog.Plan().Actions {
+	for _, a := range m.prepared.Plan.Actions {
 		if a.Account != "" && !slices.Contains(ids, a.Account) {
 			ids = append(ids, a.Account)
 		}

@@ -13,7 +13,6 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/styles"
@@ -43,8 +42,20 @@ type Field struct {
 // SubmitMsg asks the root to plan with the form's values (label -> value).
 type SubmitMsg struct{ Values map[string]string }
 
-// SendMsg asks the root to send the previewed transaction.
-type SendMsg struct{ Tx dynamo.Tx }
+// Preview is a prepared transaction as the dialog shows it: what each
+// action is for, the exact request, and what must be typed back to send
+// it. The request itself stays with whoever sends it.
+type Preview struct {
+	Plan    model.Plan
+	Token   string
+	Request string // the request as the AWS CLI takes it (--cli-input-json)
+	// MustType is what the typed confirmation wants ("" for y/enter).
+	MustType string
+}
+
+// SendMsg asks the root to send the previewed transaction (again, with
+// the same token, after an unknown outcome).
+type SendMsg struct{}
 
 // CloseMsg says the dialog is done; Committed says a write went through.
 type CloseMsg struct{ Committed bool }
@@ -58,16 +69,14 @@ type Model struct {
 	Stage   Stage
 	fields  []Field
 	focus   int
-	tx      *dynamo.Tx
+	tx      *Preview
 	preview viewport.Model
 	typed   textinput.Model
-	// mustType is what the typed confirmation wants ("" for y/enter).
-	mustType string
-	result   *dynamo.Result
-	err      error
-	note     string
-	width    int
-	height   int
+	result  *model.Result
+	err     string // as it may be shown
+	note    string
+	width   int
+	height  int
 }
 
 // New returns a dialog titled title. With fields it opens on the form;
@@ -104,15 +113,15 @@ func (m *Model) SetSize(w, h int) {
 	m.preview.SetHeight(max(h-6, 3))
 }
 
-// SetPlan shows the prepared transaction; mustType asks the user to type
-// it before sending ("" accepts enter or y).
-func (m *Model) SetPlan(tx dynamo.Tx, mustType string) tea.Cmd {
-	m.tx, m.mustType, m.err, m.result = &tx, mustType, nil, nil
+// SetPlan shows the prepared transaction, asking for p.MustType to be
+// typed before sending when it is set.
+func (m *Model) SetPlan(p Preview) tea.Cmd {
+	m.tx, m.err, m.result = &p, "", nil
 	m.Stage = StagePreview
 	m.preview.SetContentLines(m.previewLines())
 	m.preview.GotoTop()
 	m.typed.SetValue("")
-	if mustType != "" {
+	if p.MustType != "" {
 		return m.typed.Focus()
 	}
 	return nil
@@ -123,9 +132,10 @@ func (m *Model) SetSkipped(why string) {
 	m.Stage, m.note = StageSkipped, why
 }
 
-// SetError shows an error; a form error sends the user back to the form.
-func (m *Model) SetError(err error) {
-	m.err = err
+// SetError shows an error, as it may be shown (credentials redacted); a
+// form error sends the user back to the form.
+func (m *Model) SetError(text string) {
+	m.err = text
 	switch {
 	case len(m.fields) > 0:
 		m.Stage = StageForm
@@ -138,8 +148,8 @@ func (m *Model) SetError(err error) {
 
 // SetResult shows the outcome. A cancelled or unknown write keeps the
 // dialog open, slot by slot, for the user to edit and retry.
-func (m *Model) SetResult(r dynamo.Result) {
-	m.result, m.Stage, m.err = &r, StageResult, nil
+func (m *Model) SetResult(r model.Result) {
+	m.result, m.Stage, m.err = &r, StageResult, ""
 }
 
 // previewLines is what each action does, in words, then the exact request
@@ -160,12 +170,8 @@ func (m Model) previewLines() []string {
 	lines = append(lines, "",
 		"the request (save it as tx.json to send the same with: aws dynamodb transact-write-items --cli-input-json file://tx.json;",
 		"its ClientRequestToken makes a resend within 10 minutes a no-op):")
-	doc, err := dynamo.CLIJSON(m.tx.Input)
-	if err != nil {
-		doc = []byte("cannot render: " + err.Error())
-	}
 	// EscapeJSON keeps the request valid JSON to copy, and the same.
-	lines = append(lines, model.Printable(model.EscapeJSON(string(doc))))
+	lines = append(lines, model.Printable(model.EscapeJSON(m.tx.Request)))
 	return lines
 }
 
@@ -196,13 +202,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case StageForm:
 		return m.updateForm(k)
 	case StagePreview:
-		if m.mustType != "" {
+		if m.tx.MustType != "" {
 			if k.String() == "enter" {
-				if m.typed.Value() == m.mustType {
+				if m.typed.Value() == m.tx.MustType {
 					m.Stage = StageWaiting
-					return m, emit(SendMsg{Tx: *m.tx})
+					return m, emit(SendMsg{})
 				}
-				m.err = fmt.Errorf("type %s exactly to send", model.Printable(m.mustType))
+				m.err = "type " + model.Printable(m.tx.MustType) + " exactly to send"
 				return m, nil
 			}
 			var cmd tea.Cmd
@@ -211,19 +217,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		if k.String() == "enter" || k.String() == "y" {
 			m.Stage = StageWaiting
-			return m, emit(SendMsg{Tx: *m.tx})
+			return m, emit(SendMsg{})
 		}
 		var cmd tea.Cmd
 		m.preview, cmd = m.preview.Update(k)
 		return m, cmd
 	case StageResult:
 		if k.String() == "enter" {
-			return m, emit(CloseMsg{Committed: m.result.Outcome == dynamo.Committed})
+			return m, emit(CloseMsg{Committed: m.result.Outcome == model.Committed})
 		}
-		if k.String() == "s" && m.result.Outcome == dynamo.Unknown && m.tx != nil {
+		if k.String() == "s" && m.result.Outcome == model.Unknown && m.tx != nil {
 			// The same request and token: a no-op if it had committed.
 			m.Stage = StageWaiting
-			return m, emit(SendMsg{Tx: *m.tx})
+			return m, emit(SendMsg{})
 		}
 	case StageSkipped:
 		if k.String() == "enter" {
@@ -243,12 +249,12 @@ func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		values := map[string]string{}
 		for _, f := range m.fields {
 			if f.Err != "" {
-				m.err = fmt.Errorf("%s: %s", f.Label, f.Err)
+				m.err = f.Label + ": " + f.Err
 				return m, nil
 			}
 			values[f.Label] = f.Input.Value()
 		}
-		m.Stage, m.err = StageWaiting, nil
+		m.Stage, m.err = StageWaiting, ""
 		return m, emit(SubmitMsg{Values: values})
 	}
 	var cmd tea.Cmd
@@ -298,15 +304,15 @@ func (m Model) View() string {
 		b.WriteString(m.st.Dim.Render("working…") + "\n")
 	case StagePreview:
 		b.WriteString(m.preview.View() + "\n")
-		if m.mustType != "" {
-			b.WriteString("type " + model.Printable(m.mustType) + " to send: " + m.typed.View() + "\n")
+		if m.tx.MustType != "" {
+			b.WriteString("type " + model.Printable(m.tx.MustType) + " to send: " + m.typed.View() + "\n")
 		} else {
 			b.WriteString(m.st.Title.Render("enter/y send") + m.st.Dim.Render(" • ↑↓ scroll • esc back") + "\n")
 		}
 	case StageResult:
 		r := m.result
 		style := m.st.Status[model.LockOK]
-		if r.Outcome != dynamo.Committed {
+		if r.Outcome != model.Committed {
 			style = m.st.Error
 		}
 		b.WriteString(style.Render(strings.ToUpper(string(r.Outcome))) + "  token " + r.Token + "\n")
@@ -322,25 +328,17 @@ func (m Model) View() string {
 		}
 		hint := "enter close"
 		switch {
-		case r.Outcome == dynamo.Unknown:
+		case r.Outcome == model.Unknown:
 			hint = "s send again with the same token (a no-op if it committed) • enter close"
-		case r.Outcome != dynamo.Committed && len(m.fields) > 0:
+		case r.Outcome != model.Committed && len(m.fields) > 0:
 			hint = "esc edit and retry • enter close"
 		}
 		b.WriteString(m.st.Dim.Render("\n"+hint) + "\n")
 	case StageSkipped:
 		b.WriteString(model.Printable(m.note) + "\n" + m.st.Dim.Render("\nenter close") + "\n")
 	}
-	if m.err != nil {
-		b.WriteString(m.st.Error.Render("error: "+model.Printable(dynamo.Redact(m.err.Error()))) + "\n")
+	if m.err != "" {
+		b.WriteString(m.st.Error.Render("error: "+model.Printable(m.err)) + "\n")
 	}
 	return b.String()
-}
-
-// Plan returns the plan of the transaction shown, if any.
-func (m Model) Plan() model.Plan {
-	if m.tx == nil {
-		return model.Plan{}
-	}
-	return m.tx.Plan
 }

@@ -33,6 +33,7 @@ type Backend struct {
 	tables   map[string]map[string]model.Item // table -> key -> item
 	writable bool
 	calls    map[string]int
+	failures map[string]error
 	hold     chan struct{} // see HoldWrites
 	arrived  chan struct{}
 }
@@ -41,7 +42,7 @@ type Backend struct {
 func New(sc model.Schema) *Backend {
 	ep := dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 	return &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
-		writable: true, calls: map[string]int{}}
+		writable: true, calls: map[string]int{}, failures: map[string]error{}}
 }
 
 // Schema returns the schema the backend was made for.
@@ -88,10 +89,20 @@ func (b *Backend) HoldWrites() (arrived <-chan struct{}, release func()) {
 	return b.arrived, sync.OnceFunc(func() { close(hold) })
 }
 
-// called counts a call and takes the lock; the caller unlocks.
-func (b *Backend) called(method string) {
+// Fail makes every later call of method (AccountsPage, LocksPage or Check)
+// fail with err; nil makes them succeed again.
+func (b *Backend) Fail(method string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.failures[method] = err
+}
+
+// called counts a call and takes the lock; the caller unlocks. It returns
+// the error the call is to fail with, if any.
+func (b *Backend) called(method string) error {
 	b.mu.Lock()
 	b.calls[method]++
+	return b.failures[method]
 }
 
 // keyNames are the key attributes of table, in key order.
@@ -196,8 +207,11 @@ func (b *Backend) judge(items []model.Item) []model.AccountView {
 
 // AccountsPage returns the accounts from where from left off, in key order.
 func (b *Backend) AccountsPage(ctx context.Context, from dynamo.Cursor, want int, consistent bool) (dynamo.AccountPage, error) {
-	b.called("AccountsPage")
+	err := b.called("AccountsPage")
 	defer b.mu.Unlock()
+	if err != nil {
+		return dynamo.AccountPage{}, err
+	}
 	items, next := page(b, b.accounts(), from, want)
 	return dynamo.AccountPage{Accounts: b.judge(items), Next: next}, ctx.Err()
 }
@@ -205,8 +219,11 @@ func (b *Backend) AccountsPage(ctx context.Context, from dynamo.Cursor, want int
 // LocksPage returns the lock items from where from left off: those of the
 // account table, then each lock table's, in key order.
 func (b *Backend) LocksPage(ctx context.Context, from dynamo.Cursor, want int) (dynamo.LockPage, error) {
-	b.called("LocksPage")
+	err := b.called("LocksPage")
 	defer b.mu.Unlock()
+	if err != nil {
+		return dynamo.LockPage{}, err
+	}
 	sc := &b.schema
 	var locks []dynamo.Lock
 	for _, table := range sc.Tables() {
@@ -300,7 +317,10 @@ func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit
 // Check reconciles every item of every table into problems. The backend is
 // consistent, so every candidate is confirmed as it is.
 func (b *Backend) Check(ctx context.Context, progress func(dynamo.CheckProgress)) (model.Report, error) {
-	b.called("Check")
+	if err := b.called("Check"); err != nil {
+		b.mu.Unlock()
+		return model.Report{}, err
+	}
 	census := model.NewCensus(&b.schema)
 	for _, table := range b.schema.Tables() {
 		for _, it := range b.sorted(table) {
