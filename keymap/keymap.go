@@ -10,7 +10,7 @@ type KeyMap struct {
 	Enter, Back                             key.Binding
 	NextView, Accounts, Locks, Problems     key.Binding
 	Search, NextProblem, PrevProblem        key.Binding
-	Reload, Help, Quit                      key.Binding
+	Reload, Help, Quit, Interrupt           key.Binding
 	Edit, Delete, Fix, Add                  key.Binding
 }
 
@@ -35,10 +35,12 @@ func Default() KeyMap {
 		Reload:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit/rename account")),
-		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete account")),
-		Fix:         key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
-		Add:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
+		// Interrupt quits where q is text (the search field, the dialog).
+		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit/rename account")),
+		Delete:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete account")),
+		Fix:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
+		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
 	}
 }
 

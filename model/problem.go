@@ -75,6 +75,22 @@ func (r Report) Counts() map[ProblemKind]int {
 	return n
 }
 
+// Duplicates says which values the report found held by two or more
+// accounts (its duplicate_value problems).
+func (r Report) Duplicates() OthersHold {
+	type held struct {
+		ci int
+		v  string
+	}
+	set := map[held]bool{}
+	for _, p := range r.Problems {
+		if p.Kind == DuplicateValue {
+			set[held{p.constraint, p.Value}] = true
+		}
+	}
+	return func(ci int, v string) bool { return set[held{ci, v}] }
+}
+
 // SortProblems orders problems as the contract says: constraint order,
 // then value, then kind.
 func SortProblems(ps []Problem) {

@@ -25,3 +25,14 @@ func TestLeftToAPerson(t *testing.T) {
 		}
 	}
 }
+
+func TestReportDuplicates(t *testing.T) {
+	r := Report{Problems: []Problem{
+		{Kind: DuplicateValue, Value: "dup@x.io", constraint: 0},
+		{Kind: MissingLock, Value: "bob", constraint: 1},
+	}}
+	dup := r.Duplicates()
+	if !dup(0, "dup@x.io") || dup(1, "dup@x.io") || dup(1, "bob") || dup(0, "other") {
+		t.Errorf("Duplicates: want only email dup@x.io")
+	}
+}

@@ -75,8 +75,8 @@ func (d *driver) run(cmd tea.Cmd) {
 		strings.HasSuffix(name, "bubbletea/v2.RequestBackgroundColor"):
 		return
 	}
-	// listen's closure is named after each function it is inlined in.
-	counted := !strings.Contains(name, ".listen.func")
+	// Listen's closure is named after each function it is inlined in.
+	counted := !strings.Contains(name, ".Listen.func")
 	if counted {
 		d.busy++
 	}
@@ -157,7 +157,7 @@ func (d *driver) settle() {
 func (d *driver) ready() {
 	d.t.Helper()
 	d.until("the accounts and the check", func(m *Model) bool {
-		return !m.acctLoading && m.accounts.Len() > 0 && (m.opts.NoCheck || m.check.Report != nil)
+		return !m.accounts.Loading() && m.accounts.Len() > 0 && (m.opts.NoCheck || m.check.Report() != nil)
 	})
 	d.settle()
 }
@@ -217,7 +217,7 @@ func (d *driver) search(q string) {
 	d.press("/")
 	d.typeText(q)
 	d.press("enter")
-	d.until("the search for "+q, func(m *Model) bool { return !m.searchBusy })
+	d.until("the search for "+q, func(m *Model) bool { return !m.search.Busy() })
 	d.settle()
 }
 

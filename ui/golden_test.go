@@ -65,7 +65,7 @@ func TestGoldenViews(t *testing.T) {
 	d.golden("accounts")
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
 	d.settle()
 	d.golden("locks")
 
@@ -87,7 +87,7 @@ func TestGoldenViews(t *testing.T) {
 		}
 	}
 	d.press("?")
-	if d.m.view != viewAccounts {
-		t.Errorf("? again: view %d, want the accounts", d.m.view)
+	if d.m.helpOpen || d.m.view != viewAccounts {
+		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.helpOpen, d.m.view)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/locktable/locktable/ui/dialog"
 )
 
 // TestRenameToAValueHeldWithoutItsLockIsRefused: renaming to a value whose
@@ -22,7 +24,7 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	d.typeText("bob")
 	d.press("enter")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
-	if d.m.dialog == nil || d.m.dialog.Stage != 0 {
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
 		t.Fatalf("not back on the form:\n%s", d.screen())
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
@@ -42,7 +44,7 @@ func sendingFix(t *testing.T) (d *driver, release func()) {
 	d.press("down", "down", "f")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
 	d.send(keyMsg("enter")) // press would wait for the write to end
-	d.until("the write sent", func(m *Model) bool { return m.sending != nil })
+	d.until("the write sent", func(m *Model) bool { return m.write.Sending() })
 	<-arrived
 	return d, release
 }

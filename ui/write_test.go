@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/ui/dialog"
 )
 
 // pinAccount searches q and waits until the dialog-free accounts view
@@ -13,7 +15,7 @@ import (
 func pinAccount(d *driver, q string) {
 	d.t.Helper()
 	d.search(q)
-	d.until("the search result", func(m *Model) bool { return m.accounts.pin != nil && !m.searchBusy })
+	d.until("the search result", func(m *Model) bool { return m.accounts.Pinned() && !m.search.Busy() })
 }
 
 // waitScreen waits until the screen shows text.
@@ -96,7 +98,7 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 	}
 	d.press("esc")
 	waitScreen(d, "the form again, values kept", "bob@x.io")
-	if d.m.dialog == nil || d.m.dialog.Stage != 0 {
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
 		t.Fatalf("esc did not go back to the form:\n%s", d.screen())
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["email"].S != "ada@x.io" {
@@ -150,7 +152,7 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 	d.ready()
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
-		if d.m.dialog != nil {
+		if d.m.write.Open() {
 			t.Fatalf("%s opened a write dialog on a read-only store", k)
 		}
 	}
@@ -173,7 +175,7 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	d.press("e")
 	waitScreen(d, "the form", "rename ACCT#a1")
 	d.press("esc")
-	if d.m.dialog != nil || d.m.view != viewAccounts {
+	if d.m.write.Open() || d.m.view != viewAccounts {
 		t.Fatalf("esc did not close the dialog:\n%s", d.screen())
 	}
 }

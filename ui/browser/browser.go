@@ -64,6 +64,18 @@ func (m *Model) ShiftCursor(d int) {
 	m.clamp()
 }
 
+// Seek selects the next row (dir +1) or previous row (dir -1) for which
+// match holds, and reports whether there was one.
+func (m *Model) Seek(dir int, match func(i int) bool) bool {
+	for i := m.cursor + dir; i >= 0 && i < m.src.Len(); i += dir {
+		if match(i) {
+			m.SetCursor(i)
+			return true
+		}
+	}
+	return false
+}
+
 // ScrollToTop shows row 0 at the top of the list.
 func (m *Model) ScrollToTop() {
 	m.offset = 0
