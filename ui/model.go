@@ -21,6 +21,7 @@ import (
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/problems"
@@ -93,15 +94,22 @@ func New(ctx context.Context, o Options) Model {
 	sc := o.Schema
 	r := &rows.Renderer{Schema: &sc, Styles: &st}
 	pump := events.NewPump()
+	// Writes are offered only where they are allowed.
+	writable := o.Store.Writable()
+	km.Add.SetEnabled(writable)
+	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
+	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
+		b.SetEnabled(writable)
+	}
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump,
-		accounts: accounts.New(ctx, o.Store, r, km),
-		locks:    locks.New(ctx, o.Store, r, km),
-		problems: problems.New(r, km),
-		detail:   detail.New(ctx, o.Store, km),
-		search:   search.New(ctx, o.Store, &sc, pump, km),
+		accounts: accounts.New(ctx, o.Store, r, akm),
+		locks:    locks.New(ctx, o.Store, r, locks.DefaultKeyMap()),
+		problems: problems.New(r, pkm),
+		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
+		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
 		check:    check.New(ctx, o.Store, pump, o.ApproxItems),
-		write:    write.New(ctx, o.Store, &sc, &st, km),
+		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 	}
@@ -156,7 +164,10 @@ func (m Model) content() string {
 	case m.write.Open():
 		body = m.write.View()
 	case m.helpOpen:
-		body = m.help.FullHelpView(m.keys(false).FullHelp())
+		// The keys of the view help was opened over, all of them.
+		under := m
+		under.helpOpen = false
+		body = m.help.FullHelpView(append(m.list().FullHelp(), under.keys().FullHelp()...))
 	case m.detail.Shown():
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case m.view == viewLocks:
@@ -177,11 +188,41 @@ func (m Model) content() string {
 		bottom = m.search.View()
 	}
 	return h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" +
-		m.help.ShortHelpView(m.keys(m.overlay()).ShortHelp())
+		m.help.ShortHelpView(append(m.active().ShortHelp(), m.keys().ShortHelp()...))
 }
 
-// overlay reports whether something is open over the list view.
-func (m Model) overlay() bool { return m.write.Open() || m.helpOpen || m.detail.Shown() }
+// active is what takes the keys the root does not: the search field, the
+// dialog, the detail, or the list view (nothing while help is open).
+func (m Model) active() help.KeyMap {
+	switch {
+	case m.search.Typing():
+		return m.search
+	case m.write.Open():
+		return m.write
+	case m.helpOpen:
+		return noKeys{}
+	case m.detail.Shown():
+		return m.detail.KeyMap()
+	}
+	return m.list()
+}
+
+// noKeys is help for what takes no keys.
+type noKeys struct{}
+
+func (noKeys) ShortHelp() []key.Binding  { return nil }
+func (noKeys) FullHelp() [][]key.Binding { return nil }
+
+// list is the list view shown.
+func (m Model) list() help.KeyMap {
+	switch m.view {
+	case viewLocks:
+		return m.locks
+	case viewProblems:
+		return m.problems
+	}
+	return m.accounts
+}
 
 func (m Model) loading() bool { return m.accounts.Loading() || m.locks.Loading() || m.search.Busy() }
 
@@ -195,9 +236,12 @@ func (m Model) statusText() string {
 	case m.search.Status() != "":
 		return m.search.Status()
 	case m.detail.Shown() && !m.helpOpen:
-		return "esc: back"
+		h := m.detail.KeyMap().Close.Help()
+		return h.Key + ": " + h.Desc
 	case m.view == viewLocks:
 		return m.locks.Status()
+	case m.view == viewProblems && m.problems.Status() != "":
+		return m.problems.Status()
 	}
 	return m.accounts.Status()
 }
@@ -233,20 +277,17 @@ func errText(err error) string {
 	return dynamo.Redact(err.Error())
 }
 
-// keys are the bindings as they work now, each disabled where it does
-// nothing, so that help says what the keys do: with overlay, over the
-// detail, help or the dialog; without, over the list view.
-func (m Model) keys(overlay bool) keymap.KeyMap {
+// keys are the root's bindings as they work now, each disabled where it
+// does nothing, so that help says what the keys do. In the search field
+// and the dialog every key is text but ctrl+c.
+func (m Model) keys() keymap.KeyMap {
 	km := m.km
-	for _, b := range []*key.Binding{&km.Search, &km.NextView, &km.Accounts, &km.Locks, &km.Problems} {
-		b.SetEnabled(!m.search.Typing())
+	text := m.search.Typing() || m.write.Open()
+	for _, b := range []*key.Binding{&km.NextView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
+		b.SetEnabled(!text)
 	}
-	km.NextProblem.SetEnabled(!overlay && m.view != viewProblems)
-	km.PrevProblem.SetEnabled(!overlay && m.view != viewProblems)
-	km.Back.SetEnabled(overlay || m.view != viewAccounts || m.accounts.Pinned())
-	writes := m.opts.Store.Writable() && !overlay
-	for _, b := range []*key.Binding{&km.Edit, &km.Delete, &km.Fix, &km.Add} {
-		b.SetEnabled(writes)
-	}
+	km.Interrupt.SetEnabled(text)
+	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
+	km.Back.SetEnabled(!text && (m.helpOpen || !m.detail.Shown() && m.view != viewAccounts))
 	return km
 }

@@ -7,8 +7,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
-	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
@@ -84,23 +82,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var start tea.Cmd
 		m.check, start = m.check.Start(false)
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
-	case write.PlanMsg, write.SentMsg, dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg:
+	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg,
+		dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg:
 		m.write, cmd = m.write.Update(msg)
 	}
 	return m, cmd
 }
 
 // onKey handles a key: the search field and the dialog take every key but
-// ctrl+c; otherwise the root's own keys, then the view shown.
+// ctrl+c; otherwise the root's own keys, then what is shown.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.detail.Drop() // a detail still being read is stale: the user has moved on
-	km := m.keys(m.overlay())
+	km := m.keys()
 	var cmd tea.Cmd
 	switch {
-	case m.write.Sending() && (key.Matches(msg, km.Interrupt) || key.Matches(msg, km.Quit) && !m.write.Open()):
+	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit):
 		m.write, cmd = m.write.Quit()
 		return m, cmd
-	case (m.search.Typing() || m.write.Open()) && key.Matches(msg, km.Interrupt):
+	case key.Matches(msg, km.Interrupt, km.Quit):
 		return m, tea.Quit
 	case m.search.Typing():
 		m.search, cmd = m.search.Update(msg)
@@ -111,22 +110,14 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.status = ""
 	switch {
-	case key.Matches(msg, km.Quit):
-		return m, tea.Quit
 	case key.Matches(msg, km.Help):
 		m.helpOpen = !m.helpOpen
 		m.detail.Close()
 	case key.Matches(msg, km.Back):
-		switch {
-		case m.helpOpen:
-			m.helpOpen = false
-		case m.detail.Shown():
-			m.detail.Close()
-		case m.view != viewAccounts:
+		if !m.helpOpen {
 			m.view = viewAccounts
-		default:
-			return m.route(msg) // the accounts view unpins
 		}
+		m.helpOpen = false
 	case key.Matches(msg, km.NextView):
 		cmd = m.switchTo((m.view + 1) % 3)
 	case key.Matches(msg, km.Accounts):
@@ -138,8 +129,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Search):
 		m.search, cmd = m.search.Open()
 		return m, cmd
-	case key.Matches(msg, km.Edit, km.Delete, km.Fix, km.Add):
-		return m.onWriteKey(msg, km)
+	case key.Matches(msg, km.Add):
+		m.write, cmd = m.write.Signup()
+		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
 	default:
@@ -219,51 +211,4 @@ func (m *Model) reload() tea.Cmd {
 		cmds = append(cmds, start)
 	}
 	return tea.Batch(cmds...)
-}
-
-// onWriteKey opens the write dialog for e, d, f and a, about the selected
-// row.
-func (m Model) onWriteKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.Cmd) {
-	if !m.opts.Store.Writable() {
-		m.status = "read-only: writes are disabled (--read-only, or a remote endpoint without --write)"
-		return m, nil
-	}
-	var cmd tea.Cmd
-	switch {
-	case key.Matches(msg, km.Add):
-		m.write, cmd = m.write.Signup()
-	case key.Matches(msg, km.Edit, km.Delete):
-		a, ok := m.accounts.SelectedAccount()
-		switch {
-		case (m.view != viewAccounts || !ok) && key.Matches(msg, km.Edit):
-			m.status = "select an account to rename"
-		case m.view != viewAccounts || !ok:
-			m.status = "select an account to delete"
-		case key.Matches(msg, km.Edit):
-			m.write, cmd = m.write.Rename(a)
-		default:
-			m.write, cmd = m.write.Delete(a)
-		}
-	case key.Matches(msg, km.Fix):
-		p, why, ok := m.selectedProblem()
-		if !ok {
-			m.status = "select a problem row (a lock marked in words, an orphan, or a row of the problems view)"
-			return m, nil
-		}
-		m.write, cmd = m.write.Fix(p, why)
-	}
-	return m, cmd
-}
-
-// selectedProblem is the problem the selected row shows, or why it is left
-// to a person.
-func (m Model) selectedProblem() (model.Problem, string, bool) {
-	switch m.view {
-	case viewProblems:
-		p, ok := m.problems.Selected()
-		return p, "", ok
-	case viewAccounts:
-		return m.accounts.SelectedProblem()
-	}
-	return model.Problem{}, "", false
 }

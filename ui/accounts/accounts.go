@@ -13,10 +13,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/write"
 )
 
 // Backend is what the accounts view reads.
@@ -55,7 +56,7 @@ type Model struct {
 	ctx     context.Context
 	backend Backend
 	r       *rows.Renderer
-	km      keymap.KeyMap
+	km      KeyMap
 	src     *source
 	list    browser.Model
 	next    dynamo.Cursor
@@ -72,10 +73,23 @@ type Model struct {
 }
 
 // New returns the accounts view, loading: Init asks for the first page.
-func New(ctx context.Context, backend Backend, r *rows.Renderer, km keymap.KeyMap) Model {
+func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
 	src := newSource(r)
-	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km, src), loading: true}
+	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true}
 }
+
+// keys are the bindings as they work now: esc unpins only what is pinned.
+func (m Model) keys() KeyMap {
+	km := m.km
+	km.Unpin.SetEnabled(m.src.pin != nil)
+	return km
+}
+
+// ShortHelp is the help line's part for this view.
+func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
+
+// FullHelp is the help screen's part for this view.
+func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
 // Init asks for the first page.
 func (m Model) Init() tea.Cmd { return m.load(dynamo.Cursor{}, false) }
@@ -205,27 +219,46 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
-	m.followEnd = false
+	km := m.keys()
+	m.followEnd, m.note = false, ""
+	var cmd tea.Cmd
 	switch {
-	case key.Matches(k, m.km.Enter):
-		return m, m.open()
-	case key.Matches(k, m.km.NextProblem):
+	case key.Matches(k, km.Enter):
+		cmd = m.open()
+	case key.Matches(k, km.NextProblem):
 		m.seek(+1)
-	case key.Matches(k, m.km.PrevProblem):
+	case key.Matches(k, km.PrevProblem):
 		m.seek(-1)
-	case key.Matches(k, m.km.Back) && m.src.pin != nil:
+	case key.Matches(k, km.Unpin):
 		m.src.pin = nil
 		m.keepSelection(m.src.rebuildTop())
+	case key.Matches(k, km.Edit, km.Delete):
+		a, ok := m.SelectedAccount()
+		switch {
+		case !ok && key.Matches(k, km.Edit):
+			m.note = "select an account to rename"
+		case !ok:
+			m.note = "select an account to delete"
+		case key.Matches(k, km.Edit):
+			cmd = events.Emit(write.RenameMsg{Account: a})
+		default:
+			cmd = events.Emit(write.DeleteMsg{Account: a})
+		}
+	case key.Matches(k, km.Fix):
+		if p, why, ok := m.SelectedProblem(); ok {
+			cmd = events.Emit(write.FixMsg{Problem: p, Why: why})
+		} else {
+			m.note = write.SelectAProblem
+		}
 	default:
 		m.list, _ = m.list.Update(k)
-		m.followEnd = key.Matches(k, m.km.Bottom)
+		m.followEnd = key.Matches(k, km.Bottom)
 	}
-	return m, m.Prefetch()
+	return m, tea.Batch(cmd, m.Prefetch())
 }
 
 // seek moves to the next (dir +1) or previous (-1) row that shows a problem.
 func (m *Model) seek(dir int) {
-	m.note = ""
 	if !m.list.Seek(dir, m.src.problematic) {
 		m.note = "no further problem among the rows loaded"
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
@@ -19,7 +18,7 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	b := uitest.New(sc)
 	b.Put(sc.Table, dynamotest.Account("ACCT#a1", "ada@x.io", "ada"))
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, keymap.Default())
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
 	m.SetSize(100, 26)
 
 	stale := m.Init()

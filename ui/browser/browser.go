@@ -7,8 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/locktable/locktable/keymap"
 )
 
 // Source is what the list shows: a length, and any row rendered on demand.
@@ -19,13 +17,13 @@ type Source interface {
 
 // Model is the list's state: which row is selected and which is on top.
 type Model struct {
-	km                            keymap.KeyMap
+	km                            KeyMap
 	src                           Source
 	cursor, offset, width, height int
 }
 
-// New returns a list over src.
-func New(km keymap.KeyMap, src Source) Model { return Model{km: km, src: src} }
+// New returns a list over src, moved by km.
+func New(km KeyMap, src Source) Model { return Model{km: km, src: src} }
 
 // SetSize sets the list's size in cells.
 func (m *Model) SetSize(w, h int) {

@@ -11,7 +11,6 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 )
 
@@ -49,12 +48,12 @@ type Model struct {
 	shown   bool
 	err     error
 	Title   string
+	km      KeyMap
 	vp      viewport.Model
 }
 
-// New returns a closed detail view reading through reader, whose
-// scrolling follows the key map.
-func New(ctx context.Context, reader Reader, km keymap.KeyMap) Model {
+// New returns a closed detail view reading through reader.
+func New(ctx context.Context, reader Reader, km KeyMap) Model {
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{
 		PageDown:     km.PageDown,
@@ -63,12 +62,15 @@ func New(ctx context.Context, reader Reader, km keymap.KeyMap) Model {
 		HalfPageDown: key.NewBinding(key.WithDisabled()),
 		Up:           km.Up,
 		Down:         km.Down,
-		Left:         key.NewBinding(key.WithKeys("left", "h")),
-		Right:        key.NewBinding(key.WithKeys("right", "l")),
+		Left:         km.Left,
+		Right:        km.Right,
 	}
 	vp.SoftWrap = true
-	return Model{ctx: ctx, reader: reader, vp: vp}
+	return Model{ctx: ctx, reader: reader, km: km, vp: vp}
 }
+
+// KeyMap returns the detail's bindings, for help.
+func (m Model) KeyMap() KeyMap { return m.km }
 
 // Open shows what msg asks for: at once when there is nothing to read,
 // otherwise once the read answers.
@@ -115,9 +117,10 @@ func (m *Model) SetSize(w, h int) {
 	m.vp.SetHeight(h)
 }
 
-// Update shows an item read for it, and scrolls.
+// Update shows an item read for it, scrolls, and closes.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if msg, ok := msg.(ItemMsg); ok {
+	switch msg := msg.(type) {
+	case ItemMsg:
 		switch {
 		case msg.req != m.req:
 		case msg.err != nil:
@@ -126,6 +129,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.show(m.pending.Title, m.pending.Render(msg.item))
 		}
 		return m, nil
+	case tea.KeyPressMsg:
+		if key.Matches(msg, m.km.Close) {
+			m.shown = false
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	m.vp, cmd = m.vp.Update(msg)

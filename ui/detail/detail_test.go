@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
 )
@@ -116,7 +115,7 @@ func TestItemLinesShowHostileStringsEscaped(t *testing.T) {
 }
 
 func TestModelScrollsTheText(t *testing.T) {
-	m := detail.New(context.Background(), nil, keymap.Default())
+	m := detail.New(context.Background(), nil, detail.DefaultKeyMap())
 	var lines []string
 	for i := range 40 {
 		lines = append(lines, fmt.Sprintf("line %d", i))
@@ -183,7 +182,7 @@ func TestOpenReadsTheItemNow(t *testing.T) {
 		}
 		return detail.ItemLines(it)
 	}}
-	m := detail.New(context.Background(), r, keymap.Default())
+	m := detail.New(context.Background(), r, detail.DefaultKeyMap())
 	m.SetSize(40, 5)
 	m, cmd := m.Open(open)
 	if m.Shown() || cmd == nil {

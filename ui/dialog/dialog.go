@@ -13,8 +13,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -62,7 +62,7 @@ type CloseMsg struct{ Committed bool }
 
 // Model is the dialog's state.
 type Model struct {
-	km      keymap.KeyMap
+	km      KeyMap
 	st      *styles.Styles
 	schema  *model.Schema
 	Title   string
@@ -81,7 +81,7 @@ type Model struct {
 
 // New returns a dialog titled title. With fields it opens on the form;
 // without, it waits for the root's plan.
-func New(km keymap.KeyMap, st *styles.Styles, schema *model.Schema, title string, fields []Field) Model {
+func New(km KeyMap, st *styles.Styles, schema *model.Schema, title string, fields []Field) Model {
 	m := Model{km: km, st: st, schema: schema, Title: title, fields: fields, Stage: StageWaiting}
 	if len(fields) > 0 {
 		m.Stage = StageForm
@@ -89,6 +89,11 @@ func New(km keymap.KeyMap, st *styles.Styles, schema *model.Schema, title string
 	}
 	m.preview = viewport.New()
 	m.preview.SoftWrap = true
+	m.preview.KeyMap = viewport.KeyMap{
+		Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
+		HalfPageUp: key.NewBinding(key.WithDisabled()), HalfPageDown: key.NewBinding(key.WithDisabled()),
+		Left: key.NewBinding(key.WithDisabled()), Right: key.NewBinding(key.WithDisabled()),
+	}
 	m.typed = textinput.New()
 	m.typed.Prompt = "> "
 	return m
@@ -186,66 +191,41 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.Stage == StageWaiting {
-		return m, nil // planning or sending: the answer must find this dialog
-	}
-	if key.Matches(k, m.km.Back) {
-		switch {
-		case (m.Stage == StagePreview || m.Stage == StageResult) && len(m.fields) > 0:
-			m.Stage = StageForm // back to the values, kept as typed
-			return m, m.fields[m.focus].Input.Focus()
-		default:
-			return m, emit(CloseMsg{Committed: false})
-		}
-	}
-	switch m.Stage {
-	case StageForm:
-		return m.updateForm(k)
-	case StagePreview:
-		if m.tx.MustType != "" {
-			if k.String() == "enter" {
-				if m.typed.Value() == m.tx.MustType {
-					m.Stage = StageWaiting
-					return m, emit(SendMsg{})
-				}
-				m.err = "type " + model.Printable(m.tx.MustType) + " exactly to send"
-				return m, nil
-			}
-			var cmd tea.Cmd
-			m.typed, cmd = m.typed.Update(k)
-			return m, cmd
-		}
-		if k.String() == "enter" || k.String() == "y" {
-			m.Stage = StageWaiting
-			return m, emit(SendMsg{})
-		}
+	km := m.keys() // nothing works while waiting: the answer must find this dialog
+	committed := m.result != nil && m.result.Outcome == model.Committed
+	switch {
+	case key.Matches(k, km.Back) && len(m.fields) > 0 && (m.Stage == StagePreview || m.Stage == StageResult && !committed):
+		m.Stage = StageForm // back to the values, kept as typed
+		return m, m.fields[m.focus].Input.Focus()
+	case key.Matches(k, km.Back, km.Close):
+		return m, events.Emit(CloseMsg{Committed: committed})
+	case m.Stage == StageForm:
+		return m.updateForm(k, km)
+	case key.Matches(k, km.Send) && m.tx.MustType != "" && m.typed.Value() != m.tx.MustType:
+		m.err = "type " + model.Printable(m.tx.MustType) + " exactly to send"
+	case key.Matches(k, km.Send, km.Resend):
+		// A resend is the same request and token: a no-op if it had committed.
+		m.Stage = StageWaiting
+		return m, events.Emit(SendMsg{})
+	case m.Stage == StagePreview && m.tx.MustType != "":
+		var cmd tea.Cmd
+		m.typed, cmd = m.typed.Update(k)
+		return m, cmd
+	case m.Stage == StagePreview:
 		var cmd tea.Cmd
 		m.preview, cmd = m.preview.Update(k)
 		return m, cmd
-	case StageResult:
-		if k.String() == "enter" {
-			return m, emit(CloseMsg{Committed: m.result.Outcome == model.Committed})
-		}
-		if k.String() == "s" && m.result.Outcome == model.Unknown && m.tx != nil {
-			// The same request and token: a no-op if it had committed.
-			m.Stage = StageWaiting
-			return m, emit(SendMsg{})
-		}
-	case StageSkipped:
-		if k.String() == "enter" {
-			return m, emit(CloseMsg{})
-		}
 	}
 	return m, nil
 }
 
-func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
-	switch k.String() {
-	case "tab", "down":
+func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(k, km.Next):
 		return m, m.moveFocus(+1)
-	case "shift+tab", "up":
+	case key.Matches(k, km.Prev):
 		return m, m.moveFocus(-1)
-	case "enter":
+	case key.Matches(k, km.Preview):
 		values := map[string]string{}
 		for _, f := range m.fields {
 			if f.Err != "" {
@@ -255,7 +235,7 @@ func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			values[f.Label] = f.Input.Value()
 		}
 		m.Stage, m.err = StageWaiting, ""
-		return m, emit(SubmitMsg{Values: values})
+		return m, events.Emit(SubmitMsg{Values: values})
 	}
 	var cmd tea.Cmd
 	f := &m.fields[m.focus]
@@ -278,9 +258,7 @@ func (m *Model) moveFocus(d int) tea.Cmd {
 // Fields returns the form's values by label, as typed.
 func (m Model) Fields() []Field { return m.fields }
 
-func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
-
-// View renders the dialog in its area.
+// View renders the dialog in its area; the help line says what the keys do.
 func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render(model.Printable(m.Title)) + "\n")
@@ -299,15 +277,12 @@ func (m Model) View() string {
 				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Error.Render(model.Printable(f.Err)))
 			}
 		}
-		b.WriteString(m.st.Dim.Render("\ntab next field • enter preview • esc cancel") + "\n")
 	case StageWaiting:
 		b.WriteString(m.st.Dim.Render("working…") + "\n")
 	case StagePreview:
 		b.WriteString(m.preview.View() + "\n")
 		if m.tx.MustType != "" {
 			b.WriteString("type " + model.Printable(m.tx.MustType) + " to send: " + m.typed.View() + "\n")
-		} else {
-			b.WriteString(m.st.Title.Render("enter/y send") + m.st.Dim.Render(" • ↑↓ scroll • esc back") + "\n")
 		}
 	case StageResult:
 		r := m.result
@@ -326,16 +301,8 @@ func (m Model) View() string {
 				fmt.Fprintf(&b, "  %s: %s\n", rs.Code, model.Printable(rs.Message))
 			}
 		}
-		hint := "enter close"
-		switch {
-		case r.Outcome == model.Unknown:
-			hint = "s send again with the same token (a no-op if it committed) • enter close"
-		case r.Outcome != model.Committed && len(m.fields) > 0:
-			hint = "esc edit and retry • enter close"
-		}
-		b.WriteString(m.st.Dim.Render("\n"+hint) + "\n")
 	case StageSkipped:
-		b.WriteString(model.Printable(m.note) + "\n" + m.st.Dim.Render("\nenter close") + "\n")
+		b.WriteString(model.Printable(m.note) + "\n")
 	}
 	if m.err != "" {
 		b.WriteString(m.st.Error.Render("error: "+model.Printable(m.err)) + "\n")

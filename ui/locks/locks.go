@@ -12,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
@@ -39,7 +38,7 @@ type PageMsg struct {
 type Model struct {
 	ctx     context.Context
 	backend Backend
-	km      keymap.KeyMap
+	km      KeyMap
 	src     *source
 	list    browser.Model
 	next    dynamo.Cursor
@@ -51,10 +50,16 @@ type Model struct {
 }
 
 // New returns the locks view, empty until Show.
-func New(ctx context.Context, backend Backend, r *rows.Renderer, km keymap.KeyMap) Model {
+func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
 	src := &source{r: r}
-	return Model{ctx: ctx, backend: backend, km: km, src: src, list: browser.New(km, src)}
+	return Model{ctx: ctx, backend: backend, km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
+
+// ShortHelp is the help line's part for this view.
+func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
+
+// FullHelp is the help screen's part for this view.
+func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
 
 // SetSize sets the list's size in cells.
 func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
@@ -115,6 +120,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.next = msg.page.Next
 		m.list.SetCursor(m.list.Cursor())
 	case tea.KeyPressMsg:
+		m.note = ""
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
@@ -123,7 +129,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			if key.Matches(msg, m.km.PrevProblem) {
 				dir = -1
 			}
-			m.note = ""
 			if !m.list.Seek(dir, m.src.problematic) {
 				m.note = "no further problem among the rows loaded"
 			}

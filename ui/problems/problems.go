@@ -9,27 +9,37 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/write"
 )
 
 // Model is the problems view.
 type Model struct {
-	km    keymap.KeyMap
+	km    KeyMap
 	src   *source
 	list  browser.Model
-	ready bool // a report is shown
+	ready bool   // a report is shown
+	note  string // what the last key could not do
 }
 
 // New returns the problems view, waiting for the check.
-func New(r *rows.Renderer, km keymap.KeyMap) Model {
+func New(r *rows.Renderer, km KeyMap) Model {
 	src := &source{r: r}
-	return Model{km: km, src: src, list: browser.New(km, src)}
+	return Model{km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
+
+// ShortHelp is the help line's part for this view.
+func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
+
+// FullHelp is the help screen's part for this view.
+func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
+
+// Status says what the last key could not do, "" when nothing.
+func (m Model) Status() string { return m.note }
 
 // SetSize sets the list's size in cells.
 func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
@@ -41,15 +51,24 @@ func (m *Model) SetReport(r *model.Report) {
 	m.list.SetCursor(m.list.Cursor())
 }
 
-// Update moves the selection; enter on a problem asks to jump to its rows.
+// Update moves the selection; enter on a problem asks to jump to its
+// rows, f to fix it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.km.Enter) {
-		if p, ok := m.Selected(); ok {
-			return m, events.Emit(search.JumpMsg{Problem: p})
-		}
-		return m, nil
+	k, ok := msg.(tea.KeyPressMsg)
+	if ok {
+		m.note = ""
 	}
-	m.list, _ = m.list.Update(msg)
+	switch p, selected := m.Selected(); {
+	case !ok || !key.Matches(k, m.km.Enter, m.km.Fix):
+		m.list, _ = m.list.Update(msg)
+	case !selected && key.Matches(k, m.km.Fix):
+		m.note = write.SelectAProblem
+	case !selected:
+	case key.Matches(k, m.km.Enter):
+		return m, events.Emit(search.JumpMsg{Problem: p})
+	default:
+		return m, events.Emit(write.FixMsg{Problem: p})
+	}
 	return m, nil
 }
 

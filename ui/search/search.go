@@ -14,7 +14,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/events"
@@ -54,7 +53,7 @@ type Model struct {
 	backend Backend
 	schema  *model.Schema
 	pump    events.Pump
-	km      keymap.KeyMap
+	km      KeyMap
 	input   textinput.Model
 	typing  bool // the field is open
 	busy    bool
@@ -65,7 +64,7 @@ type Model struct {
 
 // New returns a closed search field; searches post their progress and
 // answers to pump.
-func New(ctx context.Context, backend Backend, schema *model.Schema, pump events.Pump, km keymap.KeyMap) Model {
+func New(ctx context.Context, backend Backend, schema *model.Schema, pump events.Pump, km KeyMap) Model {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "email, handle or account id"
@@ -111,11 +110,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	switch {
-	case key.Matches(k, m.km.Back):
+	case key.Matches(k, m.km.Cancel):
 		m.typing = false
 		m.input.Blur()
 		return m, nil
-	case key.Matches(k, m.km.Enter):
+	case key.Matches(k, m.km.Search):
 		q := strings.TrimSpace(m.input.Value())
 		m.typing = false
 		m.input.Blur()
@@ -146,6 +145,12 @@ func (m Model) start(look func(progress func(what string, scanned int64)) (accou
 		return nil
 	}
 }
+
+// ShortHelp is the help line's part while the field is open.
+func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
+
+// FullHelp is the help screen's part while the field is open.
+func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
 
 // View renders the field.
 func (m Model) View() string { return m.input.View() }

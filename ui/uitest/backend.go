@@ -36,6 +36,8 @@ type Backend struct {
 	failures map[string]error
 	hold     chan struct{} // see HoldWrites
 	arrived  chan struct{}
+	lost     int      // see LoseWrites
+	tokens   []string // of every write that arrived
 }
 
 // New returns an empty, writable backend for schema sc.
@@ -95,6 +97,21 @@ func (b *Backend) Fail(method string, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.failures[method] = err
+}
+
+// LoseWrites makes the next n writes get lost on the way: nothing is
+// applied, and the outcome is unknown, as when no answer comes.
+func (b *Backend) LoseWrites(n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lost = n
+}
+
+// Tokens returns the ClientRequestToken of every write that arrived.
+func (b *Backend) Tokens() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.tokens)
 }
 
 // called counts a call and takes the lock; the caller unlocks. It returns
@@ -491,6 +508,13 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 	if !b.writable {
 		res.Outcome = dynamo.Refused
 		return res, dynamo.ErrReadOnly
+	}
+	b.tokens = append(b.tokens, res.Token)
+	if b.lost > 0 {
+		b.lost--
+		res.Outcome = dynamo.Unknown
+		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
+		return res, nil
 	}
 	r := tx.Plan.Reclaim
 	if r == nil || !r.Resume {

@@ -13,10 +13,10 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
@@ -72,13 +72,28 @@ type SentMsg struct {
 // touched are to be read again.
 type WrittenMsg struct{ Accounts []string }
 
+// SelectAProblem is what f says on a row that shows no problem.
+const SelectAProblem = "select a problem row (a lock marked in words, an orphan, or a row of the problems view)"
+
+// RenameMsg asks for the rename form of an account.
+type RenameMsg struct{ Account model.AccountView }
+
+// DeleteMsg asks to delete an account and release its locks.
+type DeleteMsg struct{ Account model.AccountView }
+
+// FixMsg asks to repair a problem, or to say why (Why) a person decides.
+type FixMsg struct {
+	Problem model.Problem
+	Why     string
+}
+
 // Model is the write dialog and the transaction it is about.
 type Model struct {
 	ctx     context.Context
 	backend Backend
 	schema  *model.Schema
 	st      *styles.Styles
-	km      keymap.KeyMap
+	km      dialog.KeyMap
 	report  *model.Report // the last finished check's
 	dialog  *dialog.Model // nil when closed
 	req     reqID
@@ -97,7 +112,7 @@ type Model struct {
 }
 
 // New returns the write flow, with no dialog open.
-func New(ctx context.Context, backend Backend, schema *model.Schema, st *styles.Styles, km keymap.KeyMap) Model {
+func New(ctx context.Context, backend Backend, schema *model.Schema, st *styles.Styles, km dialog.KeyMap) Model {
 	return Model{ctx: ctx, backend: backend, schema: schema, st: st, km: km}
 }
 
@@ -117,10 +132,8 @@ func (m *Model) SetReport(r *model.Report) { m.report = r }
 func (m Model) Open() bool { return m.dialog != nil }
 
 func (m *Model) open(title string, fields []dialog.Field, op operation, id string) {
-	km := m.km // the dialog's own keys: esc always closes it
-	km.Back.SetEnabled(true)
 	m.req++
-	d := dialog.New(km, m.st, m.schema, title, fields)
+	d := dialog.New(m.km, m.st, m.schema, title, fields)
 	d.SetSize(m.width, m.height)
 	m.dialog, m.prepared = &d, nil
 	m.op, m.id = op, id
@@ -278,8 +291,16 @@ func prepareNew(ctx context.Context, req reqID, b Backend, p model.Plan, err err
 	return prepare(req, b, p, err, "")
 }
 
-// Update hands keys to the dialog and answers what it asks for.
+// Update opens the dialog, hands it keys and answers what it asks for.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case RenameMsg:
+		return m.Rename(msg.Account)
+	case DeleteMsg:
+		return m.Delete(msg.Account)
+	case FixMsg:
+		return m.Fix(msg.Problem, msg.Why)
+	}
 	if m.dialog == nil {
 		return m, nil
 	}
@@ -419,6 +440,22 @@ func (m Model) Stage() dialog.Stage {
 		return dialog.StageForm
 	}
 	return m.dialog.Stage
+}
+
+// ShortHelp is the open dialog's help line.
+func (m Model) ShortHelp() []key.Binding {
+	if m.dialog == nil {
+		return nil
+	}
+	return m.dialog.ShortHelp()
+}
+
+// FullHelp is the open dialog's bindings.
+func (m Model) FullHelp() [][]key.Binding {
+	if m.dialog == nil {
+		return nil
+	}
+	return m.dialog.FullHelp()
 }
 
 // View renders the dialog.
