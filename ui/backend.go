@@ -20,8 +20,6 @@ type Backend interface {
 	Account(ctx context.Context, id string) (view model.AccountView, found bool, err error)
 	// Lock reads the lock of constraint ci for value v, normalized first.
 	Lock(ctx context.Context, ci int, v string) (model.Item, bool, error)
-	// LockAt reads the lock of constraint ci whose key holds raw as stored.
-	LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error)
 	// Holders finds the accounts that hold value v of constraint ci.
 	Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error)
 	// ReadConsistent reads items by key with strongly consistent reads.

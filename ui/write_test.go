@@ -179,3 +179,21 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 		t.Fatalf("esc did not close the dialog:\n%s", d.screen())
 	}
 }
+
+// TestRepairOfALockNamingAnOwnerAsksForIt: deleting an orphan lock that
+// still names an owner asks for the owner to be typed back (the plan says
+// so, as it does for the CLI); one that names nobody is sent with enter.
+func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("g", "j") // the orphan UNIQ#EMAIL#old@x.io, owner ACCT#a1
+	d.press("f")
+	waitScreen(d, "the typed confirmation", "type ACCT#a1 to send")
+	d.press("esc", "j", "f") // the ownerless UNIQ#HANDLE#ghost: claimed first
+	waitScreen(d, "the preview", "claim lock UNIQ#HANDLE#ghost")
+	if strings.Contains(d.screen(), "to send:") || !strings.Contains(d.footer(), "enter/y send") {
+		t.Errorf("an ownerless orphan asks for something to be typed:\n%s", d.screen())
+	}
+}

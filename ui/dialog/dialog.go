@@ -43,14 +43,13 @@ type Field struct {
 type SubmitMsg struct{ Values map[string]string }
 
 // Preview is a prepared transaction as the dialog shows it: what each
-// action is for, the exact request, and what must be typed back to send
-// it. The request itself stays with whoever sends it.
+// action is for, and what must be typed back to send it (Plan.MustType),
+// the exact request and its token. The request itself stays with whoever
+// sends it.
 type Preview struct {
 	Plan    model.Plan
 	Token   string
 	Request string // the request as the AWS CLI takes it (--cli-input-json)
-	// MustType is what the typed confirmation wants ("" for y/enter).
-	MustType string
 }
 
 // SendMsg asks the root to send the previewed transaction (again, with
@@ -118,15 +117,15 @@ func (m *Model) SetSize(w, h int) {
 	m.preview.SetHeight(max(h-6, 3))
 }
 
-// SetPlan shows the prepared transaction, asking for p.MustType to be
-// typed before sending when it is set.
+// SetPlan shows the prepared transaction, asking for p.Plan.MustType to
+// be typed before sending when it is set.
 func (m *Model) SetPlan(p Preview) tea.Cmd {
 	m.tx, m.err, m.result = &p, "", nil
 	m.Stage = StagePreview
 	m.preview.SetContentLines(m.previewLines())
 	m.preview.GotoTop()
 	m.typed.SetValue("")
-	if p.MustType != "" {
+	if p.Plan.MustType != "" {
 		return m.typed.Focus()
 	}
 	return nil
@@ -201,13 +200,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, events.Emit(CloseMsg{Committed: committed})
 	case m.Stage == StageForm:
 		return m.updateForm(k, km)
-	case key.Matches(k, km.Send) && m.tx.MustType != "" && m.typed.Value() != m.tx.MustType:
-		m.err = "type " + model.Printable(m.tx.MustType) + " exactly to send"
+	case key.Matches(k, km.Send) && m.tx.Plan.MustType != "" && m.typed.Value() != m.tx.Plan.MustType:
+		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
 	case key.Matches(k, km.Send, km.Resend):
 		// A resend is the same request and token: a no-op if it had committed.
 		m.Stage = StageWaiting
 		return m, events.Emit(SendMsg{})
-	case m.Stage == StagePreview && m.tx.MustType != "":
+	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
 		var cmd tea.Cmd
 		m.typed, cmd = m.typed.Update(k)
 		return m, cmd
@@ -281,8 +280,8 @@ func (m Model) View() string {
 		b.WriteString(m.st.Dim.Render("working…") + "\n")
 	case StagePreview:
 		b.WriteString(m.preview.View() + "\n")
-		if m.tx.MustType != "" {
-			b.WriteString("type " + model.Printable(m.tx.MustType) + " to send: " + m.typed.View() + "\n")
+		if m.tx.Plan.MustType != "" {
+			b.WriteString("type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n")
 		}
 	case StageResult:
 		r := m.result

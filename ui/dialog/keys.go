@@ -51,7 +51,7 @@ func (m Model) keys() KeyMap {
 		on[&k.Next], on[&k.Prev], on[&k.Preview], on[&k.Back] = true, true, true, true
 	case StagePreview:
 		on[&k.Send], on[&k.Back] = true, true
-		if m.tx.MustType != "" {
+		if m.tx.Plan.MustType != "" {
 			// Typed back: y is text, and the keys edit the answer.
 			k.Send.SetKeys("enter")
 			k.Send.SetHelp("enter", "send")

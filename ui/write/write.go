@@ -29,7 +29,6 @@ type Backend interface {
 	PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error)
 	PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error)
 	PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error)
-	LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error)
 	LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error)
 	ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error)
 	Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result
@@ -151,7 +150,7 @@ func (m Model) others() model.OthersHold {
 // Signup opens the form of a new account.
 func (m Model) Signup() (Model, tea.Cmd) {
 	sc := m.schema
-	fields := []dialog.Field{dialog.NewField("account", sc.AccountPrefix+dynamo.NewToken()[:8], func(v string) error {
+	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountID(), func(v string) error {
 		_, err := sc.Signup(v, nil)
 		return err
 	})}
@@ -181,7 +180,7 @@ func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.others()
 	return m, func() tea.Msg {
 		p, err := b.PlanDelete(ctx, id, others)
-		return prepare(req, b, p, err, id)
+		return prepare(req, b, p, err)
 	}
 }
 
@@ -202,18 +201,13 @@ func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
 		m.dialog.SetSkipped(why)
 		return m, nil
 	}
-	ctx, b, req, owner := m.ctx, m.backend, m.req, m.schema.OwnerAttr
+	ctx, b, req := m.ctx, m.backend, m.req
 	return m, func() tea.Msg {
 		r, err := b.PlanRepair(ctx, p)
 		if err != nil || r.Skip != "" {
 			return PlanMsg{req: req, err: err, skip: r.Skip}
 		}
-		lock, _, err := b.LockAt(ctx, p.ConstraintIndex(), p.Value)
-		mustType := ""
-		if o, ok := lock[owner]; err == nil && ok && o.Kind == model.KindS && o.S != "" {
-			mustType = o.S // the lock still names an owner: type it back
-		}
-		return prepare(req, b, r.Plan, err, mustType)
+		return prepare(req, b, r.Plan, nil)
 	}
 }
 
@@ -235,7 +229,7 @@ func (m Model) validator(attr string) func(string) error {
 
 // prepare turns a plan for dialog req into a ready transaction and the
 // preview the dialog shows of it.
-func prepare(req reqID, b Backend, p model.Plan, err error, mustType string) PlanMsg {
+func prepare(req reqID, b Backend, p model.Plan, err error) PlanMsg {
 	if err != nil {
 		return PlanMsg{req: req, err: err}
 	}
@@ -247,7 +241,7 @@ func prepare(req reqID, b Backend, p model.Plan, err error, mustType string) Pla
 	if err != nil {
 		return PlanMsg{req: req, err: err}
 	}
-	return PlanMsg{req: req, tx: tx, preview: dialog.Preview{Plan: p, Token: tx.Token(), Request: string(doc), MustType: mustType}}
+	return PlanMsg{req: req, tx: tx, preview: dialog.Preview{Plan: p, Token: tx.Token(), Request: string(doc)}}
 }
 
 // lookup is how a signup or rename looks for other holders of its new
@@ -288,7 +282,7 @@ func prepareNew(ctx context.Context, req reqID, b Backend, p model.Plan, err err
 			return PlanMsg{req: req, err: errors.New(res.Reasons[0].Message)}
 		}
 	}
-	return prepare(req, b, p, err, "")
+	return prepare(req, b, p, err)
 }
 
 // Update opens the dialog, hands it keys and answers what it asks for.
