@@ -134,7 +134,7 @@ func (m *Model) resize(w, h int) {
 	m.detail.SetSize(w, lh-1)
 	m.write.SetSize(w, lh)
 	m.help.SetWidth(w)
-	m.search.SetWidth(w)
+	m.search.SetSize(w, 1)
 }
 
 // Farewell is what the UI asks to be printed once it has left the

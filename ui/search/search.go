@@ -79,8 +79,8 @@ func (m Model) Open() (Model, tea.Cmd) {
 	return m, m.input.Focus()
 }
 
-// SetWidth sets the field's width in cells.
-func (m *Model) SetWidth(w int) { m.input.SetWidth(max(w-4, 10)) }
+// SetSize sets the field's size in cells: it is one line high.
+func (m *Model) SetSize(w, _ int) { m.input.SetWidth(max(w-4, 10)) }
 
 // Update edits the field, starts a search on enter, and follows it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
