@@ -56,7 +56,8 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := ui.New(ctx, ui.Options{Store: store, ReadOnly: !store.Writable()})
+	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
+		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable()})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.

@@ -42,12 +42,11 @@ func (f *writeFlags) registerLookup(cmd *cobra.Command) {
 }
 
 // writeOp says what a write command is, before anything is planned: its
-// name and keys for the audit log, whether it asks for the key to be typed
-// back, and whether its new values need a holder lookup.
+// name and keys for the audit log, and whether its new values need a
+// holder lookup.
 type writeOp struct {
 	name   string
 	keys   []string
-	typed  bool
 	lookup bool
 }
 
@@ -93,7 +92,7 @@ func (a *app) writeCommands() []*cobra.Command {
 			return a.runWrite(cmd.Context(), signupF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				id := signupID
 				if id == "" {
-					id = s.Schema.AccountPrefix + dynamo.NewToken()[:12]
+					id = s.Schema.NewAccountID()
 				}
 				p, err := s.Schema.Signup(id, attrs)
 				return []dynamo.Repair{{Plan: p}}, err
@@ -141,7 +140,7 @@ func (a *app) writeCommands() []*cobra.Command {
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1], typed: true}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
+			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1]}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				p, err := s.PlanDelete(ctx, args[0], nil)
 				return []dynamo.Repair{{Plan: p}}, err
 			})
@@ -301,7 +300,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		txs = cleared
 	}
 	if len(txs) > 0 && !f.yes {
-		if err := a.confirm(ctx, txs, op.typed); err != nil {
+		if err := a.confirm(ctx, txs); err != nil {
 			return err
 		}
 	}
@@ -388,8 +387,9 @@ func problemKeys(p model.Problem) []string {
 }
 
 // confirm asks on a terminal (y/N); without one it refuses (exit 2). A
-// delete asks for the account's key to be typed back instead.
-func (a *app) confirm(ctx context.Context, txs []dynamo.Tx, typed bool) error {
+// single plan that says what must be typed back (model.Plan.MustType: a
+// delete's account key, a lock's owner) asks for that instead.
+func (a *app) confirm(ctx context.Context, txs []dynamo.Tx) error {
 	if !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
@@ -402,8 +402,8 @@ func (a *app) confirm(ctx context.Context, txs []dynamo.Tx, typed bool) error {
 	}
 	want := "y"
 	prompt := fmt.Sprintf("send %d transaction(s)? [y/N] ", len(txs))
-	if typed && len(txs) == 1 && len(txs[0].Plan.Keys) > 0 {
-		want = txs[0].Plan.Keys[0]
+	if len(txs) == 1 && txs[0].Plan.MustType != "" {
+		want = txs[0].Plan.MustType
 		prompt = fmt.Sprintf("type %s to confirm: ", model.Printable(want))
 	}
 	fmt.Fprint(a.stderr, prompt)

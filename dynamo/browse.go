@@ -19,11 +19,20 @@ import (
 type Cursor struct {
 	table int
 	key   map[string]types.AttributeValue
+	pos   int // see CursorAt
 	done  bool
 }
 
 // Done reports whether the read has nothing more.
 func (c Cursor) Done() bool { return c.done }
+
+// CursorAt is the cursor of a backend that pages by position, such as the
+// terminal UI's in-memory fake: the next page starts at item pos, and done
+// says there is none.
+func CursorAt(pos int, done bool) Cursor { return Cursor{pos: pos, done: done} }
+
+// Pos returns the position a CursorAt cursor was made with.
+func (c Cursor) Pos() int { return c.pos }
 
 // BrowseLimit is the Limit of one browsing call: a few hundred items come
 // back in milliseconds, where a 1 MB page can take a second.

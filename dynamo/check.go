@@ -17,26 +17,19 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// CheckPhase names what a running check is doing.
-type CheckPhase string
+// CheckPhase and CheckProgress are model's (see model.CheckProgress).
+type (
+	CheckPhase    = model.CheckPhase
+	CheckProgress = model.CheckProgress
+)
 
 // The phases of a check, in order.
 const (
-	PhaseScan    CheckPhase = "scan"    // the main scan of every table
-	PhaseConfirm CheckPhase = "confirm" // consistent reads of the keys involved
-	PhaseRescan  CheckPhase = "rescan"  // looking for holders of ownerless orphans
-	PhaseDone    CheckPhase = "done"
+	PhaseScan    = model.PhaseScan
+	PhaseConfirm = model.PhaseConfirm
+	PhaseRescan  = model.PhaseRescan
+	PhaseDone    = model.PhaseDone
 )
-
-// CheckProgress is reported as a check runs.
-type CheckProgress struct {
-	Phase   CheckPhase
-	Scanned int64 // items read by the main scan so far
-	Approx  int64 // the tables' approximate item count (0 when unknown)
-	// Confirmed holds the problems confirmed so far, from the rescan phase
-	// on: those a key read settles are known before ownerless orphans are.
-	Confirmed []model.Problem
-}
 
 // Check scans every table of the schema, reconciles accounts with locks and
 // reports the problems that consistent reads confirm. progress, if not nil,

@@ -9,15 +9,8 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// Lock is one lock item as the locks view lists it.
-type Lock struct {
-	Constraint int
-	Value      string // the key minus the prefix, as stored
-	Table      string
-	Key        map[string]string
-	Item       model.Item
-	Owner      string // "" when the lock names none (or a non-string one)
-}
+// Lock is one lock item as the locks view lists it (see model.Lock).
+type Lock = model.Lock
 
 // LockPage is one page of lock items.
 type LockPage struct {

@@ -53,15 +53,7 @@ type Repair struct {
 // is skipped as gone.
 func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error) {
 	r := Repair{Problem: p}
-	switch {
-	case p.Kind == model.DuplicateValue:
-		r.Skip = "two or more accounts hold the value: rename or delete one of them"
-		return r, nil
-	case p.Kind == model.InvalidValue:
-		r.Skip = "the value cannot be locked as it is: fix the attribute (rename) or delete the account"
-		return r, nil
-	case len(p.Accounts) > 1:
-		r.Skip = fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
+	if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 		return r, nil
 	}
 	// Re-confirm from fresh reads: the same rules as the check. An orphan
@@ -96,8 +88,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 			r.Plan, err = s.Schema.RepairOrphan(p, lock)
 		}
 	case model.MissingLock, model.ForeignLock:
-		if len(p.Accounts) != 1 {
-			r.Skip = fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
+		if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 			return r, nil
 		}
 		holder, err := s.mustAccount(ctx, p.Accounts[0])

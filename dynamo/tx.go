@@ -19,39 +19,24 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// Outcome is how a transaction ended.
-type Outcome string
-
-// The outcomes of a write.
-const (
-	Committed Outcome = "committed"
-	Cancelled Outcome = "cancelled" // not committed: a condition failed, or settled as not committed
-	Unknown   Outcome = "unknown"   // no answer, and the keys do not settle it
-	Skipped   Outcome = "skipped"   // left to a person
-	// The outcomes below come with an error: nothing was written, and the
-	// command reports why.
-	Refused  Outcome = "refused"  // locktable refused it: read-only, the write guard
-	NotSent  Outcome = "not_sent" // no request left the process: no connection, no credentials, interrupted first
-	Rejected Outcome = "rejected" // DynamoDB answered with an error (validation, access, a missing table)
+// Outcome, Reason and Result are model's: the UI shows them without
+// importing this package's SDK-facing types.
+type (
+	Outcome = model.Outcome
+	Reason  = model.Reason
+	Result  = model.Result
 )
 
-// Reason is one slot of a cancelled transaction, in words.
-type Reason struct {
-	Slot    int    `json:"slot"`
-	Action  string `json:"action"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// Result is what happened to one planned transaction.
-type Result struct {
-	Operation string   `json:"operation"`
-	Keys      []string `json:"keys"`
-	Outcome   Outcome  `json:"outcome"`
-	Token     string   `json:"token"`
-	Reasons   []Reason `json:"reasons"`
-	Note      string   `json:"note,omitempty"`
-}
+// The outcomes of a write (see model.Outcome).
+const (
+	Committed = model.Committed
+	Cancelled = model.Cancelled
+	Unknown   = model.Unknown
+	Skipped   = model.Skipped
+	Refused   = model.Refused
+	NotSent   = model.NotSent
+	Rejected  = model.Rejected
+)
 
 // Tx is a planned transaction ready to send: the plan and the exact input
 // that will be sent, token included. Previews render Input, and Execute

@@ -1,58 +1,62 @@
-// Package keymap holds every key binding of the terminal UI; help is
-// generated from them, so what help says is what the keys do.
+// Package keymap holds the terminal UI's own bindings: those that work
+// whatever view is shown. Each view and overlay declares its own bindings
+// beside it (accounts.KeyMap, dialog.KeyMap ...); the help line and the
+// help screen are made from the bindings of what is shown and these, so
+// that what help says is what the keys do.
 package keymap
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is the set of bindings of the terminal UI.
+// KeyMap is the root's bindings.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Enter, Back                             key.Binding
-	NextView, Accounts, Locks, Problems     key.Binding
-	Search, NextProblem, PrevProblem        key.Binding
-	Reload, Help, Quit                      key.Binding
-	Edit, Delete, Fix, Add                  key.Binding
+	NextView, Accounts, Locks, Problems key.Binding
+	Search, Add, Reload                 key.Binding
+	Back, Help, Quit                    key.Binding
+	// Interrupt quits where q is text: in the search field, the dialog.
+	Interrupt key.Binding
 }
 
-// Default returns the bindings locktable ships with: arrows and vim keys.
+// Default returns the bindings locktable ships with.
 func Default() KeyMap {
 	return KeyMap{
-		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+b", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Top:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "end (keeps loading)")),
-		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail / jump")),
-		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		NextView:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
-		Accounts:    key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
-		Locks:       key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
-		Problems:    key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
-		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		NextProblem: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev problem")),
-		PrevProblem: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous problem")),
-		Reload:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit/rename account")),
-		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete account")),
-		Fix:         key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
-		Add:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
+		NextView:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
+		Accounts:  key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
+		Locks:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
+		Problems:  key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
+		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
+		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
 }
 
-// ShortHelp is the help line that is always visible.
+// ShortHelp is the root's part of the help line, after the view's.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextView, k.Enter, k.Search, k.NextProblem, k.Fix, k.Reload, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.NextView, k.Search, k.Reload, k.Help, k.Quit, k.Interrupt}
 }
 
-// FullHelp is the help screen, in columns.
+// FullHelp is the root's columns of the help screen, after the view's.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.Back, k.NextView, k.Accounts, k.Locks, k.Problems},
-		{k.Search, k.NextProblem, k.PrevProblem, k.Reload, k.Help, k.Quit},
-		{k.Edit, k.Delete, k.Fix, k.Add},
+		{k.Back, k.NextView, k.Accounts, k.Locks, k.Problems},
+		{k.Search, k.Add, k.Reload, k.Help, k.Quit},
+	}
+}
+
+// Rows is what the list views that show problems do with their rows: open
+// the selected one, and move between those that show a problem.
+type Rows struct {
+	Enter, NextProblem, PrevProblem key.Binding
+}
+
+// DefaultRows returns the bindings of rows.
+func DefaultRows() Rows {
+	return Rows{
+		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		NextProblem: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev problem")),
+		PrevProblem: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous problem")),
 	}
 }

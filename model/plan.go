@@ -1,6 +1,8 @@
 package model
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -133,6 +135,10 @@ type Plan struct {
 	// Reclaim is set on the repair of an ownerless orphan lock, which is
 	// more than one transaction: the actions are its first step.
 	Reclaim *Reclaim
+	// MustType is what a person confirming the plan types back, where y
+	// is not enough: the account's key for a delete, the owner a lock
+	// still names for a repair that takes the lock from it; "" otherwise.
+	MustType string
 }
 
 // ErrNoChange is a rename whose values are the ones the account has:
@@ -358,7 +364,7 @@ func (s *Schema) Delete(a AccountView, others OthersHold) (Plan, error) {
 	for _, c := range s.Constraints {
 		del.Conds = append(del.Conds, loadedCond(a.Item, c.Attr))
 	}
-	p := Plan{Operation: "delete", Keys: []string{a.ID}, Actions: []Action{del}}
+	p := Plan{Operation: "delete", Keys: []string{a.ID}, Actions: []Action{del}, MustType: a.ID}
 	for ci := range s.Constraints {
 		if rel, ok := s.release(a, ci, others); ok {
 			p.Actions = append(p.Actions, rel)
@@ -377,7 +383,7 @@ func (s *Schema) RepairOrphan(p Problem, lock Item) (Plan, error) {
 	owner, hasOwner := lock[s.OwnerAttr]
 	del := Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
-	plan := Plan{Operation: "repair", Actions: []Action{del}}
+	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.namedOwner(lock)}
 	plan.Keys = []string{del.KeyText(s)}
 	if hasOwner && owner.Kind == KindS && owner.S != "" {
 		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Table,
@@ -413,7 +419,25 @@ func (s *Schema) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, 
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
 	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
-	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s), holder.ID}, Actions: []Action{hand, check}})
+	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s), holder.ID}, Actions: []Action{hand, check},
+		MustType: s.namedOwner(lock)})
+}
+
+// namedOwner is the owner a lock names, "" when it names none (or one
+// that is not a string).
+func (s *Schema) namedOwner(lock Item) string {
+	if o, ok := lock[s.OwnerAttr]; ok && o.Kind == KindS {
+		return o.S
+	}
+	return ""
+}
+
+// NewAccountID returns a fresh account key for a signup: the account
+// prefix and 12 random hex digits.
+func (s *Schema) NewAccountID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return s.AccountPrefix + hex.EncodeToString(b)
 }
 
 // Applied reports whether now, the item at an action's key read after the

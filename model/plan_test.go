@@ -847,3 +847,48 @@ func TestPlanKeysMatchActions(t *testing.T) {
 		t.Fatalf("keys %q, action keys %q", p.Keys, texts)
 	}
 }
+
+// TestPlanMustType: what a person types back to send a plan, where y is
+// not enough; the CLI and the terminal UI both ask for it.
+func TestPlanMustType(t *testing.T) {
+	s := planSchema(LayoutSingle)
+	must := func(p Plan, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.MustType
+	}
+	a := loaded(s, sAcct("ACCT#a", "email", "a@x"), sLock("UNIQ#EMAIL#a@x", "ACCT#a"))
+	h := loaded(s, sAcct("ACCT#c", "email", "c@x"))
+	tests := []struct {
+		name, got, want string
+	}{
+		{"delete: the account's key", must(s.Delete(a, nil)), "ACCT#a"},
+		{"orphan naming an owner: the owner", must(s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item)), "ACCT#b"},
+		{"orphan naming none", must(s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item)), ""},
+		{"foreign: the owner it names", must(s.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
+			sLock("UNIQ#EMAIL#c@x", "ACCT#z").item, h)), "ACCT#z"},
+		{"missing: no lock", must(s.RepairMissing(Problem{Kind: MissingLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0}, h)), ""},
+		{"a claim, step 1: no owner yet", must(s.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ""), ReclaimPrefix+"t", false)), ""},
+		{"a claim left behind: the claim", must(s.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ReclaimPrefix+"t"), ReclaimPrefix+"t", true)), ReclaimPrefix + "t"},
+		{"signup", must(s.Signup("ACCT#n", map[string]string{"email": "n@x"})), ""},
+		{"rename", must(s.Rename(a, map[string]string{"email": "b@x"}, nil)), ""},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: MustType %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestNewAccountID(t *testing.T) {
+	s := planSchema(LayoutSingle)
+	a, b := s.NewAccountID(), s.NewAccountID()
+	if !strings.HasPrefix(a, s.AccountPrefix) || len(a) != len(s.AccountPrefix)+12 || a == b {
+		t.Errorf("NewAccountID: %q then %q", a, b)
+	}
+	if _, err := s.Signup(a, nil); err != nil {
+		t.Errorf("a new id cannot sign up: %v", err)
+	}
+}

@@ -44,6 +44,21 @@ type Problem struct {
 // ConstraintIndex returns the index of the problem's constraint in the schema.
 func (p Problem) ConstraintIndex() int { return p.constraint }
 
+// LeftToAPerson says why p is never repaired automatically, "" when a
+// repair can be planned: a duplicate, an invalid value, and a missing or
+// foreign lock with several holders need a person to decide.
+func (p Problem) LeftToAPerson() string {
+	switch {
+	case p.Kind == DuplicateValue:
+		return "two or more accounts hold the value: rename or delete one of them"
+	case p.Kind == InvalidValue:
+		return "the value cannot be locked as it is: fix the attribute (rename) or delete the account"
+	case len(p.Accounts) > 1 && (p.Kind == MissingLock || p.Kind == ForeignLock):
+		return fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
+	}
+	return ""
+}
+
 // Report is the result of `locktable check`.
 type Report struct {
 	Table        string    `json:"table"`
@@ -92,6 +107,22 @@ func (r Report) Counts() map[ProblemKind]int {
 		n[p.Kind]++
 	}
 	return n
+}
+
+// Duplicates says which values the report found held by two or more
+// accounts (its duplicate_value problems).
+func (r Report) Duplicates() OthersHold {
+	type held struct {
+		ci int
+		v  string
+	}
+	set := map[held]bool{}
+	for _, p := range r.Problems {
+		if p.Kind == DuplicateValue {
+			set[held{p.constraint, p.Value}] = true
+		}
+	}
+	return func(ci int, v string) bool { return set[held{ci, v}] }
 }
 
 // SortProblems orders problems as the contract says: constraint order,

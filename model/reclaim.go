@@ -38,6 +38,7 @@ func (s *Schema) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 		Note: "an ownerless orphan is repaired in three steps: claim the lock, look for holders of " + Printable(p.Value) +
 			" again, then delete the lock, or give it back if someone holds the value"}
 	if resume {
+		plan.MustType = claim // the lock names the claim: type it back
 		plan.Actions = []Action{s.DeleteClaimed(*r)}
 		plan.Note = "an interrupted repair left its claim on this lock: look for holders again, then delete it or give it back"
 	} else {

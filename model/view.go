@@ -28,6 +28,16 @@ type LockView struct {
 	Status     LockStatus
 }
 
+// Lock is one lock item as the locks view lists it.
+type Lock struct {
+	Constraint int
+	Value      string // the key minus the prefix, as stored
+	Table      string
+	Key        map[string]string
+	Item       Item
+	Owner      string // "" when the lock names none (or a non-string one)
+}
+
 // AccountView is an account with its locks, as the browser shows it.
 type AccountView struct {
 	ID    string

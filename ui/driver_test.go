@@ -17,6 +17,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/uitest"
 )
 
 // driver plays the part of the Bubble Tea runtime for Update tests: it
@@ -47,6 +48,12 @@ const waitFor = 20 * time.Second
 // terminal's size.
 func newDriver(t *testing.T, o Options, width, height int) *driver {
 	t.Helper()
+	switch s := o.Store.(type) {
+	case *dynamo.Store:
+		o.Schema, o.Endpoint = s.Schema, s.Endpoint
+	case *uitest.Backend:
+		o.Schema, o.Endpoint = s.Schema(), testEndpoint
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel) // stops the background check and searches
 	d := &driver{t: t, m: New(ctx, o), msgs: make(chan result, 1024)}
@@ -68,8 +75,8 @@ func (d *driver) run(cmd tea.Cmd) {
 		strings.HasSuffix(name, "bubbletea/v2.RequestBackgroundColor"):
 		return
 	}
-	// listen's closure is named after each function it is inlined in.
-	counted := !strings.Contains(name, ".listen.func")
+	// Listen's closure is named after each function it is inlined in.
+	counted := !strings.Contains(name, ".Listen.func")
 	if counted {
 		d.busy++
 	}
@@ -150,7 +157,7 @@ func (d *driver) settle() {
 func (d *driver) ready() {
 	d.t.Helper()
 	d.until("the accounts and the check", func(m *Model) bool {
-		return !m.acctLoading && m.accounts.Len() > 0 && (m.opts.NoCheck || m.check.Report != nil)
+		return !m.accounts.Loading() && m.accounts.Len() > 0 && (m.opts.NoCheck || m.check.Report() != nil)
 	})
 	d.settle()
 }
@@ -210,7 +217,7 @@ func (d *driver) search(q string) {
 	d.press("/")
 	d.typeText(q)
 	d.press("enter")
-	d.until("the search for "+q, func(m *Model) bool { return !m.searchBusy })
+	d.until("the search for "+q, func(m *Model) bool { return !m.search.Busy() })
 	d.settle()
 }
 
@@ -279,8 +286,7 @@ var (
 	lock = dynamotest.Lock
 )
 
-// planted returns a store on a fresh table holding one case of each
-// status a row can show (dynoxide lists them in key order):
+// plantedItems are one case of each status a row can show, in key order:
 //
 //	ACCT#a1  ada@x.io / ada      both locks ok
 //	ACCT#b2  bob@x.io / bob      username lock missing
@@ -290,13 +296,10 @@ var (
 //	ACCT#f6  5 (a number) / frank  invalid email
 //	ACCT#g7  gina@x.io / -       no username
 //	UNIQ#EMAIL#old@x.io (owner ACCT#a1) and UNIQ#HANDLE#ghost (no owner): orphans
-func planted(t *testing.T) (*dynamo.Store, *dynamodb.Client) {
-	t.Helper()
-	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	store.Endpoint = testEndpoint
+func plantedItems() []model.Item {
 	f6 := acct("ACCT#f6", "", "frank")
 	f6["email"] = model.N("5")
-	dynamotest.Put(t, client, store.Schema.Table,
+	return []model.Item{
 		acct("ACCT#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1"),
 		acct("ACCT#b2", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "ACCT#b2"),
 		acct("ACCT#c3", "carol@x.io", "carol"), lock("UNIQ#EMAIL#carol@x.io", "ACCT#z9"), lock("UNIQ#HANDLE#carol", ""),
@@ -305,6 +308,29 @@ func planted(t *testing.T) (*dynamo.Store, *dynamodb.Client) {
 		f6, lock("UNIQ#HANDLE#frank", "ACCT#f6"),
 		acct("ACCT#g7", "gina@x.io", ""), lock("UNIQ#EMAIL#gina@x.io", "ACCT#g7"),
 		lock("UNIQ#EMAIL#old@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ghost", ""),
-	)
+	}
+}
+
+// planted returns a store on a fresh dynoxide table holding plantedItems.
+func planted(t *testing.T) (*dynamo.Store, *dynamodb.Client) {
+	t.Helper()
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	store.Endpoint = testEndpoint
+	dynamotest.Put(t, client, store.Schema.Table, plantedItems()...)
 	return store, client
 }
+
+// fake returns an in-memory backend of the default layout-1 schema, on a
+// table named like the emulator's, holding items.
+func fake(items ...model.Item) *uitest.Backend {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.Table = tablePlaceholder
+	b := uitest.New(sc)
+	b.Put(sc.Table, items...)
+	return b
+}
+
+// fakePlanted is planted, in memory.
+func fakePlanted() *uitest.Backend { return fake(plantedItems()...) }
+
+var _ Backend = (*uitest.Backend)(nil)

@@ -39,10 +39,10 @@ func BenchmarkFirstRows(b *testing.B) {
 	const width, height = 120, 40
 	ctx := context.Background()
 
-	// The Limit the UI's first call uses for this window.
-	probe := New(ctx, Options{Store: dynamo.NewStore(client, ep, sc), NoCheck: true})
-	probe.resize(width, height)
-	limit := int32(min(max(probe.pageWant(), 25), dynamo.BrowseLimit))
+	// The Limit the UI's first call uses for this window: the accounts
+	// view asks for three screens of accounts, at least 50.
+	want := max(3*(height-4)/(1+len(sc.Constraints)), 50)
+	limit := int32(min(max(want, 25), dynamo.BrowseLimit))
 
 	b.Run("bare-scan-page+batchget", func(b *testing.B) {
 		filter := expression.Name("PK").BeginsWith("ACCT#").And(expression.Name("SK").Equal(expression.Value("PROFILE")))
@@ -77,10 +77,10 @@ func BenchmarkFirstRows(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m := New(ctx, Options{Store: store, NoCheck: true})
+			m := New(ctx, Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true})
 			next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 			m = next.(Model)
-			msg := loadAccounts(ctx, store, m.gen, dynamo.Cursor{}, m.pageWant(), false)()
+			msg := m.accounts.Init()()
 			next, _ = m.Update(msg)
 			m = next.(Model)
 			if !strings.Contains(m.View().Content, "UNIQ#EMAIL#") {

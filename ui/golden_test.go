@@ -19,7 +19,7 @@ const tablePlaceholder = "accounts-XXXXXXXX"
 // replaced, to testdata/NAME.golden byte for byte.
 func (d *driver) golden(name string) {
 	d.t.Helper()
-	table := d.m.store.Schema.Table
+	table := d.m.schema.Table
 	if len(table) != len(tablePlaceholder) {
 		d.t.Fatalf("table name %q is not as long as %q", table, tablePlaceholder)
 	}
@@ -59,13 +59,13 @@ func (d *driver) golden(name string) {
 // TestGoldenViews renders each view of the planted table at 100x30.
 func TestGoldenViews(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	d.golden("accounts")
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
 	d.settle()
 	d.golden("locks")
 
@@ -87,7 +87,7 @@ func TestGoldenViews(t *testing.T) {
 		}
 	}
 	d.press("?")
-	if d.m.view != viewAccounts {
-		t.Errorf("? again: view %d, want the accounts", d.m.view)
+	if d.m.helpOpen || d.m.view != viewAccounts {
+		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.helpOpen, d.m.view)
 	}
 }

@@ -69,7 +69,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 		"└ UNIQ#EMAIL#bob@x.io owner ACCT#b2 ok",
 		"└ UNIQ#HANDLE#bob expected, not found missing",
 	)
-	if n := len(d.m.accounts.main); n != 2 {
+	if n := d.m.accounts.Count(); n != 2 {
 		t.Errorf("%d accounts listed, want 2", n)
 	}
 	if s, q := api.scans.Load(), api.indexQueries.Load(); s != 0 || q == 0 {
@@ -84,7 +84,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 	}
 	p := newDriver(t, Options{Store: plain, NoCheck: true}, 100, 30)
 	p.ready()
-	if n := len(p.m.accounts.main); n != 2 {
+	if n := p.m.accounts.Count(); n != 2 {
 		t.Errorf("without the index, %d accounts listed, want 2", n)
 	}
 	if papi.scans.Load() == 0 || papi.queries.Load() != 0 {

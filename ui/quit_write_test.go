@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/ui/dialog"
 )
 
 // TestRenameToAValueHeldWithoutItsLockIsRefused: renaming to a value whose
@@ -16,7 +14,7 @@ import (
 // confirms it, and the form says why, before anything is previewed.
 func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	pinAccount(d, "ada")
@@ -26,7 +24,7 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	d.typeText("bob")
 	d.press("enter")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
-	if d.m.dialog == nil || d.m.dialog.Stage != 0 {
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
 		t.Fatalf("not back on the form:\n%s", d.screen())
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
@@ -34,36 +32,21 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	}
 }
 
-// blockingAPI holds every TransactWriteItems until release is closed.
-type blockingAPI struct {
-	dynamo.API
-	release chan struct{}
-	arrived chan struct{}
-}
-
-func (b *blockingAPI) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	close(b.arrived)
-	<-b.release
-	return b.API.TransactWriteItems(ctx, in, o...)
-}
-
 // sendingFix opens the fix of bob's missing lock on a store whose writes
 // wait for release, and sends it.
-func sendingFix(t *testing.T) (*driver, *blockingAPI) {
+func sendingFix(t *testing.T) (d *driver, release func()) {
 	t.Helper()
-	planted, client := planted(t)
-	api := &blockingAPI{API: client, release: make(chan struct{}), arrived: make(chan struct{})}
-	store := dynamo.NewStore(api, planted.Endpoint, planted.Schema)
-	store.SetWritable(true)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	store := fakePlanted()
+	arrived, release := store.HoldWrites()
+	d = newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down", "f")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
 	d.send(keyMsg("enter")) // press would wait for the write to end
-	d.until("the write sent", func(m *Model) bool { return m.sending != nil })
-	<-api.arrived
-	return d, api
+	d.until("the write sent", func(m *Model) bool { return m.write.Sending() })
+	<-arrived
+	return d, release
 }
 
 // TestQuitWaitsForAWriteInFlight: ctrl+c while a fix showed "working…"
@@ -71,12 +54,12 @@ func sendingFix(t *testing.T) (*driver, *blockingAPI) {
 // Quitting now waits for the outcome, then says what it was.
 func TestQuitWaitsForAWriteInFlight(t *testing.T) {
 	t.Parallel()
-	d, api := sendingFix(t)
+	d, release := sendingFix(t)
 	d.send(keyMsg("ctrl+c"))
 	if d.quit || !strings.Contains(d.screen(), "a write is in flight") {
 		t.Fatalf("quit %v with a write in flight; screen:\n%s", d.quit, d.screen())
 	}
-	close(api.release)
+	release()
 	d.until("the quit after the outcome", func(*Model) bool { return d.quit })
 	if f := d.m.Farewell(); !strings.HasPrefix(f, "committed repair UNIQ#HANDLE#bob") || !strings.Contains(f, "token ") {
 		t.Fatalf("farewell %q", f)
@@ -87,8 +70,8 @@ func TestQuitWaitsForAWriteInFlight(t *testing.T) {
 // outcome is unknown and its token is printed.
 func TestSecondCtrlCQuitsWithTheToken(t *testing.T) {
 	t.Parallel()
-	d, api := sendingFix(t)
-	defer close(api.release)
+	d, release := sendingFix(t)
+	defer release()
 	d.send(keyMsg("ctrl+c"))
 	d.send(keyMsg("ctrl+c"))
 	d.until("the quit", func(*Model) bool { return d.quit })

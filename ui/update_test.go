@@ -1,17 +1,13 @@
 package ui
 
 import (
-	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/dynamo/dynamotest"
-	"github.com/locktable/locktable/dynamo/seed"
-	"github.com/locktable/locktable/model"
 )
 
 // TestFirstPageInterleavesLocks: each account row is followed by one row
@@ -19,9 +15,9 @@ import (
 // top without a keypress, the selection staying on the same account.
 func TestFirstPageInterleavesLocks(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
-	d.until("the first page", func(m *Model) bool { return !m.acctLoading && len(m.accounts.main) > 0 })
+	d.until("the first page", func(m *Model) bool { return !m.accounts.Loading() && m.accounts.Count() > 0 })
 	d.wantRows(
 		"ACCT#a1 email=ada@x.io username=ada",
 		"└ UNIQ#EMAIL#ada@x.io owner ACCT#a1",
@@ -32,7 +28,7 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 		t.Fatalf("selected %q, want ACCT#a1", d.selected())
 	}
 
-	d.until("the check", func(m *Model) bool { return m.check.Report != nil })
+	d.until("the check", func(m *Model) bool { return m.check.Report() != nil })
 	d.settle()
 	d.wantRows(
 		"orphan locks (2)",
@@ -56,15 +52,11 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 // size that follows must not ask for it again.
 func TestFirstPageIsRequestedOnce(t *testing.T) {
 	t.Parallel()
-	client, ep := dynamotest.Client(t)
-	api := &countingAPI{API: client}
-	base, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#a1", "ada@x.io", "ada"))
-	store := dynamo.NewStore(api, ep, base.Schema)
+	store := fake(acct("ACCT#a1", "ada@x.io", "ada"))
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
 	d.ready()
-	if n := api.scans.Load(); n != 1 {
-		t.Errorf("%d scans for a one-page table, want 1", n)
+	if n := store.Calls("AccountsPage"); n != 1 {
+		t.Errorf("%d page requests for a one-page table, want 1", n)
 	}
 }
 
@@ -72,7 +64,7 @@ func TestFirstPageIsRequestedOnce(t *testing.T) {
 // as its word, right-aligned after the owner.
 func TestLockRowsSayStatusInWords(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	d.wantRows("ACCT#b2", "└ UNIQ#EMAIL#bob@x.io owner ACCT#b2 ok", "└ UNIQ#HANDLE#bob expected, not found missing")
@@ -87,7 +79,7 @@ func TestLockRowsSayStatusInWords(t *testing.T) {
 // problem, in the accounts view and in the locks view.
 func TestNextProblem(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	steps := []struct{ key, want string }{
@@ -115,7 +107,7 @@ func TestNextProblem(t *testing.T) {
 	}
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
 	for i, want := range []string{
 		"UNIQ#EMAIL#carol@x.io email owner ACCT#z9 foreign",
 		"UNIQ#EMAIL#old@x.io email owner ACCT#a1 orphan",
@@ -136,7 +128,7 @@ func TestNextProblem(t *testing.T) {
 // the same row.
 func TestDetail(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 
@@ -148,15 +140,15 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.view != viewAccounts || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
-		t.Fatalf("esc: view %d, selected %q", d.m.view, d.selected())
+	if d.m.detail.Shown() || d.m.view != viewAccounts || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
+		t.Fatalf("esc: detail %v, view %d, selected %q", d.m.detail.Shown(), d.m.view, d.selected())
 	}
 
 	d.press("n", "enter") // bob's missing username lock
 	screen = d.screen()
 	for _, want := range []string{
 		"lock UNIQ#HANDLE#bob  (missing)",
-		"expected key (table " + store.Schema.Table + "):",
+		"expected key (table " + tablePlaceholder + "):",
 		`"PK": {"S": "UNIQ#HANDLE#bob"},`,
 		"why: missing_lock: ACCT#b2 holds username = bob",
 	} {
@@ -170,7 +162,7 @@ func TestDetail(t *testing.T) {
 	}
 
 	d.press("g", "j", "enter") // the orphan UNIQ#EMAIL#old@x.io: read on demand
-	d.until("the orphan's detail", func(m *Model) bool { return m.view == viewDetail })
+	d.until("the orphan's detail", func(m *Model) bool { return m.detail.Shown() })
 	screen = d.screen()
 	for _, want := range []string{`"PK": {"S": "UNIQ#EMAIL#old@x.io"},`, `"owner": {"S": "ACCT#a1"}`, "why: orphan_lock: no account holds email = old@x.io"} {
 		if !strings.Contains(screen, want) {
@@ -178,12 +170,12 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.view != viewAccounts {
-		t.Errorf("esc from the orphan's detail stays in view %d:\n%s", d.m.view, d.screen())
+	if d.m.detail.Shown() || d.m.view != viewAccounts {
+		t.Errorf("esc from the orphan's detail: detail %v, view %d:\n%s", d.m.detail.Shown(), d.m.view, d.screen())
 	}
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
 	d.press("j", "j", "enter") // UNIQ#EMAIL#carol@x.io
 	screen = d.screen()
 	for _, want := range []string{"lock UNIQ#EMAIL#carol@x.io  (foreign)", `"owner": {"S": "ACCT#z9"}`} {
@@ -192,8 +184,8 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.view != viewLocks {
-		t.Errorf("esc from a lock of the locks view goes to view %d", d.m.view)
+	if d.m.detail.Shown() || d.m.view != viewLocks {
+		t.Errorf("esc from a lock of the locks view: detail %v, view %d", d.m.detail.Shown(), d.m.view)
 	}
 }
 
@@ -201,10 +193,10 @@ func TestDetail(t *testing.T) {
 // locks view loads the first time it is shown.
 func TestSwitchViews(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
-	if d.m.locksLoaded || len(d.m.locks.locks) > 0 {
+	if d.m.locks.Shown() || d.m.locks.Count() > 0 || store.Calls("LocksPage") > 0 {
 		t.Fatal("locks are read before the locks view is shown")
 	}
 	marks := map[view]string{
@@ -220,7 +212,7 @@ func TestSwitchViews(t *testing.T) {
 		{"2", viewLocks}, {"3", viewProblems}, {"1", viewAccounts}, {"3", viewProblems}, {"esc", viewAccounts},
 	} {
 		d.press(s.key)
-		d.until("the locks", func(m *Model) bool { return !m.locksLoad })
+		d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
 		if d.m.view != s.want {
 			t.Fatalf("step %d (%s): view %d, want %d", i, s.key, d.m.view, s.want)
 		}
@@ -228,12 +220,12 @@ func TestSwitchViews(t *testing.T) {
 			t.Fatalf("step %d (%s): no %q on screen:\n%s", i, s.key, marks[s.want], d.screen())
 		}
 	}
-	if n := len(d.m.locks.locks); n != 12 {
+	if n := d.m.locks.Count(); n != 12 {
 		t.Errorf("%d locks loaded, want 12", n)
 	}
 	// enter on a problem jumps to its rows, pinned on top of the accounts.
 	d.press("3", "j", "enter")
-	d.until("the jump", func(m *Model) bool { return !m.searchBusy })
+	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
 	d.settle()
 	if d.m.view != viewAccounts {
 		t.Fatalf("enter on a problem: view %d", d.m.view)
@@ -245,7 +237,7 @@ func TestSwitchViews(t *testing.T) {
 // lock that names no owner and that nobody holds.
 func TestSearch(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
 	// esc right after a first search clears it: the answer arrives after
@@ -269,8 +261,8 @@ func TestSearch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d.search(tt.q)
-		if d.m.err != nil {
-			t.Fatalf("search %s: %v", tt.q, d.m.err)
+		if err := d.m.search.Err(); err != nil {
+			t.Fatalf("search %s: %v", tt.q, err)
 		}
 		d.wantRows(tt.want...)
 		if d.rowIndex(tt.want[0]) != 2 {
@@ -293,7 +285,7 @@ func TestSearch(t *testing.T) {
 	d.press("/")
 	d.typeText("ada")
 	d.press("esc")
-	if d.m.searching || d.m.searchBusy || d.rowIndex("search:") >= 0 {
+	if d.m.search.Typing() || d.m.search.Busy() || d.rowIndex("search:") >= 0 {
 		t.Errorf("esc in the search field searched:\n%s", d.screen())
 	}
 	// Keys typed in the field are text, not commands.
@@ -309,27 +301,27 @@ func TestSearch(t *testing.T) {
 // until the table ends, staying on the last row.
 func TestGLoadsToTheEnd(t *testing.T) {
 	t.Parallel()
-	store, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	store.Endpoint = testEndpoint
-	if _, err := seed.Run(context.Background(), store, seed.Options{Accounts: 400}); err != nil {
-		t.Fatal(err)
+	store := fake()
+	for i := range 400 {
+		id, handle := fmt.Sprintf("ACCT#%04d", i), fmt.Sprintf("user%d", i)
+		store.Put(tablePlaceholder, acct(id, handle+"@x.io", handle), lock("UNIQ#EMAIL#"+handle+"@x.io", id), lock("UNIQ#HANDLE#"+handle, id))
 	}
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
 	d.ready()
-	first := len(d.m.accounts.main)
-	if first >= 400 || d.m.acctNext.Done() {
+	first := d.m.accounts.Count()
+	if first >= 400 || d.m.accounts.Done() {
 		t.Fatalf("the first page holds %d of 400 accounts: the test needs more than one page", first)
 	}
 	if !strings.Contains(d.screen(), "accounts loaded, more below") {
 		t.Errorf("status does not say more are below:\n%s", d.screen())
 	}
 	d.press("G")
-	d.until("every page", func(m *Model) bool { return m.acctNext.Done() && !m.acctLoading })
+	d.until("every page", func(m *Model) bool { return m.accounts.Done() && !m.accounts.Loading() })
 	d.settle()
-	if n := len(d.m.accounts.main); n != 400 {
+	if n := d.m.accounts.Count(); n != 400 {
 		t.Fatalf("%d accounts after G, want 400", n)
 	}
-	if c, n := d.m.accountsList.Cursor(), d.m.accounts.Len(); c != n-1 {
+	if c, n := d.m.accounts.Cursor(), d.m.accounts.Len(); c != n-1 {
 		t.Errorf("cursor %d after G, want the last row %d", c, n-1)
 	}
 	if got := fields(d.selected()); !strings.HasPrefix(got, "▸ └ UNIQ#HANDLE#") {
@@ -339,8 +331,8 @@ func TestGLoadsToTheEnd(t *testing.T) {
 		t.Errorf("status:\n%s", d.screen())
 	}
 	d.press("g")
-	if d.m.accountsList.Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
-		t.Errorf("g: cursor %d", d.m.accountsList.Cursor())
+	if d.m.accounts.Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
+		t.Errorf("g: cursor %d", d.m.accounts.Cursor())
 	}
 }
 
@@ -348,48 +340,34 @@ func TestGLoadsToTheEnd(t *testing.T) {
 // check again; answers to requests made before it are dropped.
 func TestReload(t *testing.T) {
 	t.Parallel()
-	store, client := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
-	dynamotest.Put(t, client, store.Schema.Table, acct("ACCT#b3", "bea@x.io", "bea"), lock("UNIQ#EMAIL#bea@x.io", "ACCT#b3"))
+	store.Put(tablePlaceholder, acct("ACCT#b3", "bea@x.io", "bea"), lock("UNIQ#EMAIL#bea@x.io", "ACCT#b3"))
 	if d.rowIndex("ACCT#b3") >= 0 {
 		t.Fatal("the new account is on screen before the reload")
 	}
 	d.press("j", "j", "r")
-	d.until("the reload", func(m *Model) bool { return !m.acctLoading && m.check.Report != nil && m.checkRun == 2 })
+	d.until("the reload", func(m *Model) bool {
+		return !m.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") == 2
+	})
 	d.settle()
 	d.wantRows("ACCT#b3 email=bea@x.io username=bea problem", "└ UNIQ#EMAIL#bea@x.io owner ACCT#b3 ok", "└ UNIQ#HANDLE#bea expected, not found missing")
 	if !strings.Contains(d.lines()[1], "missing 2") {
 		t.Errorf("the check did not run again: %q", d.lines()[1])
 	}
-	if n := len(d.m.accounts.main); n != 8 {
+	if n := d.m.accounts.Count(); n != 8 {
 		t.Errorf("%d accounts after reload, want 8 (none twice)", n)
-	}
-
-	// An answer to a request made before the reload is dropped, while the
-	// same answer for the current generation is shown.
-	stale := model.AccountView{ID: "ACCT#stale", Item: acct("ACCT#stale", "", ""),
-		Locks: []model.LockView{{Status: model.LockNone}, {Status: model.LockNone}}}
-	page := dynamo.AccountPage{Accounts: []model.AccountView{stale}, Next: d.m.acctNext}
-	d.send(accountsPageMsg{gen: d.m.gen - 1, page: page})
-	d.settle()
-	if d.rowIndex("ACCT#stale") >= 0 || len(d.m.accounts.main) != 8 {
-		t.Fatalf("a page of generation %d was shown in generation %d:\n%s", d.m.gen-1, d.m.gen, d.screen())
-	}
-	d.send(accountsPageMsg{gen: d.m.gen, page: page})
-	d.settle()
-	if len(d.m.accounts.main) != 9 {
-		t.Errorf("the control page of the current generation was not shown")
 	}
 
 	// In the locks view, r reads the locks again.
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
-	dynamotest.Put(t, client, store.Schema.Table, lock("UNIQ#HANDLE#bea", "ACCT#b3"))
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	store.Put(tablePlaceholder, lock("UNIQ#HANDLE#bea", "ACCT#b3"))
 	d.press("r")
-	d.until("the locks again", func(m *Model) bool { return m.locksNext.Done() && !m.locksLoad })
-	if d.rowIndex("UNIQ#HANDLE#bea username owner ACCT#b3") < 0 || len(d.m.locks.locks) != 14 {
-		t.Errorf("after r in the locks view, %d locks:\n%s", len(d.m.locks.locks), d.screen())
+	d.until("the locks again", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	if d.rowIndex("UNIQ#HANDLE#bea username owner ACCT#b3") < 0 || d.m.locks.Count() != 14 {
+		t.Errorf("after r in the locks view, %d locks:\n%s", d.m.locks.Count(), d.screen())
 	}
 }
 
@@ -397,7 +375,7 @@ func TestReload(t *testing.T) {
 // quits with q.
 func TestTooSmall(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
 	d.ready()
 	for _, size := range []tea.WindowSizeMsg{{Width: 59, Height: 30}, {Width: 100, Height: 15}, {Width: 20, Height: 5}} {
@@ -422,5 +400,29 @@ func TestTooSmall(t *testing.T) {
 	d.press("q")
 	if !d.quit {
 		t.Error("q does not quit when the terminal is too small")
+	}
+}
+
+// TestErrorsRetryAndHideCredentials: a failed page is said on the status
+// line, without the credentials the SDK's text quoted, and r retries it.
+func TestErrorsRetryAndHideCredentials(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.Fail("AccountsPage", errors.New(`get credentials: parse failed of process output: {"AccessKeyId":"AKIAEXAMPLE","SecretAccessKey":"s3cr3tV4lue","SessionToken":"t0k3nV4lue",`))
+	d := newDriver(t, Options{Store: store, NoCheck: true}, 250, 30)
+	d.settle()
+	s := d.screen()
+	if !strings.Contains(s, "error: get credentials: parse failed") || !strings.Contains(s, "(r to retry)") {
+		t.Fatalf("the failure is not said:\n%s", s)
+	}
+	for _, secret := range []string{"AKIAEXAMPLE", "s3cr3tV4lue", "t0k3nV4lue"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("the screen shows %s:\n%s", secret, s)
+		}
+	}
+	store.Fail("AccountsPage", nil)
+	d.press("r")
+	if d.rowIndex("ACCT#a1 email=ada@x.io") < 0 || strings.Contains(d.screen(), "error:") {
+		t.Errorf("r did not retry:\n%s", d.screen())
 	}
 }

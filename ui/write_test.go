@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/ui/dialog"
 )
 
 // pinAccount searches q and waits until the dialog-free accounts view
@@ -13,7 +15,7 @@ import (
 func pinAccount(d *driver, q string) {
 	d.t.Helper()
 	d.search(q)
-	d.until("the search result", func(m *Model) bool { return m.accounts.pin != nil && !m.searchBusy })
+	d.until("the search result", func(m *Model) bool { return m.accounts.Pinned() && !m.search.Busy() })
 }
 
 // waitScreen waits until the screen shows text.
@@ -52,7 +54,7 @@ func TestFixMissingLock(t *testing.T) {
 
 func TestDeleteAsksForTheKey(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	pinAccount(d, "gina@x.io")
@@ -96,7 +98,7 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 	}
 	d.press("esc")
 	waitScreen(d, "the form again, values kept", "bob@x.io")
-	if d.m.dialog == nil || d.m.dialog.Stage != 0 {
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
 		t.Fatalf("esc did not go back to the form:\n%s", d.screen())
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["email"].S != "ada@x.io" {
@@ -106,7 +108,7 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 
 func TestAddAccount(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	d.press("a")
@@ -130,7 +132,7 @@ func TestAddAccount(t *testing.T) {
 
 func TestDuplicateIsLeftToAPerson(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	pinAccount(d, "eve")
@@ -144,13 +146,13 @@ func TestDuplicateIsLeftToAPerson(t *testing.T) {
 
 func TestReadOnlyOffersNoWrites(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	store.SetWritable(false)
 	d := newDriver(t, Options{Store: store, ReadOnly: true}, 120, 40)
 	d.ready()
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
-		if d.m.dialog != nil {
+		if d.m.write.Open() {
 			t.Fatalf("%s opened a write dialog on a read-only store", k)
 		}
 	}
@@ -164,7 +166,7 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 // the list (nothing pinned, where esc has nothing else to do) and closes it.
 func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	t.Parallel()
-	store, _ := planted(t)
+	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	for !strings.Contains(d.selected(), "ACCT#a1") {
@@ -173,7 +175,25 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	d.press("e")
 	waitScreen(d, "the form", "rename ACCT#a1")
 	d.press("esc")
-	if d.m.dialog != nil || d.m.view != viewAccounts {
+	if d.m.write.Open() || d.m.view != viewAccounts {
 		t.Fatalf("esc did not close the dialog:\n%s", d.screen())
+	}
+}
+
+// TestRepairOfALockNamingAnOwnerAsksForIt: deleting an orphan lock that
+// still names an owner asks for the owner to be typed back (the plan says
+// so, as it does for the CLI); one that names nobody is sent with enter.
+func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("g", "j") // the orphan UNIQ#EMAIL#old@x.io, owner ACCT#a1
+	d.press("f")
+	waitScreen(d, "the typed confirmation", "type ACCT#a1 to send")
+	d.press("esc", "j", "f") // the ownerless UNIQ#HANDLE#ghost: claimed first
+	waitScreen(d, "the preview", "claim lock UNIQ#HANDLE#ghost")
+	if strings.Contains(d.screen(), "to send:") || !strings.Contains(d.footer(), "enter/y send") {
+		t.Errorf("an ownerless orphan asks for something to be typed:\n%s", d.screen())
 	}
 }

@@ -7,8 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/locktable/locktable/keymap"
 )
 
 // Source is what the list shows: a length, and any row rendered on demand.
@@ -19,13 +17,13 @@ type Source interface {
 
 // Model is the list's state: which row is selected and which is on top.
 type Model struct {
-	km                            keymap.KeyMap
+	km                            KeyMap
 	src                           Source
 	cursor, offset, width, height int
 }
 
-// New returns a list over src.
-func New(km keymap.KeyMap, src Source) Model { return Model{km: km, src: src} }
+// New returns a list over src, moved by km.
+func New(km KeyMap, src Source) Model { return Model{km: km, src: src} }
 
 // SetSize sets the list's size in cells.
 func (m *Model) SetSize(w, h int) {
@@ -62,6 +60,18 @@ func (m *Model) Shift(d int) {
 func (m *Model) ShiftCursor(d int) {
 	m.cursor += d
 	m.clamp()
+}
+
+// Seek selects the next row (dir +1) or previous row (dir -1) for which
+// match holds, and reports whether there was one.
+func (m *Model) Seek(dir int, match func(i int) bool) bool {
+	for i := m.cursor + dir; i >= 0 && i < m.src.Len(); i += dir {
+		if match(i) {
+			m.SetCursor(i)
+			return true
+		}
+	}
+	return false
 }
 
 // ScrollToTop shows row 0 at the top of the list.

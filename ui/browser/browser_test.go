@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/ui/browser"
 )
 
@@ -30,7 +29,7 @@ func (s *source) Render(i, width int, selected bool) string {
 
 func list(n, h int) (browser.Model, *source) {
 	src := &source{n: n}
-	m := browser.New(keymap.Default(), src)
+	m := browser.New(browser.DefaultKeyMap(), src)
 	m.SetSize(80, h)
 	return m, src
 }

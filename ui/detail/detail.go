@@ -1,25 +1,59 @@
-// Package detail shows one item in full as DynamoDB JSON, scrollable.
+// Package detail shows one item in full as DynamoDB JSON, scrollable. It
+// reads the item itself, consistently, when it is opened, so what it shows
+// is the item as it is now, not as a page listed it.
 package detail
 
 import (
+	"context"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 )
 
-// Model is the detail view: a title and scrollable text.
-type Model struct {
-	Title string
-	vp    viewport.Model
+// Reader reads items by key with strongly consistent reads.
+type Reader interface {
+	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
 }
 
-// New returns an empty detail view whose scrolling follows the key map.
-func New(km keymap.KeyMap) Model {
+// OpenMsg asks for a detail: the item at Read (when set), read now and
+// rendered by Render, under Title. Render(nil) says what to show when the
+// item is gone, or when there is nothing to read. Title and every line
+// must already be printable.
+type OpenMsg struct {
+	Title  string
+	Read   *model.KeyRef
+	Render func(model.Item) []string
+}
+
+// reqID numbers reads, so that a read made stale by a later key is dropped.
+type reqID int
+
+// ItemMsg answers a read.
+type ItemMsg struct {
+	req  reqID
+	item model.Item
+	err  error
+}
+
+// Model is the detail view: a title and scrollable text.
+type Model struct {
+	ctx     context.Context
+	reader  Reader
+	req     reqID
+	pending OpenMsg // the detail being read
+	shown   bool
+	err     error
+	Title   string
+	km      KeyMap
+	vp      viewport.Model
+}
+
+// New returns a closed detail view reading through reader.
+func New(ctx context.Context, reader Reader, km KeyMap) Model {
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{
 		PageDown:     km.PageDown,
@@ -28,16 +62,51 @@ func New(km keymap.KeyMap) Model {
 		HalfPageDown: key.NewBinding(key.WithDisabled()),
 		Up:           km.Up,
 		Down:         km.Down,
-		Left:         key.NewBinding(key.WithKeys("left", "h")),
-		Right:        key.NewBinding(key.WithKeys("right", "l")),
+		Left:         km.Left,
+		Right:        km.Right,
 	}
 	vp.SoftWrap = true
-	return Model{vp: vp}
+	return Model{ctx: ctx, reader: reader, km: km, vp: vp}
 }
 
-// Show sets the title and the text lines; both must already be printable.
-func (m *Model) Show(title string, lines []string) {
-	m.Title = title
+// KeyMap returns the detail's bindings, for help.
+func (m Model) KeyMap() KeyMap { return m.km }
+
+// Open shows what msg asks for: at once when there is nothing to read,
+// otherwise once the read answers.
+func (m Model) Open(msg OpenMsg) (Model, tea.Cmd) {
+	m.req++
+	m.err = nil
+	if msg.Read == nil {
+		m.show(msg.Title, msg.Render(nil))
+		return m, nil
+	}
+	m.pending = msg
+	ctx, reader, req, ref := m.ctx, m.reader, m.req, *msg.Read
+	return m, func() tea.Msg {
+		var found model.Item
+		err := reader.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it })
+		return ItemMsg{req: req, item: found, err: err}
+	}
+}
+
+// Drop makes a read in flight stale: the user has moved on.
+func (m *Model) Drop() { m.req++ }
+
+// Close hides the detail.
+func (m *Model) Close() { m.shown = false }
+
+// Shown reports whether the detail is open.
+func (m Model) Shown() bool { return m.shown }
+
+// Err is the error of the last read, if it failed.
+func (m Model) Err() error { return m.err }
+
+// ClearErr forgets a failed read.
+func (m *Model) ClearErr() { m.err = nil }
+
+func (m *Model) show(title string, lines []string) {
+	m.Title, m.shown = title, true
 	m.vp.SetContentLines(lines)
 	m.vp.GotoTop()
 }
@@ -48,8 +117,24 @@ func (m *Model) SetSize(w, h int) {
 	m.vp.SetHeight(h)
 }
 
-// Update scrolls.
+// Update shows an item read for it, scrolls, and closes.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ItemMsg:
+		switch {
+		case msg.req != m.req:
+		case msg.err != nil:
+			m.err = msg.err
+		default:
+			m.show(m.pending.Title, m.pending.Render(msg.item))
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		if key.Matches(msg, m.km.Close) {
+			m.shown = false
+			return m, nil
+		}
+	}
 	var cmd tea.Cmd
 	m.vp, cmd = m.vp.Update(msg)
 	return m, cmd

@@ -1,6 +1,7 @@
 package detail_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
 )
@@ -115,12 +115,12 @@ func TestItemLinesShowHostileStringsEscaped(t *testing.T) {
 }
 
 func TestModelScrollsTheText(t *testing.T) {
-	m := detail.New(keymap.Default())
+	m := detail.New(context.Background(), nil, detail.DefaultKeyMap())
 	var lines []string
 	for i := range 40 {
 		lines = append(lines, fmt.Sprintf("line %d", i))
 	}
-	m.Show("item x", lines)
+	m, _ = m.Open(detail.OpenMsg{Title: "item x", Render: func(model.Item) []string { return lines }})
 	m.SetSize(30, 5)
 	if m.Title != "item x" {
 		t.Errorf("Title = %q", m.Title)
@@ -149,8 +149,54 @@ func TestModelScrollsTheText(t *testing.T) {
 		}
 	}
 	// Showing another item starts at its top.
-	m.Show("item y", lines[10:])
+	m, _ = m.Open(detail.OpenMsg{Title: "item y", Render: func(model.Item) []string { return lines[10:] }})
 	if got := first(); got != "line 10" {
 		t.Errorf("after Show: first line %q, want line 10", got)
+	}
+}
+
+// reader is one item at one key.
+type reader struct {
+	ref model.KeyRef
+	it  model.Item
+}
+
+func (r reader) ReadConsistent(_ context.Context, refs []model.KeyRef, visit func(string, model.Item)) error {
+	for _, ref := range refs {
+		if fmt.Sprint(ref) == fmt.Sprint(r.ref) {
+			visit(ref.Table, r.it)
+		}
+	}
+	return nil
+}
+
+// TestOpenReadsTheItemNow: a detail with a key to read shows the item as
+// read when the answer comes, rendered by Update; a read made stale by a
+// later key (Drop) never shows.
+func TestOpenReadsTheItemNow(t *testing.T) {
+	ref := model.KeyRef{Table: "t", Key: map[string]string{"PK": "ACCT#a1"}}
+	r := reader{ref: ref, it: model.Item{"PK": model.S("ACCT#a1")}}
+	open := detail.OpenMsg{Title: "account ACCT#a1", Read: &ref, Render: func(it model.Item) []string {
+		if it == nil {
+			return []string{"gone"}
+		}
+		return detail.ItemLines(it)
+	}}
+	m := detail.New(context.Background(), r, detail.DefaultKeyMap())
+	m.SetSize(40, 5)
+	m, cmd := m.Open(open)
+	if m.Shown() || cmd == nil {
+		t.Fatalf("shown %v before the read answered", m.Shown())
+	}
+	m, _ = m.Update(cmd())
+	if !m.Shown() || !strings.Contains(m.View(), `"PK": {"S": "ACCT#a1"}`) {
+		t.Fatalf("after the answer, shown %v:\n%s", m.Shown(), m.View())
+	}
+
+	m.Close()
+	m, cmd = m.Open(open)
+	m.Drop()
+	if m, _ = m.Update(cmd()); m.Shown() {
+		t.Errorf("a read dropped by a later key was shown")
 	}
 }

@@ -13,9 +13,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -43,36 +42,45 @@ type Field struct {
 // SubmitMsg asks the root to plan with the form's values (label -> value).
 type SubmitMsg struct{ Values map[string]string }
 
-// SendMsg asks the root to send the previewed transaction.
-type SendMsg struct{ Tx dynamo.Tx }
+// Preview is a prepared transaction as the dialog shows it: what each
+// action is for, and what must be typed back to send it (Plan.MustType),
+// the exact request and its token. The request itself stays with whoever
+// sends it.
+type Preview struct {
+	Plan    model.Plan
+	Token   string
+	Request string // the request as the AWS CLI takes it (--cli-input-json)
+}
+
+// SendMsg asks the root to send the previewed transaction (again, with
+// the same token, after an unknown outcome).
+type SendMsg struct{}
 
 // CloseMsg says the dialog is done; Committed says a write went through.
 type CloseMsg struct{ Committed bool }
 
 // Model is the dialog's state.
 type Model struct {
-	km      keymap.KeyMap
+	km      KeyMap
 	st      *styles.Styles
 	schema  *model.Schema
 	Title   string
 	Stage   Stage
 	fields  []Field
 	focus   int
-	tx      *dynamo.Tx
+	tx      *Preview
 	preview viewport.Model
 	typed   textinput.Model
-	// mustType is what the typed confirmation wants ("" for y/enter).
-	mustType string
-	result   *dynamo.Result
-	err      error
-	note     string
-	width    int
-	height   int
+	result  *model.Result
+	err     string // as it may be shown
+	note    string
+	width   int
+	height  int
 }
 
 // New returns a dialog titled title. With fields it opens on the form;
 // without, it waits for the root's plan.
-func New(km keymap.KeyMap, st *styles.Styles, schema *model.Schema, title string, fields []Field) Model {
+func New(km KeyMap, st *styles.Styles, schema *model.Schema, title string, fields []Field) Model {
 	m := Model{km: km, st: st, schema: schema, Title: title, fields: fields, Stage: StageWaiting}
 	if len(fields) > 0 {
 		m.Stage = StageForm
@@ -80,6 +88,11 @@ func New(km keymap.KeyMap, st *styles.Styles, schema *model.Schema, title string
 	}
 	m.preview = viewport.New()
 	m.preview.SoftWrap = true
+	m.preview.KeyMap = viewport.KeyMap{
+		Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
+		HalfPageUp: key.NewBinding(key.WithDisabled()), HalfPageDown: key.NewBinding(key.WithDisabled()),
+		Left: key.NewBinding(key.WithDisabled()), Right: key.NewBinding(key.WithDisabled()),
+	}
 	m.typed = textinput.New()
 	m.typed.Prompt = "> "
 	return m
@@ -104,15 +117,15 @@ func (m *Model) SetSize(w, h int) {
 	m.preview.SetHeight(max(h-6, 3))
 }
 
-// SetPlan shows the prepared transaction; mustType asks the user to type
-// it before sending ("" accepts enter or y).
-func (m *Model) SetPlan(tx dynamo.Tx, mustType string) tea.Cmd {
-	m.tx, m.mustType, m.err, m.result = &tx, mustType, nil, nil
+// SetPlan shows the prepared transaction, asking for p.Plan.MustType to
+// be typed before sending when it is set.
+func (m *Model) SetPlan(p Preview) tea.Cmd {
+	m.tx, m.err, m.result = &p, "", nil
 	m.Stage = StagePreview
 	m.preview.SetContentLines(m.previewLines())
 	m.preview.GotoTop()
 	m.typed.SetValue("")
-	if mustType != "" {
+	if p.Plan.MustType != "" {
 		return m.typed.Focus()
 	}
 	return nil
@@ -123,9 +136,10 @@ func (m *Model) SetSkipped(why string) {
 	m.Stage, m.note = StageSkipped, why
 }
 
-// SetError shows an error; a form error sends the user back to the form.
-func (m *Model) SetError(err error) {
-	m.err = err
+// SetError shows an error, as it may be shown (credentials redacted); a
+// form error sends the user back to the form.
+func (m *Model) SetError(text string) {
+	m.err = text
 	switch {
 	case len(m.fields) > 0:
 		m.Stage = StageForm
@@ -138,8 +152,8 @@ func (m *Model) SetError(err error) {
 
 // SetResult shows the outcome. A cancelled or unknown write keeps the
 // dialog open, slot by slot, for the user to edit and retry.
-func (m *Model) SetResult(r dynamo.Result) {
-	m.result, m.Stage, m.err = &r, StageResult, nil
+func (m *Model) SetResult(r model.Result) {
+	m.result, m.Stage, m.err = &r, StageResult, ""
 }
 
 // previewLines is what each action does, in words, then the exact request
@@ -160,12 +174,8 @@ func (m Model) previewLines() []string {
 	lines = append(lines, "",
 		"the request (save it as tx.json to send the same with: aws dynamodb transact-write-items --cli-input-json file://tx.json;",
 		"its ClientRequestToken makes a resend within 10 minutes a no-op):")
-	doc, err := dynamo.CLIJSON(m.tx.Input)
-	if err != nil {
-		doc = []byte("cannot render: " + err.Error())
-	}
 	// EscapeJSON keeps the request valid JSON to copy, and the same.
-	lines = append(lines, model.Printable(model.EscapeJSON(string(doc))))
+	lines = append(lines, model.Printable(model.EscapeJSON(m.tx.Request)))
 	return lines
 }
 
@@ -180,76 +190,51 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.Stage == StageWaiting {
-		return m, nil // planning or sending: the answer must find this dialog
-	}
-	if key.Matches(k, m.km.Back) {
-		switch {
-		case (m.Stage == StagePreview || m.Stage == StageResult) && len(m.fields) > 0:
-			m.Stage = StageForm // back to the values, kept as typed
-			return m, m.fields[m.focus].Input.Focus()
-		default:
-			return m, emit(CloseMsg{Committed: false})
-		}
-	}
-	switch m.Stage {
-	case StageForm:
-		return m.updateForm(k)
-	case StagePreview:
-		if m.mustType != "" {
-			if k.String() == "enter" {
-				if m.typed.Value() == m.mustType {
-					m.Stage = StageWaiting
-					return m, emit(SendMsg{Tx: *m.tx})
-				}
-				m.err = fmt.Errorf("type %s exactly to send", model.Printable(m.mustType))
-				return m, nil
-			}
-			var cmd tea.Cmd
-			m.typed, cmd = m.typed.Update(k)
-			return m, cmd
-		}
-		if k.String() == "enter" || k.String() == "y" {
-			m.Stage = StageWaiting
-			return m, emit(SendMsg{Tx: *m.tx})
-		}
+	km := m.keys() // nothing works while waiting: the answer must find this dialog
+	committed := m.result != nil && m.result.Outcome == model.Committed
+	switch {
+	case key.Matches(k, km.Back) && len(m.fields) > 0 && (m.Stage == StagePreview || m.Stage == StageResult && !committed):
+		m.Stage = StageForm // back to the values, kept as typed
+		return m, m.fields[m.focus].Input.Focus()
+	case key.Matches(k, km.Back, km.Close):
+		return m, events.Emit(CloseMsg{Committed: committed})
+	case m.Stage == StageForm:
+		return m.updateForm(k, km)
+	case key.Matches(k, km.Send) && m.tx.Plan.MustType != "" && m.typed.Value() != m.tx.Plan.MustType:
+		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
+	case key.Matches(k, km.Send, km.Resend):
+		// A resend is the same request and token: a no-op if it had committed.
+		m.Stage = StageWaiting
+		return m, events.Emit(SendMsg{})
+	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
+		var cmd tea.Cmd
+		m.typed, cmd = m.typed.Update(k)
+		return m, cmd
+	case m.Stage == StagePreview:
 		var cmd tea.Cmd
 		m.preview, cmd = m.preview.Update(k)
 		return m, cmd
-	case StageResult:
-		if k.String() == "enter" {
-			return m, emit(CloseMsg{Committed: m.result.Outcome == dynamo.Committed})
-		}
-		if k.String() == "s" && m.result.Outcome == dynamo.Unknown && m.tx != nil {
-			// The same request and token: a no-op if it had committed.
-			m.Stage = StageWaiting
-			return m, emit(SendMsg{Tx: *m.tx})
-		}
-	case StageSkipped:
-		if k.String() == "enter" {
-			return m, emit(CloseMsg{})
-		}
 	}
 	return m, nil
 }
 
-func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
-	switch k.String() {
-	case "tab", "down":
+func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(k, km.Next):
 		return m, m.moveFocus(+1)
-	case "shift+tab", "up":
+	case key.Matches(k, km.Prev):
 		return m, m.moveFocus(-1)
-	case "enter":
+	case key.Matches(k, km.Preview):
 		values := map[string]string{}
 		for _, f := range m.fields {
 			if f.Err != "" {
-				m.err = fmt.Errorf("%s: %s", f.Label, f.Err)
+				m.err = f.Label + ": " + f.Err
 				return m, nil
 			}
 			values[f.Label] = f.Input.Value()
 		}
-		m.Stage, m.err = StageWaiting, nil
-		return m, emit(SubmitMsg{Values: values})
+		m.Stage, m.err = StageWaiting, ""
+		return m, events.Emit(SubmitMsg{Values: values})
 	}
 	var cmd tea.Cmd
 	f := &m.fields[m.focus]
@@ -272,9 +257,7 @@ func (m *Model) moveFocus(d int) tea.Cmd {
 // Fields returns the form's values by label, as typed.
 func (m Model) Fields() []Field { return m.fields }
 
-func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
-
-// View renders the dialog in its area.
+// View renders the dialog in its area; the help line says what the keys do.
 func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render(model.Printable(m.Title)) + "\n")
@@ -293,20 +276,17 @@ func (m Model) View() string {
 				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Error.Render(model.Printable(f.Err)))
 			}
 		}
-		b.WriteString(m.st.Dim.Render("\ntab next field • enter preview • esc cancel") + "\n")
 	case StageWaiting:
 		b.WriteString(m.st.Dim.Render("working…") + "\n")
 	case StagePreview:
 		b.WriteString(m.preview.View() + "\n")
-		if m.mustType != "" {
-			b.WriteString("type " + model.Printable(m.mustType) + " to send: " + m.typed.View() + "\n")
-		} else {
-			b.WriteString(m.st.Title.Render("enter/y send") + m.st.Dim.Render(" • ↑↓ scroll • esc back") + "\n")
+		if m.tx.Plan.MustType != "" {
+			b.WriteString("type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n")
 		}
 	case StageResult:
 		r := m.result
 		style := m.st.Status[model.LockOK]
-		if r.Outcome != dynamo.Committed {
+		if r.Outcome != model.Committed {
 			style = m.st.Error
 		}
 		b.WriteString(style.Render(strings.ToUpper(string(r.Outcome))) + "  token " + r.Token + "\n")
@@ -320,27 +300,11 @@ func (m Model) View() string {
 				fmt.Fprintf(&b, "  %s: %s\n", rs.Code, model.Printable(rs.Message))
 			}
 		}
-		hint := "enter close"
-		switch {
-		case r.Outcome == dynamo.Unknown:
-			hint = "s send again with the same token (a no-op if it committed) • enter close"
-		case r.Outcome != dynamo.Committed && len(m.fields) > 0:
-			hint = "esc edit and retry • enter close"
-		}
-		b.WriteString(m.st.Dim.Render("\n"+hint) + "\n")
 	case StageSkipped:
-		b.WriteString(model.Printable(m.note) + "\n" + m.st.Dim.Render("\nenter close") + "\n")
+		b.WriteString(model.Printable(m.note) + "\n")
 	}
-	if m.err != nil {
-		b.WriteString(m.st.Error.Render("error: "+model.Printable(dynamo.Redact(m.err.Error()))) + "\n")
+	if m.err != "" {
+		b.WriteString(m.st.Error.Render("error: "+model.Printable(m.err)) + "\n")
 	}
 	return b.String()
-}
-
-// Plan returns the plan of the transaction shown, if any.
-func (m Model) Plan() model.Plan {
-	if m.tx == nil {
-		return model.Plan{}
-	}
-	return m.tx.Plan
 }

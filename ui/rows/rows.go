@@ -9,7 +9,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/styles"
 )
@@ -207,7 +206,7 @@ func Count(n int64) string {
 
 // LockItem renders a row of the locks view: the lock's key, its owner and
 // its status in words.
-func (r Renderer) LockItem(l *dynamo.Lock, words string, status model.LockStatus, width int, selected bool) string {
+func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus, width int, selected bool) string {
 	detail := r.Schema.Constraints[l.Constraint].Attr + "  no owner"
 	if l.Owner != "" {
 		detail = r.Schema.Constraints[l.Constraint].Attr + "  owner " + model.Printable(l.Owner)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
@@ -159,10 +158,10 @@ func TestOrphanAndProblemRows(t *testing.T) {
 
 func TestLockItemRow(t *testing.T) {
 	r, _ := renderer()
-	owned := dynamo.Lock{Constraint: 0, Value: "ada@x.io", Owner: "ACCT#a1"}
-	bare := dynamo.Lock{Constraint: 1, Value: "ghost"}
+	owned := model.Lock{Constraint: 0, Value: "ada@x.io", Owner: "ACCT#a1"}
+	bare := model.Lock{Constraint: 1, Value: "ghost"}
 	tests := []struct {
-		l      *dynamo.Lock
+		l      *model.Lock
 		words  string
 		status model.LockStatus
 		want   string
@@ -199,7 +198,7 @@ func TestRowsFitTheWidth(t *testing.T) {
 		model.LockView{Value: long, Item: lockItem("UNIQ#EMAIL#"+long, model.S("ACCT#a1")), Owner: "ACCT#" + wide, Status: model.LockForeign},
 		model.LockView{Value: wide, Status: model.LockMissing})
 	orphan := sc.LockProblem(model.OrphanLock, 1, wide, "ACCT#"+wide)
-	l := dynamo.Lock{Constraint: 1, Value: wide, Owner: wide}
+	l := model.Lock{Constraint: 1, Value: wide, Owner: wide}
 	for _, width := range []int{40, 60, 61, 100, 157, 200} {
 		for _, sel := range []bool{false, true} {
 			lines := map[string]string{
@@ -265,7 +264,7 @@ func TestHostileValuesRenderVisible(t *testing.T) {
 	orphan := sc.LockProblem(model.OrphanLock, 1, hostile, hostile)
 	prob := sc.LockProblem(model.ForeignLock, 0, hostile, hostile)
 	prob.Accounts = []string{hostile}
-	l := dynamo.Lock{Constraint: 0, Value: hostile, Owner: hostile}
+	l := model.Lock{Constraint: 0, Value: hostile, Owner: hostile}
 	lines := map[string]string{
 		"account":  r.Account(a, 400, false),
 		"email":    r.Lock(a, 0, 400, false),

@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
@@ -17,7 +16,7 @@ import (
 // Header is what the header shows.
 type Header struct {
 	Table    string
-	Endpoint dynamo.Endpoint
+	Where    string // the endpoint, or the AWS region and profile
 	ReadOnly bool
 	Views    []string // tab titles, in key order
 	Active   int
@@ -27,18 +26,14 @@ type Header struct {
 // Check is the background check as the header shows it.
 type Check struct {
 	Running  bool
-	Progress dynamo.CheckProgress
+	Progress model.CheckProgress
 	Report   *model.Report
 	Err      error
 }
 
 // Render renders the two header lines at width.
 func (h Header) Render(st *styles.Styles, width int) string {
-	where := h.Endpoint.String()
-	if h.Endpoint.URL == "" && h.Endpoint.Profile != "" {
-		where += " (profile " + h.Endpoint.Profile + ")"
-	}
-	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(where)}
+	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(h.Where)}
 	if h.ReadOnly {
 		parts = append(parts, st.Error.Render("READ-ONLY"))
 	}
@@ -88,7 +83,7 @@ func (c Check) render(st *styles.Styles) string {
 			of = " / ~" + rows.Count(p.Approx)
 		}
 		phase := "checking"
-		if p.Phase == dynamo.PhaseConfirm || p.Phase == dynamo.PhaseRescan {
+		if p.Phase == model.PhaseConfirm || p.Phase == model.PhaseRescan {
 			phase = "confirming"
 		}
 		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned", phase, rows.Count(p.Scanned), of))
@@ -97,12 +92,13 @@ func (c Check) render(st *styles.Styles) string {
 }
 
 // Status renders the status line: an error (with how to retry) wins over a
-// message; spinner is shown while something loads.
-func Status(st *styles.Styles, width int, spinner string, loading bool, msg string, err error) string {
+// message; spinner is shown while something loads. errText is the error
+// as it may be shown (credentials redacted), "" for none.
+func Status(st *styles.Styles, width int, spinner string, loading bool, msg string, errText string) string {
 	var s string
 	switch {
-	case err != nil:
-		s = st.Error.Render("error: "+model.OneLine(dynamo.Redact(err.Error()))) + st.Dim.Render("  (r to retry)")
+	case errText != "":
+		s = st.Error.Render("error: "+model.OneLine(errText)) + st.Dim.Render("  (r to retry)")
 	case loading:
 		s = spinner + " " + msg
 	default:

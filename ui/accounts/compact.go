@@ -1,4 +1,4 @@
-package ui
+package accounts
 
 import (
 	"github.com/locktable/locktable/model"

@@ -1,4 +1,4 @@
-package ui
+package accounts
 
 import (
 	"fmt"
@@ -17,36 +17,36 @@ const (
 // the rest are a keypress away in the problems view.
 const maxOrphanRows = 5
 
-// pin is a group shown on top of the accounts view: search results or the
-// rows of a problem jumped to.
-type pin struct {
-	title    string
-	accounts []model.AccountView
-	orphans  []model.Problem
-	note     string // shown when there is nothing else, e.g. "not found"
+// Pin is a group shown on top of the accounts view: search results, the
+// rows of a problem jumped to, or accounts just written.
+type Pin struct {
+	Title    string
+	Accounts []model.AccountView
+	Orphans  []model.Problem
+	Note     string // shown when there is nothing else, e.g. "not found"
 }
 
-// accountsData is the accounts view's rows: a small top part (orphan locks
+// source is the accounts view's rows: a small top part (orphan locks
 // from the check, a pinned group) above the body, each account followed by
 // one row per constraint. It implements browser.Source.
-type accountsData struct {
+type source struct {
 	r       *rows.Renderer
 	main    []compactAccount
 	index   map[string]int // account id -> index in main
 	body    []rows.Row
 	orphans []model.Problem
-	pin     *pin
+	pin     *Pin
 	top     []rows.Row
 }
 
-func newAccountsData(r *rows.Renderer) *accountsData {
-	return &accountsData{r: r, index: map[string]int{}}
+func newSource(r *rows.Renderer) *source {
+	return &source{r: r, index: map[string]int{}}
 }
 
-func (d *accountsData) Len() int { return len(d.top) + len(d.body) }
+func (d *source) Len() int { return len(d.top) + len(d.body) }
 
 // row returns row i of the whole list.
-func (d *accountsData) row(i int) rows.Row {
+func (d *source) row(i int) rows.Row {
 	if i < len(d.top) {
 		return d.top[i]
 	}
@@ -55,31 +55,31 @@ func (d *accountsData) row(i int) rows.Row {
 
 // account returns the account a row refers to. Accounts of the body are
 // rebuilt from their compact form: callers read it, never change it.
-func (d *accountsData) account(r rows.Row) *model.AccountView {
+func (d *source) account(r rows.Row) *model.AccountView {
 	if r.Set == setPinned {
-		return &d.pin.accounts[r.Index]
+		return &d.pin.Accounts[r.Index]
 	}
 	v := d.main[r.Index].view(d.r.Schema)
 	return &v
 }
 
 // status is the status of a lock row, without building a view.
-func (d *accountsData) status(r rows.Row) model.LockStatus {
+func (d *source) status(r rows.Row) model.LockStatus {
 	if r.Set == setPinned {
-		return d.pin.accounts[r.Index].Locks[r.Lock].Status
+		return d.pin.Accounts[r.Index].Locks[r.Lock].Status
 	}
 	return d.main[r.Index].status(int(r.Lock))
 }
 
 // orphan returns the problem an Orphan row refers to.
-func (d *accountsData) orphan(r rows.Row) *model.Problem {
+func (d *source) orphan(r rows.Row) *model.Problem {
 	if r.Set == setPinned {
-		return &d.pin.orphans[r.Index]
+		return &d.pin.Orphans[r.Index]
 	}
 	return &d.orphans[r.Index]
 }
 
-func (d *accountsData) Render(i, width int, selected bool) string {
+func (d *source) Render(i, width int, selected bool) string {
 	r := d.row(i)
 	switch r.Kind {
 	case rows.Account:
@@ -97,7 +97,7 @@ func (d *accountsData) Render(i, width int, selected bool) string {
 }
 
 // problematic reports whether row i shows a problem, for n and N.
-func (d *accountsData) problematic(i int) bool {
+func (d *source) problematic(i int) bool {
 	r := d.row(i)
 	switch r.Kind {
 	case rows.Orphan:
@@ -120,7 +120,7 @@ func accountRows(dst []rows.Row, set uint8, i, constraints int) []rows.Row {
 
 // appendAccounts adds a page of accounts to the body. Accounts already
 // listed (a page boundary seen twice) are replaced, not repeated.
-func (d *accountsData) appendAccounts(page []model.AccountView) {
+func (d *source) appendAccounts(page []model.AccountView) {
 	for _, a := range page {
 		c := compact(d.r.Schema, a)
 		if i, ok := d.index[a.ID]; ok {
@@ -134,39 +134,39 @@ func (d *accountsData) appendAccounts(page []model.AccountView) {
 }
 
 // replaceAccount puts a freshly read account in place wherever it is shown.
-func (d *accountsData) replaceAccount(a model.AccountView) {
+func (d *source) replaceAccount(a model.AccountView) {
 	if i, ok := d.index[a.ID]; ok {
 		d.main[i] = compact(d.r.Schema, a)
 	}
 	if d.pin != nil {
-		for i := range d.pin.accounts {
-			if d.pin.accounts[i].ID == a.ID {
-				d.pin.accounts[i] = a
+		for i := range d.pin.Accounts {
+			if d.pin.Accounts[i].ID == a.ID {
+				d.pin.Accounts[i] = a
 			}
 		}
 	}
 }
 
 // reset forgets every account (a reload).
-func (d *accountsData) reset() {
+func (d *source) reset() {
 	d.main, d.body, d.index = nil, nil, map[string]int{}
 }
 
 // rebuildTop lays out the top part again and returns how many rows it
 // grew (negative: shrank), so the caller can keep the selection in place.
-func (d *accountsData) rebuildTop() int {
+func (d *source) rebuildTop() int {
 	before := len(d.top)
 	top := d.top[:0:0]
 	if d.pin != nil {
-		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.title})
-		for i := range d.pin.orphans {
+		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.Title})
+		for i := range d.pin.Orphans {
 			top = append(top, rows.Row{Kind: rows.Orphan, Set: setPinned, Index: int32(i)})
 		}
-		for i := range d.pin.accounts {
-			top = accountRows(top, setPinned, i, len(d.pin.accounts[i].Locks))
+		for i := range d.pin.Accounts {
+			top = accountRows(top, setPinned, i, len(d.pin.Accounts[i].Locks))
 		}
-		if d.pin.note != "" {
-			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.note})
+		if d.pin.Note != "" {
+			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.Note})
 		}
 	}
 	if n := len(d.orphans); n > 0 {
@@ -186,23 +186,23 @@ func (d *accountsData) rebuildTop() int {
 }
 
 // markDuplicates applies a check's duplicate values to every account shown.
-func (d *accountsData) markDuplicates(dup func(ci int, v string) bool) {
+func (d *source) markDuplicates(dup func(ci int, v string) bool) {
 	for i := range d.main {
 		d.main[i].markDuplicates(dup)
 	}
 	if d.pin != nil {
-		for i := range d.pin.accounts {
-			d.pin.accounts[i].MarkDuplicates(dup)
+		for i := range d.pin.Accounts {
+			d.pin.Accounts[i].MarkDuplicates(dup)
 		}
 	}
 }
 
 // pinned reports whether account id is shown in the pinned group.
-func (d *accountsData) pinned(id string) bool {
+func (d *source) pinned(id string) bool {
 	if d.pin == nil {
 		return false
 	}
-	for _, a := range d.pin.accounts {
+	for _, a := range d.pin.Accounts {
 		if a.ID == id {
 			return true
 		}
@@ -211,7 +211,7 @@ func (d *accountsData) pinned(id string) bool {
 }
 
 // remove drops deleted accounts from every list, rebuilding the body.
-func (d *accountsData) remove(ids []string) {
+func (d *source) remove(ids []string) {
 	gone := map[string]bool{}
 	for _, id := range ids {
 		gone[id] = true
@@ -226,13 +226,13 @@ func (d *accountsData) remove(ids []string) {
 		}
 	}
 	if d.pin != nil {
-		kept := d.pin.accounts[:0]
-		for _, a := range d.pin.accounts {
+		kept := d.pin.Accounts[:0]
+		for _, a := range d.pin.Accounts {
 			if !gone[a.ID] {
 				kept = append(kept, a)
 			}
 		}
-		d.pin.accounts = kept
+		d.pin.Accounts = kept
 	}
 	d.rebuildTop()
 }

@@ -1,0 +1,417 @@
+// Package accounts is the accounts view: pages of accounts, each followed
+// by one row per unique attribute for its lock, under the orphan locks the
+// check confirmed and a pinned group (search results, the rows of a
+// problem, accounts just written). It owns its list, its paging, its
+// loading state and its request id.
+package accounts
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/write"
+)
+
+// Backend is what the accounts view reads.
+type Backend interface {
+	AccountsPage(ctx context.Context, from dynamo.Cursor, want int, consistent bool) (dynamo.AccountPage, error)
+	Account(ctx context.Context, id string) (model.AccountView, bool, error)
+}
+
+// reqID numbers reloads: an answer to a request made before one is dropped.
+type reqID int
+
+// PageMsg answers a page request.
+type PageMsg struct {
+	req  reqID
+	page dynamo.AccountPage
+	err  error
+}
+
+// RefreshedMsg carries accounts read again after a write; gone lists those
+// that no longer exist.
+type RefreshedMsg struct {
+	req   reqID
+	views []model.AccountView
+	gone  []string
+	err   error
+}
+
+// PinMsg pins a group on top of the view.
+type PinMsg struct{ Pin Pin }
+
+// ProblemsMsg asks for the problems view (the "… more orphan locks" row).
+type ProblemsMsg struct{}
+
+// Model is the accounts view.
+type Model struct {
+	ctx     context.Context
+	backend Backend
+	r       *rows.Renderer
+	km      KeyMap
+	src     *source
+	list    browser.Model
+	next    dynamo.Cursor
+	req     reqID
+	loading bool
+	// followEnd: G keeps the selection on the last row as pages arrive.
+	followEnd bool
+	// consistent: the pages are a reload's, read consistently.
+	consistent bool
+	dup        model.OthersHold // the check's duplicate values, once known
+	note       string           // what the last key could not do
+	err        error
+	retry      func(*Model) tea.Cmd // redoes what failed
+}
+
+// New returns the accounts view, loading: Init asks for the first page.
+func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
+	src := newSource(r)
+	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true}
+}
+
+// keys are the bindings as they work now: esc unpins only what is pinned.
+func (m Model) keys() KeyMap {
+	km := m.km
+	km.Unpin.SetEnabled(m.src.pin != nil)
+	return km
+}
+
+// ShortHelp is the help line's part for this view.
+func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
+
+// FullHelp is the help screen's part for this view.
+func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
+
+// Init asks for the first page.
+func (m Model) Init() tea.Cmd { return m.load(dynamo.Cursor{}, false) }
+
+// load asks for the page that starts at from.
+func (m Model) load(from dynamo.Cursor, consistent bool) tea.Cmd {
+	ctx, b, req := m.ctx, m.backend, m.req
+	// A few screens' worth of accounts.
+	want := max(3*m.list.Height()/(1+len(m.r.Schema.Constraints)), 50)
+	return func() tea.Msg {
+		page, err := b.AccountsPage(ctx, from, want, consistent)
+		return PageMsg{req: req, page: page, err: err}
+	}
+}
+
+// SetSize sets the list's size in cells.
+func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
+
+// Prefetch asks for the next page when fewer than a few screens of rows
+// are loaded below the selection, so that scrolling does not wait.
+func (m *Model) Prefetch() tea.Cmd {
+	left := len(m.src.body) - (m.list.Cursor() - len(m.src.top))
+	if m.loading || m.next.Done() || m.list.Height() == 0 || left >= 3*m.list.Height() {
+		return nil
+	}
+	m.loading = true
+	return m.load(m.next, m.consistent)
+}
+
+// Reload forgets every account and reads them again, consistently.
+func (m *Model) Reload() tea.Cmd {
+	m.req++
+	m.src.reset()
+	m.next, m.loading, m.consistent = dynamo.Cursor{}, true, true
+	m.dup, m.err, m.retry = nil, nil, nil
+	m.list.SetCursor(0)
+	return m.load(dynamo.Cursor{}, true)
+}
+
+// Err is what failed, if anything did.
+func (m Model) Err() error { return m.err }
+
+// Retry forgets the failure and redoes what failed, when that can be
+// redone (nil otherwise).
+func (m *Model) Retry() tea.Cmd {
+	retry := m.retry
+	m.err, m.retry = nil, nil
+	if retry == nil {
+		return nil
+	}
+	return retry(m)
+}
+
+// Refresh reads accounts ids again, consistently, after a write.
+func (m Model) Refresh(ids []string) tea.Cmd {
+	ctx, b, req := m.ctx, m.backend, m.req
+	return func() tea.Msg {
+		msg := RefreshedMsg{req: req}
+		for _, id := range ids {
+			a, found, err := b.Account(ctx, id)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			if found {
+				msg.views = append(msg.views, a)
+			} else {
+				msg.gone = append(msg.gone, id)
+			}
+		}
+		return msg
+	}
+}
+
+// SetReport marks the duplicates a finished check found, and shows its
+// orphan locks on top.
+func (m *Model) SetReport(r *model.Report) {
+	m.dup = r.Duplicates()
+	m.src.markDuplicates(m.dup)
+	m.SetOrphans(r.Problems)
+}
+
+// SetOrphans shows the orphan locks among problems on top of the view,
+// keeping the selected row selected.
+func (m *Model) SetOrphans(problems []model.Problem) {
+	var orphans []model.Problem
+	for _, p := range problems {
+		if p.Kind == model.OrphanLock {
+			orphans = append(orphans, p)
+		}
+	}
+	m.src.orphans = orphans
+	m.keepSelection(m.src.rebuildTop())
+}
+
+// keepSelection keeps the selected body row selected, in place, after the
+// top part grew by delta rows.
+func (m *Model) keepSelection(delta int) {
+	switch {
+	case delta == 0 || m.list.Cursor() < len(m.src.top)-delta:
+		m.list.SetCursor(m.list.Cursor())
+	case m.list.Offset() == 0:
+		m.list.ShiftCursor(delta) // the top is on screen: show what came
+	default:
+		m.list.Shift(delta)
+	}
+}
+
+// Update handles pages, pins and keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case PageMsg:
+		return m.onPage(msg)
+	case RefreshedMsg:
+		return m.onRefreshed(msg)
+	case PinMsg:
+		m.pin(msg.Pin)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.MouseWheelMsg:
+		m.list, _ = m.list.Update(msg)
+		m.followEnd = false
+		return m, m.Prefetch()
+	}
+	return m, nil
+}
+
+func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	km := m.keys()
+	m.followEnd, m.note = false, ""
+	var cmd tea.Cmd
+	switch {
+	case key.Matches(k, km.Enter):
+		cmd = m.open()
+	case key.Matches(k, km.NextProblem):
+		m.seek(+1)
+	case key.Matches(k, km.PrevProblem):
+		m.seek(-1)
+	case key.Matches(k, km.Unpin):
+		m.src.pin = nil
+		m.keepSelection(m.src.rebuildTop())
+	case key.Matches(k, km.Edit, km.Delete):
+		a, ok := m.SelectedAccount()
+		switch {
+		case !ok && key.Matches(k, km.Edit):
+			m.note = "select an account to rename"
+		case !ok:
+			m.note = "select an account to delete"
+		case key.Matches(k, km.Edit):
+			cmd = events.Emit(write.RenameMsg{Account: a})
+		default:
+			cmd = events.Emit(write.DeleteMsg{Account: a})
+		}
+	case key.Matches(k, km.Fix):
+		if p, why, ok := m.SelectedProblem(); ok {
+			cmd = events.Emit(write.FixMsg{Problem: p, Why: why})
+		} else {
+			m.note = write.SelectAProblem
+		}
+	default:
+		m.list, _ = m.list.Update(k)
+		m.followEnd = key.Matches(k, km.Bottom)
+	}
+	return m, tea.Batch(cmd, m.Prefetch())
+}
+
+// seek moves to the next (dir +1) or previous (-1) row that shows a problem.
+func (m *Model) seek(dir int) {
+	if !m.list.Seek(dir, m.src.problematic) {
+		m.note = "no further problem among the rows loaded"
+	}
+}
+
+func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
+	if msg.req != m.req {
+		return m, nil
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err, m.retry = msg.err, (*Model).Prefetch
+		return m, nil
+	}
+	m.err, m.retry = nil, nil
+	if m.dup != nil {
+		for i := range msg.page.Accounts {
+			msg.page.Accounts[i].MarkDuplicates(m.dup)
+		}
+	}
+	m.src.appendAccounts(msg.page.Accounts)
+	m.next = msg.page.Next
+	if m.next.Done() {
+		m.consistent = false
+	}
+	if m.followEnd {
+		m.list.SetCursor(m.src.Len() - 1)
+	} else {
+		m.list.SetCursor(m.list.Cursor())
+	}
+	return m, m.Prefetch()
+}
+
+func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
+	if msg.req != m.req {
+		return m, nil
+	}
+	if msg.err != nil {
+		m.err = msg.err
+		return m, nil
+	}
+	var added []model.AccountView
+	for _, a := range msg.views {
+		if _, shown := m.src.index[a.ID]; shown || m.src.pinned(a.ID) {
+			m.src.replaceAccount(a)
+		} else {
+			added = append(added, a)
+		}
+	}
+	if len(msg.gone) > 0 {
+		m.src.remove(msg.gone)
+	}
+	if len(added) > 0 {
+		m.pin(Pin{Title: "written", Accounts: added})
+	} else {
+		m.keepSelection(0)
+	}
+	return m, nil
+}
+
+// pin shows p on top, its first row selected.
+func (m *Model) pin(p Pin) {
+	if m.dup != nil {
+		for i := range p.Accounts {
+			p.Accounts[i].MarkDuplicates(m.dup)
+		}
+	}
+	m.note = ""
+	m.src.pin = &p
+	m.src.rebuildTop()
+	m.list.SetCursor(min(1, m.src.Len()-1))
+	m.list.ScrollToTop()
+}
+
+// View renders the visible rows.
+func (m Model) View() string { return m.list.View() }
+
+// Status says what is loaded, or what the last key could not do.
+func (m Model) Status() string {
+	switch {
+	case m.note != "":
+		return m.note
+	case m.loading:
+		return "loading accounts…"
+	}
+	more := ""
+	if !m.next.Done() {
+		more = ", more below"
+	}
+	return fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
+}
+
+// Loading reports whether a page is being read.
+func (m Model) Loading() bool { return m.loading }
+
+// Done reports whether every page is loaded.
+func (m Model) Done() bool { return m.next.Done() }
+
+// Count is how many accounts are loaded (pinned ones aside).
+func (m Model) Count() int { return len(m.src.main) }
+
+// Len is how many rows the view has.
+func (m Model) Len() int { return m.src.Len() }
+
+// Cursor is the selected row.
+func (m Model) Cursor() int { return m.list.Cursor() }
+
+// SetCursor selects row i.
+func (m *Model) SetCursor(i int) { m.list.SetCursor(i) }
+
+// Pinned reports whether a group is pinned on top (esc unpins it).
+func (m Model) Pinned() bool { return m.src.pin != nil }
+
+// SelectedAccount is the account of the selected row, when it is an
+// account or one of its locks.
+func (m Model) SelectedAccount() (model.AccountView, bool) {
+	if m.src.Len() == 0 {
+		return model.AccountView{}, false
+	}
+	r := m.src.row(m.list.Cursor())
+	if r.Kind != rows.Account && r.Kind != rows.Lock {
+		return model.AccountView{}, false
+	}
+	return *m.src.account(r), true
+}
+
+// SelectedProblem is the problem the selected row shows, as the row knows
+// it (a lock row knows only its own account), or why it is left to a
+// person.
+func (m Model) SelectedProblem() (p model.Problem, why string, ok bool) {
+	if m.src.Len() == 0 {
+		return p, "", false
+	}
+	sc := m.r.Schema
+	r := m.src.row(m.list.Cursor())
+	switch r.Kind {
+	case rows.Orphan:
+		return *m.src.orphan(r), "", true
+	case rows.Lock:
+		a := m.src.account(r)
+		l, ci := a.Locks[r.Lock], int(r.Lock)
+		switch l.Status {
+		case model.LockMissing:
+			return sc.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), "", true
+		case model.LockForeign:
+			return sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), "", true
+		case model.LockDuplicate:
+			return sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}),
+				"a person decides: other accounts hold this value too. Close this, then press e to rename or d to delete one of the accounts.", true
+		case model.LockInvalid:
+			return sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}),
+				"this value cannot be locked as it is. Close this, then press e to give the account a valid value, or d to delete it.", true
+		}
+	}
+	return p, "", false
+}

@@ -1,0 +1,122 @@
+package accounts
+
+import (
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// open asks for the detail of the selected row: the item read again now,
+// and for a lock, why it has the status it has. The "… more orphan locks"
+// row leads to the problems view.
+func (m Model) open() tea.Cmd {
+	if m.src.Len() == 0 {
+		return nil
+	}
+	r, sc := m.src.row(m.list.Cursor()), m.r.Schema
+	switch r.Kind {
+	case rows.Account:
+		a := m.src.account(r)
+		ref := model.KeyRef{Table: sc.Table, Key: sc.AccountKey(a.ID)}
+		return events.Emit(detail.OpenMsg{Title: "account " + rows.AccountKey(a), Read: &ref, Render: itemOrGone})
+	case rows.Lock:
+		a, ci, rr := *m.src.account(r), int(r.Lock), m.r
+		a.Locks = slices.Clone(a.Locks) // the pin or a page may change under it
+		open := detail.OpenMsg{Title: lockTitle(rr, &a, ci), Render: func(lock model.Item) []string { return lockLines(rr, &a, ci, lock) }}
+		if v := a.Locks[ci].Value; v != "" { // no value, no lock to read
+			table, key := sc.LockKey(ci, v)
+			open.Read = &model.KeyRef{Table: table, Key: key}
+		}
+		return events.Emit(open)
+	case rows.Orphan:
+		p := *m.src.orphan(r)
+		table, key := sc.LockKey(p.ConstraintIndex(), p.Value) // the raw key
+		return events.Emit(detail.OpenMsg{Title: "lock " + model.Printable(p.Value), Read: &model.KeyRef{Table: table, Key: key},
+			Render: func(lock model.Item) []string {
+				if lock == nil {
+					return []string{"this lock no longer exists: it may have been repaired (r reloads)"}
+				}
+				return append(append(detail.ItemLines(lock), ""), orphanWhy(p))
+			}})
+	case rows.More:
+		return events.Emit(ProblemsMsg{})
+	}
+	return nil
+}
+
+// itemOrGone renders an item that should exist.
+func itemOrGone(it model.Item) []string {
+	if it == nil {
+		return []string{"this item no longer exists: it may have been deleted (r reloads)"}
+	}
+	return detail.ItemLines(it)
+}
+
+// orphanWhy says why an orphan lock is a problem.
+func orphanWhy(p model.Problem) string {
+	why := "why: orphan_lock: no account holds " + p.Constraint + " = " + model.Printable(p.Value) + ", so nobody can ever claim this value again."
+	if p.Owner != "" {
+		why += " Its owner " + model.Printable(p.Owner) + " does not hold it (renamed or deleted without releasing the lock)."
+	}
+	return why
+}
+
+// lockTitle is the title of a lock row's detail.
+func lockTitle(r *rows.Renderer, a *model.AccountView, ci int) string {
+	l := a.Locks[ci]
+	attr := r.Schema.Constraints[ci].Attr
+	if l.Status == model.LockNone || (l.Status == model.LockInvalid && l.Item == nil) {
+		return attr + " of " + rows.AccountKey(a) + "  (" + string(l.Status) + ")"
+	}
+	return "lock " + r.LockKey(ci, l.Value) + "  (" + string(l.Status) + ")"
+}
+
+// lockLines is the detail of a lock row: the lock as read now, or for a
+// lock that is not there, the key it should have; then why.
+func lockLines(r *rows.Renderer, a *model.AccountView, ci int, lock model.Item) []string {
+	sc := r.Schema
+	l := a.Locks[ci]
+	attr := sc.Constraints[ci].Attr
+	id := rows.AccountKey(a)
+	var lines []string
+	if lock != nil {
+		lines = append(detail.ItemLines(lock), "")
+	} else if l.Item != nil {
+		lines = append(lines, "this lock no longer exists (r reloads)", "")
+	}
+	switch l.Status {
+	case model.LockNone:
+		lines = append(lines, id+" has no "+attr+" (absent, NULL or empty): no lock is expected.")
+	case model.LockInvalid:
+		if l.Item == nil {
+			lines = append(lines, "why: invalid_value: "+attr+" is "+rows.AttrText(a.Item, attr)+
+				"; only a non-empty string whose lock key fits in 2048 bytes can be locked.")
+		} else {
+			lines = append(lines, "why: invalid_value: the lock's "+sc.OwnerAttr+" is not a string.")
+		}
+	case model.LockMissing:
+		table, k := sc.LockKey(ci, l.Value)
+		key := model.Item{}
+		for n, v := range k {
+			key[n] = model.S(v)
+		}
+		lines = append(lines, "expected key (table "+model.Printable(table)+"):")
+		lines = append(lines, detail.ItemLines(key)...)
+		lines = append(lines, "",
+			"why: missing_lock: "+id+" holds "+attr+" = "+model.Printable(l.Value)+
+				", so this lock must exist; no item has this key, and nothing stops another account from taking the value.")
+	case model.LockForeign:
+		lines = append(lines, "why: foreign_lock: the lock names "+model.Printable(l.Owner)+
+			", which does not hold "+attr+" = "+model.Printable(l.Value)+"; "+id+" does.")
+	case model.LockDuplicate:
+		lines = append(lines, "why: duplicate_value: other accounts hold "+attr+" = "+model.Printable(l.Value)+" too (see the problems view).")
+	case model.LockOK:
+		lines = append(lines, "ok: "+id+" holds "+attr+" = "+model.Printable(l.Value)+" and this lock protects it.")
+	}
+	return lines
+}

@@ -1,0 +1,42 @@
+package accounts
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/locktable/locktable/keymap"
+	"github.com/locktable/locktable/ui/browser"
+)
+
+// KeyMap is the accounts view's bindings: the list's, and what can be done
+// with the selected row.
+type KeyMap struct {
+	browser.KeyMap
+	keymap.Rows
+	Unpin key.Binding
+	// Edit, Delete and Fix ask the write dialog for the selected row;
+	// disable them where writes are.
+	Edit, Delete, Fix key.Binding
+}
+
+// DefaultKeyMap returns the accounts view's bindings, writes enabled.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		KeyMap: browser.DefaultKeyMap(),
+		Rows:   keymap.DefaultRows(),
+		Unpin:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "unpin")),
+		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit/rename account")),
+		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete account")),
+		Fix:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
+	}
+}
+
+// ShortHelp is the help line's part for the accounts view.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Enter, k.NextProblem, k.Unpin, k.Fix}
+}
+
+// FullHelp is the help screen's part for the accounts view, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return append(k.KeyMap.FullHelp(),
+		[]key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Unpin, k.Edit, k.Delete, k.Fix})
+}

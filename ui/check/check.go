@@ -1,0 +1,124 @@
+// Package check runs the background check for the terminal UI and keeps
+// how it stands: its progress while it runs, its report once it is done.
+package check
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/statusbar"
+)
+
+// Checker runs a check.
+type Checker interface {
+	Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error)
+}
+
+// runID numbers runs, so that an older run's answers are dropped.
+type runID int
+
+// ProgressMsg reports a running check.
+type ProgressMsg struct {
+	run runID
+	p   model.CheckProgress
+}
+
+// DoneMsg ends a check.
+type DoneMsg struct {
+	run    runID
+	report model.Report
+	err    error
+}
+
+// ReportMsg hands a finished check's report to the views.
+type ReportMsg struct{ Report *model.Report }
+
+// OrphansMsg hands the problems a running check has confirmed so far to
+// the accounts view, which shows the orphan locks among them.
+type OrphansMsg struct{ Problems []model.Problem }
+
+// Model is the background check.
+type Model struct {
+	ctx     context.Context
+	checker Checker
+	pump    events.Pump
+	approx  int64
+	run     runID
+	cancel  context.CancelFunc
+	bar     statusbar.Check
+}
+
+// New returns a check that has not run. approx is the tables' approximate
+// item count, shown until the check reports its own.
+func New(ctx context.Context, checker Checker, pump events.Pump, approx int64) Model {
+	return Model{ctx: ctx, checker: checker, pump: pump, approx: approx}
+}
+
+// Start runs a new check in the background, stopping the one running (its
+// answers are dropped). The last report stays shown until the new one
+// comes unless fresh is set.
+func (m Model) Start(fresh bool) (Model, tea.Cmd) {
+	if m.cancel != nil {
+		m.cancel() // a newer check makes the running one moot
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel = cancel
+	m.run++
+	m.bar.Running, m.bar.Err = true, nil
+	m.bar.Progress = model.CheckProgress{Approx: m.approx}
+	if fresh {
+		m.bar.Report = nil
+	}
+	checker, pump, run := m.checker, m.pump, m.run
+	return m, func() tea.Msg {
+		go func() {
+			report, err := checker.Check(ctx, func(p model.CheckProgress) {
+				pump.Post(ctx, ProgressMsg{run: run, p: p}, p.Confirmed != nil)
+			})
+			pump.Post(ctx, DoneMsg{run: run, report: report, err: err}, true)
+		}()
+		return nil
+	}
+}
+
+// Update follows the running check.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ProgressMsg:
+		if msg.run != m.run {
+			return m, nil
+		}
+		m.bar.Progress = msg.p
+		if msg.p.Confirmed != nil {
+			return m, events.Emit(OrphansMsg{Problems: msg.p.Confirmed})
+		}
+	case DoneMsg:
+		if msg.run != m.run {
+			return m, nil
+		}
+		m.bar.Running = false
+		if msg.err != nil {
+			m.bar.Err = msg.err
+			return m, nil
+		}
+		report := msg.report
+		m.bar.Report = &report
+		return m, events.Emit(ReportMsg{Report: &report})
+	}
+	return m, nil
+}
+
+// Started reports whether a check was ever started.
+func (m Model) Started() bool { return m.run > 0 }
+
+// Report is the last finished check's report, nil before there is one.
+func (m Model) Report() *model.Report { return m.bar.Report }
+
+// Err is why the last check failed, if it did.
+func (m Model) Err() error { return m.bar.Err }
+
+// Bar is the check as the header shows it.
+func (m Model) Bar() statusbar.Check { return m.bar }

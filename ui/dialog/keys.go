@@ -1,0 +1,92 @@
+package dialog
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/browser"
+)
+
+// KeyMap is the dialog's bindings. Which of them work, and what esc does,
+// depend on the stage: keys says so, and help follows it.
+type KeyMap struct {
+	Next, Prev key.Binding // form: the next and previous field
+	Preview    key.Binding // form: plan and prepare the request
+	Send       key.Binding // preview: send it
+	Up, Down   key.Binding // preview: scroll the request
+	PageUp     key.Binding
+	PageDown   key.Binding
+	Resend     key.Binding // an unknown outcome: send again, same token
+	Close      key.Binding // result or nothing to send: close
+	Back       key.Binding // esc: back to the form, or close
+}
+
+// DefaultKeyMap returns the dialog's bindings.
+func DefaultKeyMap() KeyMap {
+	nav := browser.DefaultKeyMap()
+	return KeyMap{
+		Next:     key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
+		Prev:     key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
+		Preview:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview")),
+		Send:     key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter/y", "send")),
+		Up:       key.NewBinding(key.WithKeys(nav.Up.Keys()...), key.WithHelp("↑↓", "scroll")),
+		Down:     nav.Down,
+		PageUp:   nav.PageUp,
+		PageDown: nav.PageDown,
+		Resend:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send again (same token: a no-op if it committed)")),
+		Close:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "close")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// keys are the bindings as they work at the dialog's stage, the others
+// disabled, esc said as what it does.
+func (m Model) keys() KeyMap {
+	k := m.km
+	all := []*key.Binding{&k.Next, &k.Prev, &k.Preview, &k.Send, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Resend, &k.Close, &k.Back}
+	on := map[*key.Binding]bool{}
+	form := len(m.fields) > 0
+	switch m.Stage {
+	case StageForm:
+		on[&k.Next], on[&k.Prev], on[&k.Preview], on[&k.Back] = true, true, true, true
+	case StagePreview:
+		on[&k.Send], on[&k.Back] = true, true
+		if m.tx.Plan.MustType != "" {
+			// Typed back: y is text, and the keys edit the answer.
+			k.Send.SetKeys("enter")
+			k.Send.SetHelp("enter", "send")
+		} else {
+			on[&k.Up], on[&k.Down], on[&k.PageUp], on[&k.PageDown] = true, true, true, true
+		}
+		if form {
+			k.Back.SetHelp("esc", "back")
+		}
+	case StageResult:
+		on[&k.Close], on[&k.Back] = true, true
+		on[&k.Resend] = m.result.Outcome == model.Unknown
+		if form && m.result.Outcome != model.Committed {
+			k.Back.SetHelp("esc", "edit and retry")
+		} else {
+			k.Back.SetHelp("esc", "close")
+		}
+	case StageSkipped:
+		on[&k.Close], on[&k.Back] = true, true
+		k.Back.SetHelp("esc", "close")
+	}
+	for _, b := range all {
+		b.SetEnabled(on[b])
+	}
+	return k
+}
+
+// ShortHelp is the help line for the dialog's stage.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.keys()
+	return []key.Binding{k.Next, k.Preview, k.Send, k.Up, k.Resend, k.Close, k.Back}
+}
+
+// FullHelp is every binding that works at the dialog's stage.
+func (m Model) FullHelp() [][]key.Binding {
+	k := m.keys()
+	return [][]key.Binding{{k.Next, k.Prev, k.Preview, k.Send, k.Resend, k.Close, k.Back}, {k.Up, k.PageUp, k.PageDown}}
+}

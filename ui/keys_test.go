@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// footer is the help line, the last line of the screen.
+func (d *driver) footer() string {
+	ls := d.lines()
+	return ls[len(ls)-1]
+}
+
+// TestHelpSaysWhatTheKeysDo: the help line and the help screen are made
+// from the bindings of what is shown, each context its own.
+func TestHelpSaysWhatTheKeysDo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 200, 40)
+	d.ready()
+	steps := []struct {
+		keys       []string
+		has, lacks []string
+	}{
+		{nil, []string{"enter detail", "n/N next/prev problem", "f fix problem", "/ search", "q quit"}, []string{"esc", "ctrl+c"}},
+		{[]string{"2"}, []string{"enter detail", "n/N next/prev problem", "esc back"}, []string{"f fix problem"}},
+		{[]string{"3"}, []string{"enter show its rows", "f fix problem", "esc back"}, []string{"n/N"}},
+		{[]string{"1", "enter"}, []string{"esc back", "tab next view"}, []string{"enter detail", "f fix"}},
+		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view"}},
+		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search"}},
+	}
+	for _, s := range steps {
+		d.press(s.keys...)
+		f := d.footer()
+		for _, want := range s.has {
+			if !strings.Contains(f, want) {
+				t.Errorf("after %v the help line lacks %q: %q", s.keys, want, f)
+			}
+		}
+		for _, not := range s.lacks {
+			if strings.Contains(f, not) {
+				t.Errorf("after %v the help line offers %q: %q", s.keys, not, f)
+			}
+		}
+	}
+	d.press("esc", "2", "?")
+	if s := d.screen(); strings.Contains(s, "edit/rename") || !strings.Contains(s, "previous problem") {
+		t.Errorf("help over the locks view:\n%s", s)
+	}
+}
+
+// TestUnknownOutcomeIsSentAgain: a write whose answer never came says so,
+// offers s, and s sends the same request with the same token.
+func TestUnknownOutcomeIsSentAgain(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.LoseWrites(1)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "bob")
+	d.press("down", "down", "f")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob")
+	d.press("enter")
+	waitScreen(d, "the unknown outcome", "UNKNOWN")
+	if !strings.Contains(d.footer(), "s send again") {
+		t.Fatalf("s is not offered: %q", d.footer())
+	}
+	d.press("s")
+	waitScreen(d, "the result", "COMMITTED")
+	if tokens := store.Tokens(); len(tokens) != 2 || tokens[0] != tokens[1] {
+		t.Errorf("tokens sent: %v, want the same one twice", tokens)
+	}
+	if strings.Contains(d.footer(), "s send again") {
+		t.Errorf("s is still offered after the commit: %q", d.footer())
+	}
+}
+
+// TestEscAfterACommitReloadsToo: closing the result of a committed delete
+// with esc reads the rows again, as enter does.
+func TestEscAfterACommitReloadsToo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	pinAccount(d, "gina@x.io")
+	d.press("d")
+	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
+	d.typeText("ACCT#g7")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("esc")
+	d.until("the account gone from the screen", func(m *Model) bool { return !strings.Contains(d.screen(), "ACCT#g7") })
+}

@@ -1,0 +1,602 @@
+// Package uitest is an in-memory Backend for the terminal UI's tests: the
+// items live in maps, pages are cut by position, and accounts, locks and
+// problems are judged with model's own functions. Writes evaluate each
+// action's conditions and apply all of them or none, explaining a failed
+// condition as model.Schema.Explain does. It answers in microseconds, so
+// Update and golden tests need no emulator; what only DynamoDB can show
+// (a commit, ALL_OLD reasons, indexes) is tested against dynoxide.
+package uitest
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// Backend holds the tables of one schema in memory. It is safe for
+// concurrent use, as the UI's commands run concurrently.
+type Backend struct {
+	schema model.Schema
+	// prep builds requests: Prepare and Refuse never call DynamoDB.
+	prep *dynamo.Store
+	// MinPage makes every page hold at least this many items (0: what the
+	// UI asks for), so a benchmark can load a table in one page.
+	MinPage int
+
+	mu       sync.Mutex
+	tables   map[string]map[string]model.Item // table -> key -> item
+	writable bool
+	calls    map[string]int
+	failures map[string]error
+	hold     chan struct{} // see HoldWrites
+	arrived  chan struct{}
+	lost     int      // see LoseWrites
+	tokens   []string // of every write that arrived
+}
+
+// New returns an empty, writable backend for schema sc.
+func New(sc model.Schema) *Backend {
+	ep := dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
+	return &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
+		writable: true, calls: map[string]int{}, failures: map[string]error{}}
+}
+
+// Schema returns the schema the backend was made for.
+func (b *Backend) Schema() model.Schema { return b.schema }
+
+// Put stores items in table as they are, with no guard.
+func (b *Backend) Put(table string, items ...model.Item) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, it := range items {
+		b.set(table, maps.Clone(it))
+	}
+}
+
+// Item returns the item of table at key, as stored now.
+func (b *Backend) Item(table string, key map[string]string) (model.Item, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	it := b.get(table, key)
+	return it, it != nil
+}
+
+// SetWritable allows or forbids writes.
+func (b *Backend) SetWritable(ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writable = ok
+}
+
+// Calls returns how many times the UI called method.
+func (b *Backend) Calls(method string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.calls[method]
+}
+
+// HoldWrites makes every later Execute wait, as a slow network would,
+// until release is called; arrived is closed once one is waiting.
+func (b *Backend) HoldWrites() (arrived <-chan struct{}, release func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.hold, b.arrived = make(chan struct{}), make(chan struct{})
+	hold := b.hold
+	return b.arrived, sync.OnceFunc(func() { close(hold) })
+}
+
+// Fail makes every later call of method (AccountsPage, LocksPage or Check)
+// fail with err; nil makes them succeed again.
+func (b *Backend) Fail(method string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.failures[method] = err
+}
+
+// LoseWrites makes the next n writes get lost on the way: nothing is
+// applied, and the outcome is unknown, as when no answer comes.
+func (b *Backend) LoseWrites(n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lost = n
+}
+
+// Tokens returns the ClientRequestToken of every write that arrived.
+func (b *Backend) Tokens() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.tokens)
+}
+
+// called counts a call and takes the lock; the caller unlocks. It returns
+// the error the call is to fail with, if any.
+func (b *Backend) called(method string) error {
+	b.mu.Lock()
+	b.calls[method]++
+	return b.failures[method]
+}
+
+// keyNames are the key attributes of table, in key order.
+func (b *Backend) keyNames(table string) []string {
+	sc := &b.schema
+	for _, c := range sc.Constraints {
+		if !c.InAccountTable() && c.LockTable == table {
+			return []string{c.KeyAttr}
+		}
+	}
+	if sc.SK == "" {
+		return []string{sc.PK}
+	}
+	return []string{sc.PK, sc.SK}
+}
+
+// keyText joins the key values of table's key map in key order.
+func (b *Backend) keyText(table string, key func(name string) string) string {
+	var parts []string
+	for _, n := range b.keyNames(table) {
+		parts = append(parts, key(n))
+	}
+	return strings.Join(parts, "\x00")
+}
+
+func (b *Backend) get(table string, key map[string]string) model.Item {
+	it := b.tables[table][b.keyText(table, func(n string) string { return key[n] })]
+	if it == nil {
+		return nil
+	}
+	return maps.Clone(it)
+}
+
+func (b *Backend) set(table string, it model.Item) {
+	if b.tables[table] == nil {
+		b.tables[table] = map[string]model.Item{}
+	}
+	b.tables[table][b.keyText(table, func(n string) string { return it[n].S })] = it
+}
+
+func (b *Backend) del(table string, key map[string]string) {
+	delete(b.tables[table], b.keyText(table, func(n string) string { return key[n] }))
+}
+
+// sorted returns table's items in key order, as an emulator scans them.
+func (b *Backend) sorted(table string) []model.Item {
+	keys := slices.Sorted(maps.Keys(b.tables[table]))
+	items := make([]model.Item, len(keys))
+	for i, k := range keys {
+		items[i] = b.tables[table][k]
+	}
+	return items
+}
+
+// accounts returns the account items in key order.
+func (b *Backend) accounts() []model.Item {
+	var out []model.Item
+	for _, it := range b.sorted(b.schema.Table) {
+		if b.schema.Classify(b.schema.Table, it).Kind == model.EntryAccount {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// page cuts items[from:] to at least want, and says where the next starts.
+func page[T any](b *Backend, items []T, from dynamo.Cursor, want int) ([]T, dynamo.Cursor) {
+	start := min(from.Pos(), len(items))
+	end := min(start+max(want, b.MinPage, 1), len(items))
+	return items[start:end], dynamo.CursorAt(end, end == len(items))
+}
+
+// judge builds the views of account items, as dynamo.Store.Judge does:
+// each lock read by its key, a lock's owner read to tell foreign from
+// duplicate, and accounts of one page that share a value marked.
+func (b *Backend) judge(items []model.Item) []model.AccountView {
+	sc := &b.schema
+	lockAt := func(r model.KeyRef) (model.Item, bool) {
+		it := b.get(r.Table, r.Key)
+		return it, it != nil
+	}
+	holds := func(owner string, ci int, v string) bool {
+		it := b.get(sc.Table, sc.AccountKey(owner))
+		h, ov := sc.Held(ci, it)
+		return it != nil && h == model.HoldsValue && ov == v
+	}
+	views := make([]model.AccountView, len(items))
+	held := map[string]int{}
+	for i, it := range items {
+		views[i] = sc.Judge(it, lockAt, holds)
+		for _, l := range views[i].Locks {
+			if l.Value != "" {
+				held[fmt.Sprint(l.Constraint, l.Value)]++
+			}
+		}
+	}
+	for i := range views {
+		views[i].MarkDuplicates(func(ci int, v string) bool { return held[fmt.Sprint(ci, v)] > 1 })
+	}
+	return views
+}
+
+// AccountsPage returns the accounts from where from left off, in key order.
+func (b *Backend) AccountsPage(ctx context.Context, from dynamo.Cursor, want int, consistent bool) (dynamo.AccountPage, error) {
+	err := b.called("AccountsPage")
+	defer b.mu.Unlock()
+	if err != nil {
+		return dynamo.AccountPage{}, err
+	}
+	items, next := page(b, b.accounts(), from, want)
+	return dynamo.AccountPage{Accounts: b.judge(items), Next: next}, ctx.Err()
+}
+
+// LocksPage returns the lock items from where from left off: those of the
+// account table, then each lock table's, in key order.
+func (b *Backend) LocksPage(ctx context.Context, from dynamo.Cursor, want int) (dynamo.LockPage, error) {
+	err := b.called("LocksPage")
+	defer b.mu.Unlock()
+	if err != nil {
+		return dynamo.LockPage{}, err
+	}
+	sc := &b.schema
+	var locks []dynamo.Lock
+	for _, table := range sc.Tables() {
+		for _, it := range b.sorted(table) {
+			if e := sc.Classify(table, it); e.Kind == model.EntryLock {
+				lt, key := sc.LockKey(e.Constraint, e.Value)
+				locks = append(locks, dynamo.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner})
+			}
+		}
+	}
+	got, next := page(b, locks, from, want)
+	return dynamo.LockPage{Locks: got, Next: next}, ctx.Err()
+}
+
+// Account reads one account by its key value.
+func (b *Backend) Account(ctx context.Context, id string) (model.AccountView, bool, error) {
+	b.called("Account")
+	defer b.mu.Unlock()
+	return b.account(id)
+}
+
+func (b *Backend) account(id string) (model.AccountView, bool, error) {
+	sc := &b.schema
+	it := b.get(sc.Table, sc.AccountKey(id))
+	if it == nil || sc.Classify(sc.Table, it).Kind != model.EntryAccount {
+		return model.AccountView{}, false, nil
+	}
+	return b.judge([]model.Item{it})[0], true, nil
+}
+
+// Lock reads the lock of constraint ci for value v, normalized first.
+func (b *Backend) Lock(ctx context.Context, ci int, v string) (model.Item, bool, error) {
+	return b.LockAt(ctx, ci, b.schema.Constraints[ci].Normalize.Apply(v))
+}
+
+// LockAt reads the lock of constraint ci whose key holds raw.
+func (b *Backend) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
+	b.called("LockAt")
+	defer b.mu.Unlock()
+	it := b.get(b.schema.LockKey(ci, raw))
+	return it, it != nil, ctx.Err()
+}
+
+// holderIDs returns the accounts that hold normalized value v of
+// constraint ci, sorted, and how many items it read to find them.
+func (b *Backend) holderIDs(ci int, v string) ([]string, int64) {
+	var ids []string
+	all := b.accounts()
+	for _, it := range all {
+		if h, hv := b.schema.Held(ci, it); h == model.HoldsValue && hv == v {
+			ids = append(ids, it[b.schema.PK].S)
+		}
+	}
+	return ids, int64(len(all))
+}
+
+// Holders finds the accounts that hold value v of constraint ci by reading
+// every account, reporting how many it read.
+func (b *Backend) Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error) {
+	b.called("Holders")
+	defer b.mu.Unlock()
+	ids, read := b.holderIDs(ci, b.schema.Constraints[ci].Normalize.Apply(v))
+	if progress != nil {
+		progress(read)
+	}
+	var views []model.AccountView
+	for _, id := range ids {
+		a, _, _ := b.account(id)
+		views = append(views, a)
+	}
+	return views, ctx.Err()
+}
+
+// ReadConsistent hands each item found at refs to visit.
+func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+	b.called("ReadConsistent")
+	var found []model.KeyRef
+	var items []model.Item
+	for _, r := range refs {
+		if it := b.get(r.Table, r.Key); it != nil {
+			found, items = append(found, r), append(items, it)
+		}
+	}
+	b.mu.Unlock() // visit may call back
+	for i, r := range found {
+		visit(r.Table, items[i])
+	}
+	return ctx.Err()
+}
+
+// Check reconciles every item of every table into problems. The backend is
+// consistent, so every candidate is confirmed as it is.
+func (b *Backend) Check(ctx context.Context, progress func(dynamo.CheckProgress)) (model.Report, error) {
+	if err := b.called("Check"); err != nil {
+		b.mu.Unlock()
+		return model.Report{}, err
+	}
+	census := model.NewCensus(&b.schema)
+	for _, table := range b.schema.Tables() {
+		for _, it := range b.sorted(table) {
+			census.Add(table, it)
+		}
+	}
+	b.mu.Unlock()
+	if progress != nil {
+		progress(dynamo.CheckProgress{Phase: dynamo.PhaseDone, Scanned: int64(census.Scanned)})
+	}
+	return model.Report{Table: b.schema.Table, ScannedItems: census.Scanned, Accounts: census.Accounts,
+		Locks: census.Locks, Problems: census.Problems()}, ctx.Err()
+}
+
+// Writable reports whether writes are allowed.
+func (b *Backend) Writable() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.writable
+}
+
+func (b *Backend) mustAccount(id string) (model.AccountView, error) {
+	a, found, err := b.account(id)
+	if err == nil && !found {
+		err = &model.FieldError{Field: "account", Msg: "no account " + model.Quote(id)}
+	}
+	return a, err
+}
+
+// PlanRename plans changing account id's unique attributes.
+func (b *Backend) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error) {
+	b.called("PlanRename")
+	defer b.mu.Unlock()
+	a, err := b.mustAccount(id)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	return b.schema.Rename(a, changes, others)
+}
+
+// PlanDelete plans deleting account id with its locks.
+func (b *Backend) PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error) {
+	b.called("PlanDelete")
+	defer b.mu.Unlock()
+	a, err := b.mustAccount(id)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	return b.schema.Delete(a, others)
+}
+
+// PlanRepair plans the repair of p as it stands now, by the rules of
+// dynamo.Store.PlanRepair.
+func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error) {
+	b.called("PlanRepair")
+	defer b.mu.Unlock()
+	sc := &b.schema
+	r := dynamo.Repair{Problem: p}
+	fresh := model.NewCensus(sc)
+	for _, ref := range sc.Involved(p) {
+		if it := b.get(ref.Table, ref.Key); it != nil {
+			fresh.Add(ref.Table, it)
+		}
+	}
+	now := model.Confirm([]model.Problem{p}, fresh)
+	if r.Skip = p.LeftToAPerson(); r.Skip != "" {
+		return r, nil
+	}
+	if len(now) == 0 {
+		r.Skip = "no longer shows in consistent reads: already fixed, or fixed by someone else"
+		return r, nil
+	}
+	p = now[0]
+	r.Problem = p
+	if r.Skip = p.LeftToAPerson(); r.Skip != "" {
+		return r, nil
+	}
+	lock := b.get(sc.LockKey(p.ConstraintIndex(), p.Value))
+	owner, named := lock[sc.OwnerAttr]
+	var err error
+	switch {
+	case p.Kind == model.OrphanLock && !named:
+		r.Plan, err = sc.Reclaim(p, model.ReclaimPrefix+dynamo.NewToken(), false)
+	case p.Kind == model.OrphanLock && model.IsClaim(owner.S):
+		r.Plan, err = sc.Reclaim(p, owner.S, true)
+	case p.Kind == model.OrphanLock:
+		r.Plan, err = sc.RepairOrphan(p, lock)
+	default:
+		var holder model.AccountView
+		if holder, err = b.mustAccount(p.Accounts[0]); err != nil {
+			return r, err
+		}
+		if p.Kind == model.MissingLock {
+			r.Plan, err = sc.RepairMissing(p, holder)
+		} else {
+			r.Plan, err = sc.RepairForeign(p, lock, holder)
+		}
+	}
+	return r, err
+}
+
+// LookupHolders reads every account for the holders of the wanted values.
+func (b *Backend) LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error) {
+	b.called("LookupHolders")
+	defer b.mu.Unlock()
+	found := b.lookup(wanted, nil)
+	found.Method = "consistent scan of the accounts"
+	return found, ctx.Err()
+}
+
+// ConfirmHolders reads the candidates for the holders of the wanted values.
+func (b *Backend) ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error) {
+	b.called("ConfirmHolders")
+	defer b.mu.Unlock()
+	found := b.lookup(wanted, candidates)
+	found.Method = "the check's findings, confirmed by consistent reads"
+	return found, ctx.Err()
+}
+
+// lookup finds the holders of each wanted value, among the candidates when
+// there are any, and whether its lock exists.
+func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) dynamo.HolderLookup {
+	found := dynamo.HolderLookup{Holders: map[dynamo.Wanted][]string{}, Locked: map[dynamo.Wanted]bool{}}
+	for _, w := range wanted {
+		ids, read := b.holderIDs(w.Constraint, w.Value)
+		if candidates != nil {
+			ids = slices.DeleteFunc(ids, func(id string) bool { return !slices.Contains(candidates[w], id) })
+			read = int64(len(candidates[w]))
+		}
+		found.ItemsRead += read
+		if len(ids) > 0 {
+			found.Holders[w] = ids
+			found.Locked[w] = b.get(b.schema.LockKey(w.Constraint, w.Value)) != nil
+		}
+	}
+	return found
+}
+
+// Refuse reports plan p as cancelled because other accounts hold values it
+// would lock.
+func (b *Backend) Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result {
+	return b.prep.Refuse(p, taken)
+}
+
+// Prepare builds the exact request of a plan, as dynamo.Store does.
+func (b *Backend) Prepare(p model.Plan, token string) (dynamo.Tx, error) {
+	return b.prep.Prepare(p, token)
+}
+
+// Execute applies tx's actions if every condition holds, or none of them,
+// with the failed ones explained slot by slot. An ownerless orphan's
+// repair runs its three steps.
+func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error) {
+	b.called("Execute")
+	hold, arrived := b.hold, b.arrived
+	b.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-arrived:
+		default:
+			close(arrived)
+		}
+		<-hold
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	res := dynamo.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token(), Reasons: []dynamo.Reason{}}
+	if !b.writable {
+		res.Outcome = dynamo.Refused
+		return res, dynamo.ErrReadOnly
+	}
+	b.tokens = append(b.tokens, res.Token)
+	if b.lost > 0 {
+		b.lost--
+		res.Outcome = dynamo.Unknown
+		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
+		return res, nil
+	}
+	r := tx.Plan.Reclaim
+	if r == nil || !r.Resume {
+		if res.Outcome = b.transact(tx.Plan.Actions, &res); res.Outcome != dynamo.Committed || r == nil {
+			return res, nil
+		}
+	}
+	// The rest of a reclaim: look for holders again, then delete the lock
+	// or give it back.
+	holders, _ := b.holderIDs(r.Constraint, b.schema.Constraints[r.Constraint].Normalize.Apply(r.Value))
+	step := b.schema.DeleteClaimed(*r)
+	if len(holders) > 0 {
+		step = b.schema.GiveBack(*r)
+	}
+	if res.Outcome = b.transact([]model.Action{step}, &res); res.Outcome == dynamo.Committed && len(holders) > 0 {
+		res.Outcome = dynamo.Skipped
+		res.Note = fmt.Sprintf("%s is held by %s, not an orphan: the lock was given back", r.Value, strings.Join(holders, ", "))
+	}
+	return res, nil
+}
+
+// transact applies actions if every condition holds and says committed;
+// otherwise it applies none, puts each failed condition in words in res,
+// and says cancelled.
+func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Outcome {
+	sc := &b.schema
+	for i, a := range actions {
+		if now := b.get(a.Table, a.Key); !conditionsHold(a.Conds, now) {
+			res.Reasons = append(res.Reasons, dynamo.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
+		}
+	}
+	if len(res.Reasons) > 0 {
+		return dynamo.Cancelled
+	}
+	for _, a := range actions {
+		switch a.Kind {
+		case model.ActPut:
+			b.set(a.Table, maps.Clone(a.Item))
+		case model.ActDelete:
+			b.del(a.Table, a.Key)
+		case model.ActUpdate:
+			it := b.get(a.Table, a.Key)
+			if it == nil {
+				it = model.Item{}
+				for k, v := range a.Key {
+					it[k] = model.S(v)
+				}
+			}
+			maps.Copy(it, a.Set)
+			for _, name := range a.Remove {
+				delete(it, name)
+			}
+			b.set(a.Table, it)
+		}
+	}
+	return dynamo.Committed
+}
+
+// conditionsHold evaluates an action's conditions on the item now at its
+// key (nil: none), as DynamoDB would.
+func conditionsHold(conds []model.Cond, now model.Item) bool {
+	for _, c := range conds {
+		v, present := now[c.Attr]
+		same := present && v.DynamoJSON() == c.Value.DynamoJSON()
+		var ok bool
+		switch c.Kind {
+		case model.CondNotExists:
+			ok = !present
+		case model.CondExists:
+			ok = present
+		case model.CondAbsentOrDiffers:
+			_, exists := now[c.Key]
+			ok = !exists || !same
+		case model.CondEquals:
+			ok = same
+			if c.Absent {
+				ok = !present
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

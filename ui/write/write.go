@@ -1,0 +1,461 @@
+// Package write runs the write dialog: it opens it for a signup, a rename,
+// a delete or a repair; plans and prepares the guarded transaction (after
+// looking for other holders of new values); sends it; and hands the dialog
+// the outcome. The request itself stays here: the dialog is shown a
+// preview. It owns its request id and the write in flight, which quitting
+// waits for.
+package write
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/styles"
+)
+
+// Backend is what a write asks of the tables.
+type Backend interface {
+	PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error)
+	PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error)
+	PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error)
+	LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error)
+	ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error)
+	Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result
+	Prepare(p model.Plan, token string) (dynamo.Tx, error)
+	Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error)
+}
+
+// reqID numbers dialogs, so that an answer for a dialog since closed is
+// dropped.
+type reqID int
+
+// operation is what the open dialog writes.
+type operation int
+
+const (
+	opSignup operation = iota
+	opRename
+	opDelete
+	opRepair
+)
+
+// PlanMsg answers a planning request: a prepared transaction, or why
+// there is none.
+type PlanMsg struct {
+	req     reqID
+	tx      dynamo.Tx
+	preview dialog.Preview
+	skip    string
+	err     error
+}
+
+// SentMsg answers a send.
+type SentMsg struct {
+	req reqID
+	res model.Result
+	err error
+}
+
+// WrittenMsg says the dialog of a committed write closed: the accounts it
+// touched are to be read again.
+type WrittenMsg struct{ Accounts []string }
+
+// SelectAProblem is what f says on a row that shows no problem.
+const SelectAProblem = "select a problem row (a lock marked in words, an orphan, or a row of the problems view)"
+
+// RenameMsg asks for the rename form of an account.
+type RenameMsg struct{ Account model.AccountView }
+
+// DeleteMsg asks to delete an account and release its locks.
+type DeleteMsg struct{ Account model.AccountView }
+
+// FixMsg asks to repair a problem, or to say why (Why) a person decides.
+type FixMsg struct {
+	Problem model.Problem
+	Why     string
+}
+
+// Model is the write dialog and the transaction it is about.
+type Model struct {
+	ctx     context.Context
+	backend Backend
+	schema  *model.Schema
+	st      *styles.Styles
+	km      dialog.KeyMap
+	report  *model.Report // the last finished check's
+	dialog  *dialog.Model // nil when closed
+	req     reqID
+	op      operation
+	id      string // the account a rename or delete is about
+	// prepared is the transaction the dialog previews; sending, the one in
+	// flight: quitting waits for its outcome (quitting), unless asked
+	// twice. farewell is what to print once the UI has left the terminal.
+	prepared *dynamo.Tx
+	sending  *dynamo.Tx
+	quitting bool
+	farewell string
+	written  []string // the accounts the last committed write touched
+	width    int
+	height   int
+}
+
+// New returns the write flow, with no dialog open.
+func New(ctx context.Context, backend Backend, schema *model.Schema, st *styles.Styles, km dialog.KeyMap) Model {
+	return Model{ctx: ctx, backend: backend, schema: schema, st: st, km: km}
+}
+
+// SetSize sets the dialog's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	if m.dialog != nil {
+		m.dialog.SetSize(w, h)
+	}
+}
+
+// SetReport gives the flow a finished check's report: its duplicates are
+// the values others hold, its findings the candidates of a holder lookup.
+func (m *Model) SetReport(r *model.Report) { m.report = r }
+
+// Open reports whether the dialog is open.
+func (m Model) Open() bool { return m.dialog != nil }
+
+func (m *Model) open(title string, fields []dialog.Field, op operation, id string) {
+	m.req++
+	d := dialog.New(m.km, m.st, m.schema, title, fields)
+	d.SetSize(m.width, m.height)
+	m.dialog, m.prepared = &d, nil
+	m.op, m.id = op, id
+}
+
+// others says which values other accounts are known to hold: the check's
+// duplicates, when it is done.
+func (m Model) others() model.OthersHold {
+	if m.report == nil {
+		return nil
+	}
+	return m.report.Duplicates()
+}
+
+// Signup opens the form of a new account.
+func (m Model) Signup() (Model, tea.Cmd) {
+	sc := m.schema
+	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountID(), func(v string) error {
+		_, err := sc.Signup(v, nil)
+		return err
+	})}
+	for _, c := range sc.Constraints {
+		fields = append(fields, dialog.NewField(c.Attr, "", m.validator(c.Attr)))
+	}
+	for i := range fields {
+		fields[i].Original = "" // new values: nothing was loaded
+	}
+	m.open("add account: signup with its locks", fields, opSignup, "")
+	return m, nil
+}
+
+// Rename opens the form of account a's unique attributes.
+func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
+	var fields []dialog.Field
+	for _, c := range m.schema.Constraints {
+		fields = append(fields, dialog.NewField(c.Attr, rows.AttrText(a.Item, c.Attr), m.validator(c.Attr)))
+	}
+	m.open("rename "+rows.AccountKey(&a), fields, opRename, a.ID)
+	return m, nil
+}
+
+// Delete plans deleting account a and releasing its locks.
+func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
+	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
+	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.others()
+	return m, func() tea.Msg {
+		p, err := b.PlanDelete(ctx, id, others)
+		return prepare(req, b, p, err)
+	}
+}
+
+// Fix plans the repair of problem p, or says why (why) a person decides.
+// A problem a row knows only for its own account is repaired as the check
+// found it, with every holder.
+func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
+	if why == "" && m.report != nil {
+		for _, q := range m.report.Problems {
+			if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
+				p = q
+				break
+			}
+		}
+	}
+	m.open(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, opRepair, "")
+	if why != "" {
+		m.dialog.SetSkipped(why)
+		return m, nil
+	}
+	ctx, b, req := m.ctx, m.backend, m.req
+	return m, func() tea.Msg {
+		r, err := b.PlanRepair(ctx, p)
+		if err != nil || r.Skip != "" {
+			return PlanMsg{req: req, err: err, skip: r.Skip}
+		}
+		return prepare(req, b, r.Plan, nil)
+	}
+}
+
+// validator checks a value of attr as it is typed: UTF-8, no control
+// characters, and a lock key that fits.
+func (m Model) validator(attr string) func(string) error {
+	sc := m.schema
+	return func(v string) error {
+		if err := model.ValidateText(attr, v); err != nil {
+			return err
+		}
+		ci := sc.Constraint(attr)
+		if h, _ := sc.Held(ci, model.Item{attr: model.S(v)}); h == model.HoldsInvalid {
+			return fmt.Errorf("lock key would exceed %d bytes", model.MaxPartitionKeyBytes)
+		}
+		return nil
+	}
+}
+
+// prepare turns a plan for dialog req into a ready transaction and the
+// preview the dialog shows of it.
+func prepare(req reqID, b Backend, p model.Plan, err error) PlanMsg {
+	if err != nil {
+		return PlanMsg{req: req, err: err}
+	}
+	tx, err := b.Prepare(p, dynamo.NewToken())
+	if err != nil {
+		return PlanMsg{req: req, err: err}
+	}
+	doc, err := dynamo.CLIJSON(tx.Input)
+	if err != nil {
+		return PlanMsg{req: req, err: err}
+	}
+	return PlanMsg{req: req, tx: tx, preview: dialog.Preview{Plan: p, Token: tx.Token(), Request: string(doc)}}
+}
+
+// lookup is how a signup or rename looks for other holders of its new
+// values before it is previewed (PATTERN.md, "Other holders").
+type lookup func(b Backend, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error)
+
+// holderLookup is the lookup to use now: from the finished check, whose
+// missing locks and duplicates name the accounts to read again
+// consistently; before the check is done, the store's own lookup (the
+// --index GSI or a consistent scan).
+func (m Model) holderLookup() lookup {
+	if m.report == nil {
+		return Backend.LookupHolders
+	}
+	candidates := map[dynamo.Wanted][]string{}
+	for _, p := range m.report.Problems {
+		if p.Kind == model.MissingLock || p.Kind == model.DuplicateValue {
+			w := dynamo.Wanted{Constraint: p.ConstraintIndex(), Value: p.Value}
+			candidates[w] = append(candidates[w], p.Accounts...)
+		}
+	}
+	return func(b Backend, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error) {
+		return b.ConfirmHolders(ctx, values, candidates)
+	}
+}
+
+// prepareNew is prepare for a plan that locks new values: a value another
+// account holds without its lock is refused (and the refusal recorded)
+// before anything is previewed, and the dialog goes back to its form.
+func prepareNew(ctx context.Context, req reqID, b Backend, p model.Plan, err error, look lookup) PlanMsg {
+	if values := dynamo.NewValues(p); err == nil && len(values) > 0 {
+		found, lerr := look(b, ctx, values)
+		if lerr != nil {
+			return PlanMsg{req: req, err: lerr}
+		}
+		if taken := dynamo.TakenValues(p, found); len(taken) > 0 {
+			res := b.Refuse(p, taken)
+			return PlanMsg{req: req, err: errors.New(res.Reasons[0].Message)}
+		}
+	}
+	return prepare(req, b, p, err)
+}
+
+// Update opens the dialog, hands it keys and answers what it asks for.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case RenameMsg:
+		return m.Rename(msg.Account)
+	case DeleteMsg:
+		return m.Delete(msg.Account)
+	case FixMsg:
+		return m.Fix(msg.Problem, msg.Why)
+	}
+	if m.dialog == nil {
+		return m, nil
+	}
+	ctx, b, sc, req := m.ctx, m.backend, m.schema, m.req
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		d, cmd := m.dialog.Update(msg)
+		m.dialog = &d
+		return m, cmd
+	case dialog.SubmitMsg:
+		look := m.holderLookup()
+		switch m.op {
+		case opSignup:
+			attrs := map[string]string{}
+			for _, c := range sc.Constraints {
+				attrs[c.Attr] = msg.Values[c.Attr]
+			}
+			id := msg.Values["account"]
+			return m, func() tea.Msg {
+				p, err := sc.Signup(id, attrs)
+				return prepareNew(ctx, req, b, p, err, look)
+			}
+		case opRename:
+			id, others := m.id, m.others()
+			changes := map[string]string{}
+			for _, f := range m.dialog.Fields() {
+				if v := f.Input.Value(); v != f.Original {
+					changes[f.Label] = v
+				}
+			}
+			return m, func() tea.Msg {
+				p, err := b.PlanRename(ctx, id, changes, others)
+				return prepareNew(ctx, req, b, p, err, look)
+			}
+		}
+	case PlanMsg:
+		switch {
+		case msg.req != req: // for a dialog since closed
+		case msg.err != nil:
+			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+		case msg.skip != "":
+			m.dialog.SetSkipped(msg.skip)
+		default:
+			m.prepared = &msg.tx
+			return m, m.dialog.SetPlan(msg.preview)
+		}
+	case dialog.SendMsg:
+		if m.prepared == nil {
+			return m, nil
+		}
+		tx := *m.prepared
+		m.sending = &tx
+		// Quitting does not cancel a write: it waits for the outcome (see
+		// Quit), which is settled under this context.
+		wctx := context.WithoutCancel(ctx)
+		return m, func() tea.Msg {
+			res, err := b.Execute(wctx, tx)
+			return SentMsg{req: req, res: res, err: err}
+		}
+	case SentMsg:
+		if msg.req != req {
+			return m, nil
+		}
+		m.sending = nil
+		if m.quitting {
+			m.farewell = farewell(msg.res, msg.err)
+			return m, tea.Quit
+		}
+		if msg.err != nil {
+			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+			return m, nil
+		}
+		m.dialog.SetResult(msg.res)
+		if msg.res.Outcome == model.Committed {
+			m.written = written(m.prepared.Plan)
+		}
+	case dialog.CloseMsg:
+		m.dialog, m.prepared = nil, nil
+		if msg.Committed {
+			return m, events.Emit(WrittenMsg{Accounts: m.written})
+		}
+	}
+	return m, nil
+}
+
+// written lists the accounts a plan touches.
+func written(p model.Plan) []string {
+	var ids []string
+	for _, a := range p.Actions {
+		if a.Account != "" && !slices.Contains(ids, a.Account) {
+			ids = append(ids, a.Account)
+		}
+	}
+	return ids
+}
+
+// Sending reports whether a write is in flight.
+func (m Model) Sending() bool { return m.sending != nil }
+
+// Quit answers ctrl+c (or q) while a write is in flight: the first waits
+// for its outcome and then quits, saying what it was; the second quits at
+// once, leaving the outcome unknown, with its token.
+func (m Model) Quit() (Model, tea.Cmd) {
+	if !m.quitting {
+		m.quitting = true
+		return m, nil
+	}
+	tx := m.sending
+	m.farewell = fmt.Sprintf("UNKNOWN   %s %s (token %s): quit before its outcome was known; check the keys (locktable check) before trying again",
+		tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")), tx.Token())
+	return m, tea.Quit
+}
+
+// Status says what the flow is waiting for, "" when nothing.
+func (m Model) Status() string {
+	if m.quitting {
+		return "a write is in flight: quitting once its outcome is known (ctrl+c again to quit now, outcome unknown)"
+	}
+	return ""
+}
+
+// farewell says how the write the UI waited for before quitting ended.
+func farewell(res model.Result, err error) string {
+	if err != nil {
+		return fmt.Sprintf("%s not written: %s", res.Operation, model.OneLine(err.Error()))
+	}
+	return fmt.Sprintf("%-9s %s %s (token %s)", res.Outcome, res.Operation, model.Printable(strings.Join(res.Keys, ", ")), res.Token)
+}
+
+// Farewell is what to print once the UI has left the terminal: the
+// outcome of a write it waited for before quitting.
+func (m Model) Farewell() string { return m.farewell }
+
+// Stage is where the open dialog is (StageForm when none is open).
+func (m Model) Stage() dialog.Stage {
+	if m.dialog == nil {
+		return dialog.StageForm
+	}
+	return m.dialog.Stage
+}
+
+// ShortHelp is the open dialog's help line.
+func (m Model) ShortHelp() []key.Binding {
+	if m.dialog == nil {
+		return nil
+	}
+	return m.dialog.ShortHelp()
+}
+
+// FullHelp is the open dialog's bindings.
+func (m Model) FullHelp() [][]key.Binding {
+	if m.dialog == nil {
+		return nil
+	}
+	return m.dialog.FullHelp()
+}
+
+// View renders the dialog.
+func (m Model) View() string {
+	if m.dialog == nil {
+		return ""
+	}
+	return m.dialog.View()
+}
