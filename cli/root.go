@@ -126,6 +126,7 @@ says where each value came from.`,
 	root.AddGroup(commandGroups...)
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
+	root.AddCommand(a.raceCommand())
 	root.AddCommand(a.targetCommand(), a.configCommand(), a.versionCommand(build), a.sqlCommand())
 	a.completions(root)
 	setHelp(root)

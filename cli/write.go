@@ -208,43 +208,9 @@ func isKind(k string) bool {
 // and reports it. Every refusal is recorded in the audit log, which is
 // opened first: a write that cannot be recorded is not sent.
 func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(context.Context, *dynamo.Store) ([]dynamo.Repair, error)) error {
-	s, err := a.schema()
+	store, refuse, err := a.openForWrite(ctx, op, f.dryRun)
 	if err != nil {
 		return err
-	}
-	var audit *dynamo.AuditLog
-	refuse := func(err error) error {
-		if audit != nil {
-			_ = audit.Record(dynamo.AuditEntry{Event: dynamo.EventRefused, Operation: op.name, Table: s.Table, Keys: op.keys, Reason: err.Error()})
-		}
-		return err
-	}
-	if !f.dryRun {
-		if audit, err = a.openAudit(); err != nil {
-			return err
-		}
-		if a.readOnly {
-			return refuse(a.mayWrite(dynamo.Endpoint{}))
-		}
-	}
-	// Refuse before any request: backend only builds the client.
-	store, err := a.backend(ctx, s)
-	if err != nil {
-		return err
-	}
-	if !f.dryRun {
-		if err := a.mayWrite(store.Endpoint); err != nil {
-			return refuse(err)
-		}
-		store.Audit = audit
-	}
-	if err := store.Verify(ctx); err != nil {
-		return err
-	}
-	if !f.dryRun {
-		if err := a.probe(ctx, store); err != nil {
-			return refuse(err)
-		}
 	}
 	repairs, err := plan(ctx, store)
 	if errors.Is(err, model.ErrNoChange) {
@@ -348,6 +314,53 @@ func (a *app) probe(ctx context.Context, s *dynamo.Store) error {
 		fmt.Fprintf(a.stderr, "locktable: %s has %s\n", s.Endpoint, m)
 	}
 	return nil
+}
+
+// openForWrite opens the store for a write command: the audit log first
+// (a write that cannot be recorded is not sent), the guards (--read-only,
+// a remote endpoint without --write), the tables and the capability probe.
+// refuse records a refusal in the audit log and returns it. A dry run
+// opens no audit log and is not refused: it sends nothing.
+func (a *app) openForWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.Store, func(error) error, error) {
+	s, err := a.schema()
+	if err != nil {
+		return nil, nil, err
+	}
+	var audit *dynamo.AuditLog
+	refuse := func(err error) error {
+		if audit != nil {
+			_ = audit.Record(dynamo.AuditEntry{Event: dynamo.EventRefused, Operation: op.name, Table: s.Table, Keys: op.keys, Reason: err.Error()})
+		}
+		return err
+	}
+	if !dryRun {
+		if audit, err = a.openAudit(); err != nil {
+			return nil, nil, err
+		}
+		if a.readOnly {
+			return nil, nil, refuse(a.mayWrite(dynamo.Endpoint{}))
+		}
+	}
+	// Refuse before any request: backend only builds the client.
+	store, err := a.backend(ctx, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !dryRun {
+		if err := a.mayWrite(store.Endpoint); err != nil {
+			return nil, nil, refuse(err)
+		}
+		store.Audit = audit
+	}
+	if err := store.Verify(ctx); err != nil {
+		return nil, nil, err
+	}
+	if !dryRun {
+		if err := a.probe(ctx, store); err != nil {
+			return nil, nil, refuse(err)
+		}
+	}
+	return store, refuse, nil
 }
 
 // lookupHolders looks for accounts other than the plan's that hold a value

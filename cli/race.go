@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// raceJSON is race --json's one object.
+type raceJSON struct {
+	Attr      string          `json:"attribute"`
+	Value     string          `json:"value"`
+	Op        string          `json:"op"`
+	Committed int             `json:"committed"`
+	Racers    []dynamo.Result `json:"racers"`
+	Cleanup   []dynamo.Result `json:"cleanup"`
+}
+
+func (a *app) raceCommand() *cobra.Command {
+	var (
+		sets   []string
+		n      int
+		op     string
+		keep   bool
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "race --set ATTR=VALUE [--n 20] [--op signup|rename]",
+		Short: "Race N guarded transactions for one value and show the guard hold: one commits, the rest are cancelled slot by slot (exit 0; 1 if more committed)",
+		Long: `race starts N transactions at once that all claim one value of a unique
+attribute: signups of new accounts (--op signup), or renames of N accounts
+it first creates (--op rename). Each is the guarded transaction locktable
+sends (no holder lookup: the guards alone decide). It reports every racer,
+committed or cancelled with its slot in words, and exits 0 when at most one
+committed, 1 when more did (a backend or table whose guards do not hold).
+The racers' accounts are deleted afterwards, by guarded deletes, unless
+--keep. It writes: loopback, --demo or --write only; every write is audited.`,
+		Example: `  locktable race --demo --set email=race@x.io --n 20
+  locktable race --endpoint-url http://localhost:8000 --set username=ada --op rename --json`,
+		GroupID: "write",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			attrs, err := setFlag(sets)
+			if err != nil {
+				return err
+			}
+			if len(attrs) != 1 {
+				return usageErr("--set ATTR=VALUE: one value to race for")
+			}
+			if n < 2 || n > 100 {
+				return usageErr("--n %d: want 2 to 100 racers", n)
+			}
+			if op != "signup" && op != "rename" {
+				return usageErr("--op %q: want signup or rename", op)
+			}
+			ctx := cmd.Context()
+			store, refuse, err := a.openForWrite(ctx, writeOp{name: "race"}, false)
+			if err != nil {
+				return err
+			}
+			var attr, value string
+			for k, v := range attrs {
+				attr, value = k, v
+			}
+			if store.Schema.Constraint(attr) < 0 {
+				return refuse(usageErr("--set %s: not a unique attribute (--unique)", attr))
+			}
+			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Cleanup: []dynamo.Result{}}
+			ids, txs, setup, err := a.racers(ctx, store, attr, value, op, n)
+			out.Cleanup = append(out.Cleanup, setup...)
+			if err != nil {
+				return err
+			}
+			results, errs := store.Race(ctx, txs)
+			for i, r := range results {
+				if errs[i] != nil {
+					r.Reasons = append(r.Reasons, dynamo.Reason{Slot: -1, Code: string(r.Outcome), Message: errs[i].Error()})
+				}
+				if r.Outcome == dynamo.Committed {
+					out.Committed++
+				}
+				out.Racers = append(out.Racers, r)
+			}
+			if !keep {
+				for _, id := range ids {
+					if res, err := a.deleteRacer(ctx, store, id); err == nil && res.Operation != "" {
+						out.Cleanup = append(out.Cleanup, res)
+					} else if err != nil {
+						fmt.Fprintf(a.stderr, "locktable: could not delete racer %s: %v\n", model.Printable(id), err)
+					}
+				}
+			}
+			if asJSON {
+				err = writeJSON(a.stdout, out)
+			} else {
+				err = writeRace(a.stdout, out)
+			}
+			if err != nil {
+				return err
+			}
+			if out.Committed > 1 {
+				return &exitError{code: ExitProblems}
+			}
+			for _, err := range errs {
+				if err != nil {
+					return fmt.Errorf("racers could not send: %w", err)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "ATTR=VALUE: the value every racer claims")
+	cmd.Flags().IntVar(&n, "n", 20, "racers (2 to 100)")
+	cmd.Flags().StringVar(&op, "op", "signup", "signup (new accounts claim the value) or rename (accounts created first each rename to it)")
+	cmd.Flags().BoolVar(&keep, "keep", false, "keep the racers' accounts")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the race as one JSON object")
+	return cmd
+}
+
+// racers prepares the race: the racers' account ids and transactions, and,
+// for renames, the signups that create the accounts first (their results).
+func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op string, n int) ([]string, []dynamo.Tx, []dynamo.Result, error) {
+	var ids []string
+	var txs []dynamo.Tx
+	var setup []dynamo.Result
+	for i := range n {
+		id := s.Schema.NewAccountID()
+		var plan model.Plan
+		var err error
+		if op == "signup" {
+			plan, err = s.Schema.Signup(id, map[string]string{attr: value})
+		} else {
+			// The account first, holding a value of its own.
+			own := fmt.Sprintf("race-%d-%s", i, strings.TrimPrefix(id, s.Schema.AccountPrefix))
+			sp, err := s.Schema.Signup(id, map[string]string{attr: own})
+			if err != nil {
+				return ids, nil, setup, usageErr("%v", err)
+			}
+			tx, err := s.Prepare(sp, dynamo.NewToken())
+			if err != nil {
+				return ids, nil, setup, err
+			}
+			res, err := s.Execute(ctx, tx)
+			if err != nil {
+				return ids, nil, setup, err
+			}
+			setup = append(setup, res)
+			if res.Outcome != dynamo.Committed {
+				return ids, nil, setup, fmt.Errorf("could not create racer %s: %s", id, res.Outcome)
+			}
+			plan, err = s.PlanRename(ctx, id, map[string]string{attr: value}, nil)
+		}
+		ids = append(ids, id)
+		if err != nil {
+			return ids, nil, setup, usageErr("%v", err)
+		}
+		tx, err := s.Prepare(plan, dynamo.NewToken())
+		if err != nil {
+			return ids, nil, setup, err
+		}
+		txs = append(txs, tx)
+	}
+	return ids, txs, setup, nil
+}
+
+// deleteRacer deletes a racer's account with its locks, if it exists.
+func (a *app) deleteRacer(ctx context.Context, s *dynamo.Store, id string) (dynamo.Result, error) {
+	plan, err := s.PlanDelete(ctx, id, nil)
+	var fe *model.FieldError
+	if asFieldError(err, &fe) {
+		return dynamo.Result{}, nil // never created: its signup lost the race
+	}
+	if err != nil {
+		return dynamo.Result{}, err
+	}
+	tx, err := s.Prepare(plan, dynamo.NewToken())
+	if err != nil {
+		return dynamo.Result{}, err
+	}
+	return s.Execute(ctx, tx)
+}
+
+// writeRace prints one line per racer, then the verdict.
+func writeRace(w io.Writer, r raceJSON) error {
+	var b strings.Builder
+	for i, res := range r.Racers {
+		fmt.Fprintf(&b, "racer %2d  %-9s %s\n", i+1, res.Outcome, model.Printable(res.Keys[0]))
+		for _, rs := range res.Reasons {
+			if rs.Slot >= 0 {
+				fmt.Fprintf(&b, "          slot %d, %s: %s\n", rs.Slot, model.Printable(rs.Action), model.Printable(rs.Message))
+			} else {
+				fmt.Fprintf(&b, "          %s: %s\n", model.Printable(rs.Code), model.Printable(rs.Message))
+			}
+		}
+	}
+	verdict := "the guards held"
+	if r.Committed > 1 {
+		verdict = "MORE THAN ONE COMMITTED: the guards did not hold"
+	}
+	fmt.Fprintf(&b, "%d of %d racers for %s=%s committed: %s", r.Committed, len(r.Racers), r.Attr, model.Printable(r.Value), verdict)
+	if len(r.Cleanup) > 0 {
+		fmt.Fprintf(&b, " (%d cleanup writes)", len(r.Cleanup))
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func asFieldError(err error, fe **model.FieldError) bool { return errors.As(err, fe) }
