@@ -21,7 +21,7 @@ export DUCKDB_NODE_DIR := $(abspath $(DUCKDB_DIR))
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui lint dynoxide duckdb reliability fuzz emulator release-check release-snapshot goreleaser
+.PHONY: test build bench bench-tui lint dynoxide duckdb reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
@@ -92,3 +92,7 @@ $(DUCKDB_API):
 PORT ?= 8000
 emulator: $(DYNOXIDE_BIN)
 	$(DYNOXIDE_BIN) --port $(PORT)
+
+# The README's pictures, from the real binary on the demo (tmux, freeze).
+screens:
+	bash docs/screens.sh
