@@ -187,6 +187,7 @@ type source struct {
 	report *model.Report
 	// status of (constraint, raw value) from the report: orphan or foreign.
 	status map[lockID]model.LockStatus
+	dup    model.OthersHold // the values two or more accounts hold
 }
 
 type lockID struct {
@@ -199,6 +200,7 @@ func (d *source) Len() int { return len(d.locks) }
 // setReport indexes a check's report by lock.
 func (d *source) setReport(r *model.Report) {
 	d.report = r
+	d.dup = r.Duplicates()
 	d.status = map[lockID]model.LockStatus{}
 	for _, p := range r.Problems {
 		switch p.Kind {
@@ -217,6 +219,11 @@ func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) {
 	}
 	if s, ok := d.status[lockID{l.Constraint, l.Value}]; ok {
 		return string(s), s
+	}
+	if d.dup(l.Constraint, l.Value) {
+		// The lock is sound, but the value it guards is held twice: the
+		// accounts view calls it so too.
+		return string(model.LockDuplicate), model.LockDuplicate
 	}
 	return string(model.LockOK), model.LockOK
 }
