@@ -172,9 +172,8 @@ func (m Model) content() string {
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case m.view == viewLocks:
 		body = m.locks.View()
-	case m.view == viewProblems && !m.problems.Ready():
-		body = m.st.Dim.Render("  the check is still running: problems appear here when it is done")
 	case m.view == viewProblems:
+		m.problems.SetCheck(m.check.Bar())
 		body = m.problems.View()
 	default:
 		body = m.accounts.View()

@@ -169,19 +169,21 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 func (m *Model) SetReport(r *model.Report) {
 	m.dup = r.Duplicates()
 	m.src.markDuplicates(m.dup)
-	m.SetOrphans(r.Problems)
+	m.setOrphans(r.Problems, false)
 }
 
-// SetOrphans shows the orphan locks among problems on top of the view,
-// keeping the selected row selected.
-func (m *Model) SetOrphans(problems []model.Problem) {
+// SetOrphans shows the orphan locks a running check confirmed so far on
+// top of the view, marked partial, keeping the selected row selected.
+func (m *Model) SetOrphans(problems []model.Problem) { m.setOrphans(problems, true) }
+
+func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 	var orphans []model.Problem
 	for _, p := range problems {
 		if p.Kind == model.OrphanLock {
 			orphans = append(orphans, p)
 		}
 	}
-	m.src.orphans = orphans
+	m.src.orphans, m.src.partial = orphans, partial
 	m.keepSelection(m.src.rebuildTop())
 }
 

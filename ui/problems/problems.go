@@ -14,6 +14,7 @@ import (
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/statusbar"
 	"github.com/locktable/locktable/ui/write"
 )
 
@@ -22,7 +23,8 @@ type Model struct {
 	km    KeyMap
 	src   *source
 	list  browser.Model
-	ready bool   // a report is shown
+	ready bool // a report is shown
+	check statusbar.Check
 	note  string // what the last key could not do
 }
 
@@ -50,6 +52,10 @@ func (m *Model) SetReport(r *model.Report) {
 	m.ready = true
 	m.list.SetCursor(m.list.Cursor())
 }
+
+// SetCheck says how the check stands, for what the view shows before its
+// report comes (or when none will).
+func (m *Model) SetCheck(c statusbar.Check) { m.check = c }
 
 // Update moves the selection; enter on a problem asks to jump to its
 // rows, f to fix it.
@@ -84,8 +90,24 @@ func (m Model) Selected() (model.Problem, bool) {
 // Ready reports whether a check's problems are shown.
 func (m Model) Ready() bool { return m.ready }
 
-// View renders the visible lines.
-func (m Model) View() string { return m.list.View() }
+// View renders the visible lines, or why there are none yet.
+func (m Model) View() string {
+	if !m.ready {
+		return m.src.r.Styles.Dim.Render("  " + m.waiting())
+	}
+	return m.list.View()
+}
+
+// waiting says why no problem is shown yet.
+func (m Model) waiting() string {
+	switch {
+	case m.check.Err != nil:
+		return "the check failed, so no problem is known (r retries it; the header and status line say why)"
+	case m.check.Running:
+		return "the check is still running: problems appear here when it is done"
+	}
+	return "the check has not run"
+}
 
 // source is the problems view's lines: the check's problems grouped by
 // kind under a title with their count. It implements browser.Source.
