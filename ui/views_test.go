@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/check"
 )
 
@@ -50,5 +52,29 @@ func TestFailedCheckIsNotRunning(t *testing.T) {
 	d.press("3")
 	if s := d.screen(); strings.Contains(s, "still running") || !strings.Contains(s, "the check failed") {
 		t.Errorf("the problems view of a failed check:\n%s", s)
+	}
+}
+
+// TestLocksEndLoadsEverything: one G in the locks view reads every page,
+// the selection following the end as they arrive.
+func TestLocksEndLoadsEverything(t *testing.T) {
+	t.Parallel()
+	var items []model.Item
+	for i := range 400 {
+		items = append(items, lock(fmt.Sprintf("UNIQ#HANDLE#u%04d", i), ""))
+	}
+	store := fake(items...)
+	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
+	d.settle()
+	d.press("2")
+	if d.m.locks.Done() {
+		t.Fatalf("the first page read every lock: the test needs more")
+	}
+	d.press("G")
+	if !d.m.locks.Done() || d.m.locks.Count() != 400 {
+		t.Fatalf("after one G: %d locks loaded, done %v", d.m.locks.Count(), d.m.locks.Done())
+	}
+	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); !strings.HasPrefix(got, "UNIQ#HANDLE#u0399") {
+		t.Errorf("after G, selected %q, want the last lock", got)
 	}
 }

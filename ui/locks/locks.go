@@ -45,8 +45,11 @@ type Model struct {
 	req     reqID
 	shown   bool // the view was shown: it keeps its pages loaded
 	loading bool
-	note    string // what the last key could not do
-	err     error
+	// followEnd: G keeps the selection on the last row as pages arrive,
+	// so that one press reads to the end, as in the accounts view.
+	followEnd bool
+	note      string // what the last key could not do
+	err       error
 }
 
 // New returns the locks view, empty until Show.
@@ -88,7 +91,7 @@ func (m *Model) Prefetch() tea.Cmd {
 // Reload forgets every lock and reads them again once shown.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
-	m.src.locks, m.next, m.loading, m.err = nil, dynamo.Cursor{}, false, nil
+	m.src.locks, m.next, m.loading, m.err, m.followEnd = nil, dynamo.Cursor{}, false, nil, false
 	m.list.SetCursor(0)
 	return m.Prefetch()
 }
@@ -118,9 +121,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.src.locks = append(m.src.locks, msg.page.Locks...)
 		m.next = msg.page.Next
-		m.list.SetCursor(m.list.Cursor())
+		if m.followEnd {
+			m.list.SetCursor(m.src.Len() - 1)
+		} else {
+			m.list.SetCursor(m.list.Cursor())
+		}
 	case tea.KeyPressMsg:
-		m.note = ""
+		m.note, m.followEnd = "", false
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
@@ -134,9 +141,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 		default:
 			m.list, _ = m.list.Update(msg)
+			m.followEnd = key.Matches(msg, m.km.Bottom)
 		}
 	case tea.MouseWheelMsg:
 		m.list, _ = m.list.Update(msg)
+		m.followEnd = false
 	}
 	return m, m.Prefetch()
 }
