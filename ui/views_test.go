@@ -78,3 +78,28 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 		t.Errorf("after G, selected %q, want the last lock", got)
 	}
 }
+
+// TestEmptyStatesSaySo: an empty table, a table without locks and a
+// clean check each say so instead of showing a blank list.
+func TestEmptyStatesSaySo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fake()}, 100, 30)
+	d.until("the first page and the check", func(m *Model) bool { return !m.accounts.Loading() && m.check.Report() != nil })
+	d.settle()
+	if !strings.Contains(d.screen(), "this table is empty") {
+		t.Errorf("an empty table:\n%s", d.screen())
+	}
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	if !strings.Contains(d.screen(), "no locks") {
+		t.Errorf("no locks:\n%s", d.screen())
+	}
+
+	d = newDriver(t, Options{Store: fake(acct("ACCT#a1", "ada@x.io", "ada"),
+		lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1"))}, 100, 30)
+	d.ready()
+	d.press("3")
+	if want := "no problems: 3 items checked, 1 accounts, 2 locks, 2 constraints"; !strings.Contains(d.screen(), want) {
+		t.Errorf("a clean check does not say %q:\n%s", want, d.screen())
+	}
+}

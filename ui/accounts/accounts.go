@@ -67,6 +67,7 @@ type Model struct {
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
 	dup        model.OthersHold // the check's duplicate values, once known
+	emptyTable bool             // the check scanned no item at all
 	note       string           // what the last key could not do
 	err        error
 	retry      func(*Model) tea.Cmd // redoes what failed
@@ -167,7 +168,7 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 // SetReport marks the duplicates a finished check found, and shows its
 // orphan locks on top.
 func (m *Model) SetReport(r *model.Report) {
-	m.dup = r.Duplicates()
+	m.dup, m.emptyTable = r.Duplicates(), r.ScannedItems == 0
 	m.src.markDuplicates(m.dup)
 	m.setOrphans(r.Problems, false)
 }
@@ -336,7 +337,16 @@ func (m *Model) pin(p Pin) {
 }
 
 // View renders the visible rows.
-func (m Model) View() string { return m.list.View() }
+func (m Model) View() string {
+	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
+		msg := "no accounts"
+		if m.emptyTable {
+			msg = "this table is empty"
+		}
+		return m.r.Styles.Dim.Render("  " + msg)
+	}
+	return m.list.View()
+}
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {

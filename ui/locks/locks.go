@@ -161,8 +161,13 @@ func (m Model) open() tea.Cmd {
 		Render: func(model.Item) []string { return detail.ItemLines(l.Item) }})
 }
 
-// View renders the visible rows.
-func (m Model) View() string { return m.list.View() }
+// View renders the visible rows, or says there are none.
+func (m Model) View() string {
+	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
+		return m.src.r.Styles.Dim.Render("  no locks")
+	}
+	return m.list.View()
+}
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {

@@ -92,8 +92,11 @@ func (m Model) Ready() bool { return m.ready }
 
 // View renders the visible lines, or why there are none yet.
 func (m Model) View() string {
-	if !m.ready {
+	switch {
+	case !m.ready:
 		return m.src.r.Styles.Dim.Render("  " + m.waiting())
+	case m.src.Len() == 0:
+		return m.src.r.Styles.Dim.Render("  " + m.src.clean())
 	}
 	return m.list.View()
 }
@@ -113,6 +116,7 @@ func (m Model) waiting() string {
 // kind under a title with their count. It implements browser.Source.
 type source struct {
 	r        *rows.Renderer
+	report   *model.Report
 	problems []model.Problem // grouped by kind, report order within a kind
 	lines    []line
 }
@@ -124,6 +128,7 @@ type line struct {
 }
 
 func (d *source) set(r *model.Report) {
+	d.report = r
 	d.problems, d.lines = nil, nil
 	counts := r.Counts()
 	for _, k := range model.ProblemKinds {
@@ -138,6 +143,14 @@ func (d *source) set(r *model.Report) {
 			}
 		}
 	}
+}
+
+// clean says what a check that found no problem checked.
+func (d *source) clean() string {
+	r := d.report
+	return fmt.Sprintf("no problems: %s items checked, %s accounts, %s locks, %d constraints",
+		rows.Count(int64(r.ScannedItems)), rows.Count(int64(r.Accounts)), rows.Count(int64(r.Locks)),
+		len(d.r.Schema.Constraints))
 }
 
 func (d *source) Len() int { return len(d.lines) }
