@@ -108,7 +108,7 @@ func New(ctx context.Context, o Options) Model {
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
 		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
-		check:    check.New(ctx, o.Store, pump, o.ApproxItems),
+		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),

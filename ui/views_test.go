@@ -103,3 +103,26 @@ func TestEmptyStatesSaySo(t *testing.T) {
 		t.Errorf("a clean check does not say %q:\n%s", want, d.screen())
 	}
 }
+
+// TestSchemaHint: when no item matches the accounts' key but others are
+// there (a wrong --account-prefix), the header and the problems view say
+// which prefixes were seen instead of only listing orphan locks.
+func TestSchemaHint(t *testing.T) {
+	t.Parallel()
+	store := fake(acct("USER#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "USER#a1"),
+		acct("USER#b2", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "USER#b2"))
+	d := newDriver(t, Options{Store: store}, 100, 30)
+	d.until("the check", func(m *Model) bool { return m.check.Report() != nil })
+	d.settle()
+	if !strings.Contains(d.lines()[0], "no account found: wrong schema?") {
+		t.Errorf("the header does not warn of the schema: %q", d.lines()[0])
+	}
+	d.press("3")
+	s := strings.Join(strings.Fields(d.screen()), " ")
+	if !strings.Contains(s, "hint: no item of") || !strings.Contains(s, "USER# (2)") || !strings.Contains(s, "--account-prefix") {
+		t.Errorf("the problems view does not show the schema hint:\n%s", d.screen())
+	}
+	if d.rowIndex("orphan_lock (2)") < 0 {
+		t.Errorf("the problems are not listed under the hint:\n%s", d.screen())
+	}
+}

@@ -45,16 +45,17 @@ type Model struct {
 	ctx     context.Context
 	checker Checker
 	pump    events.Pump
+	schema  *model.Schema
 	approx  int64
 	run     runID
 	cancel  context.CancelFunc
 	bar     statusbar.Check
 }
 
-// New returns a check that has not run. approx is the tables' approximate
-// item count, shown until the check reports its own.
-func New(ctx context.Context, checker Checker, pump events.Pump, approx int64) Model {
-	return Model{ctx: ctx, checker: checker, pump: pump, approx: approx}
+// New returns a check of the tables of schema that has not run. approx is
+// the tables' approximate item count, shown until the check reports its own.
+func New(ctx context.Context, checker Checker, pump events.Pump, schema *model.Schema, approx int64) Model {
+	return Model{ctx: ctx, checker: checker, pump: pump, schema: schema, approx: approx}
 }
 
 // Start runs a new check in the background, stopping the one running (its
@@ -70,7 +71,7 @@ func (m Model) Start(fresh bool) (Model, tea.Cmd) {
 	m.bar.Running, m.bar.Err = true, nil
 	m.bar.Progress = model.CheckProgress{Approx: m.approx}
 	if fresh {
-		m.bar.Report = nil
+		m.bar.Report, m.bar.Hint = nil, ""
 	}
 	checker, pump, run := m.checker, m.pump, m.run
 	return m, func() tea.Msg {
@@ -105,7 +106,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		report := msg.report
-		m.bar.Report = &report
+		m.bar.Report, m.bar.Hint = &report, report.SchemaHint(m.schema)
 		return m, events.Emit(ReportMsg{Report: &report})
 	}
 	return m, nil

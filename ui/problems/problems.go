@@ -5,9 +5,11 @@ package problems
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
@@ -25,7 +27,9 @@ type Model struct {
 	list  browser.Model
 	ready bool // a report is shown
 	check statusbar.Check
-	note  string // what the last key could not do
+	w, h  int
+	hint  []string // the report's SchemaHint, wrapped: shown above the list
+	note  string   // what the last key could not do
 }
 
 // New returns the problems view, waiting for the check.
@@ -43,14 +47,31 @@ func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
 // Status says what the last key could not do, "" when nothing.
 func (m Model) Status() string { return m.note }
 
-// SetSize sets the list's size in cells.
-func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
+// SetSize sets the view's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.layout()
+}
 
-// SetReport shows a finished check's problems.
+// SetReport shows a finished check's problems, under its schema hint if
+// it has one.
 func (m *Model) SetReport(r *model.Report) {
 	m.src.set(r)
 	m.ready = true
+	m.layout()
 	m.list.SetCursor(m.list.Cursor())
+}
+
+// layout wraps the schema hint to the width and gives the list the rest.
+func (m *Model) layout() {
+	m.hint = nil
+	if r := m.src.report; r != nil {
+		if h := r.SchemaHint(m.src.r.Schema); h != "" {
+			m.hint = strings.Split(ansi.Wrap("hint: "+h, max(m.w-2, 20), " ,"), "\n")
+			m.hint = append(m.hint, "")
+		}
+	}
+	m.list.SetSize(m.w, max(m.h-len(m.hint), 1))
 }
 
 // SetCheck says how the check stands, for what the view shows before its
@@ -95,10 +116,14 @@ func (m Model) View() string {
 	switch {
 	case !m.ready:
 		return m.src.r.Styles.Dim.Render("  " + m.waiting())
-	case m.src.Len() == 0:
+	case m.src.Len() == 0 && m.hint == nil:
 		return m.src.r.Styles.Dim.Render("  " + m.src.clean())
 	}
-	return m.list.View()
+	var b strings.Builder
+	for _, l := range m.hint {
+		b.WriteString(m.src.r.Styles.Error.Render(l) + "\n")
+	}
+	return b.String() + m.list.View()
 }
 
 // waiting says why no problem is shown yet.

@@ -29,6 +29,9 @@ type Check struct {
 	Progress model.CheckProgress
 	Report   *model.Report
 	Err      error
+	// Hint is the last report's SchemaHint: its problems are likely the
+	// schema's fault (a wrong --account-prefix), not the table's.
+	Hint string
 }
 
 // Render renders the two header lines at width.
@@ -36,6 +39,9 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(h.Where)}
 	if h.ReadOnly {
 		parts = append(parts, st.Error.Render("READ-ONLY"))
+	}
+	if h.Check.Hint != "" {
+		parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
 	}
 	line1 := strings.Join(parts, "  │  ")
 
