@@ -126,3 +126,28 @@ func TestSchemaHint(t *testing.T) {
 		t.Errorf("the problems are not listed under the hint:\n%s", d.screen())
 	}
 }
+
+// TestStatusSaysWhereTheSelectionIs: each list view's status line says
+// which row of how many loaded is selected, and whether more is below.
+func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
+	t.Parallel()
+	var items []model.Item
+	for i := range 400 {
+		items = append(items, lock(fmt.Sprintf("UNIQ#HANDLE#u%04d", i), ""))
+	}
+	store := fake(append(items, plantedItems()...)...)
+	d := newDriver(t, Options{Store: store}, 100, 30)
+	d.ready()
+	d.press("down")
+	if s := d.lines()[28]; !strings.HasPrefix(s, "row ") || !strings.Contains(s, " of 29 · 7 accounts loaded") {
+		t.Errorf("accounts view status %q, want it to say which row of 29", s)
+	}
+	d.press("2", "down", "down")
+	if s := d.lines()[28]; !strings.HasPrefix(s, "row 3 of ") || !strings.HasSuffix(s, "locks loaded, more below") {
+		t.Errorf("locks view status %q, want row 3 of how many and more below", s)
+	}
+	d.press("3", "down")
+	if s := d.lines()[28]; !strings.HasPrefix(s, "row 2 of ") || !strings.Contains(s, "problems") {
+		t.Errorf("problems view status %q, want row 2 of how many problems", s)
+	}
+}

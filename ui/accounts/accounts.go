@@ -360,7 +360,7 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
 }
 
 // Loading reports whether a page is being read.

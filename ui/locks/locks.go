@@ -178,7 +178,7 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
 }
 
 // Loading reports whether a page is being read.

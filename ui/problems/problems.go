@@ -44,8 +44,14 @@ func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
 // FullHelp is the help screen's part for this view.
 func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
 
-// Status says what the last key could not do, "" when nothing.
-func (m Model) Status() string { return m.note }
+// Status says what the last key could not do, or where the selection is
+// among how many problems; "" before the report.
+func (m Model) Status() string {
+	if m.note != "" || !m.ready {
+		return m.note
+	}
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
+}
 
 // SetSize sets the view's size in cells.
 func (m *Model) SetSize(w, h int) {

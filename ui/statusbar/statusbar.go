@@ -5,6 +5,7 @@ package statusbar
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -29,6 +30,7 @@ type Check struct {
 	Progress model.CheckProgress
 	Report   *model.Report
 	Err      error
+	Elapsed  time.Duration // how long the running check has run, at its last progress
 	// Hint is the last report's SchemaHint: its problems are likely the
 	// schema's fault (a wrong --account-prefix), not the table's.
 	Hint string
@@ -92,7 +94,11 @@ func (c Check) render(st *styles.Styles) string {
 		if p.Phase == model.PhaseConfirm || p.Phase == model.PhaseRescan {
 			phase = "confirming"
 		}
-		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned", phase, rows.Count(p.Scanned), of))
+		rate := ""
+		if c.Elapsed >= time.Second {
+			rate = fmt.Sprintf(" (%s items/s)", rows.Count(int64(float64(p.Scanned)/c.Elapsed.Seconds())))
+		}
+		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned%s", phase, rows.Count(p.Scanned), of, rate))
 	}
 	return ""
 }
