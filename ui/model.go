@@ -59,6 +59,9 @@ type Options struct {
 	Endpoint    dynamo.Endpoint
 	ApproxItems int64
 	ReadOnly    bool // writes are disabled: shown in the header
+	// Missing says what the backend lacks, one line each
+	// (dynamo.Capabilities.Missing): shown in the header.
+	Missing []string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -156,7 +159,7 @@ func (m Model) content() string {
 			m.width, m.height, MinWidth, MinHeight)
 	}
 	h := statusbar.Header{
-		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly,
+		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
 		Views: viewTitles, Active: int(m.view), Check: m.check.Bar(),
 	}
 	var body string

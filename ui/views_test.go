@@ -151,3 +151,15 @@ func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
 		t.Errorf("problems view status %q, want row 2 of how many problems", s)
 	}
 }
+
+// TestHeaderSaysWhatTheBackendLacks: what the probe found missing is in
+// the header, from the options as the CLI passes them.
+func TestHeaderSaysWhatTheBackendLacks(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true,
+		Missing: []string{"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys"}}, 140, 30)
+	d.ready()
+	if want := "backend: no idempotency tokens"; !strings.Contains(d.lines()[0], want) {
+		t.Errorf("header %q does not say %q", d.lines()[0], want)
+	}
+}

@@ -4,6 +4,8 @@ package statusbar
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,9 +21,12 @@ type Header struct {
 	Table    string
 	Where    string // the endpoint, or the AWS region and profile
 	ReadOnly bool
-	Views    []string // tab titles, in key order
-	Active   int
-	Check    Check
+	// Missing says what the backend lacks, one line each ("what: what it
+	// changes"); the header names each by what comes before the colon.
+	Missing []string
+	Views   []string // tab titles, in key order
+	Active  int
+	Check   Check
 }
 
 // Check is the background check as the header shows it.
@@ -41,6 +46,14 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(h.Where)}
 	if h.ReadOnly {
 		parts = append(parts, st.Error.Render("READ-ONLY"))
+	}
+	if len(h.Missing) > 0 {
+		var lacks []string
+		for _, m := range h.Missing {
+			what, _, _ := strings.Cut(m, ":")
+			lacks = append(lacks, what)
+		}
+		parts = append(parts, st.Error.Render("backend: "+strings.Join(lacks, ", ")))
 	}
 	if h.Check.Hint != "" {
 		parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
@@ -83,6 +96,9 @@ func (c Check) render(st *styles.Styles) string {
 			}
 			parts = append(parts, style.Render(fmt.Sprintf("%s %d", shortKind[k], counts[k])))
 		}
+		if rcu := c.Report.ConsumedRCU; rcu > 0 {
+			parts = append(parts, st.Dim.Render("check: "+rcuText(rcu)+" RCU"))
+		}
 		return strings.Join(parts, " · ")
 	case c.Running:
 		p := c.Progress
@@ -117,4 +133,13 @@ func Status(st *styles.Styles, width int, spinner string, loading bool, msg stri
 		s = st.Dim.Render(msg)
 	}
 	return ansi.Truncate(s, width, "…")
+}
+
+// rcuText is read capacity as the header shows it: whole units with
+// thousands separators, one decimal below 10.
+func rcuText(rcu float64) string {
+	if rcu < 10 {
+		return strconv.FormatFloat(rcu, 'f', 1, 64)
+	}
+	return rows.Count(int64(math.Round(rcu)))
 }

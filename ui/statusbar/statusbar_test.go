@@ -30,3 +30,20 @@ func TestRunningCheckShowsRate(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderSaysMissingAndRCU: the header names what the backend lacks,
+// and after a check the read capacity it consumed.
+func TestHeaderSaysMissingAndRCU(t *testing.T) {
+	st := styles.New(true)
+	h := Header{Table: "t", Where: "w", Views: []string{"A"},
+		Missing: []string{"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost …",
+			"no ALL_OLD items on a failed condition: each failed slot …"},
+		Check: Check{Report: &model.Report{ConsumedRCU: 2193.4}}}
+	lines := strings.Split(ansi.Strip(h.Render(&st, 300)), "\n")
+	if want := "backend: no idempotency tokens (ClientRequestToken is ignored), no ALL_OLD items on a failed condition"; !strings.Contains(lines[0], want) {
+		t.Errorf("header line 1 %q does not say %q", lines[0], want)
+	}
+	if want := "check: 2,193 RCU"; !strings.Contains(lines[1], want) {
+		t.Errorf("header line 2 %q does not say %q", lines[1], want)
+	}
+}
