@@ -38,14 +38,18 @@ func (a *app) runTUI(ctx context.Context) error {
 			return err
 		}
 	}
+	var missing []string
 	if store.Writable() {
 		// What the backend lacks is kept on the store (the UI shows it); one
 		// without transactions is read only.
-		if c, err := store.Probe(ctx); err != nil {
+		c, err := store.Probe(ctx)
+		if err != nil {
 			return err
-		} else if !c.Transactions {
+		}
+		if !c.Transactions {
 			store.SetWritable(false)
 		}
+		missing = c.Missing()
 	}
 	if store.Writable() {
 		audit, err := a.openAudit()
@@ -57,7 +61,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
-		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable()})
+		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.

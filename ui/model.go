@@ -59,6 +59,9 @@ type Options struct {
 	Endpoint    dynamo.Endpoint
 	ApproxItems int64
 	ReadOnly    bool // writes are disabled: shown in the header
+	// Missing says what the backend lacks, one line each
+	// (dynamo.Capabilities.Missing): shown in the header.
+	Missing []string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -108,7 +111,7 @@ func New(ctx context.Context, o Options) Model {
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
 		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
-		check:    check.New(ctx, o.Store, pump, o.ApproxItems),
+		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
@@ -156,7 +159,7 @@ func (m Model) content() string {
 			m.width, m.height, MinWidth, MinHeight)
 	}
 	h := statusbar.Header{
-		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly,
+		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
 		Views: viewTitles, Active: int(m.view), Check: m.check.Bar(),
 	}
 	var body string
@@ -172,9 +175,8 @@ func (m Model) content() string {
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case m.view == viewLocks:
 		body = m.locks.View()
-	case m.view == viewProblems && !m.problems.Ready():
-		body = m.st.Dim.Render("  the check is still running: problems appear here when it is done")
 	case m.view == viewProblems:
+		m.problems.SetCheck(m.check.Bar())
 		body = m.problems.View()
 	default:
 		body = m.accounts.View()

@@ -110,6 +110,7 @@ func TestNextProblem(t *testing.T) {
 	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
 	for i, want := range []string{
 		"UNIQ#EMAIL#carol@x.io email owner ACCT#z9 foreign",
+		"UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate",
 		"UNIQ#EMAIL#old@x.io email owner ACCT#a1 orphan",
 		"UNIQ#HANDLE#ghost username no owner orphan",
 	} {
@@ -118,9 +119,9 @@ func TestNextProblem(t *testing.T) {
 			t.Fatalf("locks view, n #%d: selected %q, want %q", i+1, got, want)
 		}
 	}
-	d.press("N", "N")
+	d.press("N", "N", "N")
 	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); !strings.HasPrefix(got, "UNIQ#EMAIL#carol@x.io") {
-		t.Errorf("locks view, N N: selected %q", got)
+		t.Errorf("locks view, N N N: selected %q", got)
 	}
 }
 

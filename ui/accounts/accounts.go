@@ -67,6 +67,7 @@ type Model struct {
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
 	dup        model.OthersHold // the check's duplicate values, once known
+	emptyTable bool             // the check scanned no item at all
 	note       string           // what the last key could not do
 	err        error
 	retry      func(*Model) tea.Cmd // redoes what failed
@@ -167,21 +168,23 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 // SetReport marks the duplicates a finished check found, and shows its
 // orphan locks on top.
 func (m *Model) SetReport(r *model.Report) {
-	m.dup = r.Duplicates()
+	m.dup, m.emptyTable = r.Duplicates(), r.ScannedItems == 0
 	m.src.markDuplicates(m.dup)
-	m.SetOrphans(r.Problems)
+	m.setOrphans(r.Problems, false)
 }
 
-// SetOrphans shows the orphan locks among problems on top of the view,
-// keeping the selected row selected.
-func (m *Model) SetOrphans(problems []model.Problem) {
+// SetOrphans shows the orphan locks a running check confirmed so far on
+// top of the view, marked partial, keeping the selected row selected.
+func (m *Model) SetOrphans(problems []model.Problem) { m.setOrphans(problems, true) }
+
+func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 	var orphans []model.Problem
 	for _, p := range problems {
 		if p.Kind == model.OrphanLock {
 			orphans = append(orphans, p)
 		}
 	}
-	m.src.orphans = orphans
+	m.src.orphans, m.src.partial = orphans, partial
 	m.keepSelection(m.src.rebuildTop())
 }
 
@@ -334,7 +337,16 @@ func (m *Model) pin(p Pin) {
 }
 
 // View renders the visible rows.
-func (m Model) View() string { return m.list.View() }
+func (m Model) View() string {
+	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
+		msg := "no accounts"
+		if m.emptyTable {
+			msg = "this table is empty"
+		}
+		return m.r.Styles.Dim.Render("  " + msg)
+	}
+	return m.list.View()
+}
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {
@@ -348,7 +360,7 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
 }
 
 // Loading reports whether a page is being read.

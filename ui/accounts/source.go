@@ -35,6 +35,7 @@ type source struct {
 	index   map[string]int // account id -> index in main
 	body    []rows.Row
 	orphans []model.Problem
+	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
 	top     []rows.Row
 }
@@ -170,7 +171,11 @@ func (d *source) rebuildTop() int {
 		}
 	}
 	if n := len(d.orphans); n > 0 {
-		top = append(top, rows.Row{Kind: rows.Group, Text: fmt.Sprintf("orphan locks (%d)", n)})
+		title := fmt.Sprintf("orphan locks (%d)", n)
+		if d.partial {
+			title = fmt.Sprintf("orphan locks (%d, partial: the check is unfinished)", n)
+		}
+		top = append(top, rows.Row{Kind: rows.Group, Text: title})
 		for i := range min(n, maxOrphanRows) {
 			top = append(top, rows.Row{Kind: rows.Orphan, Index: int32(i)})
 		}

@@ -4,6 +4,7 @@ package check
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,8 +23,9 @@ type runID int
 
 // ProgressMsg reports a running check.
 type ProgressMsg struct {
-	run runID
-	p   model.CheckProgress
+	run     runID
+	p       model.CheckProgress
+	elapsed time.Duration // since the check started, for its rate
 }
 
 // DoneMsg ends a check.
@@ -45,16 +47,17 @@ type Model struct {
 	ctx     context.Context
 	checker Checker
 	pump    events.Pump
+	schema  *model.Schema
 	approx  int64
 	run     runID
 	cancel  context.CancelFunc
 	bar     statusbar.Check
 }
 
-// New returns a check that has not run. approx is the tables' approximate
-// item count, shown until the check reports its own.
-func New(ctx context.Context, checker Checker, pump events.Pump, approx int64) Model {
-	return Model{ctx: ctx, checker: checker, pump: pump, approx: approx}
+// New returns a check of the tables of schema that has not run. approx is
+// the tables' approximate item count, shown until the check reports its own.
+func New(ctx context.Context, checker Checker, pump events.Pump, schema *model.Schema, approx int64) Model {
+	return Model{ctx: ctx, checker: checker, pump: pump, schema: schema, approx: approx}
 }
 
 // Start runs a new check in the background, stopping the one running (its
@@ -68,15 +71,16 @@ func (m Model) Start(fresh bool) (Model, tea.Cmd) {
 	m.cancel = cancel
 	m.run++
 	m.bar.Running, m.bar.Err = true, nil
-	m.bar.Progress = model.CheckProgress{Approx: m.approx}
+	m.bar.Progress, m.bar.Elapsed = model.CheckProgress{Approx: m.approx}, 0
 	if fresh {
-		m.bar.Report = nil
+		m.bar.Report, m.bar.Hint = nil, ""
 	}
 	checker, pump, run := m.checker, m.pump, m.run
 	return m, func() tea.Msg {
 		go func() {
+			start := time.Now()
 			report, err := checker.Check(ctx, func(p model.CheckProgress) {
-				pump.Post(ctx, ProgressMsg{run: run, p: p}, p.Confirmed != nil)
+				pump.Post(ctx, ProgressMsg{run: run, p: p, elapsed: time.Since(start)}, p.Confirmed != nil)
 			})
 			pump.Post(ctx, DoneMsg{run: run, report: report, err: err}, true)
 		}()
@@ -91,7 +95,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.run != m.run {
 			return m, nil
 		}
-		m.bar.Progress = msg.p
+		m.bar.Progress, m.bar.Elapsed = msg.p, msg.elapsed
 		if msg.p.Confirmed != nil {
 			return m, events.Emit(OrphansMsg{Problems: msg.p.Confirmed})
 		}
@@ -105,7 +109,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		report := msg.report
-		m.bar.Report = &report
+		m.bar.Report, m.bar.Hint = &report, report.SchemaHint(m.schema)
 		return m, events.Emit(ReportMsg{Report: &report})
 	}
 	return m, nil

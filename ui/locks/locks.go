@@ -45,8 +45,11 @@ type Model struct {
 	req     reqID
 	shown   bool // the view was shown: it keeps its pages loaded
 	loading bool
-	note    string // what the last key could not do
-	err     error
+	// followEnd: G keeps the selection on the last row as pages arrive,
+	// so that one press reads to the end, as in the accounts view.
+	followEnd bool
+	note      string // what the last key could not do
+	err       error
 }
 
 // New returns the locks view, empty until Show.
@@ -88,7 +91,7 @@ func (m *Model) Prefetch() tea.Cmd {
 // Reload forgets every lock and reads them again once shown.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
-	m.src.locks, m.next, m.loading, m.err = nil, dynamo.Cursor{}, false, nil
+	m.src.locks, m.next, m.loading, m.err, m.followEnd = nil, dynamo.Cursor{}, false, nil, false
 	m.list.SetCursor(0)
 	return m.Prefetch()
 }
@@ -118,9 +121,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.src.locks = append(m.src.locks, msg.page.Locks...)
 		m.next = msg.page.Next
-		m.list.SetCursor(m.list.Cursor())
+		if m.followEnd {
+			m.list.SetCursor(m.src.Len() - 1)
+		} else {
+			m.list.SetCursor(m.list.Cursor())
+		}
 	case tea.KeyPressMsg:
-		m.note = ""
+		m.note, m.followEnd = "", false
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
@@ -134,9 +141,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 		default:
 			m.list, _ = m.list.Update(msg)
+			m.followEnd = key.Matches(msg, m.km.Bottom)
 		}
 	case tea.MouseWheelMsg:
 		m.list, _ = m.list.Update(msg)
+		m.followEnd = false
 	}
 	return m, m.Prefetch()
 }
@@ -152,8 +161,13 @@ func (m Model) open() tea.Cmd {
 		Render: func(model.Item) []string { return detail.ItemLines(l.Item) }})
 }
 
-// View renders the visible rows.
-func (m Model) View() string { return m.list.View() }
+// View renders the visible rows, or says there are none.
+func (m Model) View() string {
+	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
+		return m.src.r.Styles.Dim.Render("  no locks")
+	}
+	return m.list.View()
+}
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {
@@ -164,7 +178,7 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
 }
 
 // Loading reports whether a page is being read.
@@ -187,6 +201,7 @@ type source struct {
 	report *model.Report
 	// status of (constraint, raw value) from the report: orphan or foreign.
 	status map[lockID]model.LockStatus
+	dup    model.OthersHold // the values two or more accounts hold
 }
 
 type lockID struct {
@@ -199,6 +214,7 @@ func (d *source) Len() int { return len(d.locks) }
 // setReport indexes a check's report by lock.
 func (d *source) setReport(r *model.Report) {
 	d.report = r
+	d.dup = r.Duplicates()
 	d.status = map[lockID]model.LockStatus{}
 	for _, p := range r.Problems {
 		switch p.Kind {
@@ -217,6 +233,11 @@ func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) {
 	}
 	if s, ok := d.status[lockID{l.Constraint, l.Value}]; ok {
 		return string(s), s
+	}
+	if d.dup(l.Constraint, l.Value) {
+		// The lock is sound, but the value it guards is held twice: the
+		// accounts view calls it so too.
+		return string(model.LockDuplicate), model.LockDuplicate
 	}
 	return string(model.LockOK), model.LockOK
 }

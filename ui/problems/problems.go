@@ -5,15 +5,18 @@ package problems
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/statusbar"
 	"github.com/locktable/locktable/ui/write"
 )
 
@@ -22,8 +25,11 @@ type Model struct {
 	km    KeyMap
 	src   *source
 	list  browser.Model
-	ready bool   // a report is shown
-	note  string // what the last key could not do
+	ready bool // a report is shown
+	check statusbar.Check
+	w, h  int
+	hint  []string // the report's SchemaHint, wrapped: shown above the list
+	note  string   // what the last key could not do
 }
 
 // New returns the problems view, waiting for the check.
@@ -38,18 +44,45 @@ func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
 // FullHelp is the help screen's part for this view.
 func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
 
-// Status says what the last key could not do, "" when nothing.
-func (m Model) Status() string { return m.note }
+// Status says what the last key could not do, or where the selection is
+// among how many problems; "" before the report.
+func (m Model) Status() string {
+	if m.note != "" || !m.ready {
+		return m.note
+	}
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
+}
 
-// SetSize sets the list's size in cells.
-func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
+// SetSize sets the view's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.layout()
+}
 
-// SetReport shows a finished check's problems.
+// SetReport shows a finished check's problems, under its schema hint if
+// it has one.
 func (m *Model) SetReport(r *model.Report) {
 	m.src.set(r)
 	m.ready = true
+	m.layout()
 	m.list.SetCursor(m.list.Cursor())
 }
+
+// layout wraps the schema hint to the width and gives the list the rest.
+func (m *Model) layout() {
+	m.hint = nil
+	if r := m.src.report; r != nil {
+		if h := r.SchemaHint(m.src.r.Schema); h != "" {
+			m.hint = strings.Split(ansi.Wrap("hint: "+h, max(m.w-2, 20), " ,"), "\n")
+			m.hint = append(m.hint, "")
+		}
+	}
+	m.list.SetSize(m.w, max(m.h-len(m.hint), 1))
+}
+
+// SetCheck says how the check stands, for what the view shows before its
+// report comes (or when none will).
+func (m *Model) SetCheck(c statusbar.Check) { m.check = c }
 
 // Update moves the selection; enter on a problem asks to jump to its
 // rows, f to fix it.
@@ -84,13 +117,37 @@ func (m Model) Selected() (model.Problem, bool) {
 // Ready reports whether a check's problems are shown.
 func (m Model) Ready() bool { return m.ready }
 
-// View renders the visible lines.
-func (m Model) View() string { return m.list.View() }
+// View renders the visible lines, or why there are none yet.
+func (m Model) View() string {
+	switch {
+	case !m.ready:
+		return m.src.r.Styles.Dim.Render("  " + m.waiting())
+	case m.src.Len() == 0 && m.hint == nil:
+		return m.src.r.Styles.Dim.Render("  " + m.src.clean())
+	}
+	var b strings.Builder
+	for _, l := range m.hint {
+		b.WriteString(m.src.r.Styles.Error.Render(l) + "\n")
+	}
+	return b.String() + m.list.View()
+}
+
+// waiting says why no problem is shown yet.
+func (m Model) waiting() string {
+	switch {
+	case m.check.Err != nil:
+		return "the check failed, so no problem is known (r retries it; the header and status line say why)"
+	case m.check.Running:
+		return "the check is still running: problems appear here when it is done"
+	}
+	return "the check has not run"
+}
 
 // source is the problems view's lines: the check's problems grouped by
 // kind under a title with their count. It implements browser.Source.
 type source struct {
 	r        *rows.Renderer
+	report   *model.Report
 	problems []model.Problem // grouped by kind, report order within a kind
 	lines    []line
 }
@@ -102,6 +159,7 @@ type line struct {
 }
 
 func (d *source) set(r *model.Report) {
+	d.report = r
 	d.problems, d.lines = nil, nil
 	counts := r.Counts()
 	for _, k := range model.ProblemKinds {
@@ -116,6 +174,14 @@ func (d *source) set(r *model.Report) {
 			}
 		}
 	}
+}
+
+// clean says what a check that found no problem checked.
+func (d *source) clean() string {
+	r := d.report
+	return fmt.Sprintf("no problems: %s items checked, %s accounts, %s locks, %d constraints",
+		rows.Count(int64(r.ScannedItems)), rows.Count(int64(r.Accounts)), rows.Count(int64(r.Locks)),
+		len(d.r.Schema.Constraints))
 }
 
 func (d *source) Len() int { return len(d.lines) }

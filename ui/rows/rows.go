@@ -217,3 +217,12 @@ func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus,
 	}
 	return r.line(width, selected, "", r.LockKey(l.Constraint, l.Value), detail, words, st)
 }
+
+// Where says which row of how many loaded is selected, for a view's
+// status line: "row 5 of 1,204 · ", "" when there are none.
+func Where(cursor, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("row %s of %s · ", Count(int64(cursor+1)), Count(int64(n)))
+}

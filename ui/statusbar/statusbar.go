@@ -4,7 +4,10 @@ package statusbar
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -18,9 +21,12 @@ type Header struct {
 	Table    string
 	Where    string // the endpoint, or the AWS region and profile
 	ReadOnly bool
-	Views    []string // tab titles, in key order
-	Active   int
-	Check    Check
+	// Missing says what the backend lacks, one line each ("what: what it
+	// changes"); the header names each by what comes before the colon.
+	Missing []string
+	Views   []string // tab titles, in key order
+	Active  int
+	Check   Check
 }
 
 // Check is the background check as the header shows it.
@@ -29,6 +35,10 @@ type Check struct {
 	Progress model.CheckProgress
 	Report   *model.Report
 	Err      error
+	Elapsed  time.Duration // how long the running check has run, at its last progress
+	// Hint is the last report's SchemaHint: its problems are likely the
+	// schema's fault (a wrong --account-prefix), not the table's.
+	Hint string
 }
 
 // Render renders the two header lines at width.
@@ -36,6 +46,17 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(h.Where)}
 	if h.ReadOnly {
 		parts = append(parts, st.Error.Render("READ-ONLY"))
+	}
+	if len(h.Missing) > 0 {
+		var lacks []string
+		for _, m := range h.Missing {
+			what, _, _ := strings.Cut(m, ":")
+			lacks = append(lacks, what)
+		}
+		parts = append(parts, st.Error.Render("backend: "+strings.Join(lacks, ", ")))
+	}
+	if h.Check.Hint != "" {
+		parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
 	}
 	line1 := strings.Join(parts, "  │  ")
 
@@ -75,6 +96,9 @@ func (c Check) render(st *styles.Styles) string {
 			}
 			parts = append(parts, style.Render(fmt.Sprintf("%s %d", shortKind[k], counts[k])))
 		}
+		if rcu := c.Report.ConsumedRCU; rcu > 0 {
+			parts = append(parts, st.Dim.Render("check: "+rcuText(rcu)+" RCU"))
+		}
 		return strings.Join(parts, " · ")
 	case c.Running:
 		p := c.Progress
@@ -86,7 +110,11 @@ func (c Check) render(st *styles.Styles) string {
 		if p.Phase == model.PhaseConfirm || p.Phase == model.PhaseRescan {
 			phase = "confirming"
 		}
-		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned", phase, rows.Count(p.Scanned), of))
+		rate := ""
+		if c.Elapsed >= time.Second {
+			rate = fmt.Sprintf(" (%s items/s)", rows.Count(int64(float64(p.Scanned)/c.Elapsed.Seconds())))
+		}
+		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned%s", phase, rows.Count(p.Scanned), of, rate))
 	}
 	return ""
 }
@@ -105,4 +133,13 @@ func Status(st *styles.Styles, width int, spinner string, loading bool, msg stri
 		s = st.Dim.Render(msg)
 	}
 	return ansi.Truncate(s, width, "…")
+}
+
+// rcuText is read capacity as the header shows it: whole units with
+// thousands separators, one decimal below 10.
+func rcuText(rcu float64) string {
+	if rcu < 10 {
+		return strconv.FormatFloat(rcu, 'f', 1, 64)
+	}
+	return rows.Count(int64(math.Round(rcu)))
 }

@@ -349,7 +349,7 @@ func (b *Backend) Check(ctx context.Context, progress func(dynamo.CheckProgress)
 		progress(dynamo.CheckProgress{Phase: dynamo.PhaseDone, Scanned: int64(census.Scanned)})
 	}
 	return model.Report{Table: b.schema.Table, ScannedItems: census.Scanned, Accounts: census.Accounts,
-		Locks: census.Locks, Problems: census.Problems()}, ctx.Err()
+		Locks: census.Locks, Problems: census.Problems(), Others: census.Others}, ctx.Err()
 }
 
 // Writable reports whether writes are allowed.

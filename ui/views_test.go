@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/check"
+)
+
+// TestLocksViewCallsDuplicatesSo: the lock of a value two accounts hold is
+// "duplicate" in the locks view as in the accounts view, in its row and in
+// its detail, and n stops on it.
+func TestLocksViewCallsDuplicatesSo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 100, 30)
+	d.ready()
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.wantRows("UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate")
+	d.press("n", "n")
+	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); got != "UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate" {
+		t.Fatalf("second n selected %q, want the duplicate's lock", got)
+	}
+	d.press("enter")
+	if !strings.Contains(d.screen(), "(duplicate)") {
+		t.Errorf("the duplicate's lock detail does not say duplicate:\n%s", d.screen())
+	}
+}
+
+// TestFailedCheckIsNotRunning: when the check fails, the problems view
+// says so instead of "still running", and the orphans it had confirmed
+// are marked partial.
+func TestFailedCheckIsNotRunning(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	report, err := store.Check(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Fail("Check", errors.New("throttled"))
+	d := newDriver(t, Options{Store: store}, 100, 30)
+	d.until("the check to fail", func(m *Model) bool { return m.check.Err() != nil })
+	d.send(check.OrphansMsg{Problems: report.Problems}) // what it confirmed before failing
+	d.settle()
+	if d.rowIndex("orphan locks (2, partial") < 0 {
+		t.Errorf("the orphans of an unfinished check are not marked partial:\n%s", d.screen())
+	}
+	d.press("3")
+	if s := d.screen(); strings.Contains(s, "still running") || !strings.Contains(s, "the check failed") {
+		t.Errorf("the problems view of a failed check:\n%s", s)
+	}
+}
+
+// TestLocksEndLoadsEverything: one G in the locks view reads every page,
+// the selection following the end as they arrive.
+func TestLocksEndLoadsEverything(t *testing.T) {
+	t.Parallel()
+	var items []model.Item
+	for i := range 400 {
+		items = append(items, lock(fmt.Sprintf("UNIQ#HANDLE#u%04d", i), ""))
+	}
+	store := fake(items...)
+	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
+	d.settle()
+	d.press("2")
+	if d.m.locks.Done() {
+		t.Fatalf("the first page read every lock: the test needs more")
+	}
+	d.press("G")
+	if !d.m.locks.Done() || d.m.locks.Count() != 400 {
+		t.Fatalf("after one G: %d locks loaded, done %v", d.m.locks.Count(), d.m.locks.Done())
+	}
+	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); !strings.HasPrefix(got, "UNIQ#HANDLE#u0399") {
+		t.Errorf("after G, selected %q, want the last lock", got)
+	}
+}
+
+// TestEmptyStatesSaySo: an empty table, a table without locks and a
+// clean check each say so instead of showing a blank list.
+func TestEmptyStatesSaySo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fake()}, 100, 30)
+	d.until("the first page and the check", func(m *Model) bool { return !m.accounts.Loading() && m.check.Report() != nil })
+	d.settle()
+	if !strings.Contains(d.screen(), "this table is empty") {
+		t.Errorf("an empty table:\n%s", d.screen())
+	}
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	if !strings.Contains(d.screen(), "no locks") {
+		t.Errorf("no locks:\n%s", d.screen())
+	}
+
+	d = newDriver(t, Options{Store: fake(acct("ACCT#a1", "ada@x.io", "ada"),
+		lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1"))}, 100, 30)
+	d.ready()
+	d.press("3")
+	if want := "no problems: 3 items checked, 1 accounts, 2 locks, 2 constraints"; !strings.Contains(d.screen(), want) {
+		t.Errorf("a clean check does not say %q:\n%s", want, d.screen())
+	}
+}
+
+// TestSchemaHint: when no item matches the accounts' key but others are
+// there (a wrong --account-prefix), the header and the problems view say
+// which prefixes were seen instead of only listing orphan locks.
+func TestSchemaHint(t *testing.T) {
+	t.Parallel()
+	store := fake(acct("USER#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "USER#a1"),
+		acct("USER#b2", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "USER#b2"))
+	d := newDriver(t, Options{Store: store}, 100, 30)
+	d.until("the check", func(m *Model) bool { return m.check.Report() != nil })
+	d.settle()
+	if !strings.Contains(d.lines()[0], "no account found: wrong schema?") {
+		t.Errorf("the header does not warn of the schema: %q", d.lines()[0])
+	}
+	d.press("3")
+	s := strings.Join(strings.Fields(d.screen()), " ")
+	if !strings.Contains(s, "hint: no item of") || !strings.Contains(s, "USER# (2)") || !strings.Contains(s, "--account-prefix") {
+		t.Errorf("the problems view does not show the schema hint:\n%s", d.screen())
+	}
+	if d.rowIndex("orphan_lock (2)") < 0 {
+		t.Errorf("the problems are not listed under the hint:\n%s", d.screen())
+	}
+}
+
+// TestStatusSaysWhereTheSelectionIs: each list view's status line says
+// which row of how many loaded is selected, and whether more is below.
+func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
+	t.Parallel()
+	var items []model.Item
+	for i := range 400 {
+		items = append(items, lock(fmt.Sprintf("UNIQ#HANDLE#u%04d", i), ""))
+	}
+	store := fake(append(items, plantedItems()...)...)
+	d := newDriver(t, Options{Store: store}, 100, 30)
+	d.ready()
+	d.press("down")
+	if s := d.lines()[28]; !strings.HasPrefix(s, "row ") || !strings.Contains(s, " of 29 · 7 accounts loaded") {
+		t.Errorf("accounts view status %q, want it to say which row of 29", s)
+	}
+	d.press("2", "down", "down")
+	if s := d.lines()[28]; !strings.HasPrefix(s, "row 3 of ") || !strings.HasSuffix(s, "locks loaded, more below") {
+		t.Errorf("locks view status %q, want row 3 of how many and more below", s)
+	}
+	d.press("3", "down")
+	if s := d.lines()[28]; !strings.HasPrefix(s, "row 2 of ") || !strings.Contains(s, "problems") {
+		t.Errorf("problems view status %q, want row 2 of how many problems", s)
+	}
+}
+
+// TestHeaderSaysWhatTheBackendLacks: what the probe found missing is in
+// the header, from the options as the CLI passes them.
+func TestHeaderSaysWhatTheBackendLacks(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true,
+		Missing: []string{"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys"}}, 140, 30)
+	d.ready()
+	if want := "backend: no idempotency tokens"; !strings.Contains(d.lines()[0], want) {
+		t.Errorf("header %q does not say %q", d.lines()[0], want)
+	}
+}
