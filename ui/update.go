@@ -66,6 +66,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.locks.SetReport(msg.Report)
 		m.problems.SetReport(msg.Report)
 		m.write.SetReport(msg.Report)
+		m.search.SetReport(msg.Report)
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
 		m.search, cmd = m.search.Update(msg)
 	case detail.OpenMsg:
