@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
@@ -15,8 +16,8 @@ func jump(ctx context.Context, s Backend, prob model.Problem) (accounts.Pin, err
 		p.Orphans = append(p.Orphans, prob)
 	}
 	ids := append([]string{}, prob.Accounts...)
-	if prob.Owner != "" && prob.Kind != model.OrphanLock {
-		ids = append(ids, prob.Owner)
+	if prob.Owner != "" && prob.Kind != model.OrphanLock && !slices.Contains(ids, prob.Owner) {
+		ids = append(ids, prob.Owner) // a duplicate's holders include the owner
 	}
 	for _, aid := range ids {
 		a, found, err := s.Account(ctx, aid)
