@@ -58,3 +58,73 @@ func TestJumpToADuplicateListsEachHolderOnce(t *testing.T) {
 		t.Errorf("the pin lists %v, want ACCT#d4 ACCT#e5 once each:\n%s", ids, d.screen())
 	}
 }
+
+// reload presses r and waits for the accounts and the check again.
+func (d *driver) reload(store interface{ Calls(string) int }) {
+	d.t.Helper()
+	checks := store.Calls("Check")
+	d.press("r")
+	d.until("the reload", func(m *Model) bool {
+		return !m.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") > checks
+	})
+	d.settle()
+}
+
+// TestReloadReadsThePinAgain: r reads the pinned rows again, as it does
+// the list: an account renamed from outside shows its new value in the
+// pin, and a problem fixed from outside no longer shows in its rows.
+func TestReloadReadsThePinAgain(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 50)
+	d.ready()
+	d.search("ada")
+	store.Put(tablePlaceholder, acct("ACCT#a1", "ada2@x.io", "ada"), lock("UNIQ#EMAIL#ada2@x.io", "ACCT#a1"))
+	d.reload(store)
+	if got := d.pinned("search: ada"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada2@x.io") {
+		t.Errorf("after r the pin shows %q, want the new email:\n%s", got, d.screen())
+	}
+
+	d.send(search.JumpMsg{Problem: d.problem(model.ForeignLock)})
+	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.settle()
+	store.Put(tablePlaceholder, lock("UNIQ#EMAIL#carol@x.io", "ACCT#c3"))
+	d.reload(store)
+	if strings.Contains(d.lines()[1], "foreign 1") {
+		t.Fatalf("the check still counts the foreign lock: %q", d.lines()[1])
+	}
+	for _, r := range d.pinned("foreign_lock email=carol@x.io") {
+		if strings.HasSuffix(r, "foreign") {
+			t.Errorf("after r the pinned row still says foreign: %q\n%s", r, d.screen())
+		}
+	}
+}
+
+// TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds: an orphan lock
+// pinned by a jump goes once the check run by r no longer reports it.
+func TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 50)
+	d.ready()
+	ghost := d.problem(model.OrphanLock)
+	for _, p := range d.m.check.Report().Problems {
+		if p.Kind == model.OrphanLock && p.Value == "ghost" {
+			ghost = p
+		}
+	}
+	d.send(search.JumpMsg{Problem: ghost})
+	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.settle()
+	title := "orphan_lock username=ghost"
+	if got := d.pinned(title); len(got) != 1 || !strings.HasSuffix(got[0], "orphan") {
+		t.Fatalf("the pin shows %q:\n%s", got, d.screen())
+	}
+	store.Put(tablePlaceholder, acct("ACCT#h8", "h@x.io", "ghost"))
+	d.reload(store)
+	for _, r := range d.pinned(title) {
+		if strings.Contains(r, "UNIQ#HANDLE#ghost") {
+			t.Errorf("after r the pin still shows the orphan: %q\n%s", r, d.screen())
+		}
+	}
+}

@@ -119,14 +119,19 @@ func (m *Model) Prefetch() tea.Cmd {
 	return m.load(m.next, m.consistent)
 }
 
-// Reload forgets every account and reads them again, consistently.
+// Reload forgets every account and reads them again, consistently, the
+// pinned ones too.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
 	m.src.reset()
 	m.next, m.loading, m.consistent = dynamo.Cursor{}, true, true
 	m.dup, m.err, m.retry = nil, nil, nil
 	m.list.SetCursor(0)
-	return m.load(dynamo.Cursor{}, true)
+	var pinned tea.Cmd
+	if ids := m.src.pinnedIDs(); len(ids) > 0 {
+		pinned = m.Refresh(ids)
+	}
+	return tea.Batch(m.load(dynamo.Cursor{}, true), pinned)
 }
 
 // Err is what failed, if anything did.
@@ -169,6 +174,7 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 func (m *Model) SetReport(r *model.Report) {
 	m.dup = r.Duplicates()
 	m.src.markDuplicates(m.dup)
+	m.src.prunePinnedOrphans(r.Problems)
 	m.SetOrphans(r.Problems)
 }
 

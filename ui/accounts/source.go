@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
@@ -210,6 +211,40 @@ func (d *source) pinned(id string) bool {
 	return false
 }
 
+// prunePinnedOrphans drops the pinned orphan locks that a check no longer
+// reports among problems.
+func (d *source) prunePinnedOrphans(problems []model.Problem) {
+	if d.pin == nil || len(d.pin.Orphans) == 0 {
+		return
+	}
+	d.pin.Orphans = slices.DeleteFunc(d.pin.Orphans, func(o model.Problem) bool {
+		return !slices.ContainsFunc(problems, func(p model.Problem) bool {
+			return p.Kind == o.Kind && p.ConstraintIndex() == o.ConstraintIndex() && p.Value == o.Value
+		})
+	})
+	d.sayIfEmptied()
+}
+
+// sayIfEmptied says so when the pinned group lost all its rows, rather
+// than leave its title over nothing.
+func (d *source) sayIfEmptied() {
+	if p := d.pin; p != nil && len(p.Accounts) == 0 && len(p.Orphans) == 0 && p.Note == "" {
+		p.Note = "nothing left: deleted or fixed since (esc unpins)"
+	}
+}
+
+// pinnedIDs are the accounts of the pinned group.
+func (d *source) pinnedIDs() []string {
+	if d.pin == nil {
+		return nil
+	}
+	ids := make([]string, len(d.pin.Accounts))
+	for i, a := range d.pin.Accounts {
+		ids[i] = a.ID
+	}
+	return ids
+}
+
 // remove drops deleted accounts from every list, rebuilding the body.
 func (d *source) remove(ids []string) {
 	gone := map[string]bool{}
@@ -233,6 +268,7 @@ func (d *source) remove(ids []string) {
 			}
 		}
 		d.pin.Accounts = kept
+		d.sayIfEmptied()
 	}
 	d.rebuildTop()
 }
