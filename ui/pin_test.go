@@ -39,15 +39,21 @@ func (d *driver) problem(kind model.ProblemKind) model.Problem {
 	return model.Problem{}
 }
 
+// jump pins the rows of p, as enter on a row of the problems view does.
+func (d *driver) jump(p model.Problem) {
+	d.t.Helper()
+	d.send(search.JumpMsg{Problem: p})
+	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.settle()
+}
+
 // TestJumpToADuplicateListsEachHolderOnce: the rows of a duplicate_value
 // problem are each of its holders once, the lock's owner too.
 func TestJumpToADuplicateListsEachHolderOnce(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
-	d.send(search.JumpMsg{Problem: d.problem(model.DuplicateValue)})
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
-	d.settle()
+	d.jump(d.problem(model.DuplicateValue))
 	var ids []string
 	for _, r := range d.pinned("duplicate_value email=dup@x.io") {
 		if strings.HasPrefix(r, "ACCT#") {
@@ -85,9 +91,7 @@ func TestReloadReadsThePinAgain(t *testing.T) {
 		t.Errorf("after r the pin shows %q, want the new email:\n%s", got, d.screen())
 	}
 
-	d.send(search.JumpMsg{Problem: d.problem(model.ForeignLock)})
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
-	d.settle()
+	d.jump(d.problem(model.ForeignLock))
 	store.Put(tablePlaceholder, lock("UNIQ#EMAIL#carol@x.io", "ACCT#c3"))
 	d.reload(store)
 	if strings.Contains(d.lines()[1], "foreign 1") {
@@ -113,9 +117,7 @@ func TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds(t *testing.T) {
 			ghost = p
 		}
 	}
-	d.send(search.JumpMsg{Problem: ghost})
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
-	d.settle()
+	d.jump(ghost)
 	title := "orphan_lock username=ghost"
 	if got := d.pinned(title); len(got) != 1 || !strings.HasSuffix(got[0], "orphan") {
 		t.Fatalf("the pin shows %q:\n%s", got, d.screen())
@@ -126,5 +128,71 @@ func TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds(t *testing.T) {
 		if strings.Contains(r, "UNIQ#HANDLE#ghost") {
 			t.Errorf("after r the pin still shows the orphan: %q\n%s", r, d.screen())
 		}
+	}
+}
+
+// TestCancelledWriteReadsTheRowsAgain: a rename cancelled because the
+// account changed meanwhile shows the account as it is now once closed.
+func TestCancelledWriteReadsTheRowsAgain(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "ada")
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#a1")
+	d.send(ctrlU())
+	d.typeText("ada3@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#ada3@x.io (owner ACCT#a1)")
+	store.Put(tablePlaceholder, acct("ACCT#a1", "ada9@x.io", "ada"), lock("UNIQ#EMAIL#ada9@x.io", "ACCT#a1"))
+	d.press("enter")
+	waitScreen(d, "the cancellation", "CANCELLED")
+	d.press("enter")
+	d.until("the dialog closed", func(m *Model) bool { return !m.write.Open() })
+	d.settle()
+	if got := d.pinned("search: ada"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada9@x.io") {
+		t.Errorf("after the cancelled write the pin shows %q, want the account as it is now:\n%s", got, d.screen())
+	}
+}
+
+// TestDeletedPinSaysNothingIsLeft: once the only account a search found is
+// deleted, the search's heading says nothing is left under it.
+func TestDeletedPinSaysNothingIsLeft(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "gina@x.io")
+	d.press("d")
+	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
+	d.typeText("ACCT#g7")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the account gone from the screen", func(m *Model) bool { return !strings.Contains(d.screen(), "ACCT#g7") })
+	d.settle()
+	if got := d.pinned("search: gina@x.io"); len(got) != 1 || !strings.HasPrefix(got[0], "nothing left") {
+		t.Errorf("under the search's heading: %q\n%s", got, d.screen())
+	}
+}
+
+// TestReloadKeepsTheSelection: r after G reads every page again and
+// selects the row that was selected, not the first.
+func TestReloadKeepsTheSelection(t *testing.T) {
+	t.Parallel()
+	store := fakeMany(400)
+	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
+	d.ready()
+	d.press("G")
+	d.until("every page", func(m *Model) bool { return m.accounts.Done() && !m.accounts.Loading() })
+	d.settle()
+	d.press("k")
+	before := fields(d.selected())
+	d.press("r")
+	d.until("the reload", func(m *Model) bool { return !m.accounts.Loading() })
+	d.settle()
+	if got := fields(d.selected()); got != before {
+		t.Errorf("after r selected %q, want %q still", got, before)
 	}
 }

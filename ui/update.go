@@ -81,7 +81,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
-		m.check, start = m.check.Start(false)
+		if msg.Committed {
+			m.check, start = m.check.Start(false)
+		} else {
+			m.status = "not written; reading the rows involved again"
+		}
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
 	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg:

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -301,11 +300,7 @@ func TestSearch(t *testing.T) {
 // until the table ends, staying on the last row.
 func TestGLoadsToTheEnd(t *testing.T) {
 	t.Parallel()
-	store := fake()
-	for i := range 400 {
-		id, handle := fmt.Sprintf("ACCT#%04d", i), fmt.Sprintf("user%d", i)
-		store.Put(tablePlaceholder, acct(id, handle+"@x.io", handle), lock("UNIQ#EMAIL#"+handle+"@x.io", id), lock("UNIQ#HANDLE#"+handle, id))
-	}
+	store := fakeMany(400)
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
 	d.ready()
 	first := d.m.accounts.Count()

@@ -66,10 +66,13 @@ type Model struct {
 	followEnd bool
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
-	dup        model.OthersHold // the check's duplicate values, once known
-	note       string           // what the last key could not do
-	err        error
-	retry      func(*Model) tea.Cmd // redoes what failed
+	// restore is the body row selected before a reload, selected again
+	// once its account's page is read again (pages are read until it is).
+	restore *selection
+	dup     model.OthersHold // the check's duplicate values, once known
+	note    string           // what the last key could not do
+	err     error
+	retry   func(*Model) tea.Cmd // redoes what failed
 }
 
 // New returns the accounts view, loading: Init asks for the first page.
@@ -123,10 +126,15 @@ func (m *Model) Prefetch() tea.Cmd {
 // pinned ones too.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
+	cursor := m.list.Cursor()
+	m.restore = m.src.selection(cursor)
 	m.src.reset()
 	m.next, m.loading, m.consistent = dynamo.Cursor{}, true, true
 	m.dup, m.err, m.retry = nil, nil, nil
-	m.list.SetCursor(0)
+	if m.restore != nil {
+		cursor = 0
+	}
+	m.list.SetCursor(cursor) // a row on top stays selected
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
@@ -227,6 +235,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	km := m.keys()
 	m.followEnd, m.note = false, ""
+	m.restore = nil // a key moves the selection: no longer restore it
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(k, km.Enter):
@@ -289,6 +298,17 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	m.next = msg.page.Next
 	if m.next.Done() {
 		m.consistent = false
+	}
+	if m.restore != nil {
+		if i, ok := m.src.rowOf(*m.restore); ok {
+			m.restore = nil
+			m.list.SetCursor(i)
+		} else if !m.next.Done() {
+			m.loading = true
+			return m, m.load(m.next, m.consistent)
+		} else {
+			m.restore = nil // gone since: the top stays selected
+		}
 	}
 	if m.followEnd {
 		m.list.SetCursor(m.src.Len() - 1)

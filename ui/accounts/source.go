@@ -233,6 +233,35 @@ func (d *source) sayIfEmptied() {
 	}
 }
 
+// selection is a body row by what it shows: an account, and which of
+// its rows (0 the account, 1+ci its lock of constraint ci).
+type selection struct {
+	id  string
+	row int
+}
+
+// selection returns what body row i shows, nil for a row of the top.
+func (d *source) selection(i int) *selection {
+	if i < len(d.top) || i >= d.Len() {
+		return nil
+	}
+	r := d.row(i)
+	sel := &selection{id: d.main[r.Index].id}
+	if r.Kind == rows.Lock {
+		sel.row = 1 + int(r.Lock)
+	}
+	return sel
+}
+
+// rowOf returns the row that shows s, if its account is loaded.
+func (d *source) rowOf(s selection) (int, bool) {
+	i, ok := d.index[s.id]
+	if !ok {
+		return 0, false
+	}
+	return len(d.top) + i*(1+len(d.r.Schema.Constraints)) + s.row, true
+}
+
 // pinnedIDs are the accounts of the pinned group.
 func (d *source) pinnedIDs() []string {
 	if d.pin == nil {
