@@ -67,6 +67,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.problems.SetReport(msg.Report)
 		m.write.SetReport(msg.Report)
 		m.search.SetReport(msg.Report)
+	case accounts.JumpMsg:
+		m.search, cmd = m.search.Update(search.JumpMsg(msg))
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
 		m.search, cmd = m.search.Update(msg)
 	case detail.OpenMsg:

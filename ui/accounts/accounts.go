@@ -48,6 +48,10 @@ type RefreshedMsg struct {
 // PinMsg pins a group on top of the view.
 type PinMsg struct{ Pin Pin }
 
+// JumpMsg asks for the rows of a problem that are not loaded, pinned on
+// top (n and N walking the check's problems past what is loaded).
+type JumpMsg struct{ Problem model.Problem }
+
 // ProblemsMsg asks for the problems view (the "… more orphan locks" row).
 type ProblemsMsg struct{}
 
@@ -69,16 +73,24 @@ type Model struct {
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
 	restore *selection
-	dup     model.OthersHold // the check's duplicate values, once known
-	note    string           // what the last key could not do
-	err     error
-	retry   func(*Model) tea.Cmd // redoes what failed
+	// problems are the finished check's, in its order, for n and N past
+	// the rows loaded; walk is the one of them pinned by n or N (-1: none),
+	// jumping says a pin asked for by n or N is on its way, and seekMore
+	// that n waits for the next page to look further.
+	problems []model.Problem
+	walk     int
+	jumping  bool
+	seekMore bool
+	dup      model.OthersHold // the check's duplicate values, once known
+	note     string           // what the last key could not do
+	err      error
+	retry    func(*Model) tea.Cmd // redoes what failed
 }
 
 // New returns the accounts view, loading: Init asks for the first page.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
 	src := newSource(r)
-	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true}
+	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true, walk: -1}
 }
 
 // keys are the bindings as they work now: esc unpins only what is pinned.
@@ -183,6 +195,7 @@ func (m *Model) SetReport(r *model.Report) {
 	m.dup = r.Duplicates()
 	m.src.markDuplicates(m.dup)
 	m.src.prunePinnedOrphans(r.Problems)
+	m.problems, m.walk = r.Problems, -1
 	m.SetOrphans(r.Problems)
 }
 
@@ -220,6 +233,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case RefreshedMsg:
 		return m.onRefreshed(msg)
 	case PinMsg:
+		if !m.jumping {
+			m.walk = -1 // a search or a jump of the problems view
+		}
+		m.jumping = false
 		m.pin(msg.Pin)
 		return m, nil
 	case tea.KeyPressMsg:
@@ -235,15 +252,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	km := m.keys()
 	m.followEnd, m.note = false, ""
-	m.restore = nil // a key moves the selection: no longer restore it
+	m.restore, m.seekMore = nil, false // a key moves the selection: no longer restore it
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(k, km.Enter):
 		cmd = m.open()
 	case key.Matches(k, km.NextProblem):
-		m.seek(+1)
+		cmd = m.seek(+1)
 	case key.Matches(k, km.PrevProblem):
-		m.seek(-1)
+		cmd = m.seek(-1)
 	case key.Matches(k, km.Unpin):
 		m.src.pin = nil
 		m.keepSelection(m.src.rebuildTop())
@@ -272,11 +289,45 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmd, m.Prefetch())
 }
 
-// seek moves to the next (dir +1) or previous (-1) row that shows a problem.
-func (m *Model) seek(dir int) {
-	if !m.list.Seek(dir, m.src.problematic) {
-		m.note = "no further problem among the rows loaded"
+// seek moves to the next (dir +1) or previous (-1) row that shows a
+// problem. Past the rows loaded it walks the finished check's problems in
+// order, pinning those whose rows are not loaded; before the check ends,
+// n reads the next page and looks again.
+func (m *Model) seek(dir int) tea.Cmd {
+	inWalk := m.walk >= 0 && m.list.Cursor() < m.src.pinEnd
+	match := m.src.problematic
+	if inWalk { // within the pinned problem's rows first
+		match = func(i int) bool { return i < m.src.pinEnd && m.src.problematic(i) }
 	}
+	if m.list.Seek(dir, match) {
+		return nil
+	}
+	if m.problems != nil && (inWalk || dir > 0) {
+		for i := m.walk + dir; i >= 0 && i < len(m.problems); i += dir {
+			if p := m.problems[i]; !m.src.shows(p) {
+				m.walk, m.jumping = i, true
+				m.note = fmt.Sprintf("problem %d of %d: reading its rows…", i+1, len(m.problems))
+				return events.Emit(JumpMsg{Problem: p})
+			}
+		}
+		if inWalk && dir < 0 { // before the first problem pinned: the rows loaded
+			m.walk = -1
+			m.list.SetCursor(m.src.Len())
+			if m.list.Seek(-1, m.src.problematic) {
+				return nil
+			}
+		}
+	}
+	if dir > 0 && m.problems == nil && !m.next.Done() {
+		m.seekMore, m.note = true, "looking for the next problem in the next page…"
+		if m.loading {
+			return nil
+		}
+		m.loading = true
+		return m.load(m.next, m.consistent)
+	}
+	m.note = "no further problem among the rows loaded"
+	return nil
 }
 
 func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
@@ -298,6 +349,12 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	m.next = msg.page.Next
 	if m.next.Done() {
 		m.consistent = false
+	}
+	if m.seekMore {
+		m.seekMore, m.note = false, ""
+		if cmd := m.seek(+1); cmd != nil || m.seekMore {
+			return m, cmd
+		}
 	}
 	if m.restore != nil {
 		if i, ok := m.src.rowOf(*m.restore); ok {

@@ -37,6 +37,7 @@ type source struct {
 	body    []rows.Row
 	orphans []model.Problem
 	pin     *Pin
+	pinEnd  int // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
 }
 
@@ -170,6 +171,7 @@ func (d *source) rebuildTop() int {
 			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.Note})
 		}
 	}
+	d.pinEnd = len(top)
 	if n := len(d.orphans); n > 0 {
 		top = append(top, rows.Row{Kind: rows.Group, Text: fmt.Sprintf("orphan locks (%d)", n)})
 		for i := range min(n, maxOrphanRows) {
@@ -260,6 +262,18 @@ func (d *source) rowOf(s selection) (int, bool) {
 		return 0, false
 	}
 	return len(d.top) + i*(1+len(d.r.Schema.Constraints)) + s.row, true
+}
+
+// shows reports whether a row loaded shows problem p: one of its
+// accounts in the body, or its orphan lock among those listed on top.
+func (d *source) shows(p model.Problem) bool {
+	if p.Kind == model.OrphanLock {
+		i := slices.IndexFunc(d.orphans, func(o model.Problem) bool {
+			return o.ConstraintIndex() == p.ConstraintIndex() && o.Value == p.Value
+		})
+		return i >= 0 && i < maxOrphanRows
+	}
+	return slices.ContainsFunc(p.Accounts, func(id string) bool { _, ok := d.index[id]; return ok })
 }
 
 // pinnedIDs are the accounts of the pinned group.
