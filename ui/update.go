@@ -55,6 +55,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.accounts, cmd = m.accounts.Update(msg)
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
+		m.problems.ShowKind(msg.Kind)
 	case locks.PageMsg:
 		m.locks, cmd = m.locks.Update(msg)
 	case check.ProgressMsg, check.DoneMsg:

@@ -52,8 +52,9 @@ type PinMsg struct{ Pin Pin }
 // top (n and N walking the check's problems past what is loaded).
 type JumpMsg struct{ Problem model.Problem }
 
-// ProblemsMsg asks for the problems view (the "… more orphan locks" row).
-type ProblemsMsg struct{}
+// ProblemsMsg asks for the problems view on the group of problems of Kind
+// (the "… more orphan locks" row).
+type ProblemsMsg struct{ Kind model.ProblemKind }
 
 // Model is the accounts view.
 type Model struct {
@@ -242,7 +243,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
+		before := m.list.Cursor()
 		m.list, _ = m.list.Update(msg)
+		m.skipHeading(m.list.Cursor() - before)
 		m.followEnd = false
 		return m, m.Prefetch()
 	}
@@ -283,10 +286,29 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.note = write.SelectAProblem
 		}
 	default:
+		before := m.list.Cursor()
 		m.list, _ = m.list.Update(k)
+		m.skipHeading(m.list.Cursor() - before)
 		m.followEnd = key.Matches(k, km.Bottom)
 	}
 	return m, tea.Batch(cmd, m.Prefetch())
+}
+
+// skipHeading moves the selection off a heading, which does nothing when
+// selected: on in the direction it moved (delta), else back.
+func (m *Model) skipHeading(delta int) {
+	dir := 1
+	if delta < 0 {
+		dir = -1
+	}
+	for _, d := range []int{dir, -dir} {
+		for i := m.list.Cursor(); i >= 0 && i < m.src.Len(); i += d {
+			if !m.src.heading(i) {
+				m.list.SetCursor(i)
+				return
+			}
+		}
+	}
 }
 
 // seek moves to the next (dir +1) or previous (-1) row that shows a

@@ -98,6 +98,13 @@ func (d *source) Render(i, width int, selected bool) string {
 	return d.r.Text(r.Text, d.r.Styles.Dim, width, selected)
 }
 
+// heading reports whether row i is a title or a note, which nothing can
+// be done with.
+func (d *source) heading(i int) bool {
+	k := d.row(i).Kind
+	return k == rows.Group || k == rows.Note
+}
+
 // problematic reports whether row i shows a problem, for n and N.
 func (d *source) problematic(i int) bool {
 	r := d.row(i)
