@@ -157,7 +157,7 @@ func (m Model) content() string {
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly,
-		Views: viewTitles, Active: int(m.view), Check: m.check.Bar(),
+		Views: append([]string{m.accounts.Title()}, viewTitles[1:]...), Active: int(m.view), Check: m.check.Bar(),
 	}
 	var body string
 	switch {

@@ -138,7 +138,7 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.search, cmd = m.search.Open()
 		return m, cmd
 	case key.Matches(msg, km.Add):
-		m.write, cmd = m.write.Signup()
+		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()

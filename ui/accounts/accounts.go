@@ -8,6 +8,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -91,6 +92,9 @@ type Model struct {
 // New returns the accounts view, loading: Init asks for the first page.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
 	src := newSource(r)
+	one, _ := r.Schema.Nouns()
+	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
+	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
 	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true, walk: -1}
 }
 
@@ -271,9 +275,9 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		a, ok := m.SelectedAccount()
 		switch {
 		case !ok && key.Matches(k, km.Edit):
-			m.note = "select an account to rename"
+			m.note = "select " + article(m.one()) + " to rename"
 		case !ok:
-			m.note = "select an account to delete"
+			m.note = "select " + article(m.one()) + " to delete"
 		case key.Matches(k, km.Edit):
 			cmd = events.Emit(write.RenameMsg{Account: a})
 		default:
@@ -447,13 +451,40 @@ func (m Model) Status() string {
 	case m.note != "":
 		return m.note
 	case m.loading:
-		return "loading accounts…"
+		return "loading " + m.src.many + "…"
 	}
 	more := ""
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
+	return fmt.Sprintf("%s %s loaded%s", rows.Count(int64(len(m.src.main))), m.src.many, more)
+}
+
+// one is what an item of the account table is called: account, or record.
+func (m Model) one() string {
+	one, _ := m.r.Schema.Nouns()
+	return one
+}
+
+// article puts a or an before a noun.
+func article(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// Title is the view's name on its tab: Accounts, or Records.
+func (m Model) Title() string { return strings.ToUpper(m.src.many[:1]) + m.src.many[1:] }
+
+// SampleIDs returns up to n keys of the accounts loaded, for a new one's
+// key to look like them.
+func (m Model) SampleIDs(n int) []string {
+	ids := make([]string, 0, min(n, len(m.src.main)))
+	for _, c := range m.src.main[:min(n, len(m.src.main))] {
+		ids = append(ids, c.id)
+	}
+	return ids
 }
 
 // Loading reports whether a page is being read.

@@ -32,6 +32,7 @@ type Pin struct {
 // one row per constraint. It implements browser.Source.
 type source struct {
 	r       *rows.Renderer
+	many    string // accounts, or records: the items of the account table
 	main    []compactAccount
 	index   map[string]int // account id -> index in main
 	body    []rows.Row
@@ -42,7 +43,8 @@ type source struct {
 }
 
 func newSource(r *rows.Renderer) *source {
-	return &source{r: r, index: map[string]int{}}
+	_, many := r.Schema.Nouns()
+	return &source{r: r, many: many, index: map[string]int{}}
 }
 
 func (d *source) Len() int { return len(d.top) + len(d.body) }
@@ -189,7 +191,7 @@ func (d *source) rebuildTop() int {
 		}
 	}
 	if d.pin != nil || len(d.orphans) > 0 {
-		top = append(top, rows.Row{Kind: rows.Note, Text: "accounts"})
+		top = append(top, rows.Row{Kind: rows.Note, Text: d.many})
 	}
 	d.top = top
 	return len(top) - before

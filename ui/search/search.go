@@ -76,7 +76,12 @@ type heldValue struct {
 func New(ctx context.Context, backend Backend, schema *model.Schema, pump events.Pump, km KeyMap) Model {
 	in := textinput.New()
 	in.Prompt = "/"
-	in.Placeholder = "email, handle or account id"
+	var attrs []string
+	for _, c := range schema.Constraints {
+		attrs = append(attrs, c.Attr)
+	}
+	one, _ := schema.Nouns()
+	in.Placeholder = strings.Join(attrs, ", ") + " or " + one + " id" // email, username or account id
 	in.CharLimit = 2048
 	return Model{ctx: ctx, backend: backend, schema: schema, pump: pump, km: km, input: in}
 }

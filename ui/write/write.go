@@ -150,10 +150,11 @@ func (m Model) others() model.OthersHold {
 	return m.report.Duplicates()
 }
 
-// Signup opens the form of a new account.
-func (m Model) Signup() (Model, tea.Cmd) {
+// Signup opens the form of a new account, its key suggested like ids,
+// keys of the table.
+func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	sc := m.schema
-	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountID(), func(v string) error {
+	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountIDLike(ids), func(v string) error {
 		_, err := sc.Signup(v, nil)
 		return err
 	})}
