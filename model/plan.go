@@ -434,10 +434,51 @@ func (s *Schema) namedOwner(lock Item) string {
 
 // NewAccountID returns a fresh account key for a signup: the account
 // prefix and 12 random hex digits.
-func (s *Schema) NewAccountID() string {
+func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
+
+// NewAccountIDLike returns a fresh account key that looks like ids, keys
+// of the table: the account prefix, or when there is none the prefix most
+// of ids share up to a separator (dev- of dev-7f3a91c2), then 12 random
+// hex digits.
+func (s *Schema) NewAccountIDLike(ids []string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	return s.AccountPrefix + hex.EncodeToString(b)
+	prefix := s.AccountPrefix
+	if prefix == "" {
+		prefix = commonIDPrefix(ids)
+	}
+	return prefix + hex.EncodeToString(b)
+}
+
+// commonIDPrefix is the part up to the first separator (- _ # : / .)
+// that more than half of ids start with, "" when there is none.
+func commonIDPrefix(ids []string) string {
+	seen := map[string]int{}
+	best := ""
+	for _, id := range ids {
+		i := strings.IndexAny(id, "-_#:/.")
+		if i <= 0 {
+			continue
+		}
+		p := id[:i+1]
+		if seen[p]++; seen[p] > seen[best] {
+			best = p
+		}
+	}
+	if 2*seen[best] <= len(ids) {
+		return ""
+	}
+	return best
+}
+
+// Nouns are what the items of the account table are called: accounts, or
+// records under --layout tables, whose tables hold devices, orders, or
+// anything else with unique attributes.
+func (s *Schema) Nouns() (one, many string) {
+	if s.Layout == LayoutTables {
+		return "record", "records"
+	}
+	return "account", "accounts"
 }
 
 // Applied reports whether now, the item at an action's key read after the

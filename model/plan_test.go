@@ -892,3 +892,27 @@ func TestNewAccountID(t *testing.T) {
 		t.Errorf("a new id cannot sign up: %v", err)
 	}
 }
+
+func TestNewAccountIDLike(t *testing.T) {
+	s := planSchema(LayoutTables)
+	s.AccountPrefix = ""
+	for _, tt := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"dev-0a1b", "dev-77", "dev-x9"}, "dev-"},
+		{[]string{"dev-0a1b", "dev-77", "srv_1"}, "dev-"},
+		{[]string{"dev-0a1b", "srv_1"}, ""}, // no majority
+		{[]string{"7f3a", "19c0"}, ""},
+		{nil, ""},
+	} {
+		id := s.NewAccountIDLike(tt.ids)
+		if !strings.HasPrefix(id, tt.want) || len(id) != len(tt.want)+12 {
+			t.Errorf("NewAccountIDLike(%q) = %q, want %q and 12 hex digits", tt.ids, id, tt.want)
+		}
+	}
+	s.AccountPrefix = "ACCT#"
+	if id := s.NewAccountIDLike([]string{"dev-1", "dev-2"}); !strings.HasPrefix(id, "ACCT#") {
+		t.Errorf("with an account prefix: %q", id)
+	}
+}

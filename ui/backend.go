@@ -22,6 +22,9 @@ type Backend interface {
 	Lock(ctx context.Context, ci int, v string) (model.Item, bool, error)
 	// Holders finds the accounts that hold value v of constraint ci.
 	Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error)
+	// Find looks for what a person typed: an account key, a lock key or a
+	// value of a unique attribute, and says how it looked.
+	Find(ctx context.Context, q string, o dynamo.FindOptions) (dynamo.Found, error)
 	// ReadConsistent reads items by key with strongly consistent reads.
 	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
 	// Check scans every table and reports the confirmed problems.

@@ -330,6 +330,17 @@ func fake(items ...model.Item) *uitest.Backend {
 	return b
 }
 
+// fakeMany returns an in-memory backend of n sound accounts, ACCT#0000
+// (user0@x.io, user0) on, each with its two locks.
+func fakeMany(n int) *uitest.Backend {
+	store := fake()
+	for i := range n {
+		id, handle := fmt.Sprintf("ACCT#%04d", i), fmt.Sprintf("user%d", i)
+		store.Put(tablePlaceholder, acct(id, handle+"@x.io", handle), lock("UNIQ#EMAIL#"+handle+"@x.io", id), lock("UNIQ#HANDLE#"+handle, id))
+	}
+	return store
+}
+
 // fakePlanted is planted, in memory.
 func fakePlanted() *uitest.Backend { return fake(plantedItems()...) }
 

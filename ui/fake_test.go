@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -66,6 +67,23 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		}
 		return views
 	})
+	known := func(ci int, v string) []string {
+		if ci == 0 && v == "dup@x.io" {
+			return []string{"ACCT#d4", "ACCT#e5"}
+		}
+		return nil
+	}
+	for _, q := range []string{"a1", "ACCT#f6", "UNIQ#EMAIL#ada@x.io", "UNIQ#HANDLE#ghost", "ADA", "carol", "carol@x.io", "old@x.io", "dup@x.io", "Nobody"} {
+		for _, o := range []dynamo.FindOptions{{}, {Known: known}} {
+			same(fmt.Sprintf("find %s (known %v)", q, o.Known != nil), func(b Backend) any {
+				f, err := b.Find(ctx, q, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f
+			})
+		}
+	}
 	wanted := []dynamo.Wanted{{Constraint: 0, Value: "dup@x.io"}, {Constraint: 1, Value: "bob"}, {Constraint: 1, Value: "nobody"}}
 	same("holder lookup", func(b Backend) any {
 		l, err := b.LookupHolders(ctx, wanted)

@@ -160,7 +160,7 @@ func (m Model) content() string {
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
-		Views: viewTitles, Active: int(m.view), Check: m.check.Bar(),
+		Views: append([]string{m.accounts.Title()}, viewTitles[1:]...), Active: int(m.view), Check: m.check.Bar(),
 	}
 	var body string
 	switch {

@@ -55,6 +55,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.accounts, cmd = m.accounts.Update(msg)
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
+		m.problems.ShowKind(msg.Kind)
 	case locks.PageMsg:
 		m.locks, cmd = m.locks.Update(msg)
 	case check.ProgressMsg, check.DoneMsg:
@@ -66,6 +67,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.locks.SetReport(msg.Report)
 		m.problems.SetReport(msg.Report)
 		m.write.SetReport(msg.Report)
+		m.search.SetReport(msg.Report)
+	case accounts.JumpMsg:
+		m.search, cmd = m.search.Update(search.JumpMsg(msg))
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
 		m.search, cmd = m.search.Update(msg)
 	case detail.OpenMsg:
@@ -80,7 +84,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
-		m.check, start = m.check.Start(false)
+		if msg.Committed {
+			m.check, start = m.check.Start(false)
+		} else {
+			m.status = "not written; reading the rows involved again"
+		}
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
 	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg:
@@ -130,7 +138,7 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.search, cmd = m.search.Open()
 		return m, cmd
 	case key.Matches(msg, km.Add):
-		m.write, cmd = m.write.Signup()
+		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()

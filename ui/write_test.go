@@ -188,7 +188,7 @@ func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	d.press("g", "j") // the orphan UNIQ#EMAIL#old@x.io, owner ACCT#a1
+	d.press("g") // the orphan UNIQ#EMAIL#old@x.io, owner ACCT#a1 (g skips its heading)
 	d.press("f")
 	waitScreen(d, "the typed confirmation", "type ACCT#a1 to send")
 	d.press("esc", "j", "f") // the ownerless UNIQ#HANDLE#ghost: claimed first

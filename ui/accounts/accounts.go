@@ -8,6 +8,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -48,8 +49,13 @@ type RefreshedMsg struct {
 // PinMsg pins a group on top of the view.
 type PinMsg struct{ Pin Pin }
 
-// ProblemsMsg asks for the problems view (the "… more orphan locks" row).
-type ProblemsMsg struct{}
+// JumpMsg asks for the rows of a problem that are not loaded, pinned on
+// top (n and N walking the check's problems past what is loaded).
+type JumpMsg struct{ Problem model.Problem }
+
+// ProblemsMsg asks for the problems view on the group of problems of Kind
+// (the "… more orphan locks" row).
+type ProblemsMsg struct{ Kind model.ProblemKind }
 
 // Model is the accounts view.
 type Model struct {
@@ -66,6 +72,17 @@ type Model struct {
 	followEnd bool
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
+	// restore is the body row selected before a reload, selected again
+	// once its account's page is read again (pages are read until it is).
+	restore *selection
+	// problems are the finished check's, in its order, for n and N past
+	// the rows loaded; walk is the one of them pinned by n or N (-1: none),
+	// jumping says a pin asked for by n or N is on its way, and seekMore
+	// that n waits for the next page to look further.
+	problems   []model.Problem
+	walk       int
+	jumping    bool
+	seekMore   bool
 	dup        model.OthersHold // the check's duplicate values, once known
 	emptyTable bool             // the check scanned no item at all
 	note       string           // what the last key could not do
@@ -76,7 +93,10 @@ type Model struct {
 // New returns the accounts view, loading: Init asks for the first page.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
 	src := newSource(r)
-	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true}
+	one, _ := r.Schema.Nouns()
+	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
+	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
+	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true, walk: -1}
 }
 
 // keys are the bindings as they work now: esc unpins only what is pinned.
@@ -120,14 +140,24 @@ func (m *Model) Prefetch() tea.Cmd {
 	return m.load(m.next, m.consistent)
 }
 
-// Reload forgets every account and reads them again, consistently.
+// Reload forgets every account and reads them again, consistently, the
+// pinned ones too.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
+	cursor := m.list.Cursor()
+	m.restore = m.src.selection(cursor)
 	m.src.reset()
 	m.next, m.loading, m.consistent = dynamo.Cursor{}, true, true
 	m.dup, m.err, m.retry = nil, nil, nil
-	m.list.SetCursor(0)
-	return m.load(dynamo.Cursor{}, true)
+	if m.restore != nil {
+		cursor = 0
+	}
+	m.list.SetCursor(cursor) // a row on top stays selected
+	var pinned tea.Cmd
+	if ids := m.src.pinnedIDs(); len(ids) > 0 {
+		pinned = m.Refresh(ids)
+	}
+	return tea.Batch(m.load(dynamo.Cursor{}, true), pinned)
 }
 
 // Err is what failed, if anything did.
@@ -170,6 +200,8 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 func (m *Model) SetReport(r *model.Report) {
 	m.dup, m.emptyTable = r.Duplicates(), r.ScannedItems == 0
 	m.src.markDuplicates(m.dup)
+	m.src.prunePinnedOrphans(r.Problems)
+	m.problems, m.walk = r.Problems, -1
 	m.setOrphans(r.Problems, false)
 }
 
@@ -209,12 +241,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case RefreshedMsg:
 		return m.onRefreshed(msg)
 	case PinMsg:
+		if !m.jumping {
+			m.walk = -1 // a search or a jump of the problems view
+		}
+		m.jumping = false
 		m.pin(msg.Pin)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
+		before := m.list.Cursor()
 		m.list, _ = m.list.Update(msg)
+		m.skipHeading(m.list.Cursor() - before)
 		m.followEnd = false
 		return m, m.Prefetch()
 	}
@@ -224,14 +262,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	km := m.keys()
 	m.followEnd, m.note = false, ""
+	m.restore, m.seekMore = nil, false // a key moves the selection: no longer restore it
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(k, km.Enter):
 		cmd = m.open()
 	case key.Matches(k, km.NextProblem):
-		m.seek(+1)
+		cmd = m.seek(+1)
 	case key.Matches(k, km.PrevProblem):
-		m.seek(-1)
+		cmd = m.seek(-1)
 	case key.Matches(k, km.Unpin):
 		m.src.pin = nil
 		m.keepSelection(m.src.rebuildTop())
@@ -239,9 +278,9 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		a, ok := m.SelectedAccount()
 		switch {
 		case !ok && key.Matches(k, km.Edit):
-			m.note = "select an account to rename"
+			m.note = "select " + article(m.one()) + " to rename"
 		case !ok:
-			m.note = "select an account to delete"
+			m.note = "select " + article(m.one()) + " to delete"
 		case key.Matches(k, km.Edit):
 			cmd = events.Emit(write.RenameMsg{Account: a})
 		default:
@@ -254,17 +293,70 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.note = write.SelectAProblem
 		}
 	default:
+		before := m.list.Cursor()
 		m.list, _ = m.list.Update(k)
+		m.skipHeading(m.list.Cursor() - before)
 		m.followEnd = key.Matches(k, km.Bottom)
 	}
 	return m, tea.Batch(cmd, m.Prefetch())
 }
 
-// seek moves to the next (dir +1) or previous (-1) row that shows a problem.
-func (m *Model) seek(dir int) {
-	if !m.list.Seek(dir, m.src.problematic) {
-		m.note = "no further problem among the rows loaded"
+// skipHeading moves the selection off a heading, which does nothing when
+// selected: on in the direction it moved (delta), else back.
+func (m *Model) skipHeading(delta int) {
+	dir := 1
+	if delta < 0 {
+		dir = -1
 	}
+	for _, d := range []int{dir, -dir} {
+		for i := m.list.Cursor(); i >= 0 && i < m.src.Len(); i += d {
+			if !m.src.heading(i) {
+				m.list.SetCursor(i)
+				return
+			}
+		}
+	}
+}
+
+// seek moves to the next (dir +1) or previous (-1) row that shows a
+// problem. Past the rows loaded it walks the finished check's problems in
+// order, pinning those whose rows are not loaded; before the check ends,
+// n reads the next page and looks again.
+func (m *Model) seek(dir int) tea.Cmd {
+	inWalk := m.walk >= 0 && m.list.Cursor() < m.src.pinEnd
+	match := m.src.problematic
+	if inWalk { // within the pinned problem's rows first
+		match = func(i int) bool { return i < m.src.pinEnd && m.src.problematic(i) }
+	}
+	if m.list.Seek(dir, match) {
+		return nil
+	}
+	if m.problems != nil && (inWalk || dir > 0) {
+		for i := m.walk + dir; i >= 0 && i < len(m.problems); i += dir {
+			if p := m.problems[i]; !m.src.shows(p) {
+				m.walk, m.jumping = i, true
+				m.note = fmt.Sprintf("problem %d of %d: reading its rows…", i+1, len(m.problems))
+				return events.Emit(JumpMsg{Problem: p})
+			}
+		}
+		if inWalk && dir < 0 { // before the first problem pinned: the rows loaded
+			m.walk = -1
+			m.list.SetCursor(m.src.Len())
+			if m.list.Seek(-1, m.src.problematic) {
+				return nil
+			}
+		}
+	}
+	if dir > 0 && m.problems == nil && !m.next.Done() {
+		m.seekMore, m.note = true, "looking for the next problem in the next page…"
+		if m.loading {
+			return nil
+		}
+		m.loading = true
+		return m.load(m.next, m.consistent)
+	}
+	m.note = "no further problem among the rows loaded"
+	return nil
 }
 
 func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
@@ -286,6 +378,23 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	m.next = msg.page.Next
 	if m.next.Done() {
 		m.consistent = false
+	}
+	if m.seekMore {
+		m.seekMore, m.note = false, ""
+		if cmd := m.seek(+1); cmd != nil || m.seekMore {
+			return m, cmd
+		}
+	}
+	if m.restore != nil {
+		if i, ok := m.src.rowOf(*m.restore); ok {
+			m.restore = nil
+			m.list.SetCursor(i)
+		} else if !m.next.Done() {
+			m.loading = true
+			return m, m.load(m.next, m.consistent)
+		} else {
+			m.restore = nil // gone since: the top stays selected
+		}
 	}
 	if m.followEnd {
 		m.list.SetCursor(m.src.Len() - 1)
@@ -354,13 +463,40 @@ func (m Model) Status() string {
 	case m.note != "":
 		return m.note
 	case m.loading:
-		return "loading accounts…"
+		return "loading " + m.src.many + "…"
 	}
 	more := ""
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s accounts loaded%s", rows.Count(int64(len(m.src.main))), more)
+	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s %s loaded%s", rows.Count(int64(len(m.src.main))), m.src.many, more)
+}
+
+// one is what an item of the account table is called: account, or record.
+func (m Model) one() string {
+	one, _ := m.r.Schema.Nouns()
+	return one
+}
+
+// article puts a or an before a noun.
+func article(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// Title is the view's name on its tab: Accounts, or Records.
+func (m Model) Title() string { return strings.ToUpper(m.src.many[:1]) + m.src.many[1:] }
+
+// SampleIDs returns up to n keys of the accounts loaded, for a new one's
+// key to look like them.
+func (m Model) SampleIDs(n int) []string {
+	ids := make([]string, 0, min(n, len(m.src.main)))
+	for _, c := range m.src.main[:min(n, len(m.src.main))] {
+		ids = append(ids, c.id)
+	}
+	return ids
 }
 
 // Loading reports whether a page is being read.

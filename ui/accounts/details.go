@@ -44,7 +44,7 @@ func (m Model) open() tea.Cmd {
 				return append(append(detail.ItemLines(lock), ""), orphanWhy(p))
 			}})
 	case rows.More:
-		return events.Emit(ProblemsMsg{})
+		return events.Emit(ProblemsMsg{Kind: model.OrphanLock})
 	}
 	return nil
 }

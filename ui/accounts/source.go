@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
@@ -31,17 +32,20 @@ type Pin struct {
 // one row per constraint. It implements browser.Source.
 type source struct {
 	r       *rows.Renderer
+	many    string // accounts, or records: the items of the account table
 	main    []compactAccount
 	index   map[string]int // account id -> index in main
 	body    []rows.Row
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
+	pinEnd  int // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
 }
 
 func newSource(r *rows.Renderer) *source {
-	return &source{r: r, index: map[string]int{}}
+	_, many := r.Schema.Nouns()
+	return &source{r: r, many: many, index: map[string]int{}}
 }
 
 func (d *source) Len() int { return len(d.top) + len(d.body) }
@@ -95,6 +99,13 @@ func (d *source) Render(i, width int, selected bool) string {
 		return d.r.Text(r.Text, d.r.Styles.Title, width, selected)
 	}
 	return d.r.Text(r.Text, d.r.Styles.Dim, width, selected)
+}
+
+// heading reports whether row i is a title or a note, which nothing can
+// be done with.
+func (d *source) heading(i int) bool {
+	k := d.row(i).Kind
+	return k == rows.Group || k == rows.Note
 }
 
 // problematic reports whether row i shows a problem, for n and N.
@@ -170,6 +181,7 @@ func (d *source) rebuildTop() int {
 			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.Note})
 		}
 	}
+	d.pinEnd = len(top)
 	if n := len(d.orphans); n > 0 {
 		title := fmt.Sprintf("orphan locks (%d)", n)
 		if d.partial {
@@ -184,7 +196,7 @@ func (d *source) rebuildTop() int {
 		}
 	}
 	if d.pin != nil || len(d.orphans) > 0 {
-		top = append(top, rows.Row{Kind: rows.Note, Text: "accounts"})
+		top = append(top, rows.Row{Kind: rows.Note, Text: d.many})
 	}
 	d.top = top
 	return len(top) - before
@@ -215,6 +227,81 @@ func (d *source) pinned(id string) bool {
 	return false
 }
 
+// prunePinnedOrphans drops the pinned orphan locks that a check no longer
+// reports among problems.
+func (d *source) prunePinnedOrphans(problems []model.Problem) {
+	if d.pin == nil || len(d.pin.Orphans) == 0 {
+		return
+	}
+	d.pin.Orphans = slices.DeleteFunc(d.pin.Orphans, func(o model.Problem) bool {
+		return !slices.ContainsFunc(problems, func(p model.Problem) bool {
+			return p.Kind == o.Kind && p.ConstraintIndex() == o.ConstraintIndex() && p.Value == o.Value
+		})
+	})
+	d.sayIfEmptied()
+}
+
+// sayIfEmptied says so when the pinned group lost all its rows, rather
+// than leave its title over nothing.
+func (d *source) sayIfEmptied() {
+	if p := d.pin; p != nil && len(p.Accounts) == 0 && len(p.Orphans) == 0 && p.Note == "" {
+		p.Note = "nothing left: deleted or fixed since (esc unpins)"
+	}
+}
+
+// selection is a body row by what it shows: an account, and which of
+// its rows (0 the account, 1+ci its lock of constraint ci).
+type selection struct {
+	id  string
+	row int
+}
+
+// selection returns what body row i shows, nil for a row of the top.
+func (d *source) selection(i int) *selection {
+	if i < len(d.top) || i >= d.Len() {
+		return nil
+	}
+	r := d.row(i)
+	sel := &selection{id: d.main[r.Index].id}
+	if r.Kind == rows.Lock {
+		sel.row = 1 + int(r.Lock)
+	}
+	return sel
+}
+
+// rowOf returns the row that shows s, if its account is loaded.
+func (d *source) rowOf(s selection) (int, bool) {
+	i, ok := d.index[s.id]
+	if !ok {
+		return 0, false
+	}
+	return len(d.top) + i*(1+len(d.r.Schema.Constraints)) + s.row, true
+}
+
+// shows reports whether a row loaded shows problem p: one of its
+// accounts in the body, or its orphan lock among those listed on top.
+func (d *source) shows(p model.Problem) bool {
+	if p.Kind == model.OrphanLock {
+		i := slices.IndexFunc(d.orphans, func(o model.Problem) bool {
+			return o.ConstraintIndex() == p.ConstraintIndex() && o.Value == p.Value
+		})
+		return i >= 0 && i < maxOrphanRows
+	}
+	return slices.ContainsFunc(p.Accounts, func(id string) bool { _, ok := d.index[id]; return ok })
+}
+
+// pinnedIDs are the accounts of the pinned group.
+func (d *source) pinnedIDs() []string {
+	if d.pin == nil {
+		return nil
+	}
+	ids := make([]string, len(d.pin.Accounts))
+	for i, a := range d.pin.Accounts {
+		ids[i] = a.ID
+	}
+	return ids
+}
+
 // remove drops deleted accounts from every list, rebuilding the body.
 func (d *source) remove(ids []string) {
 	gone := map[string]bool{}
@@ -238,6 +325,7 @@ func (d *source) remove(ids []string) {
 			}
 		}
 		d.pin.Accounts = kept
+		d.sayIfEmptied()
 	}
 	d.rebuildTop()
 }

@@ -84,6 +84,16 @@ func (m *Model) layout() {
 // report comes (or when none will).
 func (m *Model) SetCheck(c statusbar.Check) { m.check = c }
 
+// ShowKind selects the first problem of kind k, if there is one.
+func (m *Model) ShowKind(k model.ProblemKind) {
+	for i := range m.src.lines {
+		if p, ok := m.src.at(i); ok && p.Kind == k {
+			m.list.SetCursor(i)
+			return
+		}
+	}
+}
+
 // Update moves the selection; enter on a problem asks to jump to its
 // rows, f to fix it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {

@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/events"
@@ -23,8 +24,7 @@ import (
 // Backend is what a search reads.
 type Backend interface {
 	Account(ctx context.Context, id string) (model.AccountView, bool, error)
-	Lock(ctx context.Context, ci int, v string) (model.Item, bool, error)
-	Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error)
+	Find(ctx context.Context, q string, o dynamo.FindOptions) (dynamo.Found, error)
 }
 
 // reqID numbers searches: only the last one's answers are shown.
@@ -60,6 +60,15 @@ type Model struct {
 	req     reqID
 	status  string
 	err     error
+	// known are the holders of each value the finished check found
+	// shared or unlocked, so that a search need not look them up.
+	known map[heldValue][]string
+}
+
+// heldValue is a normalized value of one constraint.
+type heldValue struct {
+	ci int
+	v  string
 }
 
 // New returns a closed search field; searches post their progress and
@@ -67,9 +76,27 @@ type Model struct {
 func New(ctx context.Context, backend Backend, schema *model.Schema, pump events.Pump, km KeyMap) Model {
 	in := textinput.New()
 	in.Prompt = "/"
-	in.Placeholder = "email, handle or account id"
+	var attrs []string
+	for _, c := range schema.Constraints {
+		attrs = append(attrs, c.Attr)
+	}
+	one, _ := schema.Nouns()
+	in.Placeholder = strings.Join(attrs, ", ") + " or " + one + " id" // email, username or account id
 	in.CharLimit = 2048
 	return Model{ctx: ctx, backend: backend, schema: schema, pump: pump, km: km, input: in}
+}
+
+// SetReport takes the holders a finished check found for its
+// duplicate_value and missing_lock problems: a search for such a value
+// lists them all without looking them up.
+func (m *Model) SetReport(r *model.Report) {
+	m.known = map[heldValue][]string{}
+	for _, p := range r.Problems {
+		if p.Kind == model.DuplicateValue || p.Kind == model.MissingLock {
+			k := heldValue{p.ConstraintIndex(), p.Value}
+			m.known[k] = append(m.known[k], p.Accounts...)
+		}
+	}
 }
 
 // Open opens the field, empty.
@@ -122,8 +149,15 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.status = "searching for " + model.Printable(q) + "…"
-		ctx, b, sc := m.ctx, m.backend, m.schema
-		return m.start(func(progress func(string, int64)) (accounts.Pin, error) { return find(ctx, b, sc, q, progress) })
+		ctx, b, o := m.ctx, m.backend, dynamo.FindOptions{}
+		if known := m.known; known != nil {
+			o.Known = func(ci int, v string) []string { return known[heldValue{ci, v}] }
+		}
+		return m.start(func(progress func(string, int64)) (accounts.Pin, error) {
+			o.Progress = progress
+			f, err := b.Find(ctx, q, o)
+			return accounts.Pin{Title: "search: " + model.Printable(q), Accounts: f.Accounts, Orphans: f.Orphans, Note: f.Note}, err
+		})
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)

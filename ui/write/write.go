@@ -67,9 +67,12 @@ type SentMsg struct {
 	err error
 }
 
-// WrittenMsg says the dialog of a committed write closed: the accounts it
-// touched are to be read again.
-type WrittenMsg struct{ Accounts []string }
+// WrittenMsg says the dialog of a write that was sent closed, whatever
+// its outcome: the accounts it involves are to be read again.
+type WrittenMsg struct {
+	Accounts  []string
+	Committed bool
+}
 
 // SelectAProblem is what f says on a row that shows no problem.
 const SelectAProblem = "select a problem row (a lock marked in words, an orphan, or a row of the problems view)"
@@ -105,7 +108,7 @@ type Model struct {
 	sending  *dynamo.Tx
 	quitting bool
 	farewell string
-	written  []string // the accounts the last committed write touched
+	written  []string // the accounts the last write sent involves
 	width    int
 	height   int
 }
@@ -147,10 +150,11 @@ func (m Model) others() model.OthersHold {
 	return m.report.Duplicates()
 }
 
-// Signup opens the form of a new account.
-func (m Model) Signup() (Model, tea.Cmd) {
+// Signup opens the form of a new account, its key suggested like ids,
+// keys of the table.
+func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	sc := m.schema
-	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountID(), func(v string) error {
+	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountIDLike(ids), func(v string) error {
 		_, err := sc.Signup(v, nil)
 		return err
 	})}
@@ -368,13 +372,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.dialog.SetResult(msg.res)
-		if msg.res.Outcome == model.Committed {
-			m.written = written(m.prepared.Plan)
-		}
+		m.written = written(m.prepared.Plan) // read again whatever the outcome
 	case dialog.CloseMsg:
 		m.dialog, m.prepared = nil, nil
-		if msg.Committed {
-			return m, events.Emit(WrittenMsg{Accounts: m.written})
+		if ids := m.written; msg.Committed || len(ids) > 0 {
+			m.written = nil
+			return m, events.Emit(WrittenMsg{Accounts: ids, Committed: msg.Committed})
 		}
 	}
 	return m, nil
