@@ -150,8 +150,12 @@ func (m Model) View() tea.View {
 	return v
 }
 
+// tooSmall reports whether the terminal is below the minimum size: the
+// screen says so, and every key but quit is ignored.
+func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
 func (m Model) content() string {
-	if m.width < MinWidth || m.height < MinHeight {
+	if m.tooSmall() {
 		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(q quits)",
 			m.width, m.height, MinWidth, MinHeight)
 	}

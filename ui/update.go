@@ -36,6 +36,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
+		if m.tooSmall() {
+			return m, nil
+		}
 		return m.route(msg)
 
 	case accounts.PageMsg:
@@ -96,11 +99,16 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.keys()
 	var cmd tea.Cmd
 	switch {
-	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit):
+	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit),
+		m.write.Sending() && m.tooSmall() && key.Matches(msg, m.km.Quit):
 		m.write, cmd = m.write.Quit()
 		return m, cmd
-	case key.Matches(msg, km.Interrupt, km.Quit):
+	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.km.Quit):
 		return m, tea.Quit
+	case m.tooSmall():
+		// Nothing is shown to take the key: a y here would send a preview
+		// the user cannot see.
+		return m, nil
 	case m.search.Typing():
 		m.search, cmd = m.search.Update(msg)
 		return m, cmd

@@ -197,3 +197,35 @@ func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
 		t.Errorf("an ownerless orphan asks for something to be typed:\n%s", d.screen())
 	}
 }
+
+// TestTooSmallTakesNoKeys: a rename preview, the terminal shrunk below
+// 60x16 (the dialog is not shown), y pressed, the terminal grown back:
+// the rename was sent. The too-small screen ignores every key but quit.
+func TestTooSmallTakesNoKeys(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "ada")
+	d.press("e", "tab")
+	waitScreen(d, "the form", "rename ACCT#a1")
+	d.send(ctrlU())
+	d.typeText("adele")
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#adele")
+	d.send(tea.WindowSizeMsg{Width: 50, Height: 12})
+	d.press("y", "enter", "esc")
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.settle()
+	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
+		t.Fatalf("a key pressed on the too-small screen sent the rename: %v", a.Item["username"])
+	}
+	if d.m.write.Stage() != dialog.StagePreview || !strings.Contains(d.screen(), "put lock UNIQ#HANDLE#adele") {
+		t.Fatalf("the preview is not as it was:\n%s", d.screen())
+	}
+	d.send(tea.WindowSizeMsg{Width: 50, Height: 12})
+	d.press("q")
+	if !d.quit {
+		t.Error("q does not quit the too-small screen over a dialog")
+	}
+}
