@@ -59,6 +59,10 @@ type Options struct {
 	Endpoint    dynamo.Endpoint
 	ApproxItems int64
 	ReadOnly    bool // writes are disabled: shown in the header
+	// ReadOnlyWhy says why writes are disabled (--read-only, a remote
+	// endpoint without --write ...): the status line says it when a write
+	// key is pressed.
+	ReadOnlyWhy string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -84,7 +88,11 @@ type Model struct {
 	write    write.Model
 	help     help.Model
 	spinner  spinner.Model
-	status   string // what the last key did not do, or what is being done
+	// refused are the write keys of each list view as they would work on
+	// a writable store: pressed on a read-only one, the status says why
+	// nothing happens.
+	refused [3][]key.Binding
+	status  string // what the last key did not do, or what is being done
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -98,6 +106,12 @@ func New(ctx context.Context, o Options) Model {
 	writable := o.Store.Writable()
 	km.Add.SetEnabled(writable)
 	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
+	var refused [3][]key.Binding
+	if add := keymap.Default().Add; !writable {
+		refused[viewAccounts] = []key.Binding{akm.Edit, akm.Delete, akm.Fix, add}
+		refused[viewLocks] = []key.Binding{add}
+		refused[viewProblems] = []key.Binding{pkm.Fix, add}
+	}
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
@@ -112,6 +126,7 @@ func New(ctx context.Context, o Options) Model {
 		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
+		refused:  refused,
 	}
 }
 

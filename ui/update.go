@@ -118,6 +118,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.status = ""
 	switch {
+	case m.refusedWrite(msg) != "":
+		m.status = m.refusedWrite(msg)
 	case key.Matches(msg, km.Help):
 		m.helpOpen = !m.helpOpen
 		m.detail.Close()
@@ -146,6 +148,24 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.route(msg)
 	}
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// refusedWrite says why a write key does nothing on a read-only store
+// ("" for any other key, or where the key writes nothing).
+func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
+	if m.helpOpen || m.detail.Shown() {
+		return ""
+	}
+	for _, b := range m.refused[m.view] {
+		if key.Matches(msg, b) {
+			why := m.opts.ReadOnlyWhy
+			if why == "" {
+				why = "writes are disabled"
+			}
+			return b.Help().Key + " " + b.Help().Desc + ": read-only, " + why
+		}
+	}
+	return ""
 }
 
 // route hands a key or the mouse wheel to what is shown.

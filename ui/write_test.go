@@ -148,12 +148,16 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	store.SetWritable(false)
-	d := newDriver(t, Options{Store: store, ReadOnly: true}, 120, 40)
+	d := newDriver(t, Options{Store: store, ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
 	d.ready()
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
 		if d.m.write.Open() {
 			t.Fatalf("%s opened a write dialog on a read-only store", k)
+		}
+		// Nothing happening in silence looks like a broken key: say why.
+		if s := d.screen(); !strings.Contains(s, k+" ") || !strings.Contains(s, "read-only, refusing to write: --read-only is set") {
+			t.Fatalf("%s on a read-only store does not say why nothing happens:\n%s", k, s)
 		}
 	}
 	d.press("?")
