@@ -32,7 +32,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		*m.st = styles.New(msg.IsDark())
 	case spinner.TickMsg:
+		// The status line's spinner, and the dialog's while it waits.
+		var wcmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
+		m.write, wcmd = m.write.Update(msg)
+		cmd = tea.Batch(cmd, wcmd)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:

@@ -63,7 +63,7 @@ func (m Model) keys() KeyMap {
 		}
 	case StageResult:
 		on[&k.Close], on[&k.Back] = true, true
-		on[&k.Resend] = m.result.Outcome == model.Unknown
+		on[&k.Resend] = m.result.Outcome == model.Unknown || m.result.Outcome == model.NotSent
 		if form && m.result.Outcome != model.Committed {
 			k.Back.SetHelp("esc", "edit and retry")
 		} else {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo"
@@ -178,10 +179,10 @@ func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
 func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
 	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.others()
-	return m, func() tea.Msg {
+	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		p, err := b.PlanDelete(ctx, id, others)
 		return prepare(req, b, p, err)
-	}
+	})
 }
 
 // Fix plans the repair of problem p, or says why (why) a person decides.
@@ -202,13 +203,13 @@ func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
 		return m, nil
 	}
 	ctx, b, req := m.ctx, m.backend, m.req
-	return m, func() tea.Msg {
+	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		r, err := b.PlanRepair(ctx, p)
 		if err != nil || r.Skip != "" {
 			return PlanMsg{req: req, err: err, skip: r.Skip}
 		}
 		return prepare(req, b, r.Plan, nil)
-	}
+	})
 }
 
 // validator checks a value of attr as it is typed: UTF-8, no control
@@ -300,7 +301,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	ctx, b, sc, req := m.ctx, m.backend, m.schema, m.req
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
+	case tea.KeyPressMsg, spinner.TickMsg:
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
 		return m, cmd
@@ -363,7 +364,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.farewell = farewell(msg.res, msg.err)
 			return m, tea.Quit
 		}
-		if msg.err != nil {
+		switch {
+		case msg.err != nil && msg.res.Outcome != "":
+			// Certainly not applied: the outcome says how, in words.
+			m.dialog.SetFailure(msg.res, dynamo.Redact(msg.err.Error()))
+			return m, nil
+		case msg.err != nil:
 			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
 			return m, nil
 		}
