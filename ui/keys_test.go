@@ -25,8 +25,8 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 		{[]string{"2"}, []string{"enter detail", "n/N next/prev problem", "esc back"}, []string{"f fix problem"}},
 		{[]string{"3"}, []string{"enter show its rows", "f fix problem", "esc back"}, []string{"n/N"}},
 		{[]string{"1", "enter"}, []string{"esc back", "tab next view"}, []string{"enter detail", "f fix"}},
-		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view"}},
-		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search"}},
+		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view", "n/N", "f fix"}},
+		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search", "tab next view", "n/N"}},
 	}
 	for _, s := range steps {
 		d.press(s.keys...)
@@ -41,6 +41,10 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 				t.Errorf("after %v the help line offers %q: %q", s.keys, not, f)
 			}
 		}
+	}
+	// The list's status line does not leak under the dialog over it.
+	if ls := d.lines(); strings.Contains(ls[len(ls)-2], "accounts loaded") {
+		t.Errorf("the list's status under the dialog: %q", ls[len(ls)-2])
 	}
 	d.press("esc", "2", "?")
 	if s := d.screen(); strings.Contains(s, "edit/rename") || !strings.Contains(s, "previous problem") {

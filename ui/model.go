@@ -248,7 +248,8 @@ func (m Model) loading() bool { return m.accounts.Loading() || m.locks.Loading()
 // statusText says what is being done, or what is loaded.
 func (m Model) statusText() string {
 	switch {
-	case m.write.Status() != "":
+	case m.write.Open() || m.write.Status() != "":
+		// The dialog's own, or nothing: the list's is not about the dialog.
 		return m.write.Status()
 	case m.status != "":
 		return m.status
