@@ -9,9 +9,13 @@ import "charm.land/bubbles/v2/key"
 
 // KeyMap is the root's bindings.
 type KeyMap struct {
-	NextView, Accounts, Locks, Problems key.Binding
+	NextView, PrevView, Accounts, Locks key.Binding
+	Problems                            key.Binding
 	Search, Add, Reload                 key.Binding
 	Back, Help, Quit                    key.Binding
+	// Back goes back: it closes the detail, help, the dialog, a pin, or
+	// leaves a list view for the accounts. Over the detail and help, q
+	// goes back too: it quits only from a list view.
 	// Interrupt quits where q is text: in the search field, the dialog.
 	Interrupt key.Binding
 }
@@ -20,6 +24,7 @@ type KeyMap struct {
 func Default() KeyMap {
 	return KeyMap{
 		NextView:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
+		PrevView:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
 		Accounts:  key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
 		Locks:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
 		Problems:  key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
@@ -41,7 +46,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the root's columns of the help screen, after the view's.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Back, k.NextView, k.Accounts, k.Locks, k.Problems},
+		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems},
 		{k.Search, k.Add, k.Reload, k.Help, k.Quit},
 	}
 }

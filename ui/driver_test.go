@@ -166,15 +166,16 @@ func (d *driver) ready() {
 // it ("enter", "esc", "pgdown", "G", "/").
 func keyMsg(name string) tea.KeyPressMsg {
 	special := map[string]tea.KeyPressMsg{
-		"enter":  {Code: tea.KeyEnter},
-		"esc":    {Code: tea.KeyEscape},
-		"tab":    {Code: tea.KeyTab},
-		"up":     {Code: tea.KeyUp},
-		"down":   {Code: tea.KeyDown},
-		"pgdown": {Code: tea.KeyPgDown},
-		"pgup":   {Code: tea.KeyPgUp},
-		"space":  {Code: tea.KeySpace, Text: " "},
-		"ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"up":        {Code: tea.KeyUp},
+		"down":      {Code: tea.KeyDown},
+		"pgdown":    {Code: tea.KeyPgDown},
+		"pgup":      {Code: tea.KeyPgUp},
+		"space":     {Code: tea.KeySpace, Text: " "},
+		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
 	}
 	if k, ok := special[name]; ok {
 		return k

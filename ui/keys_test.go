@@ -24,7 +24,7 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 		{nil, []string{"enter detail", "n/N next/prev problem", "f fix problem", "/ search", "q quit"}, []string{"esc", "ctrl+c"}},
 		{[]string{"2"}, []string{"enter detail", "n/N next/prev problem", "esc back"}, []string{"f fix problem"}},
 		{[]string{"3"}, []string{"enter show its rows", "f fix problem", "esc back"}, []string{"n/N"}},
-		{[]string{"1", "enter"}, []string{"esc back", "tab next view"}, []string{"enter detail", "f fix"}},
+		{[]string{"1", "enter"}, []string{"esc/q back", "tab next view", "ctrl+c quit"}, []string{"enter detail", "f fix", "q quit"}},
 		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view", "n/N", "f fix"}},
 		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search", "tab next view", "n/N"}},
 	}
@@ -92,4 +92,46 @@ func TestEscAfterACommitReloadsToo(t *testing.T) {
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("esc")
 	d.until("the account gone from the screen", func(m *Model) bool { return !strings.Contains(d.screen(), "ACCT#g7") })
+}
+
+// TestOneWayBack: esc goes back everywhere; q quits only from a list
+// view, and goes back over the detail and help; shift+tab is the
+// previous view.
+func TestOneWayBack(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.press("enter")
+	if !d.m.detail.Shown() {
+		t.Fatalf("enter did not open the detail:\n%s", d.screen())
+	}
+	d.press("q")
+	if d.quit || d.m.detail.Shown() {
+		t.Fatalf("q over the detail: quit %v, detail shown %v; want it closed", d.quit, d.m.detail.Shown())
+	}
+	d.press("?", "q")
+	if d.quit || d.m.helpOpen {
+		t.Fatalf("q over help: quit %v, help open %v; want it closed", d.quit, d.m.helpOpen)
+	}
+	d.press("?", "esc")
+	if d.m.helpOpen {
+		t.Fatal("esc does not close help")
+	}
+	d.press("shift+tab")
+	if d.m.view != viewProblems {
+		t.Fatalf("shift+tab from the accounts: view %d, want the problems", d.m.view)
+	}
+	d.press("shift+tab")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
+	if d.m.view != viewLocks {
+		t.Fatalf("shift+tab from the problems: view %d, want the locks", d.m.view)
+	}
+	d.press("esc")
+	if d.m.view != viewAccounts {
+		t.Fatalf("esc from the locks: view %d, want the accounts", d.m.view)
+	}
+	d.press("q")
+	if !d.quit {
+		t.Fatal("q does not quit from a list view")
+	}
 }

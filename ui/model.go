@@ -8,6 +8,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -207,7 +208,7 @@ func (m Model) content() string {
 		bottom = m.search.View()
 	}
 	return h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" +
-		m.help.ShortHelpView(append(m.active().ShortHelp(), m.keys().ShortHelp()...))
+		m.help.ShortHelpView(helpLine(m.active().ShortHelp(), m.keys().ShortHelp()))
 }
 
 // active is what takes the keys the root does not: the search field, the
@@ -224,6 +225,28 @@ func (m Model) active() help.KeyMap {
 		return m.detail.KeyMap()
 	}
 	return m.list()
+}
+
+// helpLine is the shown widget's bindings then the root's, leaving out a
+// widget's binding that a root binding covers (the detail's esc, which
+// the root's esc/q back says).
+func helpLine(widget, root []key.Binding) []key.Binding {
+	covered := map[string]bool{}
+	for _, b := range root {
+		if b.Enabled() {
+			for _, k := range b.Keys() {
+				covered[k] = true
+			}
+		}
+	}
+	var line []key.Binding
+	for _, b := range widget {
+		if !b.Enabled() || !slices.ContainsFunc(b.Keys(), func(k string) bool { return !covered[k] }) {
+			continue
+		}
+		line = append(line, b)
+	}
+	return append(line, root...)
 }
 
 // noKeys is help for what takes no keys.
@@ -303,11 +326,19 @@ func errText(err error) string {
 func (m Model) keys() keymap.KeyMap {
 	km := m.km
 	text := m.search.Typing() || m.write.Open()
-	for _, b := range []*key.Binding{&km.NextView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
+	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
-	km.Back.SetEnabled(!text && (m.helpOpen || !m.detail.Shown() && m.view != viewAccounts))
+	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
+	if !text && (m.helpOpen || m.detail.Shown()) {
+		// Over the detail and help q goes back, as esc does: it quits only
+		// from a list view (k9s, lazygit).
+		km.Back.SetKeys(append(km.Back.Keys(), km.Quit.Keys()[0])...)
+		km.Back.SetHelp(km.Back.Help().Key+"/"+km.Quit.Help().Key, km.Back.Help().Desc)
+		km.Quit.SetEnabled(false)
+		km.Interrupt.SetEnabled(true)
+	}
 	return km
 }

@@ -128,12 +128,18 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.helpOpen = !m.helpOpen
 		m.detail.Close()
 	case key.Matches(msg, km.Back):
-		if !m.helpOpen {
+		switch {
+		case m.helpOpen:
+			m.helpOpen = false
+		case m.detail.Shown():
+			m.detail.Close()
+		default:
 			m.view = viewAccounts
 		}
-		m.helpOpen = false
 	case key.Matches(msg, km.NextView):
 		cmd = m.switchTo((m.view + 1) % 3)
+	case key.Matches(msg, km.PrevView):
+		cmd = m.switchTo((m.view + 2) % 3)
 	case key.Matches(msg, km.Accounts):
 		cmd = m.switchTo(viewAccounts)
 	case key.Matches(msg, km.Locks):
