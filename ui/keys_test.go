@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/charmbracelet/x/ansi"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -133,5 +135,39 @@ func TestOneWayBack(t *testing.T) {
 	d.press("q")
 	if !d.quit {
 		t.Fatal("q does not quit from a list view")
+	}
+}
+
+// TestFooterEndsWithHelpAndQuit: q quit fell off the help line at 100 and
+// 120 columns; the other hints give way first.
+func TestFooterEndsWithHelpAndQuit(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {120, 40}} {
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		pinAccount(d, "ada")
+		for _, keys := range [][]string{nil, {"enter"}} {
+			d.press(keys...)
+			f := d.footer()
+			if !strings.HasSuffix(f, "? help • q quit") && !strings.HasSuffix(f, "? help • ctrl+c quit") {
+				t.Errorf("at %dx%d after %v the help line ends %q", size[0], size[1], keys, f)
+			}
+			if w := ansi.StringWidth(f); w > size[0] {
+				t.Errorf("at %dx%d the help line is %d wide", size[0], size[1], w)
+			}
+		}
+	}
+}
+
+// TestCountsFitTheHeader: at 80 columns the problem counts were cut.
+func TestCountsFitTheHeader(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}} {
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		h := d.lines()[1]
+		if strings.Contains(h, "…") || !strings.Contains(h, "1") || !regexp.MustCompile(`inval\w* 1$`).MatchString(h) {
+			t.Errorf("at %dx%d the counts are cut: %q", size[0], size[1], h)
+		}
 	}
 }

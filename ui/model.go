@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/keymap"
@@ -208,7 +209,7 @@ func (m Model) content() string {
 		bottom = m.search.View()
 	}
 	return h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" +
-		m.help.ShortHelpView(helpLine(m.active().ShortHelp(), m.keys().ShortHelp()))
+		m.footer()
 }
 
 // active is what takes the keys the root does not: the search field, the
@@ -225,6 +226,31 @@ func (m Model) active() help.KeyMap {
 		return m.detail.KeyMap()
 	}
 	return m.list()
+}
+
+// footer is the help line: it always ends with help and quit (what quits
+// here), the other hints giving way from the end when it is too narrow.
+func (m Model) footer() string {
+	km := m.keys()
+	var tail []key.Binding
+	for _, b := range []key.Binding{km.Help, km.Quit, km.Interrupt} {
+		if b.Enabled() {
+			tail = append(tail, b)
+		}
+	}
+	root := slices.DeleteFunc(km.ShortHelp(), func(b key.Binding) bool {
+		return !b.Enabled() || slices.ContainsFunc(tail, func(t key.Binding) bool { return slices.Equal(t.Keys(), b.Keys()) })
+	})
+	hints := helpLine(m.active().ShortHelp(), root)
+	h := m.help
+	h.SetWidth(0) // fitted here, not cut
+	for {
+		line := h.ShortHelpView(append(slices.Clip(hints), tail...))
+		if len(hints) == 0 || ansi.StringWidth(line) <= m.width {
+			return ansi.Truncate(line, m.width, "…")
+		}
+		hints = hints[:len(hints)-1]
+	}
 }
 
 // helpLine is the shown widget's bindings then the root's, leaving out a
