@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
+	"fmt"
 	"github.com/charmbracelet/x/ansi"
 	"regexp"
 	"strings"
@@ -23,9 +25,9 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 		keys       []string
 		has, lacks []string
 	}{
-		{nil, []string{"enter detail", "n/N next/prev problem", "f fix problem", "/ search", "q quit"}, []string{"esc", "ctrl+c"}},
+		{nil, []string{"enter detail", "n/N next/prev problem", "f fix", "e rename", "a add", "/ search", "q quit"}, []string{"esc", "ctrl+c"}},
 		{[]string{"2"}, []string{"enter detail", "n/N next/prev problem", "esc back"}, []string{"f fix problem"}},
-		{[]string{"3"}, []string{"enter show its rows", "f fix problem", "esc back"}, []string{"n/N"}},
+		{[]string{"3"}, []string{"enter show its rows", "f fix", "esc back"}, []string{"n/N"}},
 		{[]string{"1", "enter"}, []string{"esc/q back", "tab next view", "ctrl+c quit"}, []string{"enter detail", "f fix", "q quit"}},
 		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view", "n/N", "f fix"}},
 		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search", "tab next view", "n/N"}},
@@ -168,6 +170,57 @@ func TestCountsFitTheHeader(t *testing.T) {
 		h := d.lines()[1]
 		if strings.Contains(h, "…") || !strings.Contains(h, "1") || !regexp.MustCompile(`inval\w* 1$`).MatchString(h) {
 			t.Errorf("at %dx%d the counts are cut: %q", size[0], size[1], h)
+		}
+	}
+}
+
+// TestHelpFits: at 80x24 and 60x16 the help screen showed only its first
+// columns, and the help line lost the write keys and quit.
+func TestHelpFits(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}} {
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		f := d.footer()
+		for _, want := range []string{"e rename", "d delete", "f fix", "a add", "? help", "q quit"} {
+			if !strings.Contains(f, want) {
+				t.Errorf("at %dx%d the help line lacks %q: %q", size[0], size[1], want, f)
+			}
+		}
+		d.press("?")
+		s := fields(d.screen())
+		for _, want := range []string{"e edit/rename account", "d delete account", "f fix problem", "a add account", "? help", "q quit"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("at %dx%d the help screen lacks %q:\n%s", size[0], size[1], want, d.screen())
+			}
+		}
+		wantWithin(t, d, size[0])
+		if !strings.Contains(s, "G end (keeps loading)") {
+			t.Errorf("at %dx%d the help screen lacks the last of the moves:\n%s", size[0], size[1], d.screen())
+		}
+	}
+}
+
+// TestFlowPages: bindings that do not fit one page go on the next, none
+// lost, none wider than the page.
+func TestFlowPages(t *testing.T) {
+	var bs []key.Binding
+	for i := range 24 {
+		bs = append(bs, key.NewBinding(key.WithKeys(fmt.Sprint(i)), key.WithHelp(fmt.Sprint(i), fmt.Sprintf("binding number %d", i))))
+	}
+	pages := flowPages(bs, 30, 5)
+	if len(pages) < 2 {
+		t.Fatalf("%d page(s) for 24 bindings in 30x5", len(pages))
+	}
+	all := strings.Join(pages, "\n")
+	for i := range 24 {
+		if !strings.Contains(all, fmt.Sprintf("binding number %d\n", i)) && !strings.HasSuffix(all, fmt.Sprintf("binding number %d", i)) && !strings.Contains(all, fmt.Sprintf("binding number %d ", i)) {
+			t.Errorf("binding %d is on no page:\n%s", i, all)
+		}
+	}
+	for _, p := range pages {
+		if w := widest(p); w > 30 {
+			t.Errorf("a page is %d wide:\n%s", w, p)
 		}
 	}
 }

@@ -8,14 +8,12 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/keymap"
@@ -90,11 +88,13 @@ type Model struct {
 	write    write.Model
 	help     help.Model
 	spinner  spinner.Model
-	// refused are the write keys of each list view as they would work on
-	// a writable store: pressed on a read-only one, the status says why
-	// nothing happens.
-	refused [3][]key.Binding
-	status  string // what the last key did not do, or what is being done
+	// writes are the write keys of each list view, named short: the help
+	// line keeps them longest; on a read-only store, where they do
+	// nothing, the status says why when one is pressed.
+	writes   [3][]key.Binding
+	writable bool
+	helpPage int    // the page of the help screen shown
+	status   string // what the last key did not do, or what is being done
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -108,12 +108,14 @@ func New(ctx context.Context, o Options) Model {
 	writable := o.Store.Writable()
 	km.Add.SetEnabled(writable)
 	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
-	var refused [3][]key.Binding
-	if add := keymap.Default().Add; !writable {
-		refused[viewAccounts] = []key.Binding{akm.Edit, akm.Delete, akm.Fix, add}
-		refused[viewLocks] = []key.Binding{add}
-		refused[viewProblems] = []key.Binding{pkm.Fix, add}
+	short := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
+	add := short(keymap.Default().Add, "add")
+	var writes [3][]key.Binding
+	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add}
+	writes[viewLocks] = []key.Binding{add}
+	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add}
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
@@ -128,7 +130,8 @@ func New(ctx context.Context, o Options) Model {
 		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
-		refused:  refused,
+		writes:   writes,
+		writable: writable,
 	}
 }
 
@@ -185,10 +188,7 @@ func (m Model) content() string {
 	case m.write.Open():
 		body = m.write.View()
 	case m.helpOpen:
-		// The keys of the view help was opened over, all of them.
-		under := m
-		under.helpOpen = false
-		body = m.help.FullHelpView(append(m.list().FullHelp(), under.keys().FullHelp()...))
+		body = m.helpScreen()
 	case m.detail.Shown():
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case m.view == viewLocks:
@@ -226,53 +226,6 @@ func (m Model) active() help.KeyMap {
 		return m.detail.KeyMap()
 	}
 	return m.list()
-}
-
-// footer is the help line: it always ends with help and quit (what quits
-// here), the other hints giving way from the end when it is too narrow.
-func (m Model) footer() string {
-	km := m.keys()
-	var tail []key.Binding
-	for _, b := range []key.Binding{km.Help, km.Quit, km.Interrupt} {
-		if b.Enabled() {
-			tail = append(tail, b)
-		}
-	}
-	root := slices.DeleteFunc(km.ShortHelp(), func(b key.Binding) bool {
-		return !b.Enabled() || slices.ContainsFunc(tail, func(t key.Binding) bool { return slices.Equal(t.Keys(), b.Keys()) })
-	})
-	hints := helpLine(m.active().ShortHelp(), root)
-	h := m.help
-	h.SetWidth(0) // fitted here, not cut
-	for {
-		line := h.ShortHelpView(append(slices.Clip(hints), tail...))
-		if len(hints) == 0 || ansi.StringWidth(line) <= m.width {
-			return ansi.Truncate(line, m.width, "…")
-		}
-		hints = hints[:len(hints)-1]
-	}
-}
-
-// helpLine is the shown widget's bindings then the root's, leaving out a
-// widget's binding that a root binding covers (the detail's esc, which
-// the root's esc/q back says).
-func helpLine(widget, root []key.Binding) []key.Binding {
-	covered := map[string]bool{}
-	for _, b := range root {
-		if b.Enabled() {
-			for _, k := range b.Keys() {
-				covered[k] = true
-			}
-		}
-	}
-	var line []key.Binding
-	for _, b := range widget {
-		if !b.Enabled() || !slices.ContainsFunc(b.Keys(), func(k string) bool { return !covered[k] }) {
-			continue
-		}
-		line = append(line, b)
-	}
-	return append(line, root...)
 }
 
 // noKeys is help for what takes no keys.

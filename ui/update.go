@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/ui/accounts"
+	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
@@ -125,7 +126,7 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.refusedWrite(msg) != "":
 		m.status = m.refusedWrite(msg)
 	case key.Matches(msg, km.Help):
-		m.helpOpen = !m.helpOpen
+		m.helpOpen, m.helpPage = !m.helpOpen, 0
 		m.detail.Close()
 	case key.Matches(msg, km.Back):
 		switch {
@@ -163,10 +164,10 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // refusedWrite says why a write key does nothing on a read-only store
 // ("" for any other key, or where the key writes nothing).
 func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
-	if m.helpOpen || m.detail.Shown() {
+	if m.writable || m.helpOpen || m.detail.Shown() {
 		return ""
 	}
-	for _, b := range m.refused[m.view] {
+	for _, b := range m.writes[m.view] {
 		if key.Matches(msg, b) {
 			why := m.opts.ReadOnlyWhy
 			if why == "" {
@@ -181,8 +182,14 @@ func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
 // route hands a key or the mouse wheel to what is shown.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	nav := browser.DefaultKeyMap()
 	switch {
 	case m.helpOpen:
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
+			m.helpPage = min(m.helpPage+1, len(m.helpPages())-1)
+		} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
+			m.helpPage = max(m.helpPage-1, 0)
+		}
 	case m.detail.Shown():
 		m.detail, cmd = m.detail.Update(msg)
 	case m.view == viewLocks:
