@@ -253,7 +253,7 @@ func TestTUIRename(t *testing.T) {
 	for _, want := range []string{
 		"update account ACCT#00000000 if it is unchanged",
 		"delete lock UNIQ#EMAIL#ada.0@example.org, held by ACCT#00000000",
-		`"ReturnValuesOnConditionCheckFailure":"ALL_OLD"`,
+		`"ReturnValuesOnConditionCheckFailure": "ALL_OLD"`,
 		"aws dynamodb transact-write-items --cli-input-json",
 	} {
 		// The request wraps at the pane's width: read it as one line.

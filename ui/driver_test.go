@@ -32,6 +32,8 @@ type driver struct {
 	// posts something. Only the test's goroutine touches it.
 	busy int
 	quit bool
+	// clipboard is what the UI last asked the terminal to copy (OSC 52).
+	clipboard string
 }
 
 // result is a command's message; counted says it ends a command counted
@@ -122,7 +124,11 @@ func (d *driver) send(msg tea.Msg) {
 		}()
 		return
 	}
-	if strings.HasSuffix(fmt.Sprintf("%T", msg), "backgroundColorMsg") {
+	switch fmt.Sprintf("%T", msg) {
+	case "tea.backgroundColorMsg":
+		return
+	case "tea.setClipboardMsg":
+		d.clipboard = reflect.ValueOf(msg).String()
 		return
 	}
 	next, cmd := d.m.Update(msg)

@@ -63,6 +63,9 @@ type Options struct {
 	// endpoint without --write ...): the status line says it when a write
 	// key is pressed.
 	ReadOnlyWhy string
+	// SaveDir is where a previewed request is saved ("": the current
+	// directory).
+	SaveDir string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -119,6 +122,8 @@ func New(ctx context.Context, o Options) Model {
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
+	w := write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap())
+	w.SaveDir = o.SaveDir
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump,
 		accounts: accounts.New(ctx, o.Store, r, akm),
@@ -127,7 +132,7 @@ func New(ctx context.Context, o Options) Model {
 		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
 		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
 		check:    check.New(ctx, o.Store, pump, o.ApproxItems),
-		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
+		write:    w,
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 		writes:   writes,

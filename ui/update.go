@@ -90,8 +90,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var start tea.Cmd
 		m.check, start = m.check.Start(false)
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
-	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg,
-		dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg:
+	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
+		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		m.write, cmd = m.write.Update(msg)
 	}
 	return m, cmd

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,7 +40,7 @@ func TestFixMissingLock(t *testing.T) {
 	}
 	d.press("f")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
-	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2 if it is unchanged") || !strings.Contains(s, `"ClientRequestToken":"`) {
+	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2 if it is unchanged") || !strings.Contains(s, `"ClientRequestToken": "`) {
 		t.Fatalf("preview:\n%s", s)
 	}
 	d.press("enter")
@@ -226,5 +228,50 @@ func TestTooSmallTakesNoKeys(t *testing.T) {
 	d.press("q")
 	if !d.quit {
 		t.Error("q does not quit the too-small screen over a dialog")
+	}
+}
+
+// TestCopyAndSaveTheRequest: c copies the previewed request (OSC 52, on
+// that key only), w saves it and says where; the preview shows it one
+// member a line, so that it wraps between tokens.
+func TestCopyAndSaveTheRequest(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	dir := t.TempDir()
+	d := newDriver(t, Options{Store: store, SaveDir: dir}, 80, 24)
+	d.ready()
+	pinAccount(d, "bob")
+	d.press("down", "down", "f")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
+	if d.clipboard != "" {
+		t.Fatalf("the clipboard was set before c: %q", d.clipboard)
+	}
+	found := false
+	for range 5 {
+		for _, l := range d.lines() {
+			found = found || strings.TrimSpace(l) == `"ReturnValuesOnConditionCheckFailure": "ALL_OLD",`
+		}
+		d.press("pgdown")
+	}
+	if !found {
+		t.Errorf("the request is not shown one member a line:\n%s", d.screen())
+	}
+	d.press("c")
+	if !strings.HasPrefix(d.clipboard, "{") || !strings.Contains(d.clipboard, `"ClientRequestToken":"`) || !strings.Contains(d.screen(), "copied the request") {
+		t.Fatalf("c did not copy the request: %q\n%s", d.clipboard, d.screen())
+	}
+	d.press("w")
+	files, _ := filepath.Glob(filepath.Join(dir, "locktable-tx-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("w saved %v", files)
+	}
+	if !strings.Contains(strings.ReplaceAll(d.screen(), "\n", ""), files[0]) {
+		t.Errorf("the screen does not show the path %s:\n%s", files[0], d.screen())
+	}
+	if b, _ := os.ReadFile(files[0]); strings.TrimSpace(string(b)) != d.clipboard {
+		t.Errorf("the file is not the request copied:\n%s", b)
+	}
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StagePreview {
+		t.Fatalf("c or w left the preview:\n%s", d.screen())
 	}
 }

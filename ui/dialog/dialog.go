@@ -5,6 +5,8 @@
 package dialog
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -54,6 +56,9 @@ type Preview struct {
 	Request string // the request as the AWS CLI takes it (--cli-input-json)
 }
 
+// SaveMsg asks the root to save the previewed request to a file.
+type SaveMsg struct{}
+
 // SendMsg asks the root to send the previewed transaction (again, with
 // the same token, after an unknown outcome).
 type SendMsg struct{}
@@ -76,6 +81,7 @@ type Model struct {
 	result  *model.Result
 	err     string // as it may be shown
 	note    string
+	info    string // what the last copy or save did
 	spin    spinner.Model
 	waiting string // what the root is doing, while StageWaiting
 	width   int
@@ -176,6 +182,9 @@ func (m *Model) SetFailure(r model.Result, text string) {
 	m.err = text
 }
 
+// SetInfo says what a copy or a save did.
+func (m *Model) SetInfo(text string) { m.info = text }
+
 // SetResult shows the outcome. A cancelled or unknown write keeps the
 // dialog open, slot by slot, for the user to edit and retry.
 func (m *Model) SetResult(r model.Result) {
@@ -198,10 +207,18 @@ func (m Model) previewLines() []string {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
 	lines = append(lines, "",
-		"the request (save it as tx.json to send the same with: aws dynamodb transact-write-items --cli-input-json file://tx.json;",
+		"the request (w saves it to a file, c copies it; send the same with: aws dynamodb transact-write-items --cli-input-json file://FILE;",
 		"its ClientRequestToken makes a resend within 10 minutes a no-op):")
-	// EscapeJSON keeps the request valid JSON to copy, and the same.
-	lines = append(lines, model.Printable(model.EscapeJSON(m.tx.Request)))
+	// EscapeJSON keeps the request valid JSON to copy, and the same;
+	// indented, one member a line, it wraps between tokens, not in them.
+	doc := model.EscapeJSON(m.tx.Request)
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, []byte(doc), "", "  ") == nil {
+		doc = pretty.String()
+	}
+	for _, l := range strings.Split(doc, "\n") {
+		lines = append(lines, model.Printable(l))
+	}
 	return lines
 }
 
@@ -226,7 +243,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	km := m.keys() // nothing works while waiting: the answer must find this dialog
 	committed := m.result != nil && m.result.Outcome == model.Committed
+	m.info = ""
 	switch {
+	case key.Matches(k, km.Copy):
+		// OSC 52: only on this key, never by itself.
+		m.info = fmt.Sprintf("copied the request (%d bytes) to the clipboard, if the terminal allows it (OSC 52)", len(m.tx.Request))
+		return m, tea.SetClipboard(m.tx.Request)
+	case key.Matches(k, km.Save):
+		return m, events.Emit(SaveMsg{})
 	case key.Matches(k, km.Back) && len(m.fields) > 0 && (m.Stage == StagePreview || m.Stage == StageResult && !committed):
 		m.Stage = StageForm // back to the values, kept as typed
 		return m, m.fields[m.focus].Input.Focus()
@@ -341,6 +365,11 @@ func (m Model) View() string {
 	}
 	if m.err != "" {
 		b.WriteString(m.st.Error.Render(m.wrap("error: "+model.Printable(m.err), 0)) + "\n")
+	}
+	if m.info != "" {
+		for _, l := range strings.Split(m.info, "\n") {
+			b.WriteString(m.st.Dim.Render(m.wrap(model.Printable(l), 0)) + "\n")
+		}
 	}
 	return b.String()
 }

@@ -10,6 +10,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,6 +70,13 @@ type SentMsg struct {
 	err error
 }
 
+// SavedMsg answers a save of the previewed request: where it went.
+type SavedMsg struct {
+	req  reqID
+	path string
+	err  error
+}
+
 // WrittenMsg says the dialog of a committed write closed: the accounts it
 // touched are to be read again.
 type WrittenMsg struct{ Accounts []string }
@@ -107,8 +116,11 @@ type Model struct {
 	quitting bool
 	farewell string
 	written  []string // the accounts the last committed write touched
-	width    int
-	height   int
+	// SaveDir is where w saves a previewed request ("": the current
+	// directory).
+	SaveDir string
+	width   int
+	height  int
 }
 
 // New returns the write flow, with no dialog open.
@@ -342,6 +354,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.prepared = &msg.tx
 			return m, m.dialog.SetPlan(msg.preview)
 		}
+	case dialog.SaveMsg:
+		if m.prepared == nil {
+			return m, nil
+		}
+		tx, dir := *m.prepared, m.SaveDir
+		return m, func() tea.Msg {
+			path, err := save(dir, tx)
+			return SavedMsg{req: req, path: path, err: err}
+		}
+	case SavedMsg:
+		switch {
+		case msg.req != req:
+		case msg.err != nil:
+			m.dialog.SetInfo("not saved: " + dynamo.Redact(msg.err.Error()))
+		default:
+			// The path on a line of its own, not wrapped at its hyphens.
+			m.dialog.SetInfo("saved the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH) to:\n" + msg.path)
+		}
 	case dialog.SendMsg:
 		if m.prepared == nil {
 			return m, nil
@@ -384,6 +414,23 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// save writes the request of tx as the AWS CLI takes it to
+// locktable-tx-TOKEN.json in dir, and returns its path.
+func save(dir string, tx dynamo.Tx) (string, error) {
+	doc, err := dynamo.CLIJSON(tx.Input)
+	if err != nil {
+		return "", err
+	}
+	path, err := filepath.Abs(filepath.Join(dir, "locktable-tx-"+tx.Token()+".json"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, append(doc, '\n'), 0o600); err != nil {
+		return "", fmt.Errorf("save the request: %w", err)
+	}
+	return path, nil
 }
 
 // written lists the accounts a plan touches.
