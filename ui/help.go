@@ -131,6 +131,15 @@ func (m Model) helpPages() []string {
 // many columns a page as fit width.
 func flowPages(bs []key.Binding, width, height int) []string {
 	height = max(height, 1)
+	// Balanced columns when they fit one page.
+	if n := len(bs); n > 0 {
+		even := (n + (n+height-1)/height - 1) / ((n + height - 1) / height)
+		if height != even {
+			if one := flowPages(bs, width, even); len(one) == 1 {
+				return one
+			}
+		}
+	}
 	var cols [][]string
 	for i := 0; i < len(bs); i += height {
 		cols = append(cols, column(bs[i:min(i+height, len(bs))]))

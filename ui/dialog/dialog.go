@@ -98,7 +98,7 @@ func New(km KeyMap, st *styles.Styles, schema *model.Schema, title string, field
 		m.fields[0].Input.Focus()
 	}
 	m.preview = viewport.New()
-	m.preview.SoftWrap = true
+	m.preview.SoftWrap = false // previewLines wraps between words
 	m.preview.KeyMap = viewport.KeyMap{
 		Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
 		HalfPageUp: key.NewBinding(key.WithDisabled()), HalfPageDown: key.NewBinding(key.WithDisabled()),
@@ -139,7 +139,11 @@ func (m *Model) SetSize(w, h int) {
 		m.fields[i].Input.SetWidth(max(w-24, 10))
 	}
 	m.preview.SetWidth(w)
-	m.preview.SetHeight(max(h-6, 3))
+	// Below the title: the typed answer, an error and a note.
+	m.preview.SetHeight(max(h-4, 3))
+	if m.tx != nil {
+		m.preview.SetContentLines(m.previewLines())
+	}
 }
 
 // SetPlan shows the prepared transaction, asking for p.Plan.MustType to
@@ -207,8 +211,9 @@ func (m Model) previewLines() []string {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
 	lines = append(lines, "",
-		"the request (w saves it to a file, c copies it; send the same with: aws dynamodb transact-write-items --cli-input-json file://FILE;",
-		"its ClientRequestToken makes a resend within 10 minutes a no-op):")
+		"the request: w saves it to a file, c copies it;",
+		"send it with: aws dynamodb transact-write-items --cli-input-json file://FILE",
+		"(its ClientRequestToken makes a resend within 10 minutes a no-op)")
 	// EscapeJSON keeps the request valid JSON to copy, and the same;
 	// indented, one member a line, it wraps between tokens, not in them.
 	doc := model.EscapeJSON(m.tx.Request)
@@ -219,7 +224,17 @@ func (m Model) previewLines() []string {
 	for _, l := range strings.Split(doc, "\n") {
 		lines = append(lines, model.Printable(l))
 	}
-	return lines
+	var wrapped []string
+	for _, l := range lines {
+		// A continuation is indented as its line is, plus two.
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		parts := strings.Split(ansi.Wrap(l, max(m.width-indent-2, 20), ""), "\n")
+		wrapped = append(wrapped, parts[0])
+		for _, p := range parts[1:] {
+			wrapped = append(wrapped, strings.Repeat(" ", indent+2)+p)
+		}
+	}
+	return wrapped
 }
 
 // Update handles the dialog's keys.
@@ -336,10 +351,15 @@ func (m Model) View() string {
 	case StageWaiting:
 		b.WriteString(m.spin.View() + " " + m.st.Dim.Render(m.wrap(m.waiting+"…", 2)) + "\n")
 	case StagePreview:
-		b.WriteString(m.preview.View() + "\n")
+		below := m.notes()
 		if m.tx.Plan.MustType != "" {
-			b.WriteString("type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n")
+			below = "type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n" + below
 		}
+		// The request takes what the lines below it leave.
+		p := m.preview
+		p.SetHeight(max(m.height-1-strings.Count(below, "\n"), 3))
+		b.WriteString(p.View() + "\n" + below)
+		return b.String()
 	case StageResult:
 		r := m.result
 		style := m.st.Status[model.LockOK]
@@ -363,6 +383,13 @@ func (m Model) View() string {
 	case StageSkipped:
 		b.WriteString(m.wrap(model.Printable(m.note), 0) + "\n")
 	}
+	b.WriteString(m.notes())
+	return b.String()
+}
+
+// notes are the error and what the last copy or save did, wrapped.
+func (m Model) notes() string {
+	var b strings.Builder
 	if m.err != "" {
 		b.WriteString(m.st.Error.Render(m.wrap("error: "+model.Printable(m.err), 0)) + "\n")
 	}
