@@ -224,3 +224,30 @@ func TestFlowPages(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyKeyAndItem: over the detail, c copies the key and C the item as
+// DynamoDB JSON, read again (OSC 52, on those keys only).
+func TestCopyKeyAndItem(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	for !strings.Contains(d.selected(), "ACCT#a1") {
+		d.press("down")
+	}
+	d.press("c")
+	if d.clipboard != "" {
+		t.Fatalf("c on a list copied %q", d.clipboard)
+	}
+	d.press("enter")
+	if !strings.Contains(d.footer(), "c copy key") {
+		t.Errorf("the help line does not offer c: %q", d.footer())
+	}
+	d.press("c")
+	if d.clipboard != "ACCT#a1" || !strings.Contains(d.screen(), "copied ACCT#a1") {
+		t.Fatalf("c copied %q:\n%s", d.clipboard, d.screen())
+	}
+	d.press("C")
+	if !strings.Contains(fields(d.clipboard), `"PK": { "S": "ACCT#a1" }`) || !strings.Contains(d.screen(), "copied the item") {
+		t.Fatalf("C copied %q:\n%s", d.clipboard, d.screen())
+	}
+}

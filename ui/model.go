@@ -98,6 +98,10 @@ type Model struct {
 	writable bool
 	helpPage int    // the page of the help screen shown
 	status   string // what the last key did not do, or what is being done
+	// shownRef is the key of the item the detail shows (nil: none), for
+	// the copy keys; ctx bounds the read of C.
+	shownRef *model.KeyRef
+	ctx      context.Context
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -125,7 +129,7 @@ func New(ctx context.Context, o Options) Model {
 	w := write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap())
 	w.SaveDir = o.SaveDir
 	return Model{
-		opts: o, schema: &sc, km: km, st: &st, pump: pump,
+		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: accounts.New(ctx, o.Store, r, akm),
 		locks:    locks.New(ctx, o.Store, r, locks.DefaultKeyMap()),
 		problems: problems.New(r, pkm),
@@ -314,6 +318,9 @@ func (m Model) keys() keymap.KeyMap {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
+	copyable := !text && !m.helpOpen && m.detail.Shown() && m.shownRef != nil
+	km.CopyKey.SetEnabled(copyable)
+	km.CopyItem.SetEnabled(copyable)
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
 	if !text && (m.helpOpen || m.detail.Shown()) {

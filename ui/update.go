@@ -1,12 +1,18 @@
 package ui
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
@@ -78,6 +84,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.search, cmd = m.search.Update(msg)
 	case detail.OpenMsg:
 		if !m.write.Open() {
+			m.shownRef = msg.Read
 			m.detail, cmd = m.detail.Open(msg)
 			m.helpOpen = m.helpOpen && !m.detail.Shown()
 		}
@@ -85,6 +92,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.write.Open() {
 			m.detail, cmd = m.detail.Update(msg)
 		}
+	case copyItemMsg:
+		if msg.err != nil {
+			m.status = "not copied: " + errText(msg.err)
+			return m, nil
+		}
+		m.status = fmt.Sprintf("copied the item (%d bytes of DynamoDB JSON) to the clipboard, if the terminal allows it (OSC 52)", len(msg.doc))
+		return m, tea.SetClipboard(msg.doc)
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
@@ -155,6 +169,12 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
+	case key.Matches(msg, km.CopyKey):
+		k := refKey(*m.shownRef, m.schema.PK)
+		m.status = "copied " + model.Printable(k) + " to the clipboard, if the terminal allows it (OSC 52)"
+		return m, tea.SetClipboard(k)
+	case key.Matches(msg, km.CopyItem):
+		return m, copyItem(m.ctx, m.opts.Store, *m.shownRef)
 	default:
 		return m.route(msg)
 	}
@@ -177,6 +197,47 @@ func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
 		}
 	}
 	return ""
+}
+
+// copyItemMsg answers C: the item of the detail as DynamoDB JSON.
+type copyItemMsg struct {
+	doc string
+	err error
+}
+
+// copyItem reads the item at ref again, consistently, as DynamoDB JSON.
+func copyItem(ctx context.Context, b Backend, ref model.KeyRef) tea.Cmd {
+	return func() tea.Msg {
+		var found model.Item
+		if err := b.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it }); err != nil {
+			return copyItemMsg{err: err}
+		}
+		if found == nil {
+			return copyItemMsg{err: fmt.Errorf("no item at %s: nothing to copy", model.Printable(refKey(ref, "")))}
+		}
+		doc, err := json.MarshalIndent(found, "", "  ")
+		if err != nil {
+			return copyItemMsg{err: err}
+		}
+		return copyItemMsg{doc: model.EscapeJSON(string(doc))}
+	}
+}
+
+// refKey is a key as it is stored: its partition key pk when it has one,
+// its only attribute, or every attribute as name=value.
+func refKey(ref model.KeyRef, pk string) string {
+	if v, ok := ref.Key[pk]; ok {
+		return v
+	}
+	names := slices.Sorted(maps.Keys(ref.Key))
+	if len(names) == 1 {
+		return ref.Key[names[0]]
+	}
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = name + "=" + ref.Key[name]
+	}
+	return strings.Join(parts, " ")
 }
 
 // route hands a key or the mouse wheel to what is shown.
