@@ -277,7 +277,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
 	case key.Matches(k, km.Send, km.Resend):
 		// A resend is the same request and token: a no-op if it had committed.
-		return m, tea.Batch(m.wait("sending the transaction (token "+m.tx.Token+")"), events.Emit(SendMsg{}))
+		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
+		return m, tea.Batch(spin, events.Emit(SendMsg{}))
 	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
 		var cmd tea.Cmd
 		m.typed, cmd = m.typed.Update(k)
@@ -306,7 +307,8 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 			values[f.Label] = f.Input.Value()
 		}
 		m.err = ""
-		return m, tea.Batch(m.wait("reading what the write involves"), events.Emit(SubmitMsg{Values: values}))
+		spin := m.wait("reading what the write involves")
+		return m, tea.Batch(spin, events.Emit(SubmitMsg{Values: values}))
 	}
 	var cmd tea.Cmd
 	f := &m.fields[m.focus]
