@@ -279,3 +279,24 @@ func TestTUIRename(t *testing.T) {
 		t.Errorf("audit log: %q, %v", audit, err)
 	}
 }
+
+// TestTUIReadOnlySaysWhy: under --read-only, e did nothing, silently; the
+// status line says why.
+func TestTUIReadOnlySaysWhy(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "accounts")
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", table, "--accounts", "3"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	tm := startTUI(t, "--endpoint-url", ep, "--table", table, "--read-only")
+	tm.start()
+	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
+	tm.keys("e")
+	tm.waitText("why e does nothing", "read-only, refusing to write: --read-only is set")
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Fatalf("quit: %s", got)
+	}
+}
