@@ -141,14 +141,7 @@ var (
 // with every kind of problem, the accounts with their locks, an orphan and
 // a missing lock in words, the detail of a lock, a search, and q.
 func TestTUISmoke(t *testing.T) {
-	ep := dynamotest.Endpoint(t)
-	t.Parallel()
-	client, _ := dynamotest.Client(t)
-	table := dynamotest.Name(t, "accounts")
-	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
-	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", table, "--accounts", "20", "--anomalies"); r.code != 0 {
-		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
-	}
+	ep, table := seededTable(t, "--accounts", "20", "--anomalies")
 
 	tm := startTUI(t, "--endpoint-url", ep, "--table", table)
 	tm.start()
@@ -253,7 +246,7 @@ func TestTUIRename(t *testing.T) {
 	for _, want := range []string{
 		"update account ACCT#00000000 if it is unchanged",
 		"delete lock UNIQ#EMAIL#ada.0@example.org, held by ACCT#00000000",
-		`"ReturnValuesOnConditionCheckFailure":"ALL_OLD"`,
+		`"ReturnValuesOnConditionCheckFailure": "ALL_OLD"`,
 		"aws dynamodb transact-write-items --cli-input-json",
 	} {
 		// The request wraps at the pane's width: read it as one line.
@@ -278,4 +271,34 @@ func TestTUIRename(t *testing.T) {
 	if err != nil || !strings.Contains(string(audit), `"operation":"rename"`) || !strings.Contains(string(audit), `"outcome":"committed"`) {
 		t.Errorf("audit log: %q, %v", audit, err)
 	}
+}
+
+// TestTUIReadOnlySaysWhy: under --read-only, e did nothing, silently; the
+// status line says why.
+func TestTUIReadOnlySaysWhy(t *testing.T) {
+	ep, table := seededTable(t, "--accounts", "3")
+	tm := startTUI(t, "--endpoint-url", ep, "--table", table, "--read-only")
+	tm.start()
+	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
+	tm.keys("e")
+	tm.waitText("why e does nothing", "read-only, refusing to write: --read-only is set")
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Fatalf("quit: %s", got)
+	}
+}
+
+// seededTable makes a table on the emulator, seeded with seed's args, and
+// marks the test parallel; it returns the endpoint and the table.
+func seededTable(t *testing.T, args ...string) (ep, table string) {
+	t.Helper()
+	ep = dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table = dynamotest.Name(t, "accounts")
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	seed := append([]string{"seed", "--endpoint-url", ep, "--table", table}, args...)
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, seed...); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	return ep, table
 }

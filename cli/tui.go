@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui"
 )
@@ -61,7 +62,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
-		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing})
+		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store)})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.
@@ -72,4 +73,16 @@ func (a *app) runTUI(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// readOnlyWhy says why a store may not write ("" when it may): the flags,
+// or a backend without transactions.
+func (a *app) readOnlyWhy(store *dynamo.Store) string {
+	if store.Writable() {
+		return ""
+	}
+	if err := a.mayWrite(store.Endpoint); err != nil {
+		return err.Error()
+	}
+	return "the backend does not support transactions"
 }

@@ -9,9 +9,16 @@ import "charm.land/bubbles/v2/key"
 
 // KeyMap is the root's bindings.
 type KeyMap struct {
-	NextView, Accounts, Locks, Problems key.Binding
+	NextView, PrevView, Accounts, Locks key.Binding
+	Problems                            key.Binding
 	Search, Add, Reload                 key.Binding
-	Back, Help, Quit                    key.Binding
+	// CopyKey and CopyItem copy the key, and the item as DynamoDB JSON,
+	// of the detail shown to the clipboard (OSC 52: only on these keys).
+	CopyKey, CopyItem key.Binding
+	Back, Help, Quit  key.Binding
+	// Back goes back: it closes the detail, help, the dialog, a pin, or
+	// leaves a list view for the accounts. Over the detail and help, q
+	// goes back too: it quits only from a list view.
 	// Interrupt quits where q is text: in the search field, the dialog.
 	Interrupt key.Binding
 }
@@ -20,12 +27,15 @@ type KeyMap struct {
 func Default() KeyMap {
 	return KeyMap{
 		NextView:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
+		PrevView:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
 		Accounts:  key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
 		Locks:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
 		Problems:  key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
 		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
 		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
+		CopyKey:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key")),
+		CopyItem:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy item JSON")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -35,14 +45,14 @@ func Default() KeyMap {
 
 // ShortHelp is the root's part of the help line, after the view's.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Back, k.NextView, k.Search, k.Reload, k.Help, k.Quit, k.Interrupt}
+	return []key.Binding{k.Back, k.CopyKey, k.CopyItem, k.NextView, k.Search, k.Reload, k.Help, k.Quit, k.Interrupt}
 }
 
 // FullHelp is the root's columns of the help screen, after the view's.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Back, k.NextView, k.Accounts, k.Locks, k.Problems},
-		{k.Search, k.Add, k.Reload, k.Help, k.Quit},
+		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems},
+		{k.Search, k.Add, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
 	}
 }
 

@@ -32,6 +32,8 @@ type driver struct {
 	// posts something. Only the test's goroutine touches it.
 	busy int
 	quit bool
+	// clipboard is what the UI last asked the terminal to copy (OSC 52).
+	clipboard string
 }
 
 // result is a command's message; counted says it ends a command counted
@@ -122,7 +124,11 @@ func (d *driver) send(msg tea.Msg) {
 		}()
 		return
 	}
-	if strings.HasSuffix(fmt.Sprintf("%T", msg), "backgroundColorMsg") {
+	switch fmt.Sprintf("%T", msg) {
+	case "tea.backgroundColorMsg":
+		return
+	case "tea.setClipboardMsg":
+		d.clipboard = reflect.ValueOf(msg).String()
 		return
 	}
 	next, cmd := d.m.Update(msg)
@@ -166,15 +172,16 @@ func (d *driver) ready() {
 // it ("enter", "esc", "pgdown", "G", "/").
 func keyMsg(name string) tea.KeyPressMsg {
 	special := map[string]tea.KeyPressMsg{
-		"enter":  {Code: tea.KeyEnter},
-		"esc":    {Code: tea.KeyEscape},
-		"tab":    {Code: tea.KeyTab},
-		"up":     {Code: tea.KeyUp},
-		"down":   {Code: tea.KeyDown},
-		"pgdown": {Code: tea.KeyPgDown},
-		"pgup":   {Code: tea.KeyPgUp},
-		"space":  {Code: tea.KeySpace, Text: " "},
-		"ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"up":        {Code: tea.KeyUp},
+		"down":      {Code: tea.KeyDown},
+		"pgdown":    {Code: tea.KeyPgDown},
+		"pgup":      {Code: tea.KeyPgUp},
+		"space":     {Code: tea.KeySpace, Text: " "},
+		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
 	}
 	if k, ok := special[name]; ok {
 		return k

@@ -3,8 +3,10 @@ package ui
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,6 +17,13 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // has the name's length, so that padding and truncation are unchanged.
 const tablePlaceholder = "accounts-XXXXXXXX"
 
+// tokenPattern is a ClientRequestToken (dynamo.NewToken), new for each
+// preview; tokenPlaceholder, as long, stands for it in golden files.
+var (
+	tokenPattern     = regexp.MustCompile(`[0-9a-f]{32}`)
+	tokenPlaceholder = strings.Repeat("T", 32)
+)
+
 // golden compares the screen, without colours and with the table name
 // replaced, to testdata/NAME.golden byte for byte.
 func (d *driver) golden(name string) {
@@ -23,7 +32,8 @@ func (d *driver) golden(name string) {
 	if len(table) != len(tablePlaceholder) {
 		d.t.Fatalf("table name %q is not as long as %q", table, tablePlaceholder)
 	}
-	got := []byte(strings.ReplaceAll(d.screen(), table, tablePlaceholder) + "\n")
+	screen := tokenPattern.ReplaceAllLiteralString(strings.ReplaceAll(d.screen(), table, tablePlaceholder), tokenPlaceholder)
+	got := []byte(screen + "\n")
 	path := filepath.Join("testdata", name+".golden")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
@@ -89,5 +99,30 @@ func TestGoldenViews(t *testing.T) {
 	d.press("?")
 	if d.m.helpOpen || d.m.view != viewAccounts {
 		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.helpOpen, d.m.view)
+	}
+}
+
+// TestGoldenSizes renders the list views, help and a write preview at the
+// smallest size locktable draws, a classic terminal and a large one.
+func TestGoldenSizes(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}} {
+		name := func(view string) string { return fmt.Sprintf("%s_%dx%d", view, size[0], size[1]) }
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		d.golden(name("accounts"))
+		d.press("2")
+		d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+		d.settle()
+		d.golden(name("locks"))
+		d.press("3")
+		d.golden(name("problems"))
+		d.press("1", "?")
+		d.golden(name("help"))
+		d.press("esc")
+		pinAccount(d, "bob")
+		d.press("down", "down", "f")
+		waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob")
+		d.golden(name("preview"))
 	}
 }

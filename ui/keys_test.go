@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
+	"fmt"
+	"github.com/charmbracelet/x/ansi"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -21,12 +25,12 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 		keys       []string
 		has, lacks []string
 	}{
-		{nil, []string{"enter detail", "n/N next/prev problem", "f fix problem", "/ search", "q quit"}, []string{"esc", "ctrl+c"}},
+		{nil, []string{"enter detail", "n/N next/prev problem", "f fix", "e rename", "a add", "/ search", "q quit"}, []string{"esc", "ctrl+c"}},
 		{[]string{"2"}, []string{"enter detail", "n/N next/prev problem", "esc back"}, []string{"f fix problem"}},
-		{[]string{"3"}, []string{"enter show its rows", "f fix problem", "esc back"}, []string{"n/N"}},
-		{[]string{"1", "enter"}, []string{"esc back", "tab next view"}, []string{"enter detail", "f fix"}},
-		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view"}},
-		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search"}},
+		{[]string{"3"}, []string{"enter show its rows", "f fix", "esc back"}, []string{"n/N"}},
+		{[]string{"1", "enter"}, []string{"esc/q back", "tab next view", "ctrl+c quit"}, []string{"enter detail", "f fix", "q quit"}},
+		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view", "n/N", "f fix"}},
+		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search", "tab next view", "n/N"}},
 	}
 	for _, s := range steps {
 		d.press(s.keys...)
@@ -41,6 +45,10 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 				t.Errorf("after %v the help line offers %q: %q", s.keys, not, f)
 			}
 		}
+	}
+	// The list's status line does not leak under the dialog over it.
+	if ls := d.lines(); strings.Contains(ls[len(ls)-2], "accounts loaded") {
+		t.Errorf("the list's status under the dialog: %q", ls[len(ls)-2])
 	}
 	d.press("esc", "2", "?")
 	if s := d.screen(); strings.Contains(s, "edit/rename") || !strings.Contains(s, "previous problem") {
@@ -88,4 +96,158 @@ func TestEscAfterACommitReloadsToo(t *testing.T) {
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("esc")
 	d.until("the account gone from the screen", func(m *Model) bool { return !strings.Contains(d.screen(), "ACCT#g7") })
+}
+
+// TestOneWayBack: esc goes back everywhere; q quits only from a list
+// view, and goes back over the detail and help; shift+tab is the
+// previous view.
+func TestOneWayBack(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.press("enter")
+	if !d.m.detail.Shown() {
+		t.Fatalf("enter did not open the detail:\n%s", d.screen())
+	}
+	d.press("q")
+	if d.quit || d.m.detail.Shown() {
+		t.Fatalf("q over the detail: quit %v, detail shown %v; want it closed", d.quit, d.m.detail.Shown())
+	}
+	d.press("?", "q")
+	if d.quit || d.m.helpOpen {
+		t.Fatalf("q over help: quit %v, help open %v; want it closed", d.quit, d.m.helpOpen)
+	}
+	d.press("?", "esc")
+	if d.m.helpOpen {
+		t.Fatal("esc does not close help")
+	}
+	d.press("shift+tab")
+	if d.m.view != viewProblems {
+		t.Fatalf("shift+tab from the accounts: view %d, want the problems", d.m.view)
+	}
+	d.press("shift+tab")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
+	if d.m.view != viewLocks {
+		t.Fatalf("shift+tab from the problems: view %d, want the locks", d.m.view)
+	}
+	d.press("esc")
+	if d.m.view != viewAccounts {
+		t.Fatalf("esc from the locks: view %d, want the accounts", d.m.view)
+	}
+	d.press("q")
+	if !d.quit {
+		t.Fatal("q does not quit from a list view")
+	}
+}
+
+// TestFooterEndsWithHelpAndQuit: q quit fell off the help line at 100 and
+// 120 columns; the other hints give way first.
+func TestFooterEndsWithHelpAndQuit(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {120, 40}} {
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		pinAccount(d, "ada")
+		for _, keys := range [][]string{nil, {"enter"}} {
+			d.press(keys...)
+			f := d.footer()
+			if !strings.HasSuffix(f, "? help • q quit") && !strings.HasSuffix(f, "? help • ctrl+c quit") {
+				t.Errorf("at %dx%d after %v the help line ends %q", size[0], size[1], keys, f)
+			}
+			if w := ansi.StringWidth(f); w > size[0] {
+				t.Errorf("at %dx%d the help line is %d wide", size[0], size[1], w)
+			}
+		}
+	}
+}
+
+// TestCountsFitTheHeader: at 80 columns the problem counts were cut.
+func TestCountsFitTheHeader(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}} {
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		h := d.lines()[1]
+		if strings.Contains(h, "…") || !strings.Contains(h, "1") || !regexp.MustCompile(`inval\w* 1$`).MatchString(h) {
+			t.Errorf("at %dx%d the counts are cut: %q", size[0], size[1], h)
+		}
+	}
+}
+
+// TestHelpFits: at 80x24 and 60x16 the help screen showed only its first
+// columns, and the help line lost the write keys and quit.
+func TestHelpFits(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}} {
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		f := d.footer()
+		for _, want := range []string{"e rename", "d delete", "f fix", "a add", "? help", "q quit"} {
+			if !strings.Contains(f, want) {
+				t.Errorf("at %dx%d the help line lacks %q: %q", size[0], size[1], want, f)
+			}
+		}
+		d.press("?")
+		s := fields(d.screen())
+		for _, want := range []string{"e edit/rename account", "d delete account", "f fix problem", "a add account", "? help", "q quit"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("at %dx%d the help screen lacks %q:\n%s", size[0], size[1], want, d.screen())
+			}
+		}
+		wantWithin(t, d, size[0])
+		if !strings.Contains(s, "G end (keeps loading)") {
+			t.Errorf("at %dx%d the help screen lacks the last of the moves:\n%s", size[0], size[1], d.screen())
+		}
+	}
+}
+
+// TestFlowPages: bindings that do not fit one page go on the next, none
+// lost, none wider than the page.
+func TestFlowPages(t *testing.T) {
+	var bs []key.Binding
+	for i := range 24 {
+		bs = append(bs, key.NewBinding(key.WithKeys(fmt.Sprint(i)), key.WithHelp(fmt.Sprint(i), fmt.Sprintf("binding number %d", i))))
+	}
+	pages := flowPages(bs, 30, 5)
+	if len(pages) < 2 {
+		t.Fatalf("%d page(s) for 24 bindings in 30x5", len(pages))
+	}
+	all := strings.Join(pages, "\n")
+	for i := range 24 {
+		if !strings.Contains(all, fmt.Sprintf("binding number %d\n", i)) && !strings.HasSuffix(all, fmt.Sprintf("binding number %d", i)) && !strings.Contains(all, fmt.Sprintf("binding number %d ", i)) {
+			t.Errorf("binding %d is on no page:\n%s", i, all)
+		}
+	}
+	for _, p := range pages {
+		if w := widest(p); w > 30 {
+			t.Errorf("a page is %d wide:\n%s", w, p)
+		}
+	}
+}
+
+// TestCopyKeyAndItem: over the detail, c copies the key and C the item as
+// DynamoDB JSON, read again (OSC 52, on those keys only).
+func TestCopyKeyAndItem(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	for !strings.Contains(d.selected(), "ACCT#a1") {
+		d.press("down")
+	}
+	d.press("c")
+	if d.clipboard != "" {
+		t.Fatalf("c on a list copied %q", d.clipboard)
+	}
+	d.press("enter")
+	if !strings.Contains(d.footer(), "c copy key") {
+		t.Errorf("the help line does not offer c: %q", d.footer())
+	}
+	d.press("c")
+	if d.clipboard != "ACCT#a1" || !strings.Contains(d.screen(), "copied ACCT#a1") {
+		t.Fatalf("c copied %q:\n%s", d.clipboard, d.screen())
+	}
+	d.press("C")
+	if !strings.Contains(fields(d.clipboard), `"PK": { "S": "ACCT#a1" }`) || !strings.Contains(d.screen(), "copied the item") {
+		t.Fatalf("C copied %q:\n%s", d.clipboard, d.screen())
+	}
 }

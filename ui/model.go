@@ -62,6 +62,13 @@ type Options struct {
 	// Missing says what the backend lacks, one line each
 	// (dynamo.Capabilities.Missing): shown in the header.
 	Missing []string
+	// ReadOnlyWhy says why writes are disabled (--read-only, a remote
+	// endpoint without --write ...): the status line says it when a write
+	// key is pressed.
+	ReadOnlyWhy string
+	// SaveDir is where a previewed request is saved ("": the current
+	// directory).
+	SaveDir string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -87,7 +94,17 @@ type Model struct {
 	write    write.Model
 	help     help.Model
 	spinner  spinner.Model
+	// writes are the write keys of each list view, named short: the help
+	// line keeps them longest; on a read-only store, where they do
+	// nothing, the status says why when one is pressed.
+	writes   [3][]key.Binding
+	writable bool
+	helpPage int    // the page of the help screen shown
 	status   string // what the last key did not do, or what is being done
+	// shownRef is the key of the item the detail shows (nil: none), for
+	// the copy keys; ctx bounds the read of C.
+	shownRef *model.KeyRef
+	ctx      context.Context
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -101,20 +118,32 @@ func New(ctx context.Context, o Options) Model {
 	writable := o.Store.Writable()
 	km.Add.SetEnabled(writable)
 	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
+	short := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	}
+	add := short(keymap.Default().Add, "add")
+	var writes [3][]key.Binding
+	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add}
+	writes[viewLocks] = []key.Binding{add}
+	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add}
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
+	w := write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap())
+	w.SaveDir = o.SaveDir
 	return Model{
-		opts: o, schema: &sc, km: km, st: &st, pump: pump,
+		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: accounts.New(ctx, o.Store, r, akm),
 		locks:    locks.New(ctx, o.Store, r, locks.DefaultKeyMap()),
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
 		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
-		write:    write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap()),
+		write:    w,
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
+		writes:   writes,
+		writable: writable,
 	}
 }
 
@@ -153,8 +182,12 @@ func (m Model) View() tea.View {
 	return v
 }
 
+// tooSmall reports whether the terminal is below the minimum size: the
+// screen says so, and every key but quit is ignored.
+func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
 func (m Model) content() string {
-	if m.width < MinWidth || m.height < MinHeight {
+	if m.tooSmall() {
 		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(q quits)",
 			m.width, m.height, MinWidth, MinHeight)
 	}
@@ -167,10 +200,7 @@ func (m Model) content() string {
 	case m.write.Open():
 		body = m.write.View()
 	case m.helpOpen:
-		// The keys of the view help was opened over, all of them.
-		under := m
-		under.helpOpen = false
-		body = m.help.FullHelpView(append(m.list().FullHelp(), under.keys().FullHelp()...))
+		body = m.helpScreen()
 	case m.detail.Shown():
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case m.view == viewLocks:
@@ -190,7 +220,7 @@ func (m Model) content() string {
 		bottom = m.search.View()
 	}
 	return h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" +
-		m.help.ShortHelpView(append(m.active().ShortHelp(), m.keys().ShortHelp()...))
+		m.footer()
 }
 
 // active is what takes the keys the root does not: the search field, the
@@ -231,7 +261,8 @@ func (m Model) loading() bool { return m.accounts.Loading() || m.locks.Loading()
 // statusText says what is being done, or what is loaded.
 func (m Model) statusText() string {
 	switch {
-	case m.write.Status() != "":
+	case m.write.Open() || m.write.Status() != "":
+		// The dialog's own, or nothing: the list's is not about the dialog.
 		return m.write.Status()
 	case m.status != "":
 		return m.status
@@ -285,11 +316,22 @@ func errText(err error) string {
 func (m Model) keys() keymap.KeyMap {
 	km := m.km
 	text := m.search.Typing() || m.write.Open()
-	for _, b := range []*key.Binding{&km.NextView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
+	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
+	copyable := !text && !m.helpOpen && m.detail.Shown() && m.shownRef != nil
+	km.CopyKey.SetEnabled(copyable)
+	km.CopyItem.SetEnabled(copyable)
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
-	km.Back.SetEnabled(!text && (m.helpOpen || !m.detail.Shown() && m.view != viewAccounts))
+	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
+	if !text && (m.helpOpen || m.detail.Shown()) {
+		// Over the detail and help q goes back, as esc does: it quits only
+		// from a list view (k9s, lazygit).
+		km.Back.SetKeys(append(km.Back.Keys(), km.Quit.Keys()[0])...)
+		km.Back.SetHelp(km.Back.Help().Key+"/"+km.Quit.Help().Key, km.Back.Help().Desc)
+		km.Quit.SetEnabled(false)
+		km.Interrupt.SetEnabled(true)
+	}
 	return km
 }

@@ -2,8 +2,14 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/ui/dialog"
 )
@@ -17,12 +23,7 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	pinAccount(d, "ada")
-	d.press("e", "tab")
-	waitScreen(d, "the form", "rename ACCT#a1")
-	d.send(ctrlU())
-	d.typeText("bob")
-	d.press("enter")
+	renameADA(d, "bob")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
 	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
 		t.Fatalf("not back on the form:\n%s", d.screen())
@@ -30,6 +31,17 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
 		t.Fatalf("the account changed: %v", a.Item["username"])
 	}
+}
+
+// renameADA opens the rename form of ACCT#a1 and submits username v.
+func renameADA(d *driver, v string) {
+	d.t.Helper()
+	pinAccount(d, "ada")
+	d.press("e", "tab")
+	waitScreen(d, "the form", "rename ACCT#a1")
+	d.send(ctrlU())
+	d.typeText(v)
+	d.press("enter")
 }
 
 // sendingFix opens the fix of bob's missing lock on a store whose writes
@@ -46,6 +58,9 @@ func sendingFix(t *testing.T) (d *driver, release func()) {
 	d.send(keyMsg("enter")) // press would wait for the write to end
 	d.until("the write sent", func(m *Model) bool { return m.write.Sending() })
 	<-arrived
+	if !strings.Contains(d.screen(), "sending the transaction (token ") {
+		t.Fatalf("the dialog does not say it is sending:\n%s", d.screen())
+	}
 	return d, release
 }
 
@@ -77,5 +92,46 @@ func TestSecondCtrlCQuitsWithTheToken(t *testing.T) {
 	d.until("the quit", func(*Model) bool { return d.quit })
 	if f := d.m.Farewell(); !strings.HasPrefix(f, "UNKNOWN   repair UNIQ#HANDLE#bob") || !strings.Contains(f, "(token ") {
 		t.Fatalf("farewell %q", f)
+	}
+}
+
+// TestFailuresAreReadableWhole: at 80 columns a refused connection and a
+// refusal in the form were cut at the edge, and said nothing of the
+// outcome. They are wrapped to the dialog's width, and the outcome is
+// said in words.
+func TestFailuresAreReadableWhole(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 80, 24)
+	d.ready()
+	renameADA(d, "bob")
+	want := "username bob is taken by ACCT#b2, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)"
+	d.until("the refusal", func(m *Model) bool { return strings.Contains(fields(d.screen()), want) })
+	wantWithin(t, d, 80)
+
+	refused := fmt.Errorf("operation error DynamoDB: TransactWriteItems, https response error StatusCode: 0, RequestID: , request send failed, Post \"http://127.0.0.1:8000/\": %w",
+		&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
+	store.Fail("Execute", refused)
+	d.send(ctrlU())
+	d.typeText("adele")
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#adele")
+	d.press("enter")
+	s := fields(d.screen())
+	for _, w := range []string{"NOT SENT", "nothing was written", fields(refused.Error())} {
+		if !strings.Contains(s, w) {
+			t.Errorf("the failure does not say %q whole:\n%s", w, d.screen())
+		}
+	}
+	wantWithin(t, d, 80)
+}
+
+// wantWithin fails if a line of the screen is wider than width.
+func wantWithin(t *testing.T, d *driver, width int) {
+	t.Helper()
+	for _, l := range d.lines() {
+		if ansi.StringWidth(l) > width {
+			t.Errorf("line wider than %d: %q", width, l)
+		}
 	}
 }

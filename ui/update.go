@@ -1,13 +1,20 @@
 package ui
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
+	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
@@ -32,10 +39,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		*m.st = styles.New(msg.IsDark())
 	case spinner.TickMsg:
+		// The status line's spinner, and the dialog's while it waits.
+		var wcmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
+		m.write, wcmd = m.write.Update(msg)
+		cmd = tea.Batch(cmd, wcmd)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
+		if m.tooSmall() {
+			return m, nil
+		}
 		return m.route(msg)
 
 	case accounts.PageMsg:
@@ -74,6 +88,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.search, cmd = m.search.Update(msg)
 	case detail.OpenMsg:
 		if !m.write.Open() {
+			m.shownRef = msg.Read
 			m.detail, cmd = m.detail.Open(msg)
 			m.helpOpen = m.helpOpen && !m.detail.Shown()
 		}
@@ -81,6 +96,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.write.Open() {
 			m.detail, cmd = m.detail.Update(msg)
 		}
+	case copyItemMsg:
+		if msg.err != nil {
+			m.status = "not copied: " + errText(msg.err)
+			return m, nil
+		}
+		m.status = fmt.Sprintf("copied the item (%d bytes of DynamoDB JSON) to the clipboard, if the terminal allows it (OSC 52)", len(msg.doc))
+		return m, tea.SetClipboard(msg.doc)
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
@@ -90,8 +112,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = "not written; reading the rows involved again"
 		}
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
-	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg,
-		dialog.SubmitMsg, dialog.SendMsg, dialog.CloseMsg:
+	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
+		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		m.write, cmd = m.write.Update(msg)
 	}
 	return m, cmd
@@ -104,11 +126,16 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.keys()
 	var cmd tea.Cmd
 	switch {
-	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit):
+	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit),
+		m.write.Sending() && m.tooSmall() && key.Matches(msg, m.km.Quit):
 		m.write, cmd = m.write.Quit()
 		return m, cmd
-	case key.Matches(msg, km.Interrupt, km.Quit):
+	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.km.Quit):
 		return m, tea.Quit
+	case m.tooSmall():
+		// Nothing is shown to take the key: a y here would send a preview
+		// the user cannot see.
+		return m, nil
 	case m.search.Typing():
 		m.search, cmd = m.search.Update(msg)
 		return m, cmd
@@ -118,16 +145,24 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.status = ""
 	switch {
+	case m.refusedWrite(msg) != "":
+		m.status = m.refusedWrite(msg)
 	case key.Matches(msg, km.Help):
-		m.helpOpen = !m.helpOpen
+		m.helpOpen, m.helpPage = !m.helpOpen, 0
 		m.detail.Close()
 	case key.Matches(msg, km.Back):
-		if !m.helpOpen {
+		switch {
+		case m.helpOpen:
+			m.helpOpen = false
+		case m.detail.Shown():
+			m.detail.Close()
+		default:
 			m.view = viewAccounts
 		}
-		m.helpOpen = false
 	case key.Matches(msg, km.NextView):
 		cmd = m.switchTo((m.view + 1) % 3)
+	case key.Matches(msg, km.PrevView):
+		cmd = m.switchTo((m.view + 2) % 3)
 	case key.Matches(msg, km.Accounts):
 		cmd = m.switchTo(viewAccounts)
 	case key.Matches(msg, km.Locks):
@@ -142,17 +177,88 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
+	case key.Matches(msg, km.CopyKey):
+		k := refKey(*m.shownRef, m.schema.PK)
+		m.status = "copied " + model.Printable(k) + " to the clipboard, if the terminal allows it (OSC 52)"
+		return m, tea.SetClipboard(k)
+	case key.Matches(msg, km.CopyItem):
+		return m, copyItem(m.ctx, m.opts.Store, *m.shownRef)
 	default:
 		return m.route(msg)
 	}
 	return m, tea.Batch(cmd, m.prefetch())
 }
 
+// refusedWrite says why a write key does nothing on a read-only store
+// ("" for any other key, or where the key writes nothing).
+func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
+	if m.writable || m.helpOpen || m.detail.Shown() {
+		return ""
+	}
+	for _, b := range m.writes[m.view] {
+		if key.Matches(msg, b) {
+			why := m.opts.ReadOnlyWhy
+			if why == "" {
+				why = "writes are disabled"
+			}
+			return b.Help().Key + " " + b.Help().Desc + ": read-only, " + why
+		}
+	}
+	return ""
+}
+
+// copyItemMsg answers C: the item of the detail as DynamoDB JSON.
+type copyItemMsg struct {
+	doc string
+	err error
+}
+
+// copyItem reads the item at ref again, consistently, as DynamoDB JSON.
+func copyItem(ctx context.Context, b Backend, ref model.KeyRef) tea.Cmd {
+	return func() tea.Msg {
+		var found model.Item
+		if err := b.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it }); err != nil {
+			return copyItemMsg{err: err}
+		}
+		if found == nil {
+			return copyItemMsg{err: fmt.Errorf("no item at %s: nothing to copy", model.Printable(refKey(ref, "")))}
+		}
+		doc, err := json.MarshalIndent(found, "", "  ")
+		if err != nil {
+			return copyItemMsg{err: err}
+		}
+		return copyItemMsg{doc: model.EscapeJSON(string(doc))}
+	}
+}
+
+// refKey is a key as it is stored: its partition key pk when it has one,
+// its only attribute, or every attribute as name=value.
+func refKey(ref model.KeyRef, pk string) string {
+	if v, ok := ref.Key[pk]; ok {
+		return v
+	}
+	names := slices.Sorted(maps.Keys(ref.Key))
+	if len(names) == 1 {
+		return ref.Key[names[0]]
+	}
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = name + "=" + ref.Key[name]
+	}
+	return strings.Join(parts, " ")
+}
+
 // route hands a key or the mouse wheel to what is shown.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	nav := browser.DefaultKeyMap()
 	switch {
 	case m.helpOpen:
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
+			m.helpPage = min(m.helpPage+1, len(m.helpPages())-1)
+		} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
+			m.helpPage = max(m.helpPage-1, 0)
+		}
 	case m.detail.Shown():
 		m.detail, cmd = m.detail.Update(msg)
 	case m.view == viewLocks:

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,7 +40,7 @@ func TestFixMissingLock(t *testing.T) {
 	}
 	d.press("f")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
-	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2 if it is unchanged") || !strings.Contains(s, `"ClientRequestToken":"`) {
+	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2 if it is unchanged") || !strings.Contains(s, `"ClientRequestToken": "`) {
 		t.Fatalf("preview:\n%s", s)
 	}
 	d.press("enter")
@@ -148,12 +150,16 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	store.SetWritable(false)
-	d := newDriver(t, Options{Store: store, ReadOnly: true}, 120, 40)
+	d := newDriver(t, Options{Store: store, ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
 	d.ready()
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
 		if d.m.write.Open() {
 			t.Fatalf("%s opened a write dialog on a read-only store", k)
+		}
+		// Nothing happening in silence looks like a broken key: say why.
+		if s := d.screen(); !strings.Contains(s, k+" ") || !strings.Contains(s, "read-only, refusing to write: --read-only is set") {
+			t.Fatalf("%s on a read-only store does not say why nothing happens:\n%s", k, s)
 		}
 	}
 	d.press("?")
@@ -195,5 +201,77 @@ func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
 	waitScreen(d, "the preview", "claim lock UNIQ#HANDLE#ghost")
 	if strings.Contains(d.screen(), "to send:") || !strings.Contains(d.footer(), "enter/y send") {
 		t.Errorf("an ownerless orphan asks for something to be typed:\n%s", d.screen())
+	}
+}
+
+// TestTooSmallTakesNoKeys: a rename preview, the terminal shrunk below
+// 60x16 (the dialog is not shown), y pressed, the terminal grown back:
+// the rename was sent. The too-small screen ignores every key but quit.
+func TestTooSmallTakesNoKeys(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	renameADA(d, "adele")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#adele")
+	d.send(tea.WindowSizeMsg{Width: 50, Height: 12})
+	d.press("y", "enter", "esc")
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.settle()
+	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
+		t.Fatalf("a key pressed on the too-small screen sent the rename: %v", a.Item["username"])
+	}
+	if d.m.write.Stage() != dialog.StagePreview || !strings.Contains(d.screen(), "put lock UNIQ#HANDLE#adele") {
+		t.Fatalf("the preview is not as it was:\n%s", d.screen())
+	}
+	d.send(tea.WindowSizeMsg{Width: 50, Height: 12})
+	d.press("q")
+	if !d.quit {
+		t.Error("q does not quit the too-small screen over a dialog")
+	}
+}
+
+// TestCopyAndSaveTheRequest: c copies the previewed request (OSC 52, on
+// that key only), w saves it and says where; the preview shows it one
+// member a line, so that it wraps between tokens.
+func TestCopyAndSaveTheRequest(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	dir := t.TempDir()
+	d := newDriver(t, Options{Store: store, SaveDir: dir}, 80, 24)
+	d.ready()
+	pinAccount(d, "bob")
+	d.press("down", "down", "f")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
+	if d.clipboard != "" {
+		t.Fatalf("the clipboard was set before c: %q", d.clipboard)
+	}
+	found := false
+	for range 5 {
+		for _, l := range d.lines() {
+			found = found || strings.TrimSpace(l) == `"ReturnValuesOnConditionCheckFailure": "ALL_OLD",`
+		}
+		d.press("pgdown")
+	}
+	if !found {
+		t.Errorf("the request is not shown one member a line:\n%s", d.screen())
+	}
+	d.press("c")
+	if !strings.HasPrefix(d.clipboard, "{") || !strings.Contains(d.clipboard, `"ClientRequestToken":"`) || !strings.Contains(d.screen(), "copied the request") {
+		t.Fatalf("c did not copy the request: %q\n%s", d.clipboard, d.screen())
+	}
+	d.press("w")
+	files, _ := filepath.Glob(filepath.Join(dir, "locktable-tx-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("w saved %v", files)
+	}
+	if !strings.Contains(strings.ReplaceAll(d.screen(), "\n", ""), files[0]) {
+		t.Errorf("the screen does not show the path %s:\n%s", files[0], d.screen())
+	}
+	if b, _ := os.ReadFile(files[0]); strings.TrimSpace(string(b)) != d.clipboard {
+		t.Errorf("the file is not the request copied:\n%s", b)
+	}
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StagePreview {
+		t.Fatalf("c or w left the preview:\n%s", d.screen())
 	}
 }

@@ -5,13 +5,17 @@
 package dialog
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/events"
@@ -52,6 +56,9 @@ type Preview struct {
 	Request string // the request as the AWS CLI takes it (--cli-input-json)
 }
 
+// SaveMsg asks the root to save the previewed request to a file.
+type SaveMsg struct{}
+
 // SendMsg asks the root to send the previewed transaction (again, with
 // the same token, after an unknown outcome).
 type SendMsg struct{}
@@ -74,6 +81,9 @@ type Model struct {
 	result  *model.Result
 	err     string // as it may be shown
 	note    string
+	info    string // what the last copy or save did
+	spin    spinner.Model
+	waiting string // what the root is doing, while StageWaiting
 	width   int
 	height  int
 }
@@ -81,13 +91,14 @@ type Model struct {
 // New returns a dialog titled title. With fields it opens on the form;
 // without, it waits for the root's plan.
 func New(km KeyMap, st *styles.Styles, schema *model.Schema, title string, fields []Field) Model {
-	m := Model{km: km, st: st, schema: schema, Title: title, fields: fields, Stage: StageWaiting}
+	m := Model{km: km, st: st, schema: schema, Title: title, fields: fields, Stage: StageWaiting,
+		spin: spinner.New(spinner.WithSpinner(spinner.Dot)), waiting: "reading what the write involves"}
 	if len(fields) > 0 {
 		m.Stage = StageForm
 		m.fields[0].Input.Focus()
 	}
 	m.preview = viewport.New()
-	m.preview.SoftWrap = true
+	m.preview.SoftWrap = false // previewLines wraps between words
 	m.preview.KeyMap = viewport.KeyMap{
 		Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
 		HalfPageUp: key.NewBinding(key.WithDisabled()), HalfPageDown: key.NewBinding(key.WithDisabled()),
@@ -96,6 +107,20 @@ func New(km KeyMap, st *styles.Styles, schema *model.Schema, title string, field
 	m.typed = textinput.New()
 	m.typed.Prompt = "> "
 	return m
+}
+
+// Init starts the spinner of a dialog that opens waiting for its plan.
+func (m Model) Init() tea.Cmd {
+	if m.Stage == StageWaiting {
+		return m.spin.Tick
+	}
+	return nil
+}
+
+// wait moves to StageWaiting, saying what for, with the spinner turning.
+func (m *Model) wait(what string) tea.Cmd {
+	m.Stage, m.waiting = StageWaiting, what
+	return m.spin.Tick
 }
 
 // NewField returns a form field; validate runs as the user types.
@@ -114,7 +139,11 @@ func (m *Model) SetSize(w, h int) {
 		m.fields[i].Input.SetWidth(max(w-24, 10))
 	}
 	m.preview.SetWidth(w)
-	m.preview.SetHeight(max(h-6, 3))
+	// Below the title: the typed answer, an error and a note.
+	m.preview.SetHeight(max(h-4, 3))
+	if m.tx != nil {
+		m.preview.SetContentLines(m.previewLines())
+	}
 }
 
 // SetPlan shows the prepared transaction, asking for p.Plan.MustType to
@@ -150,6 +179,16 @@ func (m *Model) SetError(text string) {
 	}
 }
 
+// SetFailure shows the outcome of a write that certainly did not apply
+// (refused, not sent, rejected) and why, as it may be shown.
+func (m *Model) SetFailure(r model.Result, text string) {
+	m.SetResult(r)
+	m.err = text
+}
+
+// SetInfo says what a copy or a save did.
+func (m *Model) SetInfo(text string) { m.info = text }
+
 // SetResult shows the outcome. A cancelled or unknown write keeps the
 // dialog open, slot by slot, for the user to edit and retry.
 func (m *Model) SetResult(r model.Result) {
@@ -172,17 +211,44 @@ func (m Model) previewLines() []string {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
 	lines = append(lines, "",
-		"the request (save it as tx.json to send the same with: aws dynamodb transact-write-items --cli-input-json file://tx.json;",
-		"its ClientRequestToken makes a resend within 10 minutes a no-op):")
-	// EscapeJSON keeps the request valid JSON to copy, and the same.
-	lines = append(lines, model.Printable(model.EscapeJSON(m.tx.Request)))
-	return lines
+		"the request: w saves it to a file, c copies it;",
+		"send it with: aws dynamodb transact-write-items --cli-input-json file://FILE",
+		"(its ClientRequestToken makes a resend within 10 minutes a no-op)")
+	// EscapeJSON keeps the request valid JSON to copy, and the same;
+	// indented, one member a line, it wraps between tokens, not in them.
+	doc := model.EscapeJSON(m.tx.Request)
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, []byte(doc), "", "  ") == nil {
+		doc = pretty.String()
+	}
+	for _, l := range strings.Split(doc, "\n") {
+		lines = append(lines, model.Printable(l))
+	}
+	var wrapped []string
+	for _, l := range lines {
+		// A continuation is indented as its line is, plus two.
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		parts := strings.Split(ansi.Wrap(l, max(m.width-indent-2, 20), ""), "\n")
+		wrapped = append(wrapped, parts[0])
+		for _, p := range parts[1:] {
+			wrapped = append(wrapped, strings.Repeat(" ", indent+2)+p)
+		}
+	}
+	return wrapped
 }
 
 // Update handles the dialog's keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		if _, tick := msg.(spinner.TickMsg); tick {
+			if m.Stage != StageWaiting {
+				return m, nil // the spinner stops with the wait
+			}
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			return m, cmd
+		}
 		if m.Stage == StagePreview {
 			var cmd tea.Cmd
 			m.preview, cmd = m.preview.Update(msg)
@@ -192,7 +258,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	km := m.keys() // nothing works while waiting: the answer must find this dialog
 	committed := m.result != nil && m.result.Outcome == model.Committed
+	m.info = ""
 	switch {
+	case key.Matches(k, km.Copy):
+		// OSC 52: only on this key, never by itself.
+		m.info = fmt.Sprintf("copied the request (%d bytes) to the clipboard, if the terminal allows it (OSC 52)", len(m.tx.Request))
+		return m, tea.SetClipboard(m.tx.Request)
+	case key.Matches(k, km.Save):
+		return m, events.Emit(SaveMsg{})
 	case key.Matches(k, km.Back) && len(m.fields) > 0 && (m.Stage == StagePreview || m.Stage == StageResult && !committed):
 		m.Stage = StageForm // back to the values, kept as typed
 		return m, m.fields[m.focus].Input.Focus()
@@ -204,8 +277,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
 	case key.Matches(k, km.Send, km.Resend):
 		// A resend is the same request and token: a no-op if it had committed.
-		m.Stage = StageWaiting
-		return m, events.Emit(SendMsg{})
+		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
+		return m, tea.Batch(spin, events.Emit(SendMsg{}))
 	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
 		var cmd tea.Cmd
 		m.typed, cmd = m.typed.Update(k)
@@ -233,8 +306,9 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 			}
 			values[f.Label] = f.Input.Value()
 		}
-		m.Stage, m.err = StageWaiting, ""
-		return m, events.Emit(SubmitMsg{Values: values})
+		m.err = ""
+		spin := m.wait("reading what the write involves")
+		return m, tea.Batch(spin, events.Emit(SubmitMsg{Values: values}))
 	}
 	var cmd tea.Cmd
 	f := &m.fields[m.focus]
@@ -273,38 +347,80 @@ func (m Model) View() string {
 				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Dim.Render("was "+f.Original))
 			}
 			if f.Err != "" {
-				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Error.Render(model.Printable(f.Err)))
+				b.WriteString(m.st.Error.Render(m.wrap(model.Printable(f.Err), 21)) + "\n")
 			}
 		}
 	case StageWaiting:
-		b.WriteString(m.st.Dim.Render("working…") + "\n")
+		b.WriteString(m.spin.View() + " " + m.st.Dim.Render(m.wrap(m.waiting+"…", 2)) + "\n")
 	case StagePreview:
-		b.WriteString(m.preview.View() + "\n")
+		below := m.notes()
 		if m.tx.Plan.MustType != "" {
-			b.WriteString("type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n")
+			below = "type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n" + below
 		}
+		// The request takes what the lines below it leave.
+		p := m.preview
+		p.SetHeight(max(m.height-1-strings.Count(below, "\n"), 3))
+		b.WriteString(p.View() + "\n" + below)
+		return b.String()
 	case StageResult:
 		r := m.result
 		style := m.st.Status[model.LockOK]
 		if r.Outcome != model.Committed {
 			style = m.st.Error
 		}
-		b.WriteString(style.Render(strings.ToUpper(string(r.Outcome))) + "  token " + r.Token + "\n")
+		word := strings.ToUpper(strings.ReplaceAll(string(r.Outcome), "_", " "))
+		b.WriteString(style.Render(word) + "  token " + r.Token + "\n")
+		b.WriteString(m.wrap(outcomeWords[r.Outcome], 0) + "\n")
 		if r.Note != "" {
-			b.WriteString(model.Printable(r.Note) + "\n")
+			b.WriteString(m.wrap(model.Printable(r.Note), 0) + "\n")
 		}
 		for _, rs := range r.Reasons {
 			if rs.Slot >= 0 {
-				fmt.Fprintf(&b, "  slot %d  %s\n          %s: %s\n", rs.Slot, model.Printable(rs.Action), rs.Code, m.st.Error.Render(model.Printable(rs.Message)))
+				fmt.Fprintf(&b, "  slot %d  %s\n%s\n", rs.Slot, m.wrap(model.Printable(rs.Action), 10),
+					m.st.Error.Render(m.wrap(rs.Code+": "+model.Printable(rs.Message), 10)))
 			} else {
-				fmt.Fprintf(&b, "  %s: %s\n", rs.Code, model.Printable(rs.Message))
+				b.WriteString(m.wrap(rs.Code+": "+model.Printable(rs.Message), 2) + "\n")
 			}
 		}
 	case StageSkipped:
-		b.WriteString(model.Printable(m.note) + "\n")
+		b.WriteString(m.wrap(model.Printable(m.note), 0) + "\n")
 	}
+	b.WriteString(m.notes())
+	return b.String()
+}
+
+// notes are the error and what the last copy or save did, wrapped.
+func (m Model) notes() string {
+	var b strings.Builder
 	if m.err != "" {
-		b.WriteString(m.st.Error.Render("error: "+model.Printable(m.err)) + "\n")
+		b.WriteString(m.st.Error.Render(m.wrap("error: "+model.Printable(m.err), 0)) + "\n")
+	}
+	if m.info != "" {
+		for _, l := range strings.Split(m.info, "\n") {
+			b.WriteString(m.st.Dim.Render(m.wrap(model.Printable(l), 0)) + "\n")
+		}
 	}
 	return b.String()
+}
+
+// outcomeWords says what each outcome means for the table.
+var outcomeWords = map[model.Outcome]string{
+	model.Committed: "every action was applied, together",
+	model.Cancelled: "nothing was applied: a condition failed (below, slot by slot)",
+	model.Unknown:   "no answer came and the keys do not settle it: send again with the same token (a no-op if it committed), or check the keys",
+	model.NotSent:   "nothing was sent: no request left this process (no connection, no credentials); nothing was written",
+	model.Refused:   "locktable refused it before sending: nothing was written",
+	model.Rejected:  "DynamoDB rejected the request: nothing was written",
+}
+
+// wrap fits text to the dialog's width, word by word (a word longer than
+// a line is broken, never cut), each line indented by indent cells.
+func (m Model) wrap(text string, indent int) string {
+	w := max(m.width-indent, 20)
+	pad := strings.Repeat(" ", indent)
+	lines := strings.Split(ansi.Wrap(text, w, ""), "\n")
+	for i := range lines {
+		lines[i] = pad + lines[i]
+	}
+	return strings.Join(lines, "\n")
 }

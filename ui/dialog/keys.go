@@ -17,6 +17,8 @@ type KeyMap struct {
 	PageUp     key.Binding
 	PageDown   key.Binding
 	Resend     key.Binding // an unknown outcome: send again, same token
+	Copy       key.Binding // preview or result: the request to the clipboard
+	Save       key.Binding // preview or result: the request to a file
 	Close      key.Binding // result or nothing to send: close
 	Back       key.Binding // esc: back to the form, or close
 }
@@ -35,6 +37,8 @@ func DefaultKeyMap() KeyMap {
 		PageDown: nav.PageDown,
 		Resend:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send again (same token: a no-op if it committed)")),
 		Close:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "close")),
+		Copy:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy request")),
+		Save:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save request")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
@@ -43,7 +47,7 @@ func DefaultKeyMap() KeyMap {
 // disabled, esc said as what it does.
 func (m Model) keys() KeyMap {
 	k := m.km
-	all := []*key.Binding{&k.Next, &k.Prev, &k.Preview, &k.Send, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Resend, &k.Close, &k.Back}
+	all := []*key.Binding{&k.Next, &k.Prev, &k.Preview, &k.Send, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Resend, &k.Close, &k.Back, &k.Copy, &k.Save}
 	on := map[*key.Binding]bool{}
 	form := len(m.fields) > 0
 	switch m.Stage {
@@ -56,14 +60,17 @@ func (m Model) keys() KeyMap {
 			k.Send.SetKeys("enter")
 			k.Send.SetHelp("enter", "send")
 		} else {
+			// Where the keys are not text: c and w copy and save the request.
 			on[&k.Up], on[&k.Down], on[&k.PageUp], on[&k.PageDown] = true, true, true, true
+			on[&k.Copy], on[&k.Save] = true, true
 		}
 		if form {
 			k.Back.SetHelp("esc", "back")
 		}
 	case StageResult:
 		on[&k.Close], on[&k.Back] = true, true
-		on[&k.Resend] = m.result.Outcome == model.Unknown
+		on[&k.Resend] = m.result.Outcome == model.Unknown || m.result.Outcome == model.NotSent
+		on[&k.Copy], on[&k.Save] = m.tx != nil, m.tx != nil
 		if form && m.result.Outcome != model.Committed {
 			k.Back.SetHelp("esc", "edit and retry")
 		} else {
@@ -82,11 +89,11 @@ func (m Model) keys() KeyMap {
 // ShortHelp is the help line for the dialog's stage.
 func (m Model) ShortHelp() []key.Binding {
 	k := m.keys()
-	return []key.Binding{k.Next, k.Preview, k.Send, k.Up, k.Resend, k.Close, k.Back}
+	return []key.Binding{k.Next, k.Preview, k.Send, k.Up, k.Copy, k.Save, k.Resend, k.Close, k.Back}
 }
 
 // FullHelp is every binding that works at the dialog's stage.
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys()
-	return [][]key.Binding{{k.Next, k.Prev, k.Preview, k.Send, k.Resend, k.Close, k.Back}, {k.Up, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Next, k.Prev, k.Preview, k.Send, k.Resend, k.Close, k.Back}, {k.Up, k.PageUp, k.PageDown, k.Copy, k.Save}}
 }

@@ -43,12 +43,16 @@ type Renderer struct {
 	Styles *styles.Styles
 }
 
+// maxDetail caps the detail column, so that on a wide terminal the status
+// stays near its key; what is left of the line stays blank.
+const maxDetail = 64
+
 // columns splits a width into the key, detail and status columns.
 func columns(width int) (key, detail, status int) {
 	status = 10
 	rest := width - 2 - status - 4 // marker, two gaps
 	key = min(max(rest*45/100, 16), 56)
-	detail = max(rest-key, 0)
+	detail = min(max(rest-key, 0), maxDetail)
 	return
 }
 
@@ -57,6 +61,12 @@ func columns(width int) (key, detail, status int) {
 // be printable.
 func (r Renderer) line(width int, selected bool, indent, key, detail string, status string, statusStyle styles.Style) string {
 	kw, dw, sw := columns(width)
+	// A key longer than its column borrows what this row's detail leaves
+	// empty of its own: the status column stays where it is.
+	if over, spare := ansi.StringWidth(indent+key)-kw, dw-ansi.StringWidth(detail); over > 0 && spare > 0 {
+		kw, dw = kw+min(over, spare), dw-min(over, spare)
+	}
+	pad := strings.Repeat(" ", max(width-(2+kw+2+dw+2+sw), 0))
 	marker := "  "
 	if selected {
 		marker = "▸ "
@@ -68,7 +78,7 @@ func (r Renderer) line(width int, selected bool, indent, key, detail string, sta
 	if selected {
 		return s.Selected.Render(fit(marker+k+"  "+d+"  "+st, width))
 	}
-	return marker + s.Key.Render(k) + "  " + s.Attr.Render(d) + "  " + statusStyle.Render(st)
+	return marker + s.Key.Render(k) + "  " + s.Attr.Render(d) + "  " + statusStyle.Render(st) + pad
 }
 
 // fit truncates or pads plain text to exactly w cells.

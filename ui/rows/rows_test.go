@@ -305,3 +305,29 @@ func TestAttrTextAndCount(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsFollowTheContent: a long lock key was cut while the detail
+// beside it left its column mostly empty; at 250 columns the status sat
+// 200 columns from its key.
+func TestColumnsFollowTheContent(t *testing.T) {
+	r, _ := renderer()
+	long := "averyverylongaddress.of.someone@subdomain.example.org"
+	a := view(acctItem("ACCT#a1", long, "ada"),
+		model.LockView{Value: long, Item: lockItem("UNIQ#EMAIL#"+long, model.S("ACCT#a1")), Owner: "ACCT#a1", Status: model.LockOK})
+	row := ansi.Strip(r.Lock(a, 0, 100, false))
+	if !strings.Contains(row, "UNIQ#EMAIL#"+long) || !strings.Contains(row, "owner ACCT#a1") || !strings.HasSuffix(strings.TrimRight(row, " "), "ok") {
+		t.Errorf("at 100 columns the key is cut while the detail has room:\n%q", row)
+	}
+	if w := ansi.StringWidth(row); w != 100 {
+		t.Errorf("row is %d cells wide, want 100", w)
+	}
+	short := view(acctItem("ACCT#a1", "ada@x.io", "ada"),
+		model.LockView{Value: "ada@x.io", Item: lockItem("UNIQ#EMAIL#ada@x.io", model.S("ACCT#a1")), Owner: "ACCT#a1", Status: model.LockOK})
+	row = ansi.Strip(r.Lock(short, 0, 250, false))
+	if gap := strings.Index(row, " ok") - strings.Index(row, "UNIQ#"); gap > 130 {
+		t.Errorf("at 250 columns the status is %d columns from its key:\n%q", gap, row)
+	}
+	if w := ansi.StringWidth(row); w != 250 {
+		t.Errorf("row is %d cells wide, want 250", w)
+	}
+}

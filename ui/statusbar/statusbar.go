@@ -60,16 +60,30 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	}
 	line1 := strings.Join(parts, "  │  ")
 
-	var tabs []string
-	for i, v := range h.Views {
-		t := fmt.Sprintf("%d %s", i+1, v)
-		if i == h.Active {
-			tabs = append(tabs, st.ActiveTab.Render(t))
-		} else {
-			tabs = append(tabs, st.Tab.Render(t))
+	// Narrower, the inactive tabs keep their keys only, then the counts
+	// their short words, before anything is cut.
+	var line2 string
+	for compact := range 3 {
+		var tabs []string
+		for i, v := range h.Views {
+			switch t := fmt.Sprintf("%d %s", i+1, v); {
+			case i == h.Active:
+				tabs = append(tabs, st.ActiveTab.Render(t))
+			case compact > 0:
+				tabs = append(tabs, st.Tab.Render(fmt.Sprint(i+1)))
+			default:
+				tabs = append(tabs, st.Tab.Render(t))
+			}
+		}
+		gap := "    "
+		if compact > 0 {
+			gap = "  "
+		}
+		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, compact > 1)
+		if ansi.StringWidth(line2) <= width {
+			break
 		}
 	}
-	line2 := strings.Join(tabs, "  ") + "    " + h.Check.render(st)
 	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
 }
 
@@ -80,26 +94,36 @@ var shortKind = map[model.ProblemKind]string{
 	model.DuplicateValue: "duplicate", model.InvalidValue: "invalid",
 }
 
+// tinyKind is shortKind for the narrowest terminals.
+var tinyKind = map[model.ProblemKind]string{
+	model.MissingLock: "miss", model.OrphanLock: "orph", model.ForeignLock: "forgn",
+	model.DuplicateValue: "dup", model.InvalidValue: "inval",
+}
+
 // render says how the check stands: its progress while it runs, the
-// problem counts per kind once it is done.
-func (c Check) render(st *styles.Styles) string {
+// problem counts per kind once it is done (tiny: in fewer letters).
+func (c Check) render(st *styles.Styles, tiny bool) string {
 	switch {
 	case c.Err != nil:
 		return st.Error.Render("check failed (r to retry)")
 	case c.Report != nil:
 		counts := c.Report.Counts()
 		var parts []string
+		names, sep := shortKind, " · "
+		if tiny {
+			names, sep = tinyKind, "·"
+		}
 		for _, k := range model.ProblemKinds {
 			style := st.Dim
 			if counts[k] > 0 {
 				style = st.Kind[k]
 			}
-			parts = append(parts, style.Render(fmt.Sprintf("%s %d", shortKind[k], counts[k])))
+			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], counts[k])))
 		}
 		if rcu := c.Report.ConsumedRCU; rcu > 0 {
 			parts = append(parts, st.Dim.Render("check: "+rcuText(rcu)+" RCU"))
 		}
-		return strings.Join(parts, " · ")
+		return strings.Join(parts, sep)
 	case c.Running:
 		p := c.Progress
 		of := ""

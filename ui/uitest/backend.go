@@ -91,8 +91,8 @@ func (b *Backend) HoldWrites() (arrived <-chan struct{}, release func()) {
 	return b.arrived, sync.OnceFunc(func() { close(hold) })
 }
 
-// Fail makes every later call of method (AccountsPage, LocksPage or Check)
-// fail with err; nil makes them succeed again.
+// Fail makes every later call of method (AccountsPage, LocksPage, Check,
+// or Execute: not sent) fail with err; nil makes them succeed again.
 func (b *Backend) Fail(method string, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -491,7 +491,7 @@ func (b *Backend) Prepare(p model.Plan, token string) (dynamo.Tx, error) {
 // with the failed ones explained slot by slot. An ownerless orphan's
 // repair runs its three steps.
 func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error) {
-	b.called("Execute")
+	failure := b.called("Execute")
 	hold, arrived := b.hold, b.arrived
 	b.mu.Unlock()
 	if hold != nil {
@@ -505,6 +505,11 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	res := dynamo.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token(), Reasons: []dynamo.Reason{}}
+	if failure != nil {
+		// As the store reports a connection that could not be made.
+		res.Outcome = dynamo.NotSent
+		return res, failure
+	}
 	if !b.writable {
 		res.Outcome = dynamo.Refused
 		return res, dynamo.ErrReadOnly

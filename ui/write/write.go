@@ -10,10 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo"
@@ -67,6 +70,13 @@ type SentMsg struct {
 	err error
 }
 
+// SavedMsg answers a save of the previewed request: where it went.
+type SavedMsg struct {
+	req  reqID
+	path string
+	err  error
+}
+
 // WrittenMsg says the dialog of a write that was sent closed, whatever
 // its outcome: the accounts it involves are to be read again.
 type WrittenMsg struct {
@@ -109,8 +119,11 @@ type Model struct {
 	quitting bool
 	farewell string
 	written  []string // the accounts the last write sent involves
-	width    int
-	height   int
+	// SaveDir is where w saves a previewed request ("": the current
+	// directory).
+	SaveDir string
+	width   int
+	height  int
 }
 
 // New returns the write flow, with no dialog open.
@@ -182,10 +195,10 @@ func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
 func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
 	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.others()
-	return m, func() tea.Msg {
+	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		p, err := b.PlanDelete(ctx, id, others)
 		return prepare(req, b, p, err)
-	}
+	})
 }
 
 // Fix plans the repair of problem p, or says why (why) a person decides.
@@ -206,13 +219,13 @@ func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
 		return m, nil
 	}
 	ctx, b, req := m.ctx, m.backend, m.req
-	return m, func() tea.Msg {
+	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		r, err := b.PlanRepair(ctx, p)
 		if err != nil || r.Skip != "" {
 			return PlanMsg{req: req, err: err, skip: r.Skip}
 		}
 		return prepare(req, b, r.Plan, nil)
-	}
+	})
 }
 
 // validator checks a value of attr as it is typed: UTF-8, no control
@@ -304,7 +317,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	ctx, b, sc, req := m.ctx, m.backend, m.schema, m.req
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
+	case tea.KeyPressMsg, spinner.TickMsg:
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
 		return m, cmd
@@ -345,6 +358,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.prepared = &msg.tx
 			return m, m.dialog.SetPlan(msg.preview)
 		}
+	case dialog.SaveMsg:
+		if m.prepared == nil {
+			return m, nil
+		}
+		tx, dir := *m.prepared, m.SaveDir
+		return m, func() tea.Msg {
+			path, err := save(dir, tx)
+			return SavedMsg{req: req, path: path, err: err}
+		}
+	case SavedMsg:
+		switch {
+		case msg.req != req:
+		case msg.err != nil:
+			m.dialog.SetInfo("not saved: " + dynamo.Redact(msg.err.Error()))
+		default:
+			// The path on a line of its own, not wrapped at its hyphens.
+			m.dialog.SetInfo("saved the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH) to:\n" + msg.path)
+		}
 	case dialog.SendMsg:
 		if m.prepared == nil {
 			return m, nil
@@ -367,7 +398,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.farewell = farewell(msg.res, msg.err)
 			return m, tea.Quit
 		}
-		if msg.err != nil {
+		switch {
+		case msg.err != nil && msg.res.Outcome != "":
+			// Certainly not applied: the outcome says how, in words.
+			m.dialog.SetFailure(msg.res, dynamo.Redact(msg.err.Error()))
+			return m, nil
+		case msg.err != nil:
 			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
 			return m, nil
 		}
@@ -381,6 +417,23 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// save writes the request of tx as the AWS CLI takes it to
+// locktable-tx-TOKEN.json in dir, and returns its path.
+func save(dir string, tx dynamo.Tx) (string, error) {
+	doc, err := dynamo.CLIJSON(tx.Input)
+	if err != nil {
+		return "", err
+	}
+	path, err := filepath.Abs(filepath.Join(dir, "locktable-tx-"+tx.Token()+".json"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, append(doc, '\n'), 0o600); err != nil {
+		return "", fmt.Errorf("save the request: %w", err)
+	}
+	return path, nil
 }
 
 // written lists the accounts a plan touches.

@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// footer is the help line: the shown widget's hints, then the root's, the
+// write keys the view offers and, always last, help and quit (what quits
+// here). When it is too narrow the hints give way from the end, the write
+// keys last.
+func (m Model) footer() string {
+	km := m.keys()
+	var tail []key.Binding
+	for _, b := range []key.Binding{km.Help, km.Quit, km.Interrupt} {
+		if b.Enabled() {
+			tail = append(tail, b)
+		}
+	}
+	var writes []key.Binding
+	if m.writable && !m.search.Typing() && !m.write.Open() && !m.helpOpen && !m.detail.Shown() {
+		writes = m.writes[m.view]
+	}
+	kept := append(slices.Clip(writes), tail...)
+	root := slices.DeleteFunc(km.ShortHelp(), func(b key.Binding) bool {
+		return !b.Enabled() || slices.ContainsFunc(kept, func(t key.Binding) bool { return slices.Equal(t.Keys(), b.Keys()) })
+	})
+	hints := helpLine(m.active().ShortHelp(), append(slices.Clip(root), kept...))
+	hints = hints[:len(hints)-len(kept)]
+	h := m.help
+	h.SetWidth(0) // fitted here, not cut
+	for {
+		line := h.ShortHelpView(append(slices.Clip(hints), kept...))
+		if ansi.StringWidth(line) <= m.width || len(hints)+len(writes) == 0 {
+			return ansi.Truncate(line, m.width, "…")
+		}
+		if len(hints) > 0 {
+			hints = hints[:len(hints)-1]
+		} else {
+			writes = writes[:len(writes)-1]
+			kept = append(slices.Clip(writes), tail...)
+		}
+	}
+}
+
+// helpLine is the shown widget's bindings then the root's, leaving out a
+// widget's binding that a root binding covers (the detail's esc, which
+// the root's esc/q back says; f, which the write keys say).
+func helpLine(widget, root []key.Binding) []key.Binding {
+	covered := map[string]bool{}
+	for _, b := range root {
+		if b.Enabled() {
+			for _, k := range b.Keys() {
+				covered[k] = true
+			}
+		}
+	}
+	var line []key.Binding
+	for _, b := range widget {
+		if !b.Enabled() || !slices.ContainsFunc(b.Keys(), func(k string) bool { return !covered[k] }) {
+			continue
+		}
+		line = append(line, b)
+	}
+	return append(line, root...)
+}
+
+// helpScreen is the help page shown, and which of how many it is.
+func (m Model) helpScreen() string {
+	pages := m.helpPages()
+	page := min(m.helpPage, len(pages)-1)
+	out := pages[page]
+	if len(pages) > 1 {
+		out += "\n" + m.st.Dim.Render(fmt.Sprintf("page %d of %d: pgdn/pgup for more", page+1, len(pages)))
+	}
+	return out
+}
+
+// helpPages lays out every enabled binding of the view help was opened
+// over, and the root's, in columns that fit the list's area: the groups
+// side by side when they fit, else flowed, on further pages if need be.
+// The keys that act come first: writes, help and quit are on the first
+// page however small the terminal.
+func (m Model) helpPages() []string {
+	under := m
+	under.helpOpen = false
+	groups := append(m.list().FullHelp(), under.keys().FullHelp()...)
+	km := m.keys()
+	first := []key.Binding{km.Help, km.Quit}
+	for _, w := range m.writes[m.view] {
+		if m.writable {
+			first = append(first, w)
+		}
+	}
+	// The groups side by side, when they fit.
+	var gcols [][]string
+	fits := true
+	for _, g := range groups {
+		g = slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool { return !b.Enabled() })
+		if len(g) == 0 {
+			continue
+		}
+		gcols = append(gcols, column(g))
+		fits = fits && len(g) <= m.listHeight()
+	}
+	if out := joinColumns(gcols, math.MaxInt); fits && widest(out) <= m.width {
+		return []string{out}
+	}
+	var lead, rest []key.Binding
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			if slices.ContainsFunc(first, func(f key.Binding) bool { return slices.Equal(f.Keys(), b.Keys()) }) {
+				lead = append(lead, b)
+			} else {
+				rest = append(rest, b)
+			}
+		}
+	}
+	return flowPages(append(lead, rest...), m.width, m.listHeight()-1)
+}
+
+// flowPages flows bindings into columns of at most height entries, as
+// many columns a page as fit width.
+func flowPages(bs []key.Binding, width, height int) []string {
+	height = max(height, 1)
+	// Balanced columns when they fit one page.
+	if n := len(bs); n > 0 {
+		even := (n + (n+height-1)/height - 1) / ((n + height - 1) / height)
+		if height != even {
+			if one := flowPages(bs, width, even); len(one) == 1 {
+				return one
+			}
+		}
+	}
+	var cols [][]string
+	for i := 0; i < len(bs); i += height {
+		cols = append(cols, column(bs[i:min(i+height, len(bs))]))
+	}
+	var pages []string
+	for len(cols) > 0 {
+		n, used := 0, 0
+		for n < len(cols) {
+			w := 0
+			for _, l := range cols[n] {
+				w = max(w, ansi.StringWidth(l))
+			}
+			if n > 0 && used+w > width {
+				break
+			}
+			used += w + 4
+			n++
+		}
+		pages = append(pages, joinColumns(cols[:n], width))
+		cols = cols[n:]
+	}
+	if len(pages) == 0 {
+		pages = []string{""}
+	}
+	return pages
+}
+
+// widest is the width of the widest line of s.
+func widest(s string) int {
+	w := 0
+	for _, l := range strings.Split(s, "\n") {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
+}
+
+// column is bindings one a line, their descriptions aligned.
+func column(bs []key.Binding) []string {
+	kw := 0
+	for _, b := range bs {
+		kw = max(kw, ansi.StringWidth(b.Help().Key))
+	}
+	lines := make([]string, len(bs))
+	for i, b := range bs {
+		lines[i] = fmt.Sprintf("%-*s %s", kw, b.Help().Key, b.Help().Desc)
+	}
+	return lines
+}
+
+// joinColumns sets columns side by side, four cells apart, cut at width.
+func joinColumns(cols [][]string, width int) string {
+	widths := make([]int, len(cols))
+	rows := 0
+	for i, c := range cols {
+		for _, l := range c {
+			widths[i] = max(widths[i], ansi.StringWidth(l))
+		}
+		rows = max(rows, len(c))
+	}
+	lines := make([]string, rows)
+	for r := range rows {
+		var b strings.Builder
+		for i, c := range cols {
+			l := ""
+			if r < len(c) {
+				l = c[r]
+			}
+			if i < len(cols)-1 {
+				l += strings.Repeat(" ", widths[i]-ansi.StringWidth(l)+4)
+			}
+			b.WriteString(l)
+		}
+		lines[r] = ansi.Truncate(strings.TrimRight(b.String(), " "), width, "…")
+	}
+	return strings.Join(lines, "\n")
+}
