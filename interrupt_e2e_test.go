@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -166,11 +167,12 @@ func TestE2ESecondCtrlCAbandonsSettling(t *testing.T) {
 func TestE2ESigtermOutsideAWrite(t *testing.T) {
 	t.Parallel()
 	table, _ := interruptTable(t)
+	var once sync.Once // one SIGTERM, though every segment's Scan arrives
 	p := &signalProxy{hook: func(p *signalProxy, target string, w http.ResponseWriter, r *http.Request) bool {
 		if target != "Scan" {
 			return false
 		}
-		p.signal(syscall.SIGTERM)
+		once.Do(func() { p.signal(syscall.SIGTERM) })
 		p.hold(r)
 		return true
 	}}

@@ -15,8 +15,8 @@ import (
 var version, commit, date string
 
 func main() {
-	ctx, stop := cli.SignalContext(context.Background())
-	code := cli.Main(ctx, cli.BuildInfo{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	// The signals stay caught until the process exits: a third Ctrl-C or
+	// SIGTERM while it is reporting must not kill it with another status.
+	ctx, _ := cli.SignalContext(context.Background())
+	os.Exit(cli.Main(ctx, cli.BuildInfo{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdout, os.Stderr))
 }
