@@ -46,11 +46,16 @@ func TestLayoutTablesSpeaksOfRecords(t *testing.T) {
 		}
 	}
 	d.press("?")
-	if !strings.Contains(d.screen(), "edit/rename record") {
+	for _, want := range []string{"edit/rename record", "1         records", "add record"} {
+		if !strings.Contains(d.screen(), want) {
+			t.Errorf("no %q on the help screen:\n%s", want, d.screen())
+		}
+	}
+	if strings.Contains(strings.ToLower(d.screen()), "account") {
 		t.Errorf("the help screen speaks of accounts:\n%s", d.screen())
 	}
 	d.press("esc", "a")
-	waitScreen(d, "the form", "signup")
+	waitScreen(d, "the form", "add record: signup")
 	if !regexp.MustCompile(`dev-[0-9a-f]{12}`).MatchString(d.screen()) {
 		t.Errorf("the suggested key does not look like dev-…:\n%s", d.screen())
 	}

@@ -112,6 +112,10 @@ func New(ctx context.Context, o Options) Model {
 	km := keymap.Default()
 	st := styles.New(true)
 	sc := o.Schema
+	// Layout 2 keeps records, not accounts: the help says so.
+	one, many := sc.Nouns()
+	km.Accounts.SetHelp(km.Accounts.Help().Key, many)
+	km.Add.SetHelp(km.Add.Help().Key, "add "+one)
 	r := &rows.Renderer{Schema: &sc, Styles: &st}
 	pump := events.NewPump()
 	// Writes are offered only where they are allowed.
@@ -121,7 +125,7 @@ func New(ctx context.Context, o Options) Model {
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
-	add := short(keymap.Default().Add, "add")
+	add := short(km.Add, "add")
 	var writes [3][]key.Binding
 	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add}
 	writes[viewLocks] = []key.Binding{add}

@@ -167,7 +167,8 @@ func (m Model) others() model.OthersHold {
 // keys of the table.
 func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	sc := m.schema
-	fields := []dialog.Field{dialog.NewField("account", sc.NewAccountIDLike(ids), func(v string) error {
+	one, _ := sc.Nouns()
+	fields := []dialog.Field{dialog.NewField(one, sc.NewAccountIDLike(ids), func(v string) error {
 		_, err := sc.Signup(v, nil)
 		return err
 	})}
@@ -177,7 +178,7 @@ func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	for i := range fields {
 		fields[i].Original = "" // new values: nothing was loaded
 	}
-	m.open("add account: signup with its locks", fields, opSignup, "")
+	m.open("add "+one+": signup with its locks", fields, opSignup, "")
 	return m, nil
 }
 
@@ -329,7 +330,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			for _, c := range sc.Constraints {
 				attrs[c.Attr] = msg.Values[c.Attr]
 			}
-			id := msg.Values["account"]
+			one, _ := sc.Nouns()
+			id := msg.Values[one]
 			return m, func() tea.Msg {
 				p, err := sc.Signup(id, attrs)
 				return prepareNew(ctx, req, b, p, err, look)
