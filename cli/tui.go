@@ -12,6 +12,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui"
+	"github.com/locktable/locktable/ui/picker"
 )
 
 // runTUI opens the terminal UI on the table. Errors before it starts (a
@@ -30,9 +31,23 @@ func (a *app) runTUI(ctx context.Context) error {
 			return usageErr("--accounts-index: index %v", err)
 		}
 	}
-	store, err := a.open(ctx, s)
+	store, err := a.backend(ctx, s)
 	if err != nil {
 		return err
+	}
+	if err := store.Verify(ctx); err != nil {
+		// No table given and the default one is not there: pick one.
+		if !dynamo.IsTableNotFound(err) || a.cmd.PersistentFlags().Changed("table") || a.from("table") != "" {
+			return err
+		}
+		table, perr := a.pickTable(ctx, store)
+		if perr != nil || table == "" {
+			return perr
+		}
+		store.Schema.Table = table
+		if err := store.Verify(ctx); err != nil {
+			return err
+		}
 	}
 	if a.accountsIndex != "" {
 		if err := store.UseAccountsIndex(ctx, a.accountsIndex); err != nil {
@@ -73,6 +88,23 @@ func (a *app) runTUI(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// pickTable lists the endpoint's tables and lets the user choose one; ""
+// when they quit.
+func (a *app) pickTable(ctx context.Context, store *dynamo.Store) (string, error) {
+	names, err := store.Tables(ctx)
+	if err != nil {
+		return "", err
+	}
+	final, err := tea.NewProgram(picker.New(ctx, store.Endpoint.String(), names, store.ItemCount), tea.WithContext(ctx)).Run()
+	if err != nil {
+		if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
+			return "", nil
+		}
+		return "", err
+	}
+	return final.(picker.Model).Chosen(), nil
 }
 
 // readOnlyWhy says why a store may not write ("" when it may): the flags,

@@ -79,3 +79,9 @@ func innermost(err error) error {
 		err = next
 	}
 }
+
+// IsTableNotFound reports whether err says a table does not exist.
+func IsTableNotFound(err error) bool {
+	var notFound *types.ResourceNotFoundException
+	return errors.As(err, &notFound)
+}

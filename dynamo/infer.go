@@ -111,3 +111,13 @@ func (s *Store) InferSchema(ctx context.Context, table string, n int32) (model.S
 
 // Tables lists the tables at the store's endpoint.
 func (s *Store) Tables(ctx context.Context) ([]string, error) { return Tables(ctx, s.api, s.Endpoint) }
+
+// ItemCount is table's approximate item count (DescribeTable's ItemCount,
+// refreshed by AWS every few hours): for the table picker, not decisions.
+func (s *Store) ItemCount(ctx context.Context, table string) (int64, error) {
+	desc, err := s.describe(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	return aws.ToInt64(desc.ItemCount), nil
+}
