@@ -36,7 +36,7 @@ type app struct {
 
 	// settings is where every flag's value came from, once settled
 	// (settle); theme and keys are the config file's preferences for the
-	// terminal UI, which does not apply them yet.
+	// terminal UI (ui.Options.Theme and Keys).
 	settings *config.Settings
 	theme    config.Theme
 	keys     []config.Binding

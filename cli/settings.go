@@ -3,11 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
-	"reflect"
-	"strings"
-	"unicode"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -96,29 +92,5 @@ func (a *app) from(flag string) string {
 	return ""
 }
 
-// bindingNames are the names `keys:` may remap: the keymap's bindings in
-// kebab case (NextView is next-view).
-func bindingNames() []string {
-	var names []string
-	t := reflect.TypeFor[keymap.KeyMap]()
-	for i := range t.NumField() {
-		if f := t.Field(i); f.Type == reflect.TypeFor[key.Binding]() {
-			names = append(names, kebab(f.Name))
-		}
-	}
-	return names
-}
-
-func kebab(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// bindingNames are the names `keys:` may remap.
+func bindingNames() []string { return keymap.Names() }

@@ -77,7 +77,8 @@ func (a *app) runTUI(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
-		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store)})
+		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
+		Theme: string(a.theme), Keys: a.keyMap()})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.
@@ -88,6 +89,15 @@ func (a *app) runTUI(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// keyMap is the config file's keys: as the UI takes them.
+func (a *app) keyMap() map[string][]string {
+	m := map[string][]string{}
+	for _, b := range a.keys {
+		m[b.Name] = b.Keys
+	}
+	return m
 }
 
 // pickTable lists the endpoint's tables and lets the user choose one; ""

@@ -69,6 +69,12 @@ type Options struct {
 	// SaveDir is where a previewed request is saved ("": the current
 	// directory).
 	SaveDir string
+	// Theme is "dark" or "light" to fix the colours, anything else to
+	// follow the terminal's background (the config file's theme:).
+	Theme string
+	// Keys remaps the root's bindings by name (keymap.Names), from the
+	// config file's keys:.
+	Keys map[string][]string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
 }
@@ -110,7 +116,10 @@ type Model struct {
 // New returns the root model for a store. ctx bounds every request.
 func New(ctx context.Context, o Options) Model {
 	km := keymap.Default()
-	st := styles.New(true)
+	for name, keys := range o.Keys {
+		km.Remap(name, keys)
+	}
+	st := styles.New(o.Theme != "light")
 	sc := o.Schema
 	// Layout 2 keeps records, not accounts: the help says so.
 	one, many := sc.Nouns()
@@ -154,7 +163,11 @@ func New(ctx context.Context, o Options) Model {
 // Init asks for the background colour and the first page, and listens for
 // the background work.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.pump.Listen(), m.spinner.Tick, m.accounts.Init())
+	cmds := []tea.Cmd{m.pump.Listen(), m.spinner.Tick, m.accounts.Init()}
+	if m.opts.Theme != "dark" && m.opts.Theme != "light" {
+		cmds = append(cmds, tea.RequestBackgroundColor) // auto: follow the terminal
+	}
+	return tea.Batch(cmds...)
 }
 
 // listHeight is the rows left for a list under the two header lines and

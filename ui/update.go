@@ -37,7 +37,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, m.prefetch()
 	case tea.BackgroundColorMsg:
-		*m.st = styles.New(msg.IsDark())
+		if m.opts.Theme != "dark" && m.opts.Theme != "light" { // a theme chosen in the config stays
+			*m.st = styles.New(msg.IsDark())
+		}
 	case spinner.TickMsg:
 		// The status line's spinner, and the dialog's while it waits.
 		var wcmd tea.Cmd

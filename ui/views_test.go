@@ -163,3 +163,16 @@ func TestHeaderSaysWhatTheBackendLacks(t *testing.T) {
 		t.Errorf("header %q does not say %q", d.lines()[0], want)
 	}
 }
+
+// TestConfigRemapsKeys: the config file's keys: reach the UI: quit on x,
+// and the footer says so.
+func TestConfigRemapsKeys(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted(), Keys: map[string][]string{"quit": {"x"}}, Theme: "light"}, 120, 40)
+	d.ready()
+	if !strings.Contains(d.screen(), "x quit") {
+		t.Fatalf("the footer does not show the remapped quit:\n%s", d.screen())
+	}
+	d.send(keyMsg("x"))
+	d.until("the quit", func(*Model) bool { return d.quit })
+}
