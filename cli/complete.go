@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/locktable/locktable/config"
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
 
@@ -60,13 +63,27 @@ func (a *app) completeTargets(_ *cobra.Command, args []string, _ string) ([]stri
 }
 
 // completeTables completes --table with the tables the config's targets
-// name: listing the account's tables would take a request, and
-// credentials, at every tab.
-func (a *app) completeTables(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+// name and, when the endpoint is a loopback emulator, the tables it lists
+// (ListTables within a second). AWS itself is not asked: that would take
+// a request, and credentials, at every tab.
+func (a *app) completeTables(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 	var out []string
 	for _, t := range a.completionFile().Targets {
 		if s := t.Setting("table"); s != nil && len(s.Values) == 1 && !slices.Contains(out, s.Values[0]) {
 			out = append(out, s.Values[0])
+		}
+	}
+	if a.settle() == nil && a.endpointURL != "" && dynamo.IsLoopback(a.endpointURL) {
+		ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
+		defer cancel()
+		if client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: a.endpointURL, Region: a.region}); err == nil {
+			if names, err := dynamo.Tables(ctx, client, ep); err == nil {
+				for _, n := range names {
+					if !slices.Contains(out, n) {
+						out = append(out, n)
+					}
+				}
+			}
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

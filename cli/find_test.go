@@ -95,3 +95,14 @@ func TestCheckWithAWrongAccountPrefixSaysWhatItSaw(t *testing.T) {
 		t.Errorf("a hint with the right prefix: %q", r.stderr)
 	}
 }
+
+// TestCompleteTablesFromALocalEmulator: --table completes with the tables
+// a loopback endpoint lists.
+func TestCompleteTablesFromALocalEmulator(t *testing.T) {
+	t.Parallel()
+	w := findTable(t)
+	r := run(t, "__complete", "--endpoint-url", w.ep, "--table", "")
+	if r.code != 0 || !strings.Contains(r.stdout, w.table+"\n") {
+		t.Fatalf("exit %d, completions %q; want %s among them", r.code, r.stdout, w.table)
+	}
+}
