@@ -66,7 +66,15 @@ type Rows struct {
 func DefaultRows() Rows {
 	return Rows{
 		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		NextProblem: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev problem")),
+		NextProblem: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next problem")),
 		PrevProblem: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous problem")),
 	}
+}
+
+// BothProblems is NextProblem as a short help line shows it: one entry
+// for n and N.
+func (r Rows) BothProblems() key.Binding {
+	b := r.NextProblem
+	b.SetHelp("n/N", "next/prev problem")
+	return b
 }

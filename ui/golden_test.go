@@ -91,7 +91,7 @@ func TestGoldenViews(t *testing.T) {
 	d.press("esc", "?")
 	d.golden("help")
 	// Help lists the keys of the view it is opened over, all of them.
-	for _, want := range []string{"n/N  next/prev problem", "e edit/rename account", "a add account"} {
+	for _, want := range []string{"n next problem", "N previous problem", "e edit/rename account", "a add account"} {
 		if !strings.Contains(fields(d.screen()), fields(want)) {
 			t.Errorf("help does not list %q:\n%s", want, d.screen())
 		}

@@ -32,7 +32,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the help line's part for the accounts view.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.NextProblem, k.Unpin, k.Fix}
+	return []key.Binding{k.Enter, k.BothProblems(), k.Unpin, k.Fix}
 }
 
 // FullHelp is the help screen's part for the accounts view, in columns.

@@ -20,7 +20,7 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp is the help line's part for the locks view.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Enter, k.NextProblem} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Enter, k.BothProblems()} }
 
 // FullHelp is the help screen's part for the locks view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
