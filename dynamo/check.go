@@ -248,10 +248,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 // byIndex reports whether constraint ci's holders can be found by value on
 // a GSI. Only without normalization: the index holds raw values, and under
 // lower or casefold "Ada" and "ada" are one value.
-func (s *Store) byIndex(ci int) bool {
-	c := s.Schema.Constraints[ci]
-	return c.Index != "" && c.Normalize == model.NormalizeNone
-}
+func (s *Store) byIndex(ci int) bool { return s.Schema.Constraints[ci].Indexed() }
 
 // accountFilter selects account items, so that a rescan skips the locks;
 // more conditions are ANDed to it.

@@ -46,8 +46,32 @@ type FindOptions struct {
 // when its owner does not hold it, or, unless o.Known says otherwise, to
 // list every holder of a duplicate. Every account is read consistently.
 func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error) {
+	return Find(ctx, &s.Schema, s, q, o)
+}
+
+// Finder is what Find reads: accounts by key, locks by their raw value,
+// and holders by value. *Store is one; the terminal UI's in-memory fake is
+// another, so that both search by the same rules.
+type Finder interface {
+	Account(ctx context.Context, id string) (model.AccountView, bool, error)
+	LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error)
+	Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error)
+}
+
+// finder is one search of src, for the schema sc.
+type finder struct {
+	src Finder
+	sc  *model.Schema
+}
+
+// Find is Store.Find for any Finder of schema sc.
+func Find(ctx context.Context, sc *model.Schema, src Finder, q string, o FindOptions) (Found, error) {
+	return finder{src, sc}.find(ctx, q, o)
+}
+
+func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, error) {
 	f := Found{Query: q}
-	sc := &s.Schema
+	sc := fd.sc
 	seen := map[string]bool{}
 	add := func(views ...model.AccountView) {
 		for _, v := range views {
@@ -63,7 +87,7 @@ func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error
 		ids = append(ids, sc.AccountPrefix+q)
 	}
 	for _, id := range ids {
-		a, found, err := s.Account(ctx, id)
+		a, found, err := fd.src.Account(ctx, id)
 		if err != nil {
 			return f, err
 		}
@@ -74,8 +98,8 @@ func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error
 		}
 	}
 	// A lock key names one constraint and its raw value.
-	constraints, value := s.lockKeyQuery(q)
-	if err := s.findValue(ctx, &f, constraints, value, o, add); err != nil {
+	constraints, value := fd.lockKeyQuery(q)
+	if err := fd.findValue(ctx, &f, constraints, value, o, add); err != nil {
 		return f, err
 	}
 	if len(f.Accounts) > 0 || len(f.Orphans) > 0 {
@@ -89,10 +113,10 @@ func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error
 		if c.Normalize != model.NormalizeNone || lower == value {
 			continue
 		}
-		if _, found, err := s.LockAt(ctx, ci, lower); err != nil {
+		if _, found, err := fd.src.LockAt(ctx, ci, lower); err != nil {
 			return f, err
 		} else if found {
-			if err := s.findValue(ctx, &f, []int{ci}, lower, o, add); err != nil {
+			if err := fd.findValue(ctx, &f, []int{ci}, lower, o, add); err != nil {
 				return f, err
 			}
 			f.Note = fmt.Sprintf("no %s is %s; found %s: %s compares values exactly (--normalize none), so case matters",
@@ -109,13 +133,13 @@ func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error
 
 // lockKeyQuery reads q as a lock key pasted whole: a constraint's lock
 // prefix followed by the value. Otherwise q is a value of any constraint.
-func (s *Store) lockKeyQuery(q string) ([]int, string) {
-	for ci, c := range s.Schema.Constraints {
+func (fd finder) lockKeyQuery(q string) ([]int, string) {
+	for ci, c := range fd.sc.Constraints {
 		if c.InAccountTable() && c.Prefix != "" && strings.HasPrefix(q, c.Prefix) {
 			return []int{ci}, strings.TrimPrefix(q, c.Prefix)
 		}
 	}
-	all := make([]int, len(s.Schema.Constraints))
+	all := make([]int, len(fd.sc.Constraints))
 	for ci := range all {
 		all[ci] = ci
 	}
@@ -125,13 +149,13 @@ func (s *Store) lockKeyQuery(q string) ([]int, string) {
 // findValue follows value v of each constraint in cis: its lock, the
 // lock's owner, and its holders by value where the owner does not settle
 // it. Locks that nobody holds are added to f.Orphans.
-func (s *Store) findValue(ctx context.Context, f *Found, cis []int, q string, o FindOptions, add func(...model.AccountView)) error {
-	sc := &s.Schema
+func (fd finder) findValue(ctx context.Context, f *Found, cis []int, q string, o FindOptions, add func(...model.AccountView)) error {
+	sc := fd.sc
 	var lookups []int // constraints to look up by value
 	var unowned []model.Problem
 	for _, ci := range cis {
 		v := sc.Constraints[ci].Normalize.Apply(q)
-		lock, found, err := s.LockAt(ctx, ci, v)
+		lock, found, err := fd.src.LockAt(ctx, ci, v)
 		if err != nil {
 			return err
 		}
@@ -152,7 +176,7 @@ func (s *Store) findValue(ctx context.Context, f *Found, cis []int, q string, o 
 			continue
 		}
 		f.How = append(f.How, lockText+": owner "+model.Printable(owner))
-		a, found, err := s.Account(ctx, owner)
+		a, found, err := fd.src.Account(ctx, owner)
 		if err != nil {
 			return err
 		}
@@ -174,7 +198,7 @@ func (s *Store) findValue(ctx context.Context, f *Found, cis []int, q string, o 
 			if id == a.ID {
 				continue
 			}
-			if other, found, err := s.Account(ctx, id); err != nil {
+			if other, found, err := fd.src.Account(ctx, id); err != nil {
 				return err
 			} else if found {
 				add(other)
@@ -184,11 +208,11 @@ func (s *Store) findValue(ctx context.Context, f *Found, cis []int, q string, o 
 	for _, ci := range lookups {
 		attr := sc.Constraints[ci].Attr
 		what := "scan for " + attr + "=" + model.Printable(q)
-		if s.byIndex(ci) {
+		if sc.Constraints[ci].Indexed() {
 			what = "index " + sc.Constraints[ci].Index + " for " + attr + "=" + model.Printable(q)
 		}
 		var read int64
-		views, err := s.Holders(ctx, ci, q, func(n int64) {
+		views, err := fd.src.Holders(ctx, ci, q, func(n int64) {
 			read = n
 			if o.Progress != nil {
 				o.Progress(what, n)
@@ -197,7 +221,7 @@ func (s *Store) findValue(ctx context.Context, f *Found, cis []int, q string, o 
 		if err != nil {
 			return err
 		}
-		if s.byIndex(ci) {
+		if sc.Constraints[ci].Indexed() {
 			f.How = append(f.How, fmt.Sprintf("%s: %d found", what, len(views)))
 		} else {
 			f.How = append(f.How, fmt.Sprintf("%s: %d items read, %d found", what, read, len(views)))

@@ -38,6 +38,11 @@ type Constraint struct {
 	Index string
 }
 
+// Indexed reports whether holders of a value are looked up on the
+// constraint's GSI: one is configured and values are not normalized (the
+// index holds them as stored).
+func (c Constraint) Indexed() bool { return c.Index != "" && c.Normalize == NormalizeNone }
+
 // InAccountTable reports whether the constraint's locks live beside the
 // accounts.
 func (c Constraint) InAccountTable() bool { return c.LockTable == "" }

@@ -285,7 +285,8 @@ func (b *Backend) LockAt(ctx context.Context, ci int, raw string) (model.Item, b
 }
 
 // holderIDs returns the accounts that hold normalized value v of
-// constraint ci, sorted, and how many items it read to find them.
+// constraint ci, sorted, and how many items a filtered scan examines to
+// find them: every item of the account table, as the store's does.
 func (b *Backend) holderIDs(ci int, v string) ([]string, int64) {
 	var ids []string
 	all := b.accounts()
@@ -294,7 +295,7 @@ func (b *Backend) holderIDs(ci int, v string) ([]string, int64) {
 			ids = append(ids, it[b.schema.PK].S)
 		}
 	}
-	return ids, int64(len(all))
+	return ids, int64(len(b.tables[b.schema.Table]))
 }
 
 // Holders finds the accounts that hold value v of constraint ci by reading
