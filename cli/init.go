@@ -55,14 +55,15 @@ func (a *app) initCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := writeTarget(a.stdout, &proposed); err != nil || save == "" {
+			entries := a.targetEntries(&proposed)
+			if err := writeTarget(a.stdout, proposed.Table, entries); err != nil || save == "" {
 				return err
 			}
 			file, _, err := config.Open(a.spec(), os.LookupEnv)
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
-			if err := config.AddTarget(file.Path, save, a.targetEntries(&proposed), a.spec()); err != nil {
+			if err := config.AddTarget(file.Path, save, entries, a.spec()); err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
 			fmt.Fprintf(a.stderr, "saved target %s to %s: use it with --target %s, or make it the default with: locktable target use %s\n",
@@ -105,40 +106,27 @@ func (a *app) targetEntries(s *model.Schema) []config.Entry {
 	return entries
 }
 
-// writeTarget prints a proposed schema as a config target (YAML, keys are
-// the long flag names) and as flags.
-func writeTarget(w io.Writer, s *model.Schema) error {
+// writeTarget prints a proposed target, the entries --save would write,
+// as YAML for the config file and as flags. Values are Go-quoted (control
+// and format characters escaped), which YAML's double-quoted strings read
+// the same.
+func writeTarget(w io.Writer, name string, entries []config.Entry) error {
 	var b strings.Builder
-	q := strconv.Quote
-	fmt.Fprintf(&b, "# a target for config.yaml (under targets:), or the flags below\n%s:\n", q(s.Table))
-	flags := s.Flags()
-	lists := map[string][]string{}
-	var order []string
-	for i := 0; i+1 < len(flags); i += 2 {
-		name := strings.TrimPrefix(flags[i], "--")
-		if name == "unique" || name == "normalize" {
-			if lists[name] == nil {
-				order = append(order, name)
-			}
-			lists[name] = append(lists[name], q(flags[i+1]))
-			continue
-		}
-		fmt.Fprintf(&b, "  %s: %s\n", name, q(flags[i+1]))
-	}
-	for _, name := range order {
-		fmt.Fprintf(&b, "  %s: [%s]\n", name, strings.Join(lists[name], ", "))
-	}
+	fmt.Fprintf(&b, "# a target for config.yaml (under targets:), or the flags below\n%s:\n", strconv.Quote(name))
 	var shell []string
-	for _, f := range flags {
-		if strings.HasPrefix(f, "--") {
-			shell = append(shell, f)
+	for _, e := range entries {
+		quoted := make([]string, len(e.Values))
+		for i, v := range e.Values {
+			quoted[i] = strconv.Quote(v)
+			shell = append(shell, "--"+e.Key, shellQuote(model.Printable(v)))
+		}
+		if e.List {
+			fmt.Fprintf(&b, "  %s: [%s]\n", e.Key, strings.Join(quoted, ", "))
 		} else {
-			shell = append(shell, shellQuote(model.Printable(f)))
+			fmt.Fprintf(&b, "  %s: %s\n", e.Key, quoted[0])
 		}
 	}
 	fmt.Fprintf(&b, "\n# as flags:\n%s\n", strings.Join(shell, " "))
-	// Values are Go-quoted (control and format characters escaped), which
-	// YAML's double-quoted strings read the same.
 	_, err := io.WriteString(w, b.String())
 	return err
 }

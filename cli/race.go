@@ -173,8 +173,7 @@ func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op strin
 // deleteRacer deletes a racer's account with its locks, if it exists.
 func (a *app) deleteRacer(ctx context.Context, s *dynamo.Store, id string) (dynamo.Result, error) {
 	plan, err := s.PlanDelete(ctx, id, nil)
-	var fe *model.FieldError
-	if asFieldError(err, &fe) {
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
 		return dynamo.Result{}, nil // never created: its signup lost the race
 	}
 	if err != nil {
@@ -212,5 +211,3 @@ func writeRace(w io.Writer, r raceJSON) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-func asFieldError(err error, fe **model.FieldError) bool { return errors.As(err, fe) }

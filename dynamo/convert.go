@@ -9,6 +9,10 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
+// ItemFromSDK converts an SDK item to a model item, every attribute type
+// included.
+func ItemFromSDK(av map[string]types.AttributeValue) model.Item { return fromSDK(av) }
+
 // fromSDK converts an SDK item to a model item.
 func fromSDK(av map[string]types.AttributeValue) model.Item {
 	it := make(model.Item, len(av))

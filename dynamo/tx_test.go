@@ -139,7 +139,7 @@ func tableState(t *testing.T, client dynamo.API, tables []string) []string {
 				t.Fatalf("scan %s: %v", table, err)
 			}
 			for _, av := range out.Items {
-				lines = append(lines, row{i, itemOf(t, av)}.String())
+				lines = append(lines, row{i, dynamo.ItemFromSDK(av)}.String())
 			}
 			if start = out.LastEvaluatedKey; len(start) == 0 {
 				break
@@ -148,23 +148,6 @@ func tableState(t *testing.T, client dynamo.API, tables []string) []string {
 	}
 	slices.Sort(lines)
 	return lines
-}
-
-func itemOf(t *testing.T, av map[string]types.AttributeValue) model.Item {
-	it := model.Item{}
-	for k, v := range av {
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			it[k] = model.S(v.Value)
-		case *types.AttributeValueMemberN:
-			it[k] = model.N(v.Value)
-		case *types.AttributeValueMemberNULL:
-			it[k] = model.Null()
-		default:
-			t.Fatalf("attribute %s: unexpected type %T", k, v)
-		}
-	}
-	return it
 }
 
 func lines(rows ...[]row) []string {

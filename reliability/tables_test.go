@@ -177,10 +177,7 @@ func readAll(ctx context.Context, client dynamo.API, s *model.Schema) (snapshot,
 				return sn, fmt.Errorf("scan %s: %w", table, err)
 			}
 			for _, av := range out.Items {
-				it, err := itemFromSDK(av)
-				if err != nil {
-					return sn, fmt.Errorf("scan %s: %w", table, err)
-				}
+				it := dynamo.ItemFromSDK(av)
 				sn.items[ref(table, keyOf(s, table, it))] = it
 			}
 			if start = out.LastEvaluatedKey; len(start) == 0 {
@@ -209,23 +206,6 @@ func keyOf(s *model.Schema, table string, it model.Item) map[string]string {
 		key[n] = it[n].S
 	}
 	return key
-}
-
-func itemFromSDK(av map[string]types.AttributeValue) (model.Item, error) {
-	it := model.Item{}
-	for k, v := range av {
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			it[k] = model.S(v.Value)
-		case *types.AttributeValueMemberN:
-			it[k] = model.N(v.Value)
-		case *types.AttributeValueMemberNULL:
-			it[k] = model.Null()
-		default:
-			return nil, fmt.Errorf("attribute %s: unexpected type %T", k, v)
-		}
-	}
-	return it, nil
 }
 
 // at returns the item at a key, nil when there is none.

@@ -10,25 +10,33 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// TestDemoBackendServesEveryRead runs the reads the UI and the check send
-// against the embedded minidyn backend, whose expression parser is
-// stricter than DynamoDB's in places (nested ANDs).
-func TestDemoBackendServesEveryRead(t *testing.T) {
+// seededDemo starts the demo backend for the test and seeds a writable
+// layout-1 store on it, as --demo does.
+func seededDemo(t *testing.T, o seed.Options) *dynamo.Store {
+	t.Helper()
 	backend, err := demo.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer backend.Close()
-	ctx := context.Background()
-	client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: backend.URL, Demo: true})
+	t.Cleanup(func() { backend.Close() })
+	client, ep, err := dynamo.NewClient(context.Background(), dynamo.ClientOptions{EndpointURL: backend.URL, Demo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
 	store.SetWritable(true)
-	if _, err := seed.Run(ctx, store, seed.Options{Accounts: 10, Anomalies: true, Showcase: true}); err != nil {
+	if _, err := seed.Run(context.Background(), store, o); err != nil {
 		t.Fatal(err)
 	}
+	return store
+}
+
+// TestDemoBackendServesEveryRead runs the reads the UI and the check send
+// against the embedded minidyn backend, whose expression parser is
+// stricter than DynamoDB's in places (nested ANDs).
+func TestDemoBackendServesEveryRead(t *testing.T) {
+	ctx := context.Background()
+	store := seededDemo(t, seed.Options{Accounts: 10, Anomalies: true, Showcase: true})
 	if r, err := store.Check(ctx, nil); err != nil || len(r.Problems) == 0 {
 		t.Fatalf("check: %v, %d problems", err, len(r.Problems))
 	}
@@ -51,21 +59,8 @@ func TestDemoBackendServesEveryRead(t *testing.T) {
 // TestProbeMinidyn: minidyn has transactions but ignores ClientRequestToken
 // and returns no ALL_OLD item; the probe says so, in words.
 func TestProbeMinidyn(t *testing.T) {
-	backend, err := demo.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
 	ctx := context.Background()
-	client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: backend.URL, Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
-	store.SetWritable(true)
-	if _, err := seed.Run(ctx, store, seed.Options{Accounts: 2}); err != nil {
-		t.Fatal(err)
-	}
+	store := seededDemo(t, seed.Options{Accounts: 2})
 	c, err := store.Probe(ctx)
 	if err != nil {
 		t.Fatal(err)
