@@ -38,31 +38,16 @@ func (a *app) seedCommand() *cobra.Command {
 			// Seeding writes outside the guarded transactions (it plants
 			// problems on purpose), so the audit log records it as one
 			// operation: refused, or intent then outcome.
-			audit, err := a.openAudit()
+			store, _, err := a.guardWrite(cmd.Context(), writeOp{name: "seed", keys: s.Tables()}, false)
 			if err != nil {
 				return err
 			}
-			entry := dynamo.AuditEntry{Operation: "seed", Table: s.Table, Keys: s.Tables()}
 			record := func(event string, outcome dynamo.Outcome, why error) error {
-				e := entry
-				e.Event, e.Outcome = event, outcome
+				e := dynamo.AuditEntry{Event: event, Operation: "seed", Table: s.Table, Keys: s.Tables(), Outcome: outcome}
 				if why != nil {
 					e.Reason = why.Error()
 				}
-				return audit.Record(e)
-			}
-			if a.readOnly {
-				err := a.mayWrite(dynamo.Endpoint{})
-				_ = record(dynamo.EventRefused, "", err)
-				return err
-			}
-			store, err := a.backend(cmd.Context(), s)
-			if err != nil {
-				return err
-			}
-			if err := a.mayWrite(store.Endpoint); err != nil {
-				_ = record(dynamo.EventRefused, "", err)
-				return err
+				return store.Audit.Record(e)
 			}
 			if err := record(dynamo.EventIntent, "", nil); err != nil {
 				return usageErr("%v: nothing was written", err)

@@ -316,12 +316,30 @@ func (a *app) probe(ctx context.Context, s *dynamo.Store) error {
 	return nil
 }
 
-// openForWrite opens the store for a write command: the audit log first
-// (a write that cannot be recorded is not sent), the guards (--read-only,
-// a remote endpoint without --write), the tables and the capability probe.
+// openForWrite opens the store for a write command: guardWrite, then the
+// tables and the capability probe.
+func (a *app) openForWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.Store, func(error) error, error) {
+	store, refuse, err := a.guardWrite(ctx, op, dryRun)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := store.Verify(ctx); err != nil {
+		return nil, nil, err
+	}
+	if !dryRun {
+		if err := a.probe(ctx, store); err != nil {
+			return nil, nil, refuse(err)
+		}
+	}
+	return store, refuse, nil
+}
+
+// guardWrite builds the store of every command that writes: the audit log
+// first (a write that cannot be recorded is not sent), then the guards
+// (--read-only, a remote endpoint without --write), before any request.
 // refuse records a refusal in the audit log and returns it. A dry run
 // opens no audit log and is not refused: it sends nothing.
-func (a *app) openForWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.Store, func(error) error, error) {
+func (a *app) guardWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.Store, func(error) error, error) {
 	s, err := a.schema()
 	if err != nil {
 		return nil, nil, err
@@ -341,8 +359,7 @@ func (a *app) openForWrite(ctx context.Context, op writeOp, dryRun bool) (*dynam
 			return nil, nil, refuse(a.mayWrite(dynamo.Endpoint{}))
 		}
 	}
-	// Refuse before any request: backend only builds the client.
-	store, err := a.backend(ctx, s)
+	store, err := a.backend(ctx, s) // builds the client; sends nothing
 	if err != nil {
 		return nil, nil, err
 	}
@@ -351,14 +368,6 @@ func (a *app) openForWrite(ctx context.Context, op writeOp, dryRun bool) (*dynam
 			return nil, nil, refuse(err)
 		}
 		store.Audit = audit
-	}
-	if err := store.Verify(ctx); err != nil {
-		return nil, nil, err
-	}
-	if !dryRun {
-		if err := a.probe(ctx, store); err != nil {
-			return nil, nil, refuse(err)
-		}
 	}
 	return store, refuse, nil
 }
