@@ -79,14 +79,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 	}
 	switch p.Kind {
 	case model.OrphanLock:
-		switch owner, named := lock[s.Schema.OwnerAttr]; {
-		case !named:
-			r.Plan, err = s.Schema.Reclaim(p, model.ReclaimPrefix+NewToken(), false)
-		case owner.Kind == model.KindS && model.IsClaim(owner.S):
-			r.Plan, err = s.Schema.Reclaim(p, owner.S, true)
-		default:
-			r.Plan, err = s.Schema.RepairOrphan(p, lock)
-		}
+		r.Plan, err = s.Schema.RepairOrphan(p, lock, model.ReclaimPrefix+NewToken())
 	case model.MissingLock, model.ForeignLock:
 		if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 			return r, nil

@@ -377,7 +377,17 @@ func (s *Schema) Delete(a AccountView, others OthersHold) (Plan, error) {
 // RepairOrphan plans deleting a confirmed orphan lock, as loaded; where it
 // names an owner, the transaction also checks that the owner still does not
 // hold the value.
-func (s *Schema) RepairOrphan(p Problem, lock Item) (Plan, error) {
+//
+// A lock that names no owner cannot be deleted safely in one transaction
+// (see Reclaim): it is claimed with claim as its owner, and a claim left
+// by an interrupted repair is resumed.
+func (s *Schema) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) {
+	switch owner, named := lock[s.OwnerAttr]; {
+	case !named:
+		return s.Reclaim(p, claim, false)
+	case owner.Kind == KindS && IsClaim(owner.S):
+		return s.Reclaim(p, owner.S, true)
+	}
 	ci := p.constraint
 	table, key := s.LockKey(ci, p.Value)
 	owner, hasOwner := lock[s.OwnerAttr]

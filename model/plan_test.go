@@ -24,6 +24,8 @@ var planRoleNames = map[Role]string{
 	RoleOrphanLock:    "orphan-lock",
 	RoleOwnerGone:     "owner-gone",
 	RoleHandLock:      "hand-lock",
+	RoleClaimLock:     "claim-lock",
+	RoleGiveBack:      "give-back",
 }
 
 // condText renders a condition so that the three ways of saying "absent"
@@ -551,18 +553,22 @@ func TestPlanRepairs(t *testing.T) {
 	holders := func(p Problem, ids ...string) Problem { p.Accounts = ids; return p }
 
 	t.Run("orphan with owner, single", func(t *testing.T) {
-		p, err := s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item)
+		p, err := s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#old@x", "ACCT#b"},
 			`Delete orphan-lock accounts PK=UNIQ#EMAIL#old@x SK=LOCK if owner = {"S":"ACCT#b"} [c0 old@x]`,
 			`ConditionCheck owner-gone accounts PK=ACCT#b SK=PROFILE if attribute_not_exists(PK) OR email <> {"S":"old@x"} [c0 old@x] by ACCT#b`)
 	})
 	t.Run("orphan without owner, single", func(t *testing.T) {
-		p, err := s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item)
+		p, err := s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")
+		// Never a delete guarded by "no owner": the lock is claimed first.
 		wantPlan(t, p, err, "repair", []string{"UNIQ#HANDLE#ghost"},
-			`Delete orphan-lock accounts PK=UNIQ#HANDLE#ghost SK=LOCK if owner = <absent> [c1 ghost]`)
+			`Update claim-lock accounts PK=UNIQ#HANDLE#ghost SK=LOCK set={"owner":{"S":"locktable:reclaim:t"}} if attribute_exists(PK) AND owner = <absent> [c1 ghost] by locktable:reclaim:t`)
+		if p.Reclaim == nil || p.Reclaim.Claim != ReclaimPrefix+"t" || p.Reclaim.Resume {
+			t.Errorf("reclaim %+v; want a new claim", p.Reclaim)
+		}
 	})
 	t.Run("orphan with owner, tables", func(t *testing.T) {
-		p, err := tb.RepairOrphan(tb.LockProblem(OrphanLock, 1, "RC-9", "dev-9"), tCode("RC-9", "dev-9").item)
+		p, err := tb.RepairOrphan(tb.LockProblem(OrphanLock, 1, "RC-9", "dev-9"), tCode("RC-9", "dev-9").item, ReclaimPrefix+"t")
 		wantPlan(t, p, err, "repair", []string{"unique_registration_codes/RC-9", "dev-9"},
 			`Delete orphan-lock unique_registration_codes RegistrationCode=RC-9 if owner = {"S":"dev-9"} [c1 RC-9]`,
 			`ConditionCheck owner-gone devices id=dev-9 if attribute_not_exists(id) OR registration_code <> {"S":"RC-9"} [c1 RC-9] by dev-9`)
@@ -719,7 +725,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, err := s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b2"), sLock("UNIQ#EMAIL#old@x", "ACCT#b2").item)
+	orphan, err := s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b2"), sLock("UNIQ#EMAIL#old@x", "ACCT#b2").item, ReclaimPrefix+"t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -865,8 +871,8 @@ func TestPlanMustType(t *testing.T) {
 		name, got, want string
 	}{
 		{"delete: the account's key", must(s.Delete(a, nil)), "ACCT#a"},
-		{"orphan naming an owner: the owner", must(s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item)), "ACCT#b"},
-		{"orphan naming none", must(s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item)), ""},
+		{"orphan naming an owner: the owner", must(s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")), "ACCT#b"},
+		{"orphan naming none", must(s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")), ""},
 		{"foreign: the owner it names", must(s.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
 			sLock("UNIQ#EMAIL#c@x", "ACCT#z").item, h)), "ACCT#z"},
 		{"missing: no lock", must(s.RepairMissing(Problem{Kind: MissingLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0}, h)), ""},

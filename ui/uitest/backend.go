@@ -417,15 +417,10 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repai
 		return r, nil
 	}
 	lock := b.get(sc.LockKey(p.ConstraintIndex(), p.Value))
-	owner, named := lock[sc.OwnerAttr]
 	var err error
 	switch {
-	case p.Kind == model.OrphanLock && !named:
-		r.Plan, err = sc.Reclaim(p, model.ReclaimPrefix+dynamo.NewToken(), false)
-	case p.Kind == model.OrphanLock && model.IsClaim(owner.S):
-		r.Plan, err = sc.Reclaim(p, owner.S, true)
 	case p.Kind == model.OrphanLock:
-		r.Plan, err = sc.RepairOrphan(p, lock)
+		r.Plan, err = sc.RepairOrphan(p, lock, model.ReclaimPrefix+dynamo.NewToken())
 	default:
 		var holder model.AccountView
 		if holder, err = b.mustAccount(p.Accounts[0]); err != nil {
