@@ -23,7 +23,7 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	renameADA(d, "bob")
+	renameADA(d, "username", "bob")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
 	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
 		t.Fatalf("not back on the form:\n%s", d.screen())
@@ -33,11 +33,15 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	}
 }
 
-// renameADA opens the rename form of ACCT#a1 and submits username v.
-func renameADA(d *driver, v string) {
+// renameADA opens the rename form of ACCT#a1 and submits attr (email or
+// username) as v.
+func renameADA(d *driver, attr, v string) {
 	d.t.Helper()
 	pinAccount(d, "ada")
-	d.press("e", "tab")
+	d.press("e")
+	if attr == "username" {
+		d.press("tab")
+	}
 	waitScreen(d, "the form", "rename ACCT#a1")
 	d.send(ctrlU())
 	d.typeText(v)
@@ -104,7 +108,7 @@ func TestFailuresAreReadableWhole(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 80, 24)
 	d.ready()
-	renameADA(d, "bob")
+	renameADA(d, "username", "bob")
 	want := "username bob is taken by ACCT#b2, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)"
 	d.until("the refusal", func(m *Model) bool { return strings.Contains(fields(d.screen()), want) })
 	wantWithin(t, d, 80)
