@@ -35,7 +35,11 @@ func (a *app) runTUI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := store.Verify(ctx); err != nil {
+	// A writable store is probed: what the backend lacks is kept on the
+	// store (the UI shows it); one without transactions is read only.
+	probe := store.Writable()
+	opened, err := ui.Open(ctx, store, a.accountsIndex, probe)
+	if err != nil {
 		// No table given and the default one is not there: pick one.
 		if !dynamo.IsTableNotFound(err) || a.cmd.PersistentFlags().Changed("table") || a.from("table") != "" {
 			return err
@@ -45,27 +49,16 @@ func (a *app) runTUI(ctx context.Context) error {
 			return perr
 		}
 		store.Schema.Table = table
-		if err := store.Verify(ctx); err != nil {
-			return err
-		}
-	}
-	if a.accountsIndex != "" {
-		if err := store.UseAccountsIndex(ctx, a.accountsIndex); err != nil {
+		if opened, err = ui.Open(ctx, store, a.accountsIndex, probe); err != nil {
 			return err
 		}
 	}
 	var missing []string
-	if store.Writable() {
-		// What the backend lacks is kept on the store (the UI shows it); one
-		// without transactions is read only.
-		c, err := store.Probe(ctx)
-		if err != nil {
-			return err
-		}
-		if !c.Transactions {
+	if probe {
+		if !opened.Capabilities.Transactions {
 			store.SetWritable(false)
 		}
-		missing = c.Missing()
+		missing = opened.Capabilities.Missing()
 	}
 	if store.Writable() {
 		audit, err := a.openAudit()
@@ -78,7 +71,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	defer cancel()
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap()})
+		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.

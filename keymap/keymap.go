@@ -43,8 +43,16 @@ func Default() KeyMap {
 	}
 }
 
-// ShortHelp is the root's part of the help line, after the view's.
+// ShortHelp is the root's part of the help line, after the view's, most
+// wanted first (the line drops from the end): in a list, moving between
+// views and searching come before copying.
 func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Back, k.NextView, k.Search, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit, k.Interrupt}
+}
+
+// DetailShortHelp is ShortHelp over a detail, where copying what it shows
+// comes first.
+func (k KeyMap) DetailShortHelp() []key.Binding {
 	return []key.Binding{k.Back, k.CopyKey, k.CopyItem, k.NextView, k.Search, k.Reload, k.Help, k.Quit, k.Interrupt}
 }
 

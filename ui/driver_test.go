@@ -252,6 +252,19 @@ func (d *driver) selected() string {
 	return ""
 }
 
+// selectRow presses down until the selected row contains sub, failing
+// after 200 presses.
+func (d *driver) selectRow(sub string) {
+	d.t.Helper()
+	for range 200 {
+		if strings.Contains(d.selected(), sub) {
+			return
+		}
+		d.press("down")
+	}
+	d.t.Fatalf("no row with %q below the selection:\n%s", sub, d.screen())
+}
+
 // fields splits a row into its words, so that tests need not count spaces.
 func fields(row string) string { return strings.Join(strings.Fields(row), " ") }
 

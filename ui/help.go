@@ -27,7 +27,11 @@ func (m Model) footer() string {
 		writes = m.writes[m.view]
 	}
 	kept := append(slices.Clip(writes), tail...)
-	root := slices.DeleteFunc(km.ShortHelp(), func(b key.Binding) bool {
+	short := km.ShortHelp()
+	if m.detail.Shown() {
+		short = km.DetailShortHelp()
+	}
+	root := slices.DeleteFunc(short, func(b key.Binding) bool {
 		return !b.Enabled() || slices.ContainsFunc(kept, func(t key.Binding) bool { return slices.Equal(t.Keys(), b.Keys()) })
 	})
 	hints := helpLine(m.active().ShortHelp(), append(slices.Clip(root), kept...))

@@ -1,12 +1,15 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/key"
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"regexp"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/model"
 )
 
 // footer is the help line, the last line of the screen.
@@ -231,16 +234,10 @@ func TestCopyKeyAndItem(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
-	for !strings.Contains(d.selected(), "ACCT#a1") {
-		d.press("down")
-	}
-	d.press("c")
-	if d.clipboard != "" {
-		t.Fatalf("c on a list copied %q", d.clipboard)
-	}
+	d.selectRow("ACCT#a1")
 	d.press("enter")
 	if !strings.Contains(d.footer(), "c copy key") {
-		t.Errorf("the help line does not offer c: %q", d.footer())
+		t.Errorf("the help line does not offer c over the detail: %q", d.footer())
 	}
 	d.press("c")
 	if d.clipboard != "ACCT#a1" || !strings.Contains(d.screen(), "copied ACCT#a1") {
@@ -249,5 +246,54 @@ func TestCopyKeyAndItem(t *testing.T) {
 	d.press("C")
 	if !strings.Contains(fields(d.clipboard), `"PK": { "S": "ACCT#a1" }`) || !strings.Contains(d.screen(), "copied the item") {
 		t.Fatalf("C copied %q:\n%s", d.clipboard, d.screen())
+	}
+}
+
+// TestCopyFromAListRow: c and C copy the selected row's item without
+// opening it, in each list view; a row with no item (a missing lock)
+// copies nothing and the help does not offer them there.
+func TestCopyFromAListRow(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.selectRow("UNIQ#HANDLE#ada")
+	d.press("c")
+	if d.clipboard != "UNIQ#HANDLE#ada" {
+		t.Fatalf("c on the lock row of ada copied %q:\n%s", d.clipboard, d.screen())
+	}
+	d.press("C")
+	if !strings.Contains(fields(d.clipboard), `"PK": { "S": "UNIQ#HANDLE#ada" }`) {
+		t.Fatalf("C on the lock row copied %q", d.clipboard)
+	}
+	// bob's username lock is missing: nothing to copy on that row.
+	d.selectRow("UNIQ#HANDLE#bob")
+	if !strings.Contains(d.selected(), "missing") {
+		t.Fatalf("want bob's missing username lock selected, got %q", d.selected())
+	}
+	before := d.clipboard
+	d.press("c")
+	if d.clipboard != before || strings.Contains(d.footer(), "c copy key") {
+		t.Fatalf("c on a row with no lock: clipboard %q, help %q", d.clipboard, d.footer())
+	}
+
+	d.press("3") // problems: the first problem's item
+	d.until("the check's problems", func(m *Model) bool { return m.problems.Ready() })
+	for {
+		if p, ok := d.m.problems.Selected(); ok && p.Kind == model.OrphanLock {
+			break
+		}
+		d.press("down")
+	}
+	p, _ := d.m.problems.Selected()
+	d.press("c")
+	if want := "UNIQ#" + map[string]string{"email": "EMAIL#", "username": "HANDLE#"}[p.Constraint] + p.Value; d.clipboard != want {
+		t.Fatalf("c on the orphan lock %s=%s copied %q, want %q", p.Constraint, p.Value, d.clipboard, want)
+	}
+
+	d.press("2") // locks: the selected lock's key
+	d.until("locks", func(m *Model) bool { _, ok := m.locks.SelectedRef(); return ok })
+	d.press("c")
+	if !strings.HasPrefix(d.clipboard, "UNIQ#") || !strings.Contains(d.selected(), d.clipboard) {
+		t.Fatalf("c in the locks view copied %q, selected %q", d.clipboard, d.selected())
 	}
 }

@@ -77,6 +77,9 @@ type Options struct {
 	Keys map[string][]string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
+	// First is the first page of accounts when it was asked for ahead
+	// (Open): the accounts view waits for it instead of asking.
+	First accounts.FirstPage
 }
 
 // Model is the root model.
@@ -144,9 +147,11 @@ func New(ctx context.Context, o Options) Model {
 	}
 	w := write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap())
 	w.SaveDir = o.SaveDir
+	acc := accounts.New(ctx, o.Store, r, akm)
+	acc.SetFirst(o.First)
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
-		accounts: accounts.New(ctx, o.Store, r, akm),
+		accounts: acc,
 		locks:    locks.New(ctx, o.Store, r, locks.DefaultKeyMap()),
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
@@ -184,6 +189,27 @@ func (m *Model) resize(w, h int) {
 	m.write.SetSize(w, lh)
 	m.help.SetWidth(w)
 	m.search.SetSize(w, 1)
+}
+
+// copyRef is the key the copy keys copy: the item the detail shows, or
+// the one on the selected row of the list shown; false over help, or on a
+// row with no item (a heading, a missing lock).
+func (m Model) copyRef() (model.KeyRef, bool) {
+	switch {
+	case m.helpOpen || m.write.Open():
+		return model.KeyRef{}, false
+	case m.detail.Shown():
+		if m.shownRef == nil {
+			return model.KeyRef{}, false
+		}
+		return *m.shownRef, true
+	case m.view == viewLocks:
+		return m.locks.SelectedRef()
+	case m.view == viewProblems:
+		return m.problems.SelectedRef()
+	default:
+		return m.accounts.SelectedRef()
+	}
 }
 
 // Farewell is what the UI asks to be printed once it has left the
@@ -337,7 +363,8 @@ func (m Model) keys() keymap.KeyMap {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
-	copyable := !text && !m.helpOpen && m.detail.Shown() && m.shownRef != nil
+	_, copyable := m.copyRef()
+	copyable = copyable && !text
 	km.CopyKey.SetEnabled(copyable)
 	km.CopyItem.SetEnabled(copyable)
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())

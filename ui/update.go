@@ -180,11 +180,13 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
 	case key.Matches(msg, km.CopyKey):
-		k := refKey(*m.shownRef, m.schema.PK)
+		ref, _ := m.copyRef()
+		k := refKey(ref, m.schema.PK)
 		m.status = "copied " + model.Printable(k) + " to the clipboard, if the terminal allows it (OSC 52)"
 		return m, tea.SetClipboard(k)
 	case key.Matches(msg, km.CopyItem):
-		return m, copyItem(m.ctx, m.opts.Store, *m.shownRef)
+		ref, _ := m.copyRef()
+		return m, copyItem(m.ctx, m.opts.Store, ref)
 	default:
 		return m.route(msg)
 	}

@@ -170,9 +170,7 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	for !strings.Contains(d.selected(), "ACCT#a1") {
-		d.press("down")
-	}
+	d.selectRow("ACCT#a1")
 	d.press("e")
 	waitScreen(d, "the form", "rename ACCT#a1")
 	d.press("esc")

@@ -88,7 +88,18 @@ type Model struct {
 	note       string           // what the last key could not do
 	err        error
 	retry      func(*Model) tea.Cmd // redoes what failed
+	// first is the first page when it was asked for before the view
+	// existed (ui.Open): Init waits for it instead of asking again.
+	first FirstPage
 }
+
+// FirstPage waits for a first page asked for ahead of the view.
+type FirstPage func() (dynamo.AccountPage, error)
+
+// Want is how many accounts a page asks for in a list of height rows: a
+// few screens' worth, at least 50 (the first page, asked for before the
+// window's size is known, asks for 50).
+func Want(height, constraints int) int { return max(3*height/(1+constraints), 50) }
 
 // New returns the accounts view, loading: Init asks for the first page.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
@@ -112,14 +123,24 @@ func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
 // FullHelp is the help screen's part for this view.
 func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
-// Init asks for the first page.
-func (m Model) Init() tea.Cmd { return m.load(dynamo.Cursor{}, false) }
+// Init asks for the first page, or waits for the one asked for ahead.
+func (m Model) Init() tea.Cmd {
+	if first, req := m.first, m.req; first != nil {
+		return func() tea.Msg {
+			page, err := first()
+			return PageMsg{req: req, page: page, err: err}
+		}
+	}
+	return m.load(dynamo.Cursor{}, false)
+}
+
+// SetFirst hands the view a first page asked for before it existed.
+func (m *Model) SetFirst(first FirstPage) { m.first = first }
 
 // load asks for the page that starts at from.
 func (m Model) load(from dynamo.Cursor, consistent bool) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.req
-	// A few screens' worth of accounts.
-	want := max(3*m.list.Height()/(1+len(m.r.Schema.Constraints)), 50)
+	want := Want(m.list.Height(), len(m.r.Schema.Constraints))
 	return func() tea.Msg {
 		page, err := b.AccountsPage(ctx, from, want, consistent)
 		return PageMsg{req: req, page: page, err: err}

@@ -49,6 +49,30 @@ func (m Model) open() tea.Cmd {
 	return nil
 }
 
+// SelectedRef is the key of the item on the selected row, for the copy
+// keys: an account, or a lock that has a value; false on a heading, a
+// missing lock's row or the "… more" row.
+func (m Model) SelectedRef() (model.KeyRef, bool) {
+	if m.src.Len() == 0 {
+		return model.KeyRef{}, false
+	}
+	r, sc := m.src.row(m.list.Cursor()), m.r.Schema
+	switch r.Kind {
+	case rows.Account:
+		return model.KeyRef{Table: sc.Table, Key: sc.AccountKey(m.src.account(r).ID)}, true
+	case rows.Lock:
+		if l := m.src.account(r).Locks[r.Lock]; l.Value != "" && l.Status != model.LockMissing {
+			table, key := sc.LockKey(int(r.Lock), l.Value)
+			return model.KeyRef{Table: table, Key: key}, true
+		}
+	case rows.Orphan:
+		p := m.src.orphan(r)
+		table, key := sc.LockKey(p.ConstraintIndex(), p.Value)
+		return model.KeyRef{Table: table, Key: key}, true
+	}
+	return model.KeyRef{}, false
+}
+
 // itemOrGone renders an item that should exist.
 func itemOrGone(it model.Item) []string {
 	if it == nil {

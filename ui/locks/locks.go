@@ -161,6 +161,15 @@ func (m Model) open() tea.Cmd {
 		Render: func(model.Item) []string { return detail.ItemLines(l.Item) }})
 }
 
+// SelectedRef is the key of the selected lock, for the copy keys.
+func (m Model) SelectedRef() (model.KeyRef, bool) {
+	if m.src.Len() == 0 {
+		return model.KeyRef{}, false
+	}
+	l := m.src.locks[m.list.Cursor()]
+	return model.KeyRef{Table: l.Table, Key: l.Key}, true
+}
+
 // View renders the visible rows, or says there are none.
 func (m Model) View() string {
 	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {

@@ -124,6 +124,28 @@ func (m Model) Selected() (model.Problem, bool) {
 	return *p, true
 }
 
+// SelectedRef is the key of the item the selected problem is about, for
+// the copy keys: the lock for an orphan, foreign or duplicated value; the
+// account for a missing lock or an invalid value, whose lock is not there.
+func (m Model) SelectedRef() (model.KeyRef, bool) {
+	p, ok := m.Selected()
+	if !ok {
+		return model.KeyRef{}, false
+	}
+	sc := m.src.r.Schema
+	if (p.Kind == model.MissingLock || p.Kind == model.InvalidValue) && len(p.Accounts) > 0 {
+		return model.KeyRef{Table: sc.Table, Key: sc.AccountKey(p.Accounts[0])}, true
+	}
+	if p.Lock == nil {
+		return model.KeyRef{}, false
+	}
+	table := p.LockTable
+	if table == "" {
+		table = sc.Table
+	}
+	return model.KeyRef{Table: table, Key: p.Lock}, true
+}
+
 // Ready reports whether a check's problems are shown.
 func (m Model) Ready() bool { return m.ready }
 
