@@ -3,6 +3,7 @@ package dynamo
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -64,12 +65,45 @@ func keyToSDK(key map[string]string) map[string]types.AttributeValue {
 }
 
 // keyID is a stable string for a table and key, for de-duplicating reads.
+// It is built for every key of every page read, so a key of one or two
+// attributes (every DynamoDB key) is not sorted through a slice.
 func keyID(table string, key map[string]string) string {
-	id := table
-	for _, k := range slices.Sorted(maps.Keys(key)) {
-		id += "\x00" + k + "\x00" + key[k]
+	var b strings.Builder
+	n := len(table)
+	for k, v := range key {
+		n += 2 + len(k) + len(v)
 	}
-	return id
+	b.Grow(n)
+	b.WriteString(table)
+	part := func(k string) {
+		b.WriteByte(0)
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(key[k])
+	}
+	switch len(key) {
+	case 1:
+		for k := range key {
+			part(k)
+		}
+	case 2:
+		var names [2]string
+		i := 0
+		for k := range key {
+			names[i] = k
+			i++
+		}
+		if names[1] < names[0] {
+			names[0], names[1] = names[1], names[0]
+		}
+		part(names[0])
+		part(names[1])
+	default:
+		for _, k := range slices.Sorted(maps.Keys(key)) {
+			part(k)
+		}
+	}
+	return b.String()
 }
 
 // ItemToSDK converts a model item to SDK form.
