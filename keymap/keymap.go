@@ -12,6 +12,9 @@ type KeyMap struct {
 	NextView, PrevView, Accounts, Locks key.Binding
 	Problems                            key.Binding
 	Search, Add, Reload                 key.Binding
+	// Race opens a race: new accounts claim one value at once (writable
+	// stores only).
+	Race key.Binding
 	// CopyKey and CopyItem copy the key, and the item as DynamoDB JSON,
 	// of the detail shown to the clipboard (OSC 52: only on these keys).
 	CopyKey, CopyItem key.Binding
@@ -34,6 +37,7 @@ func Default() KeyMap {
 		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
 		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
+		Race:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "race for a value")),
 		CopyKey:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key")),
 		CopyItem:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy item JSON")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -60,7 +64,7 @@ func (k KeyMap) DetailShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems},
-		{k.Search, k.Add, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
+		{k.Search, k.Add, k.Race, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
 	}
 }
 

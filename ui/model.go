@@ -133,6 +133,7 @@ func New(ctx context.Context, o Options) Model {
 	// Writes are offered only where they are allowed.
 	writable := o.Store.Writable()
 	km.Add.SetEnabled(writable)
+	km.Race.SetEnabled(writable)
 	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
@@ -368,6 +369,7 @@ func (m Model) keys() keymap.KeyMap {
 	km.CopyKey.SetEnabled(copyable)
 	km.CopyItem.SetEnabled(copyable)
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
+	km.Race.SetEnabled(km.Race.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
 	if !text && (m.helpOpen || m.detail.Shown()) {
 		// Over the detail and help q goes back, as esc does: it quits only

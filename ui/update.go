@@ -114,7 +114,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = "not written; reading the rows involved again"
 		}
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
-	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
+	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg, write.RacePlannedMsg, write.RacerMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		m.write, cmd = m.write.Update(msg)
 	}
@@ -177,6 +177,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Add):
 		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
 		return m, cmd
+	case key.Matches(msg, km.Race):
+		m.write, cmd = m.write.Race(m.accounts.SampleIDs(50))
+		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
 	case key.Matches(msg, km.CopyKey):
@@ -199,7 +202,9 @@ func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
 	if m.writable || m.helpOpen || m.detail.Shown() {
 		return ""
 	}
-	for _, b := range m.writes[m.view] {
+	// The race is a write too, offered by the help screen, not the line.
+	race := key.NewBinding(key.WithKeys(m.km.Race.Keys()...), key.WithHelp(m.km.Race.Help().Key, "race"))
+	for _, b := range append(slices.Clip(m.writes[m.view]), race) {
 		if key.Matches(msg, b) {
 			why := m.opts.ReadOnlyWhy
 			if why == "" {

@@ -268,3 +268,43 @@ func TestCopyAndSaveTheRequest(t *testing.T) {
 		t.Fatalf("c or w left the preview:\n%s", d.screen())
 	}
 }
+
+// TestRaceOneCommits: R races new accounts for one value; every racer's
+// row resolves, exactly one commits and the others are cancelled by the
+// lock's guard, slot by slot; closing pins the winner with its lock and
+// runs the check again, which stays clean of the value.
+func TestRaceOneCommits(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("R")
+	waitScreen(d, "the race form", "race: new accounts claim the same values at once")
+	d.send(ctrlU())
+	d.typeText("racer@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview", "10 racers send this transaction at the same instant")
+	d.press("y")
+	waitScreen(d, "the verdict", "1 of 10 racers committed: the guards held")
+	s := d.screen()
+	if n := strings.Count(s, "cancelled"); n != 9 {
+		t.Fatalf("want 9 cancelled racers, got %d:\n%s", n, s)
+	}
+	if !strings.Contains(fields(s), "slot 1: email racer@x.io is taken by ACCT#") {
+		t.Fatalf("a cancelled racer does not say which slot failed:\n%s", s)
+	}
+	checks, accounts := store.Calls("Check"), d.m.check.Report().Accounts
+	d.press("enter")
+	d.until("the winner pinned, the check run again", func(m *Model) bool {
+		return strings.Contains(fields(d.screen()), "└ UNIQ#EMAIL#racer@x.io owner ACCT#") &&
+			store.Calls("Check") > checks && !m.check.Bar().Running && m.check.Report() != nil
+	})
+	if got := d.m.check.Report().Accounts; got != accounts+1 {
+		t.Errorf("the check after the race counts %d accounts, want %d (the winner's added)", got, accounts+1)
+	}
+	for _, p := range d.m.check.Report().Problems {
+		if p.Value == "racer@x.io" {
+			t.Fatalf("the race left a problem: %+v", p)
+		}
+	}
+}

@@ -51,6 +51,7 @@ const (
 	opRename
 	opDelete
 	opRepair
+	opRace
 )
 
 // PlanMsg answers a planning request: a prepared transaction, or why
@@ -119,6 +120,11 @@ type Model struct {
 	quitting bool
 	farewell string
 	written  []string // the accounts the last write sent involves
+	// A race's: the loaded ids new keys are made like, every racer's
+	// transaction, and the board once it has started.
+	sampleIDs []string
+	raceTxs   []dynamo.Tx
+	board     *board
 	// SaveDir is where w saves a previewed request ("": the current
 	// directory).
 	SaveDir string
@@ -152,6 +158,7 @@ func (m *Model) open(title string, fields []dialog.Field, op operation, id strin
 	d.SetSize(m.width, m.height)
 	m.dialog, m.prepared = &d, nil
 	m.op, m.id = op, id
+	m.raceTxs, m.board = nil, nil
 }
 
 // others says which values other accounts are known to hold: the check's
@@ -318,7 +325,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	ctx, b, sc, req := m.ctx, m.backend, m.schema, m.req
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg, spinner.TickMsg:
+	case tea.KeyPressMsg:
+		if m.board != nil {
+			// A race's board: nothing to do until every racer has its
+			// answer; then enter or esc closes it.
+			if m.board.left == 0 && key.Matches(msg, m.km.Close, m.km.Back) {
+				return m, events.Emit(dialog.CloseMsg{Committed: len(m.written) > 0})
+			}
+			return m, nil
+		}
+		d, cmd := m.dialog.Update(msg)
+		m.dialog = &d
+		return m, cmd
+	case spinner.TickMsg:
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
 		return m, cmd
@@ -336,6 +355,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				p, err := sc.Signup(id, attrs)
 				return prepareNew(ctx, req, b, p, err, look)
 			}
+		case opRace:
+			return m, m.submitRace(msg.Values)
 		case opRename:
 			id, others := m.id, m.others()
 			changes := map[string]string{}
@@ -360,6 +381,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.prepared = &msg.tx
 			return m, m.dialog.SetPlan(msg.preview)
 		}
+	case RacePlannedMsg:
+		switch {
+		case msg.req != req:
+		case msg.err != nil:
+			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+		default:
+			m.raceTxs, m.prepared = msg.txs, &msg.txs[0]
+			return m, m.dialog.SetPlan(msg.preview)
+		}
+	case RacerMsg:
+		return m.racerAnswered(msg)
 	case dialog.SaveMsg:
 		if m.prepared == nil {
 			return m, nil
@@ -381,6 +413,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case dialog.SendMsg:
 		if m.prepared == nil {
 			return m, nil
+		}
+		if m.op == opRace {
+			return m, m.startRace()
 		}
 		tx := *m.prepared
 		m.sending = &tx
@@ -412,7 +447,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.dialog.SetResult(msg.res)
 		m.written = written(m.prepared.Plan) // read again whatever the outcome
 	case dialog.CloseMsg:
-		m.dialog, m.prepared = nil, nil
+		m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil
 		if ids := m.written; msg.Committed || len(ids) > 0 {
 			m.written = nil
 			return m, events.Emit(WrittenMsg{Accounts: ids, Committed: msg.Committed})
@@ -461,6 +496,10 @@ func (m Model) Quit() (Model, tea.Cmd) {
 		return m, nil
 	}
 	tx := m.sending
+	if m.board != nil {
+		m.farewell = fmt.Sprintf("UNKNOWN   race: quit before %d of %d racers answered; check the keys (locktable check)", m.board.left, len(m.board.txs))
+		return m, tea.Quit
+	}
 	m.farewell = fmt.Sprintf("UNKNOWN   %s %s (token %s): quit before its outcome was known; check the keys (locktable check) before trying again",
 		tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")), tx.Token())
 	return m, tea.Quit
@@ -499,6 +538,12 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.dialog == nil {
 		return nil
 	}
+	if m.board != nil {
+		if m.board.left > 0 {
+			return nil
+		}
+		return []key.Binding{m.km.Close}
+	}
 	return m.dialog.ShortHelp()
 }
 
@@ -507,13 +552,19 @@ func (m Model) FullHelp() [][]key.Binding {
 	if m.dialog == nil {
 		return nil
 	}
+	if m.board != nil {
+		return [][]key.Binding{m.ShortHelp()}
+	}
 	return m.dialog.FullHelp()
 }
 
-// View renders the dialog.
+// View renders the dialog, or a race's board.
 func (m Model) View() string {
 	if m.dialog == nil {
 		return ""
+	}
+	if m.board != nil {
+		return m.boardView()
 	}
 	return m.dialog.View()
 }

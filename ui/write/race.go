@@ -1,0 +1,280 @@
+package write
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/dialog"
+)
+
+// A race shows why the pattern works: N new accounts claim the same value
+// at the same instant, each with the guarded signup locktable sends, and
+// the lock's condition lets exactly one commit; the others are cancelled,
+// slot by slot. It is `locktable race --op signup` with its racers as
+// rows that resolve as their answers come.
+
+// racersField is the form's field for the number of racers.
+const racersField = "racers"
+
+// RacePlannedMsg answers a race's form: every racer's transaction, ready,
+// and the preview of the first (they differ only by account and token).
+type RacePlannedMsg struct {
+	req     reqID
+	txs     []dynamo.Tx
+	preview dialog.Preview
+	err     error
+}
+
+// RacerMsg is one racer's answer.
+type RacerMsg struct {
+	req reqID
+	i   int
+	res dynamo.Result
+	err error
+}
+
+// board is a race under way or run: one row per racer.
+type board struct {
+	txs     []dynamo.Tx
+	results []*dynamo.Result // nil: no answer yet
+	errs    []error
+	left    int // racers without an answer
+}
+
+// committed returns the accounts of the racers that committed.
+func (b *board) committed() []string {
+	var ids []string
+	for i, r := range b.results {
+		if r != nil && r.Outcome == dynamo.Committed {
+			ids = append(ids, b.txs[i].Plan.Actions[0].Account)
+		}
+	}
+	return ids
+}
+
+// Race opens the form of a race: the values every racer claims (the first
+// unique attribute suggested, a fresh value) and how many racers; new
+// accounts' keys are suggested like ids.
+func (m Model) Race(ids []string) (Model, tea.Cmd) {
+	sc := m.schema
+	_, many := sc.Nouns()
+	var fields []dialog.Field
+	for i, c := range sc.Constraints {
+		v := ""
+		if i == 0 {
+			v = "race-" + randomHex(3)
+		}
+		fields = append(fields, dialog.NewField(c.Attr, v, m.validator(c.Attr)))
+	}
+	fields = append(fields, dialog.NewField(racersField, "10", func(v string) error {
+		_, err := racerCount(v)
+		return err
+	}))
+	for i := range fields {
+		fields[i].Original = ""
+	}
+	m.open("race: new "+many+" claim the same values at once", fields, opRace, "")
+	m.sampleIDs = ids
+	return m, nil
+}
+
+// racerCount reads the racers field: 2 to 100, as `locktable race --n`.
+func racerCount(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 2 || n > 100 {
+		return 0, fmt.Errorf("want 2 to 100 racers")
+	}
+	return n, nil
+}
+
+// planRace prepares n signups of new accounts that all claim attrs.
+func planRace(req reqID, b Backend, sc *model.Schema, ids []string, attrs map[string]string, n int) RacePlannedMsg {
+	msg := RacePlannedMsg{req: req}
+	taken := map[string]bool{}
+	for _, id := range ids {
+		taken[id] = true
+	}
+	var names []string
+	for range n {
+		id := sc.NewAccountIDLike(ids)
+		for taken[id] {
+			id = sc.NewAccountIDLike(ids)
+		}
+		taken[id] = true
+		p, err := sc.Signup(id, attrs)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		tx, err := b.Prepare(p, dynamo.NewToken())
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.txs = append(msg.txs, tx)
+		names = append(names, id)
+	}
+	first := msg.txs[0]
+	doc, err := dynamo.CLIJSON(first.Input)
+	if err != nil {
+		msg.err = err
+		return msg
+	}
+	p := first.Plan
+	p.Note = fmt.Sprintf("%d racers send this transaction at the same instant, each for an account of its own (%s and %d more) and with its own token: the guarded lock puts let one commit",
+		n, model.Printable(names[0]), n-1)
+	msg.preview = dialog.Preview{Plan: p, Token: first.Token(), Request: string(doc)}
+	return msg
+}
+
+// submitRace plans the race the form describes.
+func (m Model) submitRace(values map[string]string) tea.Cmd {
+	sc, b, req, ids := m.schema, m.backend, m.req, m.sampleIDs
+	attrs := map[string]string{}
+	for _, c := range sc.Constraints {
+		if v := values[c.Attr]; v != "" {
+			attrs[c.Attr] = v
+		}
+	}
+	n, err := racerCount(values[racersField])
+	return func() tea.Msg {
+		if err != nil {
+			return RacePlannedMsg{req: req, err: err}
+		}
+		if len(attrs) == 0 {
+			return RacePlannedMsg{req: req, err: fmt.Errorf("give at least one value to race for")}
+		}
+		return planRace(req, b, sc, ids, attrs, n)
+	}
+}
+
+// startRace sends every racer's transaction at once: each waits until all
+// are ready to leave, then Execute answers it (settled, audited).
+func (m *Model) startRace() tea.Cmd {
+	txs := m.raceTxs
+	m.board = &board{txs: txs, results: make([]*dynamo.Result, len(txs)), errs: make([]error, len(txs)), left: len(txs)}
+	m.sending = &txs[0]
+	b, req := m.backend, m.req
+	// Quitting does not cancel the racers: it waits for their outcomes.
+	ctx := context.WithoutCancel(m.ctx)
+	var ready sync.WaitGroup
+	ready.Add(len(txs))
+	start := make(chan struct{})
+	go func() {
+		ready.Wait()
+		close(start)
+	}()
+	cmds := make([]tea.Cmd, len(txs))
+	for i, tx := range txs {
+		cmds[i] = func() tea.Msg {
+			ready.Done()
+			<-start // every racer leaves at once
+			res, err := b.Execute(ctx, tx)
+			return RacerMsg{req: req, i: i, res: res, err: err}
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// racerAnswered records racer i's answer; once every racer has one, the
+// winners are the accounts written.
+func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
+	if msg.req != m.req || m.board == nil || m.board.results[msg.i] != nil {
+		return m, nil
+	}
+	bd := m.board
+	bd.results[msg.i], bd.errs[msg.i] = &msg.res, msg.err
+	bd.left--
+	if bd.left > 0 {
+		return m, nil
+	}
+	m.sending = nil
+	m.written = bd.committed()
+	if m.quitting {
+		m.farewell = m.raceSummary()
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+// raceSummary says how the race ended, in one line.
+func (m Model) raceSummary() string {
+	bd := m.board
+	won := bd.committed()
+	verdict := "the guards held"
+	if len(won) > 1 {
+		verdict = "MORE THAN ONE COMMITTED: the guards did not hold"
+	}
+	s := fmt.Sprintf("%d of %d racers committed: %s", len(won), len(bd.txs), verdict)
+	if len(won) > 0 {
+		s += " (" + model.Printable(strings.Join(won, ", ")) + ")"
+	}
+	return s
+}
+
+// boardView renders the race: one line per racer, its outcome and, when
+// cancelled, the first failed slot in words; then the verdict, which stays
+// on screen (racers past the room are counted on one line).
+func (m Model) boardView() string {
+	bd := m.board
+	var lines []string
+	for i, tx := range bd.txs {
+		line := fmt.Sprintf("racer %3d  %-9s %s", i+1, "racing…", model.Printable(tx.Plan.Actions[0].Account))
+		if r := bd.results[i]; r != nil {
+			line = fmt.Sprintf("racer %3d  %-9s %s", i+1, r.Outcome, model.Printable(tx.Plan.Actions[0].Account))
+			if why := racerWhy(r, bd.errs[i]); why != "" {
+				line += "  " + why
+			}
+		}
+		line = ansi.Truncate(line, max(m.width, 20), "…")
+		if r := bd.results[i]; r != nil && r.Outcome == dynamo.Committed {
+			line = m.st.Status[model.LockOK].Render(line)
+		}
+		lines = append(lines, line)
+	}
+	foot := fmt.Sprintf("%d of %d racers answered", len(bd.txs)-bd.left, len(bd.txs))
+	if bd.left == 0 {
+		foot = m.raceSummary() + "; enter closes, and the check runs again"
+	}
+	foot = ansi.Wrap(foot, max(m.width, 20), " ")
+	room := max(m.height-2-strings.Count(foot, "\n"), 2)
+	if len(lines) > room {
+		rest := len(lines) - room + 1
+		lines = append(lines[:room-1], m.st.Dim.Render(fmt.Sprintf("… %d more racers", rest)))
+	}
+	return m.st.Title.Render(model.Printable(m.dialog.Title)) + "\n" + strings.Join(lines, "\n") + "\n\n" + foot + "\n"
+}
+
+// racerWhy says why a racer did not commit: its first failed slot, or
+// what kept it from being sent.
+func racerWhy(r *dynamo.Result, err error) string {
+	for _, rs := range r.Reasons {
+		if rs.Slot >= 0 {
+			// What happened first: at 80 columns the action (the same lock
+			// put for every racer, shown in the preview) is what is cut.
+			return model.OneLine(fmt.Sprintf("slot %d: %s (%s)", rs.Slot, rs.Message, rs.Action))
+		}
+		return model.OneLine(rs.Code + ": " + rs.Message)
+	}
+	if err != nil {
+		return model.OneLine(dynamo.Redact(err.Error()))
+	}
+	return ""
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
