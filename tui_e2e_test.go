@@ -302,3 +302,45 @@ func seededTable(t *testing.T, args ...string) (ep, table string) {
 	}
 	return ep, table
 }
+
+// TestTUIRace: R races ten signups for one value against dynoxide in an
+// 80x24 terminal: every racer's row resolves, one commits, nine are
+// cancelled by the lock's guard, and the verdict stays on screen; closing
+// it shows the winner with its lock, ok, and the check finds nothing new.
+func TestTUIRace(t *testing.T) {
+	ep, table := seededTable(t, "--accounts", "3")
+	state := t.TempDir()
+	tm := startTUISized(t, 80, 24, "--endpoint-url", ep, "--table", table, "--audit-log", state+"/audit.log")
+	tm.start()
+	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
+	// At 80 columns the header abbreviates the kinds.
+	const clean = "miss 0·orph 0·forgn 0·dup 0·inval 0"
+	before := regexp.MustCompile(`check: \S+ RCU`).FindString(tm.waitText("the check", clean))
+	tm.keys("R")
+	tm.waitText("the race form", "race: new accounts claim the same values at once")
+	tm.keys("C-u")
+	tm.text("race@x.io")
+	tm.keys("Enter")
+	tm.waitText("the preview", "10 racers send this transaction at the same instant")
+	tm.keys("y")
+	screen := tm.waitText("the verdict", "1 of 10 racers committed: the guards held")
+	if n := strings.Count(screen, "cancelled"); n != 9 {
+		t.Errorf("want 9 cancelled racers on screen, got %d:\n%s", n, screen)
+	}
+	if !strings.Contains(screen, "slot 1: email race@x.io is taken by") { // the winner, cut at 80 columns, is in the verdict
+		t.Errorf("a cancelled racer does not say its slot in words:\n%s", screen)
+	}
+	tm.keys("Enter")
+	tm.waitFor("the winner with its lock, and the check again, clean", func(s string) bool {
+		return regexp.MustCompile(`└ UNIQ#EMAIL#race@x\.io\s+owner ACCT#\S+\s+ok`).MatchString(s) &&
+			// The check ran again: it read one account and one lock more.
+			strings.Contains(s, clean) && !strings.Contains(s, before) && strings.Contains(s, " RCU")
+	})
+	if out := tm.quit(); !strings.Contains(out, "EXIT=0") {
+		t.Errorf("exit: %q", out)
+	}
+	audit, err := os.ReadFile(state + "/audit.log")
+	if err != nil || strings.Count(string(audit), `"outcome":"cancelled"`) != 9 || strings.Count(string(audit), `"outcome":"committed"`) != 1 {
+		t.Errorf("the audit log does not hold 1 commit and 9 cancellations: %v\n%s", err, audit)
+	}
+}
