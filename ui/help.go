@@ -38,11 +38,22 @@ func (m Model) footer() string {
 	hints = hints[:len(hints)-len(kept)]
 	h := m.help
 	h.SetWidth(0) // fitted here, not cut
-	for {
-		line := h.ShortHelpView(append(slices.Clip(hints), kept...))
-		if ansi.StringWidth(line) <= m.width || len(hints)+len(writes) == 0 {
-			return ansi.Truncate(line, m.width, "…")
+	// The line's width is summed from each binding's, measured once: the
+	// footer is rendered with every frame.
+	sep := ansi.StringWidth(h.ShortSeparator)
+	cells := func(bs []key.Binding) int {
+		n := 0
+		for _, b := range bs {
+			if b.Enabled() {
+				if n > 0 {
+					n += sep
+				}
+				n += ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+			}
 		}
+		return n
+	}
+	for cells(append(slices.Clip(hints), kept...)) > m.width && len(hints)+len(writes) > 0 {
 		if len(hints) > 0 {
 			hints = hints[:len(hints)-1]
 		} else {
@@ -50,6 +61,7 @@ func (m Model) footer() string {
 			kept = append(slices.Clip(writes), tail...)
 		}
 	}
+	return ansi.Truncate(h.ShortHelpView(append(slices.Clip(hints), kept...)), m.width, "…")
 }
 
 // helpLine is the shown widget's bindings then the root's, leaving out a

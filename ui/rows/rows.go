@@ -63,7 +63,7 @@ func (r Renderer) line(width int, selected bool, indent, key, detail string, sta
 	kw, dw, sw := columns(width)
 	// A key longer than its column borrows what this row's detail leaves
 	// empty of its own: the status column stays where it is.
-	if over, spare := ansi.StringWidth(indent+key)-kw, dw-ansi.StringWidth(detail); over > 0 && spare > 0 {
+	if over, spare := cellWidth(indent+key)-kw, dw-cellWidth(detail); over > 0 && spare > 0 {
 		kw, dw = kw+min(over, spare), dw-min(over, spare)
 	}
 	pad := strings.Repeat(" ", max(width-(2+kw+2+dw+2+sw), 0))
@@ -86,11 +86,32 @@ func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	s = ansi.Truncate(s, w, "…")
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		s += strings.Repeat(" ", pad)
+	n := cellWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "…")
+		n = ansi.StringWidth(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// cellWidth is the cells plain text takes: one per printable ASCII byte
+// and per box-drawing or geometric character the rows draw (└ ▸ …), as
+// nearly every key and value is (measuring by grapheme clusters is most
+// of a frame's cost); anything else is measured by ansi.
+func cellWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r <= 0x7e, r == '…', r >= 0x2500 && r <= 0x25ff:
+			n++
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
 }
 
 // AccountKey is an account's key as stored, made printable.
