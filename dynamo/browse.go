@@ -153,7 +153,7 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, 
 // as a sparse index that holds only accounts.
 func (s *Store) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 	in := &dynamodb.QueryInput{TableName: aws.String(s.Schema.Table), IndexName: aws.String(s.AccountsIndex)}
-	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" {
+	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK {
 		return in, nil
 	}
 	expr, err := expression.NewBuilder().WithKeyCondition(

@@ -53,7 +53,7 @@ func (s *Schema) Classify(table string, it Item) Entry {
 		}
 		sk = v.S
 	}
-	if s.SK == "" || sk == s.LockSK {
+	if s.SK == "" || sk == sortKey(s.LockSK, pk.S) {
 		for ci, c := range s.Constraints {
 			if c.InAccountTable() {
 				if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok {
@@ -62,7 +62,7 @@ func (s *Schema) Classify(table string, it Item) Entry {
 			}
 		}
 	}
-	if strings.HasPrefix(pk.S, s.AccountPrefix) && (s.SK == "" || sk == s.AccountSK) {
+	if s.isAccount(pk.S, sk, it) {
 		return Entry{Kind: EntryAccount, ID: pk.S}
 	}
 	return Entry{}

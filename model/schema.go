@@ -58,6 +58,49 @@ type Schema struct {
 	LockSK        string
 	OwnerAttr     string
 	Constraints   []Constraint
+	// AccountType, when set, recognises accounts by an attribute value
+	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
+	// prefix, which may then be empty; signups write it.
+	AccountType Assignment
+	// LockAttrs are written on every lock locktable puts, besides its key
+	// and owner: what the library itself writes there (_type=_Unique).
+	LockAttrs []Assignment
+	// Preset is the library and model the schema was derived from
+	// ("onetable:User"), "" for none.
+	Preset string
+	// KeysFromTable says that the key attribute names (and, where left
+	// empty, the account sort key and the constraints) are still to be
+	// read from the table: a preset's schema before the table is opened.
+	KeysFromTable bool
+}
+
+// Assignment is an attribute and a string value (--account-type ATTR=VALUE).
+type Assignment struct{ Attr, Value string }
+
+// SameAsPK, as --account-sk or --lock-sk, says that the item's sort key
+// is its partition key (TypeDORM's USER#1/USER#1 and unique items).
+const SameAsPK = "=PK"
+
+// sortKey is the sort key of an item whose partition key is pk, by the
+// configured value sk (SameAsPK or a constant).
+func sortKey(sk, pk string) string {
+	if sk == SameAsPK {
+		return pk
+	}
+	return sk
+}
+
+// isAccount reports whether an item of the account table, keyed pk and
+// sk, is an account: by key prefix, sort key and type attribute.
+func (s *Schema) isAccount(pk, sk string, it Item) bool {
+	if !strings.HasPrefix(pk, s.AccountPrefix) || (s.SK != "" && sk != sortKey(s.AccountSK, pk)) {
+		return false
+	}
+	if s.AccountType.Attr != "" {
+		v, ok := it[s.AccountType.Attr]
+		return ok && v.Kind == KindS && v.S == s.AccountType.Value
+	}
+	return true
 }
 
 // DefaultSchema returns the schema a layout starts from before flags refine it.
@@ -214,7 +257,11 @@ func (s *Schema) Validate() error {
 			}
 		}
 	}
-	if len(prefixes) > 0 {
+	if err := s.validateTypes(); err != nil {
+		return err
+	}
+	if len(prefixes) > 0 && s.AccountType.Attr == "" {
+		// (With a type attribute, accounts and locks are told apart by it.)
 		if s.AccountPrefix == "" {
 			return &FlagError{Flag: "account-prefix", Msg: "may be empty only when the table holds nothing but records (all locks in lock tables)"}
 		}
@@ -225,6 +272,37 @@ func (s *Schema) Validate() error {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// validateTypes checks the type attribute of accounts and the attributes
+// written on locks: none may be a key, owner or unique attribute.
+func (s *Schema) validateTypes() error {
+	check := func(flag string, a Assignment) error {
+		if err := ValidateAttrName(a.Attr); err != nil {
+			return &FlagError{Flag: flag, Msg: "attribute " + err.Error()}
+		}
+		if a.Attr == s.PK || a.Attr == s.SK || a.Attr == s.OwnerAttr || s.Constraint(a.Attr) >= 0 {
+			return &FlagError{Flag: flag, Msg: fmt.Sprintf("attribute %q is a key, owner or unique attribute", a.Attr)}
+		}
+		return nil
+	}
+	if s.AccountType.Attr != "" {
+		if s.AccountType.Value == "" {
+			return &FlagError{Flag: "account-type", Msg: "want ATTR=VALUE"}
+		}
+		if err := check("account-type", s.AccountType); err != nil {
+			return err
+		}
+	}
+	for _, a := range s.LockAttrs {
+		if err := check("lock-attr", a); err != nil {
+			return err
+		}
+	}
+	if s.SK == "" && (s.AccountSK == SameAsPK || s.LockSK == SameAsPK) {
+		return &FlagError{Flag: "sk", Msg: SameAsPK + " needs a sort key"}
 	}
 	return nil
 }
@@ -245,7 +323,7 @@ func (s *Schema) Tables() []string {
 func (s *Schema) AccountKey(id string) map[string]string {
 	k := map[string]string{s.PK: id}
 	if s.SK != "" {
-		k[s.SK] = s.AccountSK
+		k[s.SK] = sortKey(s.AccountSK, id)
 	}
 	return k
 }
@@ -259,7 +337,7 @@ func (s *Schema) LockKey(ci int, v string) (table string, key map[string]string)
 	}
 	k := map[string]string{s.PK: c.Prefix + v}
 	if s.SK != "" {
-		k[s.SK] = s.LockSK
+		k[s.SK] = sortKey(s.LockSK, c.Prefix+v)
 	}
 	return s.Table, k
 }
