@@ -237,3 +237,40 @@ func flatten(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestE2EOneTableScope checks a OneTable model whose unique email is
+// scoped by org: the same email in two orgs is fine, twice in one org is
+// a duplicate; locktable's signup takes the value in its org only.
+func TestE2EOneTableScope(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	lib := libraries[0]
+	dir := libDir(t, lib)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "onetable")
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	env := map[string]string{"LOCKTABLE_TEST_ENDPOINT": ep, "TABLE": table, lib.dirEnv: dir, "NODE_NO_WARNINGS": "1", "MODEL": "Member"}
+	lib.node(t, env, "plant")
+
+	args := []string{"--endpoint-url", ep, "--table", table, "--preset", "onetable:Member", "--unique", "email", "--scope", "email=org",
+		"--audit-log", filepath.Join(t.TempDir(), "audit.log")}
+	accounts, got := presetProblems(t, args)
+	want := []string{"duplicate_value email acme#Member#email#ada@lovelace.io [member#m1 member#m4]"}
+	if !slices.Equal(got, want) || accounts != 4 {
+		t.Fatalf("check found %d accounts and\n  %s\nwant 4 and\n  %s", accounts, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	r := locktable(t, nil, append([]string{"signup", "--yes", "--id", "member#m9", "--set", "id=m9", "--set", "org=initech",
+		"--set", "email=ada@lovelace.io"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("signup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if code, _ := lib.node(t, env, "create", `{"id":"m10","org":"initech","email":"ada@lovelace.io"}`); code != 3 {
+		t.Errorf("library create in initech with the email locktable's signup took there: exit %d, want refused", code)
+	}
+	if code, _ := lib.node(t, env, "create", `{"id":"m11","org":"hooli","email":"ada@lovelace.io"}`); code != 0 {
+		t.Errorf("library create of the same email in another org: exit %d, want created", code)
+	}
+	if _, got = presetProblems(t, args); !slices.Equal(got, want) {
+		t.Errorf("at the end, check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

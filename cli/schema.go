@@ -15,7 +15,7 @@ type schemaFlags struct {
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
 	preset, accountType                     string
-	lockAttrs                               []string
+	lockAttrs, scope                        []string
 }
 
 func (f *schemaFlags) register(fs *pflag.FlagSet) {
@@ -33,6 +33,7 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.index, "index", nil, "ATTR=INDEX: a GSI of the account table keyed by ATTR (repeat)")
 	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
+	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
 }
 
@@ -116,6 +117,12 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 	err = eachConstraint(&s, "index", f.index, func(c *model.Constraint, v string) error {
 		c.Index = v
 		return nil
+	})
+	if err != nil {
+		return model.Schema{}, err
+	}
+	err = eachConstraint(&s, "scope", f.scope, func(c *model.Constraint, v string) error {
+		return s.ScopeConstraint(s.Constraint(c.Attr), v)
 	})
 	if err != nil {
 		return model.Schema{}, err

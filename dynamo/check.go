@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -155,6 +156,9 @@ func (s *Store) checkNames(table string) []string {
 	}
 	for _, c := range sc.Constraints {
 		names = append(names, c.Attr)
+		if c.Scope != "" && !slices.Contains(names, c.Scope) {
+			names = append(names, c.Scope)
+		}
 	}
 	return names
 }

@@ -258,7 +258,7 @@ func (s *Schema) Flags() []string {
 	f = append(f, "--owner-attr", s.OwnerAttr)
 	for _, c := range s.Constraints {
 		if c.InAccountTable() {
-			f = append(f, "--unique", c.Attr+"="+c.Prefix)
+			f = append(f, "--unique", c.Attr+"="+c.Template())
 		} else {
 			f = append(f, "--unique", c.Attr+"=@"+c.LockTable+"/"+c.KeyAttr)
 		}
@@ -278,10 +278,10 @@ func (s *Schema) presetFlags() []string {
 		f = append(f, "--account-prefix", s.AccountPrefix)
 	}
 	for _, c := range s.Constraints {
-		if c.Prefix == s.PresetPrefix(c.Attr) {
+		if c.Prefix == s.PresetPrefix(c.Attr) && c.Scope == "" {
 			f = append(f, "--unique", c.Attr)
 		} else {
-			f = append(f, "--unique", c.Attr+"="+c.Prefix)
+			f = append(f, "--unique", c.Attr+"="+c.Template())
 		}
 		if c.Normalize != NormalizeNone {
 			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))

@@ -329,7 +329,11 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 		} else {
 			upd.Set[attr] = S(nv)
 		}
-		next := Item{attr: S(nv)}
+		next := maps.Clone(a.Item) // the scope, if any, stays the account's
+		if next == nil {
+			next = Item{}
+		}
+		next[attr] = S(nv)
 		nh, nn := s.Held(ci, next)
 		if nh == HoldsInvalid {
 			return Plan{}, &FieldError{attr, "lock key would exceed 2048 bytes"}

@@ -101,3 +101,16 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 	}
 	return attrs
 }
+
+// ScopeConstraint makes constraint ci unique per value of the account
+// attribute scope, as the preset's library keys it (OneTable's
+// _unique#<scope>#User#email#<value>).
+func (s *Schema) ScopeConstraint(ci int, scope string) error {
+	lib, name, err := ParsePreset(s.Preset)
+	if err != nil || lib != LibOneTable {
+		return &FlagError{Flag: "scope", Msg: "goes with --preset onetable:MODEL; otherwise give the scope in the prefix: --unique 'ATTR=HEAD${SCOPE}TAIL'"}
+	}
+	c := &s.Constraints[ci]
+	c.Prefix, c.Scope, c.Tail = "_unique#", scope, "#"+name+"#"+c.Attr+"#"
+	return nil
+}

@@ -36,12 +36,51 @@ type Constraint struct {
 	// Index is a GSI of the account table keyed by Attr, if there is one; it
 	// lets an ownerless orphan be confirmed without a second scan.
 	Index string
+	// Scope, when set, is the account attribute whose value goes between
+	// Prefix and Tail in the lock key: values are unique per scope
+	// (OneTable's _unique#<scope>#User#email#<value>). The constraint's
+	// value is then the lock key minus Prefix: scope, Tail and the value.
+	Scope, Tail string
 }
 
 // Indexed reports whether holders of a value are looked up on the
-// constraint's GSI: one is configured and values are not normalized (the
-// index holds them as stored).
-func (c Constraint) Indexed() bool { return c.Index != "" && c.Normalize == NormalizeNone }
+// constraint's GSI: one is configured, values are not normalized (the
+// index holds them as stored) and not scoped.
+func (c Constraint) Indexed() bool {
+	return c.Index != "" && c.Normalize == NormalizeNone && c.Scope == ""
+}
+
+// Template is the constraint's lock prefix as --unique takes it, with the
+// scope as ${ATTR}.
+func (c Constraint) Template() string {
+	if c.Scope == "" {
+		return c.Prefix
+	}
+	return c.Prefix + "${" + c.Scope + "}" + c.Tail
+}
+
+// setTemplate sets the prefix from a --unique prefix that may hold one
+// ${ATTR}: the scope attribute.
+func (c *Constraint) setTemplate(t string) error {
+	head, rest, ok := strings.Cut(t, "${")
+	if !ok {
+		c.Prefix = t
+		return nil
+	}
+	attr, tail, ok := strings.Cut(rest, "}")
+	if !ok || attr == "" || tail == "" || strings.Contains(tail, "${") {
+		return fmt.Errorf("a scope is one ${ATTR} followed by a separator, as in _unique#${org}#User#email#")
+	}
+	c.Prefix, c.Scope, c.Tail = head, attr, tail
+	return nil
+}
+
+// scopedValue cuts a lock's key, minus the prefix, of a scoped constraint:
+// ok when the tail follows a non-empty scope.
+func (c Constraint) scopedValue(rest string) bool {
+	i := strings.Index(rest, c.Tail)
+	return i > 0
+}
 
 // InAccountTable reports whether the constraint's locks live beside the
 // accounts.
@@ -172,7 +211,9 @@ func ParseUnique(s string) (Constraint, error) {
 		c.LockTable, c.KeyAttr = table, keyAttr
 		return c, nil
 	}
-	c.Prefix = loc
+	if err := c.setTemplate(loc); err != nil {
+		return bad(err.Error())
+	}
 	return c, nil
 }
 
@@ -224,6 +265,7 @@ func (s *Schema) Validate() error {
 	seenAttr := map[string]bool{}
 	seenTable := map[string]bool{}
 	var prefixes []string
+	var scoped []Constraint
 	for _, c := range s.Constraints {
 		if seenAttr[c.Attr] {
 			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("attribute %q is listed twice", c.Attr)}
@@ -245,10 +287,33 @@ func (s *Schema) Validate() error {
 		if c.Prefix == "" {
 			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: empty lock prefix: locks in the account table need one", c.Attr)}
 		}
+		if c.Scope != "" {
+			if err := ValidateAttrName(c.Scope); err != nil {
+				return &FlagError{Flag: "unique", Msg: "scope attribute " + err.Error()}
+			}
+			if c.Scope == c.Attr || c.Scope == s.PK || c.Scope == s.SK {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: scope %q is the attribute itself or a key", c.Attr, c.Scope)}
+			}
+			scoped = append(scoped, c)
+			continue // compared by prefix and tail below
+		}
 		if s.SK != "" && s.LockSK == "" {
 			return &FlagError{Flag: "lock-sk", Msg: "must not be empty when the table has a sort key"}
 		}
 		prefixes = append(prefixes, c.Prefix)
+	}
+	for i, a := range scoped {
+		for j, b := range scoped {
+			if i != j && (strings.HasPrefix(a.Prefix, b.Prefix) || strings.HasPrefix(b.Prefix, a.Prefix)) &&
+				(strings.Contains(a.Tail, b.Tail) || strings.Contains(b.Tail, a.Tail)) {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q and %q: their locks would be ambiguous", a.Template(), b.Template())}
+			}
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(p, a.Prefix) || strings.HasPrefix(a.Prefix, p) {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q and %q: their locks would be ambiguous", a.Template(), p)}
+			}
+		}
 	}
 	for i, a := range prefixes {
 		for j, b := range prefixes {
@@ -259,6 +324,9 @@ func (s *Schema) Validate() error {
 	}
 	if err := s.validateTypes(); err != nil {
 		return err
+	}
+	for _, c := range scoped {
+		prefixes = append(prefixes, c.Prefix) // against the account prefix
 	}
 	if len(prefixes) > 0 && s.AccountType.Attr == "" {
 		// (With a type attribute, accounts and locks are told apart by it.)

@@ -7,6 +7,8 @@
 //   get ID        print User.get({id: ID}) as JSON ("null" when not found)
 //   create JSON   User.create(JSON); exit 3 when a unique value is taken
 //   remove ID     User.remove({id: ID}) through the library
+// MODEL=Member makes get, create and remove use Member, whose email is
+// unique per org (a unique scope).
 //
 // Environment: LOCKTABLE_TEST_ENDPOINT (dynoxide), TABLE (default
 // onetable), ONETABLE_NODE_DIR (where `make onetable` installed it).
@@ -51,6 +53,13 @@ function schema(unique) {
                 id: { type: String, required: true },
                 email: { type: String },
             },
+            Member: {
+                pk: { type: String, value: 'member#${id}' },
+                sk: { type: String, value: 'member#' },
+                id: { type: String, required: true },
+                org: { type: String, required: true },
+                email: { type: String, unique, scope: '${org}' },
+            },
             Post: {
                 pk: { type: String, value: 'post#${id}' },
                 sk: { type: String, value: 'post#' },
@@ -76,6 +85,17 @@ async function plant() {
     await User.create({ id: 'carol', email: 'carol@example.com' })
     await t.getModel('Post').create({ id: 'p1', slug: 'hello-world' })
     await t.getModel('Guest').create({ id: 'guest1', email: 'ada@lovelace.io' })
+    // Member's email is unique per org: the same email in two orgs is fine.
+    const Member = t.getModel('Member')
+    await Member.create({ id: 'm1', org: 'acme', email: 'ada@lovelace.io' })
+    await Member.create({ id: 'm2', org: 'globex', email: 'ada@lovelace.io' })
+    await Member.create({ id: 'm3', org: 'globex', email: 'bob@example.com' })
+    // ... and a raw put of a second acme member with ada's email is a
+    // duplicate_value within acme.
+    await client.send(new PutItemCommand({
+        TableName: name,
+        Item: { pk: { S: 'member#m4' }, sk: { S: 'member#' }, _type: { S: 'Member' }, id: { S: 'm4' }, org: { S: 'acme' }, email: { S: 'ada@lovelace.io' } },
+    }))
     // orphan_lock: a service whose schema lacks `unique` removes bob; his
     // unique items stay behind.
     await table(false).getModel('User').remove({ id: 'bob' })
@@ -112,13 +132,13 @@ try {
             await dump()
             break
         case 'get':
-            console.log(JSON.stringify((await table().getModel('User').get({ id: arg })) ?? null))
+            console.log(JSON.stringify((await table().getModel(process.env.MODEL || 'User').get({ id: arg })) ?? null))
             break
         case 'create':
-            console.log(JSON.stringify(await table().getModel('User').create(JSON.parse(arg))))
+            console.log(JSON.stringify(await table().getModel(process.env.MODEL || 'User').create(JSON.parse(arg))))
             break
         case 'remove':
-            await table().getModel('User').remove({ id: arg })
+            await table().getModel(process.env.MODEL || 'User').remove({ id: arg })
             break
         default:
             console.error('usage: onetable.mjs plant|dump|get ID|create JSON|remove ID')
