@@ -46,9 +46,10 @@ var libraries = []library{{
 		"duplicate_value email ada@lovelace.io [user#ada user#eve]", // a raw put of eve
 		"orphan_lock email bob@example.com []",                      // bob removed by a schema without unique
 		"orphan_lock username bob []",
-		"missing_lock username carol [user#carol]", // a raw update of carol
+		"missing_lock email carol@example.com [user#carol]", // a remove of a user that does not exist, given carol's email
+		"missing_lock username carol [user#carol]",          // a raw update of carol
 	},
-	locked:   map[string]string{"username": "carol"},
+	locked:   map[string]string{"username": "carol", "email": "carol@example.com"},
 	released: map[string]string{"email": "bob@example.com", "username": "bob"},
 }, {
 	name: "typedorm", script: "typedorm.mjs", dirEnv: "TYPEDORM_NODE_DIR",

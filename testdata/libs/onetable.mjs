@@ -99,6 +99,9 @@ async function plant() {
     // orphan_lock: a service whose schema lacks `unique` removes bob; his
     // unique items stay behind.
     await table(false).getModel('User').remove({ id: 'bob' })
+    // missing_lock, by the library itself: a remove of a user that does
+    // not exist, given carol's email, deletes her email's unique item.
+    await User.remove({ id: 'ghost', email: 'carol@example.com' }, { exists: null })
     // duplicate_value: a raw put of a User bypasses uniqueness.
     await client.send(new PutItemCommand({
         TableName: name,
