@@ -140,4 +140,7 @@ func TestPresetFlagErrors(t *testing.T) {
 			wantError(t, r, cli.ExitError, c.want...)
 		})
 	}
+	// The SQL and export readers know prefixes and constant sort keys only.
+	wantError(t, run(t, "sql", "--preset", "onetable:User", "--unique", "email", "--account-sk", "user#"), cli.ExitError, "sql", "--preset")
+	wantError(t, run(t, "sql", "--account-type", "kind=user", "--account-prefix", ""), cli.ExitError, "sql", "--account-type")
 }

@@ -114,3 +114,23 @@ func (s *Schema) ScopeConstraint(ci int, scope string) error {
 	c.Prefix, c.Scope, c.Tail = "_unique#", scope, "#"+name+"#"+c.Attr+"#"
 	return nil
 }
+
+// Unplain names what the schema uses beyond prefixes and constant sort
+// keys (a preset, an account type, =PK, a scope), "" when nothing: the
+// SQL and export readers know only those.
+func (s *Schema) Unplain() string {
+	switch {
+	case s.Preset != "":
+		return "--preset"
+	case s.AccountType.Attr != "":
+		return "--account-type"
+	case s.AccountSK == SameAsPK || s.LockSK == SameAsPK:
+		return SameAsPK
+	}
+	for _, c := range s.Constraints {
+		if c.Scope != "" {
+			return "a scope (${" + c.Scope + "})"
+		}
+	}
+	return ""
+}
