@@ -41,13 +41,6 @@ func oneTableTable(t *testing.T, client *dynamodb.Client) string {
 		t.Fatal(err)
 	}
 	cleanup(t, client, table)
-	item := func(kv ...string) model.Item {
-		it := model.Item{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			it[kv[i]] = model.S(kv[i+1])
-		}
-		return it
-	}
 	dynamotest.Put(t, client, table,
 		item("pk", "user#ada", "sk", "user#", "_type", "User", "id", "ada", "email", "ada@lovelace.io", "username", "ada"),
 		item("pk", "_unique#User#email#ada@lovelace.io", "sk", "_unique#", "_type", "_Unique"),
@@ -59,6 +52,53 @@ func oneTableTable(t *testing.T, client *dynamodb.Client) string {
 		item("pk", "_unique#Post#slug#hello", "sk", "_unique#", "_type", "_Unique"),
 	)
 	return table
+}
+
+// item is an item of string attributes, from name, value pairs.
+func item(kv ...string) model.Item {
+	it := model.Item{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		it[kv[i]] = model.S(kv[i+1])
+	}
+	return it
+}
+
+// The two kinds a library never writes by itself, on a table in its
+// format: a lock locktable wrote that names an account which no longer
+// holds the value (foreign_lock), and a unique attribute that is not a
+// string (invalid_value). The foreign lock is handed to its holder.
+func TestPresetForeignAndInvalid(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	frank := item("pk", "user#frank", "sk", "user#", "_type", "User", "id", "frank")
+	frank["email"] = model.N("7")
+	dynamotest.Put(t, client, table,
+		item("pk", "user#dave", "sk", "user#", "_type", "User", "id", "dave", "email", "dave@example.com"),
+		item("pk", "_unique#User#email#dave@example.com", "sk", "_unique#", "_type", "_Unique", "owner", "user#erin"),
+		frank)
+	args := []string{"--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--unique", "email",
+		"--audit-log", filepath.Join(t.TempDir(), "audit.log")}
+	r := run(t, append([]string{"check", "--json"}, args...)...)
+	for _, want := range []string{
+		`{"kind":"foreign_lock","constraint":"email","value":"dave@example.com","lock":{"pk":"_unique#User#email#dave@example.com","sk":"_unique#"},"owner":"user#erin","accounts":["user#dave"]}`,
+		`{"kind":"invalid_value","constraint":"email","value":"{\"N\":\"7\"}","accounts":["user#frank"]}`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("check: exit %d\n%s\nwant %s", r.code, r.stdout, want)
+		}
+	}
+	if !strings.Contains(r.stdout, `"problems":[{`) || strings.Count(r.stdout, `"kind"`) != 2 {
+		t.Errorf("check found other problems than these two: %s", r.stdout)
+	}
+	r = run(t, append([]string{"repair", "--yes", "--kind", "foreign_lock"}, append(args, "--json")...)...)
+	if r.code != 0 || !strings.Contains(r.stdout, `"outcome":"committed"`) {
+		t.Fatalf("repair: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, append([]string{"check", "--json"}, args...)...)
+	if strings.Contains(r.stdout, "foreign_lock") || !strings.Contains(r.stdout, "invalid_value") {
+		t.Errorf("after the repair: %s", r.stdout)
+	}
 }
 
 // A preset reads the keys, the accounts' sort key and the unique
