@@ -188,6 +188,19 @@ func TestE2EPresets(t *testing.T) {
 				t.Errorf("library create with the released values %v: exit %d, want created", lib.released, code)
 			}
 
+			// A rename by locktable releases the library's unique item and
+			// takes the new value: the library agrees on both.
+			r = locktable(t, nil, append([]string{"rename", lib.account("ada"), "--set", "username=countess", "--yes"}, args...)...)
+			if r.code != 0 {
+				t.Fatalf("rename: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if code, _ := lib.node(t, env, "create", userJSON("ann", "username", "countess")); code != 3 {
+				t.Errorf("library create with the username locktable's rename took: exit %d, want refused", code)
+			}
+			if code, _ := lib.node(t, env, "create", userJSON("ada2", "username", "ada")); code != 0 {
+				t.Errorf("library create with the username locktable's rename released: exit %d, want created", code)
+			}
+
 			// A signup by locktable is the library's user.
 			zed := lib.account("zed")
 			r = locktable(t, nil, append([]string{"signup", "--yes", "--id", zed, "--set", "id=zed",
