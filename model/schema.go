@@ -75,12 +75,9 @@ func (c *Constraint) setTemplate(t string) error {
 	return nil
 }
 
-// scopedValue cuts a lock's key, minus the prefix, of a scoped constraint:
-// ok when the tail follows a non-empty scope.
-func (c Constraint) scopedValue(rest string) bool {
-	i := strings.Index(rest, c.Tail)
-	return i > 0
-}
+// scopedValue reports whether rest, a lock key minus the prefix, is one
+// of the scoped constraint's: a non-empty scope, then the tail.
+func (c Constraint) scopedValue(rest string) bool { return strings.Index(rest, c.Tail) > 0 }
 
 // InAccountTable reports whether the constraint's locks live beside the
 // accounts.
