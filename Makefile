@@ -17,15 +17,28 @@ DUCKDB_DIR     ?= .tools/duckdb
 DUCKDB_API     := $(DUCKDB_DIR)/node_modules/@duckdb/node-api/package.json
 export DUCKDB_NODE_DIR := $(abspath $(DUCKDB_DIR))
 
+# The Node libraries whose own writes the preset tests check (OneTable,
+# TypeDORM); each in a directory of its own, pinned with its SDK.
+AWS_SDK_V3_VERSION ?= 3.1169.0
+AWS_UTIL_DYNAMODB_VERSION ?= 3.996.9
+ONETABLE_VERSION   ?= 2.7.7
+ONETABLE_DIR       ?= .tools/onetable-$(ONETABLE_VERSION)
+ONETABLE_PKG       := $(ONETABLE_DIR)/node_modules/dynamodb-onetable/package.json
+TYPEDORM_VERSION   ?= 1.15.4
+TYPEDORM_DIR       ?= .tools/typedorm-$(TYPEDORM_VERSION)
+TYPEDORM_PKG       := $(TYPEDORM_DIR)/node_modules/@typedorm/core/package.json
+export ONETABLE_NODE_DIR := $(abspath $(ONETABLE_DIR))
+export TYPEDORM_NODE_DIR := $(abspath $(TYPEDORM_DIR))
+
 # Fuzzing time per target: brief in `make test`, longer in `make reliability`.
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui lint dynoxide duckdb reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: test build bench bench-tui lint dynoxide duckdb onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
-test: $(DYNOXIDE_BIN) $(DUCKDB_API)
+test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(ONETABLE_PKG) $(TYPEDORM_PKG)
 	rc=0; \
 	.ci/with-dynoxide go test -race ./... || rc=$$?; \
 	reliability/fuzz $(TEST_FUZZTIME) || rc=$$?; \
@@ -86,6 +99,19 @@ duckdb: $(DUCKDB_API)
 $(DUCKDB_API):
 	npm install --no-audit --no-fund --prefix $(DUCKDB_DIR) @duckdb/node-api@$(DUCKDB_VERSION)
 	node -e 'require("$(DUCKDB_NODE_DIR)/node_modules/@duckdb/node-api")'
+
+onetable: $(ONETABLE_PKG)
+
+$(ONETABLE_PKG):
+	npm install --no-audit --no-fund --prefix $(ONETABLE_DIR) dynamodb-onetable@$(ONETABLE_VERSION) @aws-sdk/client-dynamodb@$(AWS_SDK_V3_VERSION) @aws-sdk/util-dynamodb@$(AWS_UTIL_DYNAMODB_VERSION)
+	node -e 'require("$(ONETABLE_NODE_DIR)/node_modules/dynamodb-onetable")'
+
+typedorm: $(TYPEDORM_PKG)
+
+# TypeDORM's document client requires both SDKs; the fixtures use v3.
+$(TYPEDORM_PKG):
+	npm install --no-audit --no-fund --prefix $(TYPEDORM_DIR) @typedorm/core@$(TYPEDORM_VERSION) @typedorm/common@$(TYPEDORM_VERSION) @typedorm/document-client@$(TYPEDORM_VERSION) reflect-metadata@0.1.14 @aws-sdk/client-dynamodb@$(AWS_SDK_V3_VERSION) @aws-sdk/lib-dynamodb@$(AWS_SDK_V3_VERSION) aws-sdk@2.1693.0
+	node -e 'require("$(TYPEDORM_NODE_DIR)/node_modules/reflect-metadata"); require("$(TYPEDORM_NODE_DIR)/node_modules/@typedorm/core")'
 
 # A local emulator to try locktable by hand, in the foreground:
 # make emulator [PORT=8000], then --endpoint-url http://localhost:8000.

@@ -107,7 +107,7 @@ func (a *app) checkCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if hint := report.SchemaHint(&s); hint != "" {
+			if hint := report.SchemaHint(&store.Schema); hint != "" {
 				fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 			}
 			if asJSON {

@@ -43,6 +43,9 @@ type exportReport struct {
 // reported as of the export time, or confirmed against the live tables
 // with --confirm.
 func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, asJSON bool) error {
+	if what := s.Unplain(); what != "" {
+		return usageErr("--export does not read tables described with %s yet", what)
+	}
 	if len(f.locations) == 0 {
 		return usageErr("--confirm goes with --export: it confirms an export's problems against the live table")
 	}

@@ -37,6 +37,13 @@ func (a *app) initCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if s.Preset != "" {
+				// The preset read the table: its schema is the proposal.
+				for _, n := range a.presetNotes {
+					fmt.Fprintln(a.stderr, model.Printable(n))
+				}
+				return a.proposeTarget(store.Schema, save)
+			}
 			table := s.Table
 			if !a.cmd.PersistentFlags().Changed("table") && !a.demo {
 				names, err := store.Tables(cmd.Context())
@@ -55,25 +62,31 @@ func (a *app) initCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			entries := a.targetEntries(&proposed)
-			if err := writeTarget(a.stdout, proposed.Table, entries); err != nil || save == "" {
-				return err
-			}
-			file, _, err := config.Open(a.spec(), os.LookupEnv)
-			if err != nil {
-				return &exitError{code: ExitError, err: err}
-			}
-			if err := config.AddTarget(file.Path, save, entries, a.spec()); err != nil {
-				return &exitError{code: ExitError, err: err}
-			}
-			fmt.Fprintf(a.stderr, "saved target %s to %s: use it with --target %s, or make it the default with: locktable target use %s\n",
-				model.Printable(save), model.Printable(file.Path), model.Printable(save), model.Printable(save))
-			return nil
+			return a.proposeTarget(proposed, save)
 		},
 	}
 	cmd.Flags().Int32Var(&sample, "sample", 1000, "items to read from each table (one Scan page)")
 	cmd.Flags().StringVar(&save, "save", "", "save the proposal as target NAME in the config file (with the endpoint, region and profile given)")
 	return cmd
+}
+
+// proposeTarget prints a proposed schema as a target and, with --save,
+// saves it in the config file.
+func (a *app) proposeTarget(proposed model.Schema, save string) error {
+	entries := a.targetEntries(&proposed)
+	if err := writeTarget(a.stdout, proposed.Table, entries); err != nil || save == "" {
+		return err
+	}
+	file, _, err := config.Open(a.spec(), os.LookupEnv)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	if err := config.AddTarget(file.Path, save, entries, a.spec()); err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	fmt.Fprintf(a.stderr, "saved target %s to %s: use it with --target %s, or make it the default with: locktable target use %s\n",
+		model.Printable(save), model.Printable(file.Path), model.Printable(save), model.Printable(save))
+	return nil
 }
 
 func orNone(names []string) string {
@@ -101,7 +114,7 @@ func (a *app) targetEntries(s *model.Schema) []config.Entry {
 			continue
 		}
 		index[key] = len(entries)
-		entries = append(entries, config.Entry{Key: key, Values: []string{flags[i+1]}, List: key == "unique" || key == "normalize"})
+		entries = append(entries, config.Entry{Key: key, Values: []string{flags[i+1]}, List: key == "unique" || key == "normalize" || key == "lock-attr"})
 	}
 	return entries
 }

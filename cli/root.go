@@ -33,6 +33,7 @@ type app struct {
 	segments, pageSize           int
 	maxRCU                       float64
 	schemaFlags                  schemaFlags
+	presetNotes                  []string // what a preset read from the table
 
 	// settings is where every flag's value came from, once settled
 	// (settle); theme and keys are the config file's preferences for the
@@ -201,6 +202,18 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		return nil, err
 	}
 	store := dynamo.NewStore(client, ep, s)
+	if s.Preset != "" {
+		notes, err := store.ResolvePreset(ctx)
+		a.presetNotes = notes
+		if err != nil {
+			var fe *model.FlagError
+			if errors.As(err, &fe) {
+				return nil, &exitError{code: ExitError, err: fmt.Errorf("%w%s", err, a.from(fe.Flag))}
+			}
+			return nil, err
+		}
+		a.lastSchema = store.Schema
+	}
 	if !a.demo {
 		store.Segments = a.segments
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/pflag"
 
 	"github.com/locktable/locktable/model"
@@ -12,6 +14,8 @@ type schemaFlags struct {
 	layout, table, pk, sk                   string
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
+	preset, accountType                     string
+	lockAttrs, scope                        []string
 }
 
 func (f *schemaFlags) register(fs *pflag.FlagSet) {
@@ -21,12 +25,16 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.pk, "pk", d.PK, "partition key attribute (layout tables: id)")
 	fs.StringVar(&f.sk, "sk", d.SK, `sort key attribute; "" for none (layout tables: none)`)
 	fs.StringVar(&f.accountPrefix, "account-prefix", d.AccountPrefix, `partition key prefix of account items (layout tables: "")`)
-	fs.StringVar(&f.accountSK, "account-sk", d.AccountSK, "sort key of account items")
-	fs.StringVar(&f.lockSK, "lock-sk", d.LockSK, "sort key of lock items")
+	fs.StringVar(&f.accountSK, "account-sk", d.AccountSK, "sort key of account items; =PK: each its own partition key")
+	fs.StringVar(&f.lockSK, "lock-sk", d.LockSK, "sort key of lock items; =PK: each its own partition key")
 	fs.StringVar(&f.owner, "owner-attr", d.OwnerAttr, "lock attribute naming the account that holds it")
-	fs.StringArrayVar(&f.unique, "unique", nil, "unique attribute and its locks: ATTR=PREFIX or ATTR=@TABLE/KEYATTR (repeat; replaces the defaults email=UNIQ#EMAIL#, username=UNIQ#HANDLE#)")
+	fs.StringArrayVar(&f.unique, "unique", nil, "unique attribute and its locks: ATTR=PREFIX, ATTR=HEAD${SCOPE}TAIL (unique per SCOPE) or ATTR=@TABLE/KEYATTR; with --preset, ATTR alone (repeat; replaces the defaults email=UNIQ#EMAIL#, username=UNIQ#HANDLE#)")
 	fs.StringArrayVar(&f.normalize, "normalize", nil, "ATTR=none|lower|casefold: how a value maps to its lock key (repeat; default none)")
 	fs.StringArrayVar(&f.index, "index", nil, "ATTR=INDEX: a GSI of the account table keyed by ATTR (repeat)")
+	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
+	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
+	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
+	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
 }
 
 // schema builds the schema: the layout's defaults, refined by every flag
@@ -37,6 +45,14 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 		return model.Schema{}, err
 	}
 	s := model.DefaultSchema(layout)
+	if f.preset != "" {
+		if fs.Changed("layout") && layout != model.LayoutSingle {
+			return model.Schema{}, &model.FlagError{Flag: "preset", Msg: "keeps its locks beside the accounts: --layout single"}
+		}
+		if err := s.ApplyPreset(f.preset); err != nil {
+			return model.Schema{}, err
+		}
+	}
 	set := func(name string, dst *string, v string) {
 		if fs.Changed(name) {
 			*dst = v
@@ -49,9 +65,40 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 	set("account-sk", &s.AccountSK, f.accountSK)
 	set("lock-sk", &s.LockSK, f.lockSK)
 	set("owner-attr", &s.OwnerAttr, f.owner)
+	if s.KeysFromTable && (fs.Changed("pk") || fs.Changed("sk")) {
+		s.KeysFromTable = false // given: the table's keys are checked against them
+	}
+	if fs.Changed("account-type") {
+		attr, v, err := model.ParseAssignment("account-type", f.accountType)
+		if err != nil {
+			return model.Schema{}, err
+		}
+		if s.Preset != "" && len(s.LockAttrs) > 0 && !fs.Changed("lock-attr") {
+			s.LockAttrs[0].Attr = attr // OneTable's typeField names both
+		}
+		s.AccountType = model.Assignment{Attr: attr, Value: v}
+	}
+	if fs.Changed("lock-attr") {
+		s.LockAttrs = nil
+		for _, x := range f.lockAttrs {
+			attr, v, err := model.ParseAssignment("lock-attr", x)
+			if err != nil {
+				return model.Schema{}, err
+			}
+			s.LockAttrs = append(s.LockAttrs, model.Assignment{Attr: attr, Value: v})
+		}
+	}
 	if len(f.unique) > 0 {
 		s.Constraints = nil
 		for _, u := range f.unique {
+			if s.Preset != "" && !strings.Contains(u, "=") {
+				// A bare attribute: the library's own prefix.
+				if err := model.ValidateAttrName(u); err != nil {
+					return model.Schema{}, &model.FlagError{Flag: "unique", Msg: "attribute " + err.Error()}
+				}
+				s.Constraints = append(s.Constraints, model.Constraint{Attr: u, Prefix: s.PresetPrefix(u), Normalize: model.NormalizeNone})
+				continue
+			}
 			c, err := model.ParseUnique(u)
 			if err != nil {
 				return model.Schema{}, err
@@ -73,6 +120,15 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 	})
 	if err != nil {
 		return model.Schema{}, err
+	}
+	err = eachConstraint(&s, "scope", f.scope, func(c *model.Constraint, v string) error {
+		return s.ScopeConstraint(s.Constraint(c.Attr), v)
+	})
+	if err != nil {
+		return model.Schema{}, err
+	}
+	if s.Preset != "" && (s.KeysFromTable || s.AccountSK == "" || len(s.Constraints) == 0) {
+		return s, nil // validated once the table filled in the rest (dynamo.Store.ResolvePreset)
 	}
 	return s, s.Validate()
 }

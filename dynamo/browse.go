@@ -153,7 +153,7 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, 
 // as a sparse index that holds only accounts.
 func (s *Store) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 	in := &dynamodb.QueryInput{TableName: aws.String(s.Schema.Table), IndexName: aws.String(s.AccountsIndex)}
-	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" {
+	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK {
 		return in, nil
 	}
 	expr, err := expression.NewBuilder().WithKeyCondition(
@@ -327,7 +327,7 @@ func (s *Store) Holders(ctx context.Context, ci int, v string, progress func(sca
 		// Under normalization any spelling may normalize to v; and minidyn
 		// fails a whole scan when "=" meets an attribute that is not a
 		// string. Both compare here instead (keep does).
-		if c.Normalize != model.NormalizeNone || s.Endpoint.Demo {
+		if c.Normalize != model.NormalizeNone || c.Scope != "" || s.Endpoint.Demo {
 			filter = expression.Name(c.Attr).AttributeExists()
 		}
 		var scanned int64

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -150,8 +151,14 @@ func (s *Store) checkNames(table string) []string {
 		names = append(names, sc.SK)
 	}
 	names = append(names, sc.OwnerAttr)
+	if sc.AccountType.Attr != "" {
+		names = append(names, sc.AccountType.Attr)
+	}
 	for _, c := range sc.Constraints {
 		names = append(names, c.Attr)
+		if c.Scope != "" && !slices.Contains(names, c.Scope) {
+			names = append(names, c.Scope)
+		}
 	}
 	return names
 }
@@ -258,8 +265,14 @@ func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.C
 	if sc.AccountPrefix != "" {
 		conds = append(conds, expression.Name(sc.PK).BeginsWith(sc.AccountPrefix))
 	}
-	if sc.SK != "" {
+	switch {
+	case sc.SK != "" && sc.AccountSK == model.SameAsPK:
+		conds = append(conds, expression.Name(sc.SK).Equal(expression.Name(sc.PK)))
+	case sc.SK != "":
 		conds = append(conds, expression.Name(sc.SK).Equal(expression.Value(sc.AccountSK)))
+	}
+	if sc.AccountType.Attr != "" {
+		conds = append(conds, expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)))
 	}
 	return and(append(conds, more...)...)
 }

@@ -42,7 +42,10 @@ func (s *Store) lockSources() []lockSource {
 		if len(prefixes) > 1 {
 			f = expression.Or(prefixes[0], prefixes[1], prefixes[2:]...)
 		}
-		if sc.SK != "" {
+		switch {
+		case sc.SK != "" && sc.LockSK == model.SameAsPK:
+			f = f.And(expression.Name(sc.SK).Equal(expression.Name(sc.PK)))
+		case sc.SK != "":
 			f = f.And(expression.Name(sc.SK).Equal(expression.Value(sc.LockSK)))
 		}
 		src = append(src, lockSource{sc.Table, &f})

@@ -53,16 +53,16 @@ func (s *Schema) Classify(table string, it Item) Entry {
 		}
 		sk = v.S
 	}
-	if s.SK == "" || sk == s.LockSK {
+	if s.SK == "" || sk == sortKey(s.LockSK, pk.S) {
 		for ci, c := range s.Constraints {
 			if c.InAccountTable() {
-				if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok {
+				if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok && (c.Scope == "" || c.scopedValue(v)) {
 					return s.lockEntry(ci, v, it)
 				}
 			}
 		}
 	}
-	if strings.HasPrefix(pk.S, s.AccountPrefix) && (s.SK == "" || sk == s.AccountSK) {
+	if s.isAccount(pk.S, sk, it) {
 		return Entry{Kind: EntryAccount, ID: pk.S}
 	}
 	return Entry{}
@@ -102,6 +102,14 @@ func (s *Schema) Held(ci int, it Item) (Holding, string) {
 		return HoldsInvalid, ""
 	}
 	n := c.Normalize.Apply(v.S)
+	if c.Scope != "" {
+		// Unique per scope: no scope, no lock (OneTable refuses to write one).
+		sv, ok := it[c.Scope]
+		if !ok || sv.Kind != KindS || sv.S == "" {
+			return HoldsNothing, ""
+		}
+		n = sv.S + c.Tail + n
+	}
 	if !s.lockKeyFits(ci, n) {
 		return HoldsInvalid, ""
 	}

@@ -248,6 +248,9 @@ func normNote(n Normalization) string {
 
 // Flags renders s as the command-line flags that select it.
 func (s *Schema) Flags() []string {
+	if s.Preset != "" {
+		return s.presetFlags()
+	}
 	f := []string{"--layout", string(s.Layout), "--table", s.Table, "--pk", s.PK, "--sk", s.SK}
 	if s.Layout == LayoutSingle {
 		f = append(f, "--account-prefix", s.AccountPrefix, "--account-sk", s.AccountSK, "--lock-sk", s.LockSK)
@@ -255,9 +258,30 @@ func (s *Schema) Flags() []string {
 	f = append(f, "--owner-attr", s.OwnerAttr)
 	for _, c := range s.Constraints {
 		if c.InAccountTable() {
-			f = append(f, "--unique", c.Attr+"="+c.Prefix)
+			f = append(f, "--unique", c.Attr+"="+c.Template())
 		} else {
 			f = append(f, "--unique", c.Attr+"=@"+c.LockTable+"/"+c.KeyAttr)
+		}
+		if c.Normalize != NormalizeNone {
+			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))
+		}
+	}
+	return f
+}
+
+// presetFlags renders a preset's schema: the preset, the table, what the
+// table told it (the accounts' sort key, the unique attributes) and what
+// differs from the preset.
+func (s *Schema) presetFlags() []string {
+	f := []string{"--preset", s.Preset, "--table", s.Table, "--account-sk", s.AccountSK}
+	if s.AccountPrefix != "" {
+		f = append(f, "--account-prefix", s.AccountPrefix)
+	}
+	for _, c := range s.Constraints {
+		if c.Prefix == s.PresetPrefix(c.Attr) && c.Scope == "" {
+			f = append(f, "--unique", c.Attr)
+		} else {
+			f = append(f, "--unique", c.Attr+"="+c.Template())
 		}
 		if c.Normalize != NormalizeNone {
 			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))

@@ -199,6 +199,9 @@ func (s *Schema) newLock(ci int, v, id string) (Action, error) {
 		return Action{}, err
 	}
 	item := Item{s.OwnerAttr: S(id)}
+	for _, a := range s.LockAttrs {
+		item[a.Attr] = S(a.Value)
+	}
 	for k, kv := range key {
 		item[k] = S(kv)
 	}
@@ -241,9 +244,15 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 		if err := ValidateText(name, attrs[name]); err != nil {
 			return Plan{}, err
 		}
+		if name == s.AccountType.Attr && attrs[name] != s.AccountType.Value {
+			return Plan{}, &FieldError{name, fmt.Sprintf("is the type attribute: accounts have %s=%s", name, s.AccountType.Value)}
+		}
 		if attrs[name] != "" {
 			item[name] = S(attrs[name])
 		}
+	}
+	if s.AccountType.Attr != "" {
+		item[s.AccountType.Attr] = S(s.AccountType.Value)
 	}
 	p := Plan{Operation: "signup", Keys: []string{id}}
 	p.Actions = append(p.Actions, Action{Kind: ActPut, Role: RoleCreateAccount, Table: s.Table, Key: key, Item: item,
@@ -320,7 +329,11 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 		} else {
 			upd.Set[attr] = S(nv)
 		}
-		next := Item{attr: S(nv)}
+		next := maps.Clone(a.Item) // the scope, if any, stays the account's
+		if next == nil {
+			next = Item{}
+		}
+		next[attr] = S(nv)
 		nh, nn := s.Held(ci, next)
 		if nh == HoldsInvalid {
 			return Plan{}, &FieldError{attr, "lock key would exceed 2048 bytes"}

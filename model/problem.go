@@ -96,8 +96,13 @@ func (r Report) SchemaHint(s *Schema) string {
 	if s.SK != "" {
 		want += " with " + s.SK + " " + Printable(s.AccountSK)
 	}
-	return fmt.Sprintf("no item of %s matches the accounts' key (%s); its other keys start with %s: check --account-prefix, --account-sk and --layout",
-		Printable(s.Table), want, strings.Join(seen, ", "))
+	flags := "--account-prefix, --account-sk and --layout"
+	if s.AccountType.Attr != "" {
+		want += " and " + Printable(s.AccountType.Attr) + "=" + Printable(s.AccountType.Value)
+		flags = "--account-prefix, --account-sk, --account-type and --preset"
+	}
+	return fmt.Sprintf("no item of %s matches the accounts' key (%s); its other keys start with %s: check %s",
+		Printable(s.Table), strings.TrimSpace(want), strings.Join(seen, ", "), flags)
 }
 
 // Counts returns how many problems of each kind the report holds.

@@ -36,12 +36,48 @@ type Constraint struct {
 	// Index is a GSI of the account table keyed by Attr, if there is one; it
 	// lets an ownerless orphan be confirmed without a second scan.
 	Index string
+	// Scope, when set, is the account attribute whose value goes between
+	// Prefix and Tail in the lock key: values are unique per scope
+	// (OneTable's _unique#<scope>#User#email#<value>). The constraint's
+	// value is then the lock key minus Prefix: scope, Tail and the value.
+	Scope, Tail string
 }
 
 // Indexed reports whether holders of a value are looked up on the
-// constraint's GSI: one is configured and values are not normalized (the
-// index holds them as stored).
-func (c Constraint) Indexed() bool { return c.Index != "" && c.Normalize == NormalizeNone }
+// constraint's GSI: one is configured, values are not normalized (the
+// index holds them as stored) and not scoped.
+func (c Constraint) Indexed() bool {
+	return c.Index != "" && c.Normalize == NormalizeNone && c.Scope == ""
+}
+
+// Template is the constraint's lock prefix as --unique takes it, with the
+// scope as ${ATTR}.
+func (c Constraint) Template() string {
+	if c.Scope == "" {
+		return c.Prefix
+	}
+	return c.Prefix + "${" + c.Scope + "}" + c.Tail
+}
+
+// setTemplate sets the prefix from a --unique prefix that may hold one
+// ${ATTR}: the scope attribute.
+func (c *Constraint) setTemplate(t string) error {
+	head, rest, ok := strings.Cut(t, "${")
+	if !ok {
+		c.Prefix = t
+		return nil
+	}
+	attr, tail, ok := strings.Cut(rest, "}")
+	if !ok || attr == "" || tail == "" || strings.Contains(tail, "${") {
+		return fmt.Errorf("a scope is one ${ATTR} followed by a separator, as in _unique#${org}#User#email#")
+	}
+	c.Prefix, c.Scope, c.Tail = head, attr, tail
+	return nil
+}
+
+// scopedValue reports whether rest, a lock key minus the prefix, is one
+// of the scoped constraint's: a non-empty scope, then the tail.
+func (c Constraint) scopedValue(rest string) bool { return strings.Index(rest, c.Tail) > 0 }
 
 // InAccountTable reports whether the constraint's locks live beside the
 // accounts.
@@ -58,6 +94,49 @@ type Schema struct {
 	LockSK        string
 	OwnerAttr     string
 	Constraints   []Constraint
+	// AccountType, when set, recognises accounts by an attribute value
+	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
+	// prefix, which may then be empty; signups write it.
+	AccountType Assignment
+	// LockAttrs are written on every lock locktable puts, besides its key
+	// and owner: what the library itself writes there (_type=_Unique).
+	LockAttrs []Assignment
+	// Preset is the library and model the schema was derived from
+	// ("onetable:User"), "" for none.
+	Preset string
+	// KeysFromTable says that the key attribute names (and, where left
+	// empty, the account sort key and the constraints) are still to be
+	// read from the table: a preset's schema before the table is opened.
+	KeysFromTable bool
+}
+
+// Assignment is an attribute and a string value (--account-type ATTR=VALUE).
+type Assignment struct{ Attr, Value string }
+
+// SameAsPK, as --account-sk or --lock-sk, says that the item's sort key
+// is its partition key (TypeDORM's USER#1/USER#1 and unique items).
+const SameAsPK = "=PK"
+
+// sortKey is the sort key of an item whose partition key is pk, by the
+// configured value sk (SameAsPK or a constant).
+func sortKey(sk, pk string) string {
+	if sk == SameAsPK {
+		return pk
+	}
+	return sk
+}
+
+// isAccount reports whether an item of the account table, keyed pk and
+// sk, is an account: by key prefix, sort key and type attribute.
+func (s *Schema) isAccount(pk, sk string, it Item) bool {
+	if !strings.HasPrefix(pk, s.AccountPrefix) || (s.SK != "" && sk != sortKey(s.AccountSK, pk)) {
+		return false
+	}
+	if s.AccountType.Attr != "" {
+		v, ok := it[s.AccountType.Attr]
+		return ok && v.Kind == KindS && v.S == s.AccountType.Value
+	}
+	return true
 }
 
 // DefaultSchema returns the schema a layout starts from before flags refine it.
@@ -129,7 +208,9 @@ func ParseUnique(s string) (Constraint, error) {
 		c.LockTable, c.KeyAttr = table, keyAttr
 		return c, nil
 	}
-	c.Prefix = loc
+	if err := c.setTemplate(loc); err != nil {
+		return bad(err.Error())
+	}
 	return c, nil
 }
 
@@ -181,6 +262,7 @@ func (s *Schema) Validate() error {
 	seenAttr := map[string]bool{}
 	seenTable := map[string]bool{}
 	var prefixes []string
+	var scoped []Constraint
 	for _, c := range s.Constraints {
 		if seenAttr[c.Attr] {
 			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("attribute %q is listed twice", c.Attr)}
@@ -202,10 +284,33 @@ func (s *Schema) Validate() error {
 		if c.Prefix == "" {
 			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: empty lock prefix: locks in the account table need one", c.Attr)}
 		}
+		if c.Scope != "" {
+			if err := ValidateAttrName(c.Scope); err != nil {
+				return &FlagError{Flag: "unique", Msg: "scope attribute " + err.Error()}
+			}
+			if c.Scope == c.Attr || c.Scope == s.PK || c.Scope == s.SK {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: scope %q is the attribute itself or a key", c.Attr, c.Scope)}
+			}
+			scoped = append(scoped, c)
+			continue // compared by prefix and tail below
+		}
 		if s.SK != "" && s.LockSK == "" {
 			return &FlagError{Flag: "lock-sk", Msg: "must not be empty when the table has a sort key"}
 		}
 		prefixes = append(prefixes, c.Prefix)
+	}
+	for i, a := range scoped {
+		for j, b := range scoped {
+			if i != j && (strings.HasPrefix(a.Prefix, b.Prefix) || strings.HasPrefix(b.Prefix, a.Prefix)) &&
+				(strings.Contains(a.Tail, b.Tail) || strings.Contains(b.Tail, a.Tail)) {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q and %q: their locks would be ambiguous", a.Template(), b.Template())}
+			}
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(p, a.Prefix) || strings.HasPrefix(a.Prefix, p) {
+				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q and %q: their locks would be ambiguous", a.Template(), p)}
+			}
+		}
 	}
 	for i, a := range prefixes {
 		for j, b := range prefixes {
@@ -214,7 +319,14 @@ func (s *Schema) Validate() error {
 			}
 		}
 	}
-	if len(prefixes) > 0 {
+	if err := s.validateTypes(); err != nil {
+		return err
+	}
+	for _, c := range scoped {
+		prefixes = append(prefixes, c.Prefix) // against the account prefix
+	}
+	if len(prefixes) > 0 && s.AccountType.Attr == "" {
+		// (With a type attribute, accounts and locks are told apart by it.)
 		if s.AccountPrefix == "" {
 			return &FlagError{Flag: "account-prefix", Msg: "may be empty only when the table holds nothing but records (all locks in lock tables)"}
 		}
@@ -225,6 +337,37 @@ func (s *Schema) Validate() error {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// validateTypes checks the type attribute of accounts and the attributes
+// written on locks: none may be a key, owner or unique attribute.
+func (s *Schema) validateTypes() error {
+	check := func(flag string, a Assignment) error {
+		if err := ValidateAttrName(a.Attr); err != nil {
+			return &FlagError{Flag: flag, Msg: "attribute " + err.Error()}
+		}
+		if a.Attr == s.PK || a.Attr == s.SK || a.Attr == s.OwnerAttr || s.Constraint(a.Attr) >= 0 {
+			return &FlagError{Flag: flag, Msg: fmt.Sprintf("attribute %q is a key, owner or unique attribute", a.Attr)}
+		}
+		return nil
+	}
+	if s.AccountType.Attr != "" {
+		if s.AccountType.Value == "" {
+			return &FlagError{Flag: "account-type", Msg: "want ATTR=VALUE"}
+		}
+		if err := check("account-type", s.AccountType); err != nil {
+			return err
+		}
+	}
+	for _, a := range s.LockAttrs {
+		if err := check("lock-attr", a); err != nil {
+			return err
+		}
+	}
+	if s.SK == "" && (s.AccountSK == SameAsPK || s.LockSK == SameAsPK) {
+		return &FlagError{Flag: "sk", Msg: SameAsPK + " needs a sort key"}
 	}
 	return nil
 }
@@ -245,7 +388,7 @@ func (s *Schema) Tables() []string {
 func (s *Schema) AccountKey(id string) map[string]string {
 	k := map[string]string{s.PK: id}
 	if s.SK != "" {
-		k[s.SK] = s.AccountSK
+		k[s.SK] = sortKey(s.AccountSK, id)
 	}
 	return k
 }
@@ -259,7 +402,7 @@ func (s *Schema) LockKey(ci int, v string) (table string, key map[string]string)
 	}
 	k := map[string]string{s.PK: c.Prefix + v}
 	if s.SK != "" {
-		k[s.SK] = s.LockSK
+		k[s.SK] = sortKey(s.LockSK, c.Prefix+v)
 	}
 	return s.Table, k
 }

@@ -78,7 +78,7 @@ func (c *compactAccount) view(sc *model.Schema) model.AccountView {
 	}
 	it := model.Item{sc.PK: model.S(c.id)}
 	if sc.SK != "" {
-		it[sc.SK] = model.S(sc.AccountSK)
+		it[sc.SK] = model.S(sc.AccountKey(c.id)[sc.SK]) // =PK: the id
 	}
 	for ci, con := range sc.Constraints {
 		if a := c.attrs[ci]; a.present {

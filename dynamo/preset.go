@@ -1,0 +1,138 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/model"
+)
+
+// presetPages bounds the filtered scan pages that ResolvePreset reads to
+// find the model's accounts and unique items.
+const presetPages = 20
+
+// ResolvePreset fills in what a preset's schema reads from the table: the
+// key attribute names (DescribeTable), and where not given, the accounts'
+// sort key (=PK when it is their partition key, else the one value they
+// share) and the unique attributes (from the model's unique items). It
+// says what it found, then validates the schema. A schema without a
+// preset is left alone.
+func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
+	sc := &s.Schema
+	if sc.Preset == "" {
+		return nil, nil
+	}
+	var notes []string
+	if sc.KeysFromTable {
+		desc, err := s.describe(ctx, sc.Table)
+		if err != nil {
+			return nil, err
+		}
+		sc.PK, sc.SK = "", ""
+		for _, k := range desc.KeySchema {
+			if k.KeyType == types.KeyTypeHash {
+				sc.PK = aws.ToString(k.AttributeName)
+			} else {
+				sc.SK = aws.ToString(k.AttributeName)
+			}
+		}
+		sc.KeysFromTable = false
+		notes = append(notes, fmt.Sprintf("%s: key %s, %s", sc.Table, sc.PK, sc.SK))
+	}
+	if sc.SK == "" {
+		return notes, &model.FlagError{Flag: "preset", Msg: fmt.Sprintf("table %s has no sort key: %s tables have one", sc.Table, sc.Preset)}
+	}
+	if sc.AccountSK == "" || len(sc.Constraints) == 0 {
+		found, err := s.presetSample(ctx)
+		if err != nil {
+			return notes, err
+		}
+		notes = append(notes, found...)
+	}
+	return notes, sc.Validate()
+}
+
+// presetSample reads the model's accounts and unique items (a filtered
+// scan, at most presetPages pages) and sets the accounts' sort key and the
+// constraints that the schema leaves empty.
+func (s *Store) presetSample(ctx context.Context) ([]string, error) {
+	sc := &s.Schema
+	head := sc.PresetHead()
+	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
+		Or(expression.Name(sc.PK).BeginsWith(head))
+	expr, err := expression.NewBuilder().WithFilter(filter).Build()
+	if err != nil {
+		return nil, err
+	}
+	in := &dynamodb.ScanInput{TableName: aws.String(sc.Table), FilterExpression: expr.Filter(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}
+	sks := map[string]int{}
+	samePK, accounts := 0, 0
+	attrs := map[string]bool{}
+	var keys []string
+	for page := 0; page < presetPages; page++ {
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		out, err := s.api.Scan(cctx, in)
+		cancel()
+		if err != nil {
+			return nil, explain(err, "scan", sc.Table, s.Endpoint)
+		}
+		for _, av := range out.Items {
+			it := fromSDK(av)
+			pk, sk := it[sc.PK].S, it[sc.SK].S
+			if t, ok := it[sc.AccountType.Attr]; ok && t.Kind == model.KindS && t.S == sc.AccountType.Value {
+				accounts++
+				sks[sk]++
+				if sk == pk {
+					samePK++
+				}
+				for name := range it {
+					attrs[name] = true
+				}
+				continue
+			}
+			keys = append(keys, pk)
+		}
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	var notes []string
+	if sc.AccountSK == "" {
+		switch {
+		case accounts == 0:
+			return nil, &model.FlagError{Flag: "account-sk", Msg: fmt.Sprintf("no item of %s has %s=%s: pass --account-sk (or check --preset)",
+				sc.Table, sc.AccountType.Attr, sc.AccountType.Value)}
+		case samePK == accounts:
+			sc.AccountSK = model.SameAsPK
+		case len(sks) == 1:
+			for sk := range sks {
+				sc.AccountSK = sk
+			}
+		default:
+			return nil, &model.FlagError{Flag: "account-sk", Msg: fmt.Sprintf("the %d accounts (%s=%s) have %d different sort keys: pass --account-sk",
+				accounts, sc.AccountType.Attr, sc.AccountType.Value, len(sks))}
+		}
+		notes = append(notes, fmt.Sprintf("accounts: %d items with %s=%s and %s %s", accounts, sc.AccountType.Attr, sc.AccountType.Value, sc.SK, sc.AccountSK))
+	}
+	if len(sc.Constraints) == 0 {
+		unique := sc.UniqueAttrs(keys, slices.Sorted(maps.Keys(attrs)))
+		if len(unique) == 0 {
+			return nil, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
+		}
+		slices.Sort(unique)
+		for _, attr := range unique {
+			sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: sc.PresetPrefix(attr), Normalize: model.NormalizeNone})
+		}
+		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
+	}
+	return notes, nil
+}
