@@ -34,7 +34,7 @@ func validateName(name string, maxBytes int) error {
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f || Hidden(r) {
-			return fmt.Errorf("name %q holds %U, a control or format character", name, r)
+			return fmt.Errorf("name %q holds %U, a control, format or blank character", name, r)
 		}
 	}
 	return nil

@@ -82,8 +82,19 @@ func (n *markRun) over(r rune) bool {
 // characters), line and paragraph separators (Zl, Zp), surrogates (Cs),
 // private use (Co), and code points these tables do not assign (Cn,
 // noncharacters included): a terminal with newer tables may draw those
-// as anything.
-func Hidden(r rune) bool { return !unicode.IsGraphic(r) }
+// as anything. It also reports the few graphic characters that draw
+// nothing at all (blank letters and symbols), with which two keys that
+// differ look the same.
+func Hidden(r rune) bool { return !unicode.IsGraphic(r) || blank[r] }
+
+// blank are letters, marks and symbols that terminals draw as nothing:
+// the Hangul fillers (Lo), the Khmer inherent vowels (Mn) and the blank
+// braille pattern (So).
+var blank = map[rune]bool{
+	0x115f: true, 0x1160: true, 0x3164: true, 0xffa0: true, // Hangul fillers
+	0x17b4: true, 0x17b5: true, // Khmer inherent vowels
+	0x2800: true, // braille pattern blank
+}
 
 // Quote is Printable between double quotes, with a quote inside written
 // \": each escape once, where %q would escape Printable's backslashes
