@@ -8,6 +8,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/model"
 )
 
 // footer is the help line: the shown widget's hints, then the root's, the
@@ -88,13 +90,39 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 
 // helpScreen is the help page shown, and which of how many it is.
 func (m Model) helpScreen() string {
-	pages := m.helpPages()
+	pages := m.withBackendNotes(m.helpPages())
 	page := min(m.helpPage, len(pages)-1)
 	out := pages[page]
 	if len(pages) > 1 {
 		out += "\n" + m.st.Dim.Render(fmt.Sprintf("page %d of %d: pgdn/pgup for more", page+1, len(pages)))
 	}
 	return out
+}
+
+// withBackendNotes ends the help with what the backend lacks and what
+// that changes, in full (the header has room for a count only), on the
+// last page when it fits, else on pages of their own.
+func (m Model) withBackendNotes(pages []string) []string {
+	if len(m.opts.Missing) == 0 {
+		return pages
+	}
+	notes := []string{"", "this backend lacks (the start-up probe found):"}
+	for _, l := range m.opts.Missing {
+		notes = append(notes, strings.Split(ansi.Wrap("- "+model.Printable(l), max(m.width-2, 20), " "), "\n")...)
+	}
+	room := max(m.listHeight()-1, 2)
+	last := strings.Split(pages[len(pages)-1], "\n")
+	if len(last)+len(notes) <= room {
+		pages[len(pages)-1] += "\n" + strings.Join(notes, "\n")
+		return pages
+	}
+	notes = notes[1:]
+	for len(notes) > 0 {
+		n := min(room, len(notes))
+		pages = append(pages, strings.Join(notes[:n], "\n"))
+		notes = notes[n:]
+	}
+	return pages
 }
 
 // helpPages lays out every enabled binding of the view help was opened

@@ -164,6 +164,35 @@ func TestHeaderSaysWhatTheBackendLacks(t *testing.T) {
 	}
 }
 
+// TestBackendNotesAt80Columns: where the header has no room for what the
+// backend lacks, it counts them and points at help, which ends with them
+// in full.
+func TestBackendNotesAt80Columns(t *testing.T) {
+	t.Parallel()
+	missing := []string{
+		"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys, never by a resend alone",
+		"no ALL_OLD items on a failed condition: each failed slot is explained from a consistent read of its key",
+	}
+	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true, Missing: missing}, 80, 24)
+	d.ready()
+	if want := "backend lacks 2 (see ?)"; !strings.Contains(d.lines()[0], want) {
+		t.Fatalf("header %q does not say %q", d.lines()[0], want)
+	}
+	d.press("?")
+	for range 5 {
+		if strings.Contains(d.screen(), "this backend lacks") {
+			break
+		}
+		d.press("pgdown")
+	}
+	s := fields(d.screen())
+	for _, want := range []string{"this backend lacks", "- no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost", "- no ALL_OLD items on a failed condition"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help does not say %q:\n%s", want, d.screen())
+		}
+	}
+}
+
 // TestConfigRemapsKeys: the config file's keys: reach the UI: quit on x,
 // and the footer says so.
 func TestConfigRemapsKeys(t *testing.T) {

@@ -43,22 +43,34 @@ type Check struct {
 
 // Render renders the two header lines at width.
 func (h Header) Render(st *styles.Styles, width int) string {
-	parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + model.Printable(h.Where)}
-	if h.ReadOnly {
-		parts = append(parts, st.Error.Render("READ-ONLY"))
+	var lacks []string
+	for _, m := range h.Missing {
+		what, _, _ := strings.Cut(m, ":")
+		lacks = append(lacks, what)
 	}
-	if len(h.Missing) > 0 {
-		var lacks []string
-		for _, m := range h.Missing {
-			what, _, _ := strings.Cut(m, ":")
-			lacks = append(lacks, what)
+	// Narrower, what the backend lacks is counted, with where the words
+	// are (the help screen ends with them), then the endpoint loses its
+	// scheme and its parenthesis.
+	counted := fmt.Sprintf("backend lacks %d (see ?)", len(lacks))
+	where := model.Printable(h.Where)
+	short, _, _ := strings.Cut(where, " (")
+	short = strings.TrimPrefix(strings.TrimPrefix(short, "http://"), "https://")
+	var line1 string
+	for _, try := range [][2]string{{where, "backend: " + strings.Join(lacks, ", ")}, {where, counted}, {short, counted}} {
+		parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + try[0]}
+		if h.ReadOnly {
+			parts = append(parts, st.Error.Render("READ-ONLY"))
 		}
-		parts = append(parts, st.Error.Render("backend: "+strings.Join(lacks, ", ")))
+		if len(lacks) > 0 {
+			parts = append(parts, st.Error.Render(try[1]))
+		}
+		if h.Check.Hint != "" {
+			parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
+		}
+		if line1 = strings.Join(parts, "  │  "); ansi.StringWidth(line1) <= width {
+			break
+		}
 	}
-	if h.Check.Hint != "" {
-		parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
-	}
-	line1 := strings.Join(parts, "  │  ")
 
 	// Narrower, the inactive tabs keep their keys only, then the counts
 	// their short words, before anything is cut.
