@@ -56,7 +56,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	short, _, _ := strings.Cut(where, " (")
 	short = strings.TrimPrefix(strings.TrimPrefix(short, "http://"), "https://")
 	var line1 string
-	for _, try := range [][2]string{{where, "backend: " + strings.Join(lacks, ", ")}, {where, counted}, {short, counted}} {
+	for _, try := range [][2]string{{where, "backend: " + strings.Join(lacks, ", ")}, {where, counted}, {short, counted}, {short, fmt.Sprintf("lacks %d: ?", len(lacks))}} {
 		parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + try[0]}
 		if h.ReadOnly {
 			parts = append(parts, st.Error.Render("READ-ONLY"))
