@@ -34,7 +34,7 @@ export TYPEDORM_NODE_DIR := $(abspath $(TYPEDORM_DIR))
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui lint dynoxide duckdb onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: test build bench bench-tui bench-paths lint dynoxide duckdb onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
@@ -80,6 +80,11 @@ bench: $(DYNOXIDE_BIN)
 
 bench-tui: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/tui
+
+# The cost (items read, RCU, time) of each way to check one table: check,
+# a sharded check, check --export (and --confirm), and the SQL in DuckDB.
+bench-paths: $(DYNOXIDE_BIN) $(DUCKDB_API)
+	.ci/with-dynoxide bash bench/paths
 
 lint:
 	@out=$$(find . -path ./.tools -prune -o -path ./.git -prune -o -name "*.go" -print | xargs -r gofmt -l); \
