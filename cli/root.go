@@ -44,6 +44,9 @@ type app struct {
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
+	// undo is the undo journal beside the audit log, once openAudit
+	// opened it (nil when the audit log is not a regular file).
+	undo *dynamo.UndoJournal
 }
 
 // Main runs locktable with args and returns its exit status. What build
@@ -128,6 +131,7 @@ says where each value came from.`,
 	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
 	root.AddCommand(a.raceCommand())
+	root.AddCommand(a.undoCommand())
 	root.AddCommand(a.targetCommand(), a.configCommand(), a.versionCommand(build), a.sqlCommand())
 	a.completions(root)
 	setHelp(root)

@@ -65,7 +65,7 @@ func (a *app) runTUI(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		store.Audit = audit
+		store.Audit, store.Undo = audit, a.undo
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -367,7 +367,7 @@ func (a *app) guardWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.
 		if err := a.mayWrite(store.Endpoint); err != nil {
 			return nil, nil, refuse(err)
 		}
-		store.Audit = audit
+		store.Audit, store.Undo = audit, a.undo
 	}
 	return store, refuse, nil
 }
@@ -453,26 +453,39 @@ func (a *app) canAsk() bool {
 	return ok && term.IsTerminal(int(in.Fd()))
 }
 
-// openAudit opens --audit-log, or $XDG_STATE_HOME/locktable/audit.log
-// (~/.local/state/locktable/...). It fails closed: no audit log, no write.
-func (a *app) openAudit() (*dynamo.AuditLog, error) {
-	path := a.auditLog
-	if path == "" {
-		dir := os.Getenv("XDG_STATE_HOME")
-		if dir == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return nil, usageErr("no home directory for the audit log: pass --audit-log")
-			}
-			dir = filepath.Join(home, ".local", "state")
+// auditPath is --audit-log, or $XDG_STATE_HOME/locktable/audit.log
+// (~/.local/state/locktable/...).
+func (a *app) auditPath() (string, error) {
+	if a.auditLog != "" {
+		return a.auditLog, nil
+	}
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", usageErr("no home directory for the audit log: pass --audit-log")
 		}
-		path = filepath.Join(dir, "locktable", "audit.log")
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "locktable", "audit.log"), nil
+}
+
+// openAudit opens the audit log (auditPath) and, when it is a regular
+// file, the undo journal beside it (a.undo). It fails closed: no audit
+// log, no write.
+func (a *app) openAudit() (*dynamo.AuditLog, error) {
+	path, err := a.auditPath()
+	if err != nil {
+		return nil, err
 	}
 	log, f, err := dynamo.OpenAuditLog(path)
 	if err != nil {
 		return nil, usageErr("%v (--audit-log; nothing was sent)", err)
 	}
 	a.closers = append(a.closers, func() { f.Close() })
+	if err := a.openUndo(f); err != nil {
+		return nil, err
+	}
 	return log, nil
 }
 

@@ -80,10 +80,15 @@ func (l *AuditLog) Record(e AuditEntry) error {
 	if e.Keys == nil {
 		e.Keys = []string{}
 	}
+	return l.appendLine(e)
+}
+
+// appendLine appends v as one escaped JSON line and syncs it (see Record).
+func (l *AuditLog) appendLine(v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
 	line := model.EscapeJSON(buf.String())

@@ -42,6 +42,9 @@ type Store struct {
 	// Audit, when set, records every write: its intent before it is sent,
 	// its outcome after, and refusals.
 	Audit *AuditLog
+	// Undo, when set, keeps what undoing each write needs (see
+	// UndoJournal), recorded before the write is sent.
+	Undo *UndoJournal
 }
 
 // ErrReadOnly is returned by every write of a store that may not write.

@@ -229,6 +229,11 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 		s.refused(tx.Plan, err)
 		return res, err
 	}
+	if err := s.journal(ctx, tx); err != nil {
+		res.Outcome = NotSent
+		s.refused(tx.Plan, err)
+		return res, err
+	}
 	if err := s.record(AuditEntry{Event: EventIntent, Operation: res.Operation, Keys: res.Keys, Token: res.Token}); err != nil {
 		res.Outcome = NotSent
 		return res, fmt.Errorf("%w: %v", ErrAudit, err)
@@ -237,6 +242,7 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 		// The outcome line; when it cannot be written the intent stands,
 		// and the result is still reported.
 		_ = s.record(s.outcomeEntry(res))
+		s.journalOutcome(tx, res)
 	}()
 	maybeSent := false
 	for attempt := 1; ; attempt++ {

@@ -42,6 +42,7 @@ const (
 	RoleHandLock                  // repair: give a foreign lock to its holder
 	RoleClaimLock                 // repair: claim an ownerless orphan lock (step 1 of Reclaim)
 	RoleGiveBack                  // repair: remove a claim from a lock someone holds (step 3 of Reclaim)
+	RoleRestore                   // undo: set an item back, if it is still as the write left it
 )
 
 // CondKind is one kind of condition the pattern uses.
@@ -122,6 +123,8 @@ func (a Action) Purpose(s *Schema) string {
 		return "claim lock " + k + " (owner " + a.Account + ") if it exists and names no owner"
 	case RoleGiveBack:
 		return "give lock " + k + " back: remove locktable's claim"
+	case RoleRestore:
+		return a.restorePurpose(k)
 	}
 	return string(a.Kind) + " " + k
 }
@@ -139,6 +142,8 @@ type Plan struct {
 	// is not enough: the account's key for a delete, the owner a lock
 	// still names for a repair that takes the lock from it; "" otherwise.
 	MustType string
+	// Undoes is, for an undo, the token of the write it inverts.
+	Undoes string
 }
 
 // ErrNoChange is a rename whose values are the ones the account has:

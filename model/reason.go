@@ -59,6 +59,8 @@ func (s *Schema) Explain(a Action, now Item) string {
 			return "lock " + k + " belongs to " + Printable(o.S)
 		}
 		return "lock " + k + " changed since it was loaded: it names no owner now"
+	case RoleRestore:
+		return s.explainRestore(a, now)
 	case RoleOwnerGone:
 		if now != nil {
 			return "account " + k + " holds " + attr + " = " + Printable(a.Value) + ": the lock is not an orphan"

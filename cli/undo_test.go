@@ -1,0 +1,157 @@
+package cli_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// write runs a write command with --yes --json and returns its one
+// outcome, failing unless it exited with code.
+func (w writeEnv) write(code int, args ...string) writeOutcome {
+	w.t.Helper()
+	r := w.run(append(args, "--yes", "--json")...)
+	outs := outcomes(w.t, r.stdout)
+	if r.code != code || len(outs) != 1 {
+		w.t.Fatalf("%s: exit %d (want %d), stdout %s, stderr %s", args[0], r.code, code, r.stdout, r.stderr)
+	}
+	return outs[0]
+}
+
+// wantState fails unless the table holds want (a snapshot) after what.
+func (w writeEnv) wantState(what string, want []string) {
+	w.t.Helper()
+	if got := w.snapshot(); !slices.Equal(got, want) {
+		w.t.Fatalf("%s:\n got %q\nwant %q", what, got, want)
+	}
+}
+
+func TestUndoRenameRestoresAccountAndLocks(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	w.write(cli.ExitOK, "signup", "--set", "email=ada@x.io", "--set", "username=ada", "--set", "bio=b", "--id", "ACCT#a1")
+	signedUp := w.snapshot()
+	rename := w.write(cli.ExitOK, "rename", "ACCT#a1", "--set", "email=ada@new.io", "--set", "username=countess")
+	renamed := w.snapshot()
+
+	// The journal sits beside the audit log, private like it; the audit
+	// log still holds no values beyond keys.
+	if fi, err := os.Stat(dynamo.UndoPath(w.audit)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("undo journal: %v, %v", fi, err)
+	}
+	for _, l := range w.auditLines() {
+		if strings.Contains(l, `"bio"`) || strings.Contains(l, `"before"`) {
+			t.Fatalf("audit line holds values: %s", l)
+		}
+	}
+
+	// --dry-run prints the inverse and sends nothing.
+	r := w.run("undo", "--last", "--dry-run")
+	if r.code != cli.ExitOK || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, `"UNIQ#EMAIL#ada@x.io"`) {
+		t.Fatalf("dry run: exit %d, %s %s", r.code, r.stdout, r.stderr)
+	}
+	w.wantState("after a dry run", renamed)
+
+	undo := w.write(cli.ExitOK, "undo", "--last")
+	if undo.Operation != "undo" || undo.Outcome != "committed" || !slices.Equal(undo.Keys, rename.Keys) {
+		t.Fatalf("undo: %+v (rename %+v)", undo, rename)
+	}
+	w.wantState("after undo", signedUp)
+
+	// The same token again: its items are no longer as it left them.
+	again := w.write(cli.ExitCancelled, "undo", rename.Token)
+	if len(again.Reasons) == 0 || !strings.Contains(again.Reasons[0].Message, "account ACCT#a1 changed since that write: email is now ada@x.io") {
+		t.Fatalf("second undo of the rename: %+v", again)
+	}
+	w.wantState("after a cancelled undo", signedUp)
+
+	// --last again undoes the undo: the rename is back.
+	redo := w.write(cli.ExitOK, "undo", "--last")
+	if redo.Outcome != "committed" {
+		t.Fatalf("undo of the undo: %+v", redo)
+	}
+	w.wantState("after undoing the undo", renamed)
+}
+
+func TestUndoDeleteRecreatesAccountAndLocks(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	w.write(cli.ExitOK, "signup", "--set", "email=bob@x.io", "--set", "username=bob", "--set", "bio=b", "--id", "ACCT#b2")
+	before := w.snapshot()
+	w.write(cli.ExitOK, "delete", "ACCT#b2")
+	if got := w.snapshot(); len(got) != 0 {
+		t.Fatalf("after delete: %q", got)
+	}
+	if u := w.write(cli.ExitOK, "undo", "--last"); u.Outcome != "committed" {
+		t.Fatalf("undo: %+v", u)
+	}
+	w.wantState("after undo", before)
+}
+
+func TestUndoRepairPutsTheLockBack(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	ctx := context.Background()
+	// An orphan naming an owner, and a missing lock.
+	if err := w.store.PutUnguarded(ctx, w.table, model.Item{"PK": model.S("UNIQ#EMAIL#gone@x.io"), "SK": model.S("LOCK"), "owner": model.S("ACCT#gone")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.store.PutUnguarded(ctx, w.table, model.Item{"PK": model.S("ACCT#c3"), "SK": model.S("PROFILE"), "email": model.S("c@x.io")}); err != nil {
+		t.Fatal(err)
+	}
+	before := w.snapshot()
+	fixOrphan := w.write(cli.ExitOK, "repair", "--kind", "orphan_lock")
+	fixMissing := w.write(cli.ExitOK, "repair", "--kind", "missing_lock")
+	if got := w.snapshot(); slices.Contains(got, "PK=UNIQ#EMAIL#gone@x.io SK=LOCK owner=ACCT#gone") || !slices.Contains(got, "PK=UNIQ#EMAIL#c@x.io SK=LOCK owner=ACCT#c3") {
+		t.Fatalf("after repairs: %q", got)
+	}
+	// Oldest first, by token: the orphan comes back, the put lock goes.
+	for _, tok := range []string{fixOrphan.Token, fixMissing.Token} {
+		if u := w.write(cli.ExitOK, "undo", tok); u.Outcome != "committed" {
+			t.Fatalf("undo %s: %+v", tok, u)
+		}
+	}
+	w.wantState("after undoing both repairs", before)
+}
+
+func TestUndoAfterAConcurrentChangeIsCancelled(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	w.write(cli.ExitOK, "signup", "--set", "email=dee@x.io", "--set", "username=dee", "--id", "ACCT#d4")
+	w.write(cli.ExitOK, "rename", "ACCT#d4", "--set", "username=deedee")
+	// Someone else changes the account meanwhile.
+	_, err := w.client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(w.table),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ACCT#d4"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"}},
+		UpdateExpression:          aws.String("SET nickname = :n"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberS{Value: "dd"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := w.snapshot()
+	u := w.write(cli.ExitCancelled, "undo", "--last")
+	if len(u.Reasons) != 1 || u.Reasons[0].Slot != 0 || u.Reasons[0].Message != "account ACCT#d4 changed since that write: nickname is now dd" {
+		t.Fatalf("undo after a change: %+v", u)
+	}
+	w.wantState("after a cancelled undo", before)
+}
+
+func TestUndoRefusesWhatItCannotUndo(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	wantError(t, w.run("undo", "--last", "--yes"), cli.ExitError, "no committed write to table")
+	wantError(t, w.run("undo", "--yes"), cli.ExitError, "TOKEN", "--last")
+	w.write(cli.ExitOK, "signup", "--set", "email=e@x.io", "--id", "ACCT#e5")
+	lost := w.write(cli.ExitCancelled, "signup", "--set", "email=e@x.io", "--id", "ACCT#e5")
+	wantError(t, w.run("undo", lost.Token, "--yes"), cli.ExitError, "was cancelled: nothing to undo")
+	wantError(t, w.run("undo", "0123", "--yes"), cli.ExitError, "no write with token 0123")
+}
