@@ -132,6 +132,7 @@ says where each value came from.`,
 	root.AddCommand(a.writeCommands()...)
 	root.AddCommand(a.raceCommand())
 	root.AddCommand(a.undoCommand())
+	root.AddCommand(a.demoCommand())
 	root.AddCommand(a.targetCommand(), a.configCommand(), a.versionCommand(build), a.sqlCommand())
 	a.completions(root)
 	setHelp(root)

@@ -323,15 +323,21 @@ func (a *app) openForWrite(ctx context.Context, op writeOp, dryRun bool) (*dynam
 	if err != nil {
 		return nil, nil, err
 	}
+	return store, refuse, a.ready(ctx, store, refuse, dryRun)
+}
+
+// ready checks a guarded store's tables and, unless it is a dry run,
+// what the backend can do (the first requests a write command sends).
+func (a *app) ready(ctx context.Context, store *dynamo.Store, refuse func(error) error, dryRun bool) error {
 	if err := store.Verify(ctx); err != nil {
-		return nil, nil, err
+		return err
 	}
 	if !dryRun {
 		if err := a.probe(ctx, store); err != nil {
-			return nil, nil, refuse(err)
+			return refuse(err)
 		}
 	}
-	return store, refuse, nil
+	return nil
 }
 
 // guardWrite builds the store of every command that writes: the audit log

@@ -22,30 +22,16 @@ import (
 // PutUnguarded writes an item as it is, without any condition: how buggy
 // code skips the pattern.
 func (s *Store) PutUnguarded(ctx context.Context, table string, it model.Item) error {
-	w, err := s.writer()
+	u, err := PutRequest(table, it)
 	if err != nil {
 		return err
 	}
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	if _, err := w.PutItem(cctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: ItemToSDK(it)}); err != nil {
-		return explain(err, "seed", table, s.Endpoint)
-	}
-	return nil
+	return s.SendUnguarded(ctx, u)
 }
 
 // DeleteUnguarded deletes the item at key without any condition.
 func (s *Store) DeleteUnguarded(ctx context.Context, table string, key map[string]string) error {
-	w, err := s.writer()
-	if err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	if _, err := w.DeleteItem(cctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: keyToSDK(key)}); err != nil {
-		return explain(err, "seed", table, s.Endpoint)
-	}
-	return nil
+	return s.SendUnguarded(ctx, DeleteRequest(table, key))
 }
 
 // SendOnce sends tx once, with none of Execute's retries, settling or

@@ -1,0 +1,300 @@
+// Package mistake replays, on fresh accounts, each way the articles
+// describe of getting uniqueness wrong, so that the problem it leaves can
+// be watched appearing (locktable demo break KIND): the requests the
+// buggy code sends, beside the guarded transaction locktable would send.
+package mistake
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/model"
+)
+
+// Kind is one mistake: its name on the command line, the problem kind a
+// check then shows, and what the buggy code does, in words.
+type Kind struct {
+	Name    string
+	Problem model.ProblemKind
+	Story   string
+	replay  func(r *replayer) error
+}
+
+// Kinds are the mistakes, in the order the articles tell them.
+var Kinds = []Kind{
+	{"missing-lock", model.MissingLock,
+		"a signup written with separate puts, no transaction, that dies after the account: its locks are never written",
+		(*replayer).missingLock},
+	{"gsi-duplicate", model.DuplicateValue,
+		"the GSI misconception: two writers sign up with the same values at once, each guarding its put with attribute_not_exists on the unique attributes, which sees only the new item being written; both succeed, and each then puts the locks as if the values were its own",
+		(*replayer).gsiDuplicate},
+	{"rename-leak", model.OrphanLock,
+		"a rename that writes the account and the new lock but never deletes the old lock",
+		(*replayer).renameLeak},
+	{"delete-leak", model.OrphanLock,
+		"a delete of the account alone: its locks stay behind",
+		(*replayer).deleteLeak},
+	{"foreign-lock", model.ForeignLock,
+		"a lock handed to the wrong account: overwritten with another account as its owner while its holder keeps the value",
+		(*replayer).foreignLock},
+}
+
+// Names lists the kinds' names.
+func Names() []string {
+	var out []string
+	for _, k := range Kinds {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// Find returns the kind named name.
+func Find(name string) (Kind, bool) {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// Replay is what replaying a mistake did.
+type Replay struct {
+	Kind    string            `json:"kind"`
+	Problem model.ProblemKind `json:"problem"`
+	Story   string            `json:"story"`
+	// Setup says what was written first, through the pattern.
+	Setup    []string `json:"setup"`
+	Accounts []string `json:"accounts"`
+	// Sent are the buggy requests, in order, as the AWS CLI takes them;
+	// Guarded the transactions locktable would send instead
+	// (transact-write-items --cli-input-json).
+	Sent    []dynamo.Unguarded `json:"sent"`
+	Guarded []json.RawMessage  `json:"guarded"`
+	// Found is what consistent reads of the keys involved show now.
+	Found []model.Problem `json:"found"`
+}
+
+// replayer replays one mistake through a store.
+type replayer struct {
+	ctx   context.Context
+	store *dynamo.Store
+	sc    *model.Schema
+	out   Replay
+	refs  []model.KeyRef // what to read afterwards
+}
+
+// Run replays mistake k on fresh accounts. The store must be writable;
+// the caller decides where that is allowed (the demo, a loopback table).
+func Run(ctx context.Context, store *dynamo.Store, k Kind) (Replay, error) {
+	r := &replayer{ctx: ctx, store: store, sc: &store.Schema,
+		out: Replay{Kind: k.Name, Problem: k.Problem, Story: k.Story, Setup: []string{}, Accounts: []string{},
+			Sent: []dynamo.Unguarded{}, Guarded: []json.RawMessage{}}}
+	if err := k.replay(r); err != nil {
+		return r.out, err
+	}
+	census := model.NewCensus(r.sc)
+	if err := store.ReadConsistent(ctx, r.refs, census.Add); err != nil {
+		return r.out, err
+	}
+	r.out.Found = census.Problems()
+	return r.out, nil
+}
+
+// account makes a fresh account: its id, and a value of its own for each
+// unique attribute.
+func (r *replayer) account() (string, map[string]string) {
+	id := r.sc.NewAccountID()
+	suffix := strings.TrimPrefix(id, r.sc.AccountPrefix)
+	attrs := map[string]string{}
+	for _, c := range r.sc.Constraints {
+		attrs[c.Attr] = value(c.Attr, suffix)
+	}
+	r.out.Accounts = append(r.out.Accounts, id)
+	r.involve(id, attrs)
+	return id, attrs
+}
+
+// value is a fresh value of attr that looks like what it holds.
+func value(attr, suffix string) string {
+	if strings.Contains(strings.ToLower(attr), "mail") {
+		return "break-" + suffix + "@example.org"
+	}
+	return "break-" + suffix
+}
+
+// involve adds account id and the locks of attrs to what is read
+// afterwards.
+func (r *replayer) involve(id string, attrs map[string]string) {
+	r.refs = append(r.refs, model.KeyRef{Table: r.sc.Table, Key: r.sc.AccountKey(id)})
+	for ci, c := range r.sc.Constraints {
+		if v, ok := attrs[c.Attr]; ok {
+			table, key := r.sc.LockKey(ci, c.Normalize.Apply(v))
+			r.refs = append(r.refs, model.KeyRef{Table: table, Key: key})
+		}
+	}
+}
+
+// guarded records the transaction locktable would send for plan p.
+func (r *replayer) guarded(p model.Plan, err error) error {
+	if err != nil {
+		return err
+	}
+	tx, err := r.store.Prepare(p, dynamo.NewToken())
+	if err != nil {
+		return err
+	}
+	doc, err := dynamo.CLIJSON(tx.Input)
+	if err != nil {
+		return err
+	}
+	r.out.Guarded = append(r.out.Guarded, doc)
+	return nil
+}
+
+// send sends a buggy request and records it.
+func (r *replayer) send(u dynamo.Unguarded, err error) error {
+	if err != nil {
+		return err
+	}
+	r.out.Sent = append(r.out.Sent, u)
+	return r.store.SendUnguarded(r.ctx, u)
+}
+
+// accountItem is the item of account id with attrs.
+func (r *replayer) accountItem(id string, attrs map[string]string) model.Item {
+	it := model.Item{}
+	for k, v := range r.sc.AccountKey(id) {
+		it[k] = model.S(v)
+	}
+	for k, v := range attrs {
+		it[k] = model.S(v)
+	}
+	return it
+}
+
+// putLock sends a plain put of the lock of constraint ci for value v,
+// owned by owner.
+func (r *replayer) putLock(ci int, v, owner string) error {
+	table, key := r.sc.LockKey(ci, r.sc.Constraints[ci].Normalize.Apply(v))
+	it := model.Item{r.sc.OwnerAttr: model.S(owner)}
+	for k, kv := range key {
+		it[k] = model.S(kv)
+	}
+	return r.send(dynamo.PutRequest(table, it))
+}
+
+// signup writes a fresh account with its locks the right way, as setup.
+func (r *replayer) signup() (string, map[string]string, error) {
+	id, attrs := r.account()
+	p, err := r.sc.Signup(id, attrs)
+	if err != nil {
+		return id, attrs, err
+	}
+	tx, err := r.store.Prepare(p, dynamo.NewToken())
+	if err != nil {
+		return id, attrs, err
+	}
+	cancelled, err := r.store.SendOnce(r.ctx, tx)
+	if err == nil && cancelled {
+		err = fmt.Errorf("the setup signup of %s was cancelled", id)
+	}
+	r.out.Setup = append(r.out.Setup, "signed up "+id+" with its locks in one guarded transaction")
+	return id, attrs, err
+}
+
+func (r *replayer) missingLock() error {
+	id, attrs := r.account()
+	if err := r.guarded(r.sc.Signup(id, attrs)); err != nil {
+		return err
+	}
+	// The account, then the process dies before the lock puts.
+	return r.send(dynamo.PutRequest(r.sc.Table, r.accountItem(id, attrs)))
+}
+
+func (r *replayer) gsiDuplicate() error {
+	a, attrs := r.account()
+	b := r.sc.NewAccountID()
+	r.out.Accounts = append(r.out.Accounts, b)
+	r.involve(b, attrs)
+	var conds []model.Cond
+	for _, c := range r.sc.Constraints {
+		conds = append(conds, model.Cond{Kind: model.CondNotExists, Attr: c.Attr})
+	}
+	for _, id := range []string{a, b} {
+		if err := r.guarded(r.sc.Signup(id, attrs)); err != nil {
+			return err
+		}
+	}
+	// Both conditions see only the new item: both puts succeed.
+	for _, id := range []string{a, b} {
+		if err := r.send(dynamo.PutRequest(r.sc.Table, r.accountItem(id, attrs), conds...)); err != nil {
+			return err
+		}
+	}
+	for _, id := range []string{a, b} {
+		for ci, c := range r.sc.Constraints {
+			if err := r.putLock(ci, attrs[c.Attr], id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *replayer) renameLeak() error {
+	id, attrs, err := r.signup()
+	if err != nil {
+		return err
+	}
+	first := r.sc.Constraints[0].Attr
+	renamed := value(first, "renamed-"+strings.TrimPrefix(id, r.sc.AccountPrefix))
+	if err := r.guarded(r.store.PlanRename(r.ctx, id, map[string]string{first: renamed}, nil)); err != nil {
+		return err
+	}
+	attrs[first] = renamed
+	r.involve(id, attrs)
+	if err := r.send(dynamo.PutRequest(r.sc.Table, r.accountItem(id, attrs))); err != nil {
+		return err
+	}
+	return r.putLock(0, renamed, id) // and the old lock is never deleted
+}
+
+func (r *replayer) deleteLeak() error {
+	id, _, err := r.signup()
+	if err != nil {
+		return err
+	}
+	if err := r.guarded(r.store.PlanDelete(r.ctx, id, nil)); err != nil {
+		return err
+	}
+	return r.send(dynamo.DeleteRequest(r.sc.Table, r.sc.AccountKey(id)), nil)
+}
+
+func (r *replayer) foreignLock() error {
+	holder, attrs, err := r.signup()
+	if err != nil {
+		return err
+	}
+	other, _, err := r.signup()
+	if err != nil {
+		return err
+	}
+	c := r.sc.Constraints[0]
+	v := c.Normalize.Apply(attrs[c.Attr])
+	lock, _, err := r.store.LockAt(r.ctx, 0, v)
+	if err != nil {
+		return err
+	}
+	// locktable hands a lock over only with a check that the new owner
+	// holds its value: this transaction would be cancelled.
+	p := r.sc.HolderProblem(model.ForeignLock, 0, v, holder, []string{other})
+	to := model.AccountView{ID: other, Item: model.Item{c.Attr: model.S(attrs[c.Attr])}}
+	if err := r.guarded(r.sc.RepairForeign(p, lock, to)); err != nil {
+		return err
+	}
+	return r.putLock(0, attrs[c.Attr], other)
+}
