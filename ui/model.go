@@ -134,15 +134,16 @@ func New(ctx context.Context, o Options) Model {
 	writable := o.Store.Writable()
 	km.Add.SetEnabled(writable)
 	km.Race.SetEnabled(writable)
+	km.Undo.SetEnabled(writable)
 	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
-	add := short(km.Add, "add")
+	add, undo := short(km.Add, "add"), short(km.Undo, "undo")
 	var writes [3][]key.Binding
-	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add}
-	writes[viewLocks] = []key.Binding{add}
-	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add}
+	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add, undo}
+	writes[viewLocks] = []key.Binding{add, undo}
+	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}

@@ -180,6 +180,13 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Race):
 		m.write, cmd = m.write.Race(m.accounts.SampleIDs(50))
 		return m, cmd
+	case key.Matches(msg, km.Undo):
+		if !m.write.CanUndo() {
+			m.status = "nothing to undo: no write of this session has committed"
+			return m, nil
+		}
+		m.write, cmd = m.write.Undo()
+		return m, cmd
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
 	case key.Matches(msg, km.CopyKey):

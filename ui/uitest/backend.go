@@ -36,15 +36,16 @@ type Backend struct {
 	failures map[string]error
 	hold     chan struct{} // see HoldWrites
 	arrived  chan struct{}
-	lost     int      // see LoseWrites
-	tokens   []string // of every write that arrived
+	lost     int                         // see LoseWrites
+	tokens   []string                    // of every write that arrived
+	undo     map[string]model.UndoRecord // of every write that committed, by token
 }
 
 // New returns an empty, writable backend for schema sc.
 func New(sc model.Schema) *Backend {
 	ep := dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 	return &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
-		writable: true, calls: map[string]int{}, failures: map[string]error{}}
+		writable: true, calls: map[string]int{}, failures: map[string]error{}, undo: map[string]model.UndoRecord{}}
 }
 
 // Schema returns the schema the backend was made for.
@@ -519,7 +520,11 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 	}
 	r := tx.Plan.Reclaim
 	if r == nil || !r.Resume {
-		if res.Outcome = b.transact(tx.Plan.Actions, &res); res.Outcome != dynamo.Committed || r == nil {
+		items := model.UndoItems(tx.Plan, b.get)
+		if res.Outcome = b.transact(tx.Plan.Actions, &res); res.Outcome == dynamo.Committed && r == nil {
+			b.undo[res.Token] = model.UndoRecord{Token: res.Token, Operation: res.Operation, Table: b.schema.Table, Keys: res.Keys, Items: items}
+		}
+		if res.Outcome != dynamo.Committed || r == nil {
 			return res, nil
 		}
 	}
@@ -551,27 +556,30 @@ func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Ou
 		return dynamo.Cancelled
 	}
 	for _, a := range actions {
-		switch a.Kind {
-		case model.ActPut:
-			b.set(a.Table, maps.Clone(a.Item))
-		case model.ActDelete:
+		switch after := model.After(a, b.get(a.Table, a.Key)); {
+		case a.Kind == model.ActCheck:
+		case after == nil:
 			b.del(a.Table, a.Key)
-		case model.ActUpdate:
-			it := b.get(a.Table, a.Key)
-			if it == nil {
-				it = model.Item{}
-				for k, v := range a.Key {
-					it[k] = model.S(v)
-				}
-			}
-			maps.Copy(it, a.Set)
-			for _, name := range a.Remove {
-				delete(it, name)
-			}
-			b.set(a.Table, it)
+		default:
+			b.set(a.Table, after)
 		}
 	}
 	return dynamo.Committed
+}
+
+// UndoToken plans the undo of the committed write with token, as
+// dynamo.Store does from its undo journal.
+func (b *Backend) UndoToken(ctx context.Context, token string) (model.Plan, error) {
+	if err := b.called("UndoToken"); err != nil {
+		b.mu.Unlock()
+		return model.Plan{}, err
+	}
+	defer b.mu.Unlock()
+	r, ok := b.undo[token]
+	if !ok {
+		return model.Plan{}, &model.FieldError{Field: "undo", Msg: "no write with token " + token + " in the undo journal"}
+	}
+	return b.schema.Undo(r, b.get)
 }
 
 // conditionsHold evaluates an action's conditions on the item now at its

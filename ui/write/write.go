@@ -37,6 +37,9 @@ type Backend interface {
 	Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result
 	Prepare(p model.Plan, token string) (dynamo.Tx, error)
 	Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error)
+	// UndoToken plans the undo of the write with token (see
+	// dynamo.Store.UndoToken).
+	UndoToken(ctx context.Context, token string) (model.Plan, error)
 }
 
 // reqID numbers dialogs, so that an answer for a dialog since closed is
@@ -52,6 +55,7 @@ const (
 	opDelete
 	opRepair
 	opRace
+	opUndo
 )
 
 // PlanMsg answers a planning request: a prepared transaction, or why
@@ -125,6 +129,9 @@ type Model struct {
 	sampleIDs []string
 	raceTxs   []dynamo.Tx
 	board     *board
+	// last is the last write of the session that committed: what u
+	// undoes (an undo included, so that u again takes it back).
+	last *model.Result
 	// SaveDir is where w saves a previewed request ("": the current
 	// directory).
 	SaveDir string
@@ -233,6 +240,26 @@ func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
 			return PlanMsg{req: req, err: err, skip: r.Skip}
 		}
 		return prepare(req, b, r.Plan, nil)
+	})
+}
+
+// CanUndo reports whether a write of this session committed: what Undo
+// takes back.
+func (m Model) CanUndo() bool { return m.last != nil }
+
+// Undo plans the undo of the session's last committed write: the items
+// it changed set back, guarded by their being as it left them, previewed
+// like any write.
+func (m Model) Undo() (Model, tea.Cmd) {
+	if m.last == nil {
+		return m, nil
+	}
+	last := *m.last
+	m.open(fmt.Sprintf("undo %s %s", last.Operation, model.Printable(strings.Join(last.Keys, ", "))), nil, opUndo, "")
+	ctx, b, req, look, token := m.ctx, m.backend, m.req, m.holderLookup(), last.Token
+	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
+		p, err := b.UndoToken(ctx, token)
+		return prepareNew(ctx, req, b, p, err, look)
 	})
 }
 
@@ -445,6 +472,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.dialog.SetResult(msg.res)
+		if msg.res.Outcome == model.Committed {
+			m.last = &msg.res
+		}
 		m.written = written(m.prepared.Plan) // read again whatever the outcome
 	case dialog.CloseMsg:
 		m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil

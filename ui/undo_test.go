@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/model"
+)
+
+func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	sc := store.Schema()
+	item := func(key map[string]string) string {
+		it, _ := store.Item(sc.Table, key)
+		return model.Printable(string(must(it.MarshalJSON())))
+	}
+	account, oldLock, newLock := sc.AccountKey("ACCT#a1"), lockKey("UNIQ#EMAIL#ada@x.io"), lockKey("UNIQ#EMAIL#ada@new.io")
+	before := []string{item(account), item(oldLock), item(newLock)}
+
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	if s := d.screen(); !strings.Contains(s, "u undo") {
+		t.Fatalf("the help line does not offer u:\n%s", s)
+	}
+	d.press("u")
+	if d.m.write.Open() || !strings.Contains(d.screen(), "nothing to undo") {
+		t.Fatalf("u with no write in the session:\n%s", d.screen())
+	}
+
+	renameADA(d, "email", "ada@new.io")
+	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#ada@new.io (owner ACCT#a1)")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	renamed := []string{item(account), item(oldLock), item(newLock)}
+
+	d.press("u")
+	waitScreen(d, "the undo's preview", "set account ACCT#a1 back as it was, if it is still as that write left it")
+	s := strings.Join(strings.Fields(d.screen()), " ")
+	for _, want := range []string{"undo rename ACCT#a1", "put lock UNIQ#EMAIL#ada@x.io (owner ACCT#a1) if the value is free",
+		"delete lock UNIQ#EMAIL#ada@new.io if it is still as that write left it", `"ClientRequestToken": "`} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the preview does not say %q:\n%s", want, d.screen())
+		}
+	}
+	if got := []string{item(account), item(oldLock), item(newLock)}; strings.Join(got, "\n") != strings.Join(renamed, "\n") {
+		t.Fatalf("the preview wrote: %q", got)
+	}
+	d.press("enter")
+	waitScreen(d, "the undo's result", "COMMITTED")
+	d.press("enter")
+	if got := []string{item(account), item(oldLock), item(newLock)}; strings.Join(got, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("after undo:\n got %q\nwant %q", got, before)
+	}
+
+	// u again takes the undo back: the rename is there again.
+	d.press("u")
+	waitScreen(d, "the second undo's preview", "undo undo ACCT#a1")
+	d.press("enter")
+	waitScreen(d, "the second undo's result", "COMMITTED")
+	if got := []string{item(account), item(oldLock), item(newLock)}; strings.Join(got, "\n") != strings.Join(renamed, "\n") {
+		t.Fatalf("after undoing the undo:\n got %q\nwant %q", got, renamed)
+	}
+}
+
+func TestUndoOnAReadOnlyStoreSaysWhy(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.SetWritable(false)
+	d := newDriver(t, Options{Store: store, ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
+	d.ready()
+	d.press("u")
+	if d.m.write.Open() || !strings.Contains(d.screen(), "u undo: read-only, refusing to write: --read-only is set") {
+		t.Fatalf("u on a read-only store:\n%s", d.screen())
+	}
+	if store.Calls("UndoToken") != 0 {
+		t.Fatal("u on a read-only store planned an undo")
+	}
+}
+
+func lockKey(pk string) map[string]string { return map[string]string{"PK": pk, "SK": "LOCK"} }
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
