@@ -155,3 +155,20 @@ func TestUndoRefusesWhatItCannotUndo(t *testing.T) {
 	wantError(t, w.run("undo", lost.Token, "--yes"), cli.ExitError, "was cancelled: nothing to undo")
 	wantError(t, w.run("undo", "0123", "--yes"), cli.ExitError, "no write with token 0123")
 }
+
+func TestUndoOfAReclaimPutsTheOwnerlessLockBack(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	if err := w.store.PutUnguarded(context.Background(), w.table, model.Item{"PK": model.S("UNIQ#HANDLE#ghost"), "SK": model.S("LOCK")}); err != nil {
+		t.Fatal(err)
+	}
+	before := w.snapshot()
+	fix := w.write(cli.ExitOK, "repair", "--kind", "orphan_lock")
+	if got := w.snapshot(); len(got) != 0 {
+		t.Fatalf("after the repair: %q", got)
+	}
+	// The repair's token is its last step's, the delete of the claimed
+	// lock; the lock comes back as it was before the claim.
+	w.write(cli.ExitOK, "undo", fix.Token)
+	w.wantState("after undo", before)
+}

@@ -72,7 +72,10 @@ func (s *Store) journal(ctx context.Context, tx Tx) error {
 	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
 		found[keyID(table, s.itemKey(table, it))] = it
 	})
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted before sending: %w", context.Cause(ctx))
+	case err != nil:
 		return fmt.Errorf("%w: reading the items it changes: %v", ErrUndoJournal, err)
 	}
 	r := s.undoRecord(tx)
