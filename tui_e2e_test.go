@@ -217,7 +217,7 @@ func hasLine(screen string, re *regexp.Regexp) bool {
 
 // TestTUIRename renames an account through the write dialog: e opens the
 // form, the preview shows the exact request, enter sends it, and the
-// account's row comes back with its new lock.
+// account's row comes back with its new lock; u then undoes it.
 func TestTUIRename(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	t.Parallel()
@@ -263,6 +263,20 @@ func TestTUIRename(t *testing.T) {
 	}
 	if strings.Contains(screen, "UNIQ#EMAIL#ada.0@example.org") {
 		t.Errorf("the released lock is still shown:\n%s", screen)
+	}
+
+	// u takes the rename back, previewed like any write.
+	tm.keys("u")
+	preview = tm.waitText("the undo's preview", "set account ACCT#00000000 back as it was")
+	if !strings.Contains(preview, "undo rename ACCT#00000000") || !strings.Contains(preview, "put lock UNIQ#EMAIL#ada.0@example.org (owner ACCT#00000000)") {
+		t.Errorf("the undo's preview:\n%s", preview)
+	}
+	tm.keys("Enter")
+	tm.waitText("the undo's result", "COMMITTED")
+	tm.keys("Enter")
+	screen = tm.waitText("the old lock row back", "└ UNIQ#EMAIL#ada.0@example.org")
+	if strings.Contains(screen, "UNIQ#EMAIL#ada@analytical.engine") {
+		t.Errorf("the renamed lock is still shown after undo:\n%s", screen)
 	}
 	if out := tm.quit(); !strings.Contains(out, "EXIT=0") {
 		t.Errorf("exit: %q", out)
