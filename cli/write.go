@@ -427,6 +427,9 @@ func (a *app) confirm(ctx context.Context, txs []dynamo.Tx) error {
 		for i, act := range tx.Plan.Actions {
 			fmt.Fprintf(a.stderr, "  %d. %s\n", i, model.Printable(act.Purpose(&a.lastSchema)))
 		}
+		if tx.Plan.Note != "" {
+			fmt.Fprintf(a.stderr, "  note: %s\n", model.Printable(tx.Plan.Note))
+		}
 	}
 	want := "y"
 	prompt := fmt.Sprintf("send %d transaction(s)? [y/N] ", len(txs))
