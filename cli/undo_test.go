@@ -172,3 +172,45 @@ func TestUndoOfAReclaimPutsTheOwnerlessLockBack(t *testing.T) {
 	w.write(cli.ExitOK, "undo", fix.Token)
 	w.wantState("after undo", before)
 }
+
+// TestUndoKeepsEveryAttributeType: a deleted account comes back with
+// attributes of every type, and a rename's undo compares them all.
+func TestUndoKeepsEveryAttributeType(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	w.write(cli.ExitOK, "signup", "--set", "email=t@x.io", "--id", "ACCT#t1")
+	key := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ACCT#t1"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"}}
+	_, err := w.client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(w.table), Key: key,
+		UpdateExpression: aws.String("SET tags = :l, prefs = :m, nums = :ns, age = :n, ok = :b, nothing = :z, avatar = :bin"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":l":   &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: "a"}, &types.AttributeValueMemberN{Value: "1"}}},
+			":m":   &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": &types.AttributeValueMemberS{Value: "y"}}},
+			":ns":  &types.AttributeValueMemberNS{Value: []string{"3", "1", "2"}},
+			":n":   &types.AttributeValueMemberN{Value: "42"},
+			":b":   &types.AttributeValueMemberBOOL{Value: true},
+			":z":   &types.AttributeValueMemberNULL{Value: true},
+			":bin": &types.AttributeValueMemberB{Value: []byte{0, 1, 2}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := func() string {
+		out, err := w.client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(w.table), Key: key, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := dynamo.ItemFromSDK(out.Item).MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	before := item()
+	for _, write := range [][]string{{"delete", "ACCT#t1"}, {"rename", "ACCT#t1", "--set", "email=u@x.io"}} {
+		w.write(cli.ExitOK, write...)
+		w.write(cli.ExitOK, "undo", "--last")
+		if got := item(); got != before {
+			t.Fatalf("after %s and undo:\n got %s\nwant %s", write[0], got, before)
+		}
+	}
+}
