@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 )
 
@@ -212,5 +214,44 @@ func TestUndoKeepsEveryAttributeType(t *testing.T) {
 		if got := item(); got != before {
 			t.Fatalf("after %s and undo:\n got %s\nwant %s", write[0], got, before)
 		}
+	}
+}
+
+// TestUndoLayoutTables: in layout 2 the locks live in tables of their
+// own, keyed by the value alone; a rename's undo puts them back there.
+func TestUndoLayoutTables(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	devices, macs, codes := dynamotest.Name(t, "devices"), dynamotest.Name(t, "macs"), dynamotest.Name(t, "codes")
+	audit := filepath.Join(t.TempDir(), "audit.log")
+	schema := []string{"--endpoint-url", ep, "--layout", "tables", "--table", devices, "--audit-log", audit,
+		"--unique", "mac_address=@" + macs + "/MacAddress", "--unique", "registration_code=@" + codes + "/RegistrationCode"}
+	seed(t, client, []string{devices, macs, codes}, append(schema, "--accounts", "2")...)
+	tables := func() []string {
+		var all []string
+		for _, table := range []string{devices, macs, codes} {
+			out, err := client.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range out.Items {
+				b, _ := dynamo.ItemFromSDK(it).MarshalJSON()
+				all = append(all, table+" "+string(b))
+			}
+		}
+		slices.Sort(all)
+		return all
+	}
+	before := tables()
+	r := run(t, append([]string{"rename", "dev-00000000", "--set", "mac_address=02:00:aa:bb:cc:dd", "--yes"}, schema...)...)
+	if r.code != cli.ExitOK || slices.Equal(tables(), before) {
+		t.Fatalf("rename: exit %d, %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, append([]string{"undo", "--last", "--yes"}, schema...)...); r.code != cli.ExitOK {
+		t.Fatalf("undo: exit %d, %s %s", r.code, r.stdout, r.stderr)
+	}
+	if got := tables(); !slices.Equal(got, before) {
+		t.Fatalf("after undo:\n got %q\nwant %q", got, before)
 	}
 }
