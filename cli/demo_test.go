@@ -2,24 +2,15 @@ package cli_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/mistake"
 	"github.com/locktable/locktable/model"
 )
-
-// checkProblems runs check --json and returns its problems.
-func (w writeEnv) checkProblems() []model.Problem {
-	w.t.Helper()
-	r := w.run("check", "--json")
-	var report struct{ Problems []model.Problem }
-	if (r.code != cli.ExitOK && r.code != cli.ExitProblems) || json.Unmarshal([]byte(r.stdout), &report) != nil {
-		w.t.Fatalf("check: exit %d, %s %s", r.code, r.stdout, r.stderr)
-	}
-	return report.Problems
-}
 
 func TestDemoBreakShowsExactlyItsProblem(t *testing.T) {
 	t.Parallel()
@@ -28,9 +19,35 @@ func TestDemoBreakShowsExactlyItsProblem(t *testing.T) {
 	// only other one.
 	w.write(cli.ExitOK, "signup", "--set", "email=ok@x.io", "--set", "username=ok", "--id", "ACCT#ok")
 	w.run("demo", "break", "delete-leak")
-	seen := w.checkProblems()
+	breakEach(t, w.run)
+}
+
+func TestDemoBreakLayoutTables(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	devices, macs, codes := dynamotest.Name(t, "devices"), dynamotest.Name(t, "macs"), dynamotest.Name(t, "codes")
+	schema := []string{"--endpoint-url", ep, "--layout", "tables", "--table", devices, "--audit-log", filepath.Join(t.TempDir(), "audit.log"),
+		"--unique", "mac_address=@" + macs + "/MacAddress", "--unique", "registration_code=@" + codes + "/RegistrationCode"}
+	seed(t, client, []string{devices, macs, codes}, append(schema, "--accounts", "2")...)
+	breakEach(t, func(args ...string) result { return run(t, append(args, schema...)...) })
+}
+
+// breakEach runs demo break KIND for every kind, and after each, check
+// --json must show new problems of that kind only, those the replay found.
+func breakEach(t *testing.T, run func(args ...string) result) {
+	t.Helper()
+	problems := func() []model.Problem {
+		r := run("check", "--json")
+		var report struct{ Problems []model.Problem }
+		if (r.code != cli.ExitOK && r.code != cli.ExitProblems) || json.Unmarshal([]byte(r.stdout), &report) != nil {
+			t.Fatalf("check: exit %d, %s %s", r.code, r.stdout, r.stderr)
+		}
+		return report.Problems
+	}
+	seen := problems()
 	for _, k := range mistake.Kinds {
-		r := w.run("demo", "break", k.Name, "--json")
+		r := run("demo", "break", k.Name, "--json")
 		var replay mistake.Replay
 		if r.code != cli.ExitOK || json.Unmarshal([]byte(r.stdout), &replay) != nil {
 			t.Fatalf("demo break %s: exit %d, %s %s", k.Name, r.code, r.stdout, r.stderr)
@@ -38,7 +55,7 @@ func TestDemoBreakShowsExactlyItsProblem(t *testing.T) {
 		if len(replay.Sent) == 0 || len(replay.Guarded) == 0 || replay.Problem != k.Problem {
 			t.Errorf("demo break %s: %s", k.Name, r.stdout)
 		}
-		now := w.checkProblems()
+		now := problems()
 		var added []model.Problem
 		for _, p := range now {
 			if !slices.ContainsFunc(seen, func(q model.Problem) bool {
