@@ -113,7 +113,14 @@ func writeReplay(w io.Writer, r mistake.Replay) error {
 	}
 	fmt.Fprintf(&b, "now (consistent reads of the keys involved): %d problem(s); locktable check shows them, locktable repair fixes what it can\n", len(r.Found))
 	for _, p := range r.Found {
-		fmt.Fprintf(&b, "  %s %s=%s %s\n", p.Kind, p.Constraint, model.Printable(p.Value), model.Printable(strings.Join(p.Accounts, ", ")))
+		line := fmt.Sprintf("%s %s=%s", p.Kind, p.Constraint, p.Value)
+		if len(p.Accounts) > 0 {
+			line += " held by " + strings.Join(p.Accounts, ", ")
+		}
+		if p.Owner != "" {
+			line += "; the lock names " + p.Owner
+		}
+		fmt.Fprintf(&b, "  %s\n", model.Printable(line))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locktable/locktable/cli"
@@ -89,4 +90,20 @@ func TestDemoBreakRefusesARemoteTable(t *testing.T) {
 		cli.ExitError, "only on --demo or a loopback endpoint")
 	wantError(t, w.run("demo", "break", "typo"), cli.ExitError, "missing-lock, gsi-duplicate")
 	w.wantOnlyRefusals(3)
+}
+
+// TestDemoBreakHuman: the request sent, then locktable's, then what the
+// keys show, each in its own section.
+func TestDemoBreakHuman(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	r := w.run("demo", "break", "delete-leak")
+	lines := strings.Split(r.stdout, "\n")
+	if r.code != cli.ExitOK || len(lines) < 9 ||
+		!strings.HasPrefix(lines[0], "delete-leak: a delete of the account alone") ||
+		!strings.HasPrefix(lines[2], "sent, outside any transaction") || !strings.HasPrefix(lines[3], `  {"call":"DeleteItem","input":{"Key":{"PK":{"S":"ACCT#`) ||
+		!strings.HasPrefix(lines[4], "locktable would send instead") || !strings.HasPrefix(lines[5], `  {"ClientRequestToken":`) ||
+		!strings.HasPrefix(lines[6], "now (consistent reads of the keys involved): 2 problem(s)") || !strings.HasPrefix(lines[7], "  orphan_lock email=break-") {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
 }

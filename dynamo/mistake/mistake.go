@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/locktable/locktable/dynamo"
@@ -114,7 +115,6 @@ func (r *replayer) account() (string, map[string]string) {
 		attrs[c.Attr] = value(c.Attr, suffix)
 	}
 	r.out.Accounts = append(r.out.Accounts, id)
-	r.involve(id, attrs)
 	return id, attrs
 }
 
@@ -126,16 +126,27 @@ func value(attr, suffix string) string {
 	return "break-" + suffix
 }
 
-// involve adds account id and the locks of attrs to what is read
+// involve adds an account item and its expected locks to what is read
 // afterwards.
-func (r *replayer) involve(id string, attrs map[string]string) {
+func (r *replayer) involve(account model.Item) {
+	id := account[r.sc.PK].S
 	r.refs = append(r.refs, model.KeyRef{Table: r.sc.Table, Key: r.sc.AccountKey(id)})
-	for ci, c := range r.sc.Constraints {
-		if v, ok := attrs[c.Attr]; ok {
-			table, key := r.sc.LockKey(ci, c.Normalize.Apply(v))
-			r.refs = append(r.refs, model.KeyRef{Table: table, Key: key})
-		}
+	r.refs = append(r.refs, r.sc.ExpectedLocks(account)...)
+}
+
+// signupPlan plans the signup of id with attrs, records it as the
+// guarded transaction locktable would send, and returns the items it
+// puts: the account's, then each lock's.
+func (r *replayer) signupPlan(id string, attrs map[string]string) (account model.Item, locks []model.Action, err error) {
+	p, err := r.sc.Signup(id, attrs)
+	if err == nil {
+		err = r.guarded(p, nil)
 	}
+	if err != nil {
+		return nil, nil, err
+	}
+	r.involve(p.Actions[0].Item)
+	return p.Actions[0].Item, p.Actions[1:], nil
 }
 
 // guarded records the transaction locktable would send for plan p.
@@ -164,80 +175,96 @@ func (r *replayer) send(u dynamo.Unguarded, err error) error {
 	return r.store.SendUnguarded(r.ctx, u)
 }
 
-// accountItem is the item of account id with attrs.
-func (r *replayer) accountItem(id string, attrs map[string]string) model.Item {
-	it := model.Item{}
-	for k, v := range r.sc.AccountKey(id) {
-		it[k] = model.S(v)
-	}
-	for k, v := range attrs {
-		it[k] = model.S(v)
-	}
-	return it
+// put sends a plain put of it into table, under conds if any.
+func (r *replayer) put(table string, it model.Item, conds ...model.Cond) error {
+	return r.send(dynamo.PutRequest(table, it, conds...))
 }
 
-// putLock sends a plain put of the lock of constraint ci for value v,
-// owned by owner.
-func (r *replayer) putLock(ci int, v, owner string) error {
-	table, key := r.sc.LockKey(ci, r.sc.Constraints[ci].Normalize.Apply(v))
-	it := model.Item{r.sc.OwnerAttr: model.S(owner)}
-	for k, kv := range key {
-		it[k] = model.S(kv)
-	}
-	return r.send(dynamo.PutRequest(table, it))
-}
-
-// signup writes a fresh account with its locks the right way, as setup.
-func (r *replayer) signup() (string, map[string]string, error) {
+// signup writes a fresh account with its locks the right way, as setup,
+// and returns the account as read back.
+func (r *replayer) signup() (model.AccountView, error) {
 	id, attrs := r.account()
 	p, err := r.sc.Signup(id, attrs)
 	if err != nil {
-		return id, attrs, err
+		return model.AccountView{}, err
 	}
+	r.involve(p.Actions[0].Item)
 	tx, err := r.store.Prepare(p, dynamo.NewToken())
 	if err != nil {
-		return id, attrs, err
+		return model.AccountView{}, err
 	}
 	cancelled, err := r.store.SendOnce(r.ctx, tx)
 	if err == nil && cancelled {
 		err = fmt.Errorf("the setup signup of %s was cancelled", id)
 	}
+	if err != nil {
+		return model.AccountView{}, err
+	}
 	r.out.Setup = append(r.out.Setup, "signed up "+id+" with its locks in one guarded transaction")
-	return id, attrs, err
+	a, _, err := r.store.Account(r.ctx, id)
+	return a, err
 }
 
 func (r *replayer) missingLock() error {
-	id, attrs := r.account()
-	if err := r.guarded(r.sc.Signup(id, attrs)); err != nil {
+	account, _, err := r.signupPlan(r.account())
+	if err != nil {
 		return err
 	}
 	// The account, then the process dies before the lock puts.
-	return r.send(dynamo.PutRequest(r.sc.Table, r.accountItem(id, attrs)))
+	return r.put(r.sc.Table, account)
 }
 
 func (r *replayer) gsiDuplicate() error {
 	a, attrs := r.account()
 	b := r.sc.NewAccountID()
 	r.out.Accounts = append(r.out.Accounts, b)
-	r.involve(b, attrs)
 	var conds []model.Cond
 	for _, c := range r.sc.Constraints {
 		conds = append(conds, model.Cond{Kind: model.CondNotExists, Attr: c.Attr})
 	}
+	var accounts []model.Item
+	var locks []model.Action
 	for _, id := range []string{a, b} {
-		if err := r.guarded(r.sc.Signup(id, attrs)); err != nil {
+		account, l, err := r.signupPlan(id, attrs)
+		if err != nil {
 			return err
 		}
+		accounts, locks = append(accounts, account), append(locks, l...)
 	}
 	// Both conditions see only the new item: both puts succeed.
-	for _, id := range []string{a, b} {
-		if err := r.send(dynamo.PutRequest(r.sc.Table, r.accountItem(id, attrs), conds...)); err != nil {
+	for _, account := range accounts {
+		if err := r.put(r.sc.Table, account, conds...); err != nil {
 			return err
 		}
 	}
-	for _, id := range []string{a, b} {
-		for ci, c := range r.sc.Constraints {
-			if err := r.putLock(ci, attrs[c.Attr], id); err != nil {
+	for _, l := range locks {
+		if err := r.put(l.Table, l.Item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *replayer) renameLeak() error {
+	a, err := r.signup()
+	if err != nil {
+		return err
+	}
+	first := r.sc.Constraints[0].Attr
+	renamed := value(first, "renamed-"+strings.TrimPrefix(a.ID, r.sc.AccountPrefix))
+	p, err := r.store.PlanRename(r.ctx, a.ID, map[string]string{first: renamed}, nil)
+	if err := r.guarded(p, err); err != nil {
+		return err
+	}
+	account := maps.Clone(a.Item)
+	account[first] = model.S(renamed)
+	r.involve(account)
+	if err := r.put(r.sc.Table, account); err != nil {
+		return err
+	}
+	for _, act := range p.Actions {
+		if act.Role == model.RoleTakeLock { // and the old lock is never deleted
+			if err := r.put(act.Table, act.Item); err != nil {
 				return err
 			}
 		}
@@ -245,56 +272,40 @@ func (r *replayer) gsiDuplicate() error {
 	return nil
 }
 
-func (r *replayer) renameLeak() error {
-	id, attrs, err := r.signup()
-	if err != nil {
-		return err
-	}
-	first := r.sc.Constraints[0].Attr
-	renamed := value(first, "renamed-"+strings.TrimPrefix(id, r.sc.AccountPrefix))
-	if err := r.guarded(r.store.PlanRename(r.ctx, id, map[string]string{first: renamed}, nil)); err != nil {
-		return err
-	}
-	attrs[first] = renamed
-	r.involve(id, attrs)
-	if err := r.send(dynamo.PutRequest(r.sc.Table, r.accountItem(id, attrs))); err != nil {
-		return err
-	}
-	return r.putLock(0, renamed, id) // and the old lock is never deleted
-}
-
 func (r *replayer) deleteLeak() error {
-	id, _, err := r.signup()
+	a, err := r.signup()
 	if err != nil {
 		return err
 	}
-	if err := r.guarded(r.store.PlanDelete(r.ctx, id, nil)); err != nil {
+	if err := r.guarded(r.store.PlanDelete(r.ctx, a.ID, nil)); err != nil {
 		return err
 	}
-	return r.send(dynamo.DeleteRequest(r.sc.Table, r.sc.AccountKey(id)), nil)
+	return r.send(dynamo.DeleteRequest(r.sc.Table, r.sc.AccountKey(a.ID)), nil)
 }
 
 func (r *replayer) foreignLock() error {
-	holder, attrs, err := r.signup()
+	holder, err := r.signup()
 	if err != nil {
 		return err
 	}
-	other, _, err := r.signup()
+	other, err := r.signup()
 	if err != nil {
 		return err
 	}
-	c := r.sc.Constraints[0]
-	v := c.Normalize.Apply(attrs[c.Attr])
-	lock, _, err := r.store.LockAt(r.ctx, 0, v)
-	if err != nil {
-		return err
+	l := holder.Locks[0]
+	if l.Item == nil {
+		return fmt.Errorf("the setup signup of %s wrote no %s lock", holder.ID, r.sc.Constraints[0].Attr)
 	}
 	// locktable hands a lock over only with a check that the new owner
 	// holds its value: this transaction would be cancelled.
-	p := r.sc.HolderProblem(model.ForeignLock, 0, v, holder, []string{other})
-	to := model.AccountView{ID: other, Item: model.Item{c.Attr: model.S(attrs[c.Attr])}}
-	if err := r.guarded(r.sc.RepairForeign(p, lock, to)); err != nil {
+	attr := r.sc.Constraints[0].Attr
+	p := r.sc.HolderProblem(model.ForeignLock, 0, l.Value, holder.ID, []string{other.ID})
+	to := model.AccountView{ID: other.ID, Item: model.Item{attr: holder.Item[attr]}}
+	if err := r.guarded(r.sc.RepairForeign(p, l.Item, to)); err != nil {
 		return err
 	}
-	return r.putLock(0, attrs[c.Attr], other)
+	lock := maps.Clone(l.Item)
+	lock[r.sc.OwnerAttr] = model.S(other.ID)
+	table, _ := r.sc.LockKey(0, l.Value)
+	return r.put(table, lock)
 }
