@@ -87,3 +87,40 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// TestUndoAfterARace: the race's winner is the session's last write; u
+// deletes its account and lock again.
+func TestUndoAfterARace(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("R")
+	waitScreen(d, "the race form", "race: new accounts claim the same values at once")
+	d.send(ctrlU())
+	d.typeText("racer@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview", "10 racers send this transaction at the same instant")
+	d.press("y")
+	waitScreen(d, "the verdict", "1 of 10 racers committed")
+	d.press("enter")
+	lock, found := store.Item(store.Schema().Table, lockKey("UNIQ#EMAIL#racer@x.io"))
+	if !found {
+		t.Fatal("no winner's lock after the race")
+	}
+	winner := lock["owner"].S
+	d.press("u")
+	waitScreen(d, "the undo's preview", "delete lock UNIQ#EMAIL#racer@x.io if it is still as that write left it")
+	d.press("enter")
+	waitScreen(d, "the winner's account typed back", "type "+winner)
+	d.typeText(winner)
+	d.press("enter")
+	waitScreen(d, "the undo's result", "COMMITTED")
+	if _, found := store.Item(store.Schema().Table, lockKey("UNIQ#EMAIL#racer@x.io")); found {
+		t.Fatal("the winner's lock is still there after undo")
+	}
+	sc := store.Schema()
+	if _, found := store.Item(sc.Table, sc.AccountKey(winner)); found {
+		t.Fatal("the winner's account is still there after undo")
+	}
+}

@@ -194,6 +194,9 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 	}
 	bd := m.board
 	bd.results[msg.i], bd.errs[msg.i] = &msg.res, msg.err
+	if msg.res.Outcome == model.Committed {
+		m.last = &msg.res // the winner's signup is what u takes back
+	}
 	bd.left--
 	if bd.left > 0 {
 		return m, nil
