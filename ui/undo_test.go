@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/uitest"
 )
 
 func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
@@ -93,16 +94,7 @@ func must(b []byte, err error) []byte {
 func TestUndoAfterARace(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
-	d.ready()
-	d.press("R")
-	waitScreen(d, "the race form", "race: new accounts claim the same values at once")
-	d.send(ctrlU())
-	d.typeText("racer@x.io")
-	d.press("enter")
-	waitScreen(d, "the preview", "10 racers send this transaction at the same instant")
-	d.press("y")
-	waitScreen(d, "the verdict", "1 of 10 racers committed")
+	d := raceRacer(t, store)
 	d.press("enter")
 	lock, found := store.Item(store.Schema().Table, lockKey("UNIQ#EMAIL#racer@x.io"))
 	if !found {
@@ -123,4 +115,21 @@ func TestUndoAfterARace(t *testing.T) {
 	if _, found := store.Item(sc.Table, sc.AccountKey(winner)); found {
 		t.Fatal("the winner's account is still there after undo")
 	}
+}
+
+// raceRacer opens the UI on store and races ten signups for
+// racer@x.io, up to the verdict.
+func raceRacer(t *testing.T, store *uitest.Backend) *driver {
+	t.Helper()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("R")
+	waitScreen(d, "the race form", "race: new accounts claim the same values at once")
+	d.send(ctrlU())
+	d.typeText("racer@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview", "10 racers send this transaction at the same instant")
+	d.press("y")
+	waitScreen(d, "the verdict", "1 of 10 racers committed: the guards held")
+	return d
 }

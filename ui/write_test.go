@@ -276,16 +276,7 @@ func TestCopyAndSaveTheRequest(t *testing.T) {
 func TestRaceOneCommits(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
-	d.ready()
-	d.press("R")
-	waitScreen(d, "the race form", "race: new accounts claim the same values at once")
-	d.send(ctrlU())
-	d.typeText("racer@x.io")
-	d.press("enter")
-	waitScreen(d, "the preview", "10 racers send this transaction at the same instant")
-	d.press("y")
-	waitScreen(d, "the verdict", "1 of 10 racers committed: the guards held")
+	d := raceRacer(t, store)
 	s := d.screen()
 	if n := strings.Count(s, "cancelled"); n != 9 {
 		t.Fatalf("want 9 cancelled racers, got %d:\n%s", n, s)
