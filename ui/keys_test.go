@@ -297,3 +297,26 @@ func TestCopyFromAListRow(t *testing.T) {
 		t.Fatalf("c in the locks view copied %q, selected %q", d.clipboard, d.selected())
 	}
 }
+
+// TestProblemsHeadingsTakeNoCursor: the problems view opens on its first
+// problem, not on a group's title; k from there stays on it; a clean
+// check's view offers no enter, which would have nothing to show.
+func TestProblemsHeadingsTakeNoCursor(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.press("3")
+	if _, ok := d.m.problems.Selected(); !ok || !strings.Contains(d.footer(), "enter show its rows") {
+		t.Fatalf("the problems view opens on a heading:\n%s", d.screen())
+	}
+	d.press("k", "g")
+	if _, ok := d.m.problems.Selected(); !ok {
+		t.Fatalf("k or g selected a heading:\n%s", d.screen())
+	}
+	clean := newDriver(t, Options{Store: fakeMany(3)}, 120, 40)
+	clean.ready()
+	clean.press("3")
+	if !strings.Contains(clean.screen(), "no problems:") || strings.Contains(clean.footer(), "enter") {
+		t.Fatalf("a clean check's view offers enter:\n%s", clean.screen())
+	}
+}

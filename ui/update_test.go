@@ -223,7 +223,7 @@ func TestSwitchViews(t *testing.T) {
 		t.Errorf("%d locks loaded, want 12", n)
 	}
 	// enter on a problem jumps to its rows, pinned on top of the accounts.
-	d.press("3", "j", "enter")
+	d.press("3", "enter") // the first problem is selected: headings take no cursor
 	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
 	d.settle()
 	if d.m.view != viewAccounts {

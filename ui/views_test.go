@@ -146,7 +146,7 @@ func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
 	if s := d.lines()[28]; !strings.HasPrefix(s, "row 3 of ") || !strings.HasSuffix(s, "locks loaded, more below") {
 		t.Errorf("locks view status %q, want row 3 of how many and more below", s)
 	}
-	d.press("3", "down")
+	d.press("3") // the first problem, under its heading
 	if s := d.lines()[28]; !strings.HasPrefix(s, "row 2 of ") || !strings.Contains(s, "problems") {
 		t.Errorf("problems view status %q, want row 2 of how many problems", s)
 	}

@@ -271,9 +271,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
-		before := m.list.Cursor()
 		m.list, _ = m.list.Update(msg)
-		m.skipHeading(m.list.Cursor() - before)
 		m.followEnd = false
 		return m, m.Prefetch()
 	}
@@ -314,29 +312,10 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.note = write.SelectAProblem
 		}
 	default:
-		before := m.list.Cursor()
 		m.list, _ = m.list.Update(k)
-		m.skipHeading(m.list.Cursor() - before)
 		m.followEnd = key.Matches(k, km.Bottom)
 	}
 	return m, tea.Batch(cmd, m.Prefetch())
-}
-
-// skipHeading moves the selection off a heading, which does nothing when
-// selected: on in the direction it moved (delta), else back.
-func (m *Model) skipHeading(delta int) {
-	dir := 1
-	if delta < 0 {
-		dir = -1
-	}
-	for _, d := range []int{dir, -dir} {
-		for i := m.list.Cursor(); i >= 0 && i < m.src.Len(); i += d {
-			if !m.src.heading(i) {
-				m.list.SetCursor(i)
-				return
-			}
-		}
-	}
 }
 
 // seek moves to the next (dir +1) or previous (-1) row that shows a

@@ -101,9 +101,9 @@ func (d *source) Render(i, width int, selected bool) string {
 	return d.r.Text(r.Text, d.r.Styles.Dim, width, selected)
 }
 
-// heading reports whether row i is a title or a note, which nothing can
-// be done with.
-func (d *source) heading(i int) bool {
+// Heading reports whether row i is a title or a note, which nothing can
+// be done with: the selection steps over it (browser.Headings).
+func (d *source) Heading(i int) bool {
 	k := d.row(i).Kind
 	return k == rows.Group || k == rows.Note
 }

@@ -15,6 +15,13 @@ type Source interface {
 	Render(i, width int, selected bool) string
 }
 
+// Headings is a Source some of whose rows are headings (a group's title,
+// a note): they do nothing when selected, so the keys and the wheel step
+// over them.
+type Headings interface {
+	Heading(i int) bool
+}
+
 // Model is the list's state: which row is selected and which is on top.
 type Model struct {
 	km                            KeyMap
@@ -40,10 +47,12 @@ func (m Model) Offset() int { return m.offset }
 // Height returns the number of rows shown.
 func (m Model) Height() int { return m.height }
 
-// SetCursor selects row i (clamped) and scrolls it into view.
+// SetCursor selects row i (clamped), or the first row after it that is
+// not a heading, and scrolls it into view.
 func (m *Model) SetCursor(i int) {
 	m.cursor = i
 	m.clamp()
+	m.skipHeadings(+1)
 }
 
 // Shift moves the selection and the view by d rows, for when rows are
@@ -94,6 +103,7 @@ func (m *Model) clamp() {
 
 // Update moves the selection on navigation keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	start := m.cursor
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
@@ -121,7 +131,30 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	m.clamp()
+	m.skipHeadings(m.cursor - start)
 	return m, nil
+}
+
+// skipHeadings moves the selection off a heading: on in the direction it
+// moved (delta), else back.
+func (m *Model) skipHeadings(delta int) {
+	h, ok := m.src.(Headings)
+	if !ok {
+		return
+	}
+	dir := 1
+	if delta < 0 {
+		dir = -1
+	}
+	for _, d := range []int{dir, -dir} {
+		for i := m.cursor; i >= 0 && i < m.src.Len(); i += d {
+			if !h.Heading(i) {
+				m.cursor = i
+				m.clamp()
+				return
+			}
+		}
+	}
 }
 
 // View renders the visible rows, padded to the list's height.

@@ -237,3 +237,29 @@ func TestViewPadsShortLists(t *testing.T) {
 		t.Errorf("empty View = %q (%d renders), want 4 empty lines and no render", v, esrc.renders)
 	}
 }
+
+// headed is a source whose rows 0 and 3 are headings.
+type headed struct{ source }
+
+func (h *headed) Heading(i int) bool { return i == 0 || i == 3 }
+
+// TestHeadingsTakeNoCursor: the selection steps over headings, down and
+// up, to the top and to the end, and SetCursor on one takes the row after.
+func TestHeadingsTakeNoCursor(t *testing.T) {
+	src := &headed{source{n: 5}}
+	m := browser.New(browser.DefaultKeyMap(), src)
+	m.SetSize(80, 10)
+	m.SetCursor(0)
+	if m.Cursor() != 1 {
+		t.Fatalf("SetCursor(0) on a heading selects %d, want 1", m.Cursor())
+	}
+	for _, s := range []struct {
+		key  tea.KeyPressMsg
+		want int
+	}{{down, 2}, {down, 4}, {up, 2}, {up, 1}, {up, 1}, {tea.KeyPressMsg{Code: 'G', Text: "G"}, 4}, {tea.KeyPressMsg{Code: 'g', Text: "g"}, 1}} {
+		m, _ = m.Update(s.key)
+		if m.Cursor() != s.want {
+			t.Fatalf("after %q the selection is %d, want %d", s.key.Text, m.Cursor(), s.want)
+		}
+	}
+}

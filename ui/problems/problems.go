@@ -38,11 +38,20 @@ func New(r *rows.Renderer, km KeyMap) Model {
 	return Model{km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
 
+// keys are the bindings as they work now: enter needs a problem on the
+// selected line (a clean check has none).
+func (m Model) keys() KeyMap {
+	km := m.km
+	_, selected := m.Selected()
+	km.Enter.SetEnabled(selected)
+	return km
+}
+
 // ShortHelp is the help line's part for this view.
-func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
+func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
 
 // FullHelp is the help screen's part for this view.
-func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
+func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
 // Status says what the last key could not do, or where the selection is
 // among how many problems; "" before the report.
@@ -217,6 +226,10 @@ func (d *source) clean() string {
 }
 
 func (d *source) Len() int { return len(d.lines) }
+
+// Heading reports whether line i is a group's title: the selection steps
+// over it (browser.Headings).
+func (d *source) Heading(i int) bool { return d.lines[i].problem < 0 }
 
 func (d *source) Render(i, width int, selected bool) string {
 	l := d.lines[i]
