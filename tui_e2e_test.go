@@ -359,3 +359,36 @@ func TestTUIRace(t *testing.T) {
 		t.Errorf("the audit log does not hold 1 commit and 9 cancellations: %v\n%s", err, audit)
 	}
 }
+
+// TestTUIReplayAMistake: on a loopback table, B opens the menu of the
+// articles' mistakes; delete-leak replays a delete of an account alone on
+// a fresh account, the detail shows the requests sent beside the guarded
+// transaction, and the check that runs again finds its two orphan locks.
+func TestTUIReplayAMistake(t *testing.T) {
+	ep, table := seededTable(t, "--accounts", "3")
+	state := t.TempDir()
+	tm := startTUISized(t, 80, 24, "--endpoint-url", ep, "--table", table, "--audit-log", state+"/audit.log")
+	tm.start()
+	tm.waitText("the check", "miss 0·orph 0·forgn 0·dup 0·inval 0")
+	tm.keys("B")
+	tm.waitText("the menu", "replay a mistake on fresh accounts")
+	tm.keys("j", "j", "j")
+	tm.waitText("delete-leak chosen", "▸ delete-leak")
+	tm.keys("Enter")
+	screen := tm.waitText("the replay", "replayed delete-leak: it leaves orphan_lock")
+	for _, want := range []string{"sent, outside any transaction", `"call": "DeleteItem"`} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the replay does not show %q:\n%s", want, screen)
+		}
+	}
+	tm.waitText("the check again, with the orphan locks", "miss 0·orph 2·forgn 0·dup 0·inval 0")
+	tm.keys("Escape")
+	tm.waitText("the accounts view, the orphan locks on top", "orphan locks (2)")
+	if out := tm.quit(); !strings.Contains(out, "EXIT=0") {
+		t.Errorf("exit: %q", out)
+	}
+	audit, err := os.ReadFile(state + "/audit.log")
+	if err != nil || !strings.Contains(string(audit), `"operation":"demo break delete-leak"`) {
+		t.Errorf("the audit log does not record the replay: %v\n%s", err, audit)
+	}
+}

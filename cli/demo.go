@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/mistake"
-	"github.com/locktable/locktable/model"
 )
 
 func (a *app) demoCommand() *cobra.Command {
@@ -55,19 +55,7 @@ and never under --read-only); the audit log records it as one operation.`,
 			if err := a.ready(ctx, store, refuse, false); err != nil {
 				return err
 			}
-			record := func(e dynamo.AuditEntry) error {
-				e.Operation, e.Table = op.name, store.Schema.Table
-				return store.Audit.Record(e)
-			}
-			if err := record(dynamo.AuditEntry{Event: dynamo.EventIntent}); err != nil {
-				return usageErr("%v: nothing was written", err)
-			}
-			replay, err := mistake.Run(ctx, store, kind)
-			outcome := dynamo.AuditEntry{Event: dynamo.EventOutcome, Keys: replay.Accounts, Outcome: dynamo.Committed}
-			if err != nil {
-				outcome.Outcome, outcome.Reason = dynamo.Unknown, err.Error()
-			}
-			_ = record(outcome)
+			replay, err := replayMistake(ctx, store, kind)
 			if err != nil {
 				return err
 			}
@@ -82,6 +70,27 @@ and never under --read-only); the audit log records it as one operation.`,
 	return demo
 }
 
+// replayMistake replays kind on store, recorded in the audit log as one
+// operation: an intent before anything is sent (nothing is, when it cannot
+// be recorded), then its outcome. The caller has made sure the store may
+// take it (the demo or a loopback endpoint, writable).
+func replayMistake(ctx context.Context, store *dynamo.Store, kind mistake.Kind) (mistake.Replay, error) {
+	record := func(e dynamo.AuditEntry) error {
+		e.Operation, e.Table = "demo break "+kind.Name, store.Schema.Table
+		return store.Audit.Record(e)
+	}
+	if err := record(dynamo.AuditEntry{Event: dynamo.EventIntent}); err != nil {
+		return mistake.Replay{}, usageErr("%v: nothing was written", err)
+	}
+	replay, err := mistake.Run(ctx, store, kind)
+	outcome := dynamo.AuditEntry{Event: dynamo.EventOutcome, Keys: replay.Accounts, Outcome: dynamo.Committed}
+	if err != nil {
+		outcome.Outcome, outcome.Reason = dynamo.Unknown, err.Error()
+	}
+	_ = record(outcome)
+	return replay, err
+}
+
 // kindsHelp lists the kinds for break's help.
 func kindsHelp() string {
 	var b strings.Builder
@@ -94,34 +103,10 @@ func kindsHelp() string {
 // writeReplay prints a replayed mistake: the story, what it sent, what
 // locktable would send, and what the keys show now.
 func writeReplay(w io.Writer, r mistake.Replay) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n", r.Kind, r.Story)
-	for _, s := range r.Setup {
-		fmt.Fprintf(&b, "set up: %s\n", model.Printable(s))
+	lines, err := r.Lines(false)
+	if err != nil {
+		return err
 	}
-	b.WriteString("sent, outside any transaction (aws dynamodb put-item / delete-item --cli-input-json):\n")
-	for _, u := range r.Sent {
-		doc, err := u.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "  %s\n", model.EscapeJSON(string(doc)))
-	}
-	b.WriteString("locktable would send instead (aws dynamodb transact-write-items --cli-input-json):\n")
-	for _, g := range r.Guarded {
-		fmt.Fprintf(&b, "  %s\n", model.EscapeJSON(string(g)))
-	}
-	fmt.Fprintf(&b, "now (consistent reads of the keys involved): %d problem(s); locktable check shows them, locktable repair fixes what it can\n", len(r.Found))
-	for _, p := range r.Found {
-		line := fmt.Sprintf("%s %s=%s", p.Kind, p.Constraint, p.Value)
-		if len(p.Accounts) > 0 {
-			line += " held by " + strings.Join(p.Accounts, ", ")
-		}
-		if p.Owner != "" {
-			line += "; the lock names " + p.Owner
-		}
-		fmt.Fprintf(&b, "  %s\n", model.Printable(line))
-	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
 }

@@ -10,8 +10,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/mistake"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui"
+	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/picker"
 )
 
@@ -69,9 +71,18 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The mistakes menu writes problems on purpose: the demo and loopback
+	// tables only, as demo break.
+	var replay mistakes.Runner
+	if store.Writable() && (store.Endpoint.Demo || store.Endpoint.Loopback) {
+		replay = func(ctx context.Context, name string) (mistake.Replay, error) {
+			kind, _ := mistake.Find(name)
+			return replayMistake(ctx, store, kind)
+		}
+	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First})
+		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First, Break: replay})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.

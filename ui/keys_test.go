@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/locktable/locktable/dynamo/mistake"
 	"github.com/locktable/locktable/model"
 )
 
@@ -318,5 +321,34 @@ func TestProblemsHeadingsTakeNoCursor(t *testing.T) {
 	clean.press("3")
 	if !strings.Contains(clean.screen(), "no problems:") || strings.Contains(clean.footer(), "enter") {
 		t.Fatalf("a clean check's view offers enter:\n%s", clean.screen())
+	}
+}
+
+// TestMistakesMenuOnlyWhereAllowed: B is offered (and works) only where
+// the CLI hands the UI a way to replay mistakes (the demo, a loopback
+// endpoint); a replay that fails says so and writes nothing on screen.
+func TestMistakesMenuOnlyWhereAllowed(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.press("?")
+	if strings.Contains(d.screen(), "replay a mistake") {
+		t.Fatalf("help offers B without a way to replay:\n%s", d.screen())
+	}
+	var asked string
+	run := func(_ context.Context, kind string) (mistake.Replay, error) {
+		asked = kind
+		return mistake.Replay{}, errors.New("the emulator went away")
+	}
+	d = newDriver(t, Options{Store: fakePlanted(), Break: run}, 120, 40)
+	d.ready()
+	d.press("?")
+	if !strings.Contains(d.screen(), "B") || !strings.Contains(d.screen(), "replay a mistake") {
+		t.Fatalf("help does not offer B:\n%s", d.screen())
+	}
+	d.press("esc", "B", "j", "enter")
+	d.until("the replay's failure", func(m *Model) bool { return strings.Contains(d.screen(), "not replayed: the emulator went away") })
+	if asked != "gsi-duplicate" || d.m.mistakes.Shown() {
+		t.Fatalf("replayed %q, menu shown %v", asked, d.m.mistakes.Shown())
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/locks"
+	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/problems"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
@@ -77,6 +78,9 @@ type Options struct {
 	Keys map[string][]string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
+	// Break replays a mistake on fresh accounts (B); nil where that is not
+	// allowed (anything but the demo or a loopback endpoint).
+	Break mistakes.Runner
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -101,6 +105,7 @@ type Model struct {
 	search   search.Model
 	check    check.Model
 	write    write.Model
+	mistakes mistakes.Model
 	help     help.Model
 	spinner  spinner.Model
 	// writes are the write keys of each list view, named short: the help
@@ -135,6 +140,7 @@ func New(ctx context.Context, o Options) Model {
 	km.Add.SetEnabled(writable)
 	km.Race.SetEnabled(writable)
 	km.Undo.SetEnabled(writable)
+	km.Break.SetEnabled(writable && o.Break != nil)
 	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
@@ -160,6 +166,7 @@ func New(ctx context.Context, o Options) Model {
 		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,
+		mistakes: mistakes.New(ctx, o.Break, &st, mistakes.DefaultKeyMap()),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 		writes:   writes,
@@ -189,6 +196,7 @@ func (m *Model) resize(w, h int) {
 	m.problems.SetSize(w, lh)
 	m.detail.SetSize(w, lh-1)
 	m.write.SetSize(w, lh)
+	m.mistakes.SetWidth(w)
 	m.help.SetWidth(w)
 	m.search.SetSize(w, 1)
 }
@@ -244,6 +252,8 @@ func (m Model) content() string {
 	switch {
 	case m.write.Open():
 		body = m.write.View()
+	case m.mistakes.Shown():
+		body = m.mistakes.View()
 	case m.helpOpen:
 		body = m.helpScreen()
 	case m.detail.Shown():
@@ -276,6 +286,8 @@ func (m Model) active() help.KeyMap {
 		return m.search
 	case m.write.Open():
 		return m.write
+	case m.mistakes.Shown():
+		return m.mistakes
 	case m.helpOpen:
 		return noKeys{}
 	case m.detail.Shown():
@@ -360,7 +372,7 @@ func errText(err error) string {
 // and the dialog every key is text but ctrl+c.
 func (m Model) keys() keymap.KeyMap {
 	km := m.km
-	text := m.search.Typing() || m.write.Open()
+	text := m.search.Typing() || m.write.Open() || m.mistakes.Shown()
 	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
@@ -371,6 +383,7 @@ func (m Model) keys() keymap.KeyMap {
 	km.CopyItem.SetEnabled(copyable)
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
+	km.Break.SetEnabled(km.Break.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
 	if !text && (m.helpOpen || m.detail.Shown()) {
 		// Over the detail and help q goes back, as esc does: it quits only

@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/locks"
+	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/search"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/ui/write"
@@ -41,11 +42,29 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			*m.st = styles.New(msg.IsDark())
 		}
 	case spinner.TickMsg:
-		// The status line's spinner, and the dialog's while it waits.
-		var wcmd tea.Cmd
+		// The status line's spinner, the dialog's while it waits, and the
+		// menu's while a mistake is replayed.
+		var wcmd, mcmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.write, wcmd = m.write.Update(msg)
-		cmd = tea.Batch(cmd, wcmd)
+		m.mistakes, mcmd = m.mistakes.Update(msg)
+		cmd = tea.Batch(cmd, wcmd, mcmd)
+	case mistakes.DoneMsg:
+		m.mistakes, _ = m.mistakes.Update(msg)
+		if msg.Err != nil {
+			m.status = "not replayed: " + errText(msg.Err)
+			return m, nil
+		}
+		// The accounts it wrote are read again and the check runs again,
+		// as after any write; the detail says what was sent and why.
+		r := msg.Replay
+		lines, err := r.Lines(true)
+		if err != nil {
+			m.status = "not shown: " + errText(err)
+		}
+		cmd = tea.Batch(events.Emit(write.WrittenMsg{Accounts: r.Accounts, Committed: true}),
+			events.Emit(detail.OpenMsg{Title: "replayed " + r.Kind + ": it leaves " + string(r.Problem),
+				Render: func(model.Item) []string { return lines }}))
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -144,6 +163,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.write.Open():
 		m.write, cmd = m.write.Update(msg)
 		return m, cmd
+	case m.mistakes.Shown():
+		m.mistakes, cmd = m.mistakes.Update(msg)
+		return m, cmd
 	}
 	m.status = ""
 	switch {
@@ -177,6 +199,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Add):
 		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
 		return m, cmd
+	case key.Matches(msg, km.Break):
+		m.mistakes = m.mistakes.Open()
+		return m, nil
 	case key.Matches(msg, km.Race):
 		m.write, cmd = m.write.Race(m.accounts.SampleIDs(50))
 		return m, cmd

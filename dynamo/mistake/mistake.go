@@ -5,6 +5,7 @@
 package mistake
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -77,6 +78,51 @@ type Replay struct {
 	Guarded []json.RawMessage  `json:"guarded"`
 	// Found is what consistent reads of the keys involved show now.
 	Found []model.Problem `json:"found"`
+}
+
+// Lines is the replay in words, one line each, every string from the
+// table made printable: the story, what was set up, the requests sent
+// outside any transaction (as the AWS CLI takes them), the transaction
+// locktable would send instead, and what the keys show now. Each request
+// is one line, or, indented, one member a line (for a screen, where a
+// long line would wrap inside a token).
+func (r Replay) Lines(indented bool) ([]string, error) {
+	request := func(doc []byte) []string {
+		text := model.EscapeJSON(string(doc))
+		var pretty bytes.Buffer
+		if indented && json.Indent(&pretty, []byte(text), "  ", "  ") == nil {
+			return strings.Split("  "+pretty.String(), "\n")
+		}
+		return []string{"  " + text}
+	}
+	lines := []string{fmt.Sprintf("%s: %s", r.Kind, r.Story)}
+	for _, s := range r.Setup {
+		lines = append(lines, "set up: "+model.Printable(s))
+	}
+	lines = append(lines, "sent, outside any transaction (aws dynamodb put-item / delete-item --cli-input-json):")
+	for _, u := range r.Sent {
+		doc, err := u.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, request(doc)...)
+	}
+	lines = append(lines, "locktable would send instead (aws dynamodb transact-write-items --cli-input-json):")
+	for _, g := range r.Guarded {
+		lines = append(lines, request(g)...)
+	}
+	lines = append(lines, fmt.Sprintf("now (consistent reads of the keys involved): %d problem(s); locktable check shows them, locktable repair fixes what it can", len(r.Found)))
+	for _, p := range r.Found {
+		line := fmt.Sprintf("%s %s=%s", p.Kind, p.Constraint, p.Value)
+		if len(p.Accounts) > 0 {
+			line += " held by " + strings.Join(p.Accounts, ", ")
+		}
+		if p.Owner != "" {
+			line += "; the lock names " + p.Owner
+		}
+		lines = append(lines, "  "+model.Printable(line))
+	}
+	return lines, nil
 }
 
 // replayer replays one mistake through a store.
