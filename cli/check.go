@@ -88,7 +88,11 @@ func (a *app) checkCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if err := writePart(partial, census.File(store.Segments, from, to)); err != nil {
+				part, err := census.File(store.Segments, from, to)
+				if err != nil {
+					return err
+				}
+				if err := writePart(partial, part); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, partial, census.Scanned)
