@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -51,4 +53,31 @@ func withoutRCULine(report string) string {
 		first = first[:strings.LastIndex(first[:i], ", ")]
 	}
 	return first + "\n" + rest
+}
+
+// TestE2ECtrlCDuringASpilledCheck: Ctrl-C while a check scans, after its
+// census has spilled, ends it with 130 and removes its partition files.
+func TestE2ECtrlCDuringASpilledCheck(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the binary's, through startThrough's environment
+	common := anomalousTable(t, 300)
+	var scans atomic.Int32
+	p := &signalProxy{hook: func(p *signalProxy, target string, w http.ResponseWriter, r *http.Request) bool {
+		if target != "Scan" || scans.Add(1) < 20 {
+			return false
+		}
+		if left, _ := os.ReadDir(tmp); len(left) == 0 {
+			t.Errorf("nothing spilled after 19 pages of 20 items in 16KiB")
+		}
+		p.signal(os.Interrupt)
+		p.hold(r)
+		return true
+	}}
+	r := startThrough(t, p, "check", "--table", common[3], "--segments", "1", "--page-size", "20", "--max-memory", "16KiB")
+	if r.code != 130 || r.stderr != "locktable: interrupted\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 130, interrupted", r.code, r.stdout, r.stderr)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the interrupted check left %v in the temporary directory", left)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -59,11 +60,36 @@ type spill struct {
 }
 
 // partitionFile is one partition: the records of the values that hash to
-// it, appended at each spill.
+// it, appended at each spill. It is open only between a spill and the next
+// read: a census reconciling a partition split again would otherwise hold
+// the files of every level open at once.
 type partitionFile struct {
 	path string
-	f    *os.File
+	f    *os.File // nil while closed
 	w    *bufio.Writer
+}
+
+// write appends a record, opening the file when it is closed.
+func (p *partitionFile) write(record []byte) error {
+	if p.f == nil {
+		f, err := os.OpenFile(p.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		p.f, p.w = f, bufio.NewWriterSize(f, spillBuffer)
+	}
+	_, err := p.w.Write(record)
+	return err
+}
+
+// close flushes and closes the file, if open.
+func (p *partitionFile) close() error {
+	if p.f == nil {
+		return nil
+	}
+	err := errors.Join(p.w.Flush(), p.f.Close())
+	p.f, p.w = nil, nil
+	return err
 }
 
 // LimitMemory gives the census a budget of about bytes (0: none, the
@@ -133,7 +159,7 @@ func (c *Census) spillAll() error {
 		for v, e := range m {
 			buf = c.appendRecord(buf[:0], ci, v, e)
 			p := sp.parts[sp.partition(ci, v)]
-			if _, err := p.w.Write(buf); err != nil {
+			if err := p.write(buf); err != nil {
 				return fmt.Errorf("spill the census to %s: %w", p.path, err)
 			}
 			sp.stats.Bytes += int64(len(buf))
@@ -144,39 +170,29 @@ func (c *Census) spillAll() error {
 	return nil
 }
 
-// readable spills what the census holds and flushes the partition files,
+// readable spills what the census holds and closes the partition files,
 // so that each holds every record of its values.
 func (c *Census) readable() error {
 	if err := c.spillAll(); err != nil {
 		return err
 	}
 	for _, p := range c.spill.parts {
-		if err := p.w.Flush(); err != nil {
+		if err := p.close(); err != nil {
 			return fmt.Errorf("spill the census to %s: %w", p.path, err)
 		}
 	}
 	return nil
 }
 
-// create makes the directory and the n partition files of a census that
-// spills for the first time.
+// create makes the directory of a census that spills for the first time
+// and names its n partition files, created at their first record.
 func (sp *spill) create(n int) (err error) {
 	if sp.dir, err = os.MkdirTemp(sp.under, "locktable-census-"); err != nil {
 		sp.dir = ""
 		return fmt.Errorf("spill the census: %w", err)
 	}
-	return sp.open(n)
-}
-
-// open creates the n partition files in sp.dir.
-func (sp *spill) open(n int) error {
 	for i := range n {
-		path := filepath.Join(sp.dir, fmt.Sprintf("part-%03d", i))
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err != nil {
-			return fmt.Errorf("spill the census: %w", err)
-		}
-		sp.parts = append(sp.parts, &partitionFile{path: path, f: f, w: bufio.NewWriterSize(f, spillBuffer)})
+		sp.parts = append(sp.parts, &partitionFile{path: filepath.Join(sp.dir, fmt.Sprintf("part-%03d", i))})
 	}
 	return nil
 }
@@ -232,6 +248,9 @@ func appendString(buf []byte, s string) []byte {
 // census that spilled it had added it.
 func (c *Census) replay(path string) error {
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no value of the census fell in this partition
+	}
 	if err != nil {
 		return fmt.Errorf("read back the census: %w", err)
 	}
@@ -368,9 +387,13 @@ func (c *Census) eachPartition(split bool, visit func(part *Census) error) error
 	return nil
 }
 
-// Close removes the partition files of a census that spilled. The census
-// is empty afterwards; Close on a nil census does nothing, so that a
-// caller may defer it before knowing whether a census was made.
+// errClosed is what a census that spilled and was closed reports: what it
+// held is gone.
+var errClosed = errors.New("the census was closed: what it spilled is removed")
+
+// Close removes the partition files of a census that spilled, which can
+// then no longer be reconciled. Close on a nil census does nothing, so
+// that a caller may defer it before knowing whether a census was made.
 func (c *Census) Close() error {
 	if c == nil || !c.spilled() {
 		return nil
@@ -378,11 +401,12 @@ func (c *Census) Close() error {
 	sp := c.spill
 	var errs []error
 	for _, p := range sp.parts {
-		errs = append(errs, p.f.Close())
+		errs = append(errs, p.close())
 	}
 	errs = append(errs, os.RemoveAll(sp.dir))
 	sp.parts, sp.dir = nil, ""
 	c.forget()
+	c.err = errClosed
 	return errors.Join(errs...)
 }
 
