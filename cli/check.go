@@ -37,6 +37,10 @@ func (a *app) checkCommand() *cobra.Command {
   locktable check --endpoint-url http://localhost:8000 --table accounts --segments 8
   locktable check --layout tables --table devices --unique mac_address=@unique_mac_addresses/MacAddress
 
+  # hold memory near 256 MB whatever the table's size: past it the census
+  # spills to $TMPDIR and is reconciled from there, with the same result
+  locktable check --max-memory 256MB
+
   # a sharded check: each process scans some of the segments ...
   locktable check --segments 8 --segment-range 0-3 --partial a.json.gz
   locktable check --segments 8 --segment-range 4-7 --partial b.json.gz

@@ -211,8 +211,12 @@ func TestSpillCensusFile(t *testing.T) {
 
 // synthetic streams about n items of the default single layout, the way a
 // check reads them (one item map reused), with problems planted among
-// healthy accounts at known places; it returns the problems planted.
+// healthy accounts at known places; it returns the problems planted. They
+// are planted in one account of every thousand, fewer in a long stream,
+// so that the problems (which a check keeps in memory) stay a small part
+// of the heap measured.
 func synthetic(s *Schema, n int, add func(table string, it Item)) []Problem {
+	every := max(1000, n/3000)
 	scratch := Item{}
 	var planted []Problem
 	id := func(i int) string { return fmt.Sprintf("ACCT#%08x%d", uint32(i)*2654435761, i) }
@@ -227,7 +231,7 @@ func synthetic(s *Schema, n int, add func(table string, it Item)) []Problem {
 		a := id(i)
 		email, user := fmt.Sprintf("user.%d@example.org", i), fmt.Sprintf("user%d", i)
 		emailOwner, userLock := a, true
-		switch i % 1000 {
+		switch i % every {
 		case 1: // missing_lock
 			emailOwner = ""
 			planted = append(planted, s.HolderProblem(MissingLock, 0, email, "", []string{a}))
@@ -243,7 +247,7 @@ func synthetic(s *Schema, n int, add func(table string, it Item)) []Problem {
 			user, userLock = fmt.Sprintf("user%d", i-1), false
 			planted = append(planted, s.HolderProblem(DuplicateValue, 1, user, id(i-1), slices.Sorted(slices.Values([]string{id(i - 1), a}))))
 		}
-		if i%1000 == 5 { // invalid_value: a number, and no lock
+		if i%every == 5 { // invalid_value: a number, and no lock
 			clear(scratch)
 			scratch[s.PK], scratch[s.SK], scratch["email"], scratch["username"] = S(a), S(s.AccountSK), N(strconv.Itoa(i)), S(user)
 			add(s.Table, scratch)
