@@ -44,7 +44,7 @@ const spillBuffer = 8 << 10
 // SpillStats says how much a census spilled.
 type SpillStats struct {
 	Spills     int   // how often the census wrote what it held to disk
-	Partitions int   // partition files
+	Partitions int   // partition files (of the first level)
 	Bytes      int64 // bytes written, over every level of partitioning
 }
 
@@ -96,13 +96,14 @@ func (p *partitionFile) close() error {
 // census stays in memory). Half of it is for the census: the rest is
 // headroom for the garbage collector, the pages being read and the
 // partition being reconciled. Past it the census spills to partition files
-// in a temporary directory, which Close removes.
+// in a temporary directory, which Close removes. It is set before the
+// first Add.
 func (c *Census) LimitMemory(bytes int64) {
 	if bytes <= 0 {
 		c.spill = nil
 		return
 	}
-	parts := int(min(max(bytes/(512<<10), 4), 256))
+	parts := int(min(max(bytes/(256<<10), 4), 256))
 	share := max(bytes/2-int64(parts*spillBuffer), bytes/4)
 	c.spill = &spill{budget: share, seed: maphash.MakeSeed()}
 	c.spill.stats.Partitions = parts
@@ -204,13 +205,15 @@ func (sp *spill) partition(ci int, v string) int {
 }
 
 // A record is one value of one constraint as the census knew it when it
-// spilled: flags (recordLocked, recordOwned), the constraint index, the
-// value, the lock's owner when named, then the number of holders and
-// each holder's id. Numbers are uvarints; strings are a uvarint length
+// spilled: flags, the constraint index, the value, the lock's owner when
+// named (recordOwned), then the number of holders and each holder's id. Numbers are uvarints; strings are a uvarint length
 // and the bytes.
 const (
 	recordLocked = 1 << iota
 	recordOwned
+	// recordOwnedByHolder: the owner is the first holder and is not
+	// written again, the case of every healthy value.
+	recordOwnedByHolder
 )
 
 func (c *Census) appendRecord(buf []byte, ci int, v string, e entry) []byte {
@@ -218,13 +221,16 @@ func (c *Census) appendRecord(buf []byte, ci int, v string, e entry) []byte {
 	if e.locked {
 		flags |= recordLocked
 	}
-	if e.owner >= 0 {
+	switch {
+	case e.owner >= 0 && e.owner == e.holder:
+		flags |= recordOwnedByHolder
+	case e.owner >= 0:
 		flags |= recordOwned
 	}
 	buf = append(buf, flags)
 	buf = binary.AppendUvarint(buf, uint64(ci))
 	buf = appendString(buf, v)
-	if e.owner >= 0 {
+	if flags&recordOwned != 0 {
 		buf = appendString(buf, c.ids.names[e.owner])
 	}
 	if e.holder < 0 {
@@ -290,19 +296,22 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 			return err
 		}
 	}
-	if flags&recordLocked != 0 {
-		c.addLock(int(ci), v, owner)
-	}
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return noEOF(err)
 	}
-	for range n {
+	for i := range n {
 		id, err := readString(r)
 		if err != nil {
 			return err
 		}
+		if i == 0 && flags&recordOwnedByHolder != 0 {
+			owner = id
+		}
 		c.addHolder(int(ci), v, id)
+	}
+	if flags&recordLocked != 0 {
+		c.addLock(int(ci), v, owner) // after the holders: the owner may be the first
 	}
 	return nil
 }
