@@ -2,15 +2,18 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -393,5 +396,49 @@ func TestSpillEstimate(t *testing.T) {
 		}
 		runtime.KeepAlive(c)
 		runtime.KeepAlive(planted)
+	}
+}
+
+// TestSpillFailures: a census that cannot spill stops recording and says
+// why, and a partition file cut short is an error, never fewer problems.
+func TestSpillFailures(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	rows := randomRows(rand.New(rand.NewPCG(3, 3)), &s, 100)
+
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
+	c := spillingCensus(&s)
+	for _, r := range rows {
+		c.Add(r.table, r.item)
+	}
+	if c.Err() == nil || c.Scanned != 1 {
+		t.Errorf("no temporary directory: err %v after %d items, want an error after the first", c.Err(), c.Scanned)
+	}
+	if _, err := c.Reconcile(); err == nil {
+		t.Errorf("a census that could not spill reconciled")
+	}
+
+	t.Setenv("TMPDIR", t.TempDir())
+	c = spillingCensus(&s)
+	defer c.Close()
+	for _, r := range rows {
+		c.Add(r.table, r.item)
+	}
+	if err := c.readable(); err != nil {
+		t.Fatal(err)
+	}
+	cut := c.spill.parts[0].path
+	info, err := os.Stat(cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(cut, info.Size()-1); err != nil {
+		t.Fatal(err)
+	}
+	if ps, err := c.Reconcile(); err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
+		t.Errorf("a partition cut short: %d problems, err %v", len(ps), err)
+	}
+	c.Close()
+	if _, err := c.Reconcile(); !errors.Is(err, errClosed) {
+		t.Errorf("reconciled after Close: %v", err)
 	}
 }
