@@ -125,7 +125,9 @@ func randomRows(r *rand.Rand, s *Schema, accounts int) []row {
 		ci := r.IntN(len(s.Constraints))
 		rows = append(rows, lockRow(ci, fmt.Sprintf("v%d.%d", ci, r.IntN(2*pool)), S(id(r.IntN(accounts))), r.IntN(2) == 0))
 	}
-	rows = append(rows, lockRow(0, "bad-owner", N("1"), true))
+	for i := range 20 { // invalid owners alike: problems that tie but for their lock
+		rows = append(rows, lockRow(0, fmt.Sprintf("bad-owner-%d", i), N("1"), true))
+	}
 	r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 	return rows
 }
