@@ -24,19 +24,29 @@ func withoutRCU(t *testing.T, report string) string {
 	return string(b)
 }
 
-// TestE2EShardedCheckIsOneCheck: four processes each scan some segments
-// of one table and write their part; a fifth merges them, confirms and
-// reports exactly what a single check reports.
-func TestE2EShardedCheckIsOneCheck(t *testing.T) {
-	t.Parallel()
+// anomalousTable seeds a table of the emulator with accounts and every
+// kind of anomaly, deleted after the test, and returns the flags that
+// name it.
+func anomalousTable(t *testing.T, accounts int) []string {
+	t.Helper()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := dynamotest.Name(t, "accounts")
 	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
 	common := []string{"--endpoint-url", ep, "--table", table}
-	if r := locktable(t, nil, append([]string{"seed", "--accounts", "80", "--anomalies", "--audit-log", filepath.Join(t.TempDir(), "a.log")}, common...)...); r.code != 0 {
+	seed := append([]string{"seed", "--accounts", fmt.Sprint(accounts), "--anomalies", "--audit-log", filepath.Join(t.TempDir(), "a.log")}, common...)
+	if r := locktable(t, nil, seed...); r.code != 0 {
 		t.Fatalf("seed: %d %s", r.code, r.stderr)
 	}
+	return common
+}
+
+// TestE2EShardedCheckIsOneCheck: four processes each scan some segments
+// of one table and write their part; a fifth merges them, confirms and
+// reports exactly what a single check reports.
+func TestE2EShardedCheckIsOneCheck(t *testing.T) {
+	t.Parallel()
+	common := anomalousTable(t, 80)
 	one := locktable(t, nil, append([]string{"check", "--json", "--segments", "8"}, common...)...)
 	if one.code != 1 {
 		t.Fatalf("check: exit %d, %s", one.code, one.stderr)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ func (a *app) checkCommand() *cobra.Command {
 		partial      string
 		merge        bool
 		fromExport   exportFlags
+		maxMemory    = byteSize(defaultMaxMemory)
 	)
 	cmd := &cobra.Command{
 		Use:   "check [--merge FILE...]",
@@ -34,6 +36,10 @@ func (a *app) checkCommand() *cobra.Command {
   locktable check --target prod --json | jq '.problems[] | select(.kind == "missing_lock")'
   locktable check --endpoint-url http://localhost:8000 --table accounts --segments 8
   locktable check --layout tables --table devices --unique mac_address=@unique_mac_addresses/MacAddress
+
+  # hold memory near 256 MB whatever the table's size: past it the census
+  # spills to $TMPDIR and is reconciled from there, with the same result
+  locktable check --max-memory 256MB
 
   # a sharded check: each process scans some of the segments ...
   locktable check --segments 8 --segment-range 0-3 --partial a.json.gz
@@ -69,14 +75,17 @@ func (a *app) checkCommand() *cobra.Command {
 				if merge || partial != "" {
 					return usageErr("--export reads an export, not parts of a sharded check (--merge, --partial)")
 				}
-				return a.checkExport(cmd.Context(), s, fromExport, asJSON)
+				return a.checkExport(cmd.Context(), s, fromExport, int64(maxMemory), asJSON)
 			}
 			store, err := a.open(cmd.Context(), s)
 			if err != nil {
 				return err
 			}
+			store.MaxMemory = int64(maxMemory)
+			defer limitHeap(int64(maxMemory))()
 			p := newProgress(a.stderr)
 			var census *model.Census
+			defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt
 			switch {
 			case partial != "":
 				from, to, err := parseRange(segmentRange, store.Segments)
@@ -88,7 +97,11 @@ func (a *app) checkCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if err := writePart(partial, census.File(store.Segments, from, to)); err != nil {
+				part, err := census.File(store.Segments, from, to)
+				if err != nil {
+					return err
+				}
+				if err := writePart(partial, part); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, partial, census.Scanned)
@@ -107,6 +120,7 @@ func (a *app) checkCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.noteSpill(census, int64(maxMemory))
 			if hint := report.SchemaHint(&store.Schema); hint != "" {
 				fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 			}
@@ -128,8 +142,37 @@ func (a *app) checkCommand() *cobra.Command {
 	cmd.Flags().StringVar(&segmentRange, "segment-range", "", "A-B: scan only segments A to B of --segments (a sharded check; with --partial)")
 	cmd.Flags().StringVar(&partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped JSON) instead of reporting")
 	cmd.Flags().BoolVar(&merge, "merge", false, "merge the parts (FILE...) of a sharded check, confirm and report as one check")
+	cmd.Flags().Var(&maxMemory, "max-memory", "memory budget (e.g. 256MB, 2GiB): past it the census spills to a temporary directory and is reconciled "+
+		"partition by partition, with the same result")
 	fromExport.register(cmd.Flags())
 	return cmd
+}
+
+// defaultMaxMemory is --max-memory's default.
+const defaultMaxMemory = 512 << 20
+
+// minHeapLimit is the least memory limit given to the Go runtime: below
+// it the runtime's own memory would keep the collector running, and the
+// budget bounds the census alone.
+const minHeapLimit = 16 << 20
+
+// limitHeap tells the Go runtime to hold its memory under budget (as
+// GOMEMLIMIT would; a lower limit already set is kept), so that the
+// garbage the census leaves is collected before the process passes the
+// budget. It returns the function that restores the limit.
+func limitHeap(budget int64) (restore func()) {
+	old := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(min(old, max(budget, minHeapLimit)))
+	return func() { debug.SetMemoryLimit(old) }
+}
+
+// noteSpill tells, on stderr, that the census outgrew the budget and what
+// that cost, so that a slow check explains itself.
+func (a *app) noteSpill(c *model.Census, budget int64) {
+	if st := c.Spilled(); st.Spills > 0 {
+		fmt.Fprintf(a.stderr, "locktable: note: the census outgrew --max-memory %s and was reconciled from disk (%.1f MiB written, %d partitions)\n",
+			formatSize(budget), float64(st.Bytes)/(1<<20), st.Partitions)
+	}
 }
 
 // parseRange reads --segment-range A-B into [A, B+1).

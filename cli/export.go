@@ -42,7 +42,7 @@ type exportReport struct {
 // checkExport is check --export: the census of the tables' exports,
 // reported as of the export time, or confirmed against the live tables
 // with --confirm.
-func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, asJSON bool) error {
+func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, maxMemory int64, asJSON bool) error {
 	if what := s.Unplain(); what != "" {
 		return usageErr("--export does not read tables described with %s yet", what)
 	}
@@ -65,20 +65,25 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, as
 		fmt.Fprintln(a.stderr, "locktable: note: "+note)
 	}
 	p := newProgress(a.stderr)
-	census, err := export.Census(ctx, &s, exports, func(read, total int64) { p.update("export", read, total, "items read") })
+	defer limitHeap(maxMemory)()
+	census, err := export.Census(ctx, &s, exports, maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
 	p.done()
 	if err != nil {
 		return err
 	}
+	defer census.Close()
 	report := model.Report{Table: s.Table, ScannedItems: census.Scanned, Accounts: census.Accounts, Locks: census.Locks,
-		Problems: census.Problems(), Others: census.Others}
+		Others: census.Others}
 	if f.confirm {
 		report, err = store.Confirm(ctx, census, progressLine(p))
 		p.done()
-		if err != nil {
-			return err
-		}
+	} else {
+		report.Problems, err = census.Reconcile()
 	}
+	if err != nil {
+		return err
+	}
+	a.noteSpill(census, maxMemory)
 	if hint := report.SchemaHint(&s); hint != "" {
 		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 	}

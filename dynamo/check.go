@@ -40,12 +40,14 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 	if err != nil {
 		return model.Report{}, err
 	}
+	defer census.Close()
 	return s.Confirm(ctx, census, progress)
 }
 
 // Census is the first half of a check: it scans segments [from, to) of
 // s.Segments of every table into a census. A sharded check runs it in
-// several processes and merges their censuses (model.CensusFile).
+// several processes and merges their censuses (model.CensusFile). Past
+// s.MaxMemory the census spills to disk: the caller closes it.
 func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckProgress)) (*model.Census, error) {
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
@@ -56,6 +58,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 	// One census for all segments, added to under mu: merging per-segment
 	// censuses afterwards would redo every insertion while nothing else runs.
 	census := model.NewCensus(&s.Schema)
+	census.LimitMemory(s.MaxMemory)
 	// The census keeps strings, never items: one item map is reused for
 	// every item, which spares the garbage collector a map per item (it
 	// competes for the CPU with a local emulator).
@@ -72,6 +75,9 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 				}
 				census.Add(table, scratch)
 			}
+			if err := census.Err(); err != nil {
+				return err // it could not spill: the rest of the scan is lost work
+			}
 			scanned += int64(len(items))
 			if progress != nil {
 				progress(CheckProgress{Phase: PhaseScan, Scanned: scanned, Approx: s.ApproxItems})
@@ -79,6 +85,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 			return nil
 		})
 		if err != nil {
+			census.Close()
 			return nil, err
 		}
 	}
@@ -97,7 +104,10 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 			progress(CheckProgress{Phase: phase, Scanned: scanned, Approx: s.ApproxItems})
 		}
 	}
-	candidates := census.Problems()
+	candidates, err := census.Reconcile()
+	if err != nil {
+		return model.Report{}, err
+	}
 	var byKey, ownerless []model.Problem
 	for _, p := range candidates {
 		if model.NeedsRescan(p) {

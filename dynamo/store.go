@@ -28,6 +28,9 @@ type Store struct {
 	Segments int
 	// PageSize is the scan Limit; 0 leaves DynamoDB's 1 MB pages.
 	PageSize int32
+	// MaxMemory is the check's memory budget in bytes, past which its
+	// census spills to disk (model.Census.LimitMemory); 0: none.
+	MaxMemory int64
 	// ApproxItems is the sum of DescribeTable's ItemCount over the tables,
 	// refreshed by AWS only every few hours: for progress, not for decisions.
 	ApproxItems int64

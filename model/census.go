@@ -25,6 +25,11 @@ type Census struct {
 	values      []map[string]entry   // per constraint: value -> what was seen
 	more        map[valueRef][]int32 // holders past the first (duplicates), by id
 	invalid     []Problem
+	// size estimates the bytes values and more hold (ids count their
+	// own), which decides when a census with a budget spills.
+	size  int64
+	spill *spill // nil: no budget, everything stays in memory
+	err   error  // the first spill failure; the census records nothing after it
 }
 
 // entry is what the census knows of one value of one constraint: the key
@@ -46,6 +51,7 @@ type valueRef struct {
 type idTable struct {
 	byName map[string]int32
 	names  []string
+	size   int64 // estimated bytes, as Census.size
 }
 
 func (t *idTable) id(name string) int32 {
@@ -58,6 +64,7 @@ func (t *idTable) id(name string) int32 {
 	id := int32(len(t.names))
 	t.names = append(t.names, name)
 	t.byName[name] = id
+	t.size += idBytes + int64(len(name))
 	return id
 }
 
@@ -78,6 +85,16 @@ func (c *Census) at(ci int, v string) entry {
 	return entry{holder: -1, owner: -1}
 }
 
+// put stores the entry of value v of constraint ci, counting a new one.
+func (c *Census) put(ci int, v string, e entry) {
+	m := c.values[ci]
+	n := len(m)
+	m[v] = e
+	if len(m) > n {
+		c.size += entryBytes + int64(len(v))
+	}
+}
+
 // addHolder records that account id holds value v of constraint ci.
 func (c *Census) addHolder(ci int, v, id string) {
 	e, n := c.at(ci, v), c.ids.id(id)
@@ -89,11 +106,16 @@ func (c *Census) addHolder(ci int, v, id string) {
 		if c.more == nil {
 			c.more = map[valueRef][]int32{}
 		}
-		if !slices.Contains(c.more[ref], n) {
-			c.more[ref] = append(c.more[ref], n)
+		if more, ok := c.more[ref]; !slices.Contains(more, n) {
+			if !ok {
+				c.size += moreBytes
+			}
+			c.more[ref] = append(more, n)
+			c.size += 4
 		}
 	}
-	c.values[ci][v] = e
+	c.put(ci, v, e)
+	c.spillPastBudget()
 }
 
 // addLock records the lock of raw value v of constraint ci, naming owner
@@ -104,11 +126,16 @@ func (c *Census) addLock(ci int, v, owner string) {
 	if owner != "" {
 		e.owner = c.ids.id(owner)
 	}
-	c.values[ci][v] = e
+	c.put(ci, v, e)
+	c.spillPastBudget()
 }
 
-// Add records one item read from table.
+// Add records one item read from table. A census with a memory budget
+// (LimitMemory) may spill to disk here; Err reports a failure to.
 func (c *Census) Add(table string, it Item) {
+	if c.err != nil {
+		return
+	}
 	c.Scanned++
 	e := c.schema.Classify(table, it)
 	switch e.Kind {
@@ -173,7 +200,11 @@ func (c *Census) addAccount(id string, it Item) {
 
 // Holders returns the accounts seen holding normalized value v of
 // constraint ci, sorted; never nil, as problems report them as an array.
+// Only of a census in memory, as Problems.
 func (c *Census) Holders(ci int, v string) []string {
+	if c.spilled() {
+		panic("model: Holders of a census that spilled to disk")
+	}
 	return c.holders(ci, v, c.at(ci, v))
 }
 
@@ -191,8 +222,13 @@ func (c *Census) holders(ci int, v string, e entry) []string {
 }
 
 // Problems reconciles what was seen into problems, in contract order. They
-// are candidates until confirmed by consistent reads (see Confirm).
+// are candidates until confirmed by consistent reads (see Confirm). A
+// census with a memory budget is reconciled by Reconcile: part of it may
+// be on disk.
 func (c *Census) Problems() []Problem {
+	if c.spilled() {
+		panic("model: Problems of a census that spilled to disk; use Reconcile")
+	}
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
 	for ci := range c.schema.Constraints {
 		for v, e := range c.values[ci] {

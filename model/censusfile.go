@@ -33,30 +33,20 @@ const censusFileVersion = 1
 func schemaID(s *Schema) string { return strings.Join(s.Flags(), " ") }
 
 // File returns the census as segments [from, to) of segments wrote it.
-func (c *Census) File(segments, from, to int) CensusFile {
+// A census that spilled is read back whole: a part holds all of it.
+func (c *Census) File(segments, from, to int) (CensusFile, error) {
 	f := CensusFile{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, From: from, To: to,
 		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
 		Invalid: c.invalid}
 	if f.Invalid == nil {
 		f.Invalid = []Problem{}
 	}
-	for ci, m := range c.values {
-		holders, owners := map[string][]string{}, map[string]string{}
-		for v, e := range m {
-			if e.holder >= 0 {
-				holders[v] = c.holders(ci, v, e)
-			}
-			if e.locked {
-				owners[v] = ""
-				if e.owner >= 0 {
-					owners[v] = c.ids.names[e.owner]
-				}
-			}
-		}
-		f.Holders = append(f.Holders, holders)
-		f.LockOwners = append(f.LockOwners, owners)
+	if c.err != nil {
+		return CensusFile{}, c.err
 	}
-	return f
+	var err error
+	f.Holders, f.LockOwners, err = c.fileMaps()
+	return f, err
 }
 
 // MergeCensus builds one census from the parts of a sharded check. The

@@ -24,7 +24,11 @@ func TestMergeCensusIsOneCensus(t *testing.T) {
 	}
 	var files []CensusFile
 	for i, p := range parts {
-		b, err := json.Marshal(p.File(3, i, i+1))
+		part, err := p.File(3, i, i+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(part)
 		if err != nil {
 			t.Fatal(err)
 		}

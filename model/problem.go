@@ -131,15 +131,21 @@ func (r Report) Duplicates() OthersHold {
 }
 
 // SortProblems orders problems as the contract says: constraint order,
-// then value, then kind.
+// then value, then kind. The holders, then the lock, break the ties left
+// (two locks whose owners are the same invalid value), so that the order
+// does not depend on the order found: a census in memory and one that
+// spilled to disk report the same list.
 func SortProblems(ps []Problem) {
 	slices.SortFunc(ps, func(a, b Problem) int {
-		return cmp.Or(
+		if c := cmp.Or(
 			cmp.Compare(a.constraint, b.constraint),
 			cmp.Compare(a.Value, b.Value),
 			cmp.Compare(a.Kind, b.Kind),
 			slices.Compare(a.Accounts, b.Accounts),
-		)
+		); c != 0 {
+			return c
+		}
+		return cmp.Compare(lockID(a), lockID(b))
 	})
 }
 

@@ -78,9 +78,12 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // Census reads the export of every table of s (exports, as Match picked
 // them) into one census, exactly as a scan of the tables fills it.
 // progress, if not nil, is called with the items read so far and the
-// exports' total, never concurrently.
-func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, progress func(read, total int64)) (*model.Census, error) {
+// exports' total, never concurrently. Past maxMemory bytes (0: no limit)
+// the census spills to disk (model.Census.LimitMemory): the caller closes
+// it.
+func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, maxMemory int64, progress func(read, total int64)) (*model.Census, error) {
 	census := model.NewCensus(s)
+	census.LimitMemory(maxMemory)
 	var total, read int64
 	for _, t := range s.Tables() {
 		total += exports[t].Summary.ItemCount
@@ -88,6 +91,9 @@ func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, pr
 	for _, t := range s.Tables() {
 		err := exports[t].Items(ctx, readNames(s, t), func(it model.Item) error {
 			census.Add(t, it)
+			if err := census.Err(); err != nil {
+				return err
+			}
 			read++
 			if progress != nil && read%4096 == 0 {
 				progress(read, total)
@@ -95,6 +101,7 @@ func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, pr
 			return nil
 		})
 		if err != nil {
+			census.Close()
 			return nil, err
 		}
 	}

@@ -1,0 +1,454 @@
+package model
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// A census with a memory budget (LimitMemory) keeps what it sees in memory
+// until its estimate passes the budget, then spills: it appends every
+// value it holds, with the value's holders, lock and owner, to one of a
+// set of partition files chosen by a hash of (constraint, value), and
+// starts afresh. Every problem joins only what is known of one value of
+// one constraint (its holders, its lock, the lock's owner compared with
+// the holders; invalid values join nothing and stay in memory), so each
+// partition is reconciled alone, one at a time, and the union of their
+// problems is the problems of one census of everything.
+
+// The estimated bytes the census keeps per value, per interned account id
+// and per value with more than one holder, beyond the strings themselves:
+// the map slot, its share of the map's spare capacity, the string header,
+// the slice of names. Measured with TestSpillEstimate.
+const (
+	entryBytes = 96
+	idBytes    = 96
+	moreBytes  = 96
+)
+
+// maxSpillDepth bounds how often a partition too large for the budget is
+// split again (with another hash): a value held by millions of accounts
+// can never be split, and is then reconciled in memory as it must be (its
+// duplicate_value problem lists every holder).
+const maxSpillDepth = 3
+
+// spillBuffer is the write buffer of one partition file.
+const spillBuffer = 8 << 10
+
+// SpillStats says how much a census spilled.
+type SpillStats struct {
+	Spills     int   // how often the census wrote what it held to disk
+	Partitions int   // partition files (of the first level)
+	Bytes      int64 // bytes written, over every level of partitioning
+}
+
+// spill is a census's budget and, once it has spilled, its partition files.
+type spill struct {
+	budget int64  // what the census may hold, in estimated bytes
+	depth  int    // 0 for the census of a check; partitions split again are deeper
+	under  string // where to make dir: "" for the system's temporary directory
+	dir    string // the partition files' directory, "" until the first spill
+	parts  []*partitionFile
+	seed   maphash.Seed
+	stats  SpillStats
+}
+
+// partitionFile is one partition: the records of the values that hash to
+// it, appended at each spill. It is open only between a spill and the next
+// read: a census reconciling a partition split again would otherwise hold
+// the files of every level open at once.
+type partitionFile struct {
+	path string
+	f    *os.File // nil while closed
+	w    *bufio.Writer
+}
+
+// write appends a record, opening the file when it is closed.
+func (p *partitionFile) write(record []byte) error {
+	if p.f == nil {
+		f, err := os.OpenFile(p.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		p.f, p.w = f, bufio.NewWriterSize(f, spillBuffer)
+	}
+	_, err := p.w.Write(record)
+	return err
+}
+
+// close flushes and closes the file, if open.
+func (p *partitionFile) close() error {
+	if p.f == nil {
+		return nil
+	}
+	err := errors.Join(p.w.Flush(), p.f.Close())
+	p.f, p.w = nil, nil
+	return err
+}
+
+// LimitMemory gives the census a budget of about bytes (0: none, the
+// census stays in memory). Half of it is for the census: the rest is
+// headroom for the garbage collector, the pages being read and the
+// partition being reconciled. Past it the census spills to partition files
+// in a temporary directory, which Close removes. It is set before the
+// first Add.
+func (c *Census) LimitMemory(bytes int64) {
+	if bytes <= 0 {
+		c.spill = nil
+		return
+	}
+	parts := int(min(max(bytes/(256<<10), 4), 256))
+	share := max(bytes/2-int64(parts*spillBuffer), bytes/4)
+	c.spill = &spill{budget: share, seed: maphash.MakeSeed()}
+	c.spill.stats.Partitions = parts
+}
+
+// Spilled reports how much the census spilled, over every level.
+func (c *Census) Spilled() SpillStats {
+	if c.spill == nil {
+		return SpillStats{}
+	}
+	return c.spill.stats
+}
+
+// spilled reports whether part of the census is on disk.
+func (c *Census) spilled() bool { return c.spill != nil && c.spill.dir != "" }
+
+// Err returns the error that stopped the census recording (a spill that
+// could not be written), nil if none.
+func (c *Census) Err() error { return c.err }
+
+// spillPastBudget spills the census when it holds more than its budget.
+func (c *Census) spillPastBudget() {
+	if c.spill == nil || c.size+c.ids.size <= c.spill.budget || c.err != nil {
+		return
+	}
+	if err := c.spillAll(); err != nil {
+		c.err = err
+		c.forget()
+	}
+}
+
+// forget drops what the census holds in memory (not its counts, nor its
+// invalid values). New maps, not cleared ones, so that their memory is
+// given back.
+func (c *Census) forget() {
+	for ci := range c.values {
+		c.values[ci] = map[string]entry{}
+	}
+	c.more, c.ids, c.size = nil, idTable{}, 0
+}
+
+// spillAll appends every value the census holds to its partition file and
+// forgets them. The files' buffers are flushed by readable, before they
+// are read: a census that spills often writes each buffer once it is full.
+func (c *Census) spillAll() error {
+	sp := c.spill
+	if sp.dir == "" {
+		if err := sp.create(sp.stats.Partitions); err != nil {
+			return err
+		}
+	}
+	var buf []byte
+	for ci, m := range c.values {
+		for v, e := range m {
+			buf = c.appendRecord(buf[:0], ci, v, e)
+			p := sp.parts[sp.partition(ci, v)]
+			if err := p.write(buf); err != nil {
+				return fmt.Errorf("spill the census to %s: %w", p.path, err)
+			}
+			sp.stats.Bytes += int64(len(buf))
+		}
+	}
+	sp.stats.Spills++
+	c.forget()
+	return nil
+}
+
+// readable spills what the census holds and closes the partition files,
+// so that each holds every record of its values.
+func (c *Census) readable() error {
+	if err := c.spillAll(); err != nil {
+		return err
+	}
+	for _, p := range c.spill.parts {
+		if err := p.close(); err != nil {
+			return fmt.Errorf("spill the census to %s: %w", p.path, err)
+		}
+	}
+	return nil
+}
+
+// create makes the directory of a census that spills for the first time
+// and names its n partition files, created at their first record.
+func (sp *spill) create(n int) (err error) {
+	if sp.dir, err = os.MkdirTemp(sp.under, "locktable-census-"); err != nil {
+		sp.dir = ""
+		return fmt.Errorf("spill the census: %w", err)
+	}
+	for i := range n {
+		sp.parts = append(sp.parts, &partitionFile{path: filepath.Join(sp.dir, fmt.Sprintf("part-%03d", i))})
+	}
+	return nil
+}
+
+// partition is the partition of value v of constraint ci.
+func (sp *spill) partition(ci int, v string) int {
+	h := maphash.String(sp.seed, v) + uint64(ci)*0x9e3779b97f4a7c15
+	return int(h % uint64(len(sp.parts)))
+}
+
+// A record is one value of one constraint as the census knew it when it
+// spilled: flags, the constraint index, the value, the lock's owner when
+// named (recordOwned), then the number of holders and each holder's id. Numbers are uvarints; strings are a uvarint length
+// and the bytes.
+const (
+	recordLocked = 1 << iota
+	recordOwned
+	// recordOwnedByHolder: the owner is the first holder and is not
+	// written again, the case of every healthy value.
+	recordOwnedByHolder
+)
+
+func (c *Census) appendRecord(buf []byte, ci int, v string, e entry) []byte {
+	var flags byte
+	if e.locked {
+		flags |= recordLocked
+	}
+	switch {
+	case e.owner >= 0 && e.owner == e.holder:
+		flags |= recordOwnedByHolder
+	case e.owner >= 0:
+		flags |= recordOwned
+	}
+	buf = append(buf, flags)
+	buf = binary.AppendUvarint(buf, uint64(ci))
+	buf = appendString(buf, v)
+	if flags&recordOwned != 0 {
+		buf = appendString(buf, c.ids.names[e.owner])
+	}
+	if e.holder < 0 {
+		return binary.AppendUvarint(buf, 0)
+	}
+	more := c.more[valueRef{ci, v}]
+	buf = binary.AppendUvarint(buf, uint64(1+len(more)))
+	buf = appendString(buf, c.ids.names[e.holder])
+	for _, n := range more {
+		buf = appendString(buf, c.ids.names[n])
+	}
+	return buf
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// replay reads partition file path and adds each record to c, as the
+// census that spilled it had added it.
+func (c *Census) replay(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no value of the census fell in this partition
+	}
+	if err != nil {
+		return fmt.Errorf("read back the census: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	for {
+		err := c.replayRecord(r)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read back the census from %s: %w", path, err)
+		}
+		if c.err != nil {
+			return c.err
+		}
+	}
+}
+
+// replayRecord reads one record from r into c: io.EOF when there is none.
+func (c *Census) replayRecord(r *bufio.Reader) error {
+	flags, err := r.ReadByte()
+	if err != nil {
+		return err // io.EOF only here, between records
+	}
+	ci, err := binary.ReadUvarint(r)
+	if err != nil || ci >= uint64(len(c.values)) {
+		return errors.Join(errors.New("a record of no constraint"), noEOF(err))
+	}
+	v, err := readString(r)
+	if err != nil {
+		return err
+	}
+	owner := ""
+	if flags&recordOwned != 0 {
+		if owner, err = readString(r); err != nil {
+			return err
+		}
+	}
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return noEOF(err)
+	}
+	for i := range n {
+		id, err := readString(r)
+		if err != nil {
+			return err
+		}
+		if i == 0 && flags&recordOwnedByHolder != 0 {
+			owner = id
+		}
+		c.addHolder(int(ci), v, id)
+	}
+	if flags&recordLocked != 0 {
+		c.addLock(int(ci), v, owner) // after the holders: the owner may be the first
+	}
+	return nil
+}
+
+// noEOF turns an end of file inside a record into the error it is.
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// maxRecordString bounds a string read back: an attribute is at most
+// 400 KB, so a longer length is a damaged file, not a reason to allocate.
+const maxRecordString = 1 << 20
+
+func readString(r *bufio.Reader) (string, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return "", noEOF(err)
+	}
+	if n > maxRecordString {
+		return "", fmt.Errorf("a string of %d bytes", n)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", noEOF(err)
+	}
+	return string(b), nil
+}
+
+// Reconcile is Problems for a census that may have spilled: it reconciles
+// each partition alone, in memory (splitting again one too large for the
+// budget), and reports every problem as one census in memory would, in
+// contract order. It may be called again, and the census added to after.
+func (c *Census) Reconcile() ([]Problem, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	if !c.spilled() {
+		return c.Problems(), nil
+	}
+	if err := c.readable(); err != nil {
+		return nil, err
+	}
+	ps := append([]Problem{}, c.invalid...)
+	err := c.eachPartition(true, func(part *Census) error {
+		more, err := part.Reconcile()
+		ps = append(ps, more...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	SortProblems(ps)
+	return ps, nil
+}
+
+// eachPartition reads each partition of a census that spilled back into a
+// census of its own and hands it to visit. With split, that census has the
+// same budget (and spills in turn, with another hash, into a directory
+// under this one); without, it holds the whole partition.
+func (c *Census) eachPartition(split bool, visit func(part *Census) error) error {
+	sp := c.spill
+	for _, p := range sp.parts {
+		part := NewCensus(c.schema)
+		if split && sp.depth < maxSpillDepth {
+			part.spill = &spill{budget: sp.budget, depth: sp.depth + 1, under: sp.dir, seed: maphash.MakeSeed()}
+			part.spill.stats.Partitions = len(sp.parts)
+		}
+		err := part.replay(p.path)
+		if err == nil {
+			err = visit(part)
+		}
+		sp.stats.Spills += part.Spilled().Spills
+		sp.stats.Bytes += part.Spilled().Bytes
+		err = errors.Join(err, part.Close())
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errClosed is what a census that spilled and was closed reports: what it
+// held is gone.
+var errClosed = errors.New("the census was closed: what it spilled is removed")
+
+// Close removes the partition files of a census that spilled, which can
+// then no longer be reconciled. Close on a nil census does nothing, so
+// that a caller may defer it before knowing whether a census was made.
+func (c *Census) Close() error {
+	if c == nil || !c.spilled() {
+		return nil
+	}
+	sp := c.spill
+	var errs []error
+	for _, p := range sp.parts {
+		errs = append(errs, p.close())
+	}
+	errs = append(errs, os.RemoveAll(sp.dir))
+	sp.parts, sp.dir = nil, ""
+	c.forget()
+	c.err = errClosed
+	return errors.Join(errs...)
+}
+
+// fileMaps returns, per constraint, the holders of each value and the owner
+// of each lock ("" for none) of a census that may have spilled: all of it
+// in memory, as a census file holds it.
+func (c *Census) fileMaps() (holders []map[string][]string, owners []map[string]string, err error) {
+	holders = make([]map[string][]string, len(c.values))
+	owners = make([]map[string]string, len(c.values))
+	for ci := range c.values {
+		holders[ci], owners[ci] = map[string][]string{}, map[string]string{}
+	}
+	collect := func(part *Census) error {
+		for ci, m := range part.values {
+			for v, e := range m {
+				if e.holder >= 0 {
+					holders[ci][v] = part.holders(ci, v, e)
+				}
+				if e.locked {
+					owners[ci][v] = ""
+					if e.owner >= 0 {
+						owners[ci][v] = part.ids.names[e.owner]
+					}
+				}
+			}
+		}
+		return nil
+	}
+	if !c.spilled() {
+		return holders, owners, collect(c)
+	}
+	if err := c.readable(); err != nil {
+		return nil, nil, err
+	}
+	return holders, owners, c.eachPartition(false, collect)
+}
