@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/rows"
 )
 
 // Reader reads items by key with strongly consistent reads.
@@ -50,6 +51,7 @@ type Model struct {
 	Title   string
 	km      KeyMap
 	vp      viewport.Model
+	lines   []string // as rendered, wrapped to the width when shown
 }
 
 // New returns a closed detail view reading through reader.
@@ -65,7 +67,6 @@ func New(ctx context.Context, reader Reader, km KeyMap) Model {
 		Left:         km.Left,
 		Right:        km.Right,
 	}
-	vp.SoftWrap = true
 	return Model{ctx: ctx, reader: reader, km: km, vp: vp}
 }
 
@@ -106,15 +107,17 @@ func (m Model) Err() error { return m.err }
 func (m *Model) ClearErr() { m.err = nil }
 
 func (m *Model) show(title string, lines []string) {
-	m.Title, m.shown = title, true
-	m.vp.SetContentLines(lines)
+	m.Title, m.shown, m.lines = title, true, lines
+	m.vp.SetContentLines(rows.Wrap(lines, m.vp.Width()))
 	m.vp.GotoTop()
 }
 
-// SetSize sets the text area's size in cells.
+// SetSize sets the text area's size in cells; the text is wrapped again
+// between words.
 func (m *Model) SetSize(w, h int) {
 	m.vp.SetWidth(w)
 	m.vp.SetHeight(h)
+	m.vp.SetContentLines(rows.Wrap(m.lines, w))
 }
 
 // Update shows an item read for it, scrolls, and closes.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -224,17 +225,7 @@ func (m Model) previewLines() []string {
 	for _, l := range strings.Split(doc, "\n") {
 		lines = append(lines, model.Printable(l))
 	}
-	var wrapped []string
-	for _, l := range lines {
-		// A continuation is indented as its line is, plus two.
-		indent := len(l) - len(strings.TrimLeft(l, " "))
-		parts := strings.Split(ansi.Wrap(l, max(m.width-indent-2, 20), ""), "\n")
-		wrapped = append(wrapped, parts[0])
-		for _, p := range parts[1:] {
-			wrapped = append(wrapped, strings.Repeat(" ", indent+2)+p)
-		}
-	}
-	return wrapped
+	return rows.Wrap(lines, m.width)
 }
 
 // Update handles the dialog's keys.

@@ -257,3 +257,20 @@ func Where(cursor, n int) string {
 	}
 	return fmt.Sprintf("row %s of %s · ", Count(int64(cursor+1)), Count(int64(n)))
 }
+
+// Wrap fits lines to width between words (a word longer than a line is
+// broken, never cut), each continuation indented as its line is, plus two:
+// JSON indented one member a line wraps between its tokens, not inside
+// them.
+func Wrap(lines []string, width int) []string {
+	var wrapped []string
+	for _, l := range lines {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		parts := strings.Split(ansi.Wrap(l, max(width-indent-2, 20), ""), "\n")
+		wrapped = append(wrapped, parts[0])
+		for _, p := range parts[1:] {
+			wrapped = append(wrapped, strings.Repeat(" ", indent+2)+p)
+		}
+	}
+	return wrapped
+}
