@@ -3,8 +3,10 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -106,18 +108,29 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		}
 	}
 	report(PhaseConfirm)
-	confirmed, err := s.confirmByKey(ctx, byKey)
+	// Ownerless orphans are confirmed while the others are: their lookup
+	// by value (a second scan, without an index) is the long part, and it
+	// may start as soon as the main scan has ended.
+	var more []model.Problem
+	g, gctx := errgroup.WithContext(ctx)
+	if len(ownerless) > 0 {
+		g.Go(func() (err error) {
+			more, err = s.confirmOwnerless(gctx, ownerless)
+			return err
+		})
+	}
+	confirmed, err := s.confirmByKey(gctx, byKey)
 	if err != nil {
+		g.Wait()
 		return model.Report{}, err
 	}
-	if len(ownerless) > 0 {
-		if progress != nil {
-			progress(CheckProgress{Phase: PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
-		}
-		more, err := s.confirmOwnerless(ctx, ownerless)
-		if err != nil {
-			return model.Report{}, err
-		}
+	if len(ownerless) > 0 && progress != nil {
+		progress(CheckProgress{Phase: PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
+	}
+	if err := g.Wait(); err != nil {
+		return model.Report{}, err
+	}
+	if len(more) > 0 {
 		confirmed = append(confirmed, more...)
 		model.SortProblems(confirmed)
 	}
@@ -227,7 +240,8 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	}
 	if rescan {
 		var mu sync.Mutex
-		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(), segments: s.Segments, consistent: true}
+		filter := s.accountFilter(s.holderFilter(wanted)...)
+		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: filter, segments: s.Segments, consistent: true}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
 			for _, av := range items {
 				if it := fromSDK(av); holds(it, true) {
@@ -262,6 +276,56 @@ func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.C
 		conds = append(conds, expression.Name(sc.SK).Equal(expression.Value(sc.AccountSK)))
 	}
 	return and(append(conds, more...)...)
+}
+
+// maxFilterValues bounds the values a rescan filters on: DynamoDB takes
+// expressions of at most 4 KB, and each value costs its placeholder
+// (":123, ") in the expression.
+const maxFilterValues = 400
+
+// inListLimit is the most operands DynamoDB takes in one IN list.
+const inListLimit = 100
+
+// holderFilter narrows the rescan for ownerless orphans to the account
+// items that hold one of the wanted values of the constraints without an
+// index: attr IN (v1, ...) in lists of inListLimit, ORed. DynamoDB still
+// reads every item, but sends back only these, so the rescan costs the
+// server's read and not the transfer and decoding of the whole table. No
+// condition (every account item comes back) when a constraint normalizes
+// its values, as a filter compares stored values, which may differ from
+// the normalized one in case, or when the values are more than
+// maxFilterValues.
+func (s *Store) holderFilter(wanted []map[string]bool) []expression.ConditionBuilder {
+	var conds []expression.ConditionBuilder
+	n := 0
+	for ci, vals := range wanted {
+		if vals == nil || s.byIndex(ci) {
+			continue
+		}
+		c := s.Schema.Constraints[ci]
+		if c.Normalize != model.NormalizeNone {
+			return nil
+		}
+		n += len(vals)
+		if n > maxFilterValues {
+			return nil
+		}
+		sorted := slices.Sorted(maps.Keys(vals))
+		for chunk := range slices.Chunk(sorted, inListLimit) {
+			ops := make([]expression.OperandBuilder, len(chunk))
+			for i, v := range chunk {
+				ops[i] = expression.Value(v)
+			}
+			conds = append(conds, expression.Name(c.Attr).In(ops[0], ops[1:]...))
+		}
+	}
+	switch len(conds) {
+	case 0:
+		return nil
+	case 1:
+		return conds
+	}
+	return []expression.ConditionBuilder{expression.Or(conds[0], conds[1], conds[2:]...)}
 }
 
 // and joins conditions in one flat AND: (a) AND (b) AND (c). Nesting them
