@@ -52,39 +52,59 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
 	startRCU := s.meter.Consumed()
-	var mu sync.Mutex
-	scanned := int64(0)
-	// One census for all segments, added to under mu: merging per-segment
-	// censuses afterwards would redo every insertion while nothing else runs.
 	census := model.NewCensus(&s.Schema)
-	// The census keeps strings, never items: one item map is reused for
-	// every item, which spares the garbage collector a map per item (it
-	// competes for the CPU with a local emulator).
-	scratch := model.Item{}
-	for _, table := range s.Schema.Tables() {
-		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
-			mu.Lock()
-			defer mu.Unlock()
-			for _, av := range items {
+	// One goroutine fills the census; the segment workers hand it their
+	// pages and ask for the next one at once, instead of waiting their turn
+	// at the census (merging per-segment censuses afterwards would redo
+	// every insertion while nothing else runs). The queue holds a page per
+	// worker, so the table's reads go on while the census catches up.
+	pages := make(chan scannedPage, min(s.Segments, MaxScanWorkers))
+	filled := make(chan struct{})
+	go func() {
+		defer close(filled)
+		// The census keeps strings, never items: one item map is reused
+		// for every item, which spares the garbage collector a map per
+		// item (it competes for the CPU with a local emulator).
+		scratch := model.Item{}
+		scanned := int64(0)
+		for p := range pages {
+			for _, av := range p.items {
 				clear(scratch)
 				for k, v := range av {
 					scratch[k] = valueFromSDK(v)
 				}
-				census.Add(table, scratch)
+				census.Add(p.table, scratch)
 			}
-			scanned += int64(len(items))
+			scanned += int64(len(p.items))
 			if progress != nil {
 				progress(CheckProgress{Phase: PhaseScan, Scanned: scanned, Approx: s.ApproxItems})
 			}
+		}
+	}()
+	var err error
+	for _, table := range s.Schema.Tables() {
+		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to}
+		err = s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
+			pages <- scannedPage{table, items}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			break
 		}
+	}
+	close(pages)
+	<-filled
+	if err != nil {
+		return nil, err
 	}
 	census.ConsumedRCU = s.meter.Consumed() - startRCU
 	return census, nil
+}
+
+// scannedPage is one page of a scan, on its way to the census.
+type scannedPage struct {
+	table string
+	items []map[string]types.AttributeValue
 }
 
 // Confirm is the second half of a check: it confirms the candidate
