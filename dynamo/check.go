@@ -58,34 +58,28 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 	// at the census (merging per-segment censuses afterwards would redo
 	// every insertion while nothing else runs). The queue holds a page per
 	// worker, so the table's reads go on while the census catches up.
-	pages := make(chan scannedPage, min(s.Segments, MaxScanWorkers))
-	filled := make(chan struct{})
+	pages := make(chan censusPage, min(s.Segments, MaxScanWorkers))
+	filled := make(chan error, 1)
 	go func() {
-		defer close(filled)
-		// The census keeps strings, never items: one item map is reused
-		// for every item, which spares the garbage collector a map per
-		// item (it competes for the CPU with a local emulator).
-		scratch := model.Item{}
-		scanned := int64(0)
+		// The census keeps strings, never items (scanPage.each).
+		var d itemDecoder
+		var err error
 		for p := range pages {
-			for _, av := range p.items {
-				clear(scratch)
-				for k, v := range av {
-					scratch[k] = valueFromSDK(v)
-				}
-				census.Add(p.table, scratch)
+			if err != nil {
+				continue // drained, so that no worker waits
 			}
-			scanned += int64(len(p.items))
-			if progress != nil {
-				progress(CheckProgress{Phase: PhaseScan, Scanned: scanned, Approx: s.ApproxItems})
+			err = p.each(&d, func(it model.Item) { census.Add(p.table, it) })
+			if progress != nil && err == nil {
+				progress(CheckProgress{Phase: PhaseScan, Scanned: int64(census.Scanned), Approx: s.ApproxItems})
 			}
 		}
+		filled <- err
 	}()
 	var err error
 	for _, table := range s.Schema.Tables() {
-		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to}
-		err = s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
-			pages <- scannedPage{table, items}
+		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to, raw: true}
+		err = s.scanPages(ctx, r, func(p scanPage) error {
+			pages <- censusPage{table, p}
 			return nil
 		})
 		if err != nil {
@@ -93,7 +87,9 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 		}
 	}
 	close(pages)
-	<-filled
+	if ferr := <-filled; err == nil && ferr != nil {
+		err = explain(ferr, "scan", s.Schema.Table, s.Endpoint)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +97,10 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 	return census, nil
 }
 
-// scannedPage is one page of a scan, on its way to the census.
-type scannedPage struct {
+// censusPage is one page of a scan of table, on its way to the census.
+type censusPage struct {
 	table string
-	items []map[string]types.AttributeValue
+	scanPage
 }
 
 // Confirm is the second half of a check: it confirms the candidate
