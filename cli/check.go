@@ -55,6 +55,7 @@ func (a *app) checkCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer holdMemory(checkMemoryLimit)()
 			s, err := a.schema()
 			if err != nil {
 				return err
