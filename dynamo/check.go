@@ -77,7 +77,10 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 	}()
 	var err error
 	for _, table := range s.Schema.Tables() {
-		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to, raw: true}
+		r := scanRequest{table: table, segments: s.Segments, from: from, to: to, raw: true}
+		if s.worthProjecting(ctx, table) {
+			r.names = s.checkNames(table)
+		}
 		err = s.scanPages(ctx, r, func(p scanPage) error {
 			pages <- censusPage{table, p}
 			return nil
@@ -160,6 +163,27 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		Others:       census.Others,
 		ConsumedRCU:  math.Round((census.ConsumedRCU+s.meter.Consumed()-startRCU)*10) / 10,
 	}, nil
+}
+
+// projectAbove is the average item size past which a check's scan
+// projects the items onto the attributes it reads: keys, an owner and a
+// few unique values take well under it, so larger items carry more.
+const projectAbove = 256
+
+// worthProjecting reports whether the main scan of table should project
+// its items (checkNames). A projection costs the server work on every
+// item (a fifth of a scan of small items, on dynoxide) and saves the
+// transfer and decoding of what it leaves out, so it is worth it only
+// when the items hold more than the check reads: when their average size,
+// as DescribeTable reports it, passes projectAbove. An unknown size (AWS
+// refreshes it every six hours; emulators report none) reads whole items.
+func (s *Store) worthProjecting(ctx context.Context, table string) bool {
+	desc, err := s.describe(ctx, table)
+	if err != nil {
+		return true
+	}
+	n, size := aws.ToInt64(desc.ItemCount), aws.ToInt64(desc.TableSizeBytes)
+	return n > 0 && size/n > projectAbove
 }
 
 // checkNames are the attributes the check reads from table: keys, the

@@ -427,3 +427,63 @@ func TestRescanReturnsOnlyHolders(t *testing.T) {
 		})
 	}
 }
+
+// sizeHook reports every table's items as size bytes each on average, and
+// records whether the main scan (not consistent) projected its items.
+type sizeHook struct {
+	dynamo.API
+	size      int64
+	projected atomic.Int32
+	whole     atomic.Int32
+}
+
+func (h *sizeHook) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, opts ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	out, err := h.API.DescribeTable(ctx, in, opts...)
+	if err == nil {
+		out.Table.TableSizeBytes = aws.Int64(aws.ToInt64(out.Table.ItemCount) * h.size)
+	}
+	return out, err
+}
+
+func (h *sizeHook) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if !aws.ToBool(in.ConsistentRead) {
+		if in.ProjectionExpression != nil {
+			h.projected.Add(1)
+		} else {
+			h.whole.Add(1)
+		}
+	}
+	return h.API.Scan(ctx, in, opts...)
+}
+
+// TestCheckProjectsOnlyLargeItems: the main scan projects the items onto
+// the attributes it reads only when DescribeTable says they hold more (an
+// average past 256 bytes), and finds the same either way.
+func TestCheckProjectsOnlyLargeItems(t *testing.T) {
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	if _, err := seed.Run(context.Background(), base, seed.Options{Accounts: 20, Anomalies: true}); err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, c := range []struct {
+		size      int64
+		projected bool
+	}{{0, false}, {100, false}, {1000, true}} {
+		hook := &sizeHook{API: client, size: c.size}
+		store, err := dynamo.Open(context.Background(), hook, base.Endpoint, base.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := check(t, store)
+		if got := hook.projected.Load() > 0; got != c.projected || hook.projected.Load()*hook.whole.Load() != 0 {
+			t.Fatalf("items of %d bytes: %d pages projected, %d whole; want projected %v", c.size, hook.projected.Load(), hook.whole.Load(), c.projected)
+		}
+		r.ConsumedRCU = 0
+		got, _ := json.Marshal(r)
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Fatalf("items of %d bytes:\n got %s\nwant %s", c.size, got, want)
+		}
+	}
+}
