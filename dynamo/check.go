@@ -263,41 +263,53 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 		}
 		return false
 	}
+	// The index queries (a few at once) and the rescan run side by side.
+	var mu sync.Mutex
+	add := func(it model.Item) {
+		mu.Lock()
+		defer mu.Unlock()
+		fresh.Add(sc.Table, it)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	queries := make(chan struct{}, maxIndexQueries)
 	for ci, vals := range wanted {
 		if vals == nil || !s.byIndex(ci) {
 			continue
 		}
 		for v := range vals {
-			err := s.queryIndex(ctx, ci, v, func(it model.Item) {
-				if holds(it, false) {
-					fresh.Add(sc.Table, it)
-				}
+			g.Go(func() error {
+				queries <- struct{}{}
+				defer func() { <-queries }()
+				return s.queryIndex(gctx, ci, v, func(it model.Item) {
+					if holds(it, false) {
+						add(it)
+					}
+				})
 			})
-			if err != nil {
-				return nil, err
-			}
 		}
 	}
 	if rescan {
-		var mu sync.Mutex
 		filter := s.accountFilter(s.holderFilter(wanted)...)
 		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: filter, segments: s.Segments, consistent: true}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
-			for _, av := range items {
-				if it := fromSDK(av); holds(it, true) {
-					mu.Lock()
-					fresh.Add(sc.Table, it)
-					mu.Unlock()
+		g.Go(func() error {
+			return s.scan(gctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
+				for _, av := range items {
+					if it := fromSDK(av); holds(it, true) {
+						add(it)
+					}
 				}
-			}
-			return nil
+				return nil
+			})
 		})
-		if err != nil {
-			return nil, err
-		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return model.Confirm(candidates, fresh), nil
 }
+
+// maxIndexQueries is how many index queries for holders run at once.
+const maxIndexQueries = 8
 
 // byIndex reports whether constraint ci's holders can be found by value on
 // a GSI. Only without normalization: the index holds raw values, and under
