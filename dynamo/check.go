@@ -78,7 +78,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 	var err error
 	for _, table := range s.Schema.Tables() {
 		r := scanRequest{table: table, segments: s.Segments, from: from, to: to, raw: true}
-		if s.worthProjecting(ctx, table) {
+		if s.worthProjecting(table) {
 			r.names = s.checkNames(table)
 		}
 		err = s.scanPages(ctx, r, func(p scanPage) error {
@@ -175,16 +175,10 @@ const projectAbove = 256
 // item (a fifth of a scan of small items, on dynoxide) and saves the
 // transfer and decoding of what it leaves out, so it is worth it only
 // when the items hold more than the check reads: when their average size,
-// as DescribeTable reports it, passes projectAbove. An unknown size (AWS
-// refreshes it every six hours; emulators report none) reads whole items.
-func (s *Store) worthProjecting(ctx context.Context, table string) bool {
-	desc, err := s.describe(ctx, table)
-	if err != nil {
-		return true
-	}
-	n, size := aws.ToInt64(desc.ItemCount), aws.ToInt64(desc.TableSizeBytes)
-	return n > 0 && size/n > projectAbove
-}
+// as DescribeTable reported it to Verify, passes projectAbove. An unknown
+// size (AWS refreshes it every six hours; emulators report none) reads
+// whole items.
+func (s *Store) worthProjecting(table string) bool { return s.itemBytes[table] > projectAbove }
 
 // checkNames are the attributes the check reads from table: keys, the
 // owner and the constrained attributes. Projection keeps the scan close to
