@@ -75,6 +75,10 @@ $(GORELEASER):
 	GOBIN=$(CURDIR)/$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 	test -x $@
 
+# check's speed (against a bare parallel scan) and peak memory, each figure
+# with its target and PASS/FAIL; exits non-zero when a target is missed.
+# Sizes are overridable for a quick run (see bench/run), e.g.
+# make bench BENCH_CLEAN_ACCOUNTS=20000 BENCH_SMALL_ACCOUNTS=2000 BENCH_ACCOUNTS=5000 BENCH_ROUNDS=3
 bench: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/run
 

@@ -83,6 +83,7 @@ func (a *app) checkCommand() *cobra.Command {
 			}
 			store.MaxMemory = int64(maxMemory)
 			defer limitHeap(int64(maxMemory))()
+			defer holdMemory(checkMemoryLimit)() // under the budget's limit: set after it
 			p := newProgress(a.stderr)
 			var census *model.Census
 			defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt

@@ -66,6 +66,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	}
 	p := newProgress(a.stderr)
 	defer limitHeap(maxMemory)()
+	defer holdMemory(checkMemoryLimit)() // under the budget's limit: set after it
 	census, err := export.Census(ctx, &s, exports, maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
 	p.done()
 	if err != nil {

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -53,44 +54,70 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
 	startRCU := s.meter.Consumed()
-	var mu sync.Mutex
-	scanned := int64(0)
-	// One census for all segments, added to under mu: merging per-segment
-	// censuses afterwards would redo every insertion while nothing else runs.
 	census := model.NewCensus(&s.Schema)
 	census.LimitMemory(s.MaxMemory)
-	// The census keeps strings, never items: one item map is reused for
-	// every item, which spares the garbage collector a map per item (it
-	// competes for the CPU with a local emulator).
-	scratch := model.Item{}
+	// One goroutine fills the census; the segment workers hand it their
+	// pages and ask for the next one at once, instead of waiting their turn
+	// at the census (merging per-segment censuses afterwards would redo
+	// every insertion while nothing else runs). The queue holds a page per
+	// worker, so the table's reads go on while the census catches up.
+	pages := make(chan censusPage, min(s.Segments, MaxScanWorkers))
+	filled := make(chan error, 1)
+	// A census that cannot take more (it could not spill) stops the scan:
+	// the rest of it would be lost work.
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		// The census keeps strings, never items (scanPage.each).
+		var d itemDecoder
+		var err error
+		for p := range pages {
+			if err != nil {
+				continue // drained, so that no worker waits
+			}
+			err = p.each(&d, func(it model.Item) { census.Add(p.table, it) })
+			if err == nil {
+				err = census.Err()
+			}
+			if err != nil {
+				stop()
+			}
+			if progress != nil && err == nil {
+				progress(CheckProgress{Phase: PhaseScan, Scanned: int64(census.Scanned), Approx: s.ApproxItems})
+			}
+		}
+		filled <- err
+	}()
+	var err error
 	for _, table := range s.Schema.Tables() {
-		r := scanRequest{table: table, names: s.checkNames(table), segments: s.Segments, from: from, to: to}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
-			mu.Lock()
-			defer mu.Unlock()
-			for _, av := range items {
-				clear(scratch)
-				for k, v := range av {
-					scratch[k] = valueFromSDK(v)
-				}
-				census.Add(table, scratch)
-			}
-			if err := census.Err(); err != nil {
-				return err // it could not spill: the rest of the scan is lost work
-			}
-			scanned += int64(len(items))
-			if progress != nil {
-				progress(CheckProgress{Phase: PhaseScan, Scanned: scanned, Approx: s.ApproxItems})
-			}
+		r := scanRequest{table: table, segments: s.Segments, from: from, to: to, raw: true}
+		if s.worthProjecting(table) {
+			r.names = s.checkNames(table)
+		}
+		err = s.scanPages(sctx, r, func(p scanPage) error {
+			pages <- censusPage{table, p}
 			return nil
 		})
 		if err != nil {
-			census.Close()
-			return nil, err
+			break
 		}
+	}
+	close(pages)
+	if ferr := <-filled; ferr != nil {
+		err = explain(ferr, "scan", s.Schema.Table, s.Endpoint) // the cause, not the scan it stopped
+	}
+	if err != nil {
+		census.Close()
+		return nil, err
 	}
 	census.ConsumedRCU = s.meter.Consumed() - startRCU
 	return census, nil
+}
+
+// censusPage is one page of a scan of table, on its way to the census.
+type censusPage struct {
+	table string
+	scanPage
 }
 
 // Confirm is the second half of a check: it confirms the candidate
@@ -117,18 +144,29 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		}
 	}
 	report(PhaseConfirm)
-	confirmed, err := s.confirmByKey(ctx, byKey)
+	// Ownerless orphans are confirmed while the others are: their lookup
+	// by value (a second scan, without an index) is the long part, and it
+	// may start as soon as the main scan has ended.
+	var more []model.Problem
+	g, gctx := errgroup.WithContext(ctx)
+	if len(ownerless) > 0 {
+		g.Go(func() (err error) {
+			more, err = s.confirmOwnerless(gctx, ownerless)
+			return err
+		})
+	}
+	confirmed, err := s.confirmByKey(gctx, byKey)
 	if err != nil {
+		g.Wait()
 		return model.Report{}, err
 	}
-	if len(ownerless) > 0 {
-		if progress != nil {
-			progress(CheckProgress{Phase: PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
-		}
-		more, err := s.confirmOwnerless(ctx, ownerless)
-		if err != nil {
-			return model.Report{}, err
-		}
+	if len(ownerless) > 0 && progress != nil {
+		progress(CheckProgress{Phase: PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
+	}
+	if err := g.Wait(); err != nil {
+		return model.Report{}, err
+	}
+	if len(more) > 0 {
 		confirmed = append(confirmed, more...)
 		model.SortProblems(confirmed)
 	}
@@ -143,6 +181,21 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		ConsumedRCU:  math.Round((census.ConsumedRCU+s.meter.Consumed()-startRCU)*10) / 10,
 	}, nil
 }
+
+// projectAbove is the average item size past which a check's scan
+// projects the items onto the attributes it reads: keys, an owner and a
+// few unique values take well under it, so larger items carry more.
+const projectAbove = 256
+
+// worthProjecting reports whether the main scan of table should project
+// its items (checkNames). A projection costs the server work on every
+// item (a fifth of a scan of small items, on dynoxide) and saves the
+// transfer and decoding of what it leaves out, so it is worth it only
+// when the items hold more than the check reads: when their average size,
+// as DescribeTable reported it to Verify, passes projectAbove. An unknown
+// size (AWS refreshes it every six hours; emulators report none) reads
+// whole items.
+func (s *Store) worthProjecting(table string) bool { return s.itemBytes[table] > projectAbove }
 
 // checkNames are the attributes the check reads from table: keys, the
 // owner and the constrained attributes. Projection keeps the scan close to
@@ -227,40 +280,53 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 		}
 		return false
 	}
+	// The index queries (a few at once) and the rescan run side by side.
+	var mu sync.Mutex
+	add := func(it model.Item) {
+		mu.Lock()
+		defer mu.Unlock()
+		fresh.Add(sc.Table, it)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	queries := make(chan struct{}, maxIndexQueries)
 	for ci, vals := range wanted {
 		if vals == nil || !s.byIndex(ci) {
 			continue
 		}
 		for v := range vals {
-			err := s.queryIndex(ctx, ci, v, func(it model.Item) {
-				if holds(it, false) {
-					fresh.Add(sc.Table, it)
-				}
+			g.Go(func() error {
+				queries <- struct{}{}
+				defer func() { <-queries }()
+				return s.queryIndex(gctx, ci, v, func(it model.Item) {
+					if holds(it, false) {
+						add(it)
+					}
+				})
 			})
-			if err != nil {
-				return nil, err
-			}
 		}
 	}
 	if rescan {
-		var mu sync.Mutex
-		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(), segments: s.Segments, consistent: true}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
-			for _, av := range items {
-				if it := fromSDK(av); holds(it, true) {
-					mu.Lock()
-					fresh.Add(sc.Table, it)
-					mu.Unlock()
+		filter := s.accountFilter(s.holderFilter(wanted)...)
+		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: filter, segments: s.Segments, consistent: true}
+		g.Go(func() error {
+			return s.scan(gctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
+				for _, av := range items {
+					if it := fromSDK(av); holds(it, true) {
+						add(it)
+					}
 				}
-			}
-			return nil
+				return nil
+			})
 		})
-		if err != nil {
-			return nil, err
-		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return model.Confirm(candidates, fresh), nil
 }
+
+// maxIndexQueries is how many index queries for holders run at once.
+const maxIndexQueries = 8
 
 // byIndex reports whether constraint ci's holders can be found by value on
 // a GSI. Only without normalization: the index holds raw values, and under
@@ -285,6 +351,56 @@ func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.C
 		conds = append(conds, expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)))
 	}
 	return and(append(conds, more...)...)
+}
+
+// maxFilterValues bounds the values a rescan filters on: DynamoDB takes
+// expressions of at most 4 KB, and each value costs its placeholder
+// (":123, ") in the expression.
+const maxFilterValues = 400
+
+// inListLimit is the most operands DynamoDB takes in one IN list.
+const inListLimit = 100
+
+// holderFilter narrows the rescan for ownerless orphans to the account
+// items that hold one of the wanted values of the constraints without an
+// index: attr IN (v1, ...) in lists of inListLimit, ORed. DynamoDB still
+// reads every item, but sends back only these, so the rescan costs the
+// server's read and not the transfer and decoding of the whole table. No
+// condition (every account item comes back) when a constraint normalizes
+// its values, as a filter compares stored values, which may differ from
+// the normalized one in case, or when the values are more than
+// maxFilterValues.
+func (s *Store) holderFilter(wanted []map[string]bool) []expression.ConditionBuilder {
+	var conds []expression.ConditionBuilder
+	n := 0
+	for ci, vals := range wanted {
+		if vals == nil || s.byIndex(ci) {
+			continue
+		}
+		c := s.Schema.Constraints[ci]
+		if c.Normalize != model.NormalizeNone {
+			return nil
+		}
+		n += len(vals)
+		if n > maxFilterValues {
+			return nil
+		}
+		sorted := slices.Sorted(maps.Keys(vals))
+		for chunk := range slices.Chunk(sorted, inListLimit) {
+			ops := make([]expression.OperandBuilder, len(chunk))
+			for i, v := range chunk {
+				ops[i] = expression.Value(v)
+			}
+			conds = append(conds, expression.Name(c.Attr).In(ops[0], ops[1:]...))
+		}
+	}
+	switch len(conds) {
+	case 0:
+		return nil
+	case 1:
+		return conds
+	}
+	return []expression.ConditionBuilder{expression.Or(conds[0], conds[1], conds[2:]...)}
 }
 
 // and joins conditions in one flat AND: (a) AND (b) AND (c). Nesting them

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -356,5 +357,133 @@ func TestOpenRefusesWrongKeys(t *testing.T) {
 	_, err := dynamo.Open(context.Background(), client, store.Endpoint, sc)
 	if err == nil || !strings.Contains(err.Error(), "has key id (HASH, S)") || !strings.Contains(err.Error(), "expects PK (HASH, S), SK (RANGE, S)") {
 		t.Fatalf("err = %v, want one naming the actual key id and the expected PK/SK", err)
+	}
+}
+
+// rescanHook counts what the second scan for ownerless orphans (the only
+// consistent scan of a check) returned, and runs before once, before it.
+type rescanHook struct {
+	dynamo.API
+	once     sync.Once
+	before   func()
+	returned atomic.Int32
+	examined atomic.Int32
+}
+
+func (h *rescanHook) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if !aws.ToBool(in.ConsistentRead) {
+		return h.API.Scan(ctx, in, opts...)
+	}
+	h.once.Do(h.before)
+	out, err := h.API.Scan(ctx, in, opts...)
+	if err == nil {
+		h.returned.Add(out.Count)
+		h.examined.Add(out.ScannedCount)
+	}
+	return out, err
+}
+
+// TestRescanReturnsOnlyHolders plants ownerless orphans of both
+// constraints among healthy accounts; between the two scans an account
+// takes one of the orphan values, out of the pattern. The second scan
+// must bring back that account alone (its filter names the orphan
+// values), which settles that value, and must bring back every account
+// when the constraint normalizes (a filter cannot compare "Gone@X.io"
+// with "gone@x.io").
+func TestRescanReturnsOnlyHolders(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		normalize model.Normalization
+		email     string // what the late account stores
+		returned  int32
+	}{
+		{"filtered by value", model.NormalizeNone, "gone@x.io", 1},
+		{"normalized: every account", model.NormalizeLower, "Gone@X.io", 21},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := model.DefaultSchema(model.LayoutSingle)
+			sc.Constraints[0].Normalize = tc.normalize
+			base, client := dynamotest.Store(t, sc)
+			for i := range 20 {
+				id, v := fmt.Sprintf("ACCT#%02d", i), fmt.Sprintf("u%02d", i)
+				dynamotest.Put(t, client, base.Schema.Table,
+					acct(id, v+"@x.io", v), lock("UNIQ#EMAIL#"+v+"@x.io", id), lock("UNIQ#HANDLE#"+v, id))
+			}
+			dynamotest.Put(t, client, base.Schema.Table, lock("UNIQ#EMAIL#gone@x.io", ""), lock("UNIQ#HANDLE#gone", ""))
+			hook := &rescanHook{API: client, before: func() {
+				dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#late", tc.email, ""))
+			}}
+			store := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+			r := check(t, store)
+			if len(r.Problems) != 1 || r.Problems[0].Kind != model.OrphanLock || r.Problems[0].Value != "gone" {
+				t.Fatalf("problems = %+v, want the username orphan alone (the email one has a holder now)", r.Problems)
+			}
+			if got := hook.returned.Load(); got != tc.returned {
+				t.Fatalf("the rescan returned %d items, want %d", got, tc.returned)
+			}
+			if got := hook.examined.Load(); got < 63 {
+				t.Fatalf("the rescan examined %d items: it did not read the table", got)
+			}
+		})
+	}
+}
+
+// sizeHook reports every table's items as size bytes each on average, and
+// records whether the main scan (not consistent) projected its items.
+type sizeHook struct {
+	dynamo.API
+	size      int64
+	projected atomic.Int32
+	whole     atomic.Int32
+}
+
+func (h *sizeHook) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, opts ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	out, err := h.API.DescribeTable(ctx, in, opts...)
+	if err == nil {
+		out.Table.TableSizeBytes = aws.Int64(aws.ToInt64(out.Table.ItemCount) * h.size)
+	}
+	return out, err
+}
+
+func (h *sizeHook) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if !aws.ToBool(in.ConsistentRead) {
+		if in.ProjectionExpression != nil {
+			h.projected.Add(1)
+		} else {
+			h.whole.Add(1)
+		}
+	}
+	return h.API.Scan(ctx, in, opts...)
+}
+
+// TestCheckProjectsOnlyLargeItems: the main scan projects the items onto
+// the attributes it reads only when DescribeTable says they hold more (an
+// average past 256 bytes), and finds the same either way.
+func TestCheckProjectsOnlyLargeItems(t *testing.T) {
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	if _, err := seed.Run(context.Background(), base, seed.Options{Accounts: 20, Anomalies: true}); err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, c := range []struct {
+		size      int64
+		projected bool
+	}{{0, false}, {100, false}, {1000, true}} {
+		hook := &sizeHook{API: client, size: c.size}
+		store, err := dynamo.Open(context.Background(), hook, base.Endpoint, base.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := check(t, store)
+		if got := hook.projected.Load() > 0; got != c.projected || hook.projected.Load()*hook.whole.Load() != 0 {
+			t.Fatalf("items of %d bytes: %d pages projected, %d whole; want projected %v", c.size, hook.projected.Load(), hook.whole.Load(), c.projected)
+		}
+		r.ConsumedRCU = 0
+		got, _ := json.Marshal(r)
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Fatalf("items of %d bytes:\n got %s\nwant %s", c.size, got, want)
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/locktable/locktable/model"
 )
 
 // scanRequest is one table scan: what to read and how.
@@ -23,6 +25,9 @@ type scanRequest struct {
 	// from and to (exclusive; 0: all) choose which of the segments this
 	// process reads: a sharded check splits them between processes.
 	from, to int
+	// raw leaves the items undecoded by the SDK (scanPage.raw), where the
+	// client allows it (a *dynamodb.Client does; a fake answers decoded).
+	raw bool
 }
 
 // scanInput builds the Scan input of one segment from the request.
@@ -86,15 +91,45 @@ const MaxSegments = 1_000_000
 // on the connection pool and hold a goroutine and a page each.
 const MaxScanWorkers = 16
 
+// scanPage is one page of a scan.
+type scanPage struct {
+	segment int
+	// items are the page's items as the SDK decoded them; with
+	// scanRequest.raw, raw holds them instead, undecoded (see rawItems).
+	items []map[string]types.AttributeValue
+	raw   []byte
+	// examined is how many items the page read: more than it returned
+	// when filtered.
+	examined int
+}
+
+// each hands visit every item of the page in turn, decoded by d. The item
+// is valid only during the call: the maps are reused, where a map per item
+// would be garbage at once for a reader that keeps strings only.
+func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
+	if p.raw != nil {
+		return d.eachRaw(p.raw, visit)
+	}
+	d.eachSDK(p.items, visit)
+	return nil
+}
+
 // scan reads a table in parallel segments, handing each page's items to
 // visit with its segment number and the number of items the page examined
-// (more than it returned when filtered). Pages may be short or empty when filtered;
-// the scan goes on while LastEvaluatedKey is set. At most MaxScanWorkers
-// segments are read at once, each by a worker that takes the next segment
-// when it is done with one, so nothing is held per segment beyond those in
-// progress; after an error no further segment starts. visit runs
-// concurrently for different segments, never for the same one.
+// (more than it returned when filtered). See scanPages.
 func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int, items []map[string]types.AttributeValue, examined int) error) error {
+	r.raw = false
+	return s.scanPages(ctx, r, func(p scanPage) error { return visit(p.segment, p.items, p.examined) })
+}
+
+// scanPages reads a table in parallel segments, handing each page to
+// visit. Pages may be short or empty when filtered; the scan goes on while
+// LastEvaluatedKey is set. At most MaxScanWorkers segments are read at
+// once, each by a worker that takes the next segment when it is done with
+// one, so nothing is held per segment beyond those in progress; after an
+// error no further segment starts. visit runs concurrently for different
+// segments, never for the same one.
+func (s *Store) scanPages(ctx context.Context, r scanRequest, visit func(scanPage) error) error {
 	if r.segments < 1 {
 		r.segments = 1
 	}
@@ -123,7 +158,7 @@ func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int,
 				if r.segments > 1 {
 					in.Segment = aws.Int32(int32(seg))
 				}
-				if err := s.scanSegment(ctx, r.table, seg, &in, visit); err != nil {
+				if err := s.scanSegment(ctx, r, seg, &in, visit); err != nil {
 					return err
 				}
 			}
@@ -133,15 +168,25 @@ func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int,
 }
 
 // scanSegment reads segment seg page by page, from in to its last page.
-func (s *Store) scanSegment(ctx context.Context, table string, seg int, in *dynamodb.ScanInput, visit func(segment int, items []map[string]types.AttributeValue, examined int) error) error {
+func (s *Store) scanSegment(ctx context.Context, r scanRequest, seg int, in *dynamodb.ScanInput, visit func(scanPage) error) error {
+	var cut *rawItems
+	var opts []func(*dynamodb.Options)
+	if r.raw {
+		cut = &rawItems{}
+		opts = append(opts, cut.option)
+	}
 	for {
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
-		out, err := s.api.Scan(cctx, in)
+		out, err := s.api.Scan(cctx, in, opts...)
 		cancel()
 		if err != nil {
-			return explain(err, "scan", table, s.Endpoint)
+			return explain(err, "scan", r.table, s.Endpoint)
 		}
-		if err := visit(seg, out.Items, int(out.ScannedCount)); err != nil {
+		p := scanPage{segment: seg, items: out.Items, examined: int(out.ScannedCount)}
+		if cut != nil {
+			p.raw, cut.raw = cut.raw, nil
+		}
+		if err := visit(p); err != nil {
 			return err
 		}
 		if len(out.LastEvaluatedKey) == 0 {

@@ -34,6 +34,9 @@ type Store struct {
 	// ApproxItems is the sum of DescribeTable's ItemCount over the tables,
 	// refreshed by AWS only every few hours: for progress, not for decisions.
 	ApproxItems int64
+	// itemBytes is each table's average item size by DescribeTable, where
+	// it reports one (Verify): whether a check projects (worthProjecting).
+	itemBytes map[string]int64
 	// AccountsIndex is the GSI the browser lists accounts through, if any
 	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
 	AccountsIndex     string
@@ -101,6 +104,7 @@ func Open(ctx context.Context, api API, ep Endpoint, schema model.Schema) (*Stor
 // schema, recording the approximate item count.
 func (s *Store) Verify(ctx context.Context) error {
 	s.ApproxItems = 0
+	s.itemBytes = map[string]int64{}
 	for _, table := range s.Schema.Tables() {
 		desc, err := s.describe(ctx, table)
 		if err != nil {
@@ -110,6 +114,9 @@ func (s *Store) Verify(ctx context.Context) error {
 			return err
 		}
 		s.ApproxItems += aws.ToInt64(desc.ItemCount)
+		if n := aws.ToInt64(desc.ItemCount); n > 0 {
+			s.itemBytes[table] = aws.ToInt64(desc.TableSizeBytes) / n
+		}
 	}
 	return nil
 }

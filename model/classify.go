@@ -74,7 +74,10 @@ func (s *Schema) lockEntry(ci int, v string, it Item) Entry {
 		if o.Kind == KindS {
 			e.Owner = o.S
 		} else {
-			e.OwnerInvalid = &o
+			// A copy taken here: &o would put every lock's owner on
+			// the heap.
+			invalid := o
+			e.OwnerInvalid = &invalid
 		}
 	}
 	return e
