@@ -4,6 +4,7 @@ package styles
 
 import (
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 
@@ -42,6 +43,22 @@ func (s Style) Render(text string) string {
 // New returns the styles for a dark or light terminal background. Colour
 // only ever repeats what words already say (NO_COLOR drops it entirely).
 func New(isDark bool) Styles {
+	if isDark {
+		return dark()
+	}
+	return light()
+}
+
+// The two sets are built once each: every Style renders a sample to learn
+// its escape sequences, which is a good part of the UI's start.
+var (
+	dark  = sync.OnceValue(func() Styles { return build(true) })
+	light = sync.OnceValue(func() Styles { return build(false) })
+)
+
+// build makes the set for a dark or a light background; the sets are
+// never changed after, so every model may share one.
+func build(isDark bool) Styles {
 	ld := lipgloss.LightDark(isDark)
 	red := ld(lipgloss.Color("#C4161C"), lipgloss.Color("#FF6B6B"))
 	orange := ld(lipgloss.Color("#B35900"), lipgloss.Color("#FFB454"))
