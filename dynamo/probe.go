@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -111,29 +112,42 @@ func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
 		}
 		return c, explain(err, "probe", sc.Table, s.Endpoint)
 	}
-	var mismatch *types.IdempotentParameterMismatchException
-	switch err := call(check(true, token)); {
-	case errors.As(err, &mismatch):
-	case err == nil:
-		c.Tokens = false
-	default:
-		return c, explain(err, "probe", sc.Table, s.Endpoint)
-	}
+	// The two questions left are independent: asked at once (an emulator
+	// may take 10 ms a transaction, and the UI waits for the answers).
+	var tokenErr, oldErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var mismatch *types.IdempotentParameterMismatchException
+		switch err := call(check(true, token)); {
+		case errors.As(err, &mismatch):
+		case err == nil:
+			c.Tokens = false
+		default:
+			tokenErr = err
+		}
+	})
 	if exists {
 		// A Delete guarded by attribute_not_exists on an item that exists
 		// fails and deletes nothing (had the item gone meanwhile, it would
 		// delete nothing either), and shows whether the old item comes back.
-		var cancelled *types.TransactionCanceledException
-		del := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(NewToken()), TransactItems: []types.TransactWriteItem{{
-			Delete: &types.Delete{TableName: aws.String(sc.Table), Key: key, ConditionExpression: aws.String("attribute_not_exists(#k)"),
-				ExpressionAttributeNames:            map[string]string{"#k": sc.PK},
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld},
-		}}}
-		err := call(del)
-		if !errors.As(err, &cancelled) {
-			return c, explain(err, "probe", sc.Table, s.Endpoint)
-		}
-		c.AllOld = len(cancelled.CancellationReasons) > 0 && len(cancelled.CancellationReasons[0].Item) > 0
+		wg.Go(func() {
+			var cancelled *types.TransactionCanceledException
+			del := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(NewToken()), TransactItems: []types.TransactWriteItem{{
+				Delete: &types.Delete{TableName: aws.String(sc.Table), Key: key, ConditionExpression: aws.String("attribute_not_exists(#k)"),
+					ExpressionAttributeNames:            map[string]string{"#k": sc.PK},
+					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld},
+			}}}
+			err := call(del)
+			if !errors.As(err, &cancelled) {
+				oldErr = err
+				return
+			}
+			c.AllOld = len(cancelled.CancellationReasons) > 0 && len(cancelled.CancellationReasons[0].Item) > 0
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(tokenErr, oldErr); err != nil {
+		return c, explain(err, "probe", sc.Table, s.Endpoint)
 	}
 	return c, nil
 }
