@@ -325,7 +325,9 @@ func (m Model) Fields() []Field { return m.fields }
 // View renders the dialog in its area; the help line says what the keys do.
 func (m Model) View() string {
 	var b strings.Builder
-	b.WriteString(m.st.Title.Render(model.Printable(m.Title)) + "\n")
+	// The title names what is written; cut, it says so (the note and the
+	// request below name every key).
+	b.WriteString(m.st.Title.Render(ansi.Truncate(model.Printable(m.Title), max(m.width, 20), "…")) + "\n")
 	switch m.Stage {
 	case StageForm:
 		for i, f := range m.fields {

@@ -89,7 +89,9 @@ func (m Model) keys() KeyMap {
 // ShortHelp is the help line for the dialog's stage.
 func (m Model) ShortHelp() []key.Binding {
 	k := m.keys()
-	return []key.Binding{k.Next, k.Preview, k.Send, k.Up, k.Copy, k.Save, k.Resend, k.Close, k.Back}
+	// The line drops from the end: how to go back stays before scrolling
+	// and copying, which the preview's own text also says.
+	return []key.Binding{k.Next, k.Preview, k.Send, k.Resend, k.Close, k.Back, k.Up, k.Copy, k.Save}
 }
 
 // FullHelp is every binding that works at the dialog's stage.
