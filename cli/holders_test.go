@@ -120,3 +120,31 @@ func TestWriteOnTheDemoSaysWhatTheBackendLacks(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestDryRunLooksForHolders: --dry-run shows what would be sent, so a
+// write the holder lookup would refuse is not printed as if it would go:
+// stderr says why it would be refused, stdout stays empty, exit 3 (as the
+// write itself), nothing is written and nothing recorded.
+func TestDryRunLooksForHolders(t *testing.T) {
+	t.Parallel()
+	w := missingLockTable(t)
+	before := w.snapshot()
+	r := w.run("signup", "--set", "email=new@x.io", "--set", "username=bob", "--id", "ACCT#c0c001", "--dry-run")
+	if r.code != cli.ExitCancelled || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 3 and nothing to send", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "would be refused") || !strings.Contains(r.stderr, "username bob is taken by ACCT#b0b001, whose lock is missing") {
+		t.Errorf("stderr %q; want why it would be refused", r.stderr)
+	}
+	// A value nobody holds: the transaction, and exit 0.
+	r = w.run("signup", "--set", "email=new@x.io", "--set", "username=nina", "--id", "ACCT#c0c001", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, `"TransactItems"`) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the transaction", r.code, r.stdout, r.stderr)
+	}
+	if got := w.snapshot(); strings.Join(got, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("a dry run changed the table:\n%s", strings.Join(got, "\n"))
+	}
+	if lines := w.auditLines(); len(lines) != 0 {
+		t.Errorf("a dry run was recorded: %q", lines)
+	}
+}

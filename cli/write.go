@@ -238,12 +238,31 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		txs = append(txs, tx)
 	}
 	if f.dryRun {
+		// What would be sent: a write the holder lookup would refuse is
+		// not (the lookup reads, and writes nothing).
+		refused := false
 		for _, tx := range txs {
+			if op.lookup {
+				taken, err := a.lookupHolders(ctx, store, tx.Plan, f.skipLookup)
+				if err != nil {
+					return err
+				}
+				for _, t := range taken {
+					refused = true
+					fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(t.Reason(&store.Schema).Message))
+				}
+				if len(taken) > 0 {
+					continue
+				}
+			}
 			b, err := dynamo.CLIJSON(tx.Input)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
+		}
+		if refused {
+			return &exitError{code: ExitCancelled}
 		}
 		return nil
 	}
