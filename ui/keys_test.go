@@ -94,12 +94,7 @@ func TestEscAfterACommitReloadsToo(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
-	pinAccount(d, "gina@x.io")
-	d.press("d")
-	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
-	d.typeText("ACCT#g7")
-	d.press("enter")
-	waitScreen(d, "the result", "COMMITTED")
+	deletePinned(d, "gina@x.io", "ACCT#g7")
 	d.press("esc")
 	d.until("the account gone from the screen", func(m *Model) bool { return !strings.Contains(d.screen(), "ACCT#g7") })
 }

@@ -26,6 +26,18 @@ func waitScreen(d *driver, what, text string) {
 	d.until(what, func(m *Model) bool { return strings.Contains(d.screen(), text) })
 }
 
+// deletePinned searches q, deletes the account it pins with key typed
+// back, and waits for the committed result, left open.
+func deletePinned(d *driver, q, key string) {
+	d.t.Helper()
+	pinAccount(d, q)
+	d.press("d")
+	waitScreen(d, "the typed confirmation", "type "+key+" to send")
+	d.typeText(key)
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+}
+
 func ctrlU() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl} }
 
 func TestFixMissingLock(t *testing.T) {

@@ -12,24 +12,12 @@
 //
 // Environment: LOCKTABLE_TEST_ENDPOINT (dynoxide), TABLE (default
 // onetable), ONETABLE_NODE_DIR (where `make onetable` installed it).
-import { createRequire } from 'node:module'
-import path from 'node:path'
+import { open, dump, main } from './fixture.mjs'
 
-const dir = process.env.ONETABLE_NODE_DIR
-if (!dir) {
-    console.error('onetable.mjs: ONETABLE_NODE_DIR is not set (make onetable)')
-    process.exit(2)
-}
-const require = createRequire(path.join(dir, 'node_modules') + '/')
+const fx = open('onetable.mjs', 'ONETABLE_NODE_DIR', 'onetable')
+const { require, client, name } = fx
 const { Table } = require('dynamodb-onetable')
-const { DynamoDBClient, ScanCommand, PutItemCommand, UpdateItemCommand } = require('@aws-sdk/client-dynamodb')
-
-const name = process.env.TABLE || 'onetable'
-const client = new DynamoDBClient({
-    endpoint: process.env.LOCKTABLE_TEST_ENDPOINT,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-})
+const { PutItemCommand, UpdateItemCommand } = fx.ddb
 
 // The application's schema: User keeps email and username unique; Post
 // (another model) keeps its slug unique; Guest shares User's key template
@@ -116,38 +104,11 @@ async function plant() {
     }))
 }
 
-async function dump() {
-    let start
-    do {
-        const out = await client.send(new ScanCommand({ TableName: name, ExclusiveStartKey: start }))
-        for (const it of out.Items) console.log(JSON.stringify(it))
-        start = out.LastEvaluatedKey
-    } while (start)
-}
-
-const [cmd, arg] = process.argv.slice(2)
-try {
-    switch (cmd) {
-        case 'plant':
-            await plant()
-            break
-        case 'dump':
-            await dump()
-            break
-        case 'get':
-            console.log(JSON.stringify((await table().getModel(process.env.MODEL || 'User').get({ id: arg })) ?? null))
-            break
-        case 'create':
-            console.log(JSON.stringify(await table().getModel(process.env.MODEL || 'User').create(JSON.parse(arg))))
-            break
-        case 'remove':
-            await table().getModel(process.env.MODEL || 'User').remove({ id: arg })
-            break
-        default:
-            console.error('usage: onetable.mjs plant|dump|get ID|create JSON|remove ID')
-            process.exit(2)
-    }
-} catch (err) {
-    console.error(`onetable.mjs ${cmd}: ${err.code || ''} ${err.message}`)
-    process.exit(err.code === 'UniqueError' ? 3 : 1)
-}
+const model = () => table().getModel(process.env.MODEL || 'User')
+await main('onetable.mjs', {
+    plant,
+    dump: () => dump(fx),
+    get: async (id) => console.log(JSON.stringify((await model().get({ id })) ?? null)),
+    create: async (json) => console.log(JSON.stringify(await model().create(JSON.parse(json)))),
+    remove: (id) => model().remove({ id }),
+}, (err) => err.code === 'UniqueError')

@@ -11,28 +11,15 @@
 // Environment: LOCKTABLE_TEST_ENDPOINT (dynoxide), TABLE (default
 // typedorm), TYPEDORM_NODE_DIR (where `make typedorm` installed it).
 // Decorators are applied by hand: this is plain JavaScript.
-import { createRequire } from 'node:module'
-import path from 'node:path'
+import { open, dump, main } from './fixture.mjs'
 
-const dir = process.env.TYPEDORM_NODE_DIR
-if (!dir) {
-    console.error('typedorm.mjs: TYPEDORM_NODE_DIR is not set (make typedorm)')
-    process.exit(2)
-}
-const require = createRequire(path.join(dir, 'node_modules') + '/')
+const fx = open('typedorm.mjs', 'TYPEDORM_NODE_DIR', 'typedorm')
+const { require, client, name } = fx
 require('reflect-metadata')
 const { Table, Entity, Attribute } = require('@typedorm/common')
 const { createConnection, getEntityManager } = require('@typedorm/core')
 const { DocumentClientV3 } = require('@typedorm/document-client')
-const { DynamoDBClient, ScanCommand, PutItemCommand, UpdateItemCommand, DeleteItemCommand, CreateTableCommand } =
-    require('@aws-sdk/client-dynamodb')
-
-const name = process.env.TABLE || 'typedorm'
-const client = new DynamoDBClient({
-    endpoint: process.env.LOCKTABLE_TEST_ENDPOINT,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-})
+const { PutItemCommand, UpdateItemCommand, DeleteItemCommand, CreateTableCommand } = fx.ddb
 
 function attribute(cls, prop, options) {
     Reflect.defineMetadata('design:type', String, cls.prototype, prop)
@@ -94,40 +81,11 @@ async function plant() {
     }))
 }
 
-async function dump() {
-    let start
-    do {
-        const out = await client.send(new ScanCommand({ TableName: name, ExclusiveStartKey: start }))
-        for (const it of out.Items) console.log(JSON.stringify(it))
-        start = out.LastEvaluatedKey
-    } while (start)
-}
 
-const [cmd, arg] = process.argv.slice(2)
-try {
-    switch (cmd) {
-        case 'plant':
-            await plant()
-            break
-        case 'dump':
-            await dump()
-            break
-        case 'get':
-            console.log(JSON.stringify((await em.findOne(User, { id: arg })) ?? null))
-            break
-        case 'create':
-            console.log(JSON.stringify(await em.create(user(JSON.parse(arg)))))
-            break
-        case 'remove':
-            await em.delete(User, { id: arg })
-            break
-        default:
-            console.error('usage: typedorm.mjs plant|dump|get ID|create JSON|remove ID')
-            process.exit(2)
-    }
-} catch (err) {
-    console.error(`typedorm.mjs ${cmd}: ${err.name} ${err.message}`)
-    // A taken unique value cancels the create's transaction.
-    const taken = /ConditionalCheckFailed|TransactionCancell?ed/i.test(`${err.name} ${err.message}`)
-    process.exit(taken ? 3 : 1)
-}
+await main('typedorm.mjs', {
+    plant,
+    dump: () => dump(fx),
+    get: async (id) => console.log(JSON.stringify((await em.findOne(User, { id })) ?? null)),
+    create: async (json) => console.log(JSON.stringify(await em.create(user(JSON.parse(json))))),
+    remove: (id) => em.delete(User, { id }),
+}, (err) => /ConditionalCheckFailed|TransactionCancell?ed/i.test(`${err.name} ${err.message}`)) // a taken unique value cancels the create
