@@ -112,6 +112,7 @@ type Model struct {
 	// line keeps them longest; on a read-only store, where they do
 	// nothing, the status says why when one is pressed.
 	writes   [3][]key.Binding
+	race     key.Binding // a write the help screen offers, not the line
 	writable bool
 	helpPage int    // the page of the help screen shown
 	status   string // what the last key did not do, or what is being done
@@ -170,6 +171,7 @@ func New(ctx context.Context, o Options) Model {
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 		writes:   writes,
+		race:     short(km.Race, "race"),
 		writable: writable,
 	}
 }

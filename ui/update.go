@@ -167,10 +167,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mistakes, cmd = m.mistakes.Update(msg)
 		return m, cmd
 	}
-	m.status = ""
+	m.status = m.refusedWrite(msg)
 	switch {
-	case m.refusedWrite(msg) != "":
-		m.status = m.refusedWrite(msg)
+	case m.status != "":
 	case key.Matches(msg, km.Help):
 		m.helpOpen, m.helpPage = !m.helpOpen, 0
 		m.detail.Close()
@@ -234,9 +233,7 @@ func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
 	if m.writable || m.helpOpen || m.detail.Shown() {
 		return ""
 	}
-	// The race is a write too, offered by the help screen, not the line.
-	race := key.NewBinding(key.WithKeys(m.km.Race.Keys()...), key.WithHelp(m.km.Race.Help().Key, "race"))
-	for _, b := range append(slices.Clip(m.writes[m.view]), race) {
+	for _, b := range append(slices.Clip(m.writes[m.view]), m.race) {
 		if key.Matches(msg, b) {
 			why := m.opts.ReadOnlyWhy
 			if why == "" {
