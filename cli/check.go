@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,8 +81,7 @@ func (a *app) checkCommand() *cobra.Command {
 				return err
 			}
 			store.MaxMemory = int64(maxMemory)
-			defer limitHeap(int64(maxMemory))()
-			defer holdMemory(checkMemoryLimit)() // under the budget's limit: set after it
+			defer holdMemory(checkMemoryLimit, int64(maxMemory))()
 			p := newProgress(a.stderr)
 			var census *model.Census
 			defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt
@@ -151,21 +149,6 @@ func (a *app) checkCommand() *cobra.Command {
 
 // defaultMaxMemory is --max-memory's default.
 const defaultMaxMemory = 512 << 20
-
-// minHeapLimit is the least memory limit given to the Go runtime: below
-// it the runtime's own memory would keep the collector running, and the
-// budget bounds the census alone.
-const minHeapLimit = 16 << 20
-
-// limitHeap tells the Go runtime to hold its memory under budget (as
-// GOMEMLIMIT would; a lower limit already set is kept), so that the
-// garbage the census leaves is collected before the process passes the
-// budget. It returns the function that restores the limit.
-func limitHeap(budget int64) (restore func()) {
-	old := debug.SetMemoryLimit(-1)
-	debug.SetMemoryLimit(min(old, max(budget, minHeapLimit)))
-	return func() { debug.SetMemoryLimit(old) }
-}
 
 // noteSpill tells, on stderr, that the census outgrew the budget and what
 // that cost, so that a slow check explains itself.

@@ -65,8 +65,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 		fmt.Fprintln(a.stderr, "locktable: note: "+note)
 	}
 	p := newProgress(a.stderr)
-	defer limitHeap(maxMemory)()
-	defer holdMemory(checkMemoryLimit)() // under the budget's limit: set after it
+	defer holdMemory(checkMemoryLimit, maxMemory)()
 	census, err := export.Census(ctx, &s, exports, maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
 	p.done()
 	if err != nil {

@@ -15,6 +15,11 @@ import (
 // until the census itself approaches the limit.
 const checkMemoryLimit = 40 << 20
 
+// minHeapLimit is the least memory limit given to the Go runtime: below
+// it the runtime's own memory would keep the collector running, and the
+// budget bounds the census alone.
+const minHeapLimit = 16 << 20
+
 // memoryHold is the collector's setting while checks run: the number of
 // them, and what to restore when the last one ends.
 var memoryHold struct {
@@ -22,41 +27,50 @@ var memoryHold struct {
 	holders    int
 	oldLimit   int64
 	oldPercent int
-	stop       chan struct{}
+	stop       chan struct{} // nil: the collector is not paced by soft
 	stopped    chan struct{}
 }
 
-// holdMemory makes the garbage collector run by the soft memory limit
-// (runtime/debug.SetMemoryLimit) instead of by heap growth (GOGC), and
-// returns the function that restores both when the last check holding
-// them ends. Once the live heap passes three quarters of the limit, which
-// a census of a large enough table does, the collector goes back to its
-// settings: under a limit the live heap nearly fills, it would run without
-// pause. GOGC or GOMEMLIMIT in the environment are the user's choice, left
-// alone.
-func holdMemory(limit int64) (release func()) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
+// holdMemory sets the Go runtime's memory limit for checks, and returns
+// the function that restores it (and GOGC) when the last check holding it
+// ends.
+//
+// budget (--max-memory) is a hard bound, as GOMEMLIMIT would be (a lower
+// limit already set stays): the garbage the census leaves is collected
+// before the process passes it. Under it, the collector runs by the soft
+// limit instead of by heap growth (GOGC off), so the peak stays flat;
+// once the live heap passes three quarters of soft, which a census of a
+// large enough table does, GOGC comes back and the limit goes back to the
+// budget: under a limit the live heap nearly fills, the collector would
+// run without pause. GOGC or GOMEMLIMIT in the environment are the user's
+// choice for the pacing, left alone.
+func holdMemory(soft, budget int64) (release func()) {
 	h := &memoryHold
 	h.Lock()
 	defer h.Unlock()
 	if h.holders++; h.holders == 1 {
-		// A lower limit already set (--max-memory's, or the caller's) stays,
-		// and is what the usual pacing comes back to.
 		h.oldLimit = debug.SetMemoryLimit(-1)
-		limit = min(limit, h.oldLimit)
-		debug.SetMemoryLimit(limit)
 		h.oldPercent = debug.SetGCPercent(-1)
-		h.stop, h.stopped = make(chan struct{}), make(chan struct{})
-		go watchLiveHeap(uint64(limit/4*3), h.oldPercent, h.oldLimit, h.stop, h.stopped)
+		debug.SetGCPercent(h.oldPercent)
+		hard := min(h.oldLimit, max(budget, minHeapLimit))
+		debug.SetMemoryLimit(hard)
+		if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+			limit := min(soft, hard)
+			debug.SetMemoryLimit(limit)
+			debug.SetGCPercent(-1)
+			h.stop, h.stopped = make(chan struct{}), make(chan struct{})
+			go watchLiveHeap(uint64(limit/4*3), h.oldPercent, hard, h.stop, h.stopped)
+		}
 	}
 	return func() {
 		h.Lock()
 		defer h.Unlock()
 		if h.holders--; h.holders == 0 {
-			close(h.stop)
-			<-h.stopped
+			if h.stop != nil {
+				close(h.stop)
+				<-h.stopped
+				h.stop = nil
+			}
 			debug.SetGCPercent(h.oldPercent)
 			debug.SetMemoryLimit(h.oldLimit)
 		}

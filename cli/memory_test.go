@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"runtime"
 	"runtime/metrics"
 	"testing"
@@ -22,8 +23,8 @@ func TestHoldMemory(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	percent, limit := gcSettings()
-	first := holdMemory(64 << 20)
-	second := holdMemory(64 << 20)
+	first := holdMemory(64<<20, math.MaxInt64)
+	second := holdMemory(64<<20, math.MaxInt64)
 	if p, l := gcSettings(); int32(p) != -1 || l != 64<<20 {
 		t.Fatalf("while held: GOGC %d, limit %d; want off and %d", int32(p), l, 64<<20)
 	}
@@ -36,7 +37,7 @@ func TestHoldMemory(t *testing.T) {
 		t.Fatalf("released: GOGC %d, limit %d; want %d and %d back", p, l, percent, limit)
 	}
 
-	release := holdMemory(8 << 20)
+	release := holdMemory(8<<20, math.MaxInt64)
 	defer release()
 	live := make([]byte, 7<<20) // past 3/4 of 8 MB
 	for i := range live {
@@ -56,25 +57,39 @@ func TestHoldMemory(t *testing.T) {
 	runtime.KeepAlive(live)
 }
 
-// TestHoldMemoryUnderABudget: under --max-memory's limit (limitHeap), the
-// hold keeps the lower of the two, and what it gives back is the budget's
-// limit, not none: a live heap past the hold's limit still collects by
-// the budget.
+// TestHoldMemoryUnderABudget: --max-memory's budget bounds the hold (the
+// lower of the two is the limit), and what the usual pacing comes back to
+// once the live heap passes the soft limit is the budget, not no limit.
 func TestHoldMemoryUnderABudget(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	_, limit := gcSettings()
-	restore := limitHeap(32 << 20)
-	release := holdMemory(64 << 20)
+	percent, limit := gcSettings()
+	release := holdMemory(64<<20, 32<<20)
 	if p, l := gcSettings(); int32(p) != -1 || l != 32<<20 {
 		t.Errorf("held under a 32 MB budget: GOGC %d, limit %d; want off and %d", int32(p), l, 32<<20)
 	}
 	release()
-	if _, l := gcSettings(); l != 32<<20 {
-		t.Errorf("released: limit %d, want the budget's %d", l, 32<<20)
+	if p, l := gcSettings(); p != percent || l != limit {
+		t.Errorf("released: GOGC %d, limit %d; want %d and %d back", p, l, percent, limit)
 	}
-	restore()
-	if _, l := gcSettings(); l != limit {
-		t.Errorf("restored: limit %d, want %d", l, limit)
+
+	release = holdMemory(8<<20, 64<<20)
+	defer release()
+	live := make([]byte, 7<<20) // past 3/4 of the soft 8 MB
+	for i := range live {
+		live[i] = byte(i)
 	}
+	runtime.GC()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if p, l := gcSettings(); p == percent && l == 64<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			p, l := gcSettings()
+			t.Fatalf("past the soft limit: GOGC %d, limit %d; want %d and the budget's %d", p, l, percent, 64<<20)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(live)
 }

@@ -237,39 +237,12 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		}
 		txs = append(txs, tx)
 	}
-	if f.dryRun {
-		// What would be sent: a write the holder lookup would refuse is
-		// not (the lookup reads, and writes nothing).
-		refused := false
-		for _, tx := range txs {
-			if op.lookup {
-				taken, err := a.lookupHolders(ctx, store, tx.Plan, f.skipLookup)
-				if err != nil {
-					return err
-				}
-				for _, t := range taken {
-					refused = true
-					fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(t.Reason(&store.Schema).Message))
-				}
-				if len(taken) > 0 {
-					continue
-				}
-			}
-			b, err := dynamo.CLIJSON(tx.Input)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
-		}
-		if refused {
-			return &exitError{code: ExitCancelled}
-		}
-		return nil
-	}
-	if len(txs) > 0 && !f.yes && !a.canAsk() {
+	if len(txs) > 0 && !f.dryRun && !f.yes && !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
 	if op.lookup {
+		// Before sending, and before --dry-run prints what would be sent:
+		// the lookup only reads (a dry run has no audit log to record in).
 		var cleared []dynamo.Tx
 		for _, tx := range txs {
 			taken, err := a.lookupHolders(ctx, store, tx.Plan, f.skipLookup)
@@ -283,6 +256,28 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 			cleared = append(cleared, tx)
 		}
 		txs = cleared
+	}
+	if f.dryRun {
+		for _, tx := range txs {
+			b, err := dynamo.CLIJSON(tx.Input)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
+		}
+		refused := false
+		for _, r := range results {
+			for _, rs := range r.Reasons {
+				if r.Outcome == dynamo.Cancelled {
+					refused = true
+					fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(rs.Message))
+				}
+			}
+		}
+		if refused {
+			return &exitError{code: ExitCancelled}
+		}
+		return nil
 	}
 	if len(txs) > 0 && !f.yes {
 		if err := a.confirm(ctx, txs); err != nil {

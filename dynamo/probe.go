@@ -71,7 +71,9 @@ func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
 		key[sc.SK] = &types.AttributeValueMemberS{Value: "probe"}
 	}
 	exists := false
-	out, err := s.api.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(sc.Table), Limit: aws.Int32(1)})
+	sctx, cancel := context.WithTimeout(ctx, callTimeout)
+	out, err := s.api.Scan(sctx, &dynamodb.ScanInput{TableName: aws.String(sc.Table), Limit: aws.Int32(1)})
+	cancel()
 	if err != nil {
 		return c, explain(err, "probe", sc.Table, s.Endpoint)
 	}
