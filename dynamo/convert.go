@@ -3,6 +3,7 @@ package dynamo
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -64,22 +65,27 @@ func keyToSDK(key map[string]string) map[string]types.AttributeValue {
 	return av
 }
 
-// keyID is a stable string for a table and key, for de-duplicating reads.
-// It is built for every key of every page read, so a key of one or two
-// attributes (every DynamoDB key) is not sorted through a slice.
+// keyID is a stable string for a table and key, for de-duplicating reads:
+// each part is written with its length before it, so that values holding
+// any character (NUL included) never run into the next part. It is built
+// for every key of every page read, so a key of one or two attributes
+// (every DynamoDB key) is not sorted through a slice.
 func keyID(table string, key map[string]string) string {
 	var b strings.Builder
-	n := len(table)
+	n := len(table) + 4
 	for k, v := range key {
-		n += 2 + len(k) + len(v)
+		n += 8 + len(k) + len(v)
 	}
 	b.Grow(n)
-	b.WriteString(table)
+	str := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	str(table)
 	part := func(k string) {
-		b.WriteByte(0)
-		b.WriteString(k)
-		b.WriteByte(0)
-		b.WriteString(key[k])
+		str(k)
+		str(key[k])
 	}
 	switch len(key) {
 	case 1:

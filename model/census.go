@@ -99,9 +99,11 @@ func (c *Census) put(ci int, v string, e entry) {
 func (c *Census) addHolder(ci int, v, id string) {
 	e, n := c.at(ci, v), c.ids.id(id)
 	switch {
+	case e.holder == n:
+		return // the same account again: nothing new to record
 	case e.holder < 0:
 		e.holder = n
-	case e.holder != n:
+	default:
 		ref := valueRef{ci, v}
 		if c.more == nil {
 			c.more = map[valueRef][]int32{}
@@ -198,16 +200,8 @@ func (c *Census) addAccount(id string, it Item) {
 	}
 }
 
-// Holders returns the accounts seen holding normalized value v of
-// constraint ci, sorted; never nil, as problems report them as an array.
-// Only of a census in memory, as Problems.
-func (c *Census) Holders(ci int, v string) []string {
-	if c.spilled() {
-		panic("model: Holders of a census that spilled to disk")
-	}
-	return c.holders(ci, v, c.at(ci, v))
-}
-
+// holders returns the accounts seen holding value v of constraint ci (e
+// is its entry), sorted; never nil, as problems report them as an array.
 func (c *Census) holders(ci int, v string, e entry) []string {
 	ids := []string{} // never nil: "accounts" is an array
 	if e.holder < 0 {

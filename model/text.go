@@ -24,6 +24,9 @@ const MaxCombiningMarks = 4
 // including "\", is kept as it is, so Printable(Printable(s)) ==
 // Printable(s).
 func Printable(s string) string {
+	if printableASCII(s) {
+		return s // nearly every key and value: nothing to look up
+	}
 	var b strings.Builder
 	escaped := false // b holds s up to i, escaped
 	var marks markRun
@@ -60,13 +63,24 @@ func Printable(s string) string {
 	return b.String()
 }
 
+// printableASCII reports whether s is printable ASCII only, which
+// Printable keeps as it is.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // markRun counts the combining marks in a row.
 type markRun int
 
 // over counts r and reports whether it is a combining mark past
 // MaxCombiningMarks in a row.
 func (n *markRun) over(r rune) bool {
-	if !unicode.IsMark(r) {
+	if r < 0x300 || !unicode.IsMark(r) { // no mark comes before U+0300
 		*n = 0
 		return false
 	}
@@ -85,15 +99,24 @@ func (n *markRun) over(r rune) bool {
 // as anything. It also reports the few graphic characters that draw
 // nothing at all (blank letters and symbols), with which two keys that
 // differ look the same.
-func Hidden(r rune) bool { return !unicode.IsGraphic(r) || blank[r] }
+func Hidden(r rune) bool {
+	if r >= 0x20 && r < 0x7f {
+		return false
+	}
+	return !unicode.IsGraphic(r) || blank(r)
+}
 
-// blank are letters, marks and symbols that terminals draw as nothing:
-// the Hangul fillers (Lo), the Khmer inherent vowels (Mn) and the blank
-// braille pattern (So).
-var blank = map[rune]bool{
-	0x115f: true, 0x1160: true, 0x3164: true, 0xffa0: true, // Hangul fillers
-	0x17b4: true, 0x17b5: true, // Khmer inherent vowels
-	0x2800: true, // braille pattern blank
+// blank reports the letters, marks and symbols that terminals draw as
+// nothing: the Hangul fillers (Lo), the Khmer inherent vowels (Mn) and the
+// blank braille pattern (So).
+func blank(r rune) bool {
+	switch r {
+	case 0x115f, 0x1160, 0x3164, 0xffa0, // Hangul fillers
+		0x17b4, 0x17b5, // Khmer inherent vowels
+		0x2800: // braille pattern blank
+		return true
+	}
+	return false
 }
 
 // Quote is Printable between double quotes, with a quote inside written

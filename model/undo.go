@@ -39,10 +39,7 @@ func After(a Action, before Item) Item {
 	case ActUpdate:
 		after := maps.Clone(before)
 		if after == nil {
-			after = Item{}
-			for k, v := range a.Key {
-				after[k] = S(v)
-			}
+			after = keyItem(a.Key)
 		}
 		maps.Copy(after, a.Set)
 		for _, k := range a.Remove {

@@ -40,25 +40,25 @@ func (m Model) footer() string {
 	hints = hints[:len(hints)-len(kept)]
 	h := m.help
 	h.SetWidth(0) // fitted here, not cut
-	// The line's width is summed from each binding's, measured once: the
-	// footer is rendered with every frame.
+	// The line's width is a running sum of its bindings', each measured
+	// as it is counted in and out: the footer is rendered every frame.
 	sep := ansi.StringWidth(h.ShortSeparator)
-	cells := func(bs []key.Binding) int {
-		n := 0
-		for _, b := range bs {
-			if b.Enabled() {
-				if n > 0 {
-					n += sep
-				}
-				n += ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
-			}
+	total, shown := 0, 0
+	count := func(b key.Binding, sign int) {
+		if b.Enabled() {
+			total += sign * (ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc))
+			shown += sign
 		}
-		return n
 	}
-	for cells(append(slices.Clip(hints), kept...)) > m.width && len(hints)+len(writes) > 0 {
+	for _, b := range append(slices.Clip(hints), kept...) {
+		count(b, +1)
+	}
+	for total+sep*max(shown-1, 0) > m.width && len(hints)+len(writes) > 0 {
 		if len(hints) > 0 {
+			count(hints[len(hints)-1], -1)
 			hints = hints[:len(hints)-1]
 		} else {
+			count(writes[len(writes)-1], -1)
 			writes = writes[:len(writes)-1]
 			kept = append(slices.Clip(writes), tail...)
 		}

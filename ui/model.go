@@ -19,6 +19,7 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
+	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
@@ -112,7 +113,8 @@ type Model struct {
 	// line keeps them longest; on a read-only store, where they do
 	// nothing, the status says why when one is pressed.
 	writes   [3][]key.Binding
-	race     key.Binding // a write the help screen offers, not the line
+	race     key.Binding    // a write the help screen offers, not the line
+	nav      browser.KeyMap // the help screen's paging keys
 	writable bool
 	helpPage int    // the page of the help screen shown
 	status   string // what the last key did not do, or what is being done
@@ -172,6 +174,7 @@ func New(ctx context.Context, o Options) Model {
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 		writes:   writes,
 		race:     short(km.Race, "race"),
+		nav:      browser.DefaultKeyMap(),
 		writable: writable,
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
-	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
@@ -289,7 +288,7 @@ func refKey(ref model.KeyRef, pk string) string {
 // route hands a key or the mouse wheel to what is shown.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
-	nav := browser.DefaultKeyMap()
+	nav := m.nav
 	switch {
 	case m.helpOpen:
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {

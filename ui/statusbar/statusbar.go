@@ -75,6 +75,10 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	// Narrower, the inactive tabs keep their keys only, then the counts
 	// their short words, before anything is cut.
 	var line2 string
+	var counts map[model.ProblemKind]int // once, for every width tried
+	if h.Check.Report != nil {
+		counts = h.Check.Report.Counts()
+	}
 	for compact := range 3 {
 		var tabs []string
 		for i, v := range h.Views {
@@ -91,7 +95,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 		if compact > 0 {
 			gap = "  "
 		}
-		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, compact > 1)
+		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, compact > 1, counts)
 		if ansi.StringWidth(line2) <= width {
 			break
 		}
@@ -114,12 +118,11 @@ var tinyKind = map[model.ProblemKind]string{
 
 // render says how the check stands: its progress while it runs, the
 // problem counts per kind once it is done (tiny: in fewer letters).
-func (c Check) render(st *styles.Styles, tiny bool) string {
+func (c Check) render(st *styles.Styles, tiny bool, counts map[model.ProblemKind]int) string {
 	switch {
 	case c.Err != nil:
 		return st.Error.Render("check failed (r to retry)")
 	case c.Report != nil:
-		counts := c.Report.Counts()
 		var parts []string
 		names, sep := shortKind, " · "
 		if tiny {
