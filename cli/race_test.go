@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -55,8 +56,8 @@ func TestRaceTheGuardsHold(t *testing.T) {
 			t.Fatalf("%s: exit %d, stderr %q", c.op, r.code, r.stderr)
 		}
 		out := decodeRace(t, r.stdout)
-		if out.Committed != 1 {
-			t.Fatalf("%s: %d committed", c.op, out.Committed)
+		if out.Committed != 1 || fmt.Sprint(len(out.Racers)) != c.n {
+			t.Fatalf("%s: %d of %d racers committed; want 1 of %s", c.op, out.Committed, len(out.Racers), c.n)
 		}
 		winner := ""
 		for _, rc := range out.Racers {

@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/locktable/locktable/dynamo"
@@ -25,7 +26,7 @@ func TestProbeDynoxide(t *testing.T) {
 		if want := (dynamo.Capabilities{Probed: true, Transactions: true, Tokens: true, AllOld: true}); c != want || len(c.Missing()) != 0 {
 			t.Errorf("items %v: capabilities %+v, want %+v", fill, c, want)
 		}
-		if after := f.state(); len(after) != len(before) {
+		if after := f.state(); !slices.Equal(after, before) {
 			t.Fatalf("the probe changed the table: %v -> %v", before, after)
 		}
 	}
