@@ -331,7 +331,7 @@ func (s *Store) Holders(ctx context.Context, ci int, v string, progress func(sca
 			filter = expression.Name(c.Attr).AttributeExists()
 		}
 		var scanned int64
-		r := scanRequest{table: s.Schema.Table, names: s.checkNames(s.Schema.Table), filter: s.accountFilter(filter), segments: 1}
+		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(filter), segments: 1}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			for _, av := range items {
 				keep(fromSDK(av))

@@ -92,7 +92,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 	for _, table := range s.Schema.Tables() {
 		r := scanRequest{table: table, segments: s.Segments, from: from, to: to, raw: true}
 		if s.worthProjecting(table) {
-			r.names = s.checkNames(table)
+			r.names = s.Schema.ReadNames(table)
 		}
 		err = s.scanPages(sctx, r, func(p scanPage) error {
 			pages <- censusPage{table, p}
@@ -197,35 +197,6 @@ const projectAbove = 256
 // whole items.
 func (s *Store) worthProjecting(table string) bool { return s.itemBytes[table] > projectAbove }
 
-// checkNames are the attributes the check reads from table: keys, the
-// owner and the constrained attributes. Projection keeps the scan close to
-// the cost of reading keys alone.
-func (s *Store) checkNames(table string) []string {
-	sc := &s.Schema
-	if table != sc.Table {
-		for _, c := range sc.Constraints {
-			if c.LockTable == table {
-				return []string{c.KeyAttr, sc.OwnerAttr}
-			}
-		}
-	}
-	names := []string{sc.PK}
-	if sc.SK != "" {
-		names = append(names, sc.SK)
-	}
-	names = append(names, sc.OwnerAttr)
-	if sc.AccountType.Attr != "" {
-		names = append(names, sc.AccountType.Attr)
-	}
-	for _, c := range sc.Constraints {
-		names = append(names, c.Attr)
-		if c.Scope != "" && !slices.Contains(names, c.Scope) {
-			names = append(names, c.Scope)
-		}
-	}
-	return names
-}
-
 // confirmByKey re-reads the keys each candidate involves with strongly
 // consistent reads and keeps those the fresh items still show.
 func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([]model.Problem, error) {
@@ -307,7 +278,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	}
 	if rescan {
 		filter := s.accountFilter(s.holderFilter(wanted)...)
-		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: filter, segments: s.Segments, consistent: true}
+		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: filter, segments: s.Segments, consistent: true}
 		g.Go(func() error {
 			return s.scan(gctx, r, func(_ int, items []map[string]types.AttributeValue, _ int) error {
 				for _, av := range items {

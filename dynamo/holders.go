@@ -90,7 +90,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 		// Every account item is read (keys and the constrained attributes
 		// only) and compared here: a filter on the values would miss
 		// spellings that normalize to them.
-		r := scanRequest{table: sc.Table, names: s.checkNames(sc.Table), filter: s.accountFilter(),
+		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: s.accountFilter(),
 			segments: s.Segments, consistent: true}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			read.Add(int64(examined))

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -411,4 +412,33 @@ func (s *Schema) LockKey(ci int, v string) (table string, key map[string]string)
 // partition key size limit.
 func (s *Schema) lockKeyFits(ci int, v string) bool {
 	return len(s.Constraints[ci].Prefix)+len(v) <= MaxPartitionKeyBytes
+}
+
+// ReadNames are the attributes an item of table is judged by (Classify,
+// Held): its keys, the owner, and for the account table the account type,
+// the constrained attributes and their scopes. A check projects its scans
+// on them, and an export is read down to them.
+func (s *Schema) ReadNames(table string) []string {
+	if table != s.Table {
+		for _, c := range s.Constraints {
+			if c.LockTable == table {
+				return []string{c.KeyAttr, s.OwnerAttr}
+			}
+		}
+	}
+	names := []string{s.PK}
+	if s.SK != "" {
+		names = append(names, s.SK)
+	}
+	names = append(names, s.OwnerAttr)
+	if s.AccountType.Attr != "" {
+		names = append(names, s.AccountType.Attr)
+	}
+	for _, c := range s.Constraints {
+		names = append(names, c.Attr)
+		if c.Scope != "" && !slices.Contains(names, c.Scope) {
+			names = append(names, c.Scope)
+		}
+	}
+	return names
 }

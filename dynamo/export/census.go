@@ -89,7 +89,7 @@ func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, ma
 		total += exports[t].Summary.ItemCount
 	}
 	for _, t := range s.Tables() {
-		err := exports[t].Items(ctx, readNames(s, t), func(it model.Item) error {
+		err := exports[t].Items(ctx, s.ReadNames(t), func(it model.Item) error {
 			census.Add(t, it)
 			if err := census.Err(); err != nil {
 				return err
@@ -109,25 +109,6 @@ func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, ma
 		progress(read, total)
 	}
 	return census, nil
-}
-
-// readNames are the attributes the census judges an item of table by:
-// keys, the owner and the constrained attributes (dynamo's check projects
-// its scan on the same).
-func readNames(s *model.Schema, table string) []string {
-	for _, c := range s.Constraints {
-		if c.LockTable == table && table != s.Table {
-			return []string{c.KeyAttr, s.OwnerAttr}
-		}
-	}
-	names := []string{s.PK, s.OwnerAttr}
-	if s.SK != "" {
-		names = append(names, s.SK)
-	}
-	for _, c := range s.Constraints {
-		names = append(names, c.Attr)
-	}
-	return names
 }
 
 // AsOf returns the time the exports show the tables at: the export time

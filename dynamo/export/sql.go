@@ -55,7 +55,7 @@ func Query(s *model.Schema, d Dialect, relations map[string]string) (string, err
 	var sq sqlDialect = duckdb{}
 	if d == Athena {
 		sq = trino{}
-		for _, name := range readNames(s, s.Table) {
+		for _, name := range s.ReadNames(s.Table) {
 			if strings.ContainsAny(name, `"\`) {
 				return "", fmt.Errorf("attribute %s: Athena's JSON paths cannot name an attribute with \" or \\ in it", model.Printable(name))
 			}
@@ -187,7 +187,7 @@ func (q *query) write(relations map[string]string) string {
 	q.line("WITH")
 	var sources []string
 	// The account table.
-	names := readNames(s, s.Table) // PK, owner, [SK], constraint attributes
+	names := s.ReadNames(s.Table) // keys, owner, constraint attributes
 	col := map[string]string{}
 	for i, n := range names {
 		col[n] = fmt.Sprintf("x%d", i)
