@@ -285,7 +285,7 @@ func FuzzParseSchemaFlags(f *testing.F) {
 		c, err := ParseUnique(unique)
 		flagError(err)
 		if err == nil {
-			back := c.Attr + "=" + c.Prefix
+			back := c.Attr + "=" + c.Template() // a scope reads back as ${ATTR}
 			if !c.InAccountTable() {
 				back = c.Attr + "=@" + c.LockTable + "/" + c.KeyAttr
 			}
