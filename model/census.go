@@ -166,15 +166,18 @@ func (c *Census) Add(table string, it Item) {
 // must not grow the census.
 const maxShapes = 16
 
-func (c *Census) addOther(it Item) {
+func (c *Census) addOther(it Item) { c.addShape(keyShape(it[c.schema.PK].S), 1) }
+
+// addShape counts n other items of key shape; past maxShapes shapes, new
+// ones are counted as "(other)".
+func (c *Census) addShape(shape string, n int) {
 	if c.Others == nil {
 		c.Others = map[string]int{}
 	}
-	shape := keyShape(it[c.schema.PK].S)
 	if _, ok := c.Others[shape]; !ok && len(c.Others) >= maxShapes {
 		shape = "(other)"
 	}
-	c.Others[shape]++
+	c.Others[shape] += n
 }
 
 // keyShape is the prefix of a key value up to and including its last "#"

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -78,11 +80,8 @@ func MergeCensus(s *Schema, parts []CensusFile) (*Census, error) {
 		c.Accounts += p.Accounts
 		c.Locks += p.Locks
 		c.ConsumedRCU += p.ConsumedRCU
-		for shape, k := range p.Others {
-			if c.Others == nil {
-				c.Others = map[string]int{}
-			}
-			c.Others[shape] += k
+		for _, shape := range slices.Sorted(maps.Keys(p.Others)) { // the same shapes kept, whatever the order
+			c.addShape(shape, p.Others[shape])
 		}
 		for ci := range s.Constraints {
 			for v, ids := range p.Holders[ci] {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,37 @@ func TestMergeCensusIsOneCensus(t *testing.T) {
 	}
 	if _, err := MergeCensus(&s, append(files, files[0])); err == nil || !strings.Contains(err.Error(), "twice or more [0]") {
 		t.Errorf("a part twice: %v", err)
+	}
+}
+
+// TestMergedShapesAreCapped: each part keeps at most maxShapes key shapes
+// of other items; merged, the census keeps that cap too (the rest counted
+// as "(other)"), and loses no item.
+func TestMergedShapesAreCapped(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	var files []CensusFile
+	total := 0
+	for p := range 3 {
+		c := NewCensus(&s)
+		for i := range maxShapes {
+			c.Add(s.Table, Item{"PK": S(fmt.Sprintf("P%dS%d#x", p, i)), "SK": S("X")})
+			total++
+		}
+		f, err := c.File(3, p, p+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	merged, err := MergeCensus(&s, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, k := range merged.Others {
+		n += k
+	}
+	if len(merged.Others) > maxShapes+1 || n != total || merged.Others["(other)"] == 0 {
+		t.Fatalf("merged %d shapes holding %d items (want at most %d shapes, %d items, some (other)): %v", len(merged.Others), n, maxShapes+1, total, merged.Others)
 	}
 }
