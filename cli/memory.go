@@ -8,12 +8,19 @@ import (
 	"time"
 )
 
-// checkMemoryLimit is the soft memory limit a check runs under. The
-// census of 100k accounts holds about 25 MB and a page being read 1-2 MB;
-// the garbage collector runs when the heap reaches this limit rather than
-// each time it doubles, so the peak stays flat whatever the table's size
-// until the census itself approaches the limit.
-const checkMemoryLimit = 40 << 20
+// checkMemoryLimit is the least soft memory limit a check runs under: what
+// a check of a small table needs (the process's own memory, a page being
+// read per segment, the census), so that the collector does not run
+// before it has to.
+const checkMemoryLimit = 16 << 20
+
+// checkHeadroom is the garbage a check may make between two collections
+// once its census outgrows checkMemoryLimit: the limit then follows the
+// live heap (the census, most of it) at this distance. The census holds no
+// pointer (model.strtab), so a collection costs about the same whatever
+// its size, and a fixed distance keeps the peak flat: the census's own
+// growth and no more.
+const checkHeadroom = 4 << 20
 
 // minHeapLimit is the least memory limit given to the Go runtime: below
 // it the runtime's own memory would keep the collector running, and the
@@ -27,7 +34,7 @@ var memoryHold struct {
 	holders    int
 	oldLimit   int64
 	oldPercent int
-	stop       chan struct{} // nil: the collector is not paced by soft
+	stop       chan struct{} // nil: the collector is not paced by the hold
 	stopped    chan struct{}
 }
 
@@ -37,13 +44,11 @@ var memoryHold struct {
 //
 // budget (--max-memory) is a hard bound, as GOMEMLIMIT would be (a lower
 // limit already set stays): the garbage the census leaves is collected
-// before the process passes it. Under it, the collector runs by the soft
-// limit instead of by heap growth (GOGC off), so the peak stays flat;
-// once the live heap passes three quarters of soft, which a census of a
-// large enough table does, GOGC comes back and the limit goes back to the
-// budget: under a limit the live heap nearly fills, the collector would
-// run without pause. GOGC or GOMEMLIMIT in the environment are the user's
-// choice for the pacing, left alone.
+// before the process passes it. Under it, the collector runs by a limit
+// instead of by heap growth (GOGC off): soft at first, then the live heap
+// plus checkHeadroom once that is more (see followLiveHeap). GOGC or
+// GOMEMLIMIT in the environment are the user's choice for the pacing, left
+// alone.
 func holdMemory(soft, budget int64) (release func()) {
 	h := &memoryHold
 	h.Lock()
@@ -55,11 +60,10 @@ func holdMemory(soft, budget int64) (release func()) {
 		hard := min(h.oldLimit, max(budget, minHeapLimit))
 		debug.SetMemoryLimit(hard)
 		if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-			limit := min(soft, hard)
-			debug.SetMemoryLimit(limit)
+			debug.SetMemoryLimit(min(soft, hard))
 			debug.SetGCPercent(-1)
 			h.stop, h.stopped = make(chan struct{}), make(chan struct{})
-			go watchLiveHeap(uint64(limit/4*3), h.oldPercent, hard, h.stop, h.stopped)
+			go followLiveHeap(soft, hard, h.stop, h.stopped)
 		}
 	}
 	return func() {
@@ -77,11 +81,21 @@ func holdMemory(soft, budget int64) (release func()) {
 	}
 }
 
-// watchLiveHeap restores the collector's settings (percent and limit)
-// once the live heap passes max, until stop is closed.
-func watchLiveHeap(max uint64, percent int, limit int64, stop <-chan struct{}, stopped chan<- struct{}) {
+// followLiveHeap keeps the memory limit at checkHeadroom above what the
+// process must keep (its live heap and the runtime's own memory), never
+// under soft nor over hard, until stop is closed. Under a limit the live
+// heap nearly fills, the collector would run without pause; under one far
+// above it, the peak would grow by the garbage allowed.
+func followLiveHeap(soft, hard int64, stop <-chan struct{}, stopped chan<- struct{}) {
 	defer close(stopped)
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	s := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+	}
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -90,11 +104,16 @@ func watchLiveHeap(max uint64, percent int, limit int64, stop <-chan struct{}, s
 			return
 		case <-tick.C:
 		}
-		metrics.Read(live)
-		if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() > max {
-			debug.SetGCPercent(percent)
-			debug.SetMemoryLimit(limit)
-			return
+		metrics.Read(s)
+		var v [6]int64
+		for i := range s {
+			if s[i].Value.Kind() != metrics.KindUint64 {
+				return // not this runtime's metrics: stay at soft
+			}
+			v[i] = int64(s[i].Value.Uint64())
 		}
+		live, total, released, free, objects, unused := v[0], v[1], v[2], v[3], v[4], v[5]
+		runtime := total - released - free - objects - unused // stacks, metadata, buffers
+		debug.SetMemoryLimit(min(hard, max(soft, runtime+live+checkHeadroom)))
 	}
 }

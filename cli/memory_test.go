@@ -17,8 +17,9 @@ func gcSettings() (percent int64, limit uint64) {
 }
 
 // TestHoldMemory: checks run with the collector paced by the limit (GOGC
-// off) until the last one ends; a live heap past three quarters of the
-// limit brings the usual pacing back at once.
+// off) until the last one ends; once the live heap is more than the soft
+// limit leaves room for, the limit follows it at checkHeadroom above,
+// still with GOGC off.
 func TestHoldMemory(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
@@ -39,27 +40,16 @@ func TestHoldMemory(t *testing.T) {
 
 	release := holdMemory(8<<20, math.MaxInt64)
 	defer release()
-	live := make([]byte, 7<<20) // past 3/4 of 8 MB
-	for i := range live {
-		live[i] = byte(i)
-	}
-	runtime.GC()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		if p, l := gcSettings(); p == percent && l == limit {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a live heap past the limit's three quarters: the usual pacing did not come back")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	live := liveHeap(t, 24<<20)
+	waitForLimit(t, func(p int64, l uint64) bool {
+		return int32(p) == -1 && l >= 24<<20+checkHeadroom && l < 64<<20
+	}, "a live heap of 24 MB under a soft 8 MB: want GOGC off and the limit at the heap plus the headroom")
 	runtime.KeepAlive(live)
 }
 
 // TestHoldMemoryUnderABudget: --max-memory's budget bounds the hold (the
-// lower of the two is the limit), and what the usual pacing comes back to
-// once the live heap passes the soft limit is the budget, not no limit.
+// lower of the two is the limit), and the limit that follows the live heap
+// never passes it.
 func TestHoldMemoryUnderABudget(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
@@ -73,23 +63,37 @@ func TestHoldMemoryUnderABudget(t *testing.T) {
 		t.Errorf("released: GOGC %d, limit %d; want %d and %d back", p, l, percent, limit)
 	}
 
-	release = holdMemory(8<<20, 64<<20)
+	release = holdMemory(8<<20, 40<<20)
 	defer release()
-	live := make([]byte, 7<<20) // past 3/4 of the soft 8 MB
+	live := liveHeap(t, 48<<20)
+	waitForLimit(t, func(p int64, l uint64) bool { return int32(p) == -1 && l == 40<<20 },
+		"a live heap of 48 MB under a 40 MB budget: want GOGC off and the budget as the limit")
+	runtime.KeepAlive(live)
+}
+
+// liveHeap makes n bytes of live heap, touched, and collects the rest.
+func liveHeap(t *testing.T, n int) []byte {
+	t.Helper()
+	live := make([]byte, n)
 	for i := range live {
 		live[i] = byte(i)
 	}
 	runtime.GC()
+	return live
+}
+
+// waitForLimit waits up to 2 s for the collector's settings to satisfy ok.
+func waitForLimit(t *testing.T, ok func(percent int64, limit uint64) bool, want string) {
+	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		if p, l := gcSettings(); p == percent && l == 64<<20 {
-			break
+		p, l := gcSettings()
+		if ok(p, l) {
+			return
 		}
 		if time.Now().After(deadline) {
-			p, l := gcSettings()
-			t.Fatalf("past the soft limit: GOGC %d, limit %d; want %d and the budget's %d", p, l, percent, 64<<20)
+			t.Fatalf("%s; have GOGC %d, limit %d", want, int32(p), l)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	runtime.KeepAlive(live)
 }

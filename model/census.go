@@ -1,15 +1,17 @@
 package model
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
 
 // Census accumulates what a scan saw, item by item, and reconciles it into
 // problems. It keeps, per constraint and value, one small entry (the first
-// holder, the lock's owner, flags) whose account ids are interned, so its
-// memory grows with the values seen, not the items read, and no item is
-// kept. A Census is not safe for concurrent use.
+// holder, the lock's owner) beside the value in a strtab, and account ids
+// interned in another, so its memory grows with the distinct values seen,
+// not the items read, no item is kept, and the garbage collector has
+// nothing in it to walk. A Census is not safe for concurrent use.
 type Census struct {
 	schema   *Schema
 	Scanned  int // every item added
@@ -21,114 +23,144 @@ type Census struct {
 	Others map[string]int
 	// ConsumedRCU is the read capacity the scans that filled it consumed.
 	ConsumedRCU float64
-	ids         idTable
-	values      []map[string]entry   // per constraint: value -> what was seen
-	more        map[valueRef][]int32 // holders past the first (duplicates), by id
+	ids         strtab                // account ids (holders and owners), by position
+	values      []strtab              // per constraint: each value, with its entry as tail
+	more        map[valueRef][]uint32 // holders past the first (duplicates)
+	moreBytes   int64                 // what more holds, estimated
 	invalid     []Problem
-	// size estimates the bytes values and more hold (ids count their
-	// own), which decides when a census with a budget spills.
-	size  int64
-	spill *spill // nil: no budget, everything stays in memory
-	err   error  // the first spill failure; the census records nothing after it
+	spill       *spill // nil: no budget, everything stays in memory
+	err         error  // the first failure (a spill, a full arena); the census records nothing after it
 }
 
-// entry is what the census knows of one value of one constraint: the key
-// is the normalized value for holders and the raw value (the key minus
-// the prefix) for a lock, which are the same string for a healthy value.
+// entry is what the census knows of one value of one constraint: the value
+// is the normalized value for holders and the raw value (the key minus the
+// prefix) for a lock, which are the same string for a healthy value. It is
+// kept as the 8 bytes of tail after the value in its strtab.
 type entry struct {
-	holder int32 // the first holder's id, or -1
-	owner  int32 // the lock's owner's id, or -1 when it names nobody
-	locked bool  // a lock with this value was seen
+	holder uint32 // the first holder's position in ids, or noPos
+	owner  uint32 // the lock's owner's position in ids, or ownerNobody, or noPos: no lock seen
 }
 
-// valueRef names a value of a constraint.
-type valueRef struct {
-	ci int
-	v  string
+// ownerNobody is entry.owner for a lock that names no owner.
+const ownerNobody = noPos - 1
+
+const entryBytes = 8
+
+func (e entry) held() bool   { return e.holder != noPos }
+func (e entry) locked() bool { return e.owner != noPos }
+func (e entry) owned() bool  { return e.owner < ownerNobody }
+
+func readEntry(b []byte) entry {
+	return entry{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])}
 }
 
-// idTable interns account ids (holders and owners): each is kept once.
-type idTable struct {
-	byName map[string]int32
-	names  []string
-	size   int64 // estimated bytes, as Census.size
+func (e entry) write(b []byte) {
+	binary.LittleEndian.PutUint32(b, e.holder)
+	binary.LittleEndian.PutUint32(b[4:], e.owner)
 }
 
-func (t *idTable) id(name string) int32 {
-	if id, ok := t.byName[name]; ok {
-		return id
-	}
-	if t.byName == nil {
-		t.byName = map[string]int32{}
-	}
-	id := int32(len(t.names))
-	t.names = append(t.names, name)
-	t.byName[name] = id
-	t.size += idBytes + int64(len(name))
-	return id
-}
+// valueRef names a value of a constraint: its index and its position.
+type valueRef struct{ ci, v uint32 }
+
+// moreRefBytes is the estimated cost of one value with more than one
+// holder, beyond 4 bytes per holder: the map slot, its spare capacity, the
+// slice header and its allocation. Rare: only duplicates have one.
+const moreRefBytes = 96
 
 // NewCensus returns an empty census for s.
 func NewCensus(s *Schema) *Census {
-	c := &Census{schema: s, values: make([]map[string]entry, len(s.Constraints))}
-	for i := range s.Constraints {
-		c.values[i] = map[string]entry{}
-	}
+	c := &Census{schema: s}
+	c.forget()
 	return c
 }
 
-// at returns the entry of value v of constraint ci, new when unseen.
-func (c *Census) at(ci int, v string) entry {
-	if e, ok := c.values[ci][v]; ok {
-		return e
+// size is the bytes the census holds in memory, which decides when a
+// census with a budget spills.
+func (c *Census) size() int64 {
+	n := c.ids.size() + c.moreBytes
+	for i := range c.values {
+		n += c.values[i].size()
 	}
-	return entry{holder: -1, owner: -1}
+	return n
 }
 
-// put stores the entry of value v of constraint ci, counting a new one.
-func (c *Census) put(ci int, v string, e entry) {
-	m := c.values[ci]
-	n := len(m)
-	m[v] = e
-	if len(m) > n {
-		c.size += entryBytes + int64(len(v))
+// value returns the position of value v of constraint ci and its entry's
+// bytes, adding it (with no holder and no lock) when unseen; ok is false
+// when the census can hold no more.
+func (c *Census) value(ci int, v string) (pos uint32, e []byte, ok bool) {
+	t := &c.values[ci]
+	pos, added, err := t.intern(v)
+	if err != nil {
+		c.fail(err)
+		return noPos, nil, false
 	}
+	_, e = t.record(pos)
+	if added {
+		entry{holder: noPos, owner: noPos}.write(e)
+	}
+	return pos, e, true
+}
+
+// account returns the position of account id; ok is false when the census
+// can hold no more.
+func (c *Census) account(id string) (uint32, bool) {
+	pos, _, err := c.ids.intern(id)
+	if err != nil {
+		c.fail(err)
+		return noPos, false
+	}
+	return pos, true
 }
 
 // addHolder records that account id holds value v of constraint ci.
 func (c *Census) addHolder(ci int, v, id string) {
-	e, n := c.at(ci, v), c.ids.id(id)
-	switch {
+	n, ok := c.account(id)
+	if !ok {
+		return
+	}
+	vi, b, ok := c.value(ci, v)
+	if !ok {
+		return
+	}
+	switch e := readEntry(b); {
 	case e.holder == n:
 		return // the same account again: nothing new to record
-	case e.holder < 0:
+	case !e.held():
 		e.holder = n
+		e.write(b)
 	default:
-		ref := valueRef{ci, v}
+		ref := valueRef{uint32(ci), vi}
 		if c.more == nil {
-			c.more = map[valueRef][]int32{}
+			c.more = map[valueRef][]uint32{}
 		}
 		if more, ok := c.more[ref]; !slices.Contains(more, n) {
 			if !ok {
-				c.size += moreBytes
+				c.moreBytes += moreRefBytes
 			}
 			c.more[ref] = append(more, n)
-			c.size += 4
+			c.moreBytes += 4
 		}
 	}
-	c.put(ci, v, e)
 	c.spillPastBudget()
 }
 
 // addLock records the lock of raw value v of constraint ci, naming owner
 // ("" for nobody).
 func (c *Census) addLock(ci int, v, owner string) {
-	e := c.at(ci, v)
-	e.locked, e.owner = true, -1
+	n := ownerNobody
 	if owner != "" {
-		e.owner = c.ids.id(owner)
+		var ok bool
+		if n, ok = c.account(owner); !ok {
+			return
+		}
 	}
-	c.put(ci, v, e)
+	_, b, ok := c.value(ci, v)
+	if !ok {
+		return
+	}
+	e := readEntry(b)
+	e.owner = n
+	e.write(b)
 	c.spillPastBudget()
 }
 
@@ -203,16 +235,16 @@ func (c *Census) addAccount(id string, it Item) {
 	}
 }
 
-// holders returns the accounts seen holding value v of constraint ci (e
+// holders returns the accounts seen holding value vi of constraint ci (e
 // is its entry), sorted; never nil, as problems report them as an array.
-func (c *Census) holders(ci int, v string, e entry) []string {
+func (c *Census) holders(ci int, vi uint32, e entry) []string {
 	ids := []string{} // never nil: "accounts" is an array
-	if e.holder < 0 {
+	if !e.held() {
 		return ids
 	}
-	ids = append(ids, c.ids.names[e.holder])
-	for _, n := range c.more[valueRef{ci, v}] {
-		ids = append(ids, c.ids.names[n])
+	ids = append(ids, c.ids.at(e.holder))
+	for _, n := range c.more[valueRef{uint32(ci), vi}] {
+		ids = append(ids, c.ids.at(n))
 	}
 	slices.Sort(ids)
 	return ids
@@ -227,28 +259,29 @@ func (c *Census) Problems() []Problem {
 		panic("model: Problems of a census that spilled to disk; use Reconcile")
 	}
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
-	for ci := range c.schema.Constraints {
-		for v, e := range c.values[ci] {
-			several := e.holder >= 0 && len(c.more[valueRef{ci, v}]) > 0
-			// The healthy case, skipped without building a slice: one
+	for ci := range c.values {
+		c.values[ci].each(func(vi uint32, vb, tail []byte) {
+			e := readEntry(tail)
+			several := e.held() && len(c.more[valueRef{uint32(ci), vi}]) > 0
+			// The healthy case, skipped without building a string: one
 			// holder and its lock, owned by that holder or by nobody.
-			if e.holder >= 0 && !several && e.locked && (e.owner < 0 || e.owner == e.holder) {
-				continue
+			if e.held() && !several && e.locked() && (!e.owned() || e.owner == e.holder) {
+				return
 			}
-			h := c.holders(ci, v, e)
+			v, h := string(vb), c.holders(ci, vi, e)
 			if several {
 				ps = append(ps, c.problem(DuplicateValue, ci, v, e, h))
 			}
 			switch {
-			case e.holder >= 0 && !e.locked:
+			case e.held() && !e.locked():
 				ps = append(ps, c.problem(MissingLock, ci, v, e, h))
-			case !e.locked:
-			case e.holder < 0:
+			case !e.locked():
+			case !e.held():
 				ps = append(ps, c.problem(OrphanLock, ci, v, e, h))
-			case e.owner >= 0 && !slices.Contains(h, c.ids.names[e.owner]):
+			case e.owned() && !slices.Contains(h, c.ids.at(e.owner)):
 				ps = append(ps, c.problem(ForeignLock, ci, v, e, h))
 			}
-		}
+		})
 	}
 	SortProblems(ps)
 	return ps
@@ -258,10 +291,10 @@ func (c *Census) Problems() []Problem {
 // its owner filled in where the lock was seen.
 func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []string) Problem {
 	p := Problem{Kind: kind, Constraint: c.schema.Constraints[ci].Attr, Value: v, Accounts: holders, constraint: ci}
-	if e.locked {
+	if e.locked() {
 		p.LockTable, p.Lock = c.schema.lockRef(ci, v)
-		if e.owner >= 0 {
-			p.Owner = c.ids.names[e.owner]
+		if e.owned() {
+			p.Owner = c.ids.at(e.owner)
 		}
 	}
 	return p

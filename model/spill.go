@@ -22,16 +22,6 @@ import (
 // partition is reconciled alone, one at a time, and the union of their
 // problems is the problems of one census of everything.
 
-// The estimated bytes the census keeps per value, per interned account id
-// and per value with more than one holder, beyond the strings themselves:
-// the map slot, its share of the map's spare capacity, the string header,
-// the slice of names. Measured with TestSpillEstimate.
-const (
-	entryBytes = 96
-	idBytes    = 96
-	moreBytes  = 96
-)
-
 // maxSpillDepth bounds how often a partition too large for the budget is
 // split again (with another hash): a value held by millions of accounts
 // can never be split, and is then reconciled in memory as it must be (its
@@ -126,23 +116,29 @@ func (c *Census) Err() error { return c.err }
 
 // spillPastBudget spills the census when it holds more than its budget.
 func (c *Census) spillPastBudget() {
-	if c.spill == nil || c.size+c.ids.size <= c.spill.budget || c.err != nil {
+	if c.spill == nil || c.err != nil || c.size() <= c.spill.budget {
 		return
 	}
 	if err := c.spillAll(); err != nil {
-		c.err = err
-		c.forget()
+		c.fail(err)
 	}
 }
 
+// fail stops the census recording: it keeps err and forgets what it held.
+func (c *Census) fail(err error) {
+	c.err = err
+	c.forget()
+}
+
 // forget drops what the census holds in memory (not its counts, nor its
-// invalid values). New maps, not cleared ones, so that their memory is
+// invalid values). New tables, not cleared ones, so that their memory is
 // given back.
 func (c *Census) forget() {
-	for ci := range c.values {
-		c.values[ci] = map[string]entry{}
+	c.values = make([]strtab, len(c.schema.Constraints))
+	for i := range c.values {
+		c.values[i].tail = entryBytes
 	}
-	c.more, c.ids, c.size = nil, idTable{}, 0
+	c.more, c.ids, c.moreBytes = nil, strtab{}, 0
 }
 
 // spillAll appends every value the census holds to its partition file and
@@ -156,14 +152,22 @@ func (c *Census) spillAll() error {
 		}
 	}
 	var buf []byte
-	for ci, m := range c.values {
-		for v, e := range m {
-			buf = c.appendRecord(buf[:0], ci, v, e)
+	for ci := range c.values {
+		var err error
+		c.values[ci].each(func(vi uint32, v, tail []byte) {
+			if err != nil {
+				return
+			}
+			buf = c.appendRecord(buf[:0], ci, v, readEntry(tail), c.more[valueRef{uint32(ci), vi}])
 			p := sp.parts[sp.partition(ci, v)]
-			if err := p.write(buf); err != nil {
-				return fmt.Errorf("spill the census to %s: %w", p.path, err)
+			if err = p.write(buf); err != nil {
+				err = fmt.Errorf("spill the census to %s: %w", p.path, err)
+				return
 			}
 			sp.stats.Bytes += int64(len(buf))
+		})
+		if err != nil {
+			return err
 		}
 	}
 	sp.stats.Spills++
@@ -199,8 +203,8 @@ func (sp *spill) create(n int) (err error) {
 }
 
 // partition is the partition of value v of constraint ci.
-func (sp *spill) partition(ci int, v string) int {
-	h := maphash.String(sp.seed, v) + uint64(ci)*0x9e3779b97f4a7c15
+func (sp *spill) partition(ci int, v []byte) int {
+	h := maphash.Bytes(sp.seed, v) + uint64(ci)*0x9e3779b97f4a7c15
 	return int(h % uint64(len(sp.parts)))
 }
 
@@ -216,36 +220,35 @@ const (
 	recordOwnedByHolder
 )
 
-func (c *Census) appendRecord(buf []byte, ci int, v string, e entry) []byte {
+func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint32) []byte {
 	var flags byte
-	if e.locked {
+	if e.locked() {
 		flags |= recordLocked
 	}
 	switch {
-	case e.owner >= 0 && e.owner == e.holder:
+	case e.owned() && e.owner == e.holder:
 		flags |= recordOwnedByHolder
-	case e.owner >= 0:
+	case e.owned():
 		flags |= recordOwned
 	}
 	buf = append(buf, flags)
 	buf = binary.AppendUvarint(buf, uint64(ci))
 	buf = appendString(buf, v)
 	if flags&recordOwned != 0 {
-		buf = appendString(buf, c.ids.names[e.owner])
+		buf = appendString(buf, c.ids.bytes(e.owner))
 	}
-	if e.holder < 0 {
+	if !e.held() {
 		return binary.AppendUvarint(buf, 0)
 	}
-	more := c.more[valueRef{ci, v}]
 	buf = binary.AppendUvarint(buf, uint64(1+len(more)))
-	buf = appendString(buf, c.ids.names[e.holder])
+	buf = appendString(buf, c.ids.bytes(e.holder))
 	for _, n := range more {
-		buf = appendString(buf, c.ids.names[n])
+		buf = appendString(buf, c.ids.bytes(n))
 	}
 	return buf
 }
 
-func appendString(buf []byte, s string) []byte {
+func appendString(buf []byte, s []byte) []byte {
 	buf = binary.AppendUvarint(buf, uint64(len(s)))
 	return append(buf, s...)
 }
@@ -429,18 +432,19 @@ func (c *Census) fileMaps() (holders []map[string][]string, owners []map[string]
 		holders[ci], owners[ci] = map[string][]string{}, map[string]string{}
 	}
 	collect := func(part *Census) error {
-		for ci, m := range part.values {
-			for v, e := range m {
-				if e.holder >= 0 {
-					holders[ci][v] = part.holders(ci, v, e)
+		for ci := range part.values {
+			part.values[ci].each(func(vi uint32, vb, tail []byte) {
+				v, e := string(vb), readEntry(tail)
+				if e.held() {
+					holders[ci][v] = part.holders(ci, vi, e)
 				}
-				if e.locked {
+				if e.locked() {
 					owners[ci][v] = ""
-					if e.owner >= 0 {
-						owners[ci][v] = part.ids.names[e.owner]
+					if e.owned() {
+						owners[ci][v] = part.ids.at(e.owner)
 					}
 				}
-			}
+			})
 		}
 		return nil
 	}
