@@ -23,10 +23,11 @@ type Census struct {
 	Others map[string]int
 	// ConsumedRCU is the read capacity the scans that filled it consumed.
 	ConsumedRCU float64
-	ids         strtab                // account ids (holders and owners), by position
+	ids         strtab                // account ids (holders and owners), by position: see account
 	values      []strtab              // per constraint: each value, with its entry as tail
 	more        map[valueRef][]uint32 // holders past the first (duplicates)
-	moreBytes   int64                 // what more holds, estimated
+	others      map[valueRef]uint32   // owners of locks that name another account than the first holder
+	moreBytes   int64                 // what more and others hold, estimated
 	invalid     []Problem
 	spill       *spill // nil: no budget, everything stays in memory
 	err         error  // the first failure (a spill, a full arena); the census records nothing after it
@@ -34,8 +35,7 @@ type Census struct {
 
 // entry is what the census knows of one value of one constraint: the value
 // is the normalized value for holders and the raw value (the key minus the
-// prefix) for a lock, which are the same string for a healthy value. It is
-// kept as the 8 bytes of tail after the value in its strtab.
+// prefix) for a lock, which are the same string for a healthy value.
 type entry struct {
 	holder uint32 // the first holder's position in ids, or noPos
 	owner  uint32 // the lock's owner's position in ids, or ownerNobody, or noPos: no lock seen
@@ -44,19 +44,71 @@ type entry struct {
 // ownerNobody is entry.owner for a lock that names no owner.
 const ownerNobody = noPos - 1
 
-const entryBytes = 8
-
 func (e entry) held() bool   { return e.holder != noPos }
 func (e entry) locked() bool { return e.owner != noPos }
 func (e entry) owned() bool  { return e.owner < ownerNobody }
 
-func readEntry(b []byte) entry {
-	return entry{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])}
+// An entry is kept as 5 bytes of tail after its value: one position and
+// what the lock says. A healthy value's lock names its holder, so one
+// position says both; the owner of a lock naming another account is kept
+// in Census.others, which only foreign locks (and locks whose holder is
+// seen after another) need.
+const entryBytes = 5
+
+// lock states, the fifth byte of an entry.
+const (
+	lockNone     = iota // no lock seen; the position is the holder's, if held
+	lockNobody          // a lock that names no owner; the position is the holder's, if held
+	lockByHolder        // a lock naming the holder, or the position when no holder is seen yet
+	lockByOther         // a lock naming another account than the holder (Census.others)
+	heldFlag     = 1 << 7
+)
+
+// entry reads the entry of value vi of constraint ci from its tail.
+func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
+	pos, state := binary.LittleEndian.Uint32(tail), tail[4]
+	e := entry{holder: noPos, owner: noPos}
+	if state&heldFlag != 0 {
+		e.holder = pos
+	}
+	switch state &^ heldFlag {
+	case lockNobody:
+		e.owner = ownerNobody
+	case lockByHolder:
+		e.owner = pos
+	case lockByOther:
+		e.owner = c.others[valueRef{uint32(ci), vi}]
+	}
+	return e
 }
 
-func (e entry) write(b []byte) {
-	binary.LittleEndian.PutUint32(b, e.holder)
-	binary.LittleEndian.PutUint32(b[4:], e.owner)
+// setEntry writes e as the entry of value vi of constraint ci, in tail.
+func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
+	pos, state, ref := e.holder, byte(lockNone), valueRef{uint32(ci), vi}
+	if e.held() {
+		state = heldFlag
+	}
+	switch {
+	case !e.locked():
+	case !e.owned():
+		state |= lockNobody
+	case !e.held() || e.owner == e.holder:
+		pos, state = e.owner, state|lockByHolder
+	default:
+		state |= lockByOther
+		if c.others == nil {
+			c.others = map[valueRef]uint32{}
+		}
+		if _, ok := c.others[ref]; !ok {
+			c.moreBytes += moreRefBytes
+		}
+		c.others[ref] = e.owner
+	}
+	if state&^heldFlag != lockByOther && c.others != nil {
+		delete(c.others, ref)
+	}
+	binary.LittleEndian.PutUint32(tail, pos)
+	tail[4] = state
 }
 
 // valueRef names a value of a constraint: its index and its position.
@@ -96,20 +148,55 @@ func (c *Census) value(ci int, v string) (pos uint32, e []byte, ok bool) {
 	}
 	_, e = t.record(pos)
 	if added {
-		entry{holder: noPos, owner: noPos}.write(e)
+		c.setEntry(ci, pos, e, entry{holder: noPos, owner: noPos})
 	}
 	return pos, e, true
 }
 
 // account returns the position of account id; ok is false when the census
 // can hold no more.
+//
+// Account ids all begin with the schema's account prefix, which is not
+// kept. An id that does not (a lock's owner may name anything) is kept
+// whole after a 0xff byte, which no UTF-8 text begins with, and so is one
+// whose rest would begin with it: each id has one form, read back by idAt.
 func (c *Census) account(id string) (uint32, bool) {
-	pos, _, err := c.ids.intern(id)
+	kept, ok := strings.CutPrefix(id, c.schema.AccountPrefix)
+	if !ok || strings.HasPrefix(kept, wholeID) {
+		kept = wholeID + id
+	}
+	pos, _, err := c.ids.intern(kept)
 	if err != nil {
 		c.fail(err)
 		return noPos, false
 	}
 	return pos, true
+}
+
+// wholeID marks an account id kept whole, prefix included (see account).
+const wholeID = "\xff"
+
+// idAt returns the account id at pos in ids.
+func (c *Census) idAt(pos uint32) string {
+	return string(c.appendID(nil, pos))
+}
+
+// idLen is the length of the account id at pos in ids.
+func (c *Census) idLen(pos uint32) int {
+	kept := c.ids.bytes(pos)
+	if len(kept) > 0 && kept[0] == wholeID[0] {
+		return len(kept) - 1
+	}
+	return len(c.schema.AccountPrefix) + len(kept)
+}
+
+// appendID appends the account id at pos in ids to buf.
+func (c *Census) appendID(buf []byte, pos uint32) []byte {
+	kept := c.ids.bytes(pos)
+	if len(kept) > 0 && kept[0] == wholeID[0] {
+		return append(buf, kept[1:]...)
+	}
+	return append(append(buf, c.schema.AccountPrefix...), kept...)
 }
 
 // addHolder records that account id holds value v of constraint ci.
@@ -122,12 +209,12 @@ func (c *Census) addHolder(ci int, v, id string) {
 	if !ok {
 		return
 	}
-	switch e := readEntry(b); {
+	switch e := c.entry(ci, vi, b); {
 	case e.holder == n:
 		return // the same account again: nothing new to record
 	case !e.held():
 		e.holder = n
-		e.write(b)
+		c.setEntry(ci, vi, b, e)
 	default:
 		ref := valueRef{uint32(ci), vi}
 		if c.more == nil {
@@ -154,13 +241,13 @@ func (c *Census) addLock(ci int, v, owner string) {
 			return
 		}
 	}
-	_, b, ok := c.value(ci, v)
+	vi, b, ok := c.value(ci, v)
 	if !ok {
 		return
 	}
-	e := readEntry(b)
+	e := c.entry(ci, vi, b)
 	e.owner = n
-	e.write(b)
+	c.setEntry(ci, vi, b, e)
 	c.spillPastBudget()
 }
 
@@ -242,9 +329,9 @@ func (c *Census) holders(ci int, vi uint32, e entry) []string {
 	if !e.held() {
 		return ids
 	}
-	ids = append(ids, c.ids.at(e.holder))
+	ids = append(ids, c.idAt(e.holder))
 	for _, n := range c.more[valueRef{uint32(ci), vi}] {
-		ids = append(ids, c.ids.at(n))
+		ids = append(ids, c.idAt(n))
 	}
 	slices.Sort(ids)
 	return ids
@@ -261,7 +348,7 @@ func (c *Census) Problems() []Problem {
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
 	for ci := range c.values {
 		c.values[ci].each(func(vi uint32, vb, tail []byte) {
-			e := readEntry(tail)
+			e := c.entry(ci, vi, tail)
 			several := e.held() && len(c.more[valueRef{uint32(ci), vi}]) > 0
 			// The healthy case, skipped without building a string: one
 			// holder and its lock, owned by that holder or by nobody.
@@ -278,7 +365,7 @@ func (c *Census) Problems() []Problem {
 			case !e.locked():
 			case !e.held():
 				ps = append(ps, c.problem(OrphanLock, ci, v, e, h))
-			case e.owned() && !slices.Contains(h, c.ids.at(e.owner)):
+			case e.owned() && !slices.Contains(h, c.idAt(e.owner)):
 				ps = append(ps, c.problem(ForeignLock, ci, v, e, h))
 			}
 		})
@@ -294,7 +381,7 @@ func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []
 	if e.locked() {
 		p.LockTable, p.Lock = c.schema.lockRef(ci, v)
 		if e.owned() {
-			p.Owner = c.ids.at(e.owner)
+			p.Owner = c.idAt(e.owner)
 		}
 	}
 	return p

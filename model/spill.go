@@ -138,7 +138,7 @@ func (c *Census) forget() {
 	for i := range c.values {
 		c.values[i].tail = entryBytes
 	}
-	c.more, c.ids, c.moreBytes = nil, strtab{}, 0
+	c.more, c.others, c.ids, c.moreBytes = nil, nil, strtab{}, 0
 }
 
 // spillAll appends every value the census holds to its partition file and
@@ -158,7 +158,7 @@ func (c *Census) spillAll() error {
 			if err != nil {
 				return
 			}
-			buf = c.appendRecord(buf[:0], ci, v, readEntry(tail), c.more[valueRef{uint32(ci), vi}])
+			buf = c.appendRecord(buf[:0], ci, v, c.entry(ci, vi, tail), c.more[valueRef{uint32(ci), vi}])
 			p := sp.parts[sp.partition(ci, v)]
 			if err = p.write(buf); err != nil {
 				err = fmt.Errorf("spill the census to %s: %w", p.path, err)
@@ -235,17 +235,22 @@ func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint
 	buf = binary.AppendUvarint(buf, uint64(ci))
 	buf = appendString(buf, v)
 	if flags&recordOwned != 0 {
-		buf = appendString(buf, c.ids.bytes(e.owner))
+		buf = c.appendIDString(buf, e.owner)
 	}
 	if !e.held() {
 		return binary.AppendUvarint(buf, 0)
 	}
 	buf = binary.AppendUvarint(buf, uint64(1+len(more)))
-	buf = appendString(buf, c.ids.bytes(e.holder))
+	buf = c.appendIDString(buf, e.holder)
 	for _, n := range more {
-		buf = appendString(buf, c.ids.bytes(n))
+		buf = c.appendIDString(buf, n)
 	}
 	return buf
+}
+
+// appendIDString appends the account id at pos as appendString would.
+func (c *Census) appendIDString(buf []byte, pos uint32) []byte {
+	return c.appendID(binary.AppendUvarint(buf, uint64(c.idLen(pos))), pos)
 }
 
 func appendString(buf []byte, s []byte) []byte {
@@ -434,14 +439,14 @@ func (c *Census) fileMaps() (holders []map[string][]string, owners []map[string]
 	collect := func(part *Census) error {
 		for ci := range part.values {
 			part.values[ci].each(func(vi uint32, vb, tail []byte) {
-				v, e := string(vb), readEntry(tail)
+				v, e := string(vb), part.entry(ci, vi, tail)
 				if e.held() {
 					holders[ci][v] = part.holders(ci, vi, e)
 				}
 				if e.locked() {
 					owners[ci][v] = ""
 					if e.owned() {
-						owners[ci][v] = part.ids.at(e.owner)
+						owners[ci][v] = part.idAt(e.owner)
 					}
 				}
 			})
