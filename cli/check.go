@@ -106,7 +106,7 @@ func (a *app) checkCommand() *cobra.Command {
 				fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, partial, census.Scanned)
 				return nil
 			case merge:
-				census, err = readParts(&store.Schema, args)
+				census, err = readParts(&store.Schema, args, int64(maxMemory))
 			default:
 				census, err = store.Census(cmd.Context(), 0, store.Segments, progressLine(p))
 			}
@@ -193,9 +193,10 @@ func writePart(path string, f model.CensusFile) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// readParts reads the parts of a sharded check and merges them.
-func readParts(s *model.Schema, paths []string) (*model.Census, error) {
-	var parts []model.CensusFile
+// readParts reads the parts of a sharded check and merges them, one at a
+// time, into a census of budget bytes (see model.Merger).
+func readParts(s *model.Schema, paths []string, budget int64) (*model.Census, error) {
+	m := model.NewMerger(s, budget)
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -212,11 +213,15 @@ func readParts(s *model.Schema, paths []string) (*model.Census, error) {
 		err = dec.Decode(&part)
 		f.Close()
 		if err != nil {
+			m.Census() // removes what the merge spilled
 			return nil, usageErr("--merge %s: not a census part: %v", path, err)
 		}
-		parts = append(parts, part)
+		if err := m.Add(part); err != nil {
+			m.Census()
+			return nil, usageErr("--merge: %v", err)
+		}
 	}
-	c, err := model.MergeCensus(s, parts)
+	c, err := m.Census()
 	if err != nil {
 		return nil, usageErr("--merge: %v", err)
 	}

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"io"
 	"math"
 	"runtime"
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/locktable/locktable/model"
 )
 
 // gcSettings reads the collector's percent (GOGC; -1 when off) and soft
@@ -95,5 +98,24 @@ func waitForLimit(t *testing.T, ok func(percent int64, limit uint64) bool, want 
 			t.Fatalf("%s; have GOGC %d, limit %d", want, int32(p), l)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestEveryStoreIsBounded: the store every command gets (the TUI's, whose
+// checks run in the same process, and repair's) has --max-memory's
+// default budget, not none.
+func TestEveryStoreIsBounded(t *testing.T) {
+	a := &app{demo: true, stdout: io.Discard, stderr: io.Discard}
+	defer func() {
+		for _, c := range a.closers {
+			c()
+		}
+	}()
+	store, err := a.backend(t.Context(), model.DefaultSchema(model.LayoutSingle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if store.MaxMemory != defaultMaxMemory {
+		t.Errorf("the store's budget is %d bytes, want --max-memory's default %d", store.MaxMemory, int64(defaultMaxMemory))
 	}
 }

@@ -223,6 +223,9 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		store.Segments = a.segments
 	}
 	store.PageSize = int32(a.pageSize)
+	// Every check is bounded, the TUI's and repair's too; check
+	// --max-memory sets another budget.
+	store.MaxMemory = defaultMaxMemory
 	store.SetMaxRCU(a.maxRCU)
 	if backend != nil {
 		store.SetWritable(true)

@@ -3,6 +3,8 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,5 +87,49 @@ func TestMergedShapesAreCapped(t *testing.T) {
 	}
 	if len(merged.Others) > maxShapes+1 || n != total || merged.Others["(other)"] == 0 {
 		t.Fatalf("merged %d shapes holding %d items (want at most %d shapes, %d items, some (other)): %v", len(merged.Others), n, maxShapes+1, total, merged.Others)
+	}
+}
+
+// TestMergeUnderABudget: parts merged under a budget the census outgrows
+// spill, and reconcile to the problems of one census in memory.
+func TestMergeUnderABudget(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	// The random stream repeats some keys (a lock with and without an
+	// owner), which a table cannot: one census keeps the last, a merge
+	// the last part's. One item per key, as a table holds.
+	seen := map[string]bool{}
+	var rows []row
+	for _, r := range slices.Backward(randomRows(rand.New(rand.NewPCG(5, 5)), &s, 2000)) {
+		if k := r.table + "\x00" + r.item["PK"].S + "\x00" + r.item["SK"].S; !seen[k] {
+			seen[k] = true
+			rows = append(rows, r)
+		}
+	}
+	one := censusOf(&s, rows)
+	parts := []*Census{NewCensus(&s), NewCensus(&s), NewCensus(&s), NewCensus(&s)}
+	for i, r := range rows {
+		parts[i%len(parts)].Add(r.table, r.item)
+	}
+	m := NewMerger(&s, 64<<10)
+	for i, p := range parts {
+		f, err := p.File(len(parts), i, i+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Add(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged, err := m.Census()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer merged.Close()
+	if merged.Spilled().Spills == 0 {
+		t.Fatal("a merge past its budget did not spill")
+	}
+	got, want := problemsJSON(t, reconciled(t, merged)), problemsJSON(t, one.Problems())
+	if !slices.Equal(got, want) || len(want) == 0 {
+		t.Fatalf("merged under a budget: %d problems, in memory %d:\n got %v\nwant %v", len(got), len(want), got, want)
 	}
 }
