@@ -56,7 +56,7 @@ func TestE2EShardedCheckIsOneCheck(t *testing.T) {
 	parts := make([]string, len(ranges))
 	var wg sync.WaitGroup
 	for i, r := range ranges {
-		parts[i] = filepath.Join(dir, fmt.Sprintf("part%d.json.gz", i))
+		parts[i] = filepath.Join(dir, fmt.Sprintf("part%d.part.gz", i))
 		wg.Go(func() {
 			res := locktable(t, nil, append([]string{"check", "--segments", "8", "--segment-range", r, "--partial", parts[i]}, common...)...)
 			if res.code != 0 || !strings.HasPrefix(res.stderr, "wrote segments "+r) {
@@ -68,6 +68,19 @@ func TestE2EShardedCheckIsOneCheck(t *testing.T) {
 	merged := locktable(t, nil, append(append([]string{"check", "--json", "--merge"}, parts...), common...)...)
 	if merged.code != 1 || withoutRCU(t, merged.stdout) != withoutRCU(t, one.stdout) {
 		t.Fatalf("merged: exit %d, stderr %q\n got %s\nwant %s", merged.code, merged.stderr, merged.stdout, one.stdout)
+	}
+	// Under a budget each census outgrows, the parts are copied from the
+	// spilled census and merged into one that spills: the same report.
+	tiny := []string{"--max-memory", "16KB"}
+	for i, r := range ranges {
+		res := locktable(t, nil, append(append([]string{"check", "--segments", "8", "--segment-range", r, "--partial", parts[i]}, tiny...), common...)...)
+		if res.code != 0 {
+			t.Fatalf("part %s under a budget: exit %d, stderr %q", r, res.code, res.stderr)
+		}
+	}
+	merged = locktable(t, nil, append(append(append([]string{"check", "--json", "--merge"}, parts...), tiny...), common...)...)
+	if merged.code != 1 || withoutRCU(t, merged.stdout) != withoutRCU(t, one.stdout) || !strings.Contains(merged.stderr, "outgrew --max-memory") {
+		t.Fatalf("merged under a budget: exit %d, stderr %q\n got %s\nwant %s", merged.code, merged.stderr, merged.stdout, one.stdout)
 	}
 	// A part missing, or one read with other schema flags, is refused.
 	r := locktable(t, nil, append(append([]string{"check", "--merge"}, parts[:3]...), common...)...)

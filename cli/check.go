@@ -41,10 +41,10 @@ func (a *app) checkCommand() *cobra.Command {
   locktable check --max-memory 256MB
 
   # a sharded check: each process scans some of the segments ...
-  locktable check --segments 8 --segment-range 0-3 --partial a.json.gz
-  locktable check --segments 8 --segment-range 4-7 --partial b.json.gz
+  locktable check --segments 8 --segment-range 0-3 --partial a.part.gz
+  locktable check --segments 8 --segment-range 4-7 --partial b.part.gz
   # ... and one merges the parts, confirms and reports as one check would
-  locktable check --merge a.json.gz b.json.gz
+  locktable check --merge a.part.gz b.part.gz
 
   # a DynamoDB export to S3 (no read capacity), as of its export time
   locktable check --export s3://bucket/exports --json
@@ -96,11 +96,7 @@ func (a *app) checkCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				part, err := census.File(store.Segments, from, to)
-				if err != nil {
-					return err
-				}
-				if err := writePart(partial, part); err != nil {
+				if err := writePart(partial, census, store.Segments, from, to); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, partial, census.Scanned)
@@ -170,18 +166,18 @@ func parseRange(r string, segments int) (from, to int, err error) {
 	return from, last + 1, nil
 }
 
-// writePart writes a census part, gzipped JSON, through a temporary file
-// so that a part is whole or absent.
-func writePart(path string, f model.CensusFile) error {
+// writePart writes census as segments [from, to) of segments to a
+// gzipped part at path, whole or not at all (a temporary file renamed).
+func writePart(path string, census *model.Census, segments, from, to int) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".locktable-part-*")
 	if err != nil {
 		return usageErr("--partial: %v", err)
 	}
 	defer os.Remove(tmp.Name())
 	zw := gzip.NewWriter(tmp)
-	if err := json.NewEncoder(zw).Encode(f); err != nil {
+	if err := census.WritePart(zw, segments, from, to); err != nil {
 		tmp.Close()
-		return err
+		return fmt.Errorf("--partial: %w", err)
 	}
 	if err := zw.Close(); err != nil {
 		tmp.Close()
@@ -193,32 +189,14 @@ func writePart(path string, f model.CensusFile) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// readParts reads the parts of a sharded check and merges them, one at a
-// time, into a census of budget bytes (see model.Merger).
+// readParts reads the parts of a sharded check and merges them, a record
+// at a time, into a census of budget bytes (see model.Merger).
 func readParts(s *model.Schema, paths []string, budget int64) (*model.Census, error) {
 	m := model.NewMerger(s, budget)
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageErr("--merge: %v", err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, usageErr("--merge %s: not a census part: %v", path, err)
-		}
-		var part model.CensusFile
-		dec := json.NewDecoder(zr)
-		dec.DisallowUnknownFields()
-		err = dec.Decode(&part)
-		f.Close()
-		if err != nil {
+		if err := readPart(m, path); err != nil {
 			m.Census() // removes what the merge spilled
-			return nil, usageErr("--merge %s: not a census part: %v", path, err)
-		}
-		if err := m.Add(part); err != nil {
-			m.Census()
-			return nil, usageErr("--merge: %v", err)
+			return nil, err
 		}
 	}
 	c, err := m.Census()
@@ -226,6 +204,23 @@ func readParts(s *model.Schema, paths []string, budget int64) (*model.Census, er
 		return nil, usageErr("--merge: %v", err)
 	}
 	return c, nil
+}
+
+// readPart merges the part at path.
+func readPart(m *model.Merger, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return usageErr("--merge: %v", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return usageErr("--merge %s: not a census part: %v", path, err)
+	}
+	if err := m.ReadPart(zr); err != nil {
+		return usageErr("--merge %s: %v", path, err)
+	}
+	return nil
 }
 
 // progressLine returns a progress callback that redraws one stderr line at

@@ -136,7 +136,7 @@ func TestCheckExportUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"check", "--confirm"}, "--confirm goes with --export"},
-		{[]string{"check", "--export", dir, "--merge", "a.json.gz"}, "not parts of a sharded check"},
+		{[]string{"check", "--export", dir, "--merge", "a.part.gz"}, "not parts of a sharded check"},
 		{[]string{"check", "--export", t.TempDir()}, "no DynamoDB export at"},
 		{[]string{"check", "--export", dir}, "two exports of table accounts"},
 		{[]string{"check", "--export", "accounts=" + dir}, "holds 3 exports"},

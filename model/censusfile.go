@@ -1,71 +1,103 @@
 package model
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 )
 
-// CensusFile is a census written to a file by one process of a sharded
-// check (check --segment-range A-B --partial FILE): what segments A..B of
-// N held, and the schema it was read with, so that another process can
-// merge the parts (check --merge) and confirm them as one check would.
-type CensusFile struct {
+// A part is a census written to a file by one process of a sharded check
+// (check --segment-range A-B --partial FILE): what segments A..B of N held,
+// and the schema it was read with, so that another process can merge the
+// parts (check --merge) and confirm them as one check would. It is one
+// line of JSON, the PartHeader, then the census's records as a census
+// spills them (see appendRecord): written and read a record at a time,
+// so that neither the process writing a part nor the one merging them
+// holds more than its census's budget.
+type PartHeader struct {
 	Version  int    `json:"version"`
 	Schema   string `json:"schema"` // Schema.Flags, joined: parts of another schema are refused
 	Segments int    `json:"segments"`
 	From     int    `json:"from"` // segments From..To-1
 	To       int    `json:"to"`
 
-	Scanned     int                   `json:"scanned"`
-	Accounts    int                   `json:"accounts"`
-	Locks       int                   `json:"locks"`
-	ConsumedRCU float64               `json:"consumed_rcu"`
-	Others      map[string]int        `json:"others,omitempty"`
-	Holders     []map[string][]string `json:"holders"` // per constraint: normalized value -> account ids
-	LockOwners  []map[string]string   `json:"locks_seen"`
-	Invalid     []Problem             `json:"invalid"`
+	Scanned     int            `json:"scanned"`
+	Accounts    int            `json:"accounts"`
+	Locks       int            `json:"locks"`
+	ConsumedRCU float64        `json:"consumed_rcu"`
+	Others      map[string]int `json:"others,omitempty"`
+	Invalid     []Problem      `json:"invalid"`
 }
 
-// censusFileVersion changes when the format does.
-const censusFileVersion = 1
+// censusFileVersion changes when the format does: 1 was one JSON object
+// holding every value.
+const censusFileVersion = 2
 
 // schemaID names a schema for comparison: its flags.
 func schemaID(s *Schema) string { return strings.Join(s.Flags(), " ") }
 
-// File returns the census as segments [from, to) of segments wrote it.
-// A census that spilled is read back whole: a part holds all of it.
-func (c *Census) File(segments, from, to int) (CensusFile, error) {
-	f := CensusFile{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, From: from, To: to,
+// WritePart writes the census to w as segments [from, to) of segments. A
+// census that spilled is copied from its partition files, never read back
+// whole.
+func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
+	if c.err != nil {
+		return c.err
+	}
+	h := PartHeader{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, From: from, To: to,
 		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
 		Invalid: c.invalid}
-	if f.Invalid == nil {
-		f.Invalid = []Problem{}
+	if h.Invalid == nil {
+		h.Invalid = []Problem{}
 	}
-	if c.err != nil {
-		return CensusFile{}, c.err
+	line, err := json.Marshal(h)
+	if err != nil {
+		return err
 	}
-	var err error
-	f.Holders, f.LockOwners, err = c.fileMaps()
-	return f, err
-}
-
-// MergeCensus builds one census from the parts of a sharded check, all in
-// memory (see Merger).
-func MergeCensus(s *Schema, parts []CensusFile) (*Census, error) {
-	m := NewMerger(s, 0)
-	for _, p := range parts {
-		if err := m.Add(p); err != nil {
-			return nil, err
+	if _, err := w.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	if !c.spilled() {
+		return c.eachRecord(func(record []byte) error {
+			_, err := w.Write(record)
+			return err
+		})
+	}
+	if err := c.readable(); err != nil {
+		return err
+	}
+	for _, p := range c.spill.parts {
+		if err := copyFile(w, p.path); err != nil {
+			return err
 		}
 	}
-	return m.Census()
+	return nil
 }
 
-// A Merger builds one census from the parts of a sharded check, a part at
-// a time, so that only the part being added is held besides the census,
-// which spills past its budget as a check's does. The parts must be of
+// copyFile copies the file at path to w; a file never created (no value
+// fell in its partition) is empty.
+func copyFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read back the census: %w", err)
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+// A Merger builds one census from the parts of a sharded check, a record
+// at a time, into a census that spills past its budget as a check's does. The parts must be of
 // this schema, of one segment count, and cover every segment exactly once.
 type Merger struct {
 	schema  *Schema
@@ -84,33 +116,41 @@ func NewMerger(s *Schema, budget int64) *Merger {
 	return &Merger{schema: s, id: schemaID(s), census: c}
 }
 
-// Add merges the next part.
-func (m *Merger) Add(p CensusFile) error {
+// ReadPart merges the next part, read from r (see WritePart).
+func (m *Merger) ReadPart(r io.Reader) error {
 	if m.err != nil {
 		return m.err
 	}
 	m.parts++
-	m.err = m.add(p)
+	m.err = m.readPart(bufio.NewReaderSize(r, 64<<10))
 	if m.err == nil {
 		m.err = m.census.Err()
 	}
 	return m.err
 }
 
-func (m *Merger) add(p CensusFile) error {
+func (m *Merger) readPart(r *bufio.Reader) error {
 	s, c, i := m.schema, m.census, m.parts
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("part %d: no header: %w", i, noEOF(err))
+	}
+	var p PartHeader
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("part %d: not a census part: %w", i, err)
+	}
 	if m.covered == nil {
 		m.covered = make([]int, max(p.Segments, 0))
 	}
 	switch n := len(m.covered); {
 	case p.Version != censusFileVersion:
-		return fmt.Errorf("part %d: census format %d, want %d", i, p.Version, censusFileVersion)
+		return fmt.Errorf("part %d: census format %d, want %d: write the parts again with this version", i, p.Version, censusFileVersion)
 	case p.Schema != m.id:
 		return fmt.Errorf("part %d was read with other schema flags (%s), not %s", i, p.Schema, m.id)
 	case p.Segments != n || p.From < 0 || p.To > n || p.From >= p.To:
 		return fmt.Errorf("part %d holds segments %d-%d of %d; the first part's are of %d", i, p.From, p.To-1, p.Segments, n)
-	case len(p.Holders) != len(s.Constraints) || len(p.LockOwners) != len(s.Constraints):
-		return fmt.Errorf("part %d has %d constraints, the schema %d", i, len(p.Holders), len(s.Constraints))
 	}
 	for seg := p.From; seg < p.To; seg++ {
 		m.covered[seg]++
@@ -122,16 +162,6 @@ func (m *Merger) add(p CensusFile) error {
 	for _, shape := range slices.Sorted(maps.Keys(p.Others)) { // the same shapes kept, whatever the order
 		c.addShape(shape, p.Others[shape])
 	}
-	for ci := range s.Constraints {
-		for v, ids := range p.Holders[ci] {
-			for _, id := range ids {
-				c.addHolder(ci, v, id)
-			}
-		}
-		for v, owner := range p.LockOwners[ci] {
-			c.addLock(ci, v, owner)
-		}
-	}
 	for _, q := range p.Invalid {
 		q.constraint = s.Constraint(q.Constraint)
 		if q.constraint < 0 {
@@ -139,7 +169,18 @@ func (m *Merger) add(p CensusFile) error {
 		}
 		c.invalid = append(c.invalid, q)
 	}
-	return nil
+	for {
+		err := c.replayRecord(r)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("part %d: %w", i, err)
+		}
+		if c.err != nil {
+			return c.err
+		}
+	}
 }
 
 // Census returns the merged census, once the parts cover every segment

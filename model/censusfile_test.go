@@ -1,7 +1,9 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -9,8 +11,31 @@ import (
 	"testing"
 )
 
-// TestMergeCensusIsOneCensus: rows split between parts, written to JSON
-// and merged, give the problems one census of every row gives.
+// part writes c as segments [from, to) of segments.
+func part(t *testing.T, c *Census, segments, from, to int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := c.WritePart(&b, segments, from, to); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// merge merges parts under budget (0: none).
+func merge(s *Schema, budget int64, parts ...[]byte) (*Census, error) {
+	m := NewMerger(s, budget)
+	for _, p := range parts {
+		if err := m.ReadPart(bytes.NewReader(p)); err != nil {
+			m.Census()
+			return nil, err
+		}
+	}
+	return m.Census()
+}
+
+// TestMergeCensusIsOneCensus: rows split between parts, written and
+// merged, give the problems one census of every row gives; parts that
+// leave a segment out or hold one twice are refused.
 func TestMergeCensusIsOneCensus(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
 	rows := []row{
@@ -25,45 +50,58 @@ func TestMergeCensusIsOneCensus(t *testing.T) {
 		one.Add(r.table, r.item)
 		parts[i%3].Add(r.table, r.item) // an account and its locks fall in different parts
 	}
-	var files []CensusFile
+	var files [][]byte
 	for i, p := range parts {
-		part, err := p.File(3, i, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(part)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var f CensusFile
-		if err := json.Unmarshal(b, &f); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
+		files = append(files, part(t, p, 3, i, i+1))
 	}
-	merged, err := MergeCensus(&s, files)
+	merged, err := merge(&s, 0, files...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, _ := json.Marshal(one.Problems())
 	got, _ := json.Marshal(merged.Problems())
-	if string(got) != string(want) || merged.Scanned != one.Scanned || merged.Accounts != one.Accounts || merged.Locks != one.Locks {
+	if string(got) != string(want) || merged.Scanned != one.Scanned || merged.Accounts != one.Accounts || merged.Locks != one.Locks ||
+		!maps.Equal(merged.Others, one.Others) {
 		t.Fatalf("merged:\n got %s\nwant %s", got, want)
 	}
-	if _, err := MergeCensus(&s, files[:2]); err == nil || !strings.Contains(err.Error(), "missing [2]") {
+	if _, err := merge(&s, 0, files[:2]...); err == nil || !strings.Contains(err.Error(), "missing [2]") {
 		t.Errorf("a missing part: %v", err)
 	}
-	if _, err := MergeCensus(&s, append(files, files[0])); err == nil || !strings.Contains(err.Error(), "twice or more [0]") {
+	if _, err := merge(&s, 0, append(files, files[0])...); err == nil || !strings.Contains(err.Error(), "twice or more [0]") {
 		t.Errorf("a part twice: %v", err)
 	}
 }
 
+// TestMergeRefusesBadParts: a part of another schema, another format, cut
+// short or not a part at all is an error, never fewer problems.
+func TestMergeRefusesBadParts(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	c := NewCensus(&s)
+	c.Add("accounts", Item{"PK": S("ACCT#a"), "SK": S("PROFILE"), "email": S("a@x"), "username": S("ada")})
+	good := part(t, c, 1, 0, 1)
+	other := DefaultSchema(LayoutTables)
+	tests := []struct {
+		name, want string
+		part       []byte
+	}{
+		{"another schema", "other schema flags", part(t, NewCensus(&other), 1, 0, 1)},
+		{"format 1", "census format 1", []byte(`{"version":1}` + "\n")},
+		{"cut short", "unexpected EOF", good[:len(good)-3]},
+		{"no header", "no header", []byte("{")},
+		{"not JSON", "not a census part", []byte("PK,SK\n")},
+	}
+	for _, tt := range tests {
+		if _, err := merge(&s, 0, tt.part); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error saying %q", tt.name, err, tt.want)
+		}
+	}
+}
 // TestMergedShapesAreCapped: each part keeps at most maxShapes key shapes
 // of other items; merged, the census keeps that cap too (the rest counted
 // as "(other)"), and loses no item.
 func TestMergedShapesAreCapped(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
-	var files []CensusFile
+	var files [][]byte
 	total := 0
 	for p := range 3 {
 		c := NewCensus(&s)
@@ -71,13 +109,9 @@ func TestMergedShapesAreCapped(t *testing.T) {
 			c.Add(s.Table, Item{"PK": S(fmt.Sprintf("P%dS%d#x", p, i)), "SK": S("X")})
 			total++
 		}
-		f, err := c.File(3, p, p+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
+		files = append(files, part(t, c, 3, p, p+1))
 	}
-	merged, err := MergeCensus(&s, files)
+	merged, err := merge(&s, 0, files...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,17 +144,11 @@ func TestMergeUnderABudget(t *testing.T) {
 	for i, r := range rows {
 		parts[i%len(parts)].Add(r.table, r.item)
 	}
-	m := NewMerger(&s, 64<<10)
+	var files [][]byte
 	for i, p := range parts {
-		f, err := p.File(len(parts), i, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Add(f); err != nil {
-			t.Fatal(err)
-		}
+		files = append(files, part(t, p, len(parts), i, i+1))
 	}
-	merged, err := m.Census()
+	merged, err := merge(&s, 64<<10, files...)
 	if err != nil {
 		t.Fatal(err)
 	}

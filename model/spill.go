@@ -151,24 +151,16 @@ func (c *Census) spillAll() error {
 			return err
 		}
 	}
-	var buf []byte
-	for ci := range c.values {
-		var err error
-		c.values[ci].each(func(vi uint32, v, tail []byte) {
-			if err != nil {
-				return
-			}
-			buf = c.appendRecord(buf[:0], ci, v, c.entry(ci, vi, tail), c.more[valueRef{uint32(ci), vi}])
-			p := sp.parts[sp.partition(ci, v)]
-			if err = p.write(buf); err != nil {
-				err = fmt.Errorf("spill the census to %s: %w", p.path, err)
-				return
-			}
-			sp.stats.Bytes += int64(len(buf))
-		})
-		if err != nil {
-			return err
+	err := c.eachRecordOf(func(ci int, v, record []byte) error {
+		p := sp.parts[sp.partition(ci, v)]
+		if err := p.write(record); err != nil {
+			return fmt.Errorf("spill the census to %s: %w", p.path, err)
 		}
+		sp.stats.Bytes += int64(len(record))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	sp.stats.Spills++
 	c.forget()
@@ -206,6 +198,30 @@ func (sp *spill) create(n int) (err error) {
 func (sp *spill) partition(ci int, v []byte) int {
 	h := maphash.Bytes(sp.seed, v) + uint64(ci)*0x9e3779b97f4a7c15
 	return int(h % uint64(len(sp.parts)))
+}
+
+// eachRecord hands write each value the census holds in memory, as a
+// record (appendRecord). The record is valid only during the call.
+func (c *Census) eachRecord(write func(record []byte) error) error {
+	return c.eachRecordOf(func(_ int, _, record []byte) error { return write(record) })
+}
+
+// eachRecordOf is eachRecord, with each record's constraint and value.
+func (c *Census) eachRecordOf(write func(ci int, v, record []byte) error) error {
+	var buf []byte
+	for ci := range c.values {
+		var err error
+		c.values[ci].each(func(vi uint32, v, tail []byte) {
+			if err == nil {
+				buf = c.appendRecord(buf[:0], ci, v, c.entry(ci, vi, tail), c.more[valueRef{uint32(ci), vi}])
+				err = write(ci, v, buf)
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // A record is one value of one constraint as the census knew it when it
@@ -425,39 +441,4 @@ func (c *Census) Close() error {
 	c.forget()
 	c.err = errClosed
 	return errors.Join(errs...)
-}
-
-// fileMaps returns, per constraint, the holders of each value and the owner
-// of each lock ("" for none) of a census that may have spilled: all of it
-// in memory, as a census file holds it.
-func (c *Census) fileMaps() (holders []map[string][]string, owners []map[string]string, err error) {
-	holders = make([]map[string][]string, len(c.values))
-	owners = make([]map[string]string, len(c.values))
-	for ci := range c.values {
-		holders[ci], owners[ci] = map[string][]string{}, map[string]string{}
-	}
-	collect := func(part *Census) error {
-		for ci := range part.values {
-			part.values[ci].each(func(vi uint32, vb, tail []byte) {
-				v, e := string(vb), part.entry(ci, vi, tail)
-				if e.held() {
-					holders[ci][v] = part.holders(ci, vi, e)
-				}
-				if e.locked() {
-					owners[ci][v] = ""
-					if e.owned() {
-						owners[ci][v] = part.idAt(e.owner)
-					}
-				}
-			})
-		}
-		return nil
-	}
-	if !c.spilled() {
-		return holders, owners, collect(c)
-	}
-	if err := c.readable(); err != nil {
-		return nil, nil, err
-	}
-	return holders, owners, c.eachPartition(false, collect)
 }
