@@ -169,18 +169,10 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 		}
 		c.invalid = append(c.invalid, q)
 	}
-	for {
-		err := c.replayRecord(r)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("part %d: %w", i, err)
-		}
-		if c.err != nil {
-			return c.err
-		}
+	if err := c.replayRecords(r); err != nil {
+		return fmt.Errorf("part %d: %w", i, err)
 	}
+	return nil
 }
 
 // Census returns the merged census, once the parts cover every segment

@@ -285,14 +285,21 @@ func (c *Census) replay(path string) error {
 		return fmt.Errorf("read back the census: %w", err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
+	if err := c.replayRecords(bufio.NewReaderSize(f, 64<<10)); err != nil {
+		return fmt.Errorf("read back the census from %s: %w", path, err)
+	}
+	return nil
+}
+
+// replayRecords adds every record r holds to c, to its end.
+func (c *Census) replayRecords(r *bufio.Reader) error {
 	for {
 		err := c.replayRecord(r)
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("read back the census from %s: %w", path, err)
+			return err
 		}
 		if c.err != nil {
 			return c.err
