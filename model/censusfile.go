@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 )
@@ -74,22 +71,18 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 		return err
 	}
 	for _, p := range c.spill.parts {
-		if err := copyFile(w, p.path); err != nil {
+		if err := copyFile(w, p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// copyFile copies the file at path to w; a file never created (no value
-// fell in its partition) is empty.
-func copyFile(w io.Writer, path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("read back the census: %w", err)
+// copyFile copies partition file p to w.
+func copyFile(w io.Writer, p *partitionFile) error {
+	f, err := p.open()
+	if f == nil {
+		return err
 	}
 	defer f.Close()
 	_, err = io.Copy(w, f)

@@ -54,9 +54,10 @@ type spill struct {
 // read: a census reconciling a partition split again would otherwise hold
 // the files of every level open at once.
 type partitionFile struct {
-	path string
-	f    *os.File // nil while closed
-	w    *bufio.Writer
+	path    string
+	f       *os.File // nil while closed
+	w       *bufio.Writer
+	created bool // a record was written: the file must be there
 }
 
 // write appends a record, opening the file when it is closed.
@@ -66,10 +67,25 @@ func (p *partitionFile) write(record []byte) error {
 		if err != nil {
 			return err
 		}
-		p.f, p.w = f, bufio.NewWriterSize(f, spillBuffer)
+		p.f, p.w, p.created = f, bufio.NewWriterSize(f, spillBuffer), true
 	}
 	_, err := p.w.Write(record)
 	return err
+}
+
+// open opens the file to read it: nil and no error when no record was
+// written to it. A file written to and gone (removed by hand, or by a
+// cleaner of the temporary directory) is an error, never a partition of
+// no value.
+func (p *partitionFile) open() (*os.File, error) {
+	f, err := os.Open(p.path)
+	switch {
+	case err == nil:
+		return f, nil
+	case errors.Is(err, fs.ErrNotExist) && !p.created:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("read back the census: %w", err)
 }
 
 // close flushes and closes the file, if open.
@@ -182,9 +198,14 @@ func (c *Census) readable() error {
 }
 
 // create makes the directory of a census that spills for the first time
-// and names its n partition files, created at their first record.
+// and names its n partition files, created at their first record. The
+// directory's name holds the process's id, so that the first spill of a
+// later process removes what a killed one left (removeStaleSpills).
 func (sp *spill) create(n int) (err error) {
-	if sp.dir, err = os.MkdirTemp(sp.under, "locktable-census-"); err != nil {
+	if sp.under == "" {
+		removeStaleSpills(os.TempDir())
+	}
+	if sp.dir, err = os.MkdirTemp(sp.under, fmt.Sprintf("%s%d-", spillDirPrefix, os.Getpid())); err != nil {
 		sp.dir = ""
 		return fmt.Errorf("spill the census: %w", err)
 	}
@@ -274,11 +295,12 @@ func appendString(buf []byte, s []byte) []byte {
 	return append(buf, s...)
 }
 
-// replay reads partition file path and adds each record to c, as the
-// census that spilled it had added it.
-func (c *Census) replay(path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+// replay reads partition file p and adds each record to c, as the census
+// that spilled it had added it.
+func (c *Census) replay(p *partitionFile) error {
+	path := p.path
+	f, err := p.open()
+	if f == nil && err == nil {
 		return nil // no value of the census fell in this partition
 	}
 	if err != nil {
@@ -413,7 +435,7 @@ func (c *Census) eachPartition(split bool, visit func(part *Census) error) error
 			part.spill = &spill{budget: sp.budget, depth: sp.depth + 1, under: sp.dir, seed: maphash.MakeSeed()}
 			part.spill.stats.Partitions = len(sp.parts)
 		}
-		err := part.replay(p.path)
+		err := part.replay(p)
 		if err == nil {
 			err = visit(part)
 		}
