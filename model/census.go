@@ -50,9 +50,9 @@ func (e entry) owned() bool  { return e.owner < ownerNobody }
 
 // An entry is kept as 5 bytes of tail after its value: one position and
 // what the lock says. A healthy value's lock names its holder, so one
-// position says both; the owner of a lock naming another account is kept
-// in Census.others, which only foreign locks (and locks whose holder is
-// seen after another) need.
+// position says both (before any holder is seen, the position is the
+// owner's); the owner of a lock naming another account than the first
+// holder is kept in Census.others, which only foreign locks need.
 const entryBytes = 5
 
 // lock states, the fifth byte of an entry.
