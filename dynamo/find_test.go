@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -64,5 +66,33 @@ func TestFindReadsEachThingOnce(t *testing.T) {
 		if scans != tc.scans || reads != tc.reads {
 			t.Errorf("find %s: %d scans and %d reads of %s, want %d and %d", tc.q, scans, reads, tc.lock, tc.scans, tc.reads)
 		}
+	}
+}
+
+// TestFindByIndexAndScan: with a GSI of email, a value is looked up there
+// for email and by the one scan for username, and holders found either
+// way are listed, and read, once.
+func TestFindByIndexAndScan(t *testing.T) {
+	client, ep := dynamotest.Client(t)
+	sc := dynamotest.Rename(t, model.DefaultSchema(model.LayoutSingle))
+	sc.Constraints[0].Index = "by-email"
+	dynamotest.TableWithIndex(t, client, sc.Table, "by-email", "email", "", types.ProjectionTypeKeysOnly)
+	// x holds "same" as both its email and its username, with no locks.
+	dynamotest.Put(t, client, sc.Table, acct("ACCT#x", "same", "same"), acct("ACCT#y", "y@x.io", "y"))
+	api := &countingAPI{api: client}
+	store := dynamo.NewStore(api, ep, sc)
+	f, err := store.Find(context.Background(), "same", dynamo.FindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Accounts) != 1 || f.Accounts[0].ID != "ACCT#x" || f.Note != "" {
+		t.Errorf("accounts %+v, note %q; want ACCT#x alone", f.Accounts, f.Note)
+	}
+	how := []string{"index by-email for email=same: 1 found", "scan for username=same: 2 items read, 1 found"}
+	if !reflect.DeepEqual(f.How, how) {
+		t.Errorf("how %q, want %q", f.How, how)
+	}
+	if n := api.snapshot(); n["Scan"] != 1 || n["Query"] != 1 || api.readsOf("ACCT#x") != 1 {
+		t.Errorf("%d scans, %d queries and %d reads of ACCT#x, want 1 each", n["Scan"], n["Query"], api.readsOf("ACCT#x"))
 	}
 }
