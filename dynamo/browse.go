@@ -311,9 +311,12 @@ func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, boo
 // items scanned as it goes. Whoever shows them reads them consistently.
 func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
 	ids := make([][]string, len(cis))
+	want := make([]string, len(cis)) // v as each constraint normalizes it
+	for i, ci := range cis {
+		want[i] = s.Schema.Constraints[ci].Normalize.Apply(v)
+	}
 	keep := func(i int, it model.Item) {
-		ci := cis[i]
-		if h, hv := s.Schema.Held(ci, it); h == model.HoldsValue && hv == s.Schema.Constraints[ci].Normalize.Apply(v) {
+		if h, hv := s.Schema.Held(cis[i], it); h == model.HoldsValue && hv == want[i] {
 			ids[i] = append(ids[i], it[s.Schema.PK].S)
 		}
 	}
