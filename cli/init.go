@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -77,10 +76,9 @@ func (a *app) proposeTarget(proposed model.Schema, save string) error {
 	if err := writeTarget(a.stdout, proposed.Table, entries); err != nil || save == "" {
 		return err
 	}
-	file, _, err := config.Open(a.spec(), os.LookupEnv)
-	if err != nil {
-		return &exitError{code: ExitError, err: err}
-	}
+	// The file the settings came from: choosing it again could find
+	// another (or none), and AddTarget reads it afresh anyway.
+	file := a.settings.File
 	if err := config.AddTarget(file.Path, save, entries, a.spec()); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}

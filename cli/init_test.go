@@ -1,9 +1,14 @@
 package cli_test
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/locktable/locktable/cli"
@@ -73,5 +78,41 @@ func TestInitSavesATarget(t *testing.T) {
 	r = w.run("init", "--table", w.table, "--save", "found", "--config", cfg)
 	if after, _ := os.ReadFile(cfg); r.code != cli.ExitError || !strings.Contains(r.stderr, `a target "found" is there already`) || string(after) != string(data) {
 		t.Fatalf("second save: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestInitSavesToTheFileItLoaded: --save writes to the config file the
+// command loaded its settings from, not to whatever choosing the file
+// again finds. Here the file is removed while init reads the table (on
+// its first request): the target still goes to that path, where choosing
+// again would have refused --config naming a file that is not there.
+func TestInitSavesToTheFileItLoaded(t *testing.T) {
+	t.Parallel()
+	w := findTable(t)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("# my targets\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(w.ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(wr http.ResponseWriter, r *http.Request) {
+		once.Do(func() {
+			if err := os.Remove(cfg); err != nil {
+				t.Error(err)
+			}
+		})
+		rp.ServeHTTP(wr, r)
+	}))
+	defer srv.Close()
+	r := run(t, "init", "--table", w.table, "--save", "found", "--config", cfg, "--endpoint-url", srv.URL)
+	if r.code != cli.ExitOK || !strings.Contains(r.stderr, "saved target found to "+cfg) {
+		t.Fatalf("init --save: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if data, _ := os.ReadFile(cfg); !strings.Contains(string(data), "found:") || !strings.Contains(string(data), "account-prefix: ACCT#") {
+		t.Errorf("config:\n%s", data)
 	}
 }

@@ -305,36 +305,54 @@ func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, boo
 	return found, found != nil, err
 }
 
-// Holders finds the accounts that hold value v of constraint ci: through
-// the attribute's GSI when one is configured, otherwise by a filtered scan
-// of the account items, reporting the items scanned as it goes. Each is
-// then read consistently.
-func (s *Store) Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error) {
-	c := s.Schema.Constraints[ci]
-	want := c.Normalize.Apply(v)
-	var ids []string
-	keep := func(it model.Item) {
-		if h, hv := s.Schema.Held(ci, it); h == model.HoldsValue && hv == want {
-			ids = append(ids, it[s.Schema.PK].S)
+// Holders finds, for each constraint of cis, the keys of the accounts that
+// hold value v: through the attribute's GSI when one is configured, and for
+// all the others by one filtered scan of the account items, reporting the
+// items scanned as it goes. Whoever shows them reads them consistently.
+func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
+	ids := make([][]string, len(cis))
+	want := make([]string, len(cis)) // v as each constraint normalizes it
+	for i, ci := range cis {
+		want[i] = s.Schema.Constraints[ci].Normalize.Apply(v)
+	}
+	keep := func(i int, it model.Item) {
+		if h, hv := s.Schema.Held(cis[i], it); h == model.HoldsValue && hv == want[i] {
+			ids[i] = append(ids[i], it[s.Schema.PK].S)
 		}
 	}
-	if s.byIndex(ci) {
-		if err := s.queryIndex(ctx, ci, v, keep); err != nil {
-			return nil, err
+	var scanFor []int // positions in cis
+	var conds []expression.ConditionBuilder
+	for i, ci := range cis {
+		if s.byIndex(ci) {
+			if err := s.queryIndex(ctx, ci, v, func(it model.Item) { keep(i, it) }); err != nil {
+				return nil, err
+			}
+			continue
 		}
-	} else {
-		filter := expression.Name(c.Attr).Equal(expression.Value(v))
+		scanFor = append(scanFor, i)
+		c := s.Schema.Constraints[ci]
+		cond := expression.Name(c.Attr).Equal(expression.Value(v))
 		// Under normalization any spelling may normalize to v; and minidyn
 		// fails a whole scan when "=" meets an attribute that is not a
 		// string. Both compare here instead (keep does).
 		if c.Normalize != model.NormalizeNone || c.Scope != "" || s.Endpoint.Demo {
-			filter = expression.Name(c.Attr).AttributeExists()
+			cond = expression.Name(c.Attr).AttributeExists()
+		}
+		conds = append(conds, cond)
+	}
+	if len(scanFor) > 0 {
+		filter := conds[0]
+		if len(conds) > 1 {
+			filter = expression.Or(conds[0], conds[1], conds[2:]...)
 		}
 		var scanned int64
 		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(filter), segments: 1}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			for _, av := range items {
-				keep(fromSDK(av))
+				it := fromSDK(av)
+				for _, i := range scanFor {
+					keep(i, it)
+				}
 			}
 			if progress != nil {
 				scanned += int64(examined)
@@ -346,17 +364,9 @@ func (s *Store) Holders(ctx context.Context, ci int, v string, progress func(sca
 			return nil, err
 		}
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	var views []model.AccountView
-	for _, id := range ids {
-		v, found, err := s.Account(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if found {
-			views = append(views, v)
-		}
+	for i := range ids {
+		slices.Sort(ids[i])
+		ids[i] = slices.Compact(ids[i])
 	}
-	return views, nil
+	return ids, nil
 }

@@ -55,18 +55,41 @@ func (s *Store) Find(ctx context.Context, q string, o FindOptions) (Found, error
 type Finder interface {
 	Account(ctx context.Context, id string) (model.AccountView, bool, error)
 	LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error)
-	Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error)
+	// Holders returns, for each constraint of cis, the keys of the
+	// accounts that hold value v, sorted: one scan covers every
+	// constraint without an index.
+	Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error)
 }
 
 // finder is one search of src, for the schema sc.
 type finder struct {
 	src Finder
 	sc  *model.Schema
+	// read keeps each account read so far: a lock's owner is often one of
+	// the holders a lookup by value finds, and is read once.
+	read map[string]accountRead
+}
+
+type accountRead struct {
+	view  model.AccountView
+	found bool
 }
 
 // Find is Store.Find for any Finder of schema sc.
 func Find(ctx context.Context, sc *model.Schema, src Finder, q string, o FindOptions) (Found, error) {
-	return finder{src, sc}.find(ctx, q, o)
+	return finder{src, sc, map[string]accountRead{}}.find(ctx, q, o)
+}
+
+// account reads account id consistently, once per search.
+func (fd finder) account(ctx context.Context, id string) (model.AccountView, bool, error) {
+	if r, ok := fd.read[id]; ok {
+		return r.view, r.found, nil
+	}
+	a, found, err := fd.src.Account(ctx, id)
+	if err == nil {
+		fd.read[id] = accountRead{a, found}
+	}
+	return a, found, err
 }
 
 func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, error) {
@@ -87,7 +110,7 @@ func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, erro
 		ids = append(ids, sc.AccountPrefix+q)
 	}
 	for _, id := range ids {
-		a, found, err := fd.src.Account(ctx, id)
+		a, found, err := fd.account(ctx, id)
 		if err != nil {
 			return f, err
 		}
@@ -99,7 +122,11 @@ func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, erro
 	}
 	// A lock key names one constraint and its raw value.
 	constraints, value := fd.lockKeyQuery(q)
-	if err := fd.findValue(ctx, &f, constraints, value, o, add); err != nil {
+	locks, err := fd.readLocks(ctx, constraints, value)
+	if err != nil {
+		return f, err
+	}
+	if err := fd.findValue(ctx, &f, locks, value, o, add); err != nil {
 		return f, err
 	}
 	if len(f.Accounts) > 0 || len(f.Orphans) > 0 {
@@ -113,10 +140,11 @@ func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, erro
 		if c.Normalize != model.NormalizeNone || lower == value {
 			continue
 		}
-		if _, found, err := fd.src.LockAt(ctx, ci, lower); err != nil {
+		if lock, found, err := fd.src.LockAt(ctx, ci, lower); err != nil {
 			return f, err
 		} else if found {
-			if err := fd.findValue(ctx, &f, []int{ci}, lower, o, add); err != nil {
+			// The lock just read is followed as read, not read again.
+			if err := fd.findValue(ctx, &f, []valueLock{{ci, lower, lock}}, lower, o, add); err != nil {
 				return f, err
 			}
 			f.Note = fmt.Sprintf("no %s is %s; found %s: %s compares values exactly (--normalize none), so case matters",
@@ -146,21 +174,38 @@ func (fd finder) lockKeyQuery(q string) ([]int, string) {
 	return all, q
 }
 
-// findValue follows value v of each constraint in cis: its lock, the
-// lock's owner, and its holders by value where the owner does not settle
-// it. Locks that nobody holds are added to f.Orphans.
-func (fd finder) findValue(ctx context.Context, f *Found, cis []int, q string, o FindOptions, add func(...model.AccountView)) error {
+// valueLock is the lock of one constraint for the value searched, as read.
+type valueLock struct {
+	ci   int
+	v    string     // the value, normalized by the constraint
+	lock model.Item // nil: there is none
+}
+
+// readLocks reads the lock of value q of each constraint in cis.
+func (fd finder) readLocks(ctx context.Context, cis []int, q string) ([]valueLock, error) {
+	var out []valueLock
+	for _, ci := range cis {
+		v := fd.sc.Constraints[ci].Normalize.Apply(q)
+		lock, _, err := fd.src.LockAt(ctx, ci, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, valueLock{ci, v, lock})
+	}
+	return out, nil
+}
+
+// findValue follows value q through the locks read for it: each lock's
+// owner, and the holders by value where the owner does not settle it.
+// Locks that nobody holds are added to f.Orphans.
+func (fd finder) findValue(ctx context.Context, f *Found, locks []valueLock, q string, o FindOptions, add func(...model.AccountView)) error {
 	sc := fd.sc
 	var lookups []int // constraints to look up by value
 	var unowned []model.Problem
-	for _, ci := range cis {
-		v := sc.Constraints[ci].Normalize.Apply(q)
-		lock, found, err := fd.src.LockAt(ctx, ci, v)
-		if err != nil {
-			return err
-		}
+	for _, l := range locks {
+		ci, v, lock := l.ci, l.v, l.lock
 		_, key := sc.LockKey(ci, v)
-		if !found {
+		if lock == nil {
 			lookups = append(lookups, ci)
 			continue
 		}
@@ -176,7 +221,7 @@ func (fd finder) findValue(ctx context.Context, f *Found, cis []int, q string, o
 			continue
 		}
 		f.How = append(f.How, lockText+": owner "+model.Printable(owner))
-		a, found, err := fd.src.Account(ctx, owner)
+		a, found, err := fd.account(ctx, owner)
 		if err != nil {
 			return err
 		}
@@ -198,33 +243,51 @@ func (fd finder) findValue(ctx context.Context, f *Found, cis []int, q string, o
 			if id == a.ID {
 				continue
 			}
-			if other, found, err := fd.src.Account(ctx, id); err != nil {
+			if other, found, err := fd.account(ctx, id); err != nil {
 				return err
 			} else if found {
 				add(other)
 			}
 		}
 	}
+	if len(lookups) == 0 {
+		return nil
+	}
+	// The constraints without an index share one scan.
+	var scanned []string
 	for _, ci := range lookups {
-		attr := sc.Constraints[ci].Attr
-		what := "scan for " + attr + "=" + model.Printable(q)
-		if sc.Constraints[ci].Indexed() {
-			what = "index " + sc.Constraints[ci].Index + " for " + attr + "=" + model.Printable(q)
+		if !sc.Constraints[ci].Indexed() {
+			scanned = append(scanned, sc.Constraints[ci].Attr+"="+model.Printable(q))
 		}
-		var read int64
-		views, err := fd.src.Holders(ctx, ci, q, func(n int64) {
-			read = n
-			if o.Progress != nil {
-				o.Progress(what, n)
+	}
+	what := "scan for " + strings.Join(scanned, " or ")
+	var read int64
+	holders, err := fd.src.Holders(ctx, lookups, q, func(n int64) {
+		read = n
+		if o.Progress != nil {
+			o.Progress(what, n)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	byScan := map[string]bool{}
+	for i, ci := range lookups {
+		c := sc.Constraints[ci]
+		var views []model.AccountView
+		for _, id := range holders[i] {
+			if a, found, err := fd.account(ctx, id); err != nil {
+				return err
+			} else if found {
+				views = append(views, a)
 			}
-		})
-		if err != nil {
-			return err
 		}
-		if sc.Constraints[ci].Indexed() {
-			f.How = append(f.How, fmt.Sprintf("%s: %d found", what, len(views)))
+		if c.Indexed() {
+			f.How = append(f.How, fmt.Sprintf("index %s for %s=%s: %d found", c.Index, c.Attr, model.Printable(q), len(views)))
 		} else {
-			f.How = append(f.How, fmt.Sprintf("%s: %d items read, %d found", what, read, len(views)))
+			for _, a := range views {
+				byScan[a.ID] = true
+			}
 		}
 		if len(views) == 0 {
 			for _, u := range unowned {
@@ -234,6 +297,9 @@ func (fd finder) findValue(ctx context.Context, f *Found, cis []int, q string, o
 			}
 		}
 		add(views...)
+	}
+	if len(scanned) > 0 {
+		f.How = append(f.How, fmt.Sprintf("%s: %d items read, %d found", what, read, len(byScan)))
 	}
 	return nil
 }

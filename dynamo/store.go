@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -34,6 +35,10 @@ type Store struct {
 	// ApproxItems is the sum of DescribeTable's ItemCount over the tables,
 	// refreshed by AWS only every few hours: for progress, not for decisions.
 	ApproxItems int64
+	// described keeps the description of each table found ACTIVE, so that
+	// the preset, EnsureTables and Verify describe a table once (see
+	// describe); anything that changes a table forgets it.
+	described tableCache
 	// itemBytes is each table's average item size by DescribeTable, where
 	// it reports one (Verify): whether a check projects (worthProjecting).
 	itemBytes map[string]int64
@@ -121,14 +126,54 @@ func (s *Store) Verify(ctx context.Context) error {
 	return nil
 }
 
+// describe returns table's description, from the cache once the table
+// was found ACTIVE: an active table's keys and indexes change only through
+// this store (which forgets it then) or by being deleted, which the next
+// request to it reports anyway. A table still being created or changed is
+// described afresh each time, so that waiting for it sees it change.
 func (s *Store) describe(ctx context.Context, table string) (*types.TableDescription, error) {
+	if desc := s.described.get(table); desc != nil {
+		return desc, nil
+	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	out, err := s.api.DescribeTable(cctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {
 		return nil, explain(err, "describe table", table, s.Endpoint)
 	}
+	if out.Table.TableStatus == types.TableStatusActive {
+		s.described.put(table, out.Table)
+	}
 	return out.Table, nil
+}
+
+// tableCache holds table descriptions by name. It is safe for concurrent
+// use: EnsureTables describes the tables side by side.
+type tableCache struct {
+	mu     sync.Mutex
+	tables map[string]*types.TableDescription
+}
+
+func (c *tableCache) get(table string) *types.TableDescription {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tables[table]
+}
+
+func (c *tableCache) put(table string, desc *types.TableDescription) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tables == nil {
+		c.tables = map[string]*types.TableDescription{}
+	}
+	c.tables[table] = desc
+}
+
+// forget drops table's description, after the store changed the table.
+func (c *tableCache) forget(table string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.tables, table)
 }
 
 // stringKey accepts a string key type, or none at all: minidyn's

@@ -115,7 +115,11 @@ func (s *Store) createTable(ctx context.Context, table string, indexes bool) err
 	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	if _, err := w.CreateTable(cctx, in); err != nil {
+	_, err = w.CreateTable(cctx, in)
+	// Whatever was known of the table, it is new now (or, on an error,
+	// unknown): the wait below describes it afresh.
+	s.described.forget(table)
+	if err != nil {
 		return explain(err, "create table", table, s.Endpoint)
 	}
 	// Wait for ACTIVE. minidyn reports no status at all: treat that as active.

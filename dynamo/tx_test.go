@@ -675,11 +675,34 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 	f.noProblems()
 }
 
-// countingAPI counts every call by method.
+// countingAPI counts every call by method, and each key's consistent
+// reads by the key's string values (a layout-1 lock is counted under its
+// PK, and under LOCK with every other lock).
 type countingAPI struct {
 	api   dynamo.API
 	mu    sync.Mutex
 	calls map[string]int
+	reads map[string]int
+}
+
+func (c *countingAPI) countReads(key map[string]types.AttributeValue) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reads == nil {
+		c.reads = map[string]int{}
+	}
+	for _, av := range key {
+		if s, ok := av.(*types.AttributeValueMemberS); ok {
+			c.reads[s.Value]++
+		}
+	}
+}
+
+// readsOf returns how many times a key holding the string value has been read.
+func (c *countingAPI) readsOf(value string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads[value]
 }
 
 func (c *countingAPI) count(m string) {
@@ -728,6 +751,11 @@ func (c *countingAPI) Query(ctx context.Context, in *dynamodb.QueryInput, o ...f
 
 func (c *countingAPI) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	c.count("BatchGetItem")
+	for _, ka := range in.RequestItems {
+		for _, key := range ka.Keys {
+			c.countReads(key)
+		}
+	}
 	return c.api.BatchGetItem(ctx, in, o...)
 }
 
@@ -753,6 +781,9 @@ func (c *countingAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Trans
 
 func (c *countingAPI) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
 	c.count("TransactGetItems")
+	for _, g := range in.TransactItems {
+		c.countReads(g.Get.Key)
+	}
 	return c.api.TransactGetItems(ctx, in, o...)
 }
 

@@ -41,12 +41,16 @@ func TestDemoBackendServesEveryRead(t *testing.T) {
 		t.Fatalf("check: %v, %d problems", err, len(r.Problems))
 	}
 	// A value nobody holds: the filtered scan for holders runs to the end.
-	holders, err := store.Holders(ctx, 1, "nobody-has-this", nil)
-	if err != nil || len(holders) != 0 {
+	holders, err := store.Holders(ctx, []int{1}, "nobody-has-this", nil)
+	if err != nil || len(holders[0]) != 0 {
 		t.Fatalf("holders of a free value: %v, %v", holders, err)
 	}
-	if holders, err := store.Holders(ctx, 1, "ada0", nil); err != nil || len(holders) != 1 {
+	if holders, err := store.Holders(ctx, []int{1}, "ada0", nil); err != nil || len(holders[0]) != 1 {
 		t.Fatalf("holders of ada0: %v, %v", holders, err)
+	}
+	// Both constraints in one scan: a filter that ORs them.
+	if holders, err := store.Holders(ctx, []int{0, 1}, "ada0", nil); err != nil || len(holders[0]) != 0 || len(holders[1]) != 1 {
+		t.Fatalf("holders of ada0 by email or username: %v, %v", holders, err)
 	}
 	if page, err := store.LocksPage(ctx, dynamo.Cursor{}, 50); err != nil || len(page.Locks) == 0 {
 		t.Fatalf("locks page: %d locks, %v", len(page.Locks), err)

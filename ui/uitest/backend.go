@@ -299,21 +299,21 @@ func (b *Backend) holderIDs(ci int, v string) ([]string, int64) {
 	return ids, int64(len(b.tables[b.schema.Table]))
 }
 
-// Holders finds the accounts that hold value v of constraint ci by reading
-// every account, reporting how many it read.
-func (b *Backend) Holders(ctx context.Context, ci int, v string, progress func(scanned int64)) ([]model.AccountView, error) {
+// Holders finds, for each constraint of cis, the accounts that hold value
+// v by reading every account once, as the store's one scan does, and
+// reports how many it read.
+func (b *Backend) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
 	b.called("Holders")
 	defer b.mu.Unlock()
-	ids, read := b.holderIDs(ci, b.schema.Constraints[ci].Normalize.Apply(v))
-	if progress != nil {
+	ids := make([][]string, len(cis))
+	var read int64
+	for i, ci := range cis {
+		ids[i], read = b.holderIDs(ci, b.schema.Constraints[ci].Normalize.Apply(v))
+	}
+	if progress != nil && len(cis) > 0 {
 		progress(read)
 	}
-	var views []model.AccountView
-	for _, id := range ids {
-		a, _, _ := b.account(id)
-		views = append(views, a)
-	}
-	return views, ctx.Err()
+	return ids, ctx.Err()
 }
 
 // ReadConsistent hands each item found at refs to visit.
