@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -59,6 +60,10 @@ func InferSchema(ctx context.Context, api API, ep Endpoint, table string, n int3
 				continue
 			}
 			o, err := sample(ctx, api, ep, name, min(n, lockSample))
+			var gone *types.ResourceNotFoundException
+			if errors.As(err, &gone) {
+				continue // deleted since it was listed: it holds no lock of ours
+			}
 			if err != nil {
 				return model.Schema{}, nil, err
 			}
