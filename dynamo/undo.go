@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/locktable/locktable/model"
@@ -44,60 +42,14 @@ type UndoJournal struct {
 // UndoPath is the undo journal kept beside the audit log at auditPath.
 func UndoPath(auditPath string) string { return auditPath + ".undo" }
 
-// The journal holds attribute values, so it would grow without end: a
-// process that opens one past undoJournalMax bytes first moves it aside
-// (PATH.undo.<time>), and keeps the undoKeep newest of those; the rest,
-// the oldest writes, can no longer be undone. Moving it aside, rather than
-// copying, keeps what a process still appending to it writes: the file
-// keeps its name's records, and readers read every generation.
-const (
-	undoJournalMax = 64 << 20
-	undoKeep       = 2
-)
-
 // OpenUndoJournal opens the journal at path for appending, created and
-// tightened as the audit log is (see OpenAuditLog), moved aside first
-// when it has grown past undoJournalMax.
+// tightened as the audit log is (see OpenAuditLog).
 func OpenUndoJournal(path string) (*UndoJournal, *os.File, error) {
-	if err := rotateUndo(path, undoJournalMax, undoKeep); err != nil {
-		return nil, nil, fmt.Errorf("undo journal: %w", err)
-	}
 	log, f, err := OpenAuditLog(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("undo journal: %w", err)
 	}
 	return &UndoJournal{Path: path, log: log}, f, nil
-}
-
-// rotateUndo moves the journal at path aside when it holds more than limit
-// bytes, and removes all but the keep newest generations moved aside. Two
-// processes rotating at once move two files aside (the second, the one
-// the first just started), and lose nothing.
-func rotateUndo(path string, limit int64, keep int) error {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() <= limit {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	aside := path + "." + time.Now().UTC().Format("20060102T150405.000000000Z")
-	if err := os.Rename(path, aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	old := undoGenerations(path)
-	for _, g := range old[:max(len(old)-keep, 0)] {
-		os.Remove(g) // best effort: a generation left is only disk
-	}
-	return nil
-}
-
-// undoGenerations lists the journal's generations moved aside, oldest
-// first (their names sort by time).
-func undoGenerations(path string) []string {
-	old, _ := filepath.Glob(path + ".[0-9]*Z")
-	slices.Sort(old)
-	return old
 }
 
 // ErrUndoJournal marks a write not sent because its undo record could not
@@ -158,16 +110,36 @@ type Undoable struct {
 	UndoneBy string
 }
 
-// ReadUndoJournal reads the journal at path and its generations moved
-// aside: every write recorded, oldest first. A journal that does not exist
-// holds nothing.
+// ReadUndoJournal reads the journal at path: every write recorded, oldest
+// first. A journal that does not exist holds nothing.
 func ReadUndoJournal(path string) ([]Undoable, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("undo journal: %w", err)
+	}
+	defer f.Close()
 	var out []Undoable
 	at := map[string]int{}
-	for _, p := range append(undoGenerations(path), path) {
-		if err := readUndoFile(p, &out, at); err != nil {
-			return nil, err
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		var e UndoEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("undo journal %s, line %d: %w", path, n, err)
 		}
+		switch i, seen := at[e.Token]; {
+		case e.Event == UndoBefore:
+			at[e.Token] = len(out)
+			out = append(out, Undoable{Record: e.UndoRecord})
+		case e.Event == UndoOutcome && seen:
+			out[i].Outcome = e.Outcome
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("undo journal %s: %w", path, err)
 	}
 	for _, u := range out {
 		if u.Record.Undoes != "" && u.Outcome == Committed {
@@ -177,38 +149,6 @@ func ReadUndoJournal(path string) ([]Undoable, error) {
 		}
 	}
 	return out, nil
-}
-
-// readUndoFile adds the writes the journal file at path records to out,
-// at holding the index in out of each token.
-func readUndoFile(path string, out *[]Undoable, at map[string]int) error {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("undo journal: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		var e UndoEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return fmt.Errorf("undo journal %s, line %d: %w", path, n, err)
-		}
-		switch i, seen := at[e.Token]; {
-		case e.Event == UndoBefore:
-			at[e.Token] = len(*out)
-			*out = append(*out, Undoable{Record: e.UndoRecord})
-		case e.Event == UndoOutcome && seen:
-			(*out)[i].Outcome = e.Outcome
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("undo journal %s: %w", path, err)
-	}
-	return nil
 }
 
 // FindUndoable picks the write to undo from the journal: the one with
