@@ -135,7 +135,7 @@ func (a *app) checkCommand() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().StringVar(&segmentRange, "segment-range", "", "A-B: scan only segments A to B of --segments (a sharded check; with --partial)")
-	cmd.Flags().StringVar(&partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped JSON) instead of reporting")
+	cmd.Flags().StringVar(&partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped; check --merge reads it) instead of reporting")
 	cmd.Flags().BoolVar(&merge, "merge", false, "merge the parts (FILE...) of a sharded check, confirm and report as one check")
 	cmd.Flags().Var(&maxMemory, "max-memory", "memory budget (e.g. 256MB, 2GiB): past it the census spills to a temporary directory and is reconciled "+
 		"partition by partition, with the same result")

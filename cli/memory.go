@@ -114,7 +114,7 @@ func followLiveHeap(soft, hard int64, stop <-chan struct{}, stopped chan<- struc
 			v[i] = int64(s[i].Value.Uint64())
 		}
 		live, total, released, free, objects, unused := v[0], v[1], v[2], v[3], v[4], v[5]
-		runtime := total - released - free - objects - unused // stacks, metadata, buffers
-		debug.SetMemoryLimit(min(hard, max(soft, runtime+live+checkHeadroom)))
+		own := total - released - free - objects - unused // the runtime's: stacks, metadata, buffers
+		debug.SetMemoryLimit(min(hard, max(soft, own+live+checkHeadroom)))
 	}
 }

@@ -104,8 +104,9 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 		}
 		c.others[ref] = e.owner
 	}
-	if state&^heldFlag != lockByOther && c.others != nil {
+	if _, ok := c.others[ref]; ok && state&^heldFlag != lockByOther {
 		delete(c.others, ref)
+		c.moreBytes -= moreRefBytes
 	}
 	binary.LittleEndian.PutUint32(tail, pos)
 	tail[4] = state
@@ -124,6 +125,16 @@ func NewCensus(s *Schema) *Census {
 	c := &Census{schema: s}
 	c.forget()
 	return c
+}
+
+// full reports that one of the census's tables may not take another item.
+func (c *Census) full() bool {
+	for i := range c.values {
+		if c.values[i].full() {
+			return true
+		}
+	}
+	return c.ids.full()
 }
 
 // size is the bytes the census holds in memory, which decides when a

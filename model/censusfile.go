@@ -16,7 +16,8 @@ import (
 // and the schema it was read with, so that another process can merge the
 // parts (check --merge) and confirm them as one check would. It is one
 // line of JSON, the PartHeader, then the census's records as a census
-// spills them (see appendRecord): written and read a record at a time,
+// spills them (see appendRecord), then partEnd: written and read a record
+// at a time,
 // so that neither the process writing a part nor the one merging them
 // holds more than its census's budget.
 type PartHeader struct {
@@ -37,6 +38,11 @@ type PartHeader struct {
 // censusFileVersion changes when the format does: 1 was one JSON object
 // holding every value.
 const censusFileVersion = 2
+
+// partEnd is the byte after a part's last record, which no record begins
+// with (a record's flags are under 8): a part cut between two records is
+// then as plainly cut short as one cut inside a record.
+const partEnd = 0xff
 
 // schemaID names a schema for comparison: its flags.
 func schemaID(s *Schema) string { return strings.Join(s.Flags(), " ") }
@@ -62,20 +68,22 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 		return err
 	}
 	if !c.spilled() {
-		return c.eachRecord(func(record []byte) error {
+		err = c.eachRecord(func(record []byte) error {
 			_, err := w.Write(record)
 			return err
 		})
-	}
-	if err := c.readable(); err != nil {
-		return err
-	}
-	for _, p := range c.spill.parts {
-		if err := copyFile(w, p); err != nil {
-			return err
+	} else if err = c.readable(); err == nil {
+		for _, p := range c.spill.parts {
+			if err = copyFile(w, p); err != nil {
+				break
+			}
 		}
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{partEnd})
+	return err
 }
 
 // copyFile copies partition file p to w.
@@ -90,8 +98,9 @@ func copyFile(w io.Writer, p *partitionFile) error {
 }
 
 // A Merger builds one census from the parts of a sharded check, a record
-// at a time, into a census that spills past its budget as a check's does. The parts must be of
-// this schema, of one segment count, and cover every segment exactly once.
+// at a time, into a census that spills past its budget as a check's does.
+// The parts must be of this schema, of one segment count, and cover every
+// segment exactly once.
 type Merger struct {
 	schema  *Schema
 	id      string
@@ -128,6 +137,17 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 	if err != nil {
 		return fmt.Errorf("part %d: no header: %w", i, noEOF(err))
 	}
+	// The version first, leniently: a part of another format says so
+	// rather than which of its fields this one does not know.
+	var v struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(line, &v); err != nil {
+		return fmt.Errorf("part %d: not a census part: %w", i, err)
+	}
+	if v.Version != censusFileVersion {
+		return fmt.Errorf("part %d: census format %d, want %d: write the parts again with this version", i, v.Version, censusFileVersion)
+	}
 	var p PartHeader
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -138,8 +158,6 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 		m.covered = make([]int, max(p.Segments, 0))
 	}
 	switch n := len(m.covered); {
-	case p.Version != censusFileVersion:
-		return fmt.Errorf("part %d: census format %d, want %d: write the parts again with this version", i, p.Version, censusFileVersion)
 	case p.Schema != m.id:
 		return fmt.Errorf("part %d was read with other schema flags (%s), not %s", i, p.Schema, m.id)
 	case p.Segments != n || p.From < 0 || p.To > n || p.From >= p.To:
@@ -162,10 +180,27 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 		}
 		c.invalid = append(c.invalid, q)
 	}
-	if err := c.replayRecords(r); err != nil {
-		return fmt.Errorf("part %d: %w", i, err)
+	for {
+		next, err := r.Peek(1)
+		switch {
+		case err == io.EOF:
+			return fmt.Errorf("part %d is cut short: it has no end", i)
+		case err != nil:
+			return fmt.Errorf("part %d: %w", i, err)
+		case next[0] == partEnd:
+			r.ReadByte()
+			if _, err := r.ReadByte(); err != io.EOF {
+				return fmt.Errorf("part %d has data after its end", i)
+			}
+			return nil
+		}
+		if err := c.replayRecord(r); err != nil {
+			return fmt.Errorf("part %d: %w", i, noEOF(err))
+		}
+		if c.err != nil {
+			return c.err
+		}
 	}
-	return nil
 }
 
 // Census returns the merged census, once the parts cover every segment

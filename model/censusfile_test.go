@@ -3,8 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -85,8 +85,12 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		part       []byte
 	}{
 		{"another schema", "other schema flags", part(t, NewCensus(&other), 1, 0, 1)},
-		{"format 1", "census format 1", []byte(`{"version":1}` + "\n")},
-		{"cut short", "unexpected EOF", good[:len(good)-3]},
+		// As version 1 wrote it: one JSON object of every value.
+		{"format 1", "census format 1, want 2", []byte(`{"version":1,"schema":"x","segments":1,"from":0,"to":1,"holders":[{"a@x":["ACCT#a"]}],"locks_seen":[{}],"invalid":[]}` + "\n")},
+		{"cut inside a record", "unexpected EOF", good[:len(good)-3]},
+		{"cut between records", "cut short", good[:len(good)-1]},
+		{"cut after its header", "cut short", good[:bytes.IndexByte(good, '\n')+1]},
+		{"data after its end", "after its end", append(slices.Clone(good), 1)},
 		{"no header", "no header", []byte("{")},
 		{"not JSON", "not a census part", []byte("PK,SK\n")},
 	}
@@ -96,6 +100,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		}
 	}
 }
+
 // TestMergedShapesAreCapped: each part keeps at most maxShapes key shapes
 // of other items; merged, the census keeps that cap too (the rest counted
 // as "(other)"), and loses no item.

@@ -130,9 +130,11 @@ func (c *Census) spilled() bool { return c.spill != nil && c.spill.dir != "" }
 // could not be written), nil if none.
 func (c *Census) Err() error { return c.err }
 
-// spillPastBudget spills the census when it holds more than its budget.
+// spillPastBudget spills the census when it holds more than its budget,
+// or when one of its tables is full, as one of a long attribute's values
+// can be under a budget of gigabytes.
 func (c *Census) spillPastBudget() {
-	if c.spill == nil || c.err != nil || c.size() <= c.spill.budget {
+	if c.spill == nil || c.err != nil || c.size() <= c.spill.budget && !c.full() {
 		return
 	}
 	if err := c.spillAll(); err != nil {
@@ -247,8 +249,8 @@ func (c *Census) eachRecordOf(write func(ci int, v, record []byte) error) error 
 
 // A record is one value of one constraint as the census knew it when it
 // spilled: flags, the constraint index, the value, the lock's owner when
-// named (recordOwned), then the number of holders and each holder's id. Numbers are uvarints; strings are a uvarint length
-// and the bytes.
+// named (recordOwned), then the number of holders and each holder's id.
+// Numbers are uvarints; strings are a uvarint length and the bytes.
 const (
 	recordLocked = 1 << iota
 	recordOwned

@@ -9,11 +9,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestSpillRemovesStaleDirs: the first spill of a process removes the
-// spill directories of processes that are gone (a check killed), and
-// leaves those of running ones.
+// spill directories of processes that are gone (a check killed) once
+// nothing has written to them for a day, and leaves the others.
 func TestSpillRemovesStaleDirs(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -28,14 +29,21 @@ func TestSpillRemovesStaleDirs(t *testing.T) {
 	}
 	defer running.Process.Kill()
 	stale := filepath.Join(tmp, fmt.Sprintf("%s%d-1", spillDirPrefix, gone.Process.Pid))
+	recent := filepath.Join(tmp, fmt.Sprintf("%s%d-2", spillDirPrefix, gone.Process.Pid))
 	live := filepath.Join(tmp, fmt.Sprintf("%s%d-1", spillDirPrefix, running.Process.Pid))
-	other := filepath.Join(tmp, "locktable-census-notapid")
-	for _, d := range []string{stale, live, other} {
+	other := filepath.Join(tmp, spillDirPrefix+"x-1")
+	dayAgo := time.Now().Add(-staleAfter - time.Hour)
+	for _, d := range []string{stale, recent, live, other} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(d, "part-000"), []byte("x"), 0o600); err != nil {
+		part := filepath.Join(d, "part-000")
+		if err := os.WriteFile(part, []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
+		}
+		if d != recent {
+			os.Chtimes(part, dayAgo, dayAgo)
+			os.Chtimes(d, dayAgo, dayAgo)
 		}
 	}
 	s := DefaultSchema(LayoutSingle)
@@ -50,7 +58,7 @@ func TestSpillRemovesStaleDirs(t *testing.T) {
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the spill of a process gone is still there: %v", err)
 	}
-	for _, d := range []string{live, other} {
+	for _, d := range []string{recent, live, other} {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s was removed: %v", d, err)
 		}

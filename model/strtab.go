@@ -13,14 +13,13 @@ import (
 // its string is split by hash into subtables that grow one at a time.
 //
 // So the census of a large table costs little more than its strings:
-// about 7 bytes of index per string, no pointer for the garbage collector
+// 6 to 11 bytes of index per string, no pointer for the garbage collector
 // to walk, and no large array copied when it grows (a growth doubling one
 // array would be resident twice at that moment: the peak, not the
 // average, is what a process is charged). A Go map of strings costs about
 // 75 bytes per string beyond its bytes.
 type strtab struct {
 	tail   int   // bytes kept after each string
-	n      int   // strings interned
 	held   int64 // bytes allocated: chunks, subtables (size)
 	chunks [][]byte
 	sub    []subtable // by the hash's top bits; nil until the first intern
@@ -49,16 +48,18 @@ const (
 // noPos is no position: what an entry holds for no holder, or no lock.
 const noPos = ^uint32(0)
 
-// errArenaFull is what interning reports past 4 GiB of strings, which a
-// census reaches only with no memory budget.
-var errArenaFull = errors.New("more than 4 GiB of distinct values and account ids: give the check a --max-memory budget so that it spills to disk")
+// errArenaFull is what interning reports past 3.25 GiB of strings, which
+// a census with a budget never reaches: it spills first (full).
+var errArenaFull = errors.New("more than 3 GiB of one attribute's distinct values (or of account ids): give the check a lower --max-memory, so that it spills to disk before")
 
 // errLongString is what interning reports for a string that no chunk can
 // hold: longer than any attribute of a DynamoDB item can be.
 var errLongString = errors.New("a value or account id longer than 1 MiB")
 
-// len is the number of strings interned.
-func (t *strtab) len() int { return t.n }
+// full reports that the table may not have room for another item's
+// strings: two more chunks (an item adds at most two strings to a table,
+// an id and an owner) would pass maxChunks.
+func (t *strtab) full() bool { return len(t.chunks) >= maxChunks-2 }
 
 // size is the bytes the table holds, spare capacity included.
 func (t *strtab) size() int64 { return t.held + int64(cap(t.chunks))*24 }
@@ -79,9 +80,6 @@ func (t *strtab) bytes(pos uint32) []byte {
 	return s
 }
 
-// at returns the string at pos, copied out of the arena.
-func (t *strtab) at(pos uint32) string { return string(t.bytes(pos)) }
-
 // each visits every string, in the order interned, with its tail.
 func (t *strtab) each(visit func(pos uint32, s, tail []byte)) {
 	for ci, c := range t.chunks {
@@ -92,20 +90,6 @@ func (t *strtab) each(visit func(pos uint32, s, tail []byte)) {
 			off = end + t.tail
 		}
 	}
-}
-
-// lookup returns the position of s, or noPos if s was never interned.
-func (t *strtab) lookup(s string) uint32 {
-	if t.sub == nil {
-		return noPos
-	}
-	h := maphash.String(t.seed, s)
-	st := &t.sub[h>>(64-subtableBits)]
-	if len(st.pos) == 0 {
-		return noPos
-	}
-	pos, _ := t.find(st, h, s)
-	return pos
 }
 
 // find looks for s (of hash h) in st: its position, or noPos and the slot
@@ -145,7 +129,6 @@ func (t *strtab) intern(s string) (pos uint32, added bool, err error) {
 		return noPos, false, err
 	}
 	st.pos[slot], st.frag[slot] = pos+1, uint8(h>>(64-subtableBits-8))
-	t.n++
 	if st.n++; 8*st.n > 7*len(st.pos) {
 		t.grow(st)
 	}
@@ -169,7 +152,8 @@ func (t *strtab) append(s string) (uint32, error) {
 		// reads) stays small.
 		// They stop doubling at 256 KiB, as a chunk's spare room is
 		// resident (the runtime clears memory it hands out again), up to
-		// a thousand of them; past that, 1 MiB, for an arena of 3 GiB.
+		// a thousand of them; past that, 1 MiB: 3.25 GiB in all (full
+		// reports when one more chunk would pass it).
 		size := 1 << 10
 		switch {
 		case last >= 1<<10:

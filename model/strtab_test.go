@@ -45,16 +45,13 @@ func TestStrtab(t *testing.T) {
 		_, tail := tab.record(pos)
 		copy(tail, fmt.Sprintf("%04d", len(order)%10_000))
 	}
-	if tab.len() != len(want) {
-		t.Fatalf("len %d, want %d", tab.len(), len(want))
-	}
 	i := 0
 	tab.each(func(pos uint32, s, tail []byte) {
 		if i >= len(order) || string(s) != order[i] || pos != want[order[i]] {
 			t.Fatalf("each: string %d is %.20q at %d, want %.20q at %d", i, s, pos, order[i], want[order[i]])
 		}
-		if got := tab.at(pos); got != order[i] {
-			t.Fatalf("at(%d) = %.20q, want %.20q", pos, got, order[i])
+		if got := string(tab.bytes(pos)); got != order[i] {
+			t.Fatalf("bytes(%d) = %.20q, want %.20q", pos, got, order[i])
 		}
 		i++
 		if wantTail := fmt.Sprintf("%04d", i%10_000); !bytes.Equal(tail, []byte(wantTail)) {
@@ -72,6 +69,10 @@ func TestStrtabLimits(t *testing.T) {
 	var tab strtab
 	if _, _, err := tab.intern(strings.Repeat("x", chunkSize)); !errors.Is(err, errLongString) {
 		t.Errorf("a 1 MiB string: %v, want errLongString", err)
+	}
+	tab.chunks = make([][]byte, maxChunks-2)
+	if !tab.full() {
+		t.Errorf("%d chunks of %d: not full", len(tab.chunks), maxChunks)
 	}
 	tab.chunks = make([][]byte, maxChunks)
 	if _, _, err := tab.intern("one more"); !errors.Is(err, errArenaFull) {
@@ -112,5 +113,26 @@ func TestStrtabSize(t *testing.T) {
 	}
 	if got := tab.size(); got != want {
 		t.Errorf("size() = %d, the slices hold %d", got, want)
+	}
+}
+
+// TestFullCensusSpills: a census with a budget spills when one of its
+// tables is nearly full, however far under the budget it is, and goes on.
+func TestFullCensusSpills(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	s := DefaultSchema(LayoutSingle)
+	c := NewCensus(&s)
+	c.LimitMemory(8 << 30)
+	defer c.Close()
+	c.Add("accounts", Item{"PK": S("ACCT#1"), "SK": S("PROFILE"), "email": S("a@x.io"), "username": S("a")})
+	c.values[0].chunks = append(c.values[0].chunks, make([][]byte, maxChunks)...)[:maxChunks-2]
+	c.Add("accounts", Item{"PK": S("ACCT#2"), "SK": S("PROFILE"), "email": S("b@x.io"), "username": S("b")})
+	if c.Err() != nil || c.Spilled().Spills == 0 {
+		t.Fatalf("a full table under a large budget: err %v, %d spills; want a spill", c.Err(), c.Spilled().Spills)
+	}
+	c.Add("accounts", Item{"PK": S("ACCT#3"), "SK": S("PROFILE"), "email": S("c@x.io"), "username": S("c")})
+	ps, err := c.Reconcile()
+	if err != nil || len(ps) != 6 || c.Accounts != 3 {
+		t.Fatalf("after the spill: %v, %d problems of %d accounts; want 6 missing locks of 3", err, len(ps), c.Accounts)
 	}
 }
