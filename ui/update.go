@@ -97,10 +97,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case check.OrphansMsg:
 		m.accounts.SetOrphans(msg.Problems)
 	case check.ReportMsg:
-		m.accounts.SetReport(msg.Report)
-		m.locks.SetReport(msg.Report)
+		m.accounts.SetReport(msg.Report, msg.Duplicates)
+		m.locks.SetReport(msg.Report, msg.Duplicates)
 		m.problems.SetReport(msg.Report)
-		m.write.SetReport(msg.Report)
+		m.write.SetReport(msg.Report, msg.Duplicates)
 		m.search.SetReport(msg.Report)
 	case accounts.JumpMsg:
 		m.search, cmd = m.search.Update(search.JumpMsg(msg))

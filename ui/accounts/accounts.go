@@ -216,10 +216,10 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 	}
 }
 
-// SetReport marks the duplicates a finished check found, and shows its
-// orphan locks on top.
-func (m *Model) SetReport(r *model.Report) {
-	m.dup, m.emptyTable = r.Duplicates(), r.ScannedItems == 0
+// SetReport marks the duplicates dup a finished check found (report r's),
+// and shows its orphan locks on top.
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) {
+	m.dup, m.emptyTable = dup, r.ScannedItems == 0
 	m.src.markDuplicates(m.dup)
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1

@@ -35,8 +35,12 @@ type DoneMsg struct {
 	err    error
 }
 
-// ReportMsg hands a finished check's report to the views.
-type ReportMsg struct{ Report *model.Report }
+// ReportMsg hands a finished check's report to the views, with its
+// duplicate values, built once here for every view that marks them.
+type ReportMsg struct {
+	Report     *model.Report
+	Duplicates model.OthersHold
+}
 
 // OrphansMsg hands the problems a running check has confirmed so far to
 // the accounts view, which shows the orphan locks among them.
@@ -110,7 +114,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		m.bar.Report, m.bar.Hint = &report, report.SchemaHint(m.schema)
-		return m, events.Emit(ReportMsg{Report: &report})
+		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates()})
 	}
 	return m, nil
 }

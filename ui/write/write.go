@@ -111,8 +111,9 @@ type Model struct {
 	schema  *model.Schema
 	st      *styles.Styles
 	km      dialog.KeyMap
-	report  *model.Report // the last finished check's
-	dialog  *dialog.Model // nil when closed
+	report  *model.Report    // the last finished check's
+	dup     model.OthersHold // its duplicate values (nil before it)
+	dialog  *dialog.Model    // nil when closed
 	req     reqID
 	op      operation
 	id      string // the account a rename or delete is about
@@ -152,9 +153,10 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
-// SetReport gives the flow a finished check's report: its duplicates are
-// the values others hold, its findings the candidates of a holder lookup.
-func (m *Model) SetReport(r *model.Report) { m.report = r }
+// SetReport gives the flow a finished check's report r and its duplicate
+// values dup: they are the values others hold, its findings the
+// candidates of a holder lookup.
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.report, m.dup = r, dup }
 
 // Open reports whether the dialog is open.
 func (m Model) Open() bool { return m.dialog != nil }
@@ -170,12 +172,7 @@ func (m *Model) open(title string, fields []dialog.Field, op operation, id strin
 
 // others says which values other accounts are known to hold: the check's
 // duplicates, when it is done.
-func (m Model) others() model.OthersHold {
-	if m.report == nil {
-		return nil
-	}
-	return m.report.Duplicates()
-}
+func (m Model) others() model.OthersHold { return m.dup }
 
 // Signup opens the form of a new account, its key suggested like ids,
 // keys of the table.
