@@ -266,7 +266,6 @@ func (m Model) content() string {
 	case m.view == viewLocks:
 		body = m.locks.View()
 	case m.view == viewProblems:
-		m.problems.SetCheck(m.check.Bar())
 		body = m.problems.View()
 	default:
 		body = m.accounts.View()

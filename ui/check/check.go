@@ -35,11 +35,13 @@ type DoneMsg struct {
 	err    error
 }
 
-// ReportMsg hands a finished check's report to the views, with its
-// duplicate values, built once here for every view that marks them.
+// ReportMsg hands a finished check's report to the views, with what is
+// built from it once, here: its duplicate values, for every view that
+// marks them, and its schema hint ("" for none).
 type ReportMsg struct {
 	Report     *model.Report
 	Duplicates model.OthersHold
+	Hint       string
 }
 
 // OrphansMsg hands the problems a running check has confirmed so far to
@@ -114,7 +116,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		m.bar.Report, m.bar.Hint = &report, report.SchemaHint(m.schema)
-		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates()})
+		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
 	}
 	return m, nil
 }
