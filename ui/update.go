@@ -171,6 +171,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Help):
 		m.helpOpen, m.helpPage = !m.helpOpen, 0
 		m.detail.Close()
+		if m.helpOpen {
+			m.layHelp()
+		}
 	case key.Matches(msg, km.Back):
 		switch {
 		case m.helpOpen:
@@ -291,7 +294,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.helpOpen:
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
-			m.helpPage = min(m.helpPage+1, len(m.withBackendNotes(m.helpPages()))-1)
+			m.helpPage = min(m.helpPage+1, len(m.helpPages)-1)
 		} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
 			m.helpPage = max(m.helpPage-1, 0)
 		}
