@@ -98,11 +98,9 @@ type RenameMsg struct{ Account model.AccountView }
 // DeleteMsg asks to delete an account and release its locks.
 type DeleteMsg struct{ Account model.AccountView }
 
-// FixMsg asks to repair a problem, or to say why (Why) a person decides.
-type FixMsg struct {
-	Problem model.Problem
-	Why     string
-}
+// FixMsg asks to repair a problem; the repair's plan says why when a
+// person decides.
+type FixMsg struct{ Problem model.Problem }
 
 // Model is the write dialog and the transaction it is about.
 type Model struct {
@@ -213,11 +211,12 @@ func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	})
 }
 
-// Fix plans the repair of problem p, or says why (why) a person decides.
-// A problem a row knows only for its own account is repaired as the check
-// found it, with every holder.
-func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
-	if why == "" && m.report != nil {
+// Fix plans the repair of problem p; where a person decides, the plan's
+// Skip (model.Problem.LeftToAPerson) says why. A problem a row knows only
+// for its own account is repaired as the check found it, with every
+// holder.
+func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
+	if m.report != nil {
 		for _, q := range m.report.Problems {
 			if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
 				p = q
@@ -226,10 +225,6 @@ func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
 		}
 	}
 	m.open(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, opRepair, "")
-	if why != "" {
-		m.dialog.SetSkipped(why)
-		return m, nil
-	}
 	ctx, b, req := m.ctx, m.backend, m.req
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		r, err := b.PlanRepair(ctx, p)
@@ -342,7 +337,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case DeleteMsg:
 		return m.Delete(msg.Account)
 	case FixMsg:
-		return m.Fix(msg.Problem, msg.Why)
+		return m.Fix(msg.Problem)
 	}
 	if m.dialog == nil {
 		return m, nil
