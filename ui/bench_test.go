@@ -100,3 +100,18 @@ func BenchmarkLoadedHeap(b *testing.B) {
 		runtime.KeepAlive(m)
 	}
 }
+
+// BenchmarkViewHelp renders the screen with help open and pages through
+// it: the help pages are laid out when help opens (and on a resize), not
+// on each frame or pgdn.
+func BenchmarkViewHelp(b *testing.B) {
+	m := loadedModel(b, 1_000)
+	next, _ := m.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
+	m = next.(Model)
+	pgdn := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	for b.Loop() {
+		next, _ := m.Update(pgdn)
+		m = next.(Model)
+		_ = m.View()
+	}
+}

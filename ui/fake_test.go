@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/locktable/locktable/dynamo"
@@ -13,12 +15,20 @@ import (
 
 // TestFakeAnswersAsTheStore: the in-memory backend the Update tests run on
 // answers what the store answers on dynoxide, for the planted table: the
-// pages, the check, lookups, repair plans, and a cancelled write's reasons
-// and a committed one's effect. Tests on the fake stand for tests on the
-// store only while this holds.
+// pages, the check, lookups, repair plans and their actions, a cancelled
+// write's reasons and a committed one's effect, the repairs of ownerless
+// orphans, and the undo of each write from the journal. Tests on the fake
+// stand for tests on the store only while this holds. Only what is random
+// is normalized: a claim's or a token's value, never whether it is there.
 func TestFakeAnswersAsTheStore(t *testing.T) {
 	t.Parallel()
 	store, _ := planted(t)
+	journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "audit.undo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { file.Close() })
+	store.Undo = journal
 	f := uitest.New(store.Schema) // the same table name: texts compare equal
 	f.Put(store.Schema.Table, plantedItems()...)
 	ctx := context.Background()
@@ -98,20 +108,19 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Plan.Reclaim != nil { // a fresh claim token each time
-				r.Plan.Reclaim.Claim, r.Plan.Actions, r.Plan.Keys = "", nil, nil
-			}
+			unclaim(&r.Plan)
 			return r
 		})
 	}
 
-	// A rename of ACCT#a1 to bob@x.io is cancelled: the lock is taken.
-	write := func(b Backend, changes map[string]string) dynamo.Result {
-		p, err := b.PlanRename(ctx, "ACCT#a1", changes, nil)
+	// send sends plan p with token; it fails the test when p could not be
+	// planned (err) or sent.
+	send := func(b Backend, p model.Plan, err error, token string) dynamo.Result {
+		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		tx, err := b.Prepare(p, "token-"+changes["email"])
+		tx, err := b.Prepare(p, token)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,6 +129,11 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 			t.Fatal(err)
 		}
 		return res
+	}
+	// A rename of ACCT#a1 to bob@x.io is cancelled: the lock is taken.
+	write := func(b Backend, changes map[string]string) dynamo.Result {
+		p, err := b.PlanRename(ctx, "ACCT#a1", changes, nil)
+		return send(b, p, err, "token-"+changes["email"])
 	}
 	same("a cancelled rename", func(b Backend) any { return write(b, map[string]string{"email": "bob@x.io"}) })
 	same("a committed rename", func(b Backend) any { return write(b, map[string]string{"email": "ada@analytical.engine"}) })
@@ -130,4 +144,95 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		}
 		return a
 	})
+
+	// Undo, from each backend's journal: of the committed rename, of the
+	// cancelled one (nothing to undo), of a token never sent; then the
+	// undo sent, and the rename's undo planned again (undone already) and
+	// the undo's own.
+	undo := func(b Backend, token string) any {
+		p, err := b.UndoToken(ctx, token)
+		return []any{p, errText(err)}
+	}
+	same("the undo of the committed rename", func(b Backend) any { return undo(b, "token-ada@analytical.engine") })
+	same("the undo of the cancelled rename", func(b Backend) any { return undo(b, "token-bob@x.io") })
+	same("the undo of a token never sent", func(b Backend) any { return undo(b, "token-nobody") })
+	same("the undo sent", func(b Backend) any {
+		p, err := b.UndoToken(ctx, "token-ada@analytical.engine")
+		return send(b, p, err, "token-undo")
+	})
+	same("the rename's undo, undone already", func(b Backend) any { return undo(b, "token-ada@analytical.engine") })
+	same("the undo's undo", func(b Backend) any { return undo(b, "token-undo") })
+
+	// The repairs of the ownerless orphans run their three steps: ghost's
+	// lock is deleted, carol's given back (carol holds it). The result's
+	// token is the last step's; what each step changed can be undone.
+	for _, p := range report.Problems {
+		if p.Kind != model.OrphanLock || p.Owner != "" {
+			continue
+		}
+		same("the repair of "+p.Value+" sent, and its undo", func(b Backend) any {
+			r, err := b.PlanRepair(ctx, p)
+			if err != nil || r.Plan.Reclaim == nil {
+				t.Fatalf("the repair of %s: %v, %+v", p.Value, err, r)
+			}
+			token := "token-repair-" + p.Value
+			res := send(b, r.Plan, nil, token)
+			last := res.Token
+			if res.Token != "" && res.Token != token {
+				res.Token = "a token of its own"
+			}
+			claimUndo, err := b.UndoToken(ctx, token)
+			unclaim(&claimUndo)
+			lastUndo, lerr := b.UndoToken(ctx, last)
+			if last != token {
+				lastUndo.Undoes = strings.ReplaceAll(lastUndo.Undoes, last, "TOKEN")
+				lastUndo.Note = strings.ReplaceAll(lastUndo.Note, last, "TOKEN")
+			}
+			unclaim(&lastUndo)
+			return []any{res, claimUndo, errText(err), lastUndo, errText(lerr)}
+		})
+	}
+}
+
+// unclaim writes a reclaim's claim, a fresh token each time, as CLAIM
+// wherever the plan holds it: the value, not whether it is there.
+func unclaim(p *model.Plan) {
+	claim := ""
+	for _, a := range p.Actions {
+		if model.IsClaim(a.Account) {
+			claim = a.Account
+		}
+		for _, c := range a.Conds {
+			if model.IsClaim(c.Value.S) {
+				claim = c.Value.S
+			}
+		}
+	}
+	if p.Reclaim != nil {
+		claim = p.Reclaim.Claim
+		p.Reclaim.Claim = model.ReclaimPrefix + "CLAIM"
+	}
+	if claim == "" {
+		return
+	}
+	swap := func(v string) string { return strings.ReplaceAll(v, claim, model.ReclaimPrefix+"CLAIM") }
+	p.MustType, p.Note = swap(p.MustType), swap(p.Note)
+	for i := range p.Keys {
+		p.Keys[i] = swap(p.Keys[i])
+	}
+	for i := range p.Actions {
+		a := &p.Actions[i]
+		a.Account = swap(a.Account)
+		for k, v := range a.Set {
+			v.S = swap(v.S)
+			a.Set[k] = v
+		}
+		for k, v := range a.Item {
+			v.S = swap(v.S)
+			a.Item[k] = v
+		}
+		for j := range a.Conds {
+			a.Conds[j].Value.S = swap(a.Conds[j].Value.S)
+		}
+	}
 }

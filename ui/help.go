@@ -88,9 +88,20 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 	return append(line, root...)
 }
 
+// layHelp lays out the help screen's pages for the view help is open
+// over, at the terminal's size: when help opens and on a resize.
+func (m *Model) layHelp() {
+	m.helpPages = m.withBackendNotes(m.layHelpPages())
+	m.helpPage = min(m.helpPage, len(m.helpPages)-1)
+	m.helpLaid++
+}
+
 // helpScreen is the help page shown, and which of how many it is.
 func (m Model) helpScreen() string {
-	pages := m.withBackendNotes(m.helpPages())
+	pages := m.helpPages
+	if len(pages) == 0 {
+		return ""
+	}
 	page := min(m.helpPage, len(pages)-1)
 	out := pages[page]
 	if len(pages) > 1 {
@@ -125,12 +136,12 @@ func (m Model) withBackendNotes(pages []string) []string {
 	return pages
 }
 
-// helpPages lays out every enabled binding of the view help was opened
+// layHelpPages lays out every enabled binding of the view help was opened
 // over, and the root's, in columns that fit the list's area: the groups
 // side by side when they fit, else flowed, on further pages if need be.
 // The keys that act come first: writes, help and quit are on the first
 // page however small the terminal.
-func (m Model) helpPages() []string {
+func (m Model) layHelpPages() []string {
 	under := m
 	under.helpOpen = false
 	groups := append(m.list().FullHelp(), under.keys().FullHelp()...)

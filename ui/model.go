@@ -116,8 +116,13 @@ type Model struct {
 	race     key.Binding    // a write the help screen offers, not the line
 	nav      browser.KeyMap // the help screen's paging keys
 	writable bool
-	helpPage int    // the page of the help screen shown
-	status   string // what the last key did not do, or what is being done
+	helpPage int // the page of the help screen shown
+	// helpPages are the help screen's pages, laid out when help opens and
+	// on a resize (layHelp), not each frame; helpLaid counts the layouts,
+	// for the tests.
+	helpPages []string
+	helpLaid  int
+	status    string // what the last key did not do, or what is being done
 	// shownRef is the key of the item the detail shows (nil: none), for
 	// the copy keys; ctx bounds the read of C.
 	shownRef *model.KeyRef
@@ -204,6 +209,9 @@ func (m *Model) resize(w, h int) {
 	m.mistakes.SetWidth(w)
 	m.help.SetWidth(w)
 	m.search.SetSize(w, 1)
+	if m.helpOpen {
+		m.layHelp()
+	}
 }
 
 // copyRef is the key the copy keys copy: the item the detail shows, or
@@ -266,7 +274,6 @@ func (m Model) content() string {
 	case m.view == viewLocks:
 		body = m.locks.View()
 	case m.view == viewProblems:
-		m.problems.SetCheck(m.check.Bar())
 		body = m.problems.View()
 	default:
 		body = m.accounts.View()

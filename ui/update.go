@@ -76,9 +76,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.accounts, cmd = m.accounts.Update(msg)
 		if !m.check.Started() && !m.opts.NoCheck && m.accounts.Err() == nil {
 			// The check starts once the first rows are on screen.
-			var start tea.Cmd
-			m.check, start = m.check.Start(false)
-			cmd = tea.Batch(cmd, start)
+			cmd = tea.Batch(cmd, m.startCheck(false))
 		}
 	case accounts.RefreshedMsg:
 		m.status = ""
@@ -94,13 +92,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.locks, cmd = m.locks.Update(msg)
 	case check.ProgressMsg, check.DoneMsg:
 		m.check, cmd = m.check.Update(msg)
+		m.problems.SetCheck(m.check.Bar())
 	case check.OrphansMsg:
 		m.accounts.SetOrphans(msg.Problems)
 	case check.ReportMsg:
-		m.accounts.SetReport(msg.Report)
-		m.locks.SetReport(msg.Report)
-		m.problems.SetReport(msg.Report)
-		m.write.SetReport(msg.Report)
+		m.accounts.SetReport(msg.Report, msg.Duplicates)
+		m.locks.SetReport(msg.Report, msg.Duplicates)
+		m.problems.SetReport(msg.Report, msg.Hint)
+		m.write.SetReport(msg.Report, msg.Duplicates)
 		m.search.SetReport(msg.Report)
 	case accounts.JumpMsg:
 		m.search, cmd = m.search.Update(search.JumpMsg(msg))
@@ -127,7 +126,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
 		if msg.Committed {
-			m.check, start = m.check.Start(false)
+			start = m.startCheck(false)
 		} else {
 			m.status = "not written; reading the rows involved again"
 		}
@@ -172,6 +171,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Help):
 		m.helpOpen, m.helpPage = !m.helpOpen, 0
 		m.detail.Close()
+		if m.helpOpen {
+			m.layHelp()
+		}
 	case key.Matches(msg, km.Back):
 		switch {
 		case m.helpOpen:
@@ -292,7 +294,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.helpOpen:
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
-			m.helpPage = min(m.helpPage+1, len(m.withBackendNotes(m.helpPages()))-1)
+			m.helpPage = min(m.helpPage+1, len(m.helpPages)-1)
 		} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
 			m.helpPage = max(m.helpPage-1, 0)
 		}
@@ -334,11 +336,7 @@ func (m *Model) failures() []failure {
 	if m.view == viewLocks {
 		fs[0], fs[1] = fs[1], fs[0]
 	}
-	fs = append(fs, failure{m.check.Err(), func() tea.Cmd {
-		var cmd tea.Cmd
-		m.check, cmd = m.check.Start(false)
-		return cmd
-	}}, failure{m.search.Err(), nil}, failure{m.detail.Err(), nil})
+	fs = append(fs, failure{m.check.Err(), func() tea.Cmd { return m.startCheck(false) }}, failure{m.search.Err(), nil}, failure{m.detail.Err(), nil})
 	return slices.DeleteFunc(fs, func(f failure) bool { return f.err == nil })
 }
 
@@ -357,9 +355,16 @@ func (m *Model) reload() tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload()}
 	if !m.opts.NoCheck {
-		var start tea.Cmd
-		m.check, start = m.check.Start(true)
-		cmds = append(cmds, start)
+		cmds = append(cmds, m.startCheck(true))
 	}
 	return tea.Batch(cmds...)
+}
+
+// startCheck runs the check again (see check.Model.Start) and tells the
+// problems view it runs.
+func (m *Model) startCheck(fresh bool) tea.Cmd {
+	var cmd tea.Cmd
+	m.check, cmd = m.check.Start(fresh)
+	m.problems.SetCheck(m.check.Bar())
+	return cmd
 }

@@ -205,3 +205,16 @@ func TestConfigRemapsKeys(t *testing.T) {
 	d.send(keyMsg("x"))
 	d.until("the quit", func(*Model) bool { return d.quit })
 }
+
+// TestProblemsViewKnowsTheCheckFailedWithoutAFrame: the check's state
+// reaches the problems view in Update, not by View setting it on a copy.
+func TestProblemsViewKnowsTheCheckFailedWithoutAFrame(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.Fail("Check", errors.New("throttled"))
+	d := newDriver(t, Options{Store: store}, 100, 30)
+	d.until("the check to fail", func(m *Model) bool { return m.check.Err() != nil })
+	if s := d.m.problems.View(); !strings.Contains(s, "the check failed") {
+		t.Errorf("the problems view as kept does not know the check failed: %q", s)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
 )
 
@@ -139,17 +140,28 @@ func TestAddAccount(t *testing.T) {
 	})
 }
 
+// TestDuplicateIsLeftToAPerson: f on a lock row whose problem a person
+// decides shows the model's reason (model.Problem.LeftToAPerson, what the
+// repair plan skips with), not words of the view's own, and sends nothing.
 func TestDuplicateIsLeftToAPerson(t *testing.T) {
 	t.Parallel()
-	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
-	d.ready()
-	pinAccount(d, "eve")
-	d.press("down")
-	d.press("f")
-	waitScreen(d, "the explanation", "a person decides")
-	if !strings.Contains(d.screen(), "press e to rename or d to delete") {
-		t.Fatalf("no way forward offered:\n%s", d.screen())
+	for _, c := range []struct {
+		account string
+		kind    model.ProblemKind
+	}{{"eve", model.DuplicateValue}, {"frank", model.InvalidValue}} {
+		store := fakePlanted()
+		d := newDriver(t, Options{Store: store}, 120, 40)
+		d.ready()
+		pinAccount(d, c.account)
+		d.press("down")
+		d.press("f")
+		why := model.Problem{Kind: c.kind}.LeftToAPerson()
+		d.until("the explanation", func(m *Model) bool {
+			return strings.Contains(strings.Join(strings.Fields(d.screen()), " "), why)
+		})
+		if !strings.Contains(d.screen(), "fix "+string(c.kind)) || store.Calls("Execute") != 0 {
+			t.Errorf("%s: not the dialog of its %s, or something was sent:\n%s", c.account, c.kind, d.screen())
+		}
 	}
 }
 

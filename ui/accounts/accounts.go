@@ -216,10 +216,10 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 	}
 }
 
-// SetReport marks the duplicates a finished check found, and shows its
-// orphan locks on top.
-func (m *Model) SetReport(r *model.Report) {
-	m.dup, m.emptyTable = r.Duplicates(), r.ScannedItems == 0
+// SetReport marks the duplicates dup a finished check found (report r's),
+// and shows its orphan locks on top.
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) {
+	m.dup, m.emptyTable = dup, r.ScannedItems == 0
 	m.src.markDuplicates(m.dup)
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1
@@ -306,8 +306,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			cmd = events.Emit(write.DeleteMsg{Account: a})
 		}
 	case key.Matches(k, km.Fix):
-		if p, why, ok := m.SelectedProblem(); ok {
-			cmd = events.Emit(write.FixMsg{Problem: p, Why: why})
+		if p, ok := m.SelectedProblem(); ok {
+			cmd = events.Emit(write.FixMsg{Problem: p})
 		} else {
 			m.note = write.SelectAProblem
 		}
@@ -534,32 +534,30 @@ func (m Model) SelectedAccount() (model.AccountView, bool) {
 }
 
 // SelectedProblem is the problem the selected row shows, as the row knows
-// it (a lock row knows only its own account), or why it is left to a
-// person.
-func (m Model) SelectedProblem() (p model.Problem, why string, ok bool) {
+// it (a lock row knows only its own account). Why one is left to a person
+// is the repair plan's to say (model.Problem.LeftToAPerson), not the row's.
+func (m Model) SelectedProblem() (p model.Problem, ok bool) {
 	if m.src.Len() == 0 {
-		return p, "", false
+		return p, false
 	}
 	sc := m.r.Schema
 	r := m.src.row(m.list.Cursor())
 	switch r.Kind {
 	case rows.Orphan:
-		return *m.src.orphan(r), "", true
+		return *m.src.orphan(r), true
 	case rows.Lock:
 		a := m.src.account(r)
 		l, ci := a.Locks[r.Lock], int(r.Lock)
 		switch l.Status {
 		case model.LockMissing:
-			return sc.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), "", true
+			return sc.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), true
 		case model.LockForeign:
-			return sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), "", true
+			return sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), true
 		case model.LockDuplicate:
-			return sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}),
-				"a person decides: other accounts hold this value too. Close this, then press e to rename or d to delete one of the accounts.", true
+			return sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}), true
 		case model.LockInvalid:
-			return sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}),
-				"this value cannot be locked as it is. Close this, then press e to give the account a valid value, or d to delete it.", true
+			return sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), true
 		}
 	}
-	return p, "", false
+	return p, false
 }

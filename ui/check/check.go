@@ -35,8 +35,14 @@ type DoneMsg struct {
 	err    error
 }
 
-// ReportMsg hands a finished check's report to the views.
-type ReportMsg struct{ Report *model.Report }
+// ReportMsg hands a finished check's report to the views, with what is
+// built from it once, here: its duplicate values, for every view that
+// marks them, and its schema hint ("" for none).
+type ReportMsg struct {
+	Report     *model.Report
+	Duplicates model.OthersHold
+	Hint       string
+}
 
 // OrphansMsg hands the problems a running check has confirmed so far to
 // the accounts view, which shows the orphan locks among them.
@@ -110,7 +116,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		m.bar.Report, m.bar.Hint = &report, report.SchemaHint(m.schema)
-		return m, events.Emit(ReportMsg{Report: &report})
+		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
 	}
 	return m, nil
 }

@@ -105,8 +105,9 @@ func (m *Model) Retry() tea.Cmd {
 	return m.Prefetch()
 }
 
-// SetReport gives each lock its status from a finished check.
-func (m *Model) SetReport(r *model.Report) { m.src.setReport(r) }
+// SetReport gives each lock its status from a finished check's report r
+// and its duplicate values dup.
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.setReport(r, dup) }
 
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -221,9 +222,8 @@ type lockID struct {
 func (d *source) Len() int { return len(d.locks) }
 
 // setReport indexes a check's report by lock.
-func (d *source) setReport(r *model.Report) {
-	d.report = r
-	d.dup = r.Duplicates()
+func (d *source) setReport(r *model.Report, dup model.OthersHold) {
+	d.report, d.dup = r, dup
 	d.status = map[lockID]model.LockStatus{}
 	for _, p := range r.Problems {
 		switch p.Kind {

@@ -22,14 +22,15 @@ import (
 
 // Model is the problems view.
 type Model struct {
-	km    KeyMap
-	src   *source
-	list  browser.Model
-	ready bool // a report is shown
-	check statusbar.Check
-	w, h  int
-	hint  []string // the report's SchemaHint, wrapped: shown above the list
-	note  string   // what the last key could not do
+	km      KeyMap
+	src     *source
+	list    browser.Model
+	ready   bool // a report is shown
+	check   statusbar.Check
+	w, h    int
+	hint    string   // the report's schema hint ("" for none)
+	wrapped []string // hint, wrapped to the width: shown above the list
+	note    string   // what the last key could not do
 }
 
 // New returns the problems view, waiting for the check.
@@ -68,29 +69,27 @@ func (m *Model) SetSize(w, h int) {
 	m.layout()
 }
 
-// SetReport shows a finished check's problems, under its schema hint if
-// it has one.
-func (m *Model) SetReport(r *model.Report) {
+// SetReport shows a finished check's problems, under its schema hint
+// (check.ReportMsg's) if it has one.
+func (m *Model) SetReport(r *model.Report, hint string) {
 	m.src.set(r)
-	m.ready = true
+	m.ready, m.hint = true, hint
 	m.layout()
 	m.list.SetCursor(m.list.Cursor())
 }
 
 // layout wraps the schema hint to the width and gives the list the rest.
 func (m *Model) layout() {
-	m.hint = nil
-	if r := m.src.report; r != nil {
-		if h := r.SchemaHint(m.src.r.Schema); h != "" {
-			m.hint = strings.Split(ansi.Wrap("hint: "+h, max(m.w-2, 20), " ,"), "\n")
-			m.hint = append(m.hint, "")
-		}
+	m.wrapped = nil
+	if m.hint != "" {
+		m.wrapped = append(strings.Split(ansi.Wrap("hint: "+m.hint, max(m.w-2, 20), " ,"), "\n"), "")
 	}
-	m.list.SetSize(m.w, max(m.h-len(m.hint), 1))
+	m.list.SetSize(m.w, max(m.h-len(m.wrapped), 1))
 }
 
 // SetCheck says how the check stands, for what the view shows before its
-// report comes (or when none will).
+// report comes (or when none will). The root calls it from Update each
+// time the check starts, progresses or ends; never from View.
 func (m *Model) SetCheck(c statusbar.Check) { m.check = c }
 
 // ShowKind selects the first problem of kind k, if there is one.
@@ -163,11 +162,11 @@ func (m Model) View() string {
 	switch {
 	case !m.ready:
 		return m.src.r.Styles.Dim.Render("  " + m.waiting())
-	case m.src.Len() == 0 && m.hint == nil:
+	case m.src.Len() == 0 && m.wrapped == nil:
 		return m.src.r.Styles.Dim.Render("  " + m.src.clean())
 	}
 	var b strings.Builder
-	for _, l := range m.hint {
+	for _, l := range m.wrapped {
 		b.WriteString(m.src.r.Styles.Error.Render(l) + "\n")
 	}
 	return b.String() + m.list.View()

@@ -36,16 +36,18 @@ type Backend struct {
 	failures map[string]error
 	hold     chan struct{} // see HoldWrites
 	arrived  chan struct{}
-	lost     int                         // see LoseWrites
-	tokens   []string                    // of every write that arrived
-	undo     map[string]model.UndoRecord // of every write that committed, by token
+	lost     int      // see LoseWrites
+	tokens   []string // of every write that arrived
+	// journal is the undo journal as dynamo.ReadUndoJournal reads the
+	// store's: every transaction sent, oldest first, with its outcome.
+	journal []dynamo.Undoable
 }
 
 // New returns an empty, writable backend for schema sc.
 func New(sc model.Schema) *Backend {
 	ep := dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 	return &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
-		writable: true, calls: map[string]int{}, failures: map[string]error{}, undo: map[string]model.UndoRecord{}}
+		writable: true, calls: map[string]int{}, failures: map[string]error{}}
 }
 
 // Schema returns the schema the backend was made for.
@@ -511,35 +513,53 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 		res.Outcome = dynamo.Refused
 		return res, dynamo.ErrReadOnly
 	}
-	b.tokens = append(b.tokens, res.Token)
-	if b.lost > 0 {
-		b.lost--
-		res.Outcome = dynamo.Unknown
-		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
-		return res, nil
-	}
 	r := tx.Plan.Reclaim
 	if r == nil || !r.Resume {
-		items := model.UndoItems(tx.Plan, b.get)
-		if res.Outcome = b.transact(tx.Plan.Actions, &res); res.Outcome == dynamo.Committed && r == nil {
-			b.undo[res.Token] = model.UndoRecord{Token: res.Token, Operation: res.Operation, Table: b.schema.Table, Keys: res.Keys, Items: items}
-		}
-		if res.Outcome != dynamo.Committed || r == nil {
+		if res.Outcome = b.send(tx.Plan, &res); res.Outcome != dynamo.Committed || r == nil {
 			return res, nil
 		}
 	}
-	// The rest of a reclaim: look for holders again, then delete the lock
-	// or give it back.
-	holders, _ := b.holderIDs(r.Constraint, b.schema.Constraints[r.Constraint].Normalize.Apply(r.Value))
-	step := b.schema.DeleteClaimed(*r)
+	// The rest of a reclaim, as the store's, in a transaction of its own:
+	// look for holders again, then delete the lock or give it back.
+	w := dynamo.Wanted{Constraint: r.Constraint, Value: r.Value}
+	found := b.lookup([]dynamo.Wanted{w}, nil)
+	found.Method = "consistent scan of the accounts"
+	holders := found.Holders[w]
+	step := model.Plan{Operation: "repair", Keys: tx.Plan.Keys, Actions: []model.Action{b.schema.DeleteClaimed(*r)}}
 	if len(holders) > 0 {
-		step = b.schema.GiveBack(*r)
+		step.Actions = []model.Action{b.schema.GiveBack(*r)}
 	}
-	if res.Outcome = b.transact([]model.Action{step}, &res); res.Outcome == dynamo.Committed && len(holders) > 0 {
+	res = dynamo.Result{Operation: step.Operation, Keys: step.Keys, Token: dynamo.NewToken(), Reasons: []dynamo.Reason{}}
+	attr := b.schema.Constraints[r.Constraint].Attr
+	switch res.Outcome = b.send(step, &res); {
+	case res.Outcome != dynamo.Committed:
+	case len(holders) == 0:
+		res.Note = fmt.Sprintf("claimed the lock, found no holder of %s %s (%s, %d items read), deleted it",
+			attr, r.Value, found.Method, found.ItemsRead)
+	default:
 		res.Outcome = dynamo.Skipped
-		res.Note = fmt.Sprintf("%s is held by %s, not an orphan: the lock was given back", r.Value, strings.Join(holders, ", "))
+		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back", attr, r.Value, strings.Join(holders, ", "))
 	}
 	return res, nil
+}
+
+// send is one transaction arriving: plan p's, under res's token. It
+// journals the items p changes as they are before, applies p (or, for a
+// lost write, nothing), and journals the outcome.
+func (b *Backend) send(p model.Plan, res *dynamo.Result) dynamo.Outcome {
+	b.tokens = append(b.tokens, res.Token)
+	b.journal = append(b.journal, dynamo.Undoable{Record: model.UndoRecord{Token: res.Token, Operation: p.Operation,
+		Table: b.schema.Table, Endpoint: b.prep.Endpoint.String(), Keys: append([]string{}, p.Keys...), Undoes: p.Undoes,
+		Items: model.UndoItems(p, b.get)}})
+	outcome := dynamo.Unknown
+	if b.lost > 0 {
+		b.lost--
+		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
+	} else {
+		outcome = b.transact(p.Actions, res)
+	}
+	b.journal[len(b.journal)-1].Outcome = outcome
+	return outcome
 }
 
 // transact applies actions if every condition holds and says committed;
@@ -567,19 +587,34 @@ func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Ou
 	return dynamo.Committed
 }
 
-// UndoToken plans the undo of the committed write with token, as
-// dynamo.Store does from its undo journal.
+// UndoToken plans the undo of the write with token, or ("") of the last
+// committed one, from the journal, as dynamo.Store does from its own.
 func (b *Backend) UndoToken(ctx context.Context, token string) (model.Plan, error) {
 	if err := b.called("UndoToken"); err != nil {
 		b.mu.Unlock()
 		return model.Plan{}, err
 	}
 	defer b.mu.Unlock()
-	r, ok := b.undo[token]
-	if !ok {
-		return model.Plan{}, &model.FieldError{Field: "undo", Msg: "no write with token " + token + " in the undo journal"}
+	// A committed undo marks the write it undid, as ReadUndoJournal does.
+	journal := slices.Clone(b.journal)
+	at := map[string]int{} // the last write sent with each token
+	for i, u := range journal {
+		at[u.Record.Token] = i
 	}
-	return b.schema.Undo(r, b.get)
+	for _, u := range journal {
+		if i, ok := at[u.Record.Undoes]; ok && u.Record.Undoes != "" && u.Outcome == dynamo.Committed {
+			journal[i].UndoneBy = u.Record.Token
+		}
+	}
+	u, err := b.prep.FindUndoable(journal, token)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	p, err := b.schema.Undo(u.Record, b.get)
+	if err == nil && u.UndoneBy != "" {
+		p.Note += "; it was undone already, by " + u.UndoneBy
+	}
+	return p, err
 }
 
 // conditionsHold evaluates an action's conditions on the item now at its

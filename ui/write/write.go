@@ -98,11 +98,9 @@ type RenameMsg struct{ Account model.AccountView }
 // DeleteMsg asks to delete an account and release its locks.
 type DeleteMsg struct{ Account model.AccountView }
 
-// FixMsg asks to repair a problem, or to say why (Why) a person decides.
-type FixMsg struct {
-	Problem model.Problem
-	Why     string
-}
+// FixMsg asks to repair a problem; the repair's plan says why when a
+// person decides.
+type FixMsg struct{ Problem model.Problem }
 
 // Model is the write dialog and the transaction it is about.
 type Model struct {
@@ -111,8 +109,9 @@ type Model struct {
 	schema  *model.Schema
 	st      *styles.Styles
 	km      dialog.KeyMap
-	report  *model.Report // the last finished check's
-	dialog  *dialog.Model // nil when closed
+	report  *model.Report    // the last finished check's
+	dup     model.OthersHold // its duplicate values (nil before it)
+	dialog  *dialog.Model    // nil when closed
 	req     reqID
 	op      operation
 	id      string // the account a rename or delete is about
@@ -152,9 +151,10 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
-// SetReport gives the flow a finished check's report: its duplicates are
-// the values others hold, its findings the candidates of a holder lookup.
-func (m *Model) SetReport(r *model.Report) { m.report = r }
+// SetReport gives the flow a finished check's report r and its duplicate
+// values dup: they are the values others hold, its findings the
+// candidates of a holder lookup.
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.report, m.dup = r, dup }
 
 // Open reports whether the dialog is open.
 func (m Model) Open() bool { return m.dialog != nil }
@@ -170,12 +170,7 @@ func (m *Model) open(title string, fields []dialog.Field, op operation, id strin
 
 // others says which values other accounts are known to hold: the check's
 // duplicates, when it is done.
-func (m Model) others() model.OthersHold {
-	if m.report == nil {
-		return nil
-	}
-	return m.report.Duplicates()
-}
+func (m Model) others() model.OthersHold { return m.dup }
 
 // Signup opens the form of a new account, its key suggested like ids,
 // keys of the table.
@@ -216,11 +211,12 @@ func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	})
 }
 
-// Fix plans the repair of problem p, or says why (why) a person decides.
-// A problem a row knows only for its own account is repaired as the check
-// found it, with every holder.
-func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
-	if why == "" && m.report != nil {
+// Fix plans the repair of problem p; where a person decides, the plan's
+// Skip (model.Problem.LeftToAPerson) says why. A problem a row knows only
+// for its own account is repaired as the check found it, with every
+// holder.
+func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
+	if m.report != nil {
 		for _, q := range m.report.Problems {
 			if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
 				p = q
@@ -229,10 +225,6 @@ func (m Model) Fix(p model.Problem, why string) (Model, tea.Cmd) {
 		}
 	}
 	m.open(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, opRepair, "")
-	if why != "" {
-		m.dialog.SetSkipped(why)
-		return m, nil
-	}
 	ctx, b, req := m.ctx, m.backend, m.req
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		r, err := b.PlanRepair(ctx, p)
@@ -345,7 +337,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case DeleteMsg:
 		return m.Delete(msg.Account)
 	case FixMsg:
-		return m.Fix(msg.Problem, msg.Why)
+		return m.Fix(msg.Problem)
 	}
 	if m.dialog == nil {
 		return m, nil

@@ -1,0 +1,48 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestHelpIsLaidOutWhenItOpens: the help pages are laid out when help
+// opens and on a resize, not on each frame or pgdn; paging still walks
+// every page.
+func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted(), Missing: []string{"transactions", "idempotency tokens"}}, 60, 16)
+	d.ready()
+	d.press("?")
+	if d.m.helpLaid != 1 {
+		t.Fatalf("opening help laid it out %d times, want 1", d.m.helpLaid)
+	}
+	pages := len(d.m.helpPages)
+	if pages < 2 {
+		t.Fatalf("%d help pages at 60x16: the test needs more than one", pages)
+	}
+	seen := map[string]bool{}
+	for range pages + 1 {
+		for range 3 {
+			_ = d.screen() // frames
+		}
+		seen[d.m.helpScreen()] = true
+		d.press("pgdown")
+	}
+	if d.m.helpLaid != 1 {
+		t.Errorf("frames and pgdn laid help out again: %d layouts", d.m.helpLaid)
+	}
+	if len(seen) != pages || !strings.Contains(d.screen(), "this backend lacks") {
+		t.Errorf("paging showed %d of %d pages, the last:\n%s", len(seen), pages, d.screen())
+	}
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if d.m.helpLaid != 2 || len(d.m.helpPages) != 1 || d.m.helpPage != 0 {
+		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.m.helpLaid, len(d.m.helpPages), d.m.helpPage)
+	}
+	d.press("esc")
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if d.m.helpLaid != 2 {
+		t.Errorf("a resize with help closed laid it out: %d layouts", d.m.helpLaid)
+	}
+}
