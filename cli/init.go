@@ -44,15 +44,10 @@ func (a *app) initCommand() *cobra.Command {
 				return a.proposeTarget(store.Schema, save)
 			}
 			table := s.Table
-			if !a.cmd.PersistentFlags().Changed("table") && !a.demo {
-				names, err := store.Tables(cmd.Context())
-				if err != nil {
+			if !a.tableGiven() {
+				if table, err = a.onlyTable(cmd.Context(), store); err != nil {
 					return err
 				}
-				if len(names) != 1 {
-					return usageErr("which table? pass --table (tables at %s: %s)", store.Endpoint, orNone(names))
-				}
-				table = names[0]
 			}
 			proposed, notes, err := store.InferSchema(cmd.Context(), table, sample)
 			for _, n := range notes {

@@ -184,3 +184,15 @@ func TestPresetFlagErrors(t *testing.T) {
 	wantError(t, run(t, "sql", "--preset", "onetable:User", "--unique", "email", "--account-sk", "user#"), cli.ExitError, "sql", "--preset")
 	wantError(t, run(t, "sql", "--account-type", "kind=user", "--account-prefix", ""), cli.ExitError, "sql", "--account-type")
 }
+
+// TestPresetAsksWhichTable: a preset without --table takes the endpoint's
+// only table (or the default one); among several it asks, naming them,
+// rather than looking for a table "accounts" the application never made
+// (which it did before).
+func TestPresetAsksWhichTable(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	one, other := oneTableTable(t, client), oneTableTable(t, client)
+	r := run(t, "init", "--endpoint-url", ep, "--preset", "onetable:User")
+	wantError(t, r, cli.ExitError, "which table? pass --table", one, other)
+}

@@ -10,6 +10,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -168,6 +169,28 @@ func (a *app) schema() (model.Schema, error) {
 	return s, nil
 }
 
+// tableGiven reports whether the table was named: --table, or a target or
+// the config file's defaults. The demo's is always given.
+func (a *app) tableGiven() bool {
+	return a.demo || a.cmd.PersistentFlags().Changed("table") || a.from("table") != ""
+}
+
+// onlyTable is the endpoint's only table, for a command not told which,
+// or, of several, one named in also; otherwise it asks for --table.
+func (a *app) onlyTable(ctx context.Context, store *dynamo.Store, also ...string) (string, error) {
+	names, err := store.Tables(ctx)
+	if err != nil {
+		return "", err
+	}
+	if i := slices.IndexFunc(names, func(n string) bool { return slices.Contains(also, n) }); len(names) > 1 && i >= 0 {
+		return names[i], nil
+	}
+	if len(names) != 1 {
+		return "", usageErr("which table? pass --table (tables at %s: %s)", store.Endpoint, orNone(names))
+	}
+	return names[0], nil
+}
+
 // logWriter opens --log-file, or discards. The standard logger goes there
 // too, so that nothing writes to the terminal behind the app's back. What
 // reaches the file is redacted: the SDK logs errors that quote credentials.
@@ -208,6 +231,14 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	}
 	store := dynamo.NewStore(client, ep, s)
 	if s.Preset != "" {
+		// A preset's table is named by the application, seldom
+		// "accounts": when --table is not given, the endpoint's only
+		// table, or the default one if it is there.
+		if !a.tableGiven() {
+			if store.Schema.Table, err = a.onlyTable(ctx, store, s.Table); err != nil {
+				return nil, err
+			}
+		}
 		notes, err := store.ResolvePreset(ctx)
 		a.presetNotes = notes
 		if err != nil {
