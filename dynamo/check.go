@@ -338,9 +338,9 @@ const inListLimit = 100
 // reads every item, but sends back only these, so the rescan costs the
 // server's read and not the transfer and decoding of the whole table. No
 // condition (every account item comes back) when a constraint normalizes
-// its values, as a filter compares stored values, which may differ from
-// the normalized one in case, or when the values are more than
-// maxFilterValues.
+// its values or scopes them, as a filter compares stored values, which
+// may differ from the wanted one in case or lack its scope, or when the
+// values are more than maxFilterValues.
 func (s *Store) holderFilter(wanted []map[string]bool) []expression.ConditionBuilder {
 	var conds []expression.ConditionBuilder
 	n := 0
@@ -349,7 +349,7 @@ func (s *Store) holderFilter(wanted []map[string]bool) []expression.ConditionBui
 			continue
 		}
 		c := s.Schema.Constraints[ci]
-		if c.Normalize != model.NormalizeNone {
+		if c.Normalize != model.NormalizeNone || c.Scope != "" {
 			return nil
 		}
 		n += len(vals)
