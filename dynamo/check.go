@@ -216,18 +216,27 @@ func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([
 
 // confirmOwnerless confirms orphan locks that name no owner. No key read
 // can show that nobody holds a value, so it re-reads the locks and then
-// looks for holders by value: through the attribute's GSI where one is
-// configured, else by a second scan of the accounts, which starts after the
-// main scan ended. An in-pattern signup cannot commit while the lock exists,
+// looks for holders of the values whose locks are still there: through the
+// attribute's GSI where one is configured, else by a second scan of the
+// accounts, which starts after the main scan ended (and after the locks
+// were re-read). An in-pattern signup cannot commit while the lock exists,
 // so what this finds settles it.
 func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem) ([]model.Problem, error) {
 	sc := &s.Schema
 	fresh := model.NewCensus(sc)
 	var refs []model.KeyRef
-	wanted := make([]map[string]bool, len(sc.Constraints))
-	rescan := false
 	for _, p := range candidates {
 		refs = append(refs, sc.Involved(p)...)
+	}
+	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
+		return nil, err
+	}
+	// A lock gone since the main scan needs no lookup: fresh already
+	// shows it is no orphan. Each value looked for costs the rescan's
+	// filter on every account, and none left spares the rescan.
+	wanted := make([]map[string]bool, len(sc.Constraints))
+	rescan := false
+	for _, p := range model.Confirm(candidates, fresh) {
 		ci := p.ConstraintIndex()
 		if wanted[ci] == nil {
 			wanted[ci] = map[string]bool{}
@@ -236,9 +245,6 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 		if !s.byIndex(ci) {
 			rescan = true
 		}
-	}
-	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
-		return nil, err
 	}
 	holds := func(it model.Item, onlyIndexless bool) bool {
 		for ci, vals := range wanted {

@@ -1,8 +1,14 @@
 package dynamo_test
 
 import (
+	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
@@ -39,5 +45,54 @@ func TestRescanFindsScopedHolders(t *testing.T) {
 	}
 	if hook.examined.Load() == 0 {
 		t.Fatal("no rescan: the test did not test it")
+	}
+}
+
+// locksGoneHook deletes keys just before the first consistent read of
+// keys, and counts consistent scans.
+type locksGoneHook struct {
+	dynamo.API
+	once  sync.Once
+	gone  func()
+	scans atomic.Int32
+}
+
+func (h *locksGoneHook) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	h.once.Do(h.gone)
+	return h.API.BatchGetItem(ctx, in, opts...)
+}
+
+func (h *locksGoneHook) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if aws.ToBool(in.ConsistentRead) {
+		h.scans.Add(1)
+	}
+	return h.API.Scan(ctx, in, opts...)
+}
+
+// TestRescanSkippedWhenTheLocksAreGone: ownerless orphan locks deleted
+// after the main scan are no orphans, and the consistent re-read of the
+// locks shows it; no second scan is needed to look for their holders.
+func TestRescanSkippedWhenTheLocksAreGone(t *testing.T) {
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	dynamotest.Put(t, client, base.Schema.Table,
+		acct("ACCT#a", "a@x.io", "a"), lock("UNIQ#EMAIL#a@x.io", "ACCT#a"), lock("UNIQ#HANDLE#a", "ACCT#a"),
+		lock("UNIQ#EMAIL#gone@x.io", ""), lock("UNIQ#HANDLE#gone", ""))
+	hook := &locksGoneHook{API: client, gone: func() {
+		for _, pk := range []string{"UNIQ#EMAIL#gone@x.io", "UNIQ#HANDLE#gone"} {
+			_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{
+				TableName: aws.String(base.Schema.Table),
+				Key:       dynamo.ItemToSDK(model.Item{"PK": model.S(pk), "SK": model.S("LOCK")}),
+			})
+			if err != nil {
+				t.Errorf("delete %s: %v", pk, err)
+			}
+		}
+	}}
+	r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema))
+	if len(r.Problems) != 0 {
+		t.Fatalf("problems = %+v, want none: the locks are gone", r.Problems)
+	}
+	if got := hook.scans.Load(); got != 0 {
+		t.Fatalf("%d consistent scan pages: a rescan for values whose locks are gone", got)
 	}
 }
