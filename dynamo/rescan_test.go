@@ -96,3 +96,42 @@ func TestRescanSkippedWhenTheLocksAreGone(t *testing.T) {
 		t.Fatalf("%d consistent scan pages: a rescan for values whose locks are gone", got)
 	}
 }
+
+// segmentsHook records the TotalSegments of consistent scans.
+type segmentsHook struct {
+	dynamo.API
+	mu       sync.Mutex
+	segments map[int32]bool
+}
+
+func (h *segmentsHook) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if aws.ToBool(in.ConsistentRead) {
+		h.mu.Lock()
+		h.segments[aws.ToInt32(in.TotalSegments)] = true
+		h.mu.Unlock()
+	}
+	return h.API.Scan(ctx, in, opts...)
+}
+
+// TestRescanReadsTwiceTheSegments: the second scan returns few items, so
+// its time is the server's reading, which more segments share out; with
+// one segment (a backend that ignores segments) it keeps one.
+func TestRescanReadsTwiceTheSegments(t *testing.T) {
+	for _, tc := range []struct{ segments, want int32 }{{1, 0}, {2, 4}, {4, 8}} {
+		t.Run(fmt.Sprint(tc.segments), func(t *testing.T) {
+			base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+			dynamotest.Put(t, client, base.Schema.Table,
+				acct("ACCT#a", "a@x.io", "a"), lock("UNIQ#EMAIL#a@x.io", "ACCT#a"), lock("UNIQ#HANDLE#a", "ACCT#a"),
+				lock("UNIQ#EMAIL#gone@x.io", ""))
+			hook := &segmentsHook{API: client, segments: map[int32]bool{}}
+			store := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+			store.Segments = int(tc.segments)
+			if r := check(t, store); len(r.Problems) != 1 {
+				t.Fatalf("problems = %+v, want the orphan", r.Problems)
+			}
+			if len(hook.segments) != 1 || !hook.segments[tc.want] {
+				t.Fatalf("the rescan's TotalSegments: %v, want %d (0: none)", hook.segments, tc.want)
+			}
+		})
+	}
+}
