@@ -48,6 +48,45 @@ func TestRescanFindsScopedHolders(t *testing.T) {
 	}
 }
 
+// TestRescanFilterNamesAtMostMaxValues: past maxFilterValues (48)
+// ownerless orphans, the rescan's filter names no values (each one costs
+// the filter on every account, more than sending every account back) and
+// the values are matched as the accounts come back; a late holder is
+// still found.
+func TestRescanFilterNamesAtMostMaxValues(t *testing.T) {
+	for _, tc := range []struct {
+		orphans  int
+		returned int32 // by the rescan
+	}{{48, 1}, {49, 21}} {
+		t.Run(fmt.Sprint(tc.orphans), func(t *testing.T) {
+			base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+			for i := range 20 {
+				id, v := fmt.Sprintf("ACCT#%02d", i), fmt.Sprintf("u%02d", i)
+				dynamotest.Put(t, client, base.Schema.Table,
+					acct(id, v+"@x.io", v), lock("UNIQ#EMAIL#"+v+"@x.io", id), lock("UNIQ#HANDLE#"+v, id))
+			}
+			for i := range tc.orphans {
+				dynamotest.Put(t, client, base.Schema.Table, lock(fmt.Sprintf("UNIQ#EMAIL#gone%03d@x.io", i), ""))
+			}
+			hook := &rescanHook{API: client, before: func() {
+				dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#late", "gone000@x.io", ""))
+			}}
+			r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema))
+			if len(r.Problems) != tc.orphans-1 {
+				t.Fatalf("%d problems, want %d (every orphan but gone000@x.io, which ACCT#late holds)", len(r.Problems), tc.orphans-1)
+			}
+			for _, p := range r.Problems {
+				if p.Value == "gone000@x.io" {
+					t.Fatalf("reported %+v: ACCT#late holds it", p)
+				}
+			}
+			if got := hook.returned.Load(); got != tc.returned {
+				t.Fatalf("the rescan returned %d items, want %d", got, tc.returned)
+			}
+		})
+	}
+}
+
 // locksGoneHook deletes keys just before the first consistent read of
 // keys, and counts consistent scans.
 type locksGoneHook struct {
