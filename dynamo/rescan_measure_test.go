@@ -11,10 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/locktable/locktable/model"
 )
@@ -128,28 +125,11 @@ func TestMeasureRescanShapes(t *testing.T) {
 		run  func() int
 	}{
 		{"bare scan (BenchmarkBareScan's)", func() int {
-			var items atomic.Int64
-			g, gctx := errgroup.WithContext(ctx)
-			for seg := range DefaultSegments {
-				g.Go(func() error {
-					in := &dynamodb.ScanInput{TableName: aws.String(table), Segment: aws.Int32(int32(seg)), TotalSegments: aws.Int32(DefaultSegments)}
-					for {
-						out, err := client.Scan(gctx, in)
-						if err != nil {
-							return err
-						}
-						items.Add(int64(len(out.Items)))
-						if len(out.LastEvaluatedKey) == 0 {
-							return nil
-						}
-						in.ExclusiveStartKey = out.LastEvaluatedKey
-					}
-				})
-			}
-			if err := g.Wait(); err != nil {
+			items, err := BareScan(ctx, client, table, DefaultSegments)
+			if err != nil {
 				t.Fatal(err)
 			}
-			return int(items.Load())
+			return int(items)
 		}},
 		{"floor: attr = one value", rescan(&one)},
 		{"attr IN (..) OR ..", rescan(or(ins))},
