@@ -3,13 +3,10 @@ package dynamo_test
 import (
 	"context"
 	"os"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
@@ -87,32 +84,10 @@ func BenchmarkBareScan(b *testing.B) {
 	segments := dynamo.DefaultSegments
 	var items int64
 	for b.Loop() {
-		var n atomic.Int64
-		g, gctx := errgroup.WithContext(ctx)
-		for seg := range segments {
-			g.Go(func() error {
-				in := &dynamodb.ScanInput{
-					TableName:     aws.String(table),
-					Segment:       aws.Int32(int32(seg)),
-					TotalSegments: aws.Int32(int32(segments)),
-				}
-				for {
-					out, err := client.Scan(gctx, in)
-					if err != nil {
-						return err
-					}
-					n.Add(int64(len(out.Items)))
-					if len(out.LastEvaluatedKey) == 0 {
-						return nil
-					}
-					in.ExclusiveStartKey = out.LastEvaluatedKey
-				}
-			})
-		}
-		if err := g.Wait(); err != nil {
+		var err error
+		if items, err = dynamo.BareScan(ctx, client, table, segments); err != nil {
 			b.Fatal(err)
 		}
-		items = n.Load()
 	}
 	b.ReportMetric(float64(items), "items/op")
 }
