@@ -47,7 +47,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 
 // Census is the first half of a check: it scans segments [from, to) of
 // s.Segments of every table into a census. A sharded check runs it in
-// several processes and merges their censuses (model.CensusFile). Past
+// several processes and merges their censuses (Census.WritePart, model.Merger). Past
 // s.MaxMemory the census spills to disk: the caller closes it.
 func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckProgress)) (*model.Census, error) {
 	if from < 0 || to > s.Segments || from >= to {
