@@ -341,12 +341,8 @@ func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(
 		conds = append(conds, cond)
 	}
 	if len(scanFor) > 0 {
-		filter := conds[0]
-		if len(conds) > 1 {
-			filter = expression.Or(conds[0], conds[1], conds[2:]...)
-		}
 		var scanned int64
-		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(filter), segments: 1}
+		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(*join(expression.Or, conds)), segments: 1}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			for _, av := range items {
 				it := fromSDK(av)

@@ -396,26 +396,26 @@ func (s *Store) holderFilter(wanted []map[string]bool) *expression.ConditionBuil
 			conds = append(conds, expression.Name(c.Attr).In(ops[0], ops[1:]...))
 		}
 	}
-	switch len(conds) {
-	case 0:
-		return nil
-	case 1:
-		return &conds[0]
-	}
-	c := expression.Or(conds[0], conds[1], conds[2:]...)
-	return &c
+	return join(expression.Or, conds)
 }
 
-// and joins conditions in one flat AND: (a) AND (b) AND (c). Nesting them
-// pairwise would be the same to DynamoDB, but minidyn's parser rejects it.
+// and joins conditions in one flat AND: (a) AND (b) AND (c).
 func and(conds ...expression.ConditionBuilder) *expression.ConditionBuilder {
+	return join(expression.And, conds)
+}
+
+// join joins conditions with op (expression.And or Or) in one flat list,
+// nil for none. Nesting them pairwise would be the same to DynamoDB, but
+// minidyn's parser rejects it.
+func join(op func(a, b expression.ConditionBuilder, more ...expression.ConditionBuilder) expression.ConditionBuilder,
+	conds []expression.ConditionBuilder) *expression.ConditionBuilder {
 	switch len(conds) {
 	case 0:
 		return nil
 	case 1:
 		return &conds[0]
 	}
-	c := expression.And(conds[0], conds[1], conds[2:]...)
+	c := op(conds[0], conds[1], conds[2:]...)
 	return &c
 }
 

@@ -68,7 +68,7 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 		return err
 	}
 	if !c.spilled() {
-		err = c.eachRecord(func(record []byte) error {
+		err = c.eachRecord(func(_ int, _, record []byte) error {
 			_, err := w.Write(record)
 			return err
 		})

@@ -169,7 +169,7 @@ func (c *Census) spillAll() error {
 			return err
 		}
 	}
-	err := c.eachRecordOf(func(ci int, v, record []byte) error {
+	err := c.eachRecord(func(ci int, v, record []byte) error {
 		p := sp.parts[sp.partition(ci, v)]
 		if err := p.write(record); err != nil {
 			return fmt.Errorf("spill the census to %s: %w", p.path, err)
@@ -224,13 +224,9 @@ func (sp *spill) partition(ci int, v []byte) int {
 }
 
 // eachRecord hands write each value the census holds in memory, as a
-// record (appendRecord). The record is valid only during the call.
-func (c *Census) eachRecord(write func(record []byte) error) error {
-	return c.eachRecordOf(func(_ int, _, record []byte) error { return write(record) })
-}
-
-// eachRecordOf is eachRecord, with each record's constraint and value.
-func (c *Census) eachRecordOf(write func(ci int, v, record []byte) error) error {
+// record (appendRecord), with its constraint and value. The record is
+// valid only during the call.
+func (c *Census) eachRecord(write func(ci int, v, record []byte) error) error {
 	var buf []byte
 	for ci := range c.values {
 		var err error
