@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/check"
 )
 
 // TestHelpIsLaidOutWhenItOpens: the help pages are laid out when help
@@ -44,5 +47,23 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	if d.m.helpLaid != 2 {
 		t.Errorf("a resize with help closed laid it out: %d layouts", d.m.helpLaid)
+	}
+}
+
+// TestHelpFollowsAReportArriving: help open over the Problems view lists
+// enter while a problem is selected, and drops it when a report with no
+// problem arrives behind it (it kept the keys of when it opened before).
+func TestHelpFollowsAReportArriving(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.press("3", "?")
+	if !strings.Contains(d.screen(), "enter") {
+		t.Fatalf("help over a selected problem lists no enter:\n%s", d.screen())
+	}
+	none := &model.Report{Problems: []model.Problem{}, ScannedItems: 1}
+	d.send(check.ReportMsg{Report: none, Duplicates: none.Duplicates()})
+	if strings.Contains(d.screen(), "enter") {
+		t.Errorf("help still lists enter after a report with no problem:\n%s", d.screen())
 	}
 }

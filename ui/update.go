@@ -28,10 +28,26 @@ import (
 // Update routes a message to the widget it is for; what one widget asks
 // of another comes back as a message and is routed the same way.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	// Help lists the keys the view under it has now, which a message
+	// other than a key, a resize or a tick (a report arriving, a page
+	// loaded) may turn on or off: it is laid out again then.
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.WindowSizeMsg, spinner.TickMsg:
+	default:
+		if nm, ok := next.(Model); ok && nm.helpOpen {
+			nm.layHelp()
+			return nm, cmd
+		}
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case events.Msg:
-		next, cmd := m.Update(msg.Msg)
+		next, cmd := m.update(msg.Msg)
 		return next, tea.Batch(cmd, m.pump.Listen())
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -59,7 +75,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r := msg.Replay
 		lines, err := r.Lines(true)
 		if err != nil {
-			m.status = "not shown: " + errText(err)
+			// Written all the same: the detail says why it shows nothing
+			// more (a status line would be overwritten by WrittenMsg's).
+			lines = []string{r.Kind + ": written, but the requests cannot be shown: " + errText(err)}
 		}
 		cmd = tea.Batch(events.Emit(write.WrittenMsg{Accounts: r.Accounts, Committed: true}),
 			events.Emit(detail.OpenMsg{Title: "replayed " + r.Kind + ": it leaves " + string(r.Problem),

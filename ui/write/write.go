@@ -168,10 +168,6 @@ func (m *Model) open(title string, fields []dialog.Field, op operation, id strin
 	m.raceTxs, m.board = nil, nil
 }
 
-// others says which values other accounts are known to hold: the check's
-// duplicates, when it is done.
-func (m Model) others() model.OthersHold { return m.dup }
-
 // Signup opens the form of a new account, its key suggested like ids,
 // keys of the table.
 func (m Model) Signup(ids []string) (Model, tea.Cmd) {
@@ -204,7 +200,7 @@ func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
 // Delete plans deleting account a and releasing its locks.
 func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
-	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.others()
+	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.dup
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		p, err := b.PlanDelete(ctx, id, others)
 		return prepare(req, b, p, err)
@@ -377,7 +373,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case opRace:
 			return m, m.submitRace(msg.Values)
 		case opRename:
-			id, others := m.id, m.others()
+			id, others := m.id, m.dup
 			changes := map[string]string{}
 			for _, f := range m.dialog.Fields() {
 				if v := f.Input.Value(); v != f.Original {
