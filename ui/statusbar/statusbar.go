@@ -39,6 +39,9 @@ type Check struct {
 	// Hint is the last report's SchemaHint: its problems are likely the
 	// schema's fault (a wrong --account-prefix), not the table's.
 	Hint string
+	// Counts are the last report's problems by kind, counted once when it
+	// arrived, not at each frame.
+	Counts map[model.ProblemKind]int
 }
 
 // Render renders the two header lines at width.
@@ -75,10 +78,6 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	// Narrower, the inactive tabs keep their keys only, then the counts
 	// their short words, before anything is cut.
 	var line2 string
-	var counts map[model.ProblemKind]int // once, for every width tried
-	if h.Check.Report != nil {
-		counts = h.Check.Report.Counts()
-	}
 	for compact := range 3 {
 		var tabs []string
 		for i, v := range h.Views {
@@ -95,7 +94,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 		if compact > 0 {
 			gap = "  "
 		}
-		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, compact > 1, counts)
+		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, compact > 1)
 		if ansi.StringWidth(line2) <= width {
 			break
 		}
@@ -118,7 +117,7 @@ var tinyKind = map[model.ProblemKind]string{
 
 // render says how the check stands: its progress while it runs, the
 // problem counts per kind once it is done (tiny: in fewer letters).
-func (c Check) render(st *styles.Styles, tiny bool, counts map[model.ProblemKind]int) string {
+func (c Check) render(st *styles.Styles, tiny bool) string {
 	switch {
 	case c.Err != nil:
 		return st.Error.Render("check failed (r to retry)")
@@ -130,10 +129,10 @@ func (c Check) render(st *styles.Styles, tiny bool, counts map[model.ProblemKind
 		}
 		for _, k := range model.ProblemKinds {
 			style := st.Dim
-			if counts[k] > 0 {
+			if c.Counts[k] > 0 {
 				style = st.Kind[k]
 			}
-			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], counts[k])))
+			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
 		}
 		if rcu := c.Report.ConsumedRCU; rcu > 0 {
 			parts = append(parts, st.Dim.Render("check: "+rcuText(rcu)+" RCU"))
