@@ -195,7 +195,6 @@ func readParts(s *model.Schema, paths []string, budget int64) (*model.Census, er
 	m := model.NewMerger(s, budget)
 	for _, path := range paths {
 		if err := readPart(m, path); err != nil {
-			m.Census() // removes what the merge spilled
 			return nil, err
 		}
 	}

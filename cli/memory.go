@@ -55,14 +55,16 @@ func holdMemory(soft, budget int64) (release func()) {
 	h.Lock()
 	defer h.Unlock()
 	if h.holders++; h.holders == 1 {
-		h.oldLimit = debug.SetMemoryLimit(-1)
-		h.oldPercent = debug.SetGCPercent(-1)
-		debug.SetGCPercent(h.oldPercent)
+		h.oldLimit = debug.SetMemoryLimit(-1) // -1 reads without setting
 		hard := min(h.oldLimit, max(budget, minHeapLimit))
-		debug.SetMemoryLimit(hard)
-		if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		// SetGCPercent has no read-only form: it turns GC off here, and
+		// the user's pacing puts it back.
+		h.oldPercent = debug.SetGCPercent(-1)
+		if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+			debug.SetGCPercent(h.oldPercent)
+			debug.SetMemoryLimit(hard)
+		} else {
 			debug.SetMemoryLimit(min(soft, hard))
-			debug.SetGCPercent(-1)
 			h.stop, h.stopped = make(chan struct{}), make(chan struct{})
 			go followLiveHeap(soft, hard, h.stop, h.stopped)
 		}

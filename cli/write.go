@@ -267,11 +267,12 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		}
 		refused := false
 		for _, r := range results {
+			if r.Outcome != dynamo.Cancelled {
+				continue
+			}
 			for _, rs := range r.Reasons {
-				if r.Outcome == dynamo.Cancelled {
-					refused = true
-					fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(rs.Message))
-				}
+				refused = true
+				fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(rs.Message))
 			}
 		}
 		if refused {

@@ -118,7 +118,8 @@ func NewMerger(s *Schema, budget int64) *Merger {
 	return &Merger{schema: s, id: schemaID(s), census: c}
 }
 
-// ReadPart merges the next part, read from r (see WritePart).
+// ReadPart merges the next part, read from r (see WritePart). After an
+// error the merge is over, and what it spilled is removed.
 func (m *Merger) ReadPart(r io.Reader) error {
 	if m.err != nil {
 		return m.err
@@ -127,6 +128,9 @@ func (m *Merger) ReadPart(r io.Reader) error {
 	m.err = m.readPart(bufio.NewReaderSize(r, 64<<10))
 	if m.err == nil {
 		m.err = m.census.Err()
+	}
+	if m.err != nil {
+		m.census.Close() // the merge is over: what it spilled goes
 	}
 	return m.err
 }

@@ -26,7 +26,6 @@ func merge(s *Schema, budget int64, parts ...[]byte) (*Census, error) {
 	m := NewMerger(s, budget)
 	for _, p := range parts {
 		if err := m.ReadPart(bytes.NewReader(p)); err != nil {
-			m.Census()
 			return nil, err
 		}
 	}

@@ -238,10 +238,7 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 		return Plan{}, err
 	}
 	key := s.AccountKey(id)
-	item := Item{}
-	for k, v := range key {
-		item[k] = S(v)
-	}
+	item := KeyItem(key)
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, isKey := key[name]; isKey || name == "" {
 			return Plan{}, &FieldError{name, "is a key attribute; use --id"}

@@ -29,19 +29,7 @@ func (s *Schema) Explain(a Action, now Item) string {
 		if now == nil {
 			return "account " + k + " no longer exists"
 		}
-		for _, c := range a.Conds {
-			if c.Kind != CondEquals {
-				continue // attribute_exists(PK) held: now is the account
-			}
-			v, ok := now[c.Attr]
-			switch {
-			case !ok && !c.Absent:
-				return "account " + k + " changed since it was loaded: " + c.Attr + " is now absent"
-			case ok && (c.Absent || v.DynamoJSON() != c.Value.DynamoJSON()):
-				return "account " + k + " changed since it was loaded: " + c.Attr + " is now " + valueText(v)
-			}
-		}
-		return "account " + k + " changed since it was loaded"
+		return "account " + k + " changed since it was loaded" + changedAttr(a.Conds, now, false)
 	case RoleClaimLock:
 		if now != nil {
 			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
@@ -76,4 +64,29 @@ func valueText(v Value) string {
 		return Printable(v.S)
 	}
 	return Printable(v.DynamoJSON())
+}
+
+// changedAttr says which attribute of now fails one of conds' equalities
+// (": ATTR is now V", with ", not W" when was, where the condition wanted
+// a value), "" when none does. attribute_exists(PK) conditions held: now
+// is the item.
+func changedAttr(conds []Cond, now Item, was bool) string {
+	for _, c := range conds {
+		if c.Kind != CondEquals {
+			continue
+		}
+		v, ok := now[c.Attr]
+		switch {
+		case !ok && !c.Absent:
+			return ": " + c.Attr + " is now absent"
+		case ok && c.Absent:
+			return ": " + c.Attr + " is now " + valueText(v)
+		case ok && v.DynamoJSON() != c.Value.DynamoJSON():
+			if was {
+				return ": " + c.Attr + " is now " + valueText(v) + ", not " + valueText(c.Value)
+			}
+			return ": " + c.Attr + " is now " + valueText(v)
+		}
+	}
+	return ""
 }

@@ -39,7 +39,7 @@ func After(a Action, before Item) Item {
 	case ActUpdate:
 		after := maps.Clone(before)
 		if after == nil {
-			after = keyItem(a.Key)
+			after = KeyItem(a.Key)
 		}
 		maps.Copy(after, a.Set)
 		for _, k := range a.Remove {
@@ -96,7 +96,7 @@ func (s *Schema) Undo(r UndoRecord, now func(table string, key map[string]string
 // restore is the action that sets one item back to how it was before the
 // write, guarded by the item being as the write left it.
 func (s *Schema) restore(it UndoItem, now Item) (Action, bool) {
-	e := s.Classify(it.Table, firstItem(it.Before, it.After, keyItem(it.Key)))
+	e := s.Classify(it.Table, firstItem(it.Before, it.After, KeyItem(it.Key)))
 	a := Action{Role: RoleRestore, Table: it.Table, Key: it.Key, Constraint: -1}
 	switch e.Kind {
 	case EntryAccount:
@@ -178,14 +178,6 @@ func firstItem(items ...Item) Item {
 	return nil
 }
 
-func keyItem(key map[string]string) Item {
-	it := Item{}
-	for k, v := range key {
-		it[k] = S(v)
-	}
-	return it
-}
-
 // restoreNoun is what a restore action is about, in words.
 func (a Action) restoreNoun() string {
 	switch {
@@ -221,19 +213,5 @@ func (s *Schema) explainRestore(a Action, now Item) string {
 	if now == nil {
 		return what + " no longer exists"
 	}
-	for _, c := range a.Conds {
-		if c.Kind != CondEquals {
-			continue
-		}
-		v, ok := now[c.Attr]
-		switch {
-		case !ok && !c.Absent:
-			return what + " changed since that write: " + c.Attr + " is now absent"
-		case ok && c.Absent:
-			return what + " changed since that write: " + c.Attr + " is now " + valueText(v)
-		case ok && v.DynamoJSON() != c.Value.DynamoJSON():
-			return what + " changed since that write: " + c.Attr + " is now " + valueText(v) + ", not " + valueText(c.Value)
-		}
-	}
-	return what + " changed since that write"
+	return what + " changed since that write" + changedAttr(a.Conds, now, true)
 }

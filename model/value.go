@@ -49,6 +49,15 @@ type Item map[string]Value
 // S returns a string value.
 func S(s string) Value { return Value{Kind: KindS, S: s} }
 
+// KeyItem is the item of a key alone: its attributes as strings.
+func KeyItem(key map[string]string) Item {
+	it := Item{}
+	for k, v := range key {
+		it[k] = S(v)
+	}
+	return it
+}
+
 // N returns a number value from its decimal text.
 func N(n string) Value { return Value{Kind: KindN, S: n} }
 

@@ -151,16 +151,8 @@ func sampleValue(attr string, i int) string {
 
 // accountItem builds the account item for id with attributes.
 func (s seeder) accountItem(id string, attrs map[string]string) model.Item {
-	it := keyItem(s.sc.AccountKey(id))
+	it := model.KeyItem(s.sc.AccountKey(id))
 	for k, v := range attrs {
-		it[k] = model.S(v)
-	}
-	return it
-}
-
-func keyItem(key map[string]string) model.Item {
-	it := model.Item{}
-	for k, v := range key {
 		it[k] = model.S(v)
 	}
 	return it
@@ -170,7 +162,7 @@ func keyItem(key map[string]string) model.Item {
 // owner when owner is not empty.
 func (s seeder) lockItem(ci int, v, owner string) (table string, item model.Item) {
 	table, key := s.sc.LockKey(ci, s.sc.Constraints[ci].Normalize.Apply(v))
-	item = keyItem(key)
+	item = model.KeyItem(key)
 	if owner != "" {
 		item[s.sc.OwnerAttr] = model.S(owner)
 	}
