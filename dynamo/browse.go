@@ -321,7 +321,7 @@ func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(
 		}
 	}
 	var scanFor []int // positions in cis
-	var conds []expression.ConditionBuilder
+	wanted := make([]map[string]bool, len(s.Schema.Constraints))
 	for i, ci := range cis {
 		if s.byIndex(ci) {
 			if err := s.queryIndex(ctx, ci, v, func(it model.Item) { keep(i, it) }); err != nil {
@@ -330,19 +330,11 @@ func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(
 			continue
 		}
 		scanFor = append(scanFor, i)
-		c := s.Schema.Constraints[ci]
-		cond := expression.Name(c.Attr).Equal(expression.Value(v))
-		// Under normalization any spelling may normalize to v; and minidyn
-		// fails a whole scan when "=" meets an attribute that is not a
-		// string. Both compare here instead (keep does).
-		if c.Normalize != model.NormalizeNone || c.Scope != "" || s.Endpoint.Demo {
-			cond = expression.Name(c.Attr).AttributeExists()
-		}
-		conds = append(conds, cond)
+		wanted[ci] = map[string]bool{want[i]: true}
 	}
 	if len(scanFor) > 0 {
 		var scanned int64
-		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(*join(expression.Or, conds)), segments: 1}
+		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(*s.holderFilter(wanted)), segments: 1}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			for _, av := range items {
 				it := fromSDK(av)

@@ -188,7 +188,7 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 const projectAbove = 256
 
 // worthProjecting reports whether the main scan of table should project
-// its items (checkNames). A projection costs the server work on every
+// its items (onto Schema.ReadNames). A projection costs the server work on every
 // item (a fifth of a scan of small items, on dynoxide) and saves the
 // transfer and decoding of what it leaves out, so it is worth it only
 // when the items hold more than the check reads: when their average size,
@@ -360,12 +360,15 @@ const maxFilterValues = 48
 // inListLimit is the most operands DynamoDB takes in one IN list.
 const inListLimit = 100
 
-// holderFilter narrows the rescan for ownerless orphans to the items that
-// may hold one of the wanted values of the constraints without an index,
-// ORed over the constraints: attr IN (v1, ...) in lists of inListLimit;
-// or attribute_exists(attr) where the stored value cannot be compared with
+// holderFilter narrows a scan for holders (the rescan for ownerless
+// orphans, a write's holder lookup, find) to the items that may hold one
+// of the wanted values of the constraints without an index, ORed over the
+// constraints: attr IN (v1, ...) in lists of inListLimit; or
+// attribute_exists(attr) where the stored value cannot be compared with
 // the wanted one (normalized: "Ada" holds "ada"; scoped: the value carries
-// the scope), or where the values are more than maxFilterValues in all.
+// the scope), where the values are more than maxFilterValues in all, or
+// on the demo (minidyn fails a whole scan when a comparison meets an
+// attribute that is not a string).
 // What comes back is matched by its value (model.Held) and classified by
 // the census, so the filter need not select accounts: a condition on the
 // key would cost more comparisons on every item (measured: 506 ms against
@@ -383,7 +386,7 @@ func (s *Store) holderFilter(wanted []map[string]bool) *expression.ConditionBuil
 			continue
 		}
 		c := s.Schema.Constraints[ci]
-		if c.Normalize != model.NormalizeNone || c.Scope != "" || n > maxFilterValues {
+		if c.Normalize != model.NormalizeNone || c.Scope != "" || n > maxFilterValues || s.Endpoint.Demo {
 			conds = append(conds, expression.AttributeExists(expression.Name(c.Attr)))
 			continue
 		}

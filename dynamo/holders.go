@@ -87,10 +87,16 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 		methods = append(methods, "consistent scan of the accounts")
 		var mu sync.Mutex
 		var read atomic.Int64
-		// Every account item is read (keys and the constrained attributes
-		// only) and compared here: a filter on the values would miss
-		// spellings that normalize to them.
-		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: s.accountFilter(),
+		// Only the account items that may hold a value come back (keys
+		// and the constrained attributes), compared here (holderFilter).
+		byConstraint := make([]map[string]bool, len(sc.Constraints))
+		for _, w := range scanFor {
+			if byConstraint[w.Constraint] == nil {
+				byConstraint[w.Constraint] = map[string]bool{}
+			}
+			byConstraint[w.Constraint][w.Value] = true
+		}
+		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: s.accountFilter(*s.holderFilter(byConstraint)),
 			segments: s.Segments, consistent: true}
 		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
 			read.Add(int64(examined))
