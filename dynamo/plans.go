@@ -46,6 +46,10 @@ type Repair struct {
 	Skip    string // non-empty: not repaired automatically, and why
 }
 
+// SkipGone is why a repair is skipped when consistent reads no longer show
+// its problem.
+const SkipGone = "no longer shows in consistent reads: already fixed, or fixed by someone else"
+
 // PlanRepair re-reads what problem p involves with consistent reads and
 // plans its repair: orphan locks deleted, missing locks put, foreign locks
 // handed to their one holder. Duplicates, invalid values and problems with
@@ -66,7 +70,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 	}
 	now := model.Confirm([]model.Problem{p}, fresh)
 	if len(now) == 0 {
-		r.Skip = "no longer shows in consistent reads: already fixed, or fixed by someone else"
+		r.Skip = SkipGone
 		return r, nil
 	}
 	p = now[0]

@@ -29,40 +29,67 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 	// Step 2: the lock exists and carries the claim, so no in-pattern or
 	// article-style signup can take the value now; what the lookup finds
 	// settles it.
-	lookup, err := s.LookupHolders(ctx, []Wanted{{Constraint: r.Constraint, Value: r.Value}})
-	holders := lookup.Holders[Wanted{Constraint: r.Constraint, Value: r.Value}]
-	step := model.Plan{Operation: "repair", Keys: tx.Plan.Keys}
-	switch {
-	case err != nil, len(holders) > 0:
-		// Give the lock back as it was (when the lookup failed too: a
-		// later repair finishes a claim that cannot be given back).
-		step.Actions = []model.Action{s.Schema.GiveBack(r)}
-	default:
-		step.Actions = []model.Action{s.Schema.DeleteClaimed(r)}
-	}
+	found, err := s.LookupHolders(ctx, []Wanted{{Constraint: r.Constraint, Value: r.Value}})
+	l := ReclaimLookup{Reclaim: r, Found: found, Err: err}
+	step := l.Step(&s.Schema, tx.Plan.Keys)
 	next, perr := s.Prepare(step, NewToken())
 	if perr != nil {
 		return Result{}, perr
 	}
 	res, serr := s.transact(ctx, next)
-	switch {
-	case serr != nil:
+	if serr != nil {
 		// Certainly not applied; but the claim was: say so, not an error.
 		return claimLeft(res, r, "could not "+step.Actions[0].Purpose(&s.Schema)+": "+errText(serr)), nil
-	case res.Outcome != Committed:
-		return res, nil // cancelled, slot by slot, or unknown with its token
-	case err != nil:
+	}
+	return l.Done(&s.Schema, res), nil
+}
+
+// ReclaimLookup is a reclaim's step 2: the holders of the claimed value,
+// or why they could not be looked for (Err). It settles step 3 and what
+// the reclaim reports.
+type ReclaimLookup struct {
+	Reclaim model.Reclaim
+	Found   HolderLookup
+	Err     error
+}
+
+func (l ReclaimLookup) holders() []string {
+	return l.Found.Holders[Wanted{Constraint: l.Reclaim.Constraint, Value: l.Reclaim.Value}]
+}
+
+// Step plans step 3: the claimed lock deleted when no one holds the value;
+// given back as it was when someone does, or when the lookup failed (a
+// later repair finishes a claim that cannot be given back).
+func (l ReclaimLookup) Step(sc *model.Schema, keys []string) model.Plan {
+	step := model.Plan{Operation: "repair", Keys: keys, Actions: []model.Action{sc.DeleteClaimed(l.Reclaim)}}
+	if l.Err != nil || len(l.holders()) > 0 {
+		step.Actions = []model.Action{sc.GiveBack(l.Reclaim)}
+	}
+	return step
+}
+
+// Done reports the reclaim from res, step 3's result: when it committed,
+// the lock deleted, or given back (skipped: not an orphan; cancelled: the
+// lookup failed). A step 3 not committed is reported as it is, slot by
+// slot or unknown with its token.
+func (l ReclaimLookup) Done(sc *model.Schema, res Result) Result {
+	if res.Outcome != Committed {
+		return res
+	}
+	r := l.Reclaim
+	switch holders := l.holders(); {
+	case l.Err != nil:
 		res.Outcome = Cancelled
-		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(err)}}
+		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(l.Err)}}
 	case len(holders) == 0:
 		res.Note = fmt.Sprintf("claimed the lock, found no holder of %s %s (%s, %d items read), deleted it",
-			s.Schema.Constraints[r.Constraint].Attr, r.Value, lookup.Method, lookup.ItemsRead)
+			sc.Constraints[r.Constraint].Attr, r.Value, l.Found.Method, l.Found.ItemsRead)
 	default:
 		res.Outcome = Skipped
 		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back",
-			s.Schema.Constraints[r.Constraint].Attr, r.Value, strings.Join(holders, ", "))
+			sc.Constraints[r.Constraint].Attr, r.Value, strings.Join(holders, ", "))
 	}
-	return res, nil
+	return res
 }
 
 // claimLeft reports a reclaim that stopped after its claim: not repaired,

@@ -141,14 +141,32 @@ func ReadUndoJournal(path string) ([]Undoable, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("undo journal %s: %w", path, err)
 	}
-	for _, u := range out {
-		if u.Record.Undoes != "" && u.Outcome == Committed {
-			if i, ok := at[u.Record.Undoes]; ok {
-				out[i].UndoneBy = u.Record.Token
-			}
+	MarkUndone(out)
+	return out, nil
+}
+
+// MarkUndone sets UndoneBy on each write of journal (oldest first) that a
+// committed undo in it undid.
+func MarkUndone(journal []Undoable) {
+	at := map[string]int{} // the last write sent with each token
+	for i, u := range journal {
+		at[u.Record.Token] = i
+	}
+	for _, u := range journal {
+		if i, ok := at[u.Record.Undoes]; ok && u.Record.Undoes != "" && u.Outcome == Committed {
+			journal[i].UndoneBy = u.Record.Token
 		}
 	}
-	return out, nil
+}
+
+// Plan plans the undo of u from the items it changed as they are now (see
+// model.Schema.Undo), noting when it was undone already.
+func (u Undoable) Plan(sc *model.Schema, now func(table string, key map[string]string) model.Item) (model.Plan, error) {
+	p, err := sc.Undo(u.Record, now)
+	if err == nil && u.UndoneBy != "" {
+		p.Note += "; it was undone already, by " + u.UndoneBy
+	}
+	return p, err
 }
 
 // FindUndoable picks the write to undo from the journal: the one with
@@ -190,11 +208,7 @@ func (s *Store) PlanUndo(ctx context.Context, u Undoable) (model.Plan, error) {
 	if err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) { now[keyID(table, s.itemKey(table, it))] = it }); err != nil {
 		return model.Plan{}, err
 	}
-	p, err := s.Schema.Undo(u.Record, func(table string, key map[string]string) model.Item { return now[keyID(table, key)] })
-	if err == nil && u.UndoneBy != "" {
-		p.Note += "; it was undone already, by " + u.UndoneBy
-	}
-	return p, err
+	return u.Plan(&s.Schema, func(table string, key map[string]string) model.Item { return now[keyID(table, key)] })
 }
 
 // UndoToken plans the undo of the write with token, or ("") of the last

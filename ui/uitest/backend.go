@@ -411,7 +411,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repai
 		return r, nil
 	}
 	if len(now) == 0 {
-		r.Skip = "no longer shows in consistent reads: already fixed, or fixed by someone else"
+		r.Skip = dynamo.SkipGone
 		return r, nil
 	}
 	p = now[0]
@@ -521,26 +521,13 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 	}
 	// The rest of a reclaim, as the store's, in a transaction of its own:
 	// look for holders again, then delete the lock or give it back.
-	w := dynamo.Wanted{Constraint: r.Constraint, Value: r.Value}
-	found := b.lookup([]dynamo.Wanted{w}, nil)
+	found := b.lookup([]dynamo.Wanted{{Constraint: r.Constraint, Value: r.Value}}, nil)
 	found.Method = "consistent scan of the accounts"
-	holders := found.Holders[w]
-	step := model.Plan{Operation: "repair", Keys: tx.Plan.Keys, Actions: []model.Action{b.schema.DeleteClaimed(*r)}}
-	if len(holders) > 0 {
-		step.Actions = []model.Action{b.schema.GiveBack(*r)}
-	}
+	l := dynamo.ReclaimLookup{Reclaim: *r, Found: found}
+	step := l.Step(&b.schema, tx.Plan.Keys)
 	res = dynamo.Result{Operation: step.Operation, Keys: step.Keys, Token: dynamo.NewToken(), Reasons: []dynamo.Reason{}}
-	attr := b.schema.Constraints[r.Constraint].Attr
-	switch res.Outcome = b.send(step, &res); {
-	case res.Outcome != dynamo.Committed:
-	case len(holders) == 0:
-		res.Note = fmt.Sprintf("claimed the lock, found no holder of %s %s (%s, %d items read), deleted it",
-			attr, r.Value, found.Method, found.ItemsRead)
-	default:
-		res.Outcome = dynamo.Skipped
-		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back", attr, r.Value, strings.Join(holders, ", "))
-	}
-	return res, nil
+	res.Outcome = b.send(step, &res)
+	return l.Done(&b.schema, res), nil
 }
 
 // send is one transaction arriving: plan p's, under res's token. It
@@ -595,26 +582,13 @@ func (b *Backend) UndoToken(ctx context.Context, token string) (model.Plan, erro
 		return model.Plan{}, err
 	}
 	defer b.mu.Unlock()
-	// A committed undo marks the write it undid, as ReadUndoJournal does.
 	journal := slices.Clone(b.journal)
-	at := map[string]int{} // the last write sent with each token
-	for i, u := range journal {
-		at[u.Record.Token] = i
-	}
-	for _, u := range journal {
-		if i, ok := at[u.Record.Undoes]; ok && u.Record.Undoes != "" && u.Outcome == dynamo.Committed {
-			journal[i].UndoneBy = u.Record.Token
-		}
-	}
+	dynamo.MarkUndone(journal)
 	u, err := b.prep.FindUndoable(journal, token)
 	if err != nil {
 		return model.Plan{}, err
 	}
-	p, err := b.schema.Undo(u.Record, b.get)
-	if err == nil && u.UndoneBy != "" {
-		p.Note += "; it was undone already, by " + u.UndoneBy
-	}
-	return p, err
+	return u.Plan(&b.schema, b.get)
 }
 
 // conditionsHold evaluates an action's conditions on the item now at its
