@@ -6,6 +6,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -63,5 +64,36 @@ func TestPresetDescribesOnce(t *testing.T) {
 	}
 	if got := api.snapshot()["DescribeTable"]; got != 1 {
 		t.Errorf("%d DescribeTable calls for the preset and the key check, want 1", got)
+	}
+}
+
+// TestCensusSizesFromAnyDescription: the average item size a census
+// decides projection by comes from whatever description the store cached,
+// not only Verify's: a store that only read the table's item count (the
+// table picker's call) projects large items, and one that described
+// nothing reads whole items.
+func TestCensusSizesFromAnyDescription(t *testing.T) {
+	ctx := context.Background()
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	if _, err := seed.Run(ctx, base, seed.Options{Accounts: 20}); err != nil {
+		t.Fatal(err)
+	}
+	for _, described := range []bool{true, false} {
+		hook := &sizeHook{API: client, size: 1000}
+		s := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+		s.Segments = base.Segments
+		if described {
+			if _, err := s.ItemCount(ctx, s.Schema.Table); err != nil {
+				t.Fatal(err)
+			}
+		}
+		census, err := s.Census(ctx, 0, s.Segments, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		census.Close()
+		if got := hook.projected.Load() > 0; got != described || hook.projected.Load()*hook.whole.Load() != 0 {
+			t.Errorf("described %v: %d pages projected, %d whole; want projected %v", described, hook.projected.Load(), hook.whole.Load(), described)
+		}
 	}
 }

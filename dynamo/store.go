@@ -39,8 +39,11 @@ type Store struct {
 	// the preset, EnsureTables and Verify describe a table once (see
 	// describe); anything that changes a table forgets it.
 	described tableCache
-	// itemBytes is each table's average item size by DescribeTable, where
-	// it reports one (Verify): whether a check projects (worthProjecting).
+	// itemBytes is each table's average item size, where its cached
+	// description reports one: the cache's own map (tableCache.itemBytes),
+	// so whatever described the table set it, Verify or not. It decides
+	// whether a check projects (worthProjecting), which reads it without
+	// the lock: a check describes nothing while it scans.
 	itemBytes map[string]int64
 	// AccountsIndex is the GSI the browser lists accounts through, if any
 	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
@@ -91,7 +94,9 @@ func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
 		segments = 1
 	}
 	m := &meter{API: api}
+	sizes := map[string]int64{}
 	return &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
+		described: tableCache{itemBytes: sizes}, itemBytes: sizes,
 		Capabilities: Capabilities{Transactions: true, Tokens: true, AllOld: true}}
 }
 
@@ -109,7 +114,6 @@ func Open(ctx context.Context, api API, ep Endpoint, schema model.Schema) (*Stor
 // schema, recording the approximate item count.
 func (s *Store) Verify(ctx context.Context) error {
 	s.ApproxItems = 0
-	s.itemBytes = map[string]int64{}
 	for _, table := range s.Schema.Tables() {
 		desc, err := s.describe(ctx, table)
 		if err != nil {
@@ -119,9 +123,6 @@ func (s *Store) Verify(ctx context.Context) error {
 			return err
 		}
 		s.ApproxItems += aws.ToInt64(desc.ItemCount)
-		if n := aws.ToInt64(desc.ItemCount); n > 0 {
-			s.itemBytes[table] = aws.ToInt64(desc.TableSizeBytes) / n
-		}
 	}
 	return nil
 }
@@ -152,6 +153,9 @@ func (s *Store) describe(ctx context.Context, table string) (*types.TableDescrip
 type tableCache struct {
 	mu     sync.Mutex
 	tables map[string]*types.TableDescription
+	// itemBytes is the average item size of each cached table whose
+	// description reports one (TableSizeBytes over ItemCount).
+	itemBytes map[string]int64
 }
 
 func (c *tableCache) get(table string) *types.TableDescription {
@@ -167,6 +171,9 @@ func (c *tableCache) put(table string, desc *types.TableDescription) {
 		c.tables = map[string]*types.TableDescription{}
 	}
 	c.tables[table] = desc
+	if n := aws.ToInt64(desc.ItemCount); n > 0 {
+		c.itemBytes[table] = aws.ToInt64(desc.TableSizeBytes) / n
+	}
 }
 
 // forget drops table's description, after the store changed the table.
@@ -174,6 +181,7 @@ func (c *tableCache) forget(table string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.tables, table)
+	delete(c.itemBytes, table)
 }
 
 // stringKey accepts a string key type, or none at all: minidyn's
