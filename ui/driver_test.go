@@ -34,6 +34,18 @@ type driver struct {
 	quit bool
 	// clipboard is what the UI last asked the terminal to copy (OSC 52).
 	clipboard string
+	// helpLayouts counts the messages after which the model held a help
+	// layout it did not hold before (see helpLayout).
+	helpLayouts int
+}
+
+// helpLayout identifies the help layout m holds (nil: none). Each layout
+// is a new slice of pages; frames and paging show the one held.
+func helpLayout(m Model) *string {
+	if len(m.helpPages) == 0 {
+		return nil
+	}
+	return &m.helpPages[0]
 }
 
 // result is a command's message; counted says it ends a command counted
@@ -131,8 +143,12 @@ func (d *driver) send(msg tea.Msg) {
 		d.clipboard = reflect.ValueOf(msg).String()
 		return
 	}
+	before := helpLayout(d.m)
 	next, cmd := d.m.Update(msg)
 	d.m = next.(Model)
+	if l := helpLayout(d.m); l != nil && l != before {
+		d.helpLayouts++
+	}
 	d.run(cmd)
 }
 

@@ -93,7 +93,6 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 func (m *Model) layHelp() {
 	m.helpPages = m.withBackendNotes(m.layHelpPages())
 	m.helpPage = min(m.helpPage, len(m.helpPages)-1)
-	m.helpLaid++
 }
 
 // helpScreen is the help page shown, and which of how many it is.

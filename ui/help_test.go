@@ -11,15 +11,16 @@ import (
 )
 
 // TestHelpIsLaidOutWhenItOpens: the help pages are laid out when help
-// opens and on a resize, not on each frame or pgdn; paging still walks
-// every page.
+// opens and on a resize, not on each frame or pgdn (the driver counts the
+// layouts the model comes to hold: helpLayout); paging still walks every
+// page.
 func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakePlanted(), Missing: []string{"transactions", "idempotency tokens"}}, 60, 16)
 	d.ready()
 	d.press("?")
-	if d.m.helpLaid != 1 {
-		t.Fatalf("opening help laid it out %d times, want 1", d.m.helpLaid)
+	if d.helpLayouts != 1 {
+		t.Fatalf("opening help laid it out %d times, want 1", d.helpLayouts)
 	}
 	pages := len(d.m.helpPages)
 	if pages < 2 {
@@ -33,20 +34,20 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 		seen[d.m.helpScreen()] = true
 		d.press("pgdown")
 	}
-	if d.m.helpLaid != 1 {
-		t.Errorf("frames and pgdn laid help out again: %d layouts", d.m.helpLaid)
+	if d.helpLayouts != 1 {
+		t.Errorf("frames and pgdn laid help out again: %d layouts", d.helpLayouts)
 	}
 	if len(seen) != pages || !strings.Contains(d.screen(), "this backend lacks") {
 		t.Errorf("paging showed %d of %d pages, the last:\n%s", len(seen), pages, d.screen())
 	}
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	if d.m.helpLaid != 2 || len(d.m.helpPages) != 1 || d.m.helpPage != 0 {
-		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.m.helpLaid, len(d.m.helpPages), d.m.helpPage)
+	if d.helpLayouts != 2 || len(d.m.helpPages) != 1 || d.m.helpPage != 0 {
+		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.helpLayouts, len(d.m.helpPages), d.m.helpPage)
 	}
 	d.press("esc")
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
-	if d.m.helpLaid != 2 {
-		t.Errorf("a resize with help closed laid it out: %d layouts", d.m.helpLaid)
+	if d.helpLayouts != 2 {
+		t.Errorf("a resize with help closed laid it out: %d layouts", d.helpLayouts)
 	}
 }
 

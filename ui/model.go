@@ -118,10 +118,8 @@ type Model struct {
 	writable bool
 	helpPage int // the page of the help screen shown
 	// helpPages are the help screen's pages, laid out when help opens and
-	// on a resize (layHelp), not each frame; helpLaid counts the layouts,
-	// for the tests.
+	// on a resize (layHelp), not each frame.
 	helpPages []string
-	helpLaid  int
 	status    string // what the last key did not do, or what is being done
 	// shownRef is the key of the item the detail shows (nil: none), for
 	// the copy keys; ctx bounds the read of C.
