@@ -235,68 +235,15 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	// shows it is no orphan. Each value looked for costs the rescan's
 	// filter on every account, and none left spares the rescan.
 	wanted := make([]map[string]bool, len(sc.Constraints))
-	rescan := false
 	for _, p := range model.Confirm(candidates, fresh) {
 		ci := p.ConstraintIndex()
 		if wanted[ci] == nil {
 			wanted[ci] = map[string]bool{}
 		}
 		wanted[ci][p.Value] = true
-		if !s.byIndex(ci) {
-			rescan = true
-		}
 	}
-	holds := func(it model.Item, onlyIndexless bool) bool {
-		for ci, vals := range wanted {
-			if vals == nil || (onlyIndexless && s.byIndex(ci)) {
-				continue
-			}
-			if h, v := sc.Held(ci, it); h == model.HoldsValue && vals[v] {
-				return true
-			}
-		}
-		return false
-	}
-	// The index queries (a few at once) and the rescan run side by side.
-	var mu sync.Mutex
-	add := func(it model.Item) {
-		mu.Lock()
-		defer mu.Unlock()
-		fresh.Add(sc.Table, it)
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	queries := make(chan struct{}, maxIndexQueries)
-	for ci, vals := range wanted {
-		if vals == nil || !s.byIndex(ci) {
-			continue
-		}
-		for v := range vals {
-			g.Go(func() error {
-				queries <- struct{}{}
-				defer func() { <-queries }()
-				return s.queryIndex(gctx, ci, v, func(it model.Item) {
-					if holds(it, false) {
-						add(it)
-					}
-				})
-			})
-		}
-	}
-	if rescan {
-		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: s.holderFilter(wanted),
-			segments: s.rescanSegments(), consistent: true, raw: true}
-		g.Go(func() error {
-			return s.scanPages(gctx, r, func(p scanPage) error {
-				var d itemDecoder // one per page: pages of several segments arrive at once
-				return p.each(&d, func(it model.Item) {
-					if holds(it, true) {
-						add(it)
-					}
-				})
-			})
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if _, err := s.visitHolders(ctx, wanted, holderScan{segments: s.rescanSegments(), consistent: true},
+		func(it model.Item, _ bool) { fresh.Add(sc.Table, it) }); err != nil {
 		return nil, err
 	}
 	return model.Confirm(candidates, fresh), nil

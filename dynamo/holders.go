@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/locktable/locktable/model"
 )
@@ -44,80 +44,151 @@ type HolderLookup struct {
 func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLookup, error) {
 	sc := &s.Schema
 	found := HolderLookup{Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}}
-	holds := func(it model.Item) []Wanted {
-		var out []Wanted
-		for _, w := range wanted {
-			if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
-				out = append(out, w)
-			}
-		}
-		return out
-	}
 	var methods []string
-	var scanFor []Wanted
-	candidates := map[string]bool{}
+	scan := false
+	values := make([]map[string]bool, len(sc.Constraints))
 	for _, w := range wanted {
+		if values[w.Constraint] == nil {
+			values[w.Constraint] = map[string]bool{}
+		}
+		values[w.Constraint][w.Value] = true
 		if !s.byIndex(w.Constraint) {
-			scanFor = append(scanFor, w)
+			scan = true
 			continue
 		}
-		m := "index " + sc.Constraints[w.Constraint].Index
-		if !slices.Contains(methods, m) {
+		if m := "index " + sc.Constraints[w.Constraint].Index; !slices.Contains(methods, m) {
 			methods = append(methods, m)
 		}
-		err := s.queryIndex(ctx, w.Constraint, w.Value, func(it model.Item) {
-			found.ItemsRead++
-			if id, ok := it[sc.PK]; ok && id.Kind == model.KindS {
-				candidates[id.S] = true
-			}
-		})
-		if err != nil {
-			return found, err
-		}
+	}
+	if scan {
+		methods = append(methods, "consistent scan of the accounts")
 	}
 	add := func(it model.Item) {
-		for _, w := range holds(it) {
-			found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
+		for _, w := range wanted {
+			if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
+				found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
+			}
 		}
+	}
+	candidates := map[string]bool{}
+	read, err := s.visitHolders(ctx, values, holderScan{segments: s.Segments, consistent: true, accounts: true},
+		func(it model.Item, fromIndex bool) {
+			switch {
+			case fromIndex:
+				if id, ok := it[sc.PK]; ok && id.Kind == model.KindS {
+					candidates[id.S] = true
+				}
+			case sc.Classify(sc.Table, it).Kind == model.EntryAccount:
+				add(it)
+			}
+		})
+	found.ItemsRead = read
+	if err != nil {
+		return found, err
 	}
 	if err := s.readAccounts(ctx, slices.Collect(maps.Keys(candidates)), add); err != nil {
 		return found, err
 	}
-	if len(scanFor) > 0 {
-		methods = append(methods, "consistent scan of the accounts")
-		var mu sync.Mutex
-		var read atomic.Int64
-		// Only the account items that may hold a value come back (keys
-		// and the constrained attributes), compared here (holderFilter).
-		byConstraint := make([]map[string]bool, len(sc.Constraints))
-		for _, w := range scanFor {
-			if byConstraint[w.Constraint] == nil {
-				byConstraint[w.Constraint] = map[string]bool{}
-			}
-			byConstraint[w.Constraint][w.Value] = true
-		}
-		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: s.accountFilter(*s.holderFilter(byConstraint)),
-			segments: s.Segments, consistent: true}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
-			read.Add(int64(examined))
-			for _, av := range items {
-				it := fromSDK(av)
-				if sc.Classify(sc.Table, it).Kind != model.EntryAccount {
-					continue
-				}
-				mu.Lock()
-				add(it)
-				mu.Unlock()
-			}
-			return nil
-		})
-		found.ItemsRead += read.Load()
-		if err != nil {
-			return found, err
-		}
-	}
 	found.Method = strings.Join(methods, " and ")
 	return found, s.readLocks(ctx, &found)
+}
+
+// holderScan is how visitHolders scans for the holders of values whose
+// constraints have no index.
+type holderScan struct {
+	segments   int
+	consistent bool
+	// accounts ANDs accountFilter to holderFilter, for a caller that
+	// does not classify what comes back (see holderFilter for its cost).
+	accounts bool
+	// progress, if set, is told after each page how many items the scan
+	// has examined so far.
+	progress func(examined int64)
+}
+
+// visitHolders finds the accounts that hold one of the wanted values
+// (wanted[ci]: the normalized values of constraint ci, nil for none):
+// through the constraint's GSI where it has one, a few queries at once,
+// and for the others by one scan (holderFilter), run beside the queries.
+// visit gets each item that holds a value looked for, one call at a time,
+// with whether an index query found it (the index is eventually
+// consistent; an item found both ways comes once from each); the item is
+// valid only during the call. It returns how many items the queries and
+// the scan read.
+func (s *Store) visitHolders(ctx context.Context, wanted []map[string]bool, opts holderScan, visit func(it model.Item, fromIndex bool)) (int64, error) {
+	sc := &s.Schema
+	// The scan looks only for the values without an index; an index
+	// query's item counts for any value.
+	holds := func(it model.Item, fromIndex bool) bool {
+		for ci, vals := range wanted {
+			if vals == nil || (!fromIndex && s.byIndex(ci)) {
+				continue
+			}
+			if h, v := sc.Held(ci, it); h == model.HoldsValue && vals[v] {
+				return true
+			}
+		}
+		return false
+	}
+	var mu sync.Mutex // serializes visit and progress
+	var read atomic.Int64
+	var examined int64
+	g, gctx := errgroup.WithContext(ctx)
+	queries := make(chan struct{}, maxIndexQueries)
+	scan := false
+	for ci, vals := range wanted {
+		if vals == nil {
+			continue
+		}
+		if !s.byIndex(ci) {
+			scan = true
+			continue
+		}
+		for v := range vals {
+			g.Go(func() error {
+				queries <- struct{}{}
+				defer func() { <-queries }()
+				return s.queryIndex(gctx, ci, v, func(it model.Item) {
+					read.Add(1)
+					if holds(it, true) {
+						mu.Lock()
+						defer mu.Unlock()
+						visit(it, true)
+					}
+				})
+			})
+		}
+	}
+	if scan {
+		filter := s.holderFilter(wanted)
+		if opts.accounts {
+			filter = s.accountFilter(*filter)
+		}
+		r := scanRequest{table: sc.Table, names: sc.ReadNames(sc.Table), filter: filter,
+			segments: opts.segments, consistent: opts.consistent, raw: true}
+		g.Go(func() error {
+			return s.scanPages(gctx, r, func(p scanPage) error {
+				read.Add(int64(p.examined))
+				var d itemDecoder // one per page: pages of several segments arrive at once
+				err := p.each(&d, func(it model.Item) {
+					if holds(it, false) {
+						mu.Lock()
+						defer mu.Unlock()
+						visit(it, false)
+					}
+				})
+				if err == nil && opts.progress != nil {
+					mu.Lock()
+					defer mu.Unlock()
+					examined += int64(p.examined)
+					opts.progress(examined)
+				}
+				return err
+			})
+		})
+	}
+	err := g.Wait()
+	return read.Load(), err
 }
 
 // ConfirmHolders is LookupHolders when the holders to expect are known
