@@ -312,45 +312,21 @@ func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, boo
 func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
 	ids := make([][]string, len(cis))
 	want := make([]string, len(cis)) // v as each constraint normalizes it
-	for i, ci := range cis {
-		want[i] = s.Schema.Constraints[ci].Normalize.Apply(v)
-	}
-	keep := func(i int, it model.Item) {
-		if h, hv := s.Schema.Held(cis[i], it); h == model.HoldsValue && hv == want[i] {
-			ids[i] = append(ids[i], it[s.Schema.PK].S)
-		}
-	}
-	var scanFor []int // positions in cis
 	wanted := make([]map[string]bool, len(s.Schema.Constraints))
 	for i, ci := range cis {
-		if s.byIndex(ci) {
-			if err := s.queryIndex(ctx, ci, v, func(it model.Item) { keep(i, it) }); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		scanFor = append(scanFor, i)
+		want[i] = s.Schema.Constraints[ci].Normalize.Apply(v)
 		wanted[ci] = map[string]bool{want[i]: true}
 	}
-	if len(scanFor) > 0 {
-		var scanned int64
-		r := scanRequest{table: s.Schema.Table, names: s.Schema.ReadNames(s.Schema.Table), filter: s.accountFilter(*s.holderFilter(wanted)), segments: 1}
-		err := s.scan(ctx, r, func(_ int, items []map[string]types.AttributeValue, examined int) error {
-			for _, av := range items {
-				it := fromSDK(av)
-				for _, i := range scanFor {
-					keep(i, it)
+	_, err := s.visitHolders(ctx, wanted, holderScan{segments: 1, accounts: true, progress: progress},
+		func(it model.Item, _ bool) {
+			for i, ci := range cis {
+				if h, hv := s.Schema.Held(ci, it); h == model.HoldsValue && hv == want[i] {
+					ids[i] = append(ids[i], it[s.Schema.PK].S)
 				}
 			}
-			if progress != nil {
-				scanned += int64(examined)
-				progress(scanned)
-			}
-			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
+	if err != nil {
+		return nil, err
 	}
 	for i := range ids {
 		slices.Sort(ids[i])

@@ -3,10 +3,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"time"
 
@@ -235,68 +233,15 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	// shows it is no orphan. Each value looked for costs the rescan's
 	// filter on every account, and none left spares the rescan.
 	wanted := make([]map[string]bool, len(sc.Constraints))
-	rescan := false
 	for _, p := range model.Confirm(candidates, fresh) {
 		ci := p.ConstraintIndex()
 		if wanted[ci] == nil {
 			wanted[ci] = map[string]bool{}
 		}
 		wanted[ci][p.Value] = true
-		if !s.byIndex(ci) {
-			rescan = true
-		}
 	}
-	holds := func(it model.Item, onlyIndexless bool) bool {
-		for ci, vals := range wanted {
-			if vals == nil || (onlyIndexless && s.byIndex(ci)) {
-				continue
-			}
-			if h, v := sc.Held(ci, it); h == model.HoldsValue && vals[v] {
-				return true
-			}
-		}
-		return false
-	}
-	// The index queries (a few at once) and the rescan run side by side.
-	var mu sync.Mutex
-	add := func(it model.Item) {
-		mu.Lock()
-		defer mu.Unlock()
-		fresh.Add(sc.Table, it)
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	queries := make(chan struct{}, maxIndexQueries)
-	for ci, vals := range wanted {
-		if vals == nil || !s.byIndex(ci) {
-			continue
-		}
-		for v := range vals {
-			g.Go(func() error {
-				queries <- struct{}{}
-				defer func() { <-queries }()
-				return s.queryIndex(gctx, ci, v, func(it model.Item) {
-					if holds(it, false) {
-						add(it)
-					}
-				})
-			})
-		}
-	}
-	if rescan {
-		r := scanRequest{table: sc.Table, names: s.Schema.ReadNames(sc.Table), filter: s.holderFilter(wanted),
-			segments: s.rescanSegments(), consistent: true, raw: true}
-		g.Go(func() error {
-			return s.scanPages(gctx, r, func(p scanPage) error {
-				var d itemDecoder // one per page: pages of several segments arrive at once
-				return p.each(&d, func(it model.Item) {
-					if holds(it, true) {
-						add(it)
-					}
-				})
-			})
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if _, err := s.visitHolders(ctx, wanted, holderScan{segments: s.rescanSegments(), consistent: true},
+		func(it model.Item, _ bool) { fresh.Add(sc.Table, it) }); err != nil {
 		return nil, err
 	}
 	return model.Confirm(candidates, fresh), nil
@@ -318,14 +263,6 @@ func (s *Store) rescanSegments() int {
 	return min(2*s.Segments, MaxSegments)
 }
 
-// maxIndexQueries is how many index queries for holders run at once.
-const maxIndexQueries = 8
-
-// byIndex reports whether constraint ci's holders can be found by value on
-// a GSI. Only without normalization: the index holds raw values, and under
-// lower or casefold "Ada" and "ada" are one value.
-func (s *Store) byIndex(ci int) bool { return s.Schema.Constraints[ci].Indexed() }
-
 // accountFilter selects account items, so that a scan for accounts skips
 // the locks; more conditions are ANDed to it.
 func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.ConditionBuilder {
@@ -346,62 +283,6 @@ func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.C
 	return and(append(conds, more...)...)
 }
 
-// maxFilterValues is the most values a rescan's filter names (attr IN
-// (...)): past it, the filter asks only that the attribute exist, and the
-// values are matched here. DynamoDB reads every item either way; what
-// differs is the filter's cost on each account against sending the
-// accounts back. Measured on dynoxide, 30,640 accounts (92k items), 8
-// segments, alternating rounds: each value named costs about 1.9 ms (20
-// values: 379 ms, 80: 494 ms), attribute_exists about 440 ms whatever the
-// number (every account comes back, projected); the lines cross at about
-// 50 values. (The expression stays well under DynamoDB's 4 KB.)
-const maxFilterValues = 48
-
-// inListLimit is the most operands DynamoDB takes in one IN list.
-const inListLimit = 100
-
-// holderFilter narrows a scan for holders (the rescan for ownerless
-// orphans, a write's holder lookup, find) to the items that may hold one
-// of the wanted values of the constraints without an index, ORed over the
-// constraints: attr IN (v1, ...) in lists of inListLimit; or
-// attribute_exists(attr) where the stored value cannot be compared with
-// the wanted one (normalized: "Ada" holds "ada"; scoped: the value carries
-// the scope), where the values are more than maxFilterValues in all, or
-// on the demo (minidyn fails a whole scan when a comparison meets an
-// attribute that is not a string).
-// What comes back is matched by its value (model.Held) and classified by
-// the census, so the filter need not select accounts: a condition on the
-// key would cost more comparisons on every item (measured: 506 ms against
-// 494 for 80 values).
-func (s *Store) holderFilter(wanted []map[string]bool) *expression.ConditionBuilder {
-	n := 0
-	for ci, vals := range wanted {
-		if vals != nil && !s.byIndex(ci) {
-			n += len(vals)
-		}
-	}
-	var conds []expression.ConditionBuilder
-	for ci, vals := range wanted {
-		if vals == nil || s.byIndex(ci) {
-			continue
-		}
-		c := s.Schema.Constraints[ci]
-		if c.Normalize != model.NormalizeNone || c.Scope != "" || n > maxFilterValues || s.Endpoint.Demo {
-			conds = append(conds, expression.AttributeExists(expression.Name(c.Attr)))
-			continue
-		}
-		sorted := slices.Sorted(maps.Keys(vals))
-		for chunk := range slices.Chunk(sorted, inListLimit) {
-			ops := make([]expression.OperandBuilder, len(chunk))
-			for i, v := range chunk {
-				ops[i] = expression.Value(v)
-			}
-			conds = append(conds, expression.Name(c.Attr).In(ops[0], ops[1:]...))
-		}
-	}
-	return join(expression.Or, conds)
-}
-
 // and joins conditions in one flat AND: (a) AND (b) AND (c).
 func and(conds ...expression.ConditionBuilder) *expression.ConditionBuilder {
 	return join(expression.And, conds)
@@ -420,39 +301,6 @@ func join(op func(a, b expression.ConditionBuilder, more ...expression.Condition
 	}
 	c := op(conds[0], conds[1], conds[2:]...)
 	return &c
-}
-
-// queryIndex visits the accounts whose attribute of constraint ci is v,
-// through the constraint's GSI.
-func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(model.Item)) error {
-	c := s.Schema.Constraints[ci]
-	expr, err := expression.NewBuilder().
-		WithKeyCondition(expression.Key(c.Attr).Equal(expression.Value(v))).Build()
-	if err != nil {
-		return err
-	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(s.Schema.Table),
-		IndexName:                 aws.String(c.Index),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	}
-	for {
-		cctx, cancel := context.WithTimeout(ctx, callTimeout)
-		out, err := s.api.Query(cctx, in)
-		cancel()
-		if err != nil {
-			return explain(err, "query index "+c.Index+" of", s.Schema.Table, s.Endpoint)
-		}
-		for _, av := range out.Items {
-			visit(fromSDK(av))
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			return nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
 }
 
 // batchGetLimit is BatchGetItem's maximum number of keys per request.

@@ -1,0 +1,98 @@
+package dynamo_test
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// TestHoldersOfANormalizedValue: a write's holder lookup and find both
+// find the accounts holding a lower-cased email in any case, by the one
+// scan they share, and neither counts an item that is not an account.
+func TestHoldersOfANormalizedValue(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.Constraints = slices.Clone(sc.Constraints)
+	sc.Constraints[0].Normalize = model.NormalizeLower
+	store, client := dynamotest.Store(t, sc)
+	other := model.Item{"PK": model.S("ORDER#1"), "SK": model.S("PROFILE"), "email": model.S("ada@x.io")}
+	dynamotest.Put(t, client, store.Schema.Table,
+		acct("ACCT#a", "Ada@X.io", "ada"), acct("ACCT#c", "ADA@x.io", "cee"), other,
+		acct("ACCT#b", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "ACCT#b"), lock("UNIQ#HANDLE#bob", "ACCT#b"))
+	ctx := context.Background()
+
+	w := dynamo.Wanted{Constraint: 0, Value: "ada@x.io"}
+	found, err := store.LookupHolders(ctx, []dynamo.Wanted{w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found.Method != "consistent scan of the accounts" || found.ItemsRead != 6 {
+		t.Errorf("method %q, %d items read; want the scan, 6", found.Method, found.ItemsRead)
+	}
+	if h := found.Holders[w]; !reflect.DeepEqual(h, []string{"ACCT#a", "ACCT#c"}) || found.Locked[w] {
+		t.Errorf("holders %v, locked %v; want ACCT#a and ACCT#c, no lock", h, found.Locked[w])
+	}
+
+	var progress []int64
+	f, err := store.Find(ctx, "ADA@X.IO", dynamo.FindOptions{Progress: func(_ string, n int64) { progress = append(progress, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, a := range f.Accounts {
+		ids = append(ids, a.ID)
+	}
+	if !reflect.DeepEqual(ids, []string{"ACCT#a", "ACCT#c"}) {
+		t.Errorf("find: accounts %v, want ACCT#a and ACCT#c", ids)
+	}
+	if len(progress) == 0 || progress[len(progress)-1] != 6 {
+		t.Errorf("find: progress %v, want it to end at the 6 items scanned", progress)
+	}
+	if how := []string{"scan for email=ADA@X.IO or username=ADA@X.IO: 6 items read, 2 found"}; !reflect.DeepEqual(f.How, how) {
+		t.Errorf("find: how %q, want %q", f.How, how)
+	}
+}
+
+// decodedAPI answers every Scan with items, decoded (it ignores the
+// options that ask for the undecoded answer), and every read with nothing.
+type decodedAPI struct {
+	dynamo.API
+	items []model.Item
+}
+
+func (f *decodedAPI) Scan(_ context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out := &dynamodb.ScanOutput{ScannedCount: int32(len(f.items))}
+	for _, it := range f.items {
+		out.Items = append(out.Items, dynamo.ItemToSDK(it))
+	}
+	return out, nil
+}
+
+func (f *decodedAPI) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	return &dynamodb.BatchGetItemOutput{}, nil
+}
+
+// TestLookupHoldersOfADecodedAnswer: a client that answers a scan decoded
+// (a fake) is read as the SDK decoded it, not as an empty raw page.
+func TestLookupHoldersOfADecodedAnswer(t *testing.T) {
+	t.Parallel()
+	api := &decodedAPI{items: []model.Item{
+		{"PK": model.S("ACCT#a"), "SK": model.S("PROFILE"), "email": model.S("ada@x.io"), "username": model.S("ada")},
+	}}
+	s := dynamo.NewStore(api, dynamo.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s.Segments = 1 // the fake answers every segment alike
+	w := dynamo.Wanted{Constraint: 0, Value: "ada@x.io"}
+	found, err := s.LookupHolders(context.Background(), []dynamo.Wanted{w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := found.Holders[w]; !reflect.DeepEqual(h, []string{"ACCT#a"}) || found.ItemsRead != 1 {
+		t.Errorf("holders %v, %d items read; want ACCT#a, 1", h, found.ItemsRead)
+	}
+}
