@@ -190,10 +190,12 @@ const projectAbove = 256
 // item (a fifth of a scan of small items, on dynoxide) and saves the
 // transfer and decoding of what it leaves out, so it is worth it only
 // when the items hold more than the check reads: when their average size,
-// as DescribeTable reported it to Verify, passes projectAbove. An unknown
+// as the store's cached description reports it, passes projectAbove. An unknown
 // size (AWS refreshes it every six hours; emulators report none) reads
 // whole items.
-func (s *Store) worthProjecting(table string) bool { return s.itemBytes[table] > projectAbove }
+func (s *Store) worthProjecting(table string) bool {
+	return s.described.itemBytes(table) > projectAbove
+}
 
 // confirmByKey re-reads the keys each candidate involves with strongly
 // consistent reads and keeps those the fresh items still show.

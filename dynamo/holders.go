@@ -23,6 +23,9 @@ type Wanted struct {
 	Value      string // normalized
 }
 
+// ScanMethod is HolderLookup.Method for a lookup by a scan of the accounts.
+const ScanMethod = "consistent scan of the accounts"
+
 // HolderLookup is what a lookup for holders read and found.
 type HolderLookup struct {
 	// Method says how: "index by-email", "consistent scan of the accounts",
@@ -64,7 +67,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 		}
 	}
 	if scan {
-		methods = append(methods, "consistent scan of the accounts")
+		methods = append(methods, ScanMethod)
 	}
 	add := func(it model.Item) {
 		for _, w := range wanted {

@@ -39,12 +39,6 @@ type Store struct {
 	// the preset, EnsureTables and Verify describe a table once (see
 	// describe); anything that changes a table forgets it.
 	described tableCache
-	// itemBytes is each table's average item size, where its cached
-	// description reports one: the cache's own map (tableCache.itemBytes),
-	// so whatever described the table set it, Verify or not. It decides
-	// whether a check projects (worthProjecting), which reads it without
-	// the lock: a check describes nothing while it scans.
-	itemBytes map[string]int64
 	// AccountsIndex is the GSI the browser lists accounts through, if any
 	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
 	AccountsIndex     string
@@ -94,9 +88,7 @@ func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
 		segments = 1
 	}
 	m := &meter{API: api}
-	sizes := map[string]int64{}
 	return &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
-		described: tableCache{itemBytes: sizes}, itemBytes: sizes,
 		Capabilities: Capabilities{Transactions: true, Tokens: true, AllOld: true}}
 }
 
@@ -153,9 +145,6 @@ func (s *Store) describe(ctx context.Context, table string) (*types.TableDescrip
 type tableCache struct {
 	mu     sync.Mutex
 	tables map[string]*types.TableDescription
-	// itemBytes is the average item size of each cached table whose
-	// description reports one (TableSizeBytes over ItemCount).
-	itemBytes map[string]int64
 }
 
 func (c *tableCache) get(table string) *types.TableDescription {
@@ -171,9 +160,21 @@ func (c *tableCache) put(table string, desc *types.TableDescription) {
 		c.tables = map[string]*types.TableDescription{}
 	}
 	c.tables[table] = desc
-	if n := aws.ToInt64(desc.ItemCount); n > 0 {
-		c.itemBytes[table] = aws.ToInt64(desc.TableSizeBytes) / n
+}
+
+// itemBytes is table's average item size (TableSizeBytes over ItemCount)
+// by its cached description, so whatever described the table, Verify or
+// not, decides whether a check projects (worthProjecting); 0 when the
+// table is not cached or reports no size.
+func (c *tableCache) itemBytes(table string) int64 {
+	desc := c.get(table)
+	if desc == nil {
+		return 0
 	}
+	if n := aws.ToInt64(desc.ItemCount); n > 0 {
+		return aws.ToInt64(desc.TableSizeBytes) / n
+	}
+	return 0
 }
 
 // forget drops table's description, after the store changed the table.
@@ -181,7 +182,6 @@ func (c *tableCache) forget(table string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.tables, table)
-	delete(c.itemBytes, table)
 }
 
 // stringKey accepts a string key type, or none at all: minidyn's

@@ -443,7 +443,7 @@ func (b *Backend) LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dy
 	b.called("LookupHolders")
 	defer b.mu.Unlock()
 	found := b.lookup(wanted, nil)
-	found.Method = "consistent scan of the accounts"
+	found.Method = dynamo.ScanMethod
 	return found, ctx.Err()
 }
 
@@ -522,7 +522,7 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 	// The rest of a reclaim, as the store's, in a transaction of its own:
 	// look for holders again, then delete the lock or give it back.
 	found := b.lookup([]dynamo.Wanted{{Constraint: r.Constraint, Value: r.Value}}, nil)
-	found.Method = "consistent scan of the accounts"
+	found.Method = dynamo.ScanMethod
 	l := dynamo.ReclaimLookup{Reclaim: *r, Found: found}
 	step := l.Step(&b.schema, tx.Plan.Keys)
 	res = dynamo.Result{Operation: step.Operation, Keys: step.Keys, Token: dynamo.NewToken(), Reasons: []dynamo.Reason{}}
