@@ -28,7 +28,8 @@ import (
 //	  go test ./dynamo/ -run TestMeasureRescanShapes -v'
 //
 // LOCKTABLE_MEASURE_SEGMENTS (default 8) sets the rescan's
-// segments, LOCKTABLE_MEASURE_VALUES (default: the table's own ownerless
+// segments, LOCKTABLE_MEASURE_PAGESIZE (default none: 1 MB pages) its
+// Limit, LOCKTABLE_MEASURE_VALUES (default: the table's own ownerless
 // orphans) how many values per constraint the filters name (made-up ones
 // past the real), LOCKTABLE_MEASURE_ROUNDS (default 5) the rounds.
 func TestMeasureRescanShapes(t *testing.T) {
@@ -89,7 +90,8 @@ func TestMeasureRescanShapes(t *testing.T) {
 		n += len(vals)
 	}
 	segments := envInt("LOCKTABLE_MEASURE_SEGMENTS", 8)
-	t.Logf("ownerless orphan values named: %d; rescan segments: %d", n, segments)
+	s.PageSize = int32(envInt("LOCKTABLE_MEASURE_PAGESIZE", 0)) // the rescans' Limit; the bare scan sets none
+	t.Logf("ownerless orphan values named: %d; rescan segments: %d, Limit %d (0: 1 MB pages)", n, segments, s.PageSize)
 
 	var ins, exists []expression.ConditionBuilder
 	for ci, vals := range wanted {
