@@ -43,9 +43,6 @@ type exportReport struct {
 // reported as of the export time, or confirmed against the live tables
 // with --confirm.
 func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, maxMemory int64, asJSON bool) error {
-	if what := s.Unplain(); what != "" {
-		return usageErr("--export does not read tables described with %s yet", what)
-	}
 	if len(f.locations) == 0 {
 		return usageErr("--confirm goes with --export: it confirms an export's problems against the live table")
 	}
@@ -55,6 +52,9 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 		if store, err = a.open(ctx, s); err != nil {
 			return err
 		}
+		s = store.Schema // a preset's, as read from the live table
+	} else if err := offlinePreset(&s, "--export", " (or add --confirm, which reads them from the live table)"); err != nil {
+		return err
 	}
 	exports, err := a.findExports(ctx, &s, f)
 	if err != nil {
@@ -98,6 +98,18 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	}
 	if len(report.Problems) > 0 {
 		return &exitError{code: ExitProblems}
+	}
+	return nil
+}
+
+// offlinePreset refuses a preset's schema that still lacks what only the
+// live table tells (its key names, the accounts' sort key, the unique
+// attributes) where cmd reads nothing from DynamoDB, naming the flags
+// that give it; or tells the way to read them.
+func offlinePreset(s *model.Schema, cmd, or string) error {
+	if missing := s.Unresolved(); missing != "" {
+		return usageErr("%s reads nothing from DynamoDB, so --preset %s cannot read the table's key names, its accounts' sort key or its unique attributes: give %s%s",
+			cmd, s.Preset, missing, or)
 	}
 	return nil
 }

@@ -45,8 +45,8 @@ quoted. Layout 2 has one export per table: name each with TABLE=RELATION.
 			if err != nil {
 				return err
 			}
-			if what := s.Unplain(); what != "" {
-				return usageErr("sql does not write queries for tables described with %s yet", what)
+			if err := offlinePreset(&s, "sql", ""); err != nil {
+				return err
 			}
 			d, err := export.ParseDialect(dialect)
 			if err != nil {

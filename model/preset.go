@@ -115,22 +115,23 @@ func (s *Schema) ScopeConstraint(ci int, scope string) error {
 	return nil
 }
 
-// Unplain names what the schema uses beyond prefixes and constant sort
-// keys (a preset, an account type, =PK, a scope), "" when nothing: the
-// SQL and export readers know only those.
-func (s *Schema) Unplain() string {
-	switch {
-	case s.Preset != "":
-		return "--preset"
-	case s.AccountType.Attr != "":
-		return "--account-type"
-	case s.AccountSK == SameAsPK || s.LockSK == SameAsPK:
-		return SameAsPK
+// Unresolved names the flags that a preset's schema still lacks where
+// the live table cannot be read (check --export without --confirm, sql):
+// what dynamo.Store.ResolvePreset would read from the table, "" when
+// nothing. A schema without a preset lacks nothing.
+func (s *Schema) Unresolved() string {
+	if s.Preset == "" {
+		return ""
 	}
-	for _, c := range s.Constraints {
-		if c.Scope != "" {
-			return "a scope (${" + c.Scope + "})"
-		}
+	var missing []string
+	if s.KeysFromTable {
+		missing = append(missing, "--pk", "--sk")
 	}
-	return ""
+	if s.AccountSK == "" {
+		missing = append(missing, "--account-sk")
+	}
+	if len(s.Constraints) == 0 {
+		missing = append(missing, "--unique ATTR")
+	}
+	return strings.Join(missing, ", ")
 }

@@ -199,12 +199,17 @@ func (q *query) write(relations map[string]string) string {
 		if !c.InAccountTable() {
 			continue
 		}
-		cond := fmt.Sprintf("substr(pk, 1, %d) = %s", utf8.RuneCountInString(c.Prefix), sqlString(c.Prefix))
+		n := utf8.RuneCountInString(c.Prefix)
+		cond := fmt.Sprintf("substr(pk, 1, %d) = %s", n, sqlString(c.Prefix))
+		if c.Scope != "" {
+			// A non-empty scope, then the tail (as model.Classify reads it).
+			cond += fmt.Sprintf(" AND strpos(substr(pk, %d), %s) > 1", n+1, sqlString(c.Tail))
+		}
 		if s.SK != "" {
-			cond = fmt.Sprintf("sk = %s AND %s", sqlString(s.LockSK), cond)
+			cond = fmt.Sprintf("sk = %s AND %s", sortKey(s.LockSK), cond)
 		}
 		whens = append(whens, fmt.Sprintf("WHEN %s THEN %d", cond, ci))
-		values = append(values, fmt.Sprintf("WHEN %d THEN substr(pk, %d)", ci, utf8.RuneCountInString(c.Prefix)+1))
+		values = append(values, fmt.Sprintf("WHEN %d THEN substr(pk, %d)", ci, n+1))
 	}
 	if len(whens) > 0 {
 		lockCI = "CASE " + strings.Join(whens, " ") + " END"
@@ -215,7 +220,10 @@ func (q *query) write(relations map[string]string) string {
 		account = fmt.Sprintf("substr(pk, 1, %d) = %s", utf8.RuneCountInString(s.AccountPrefix), sqlString(s.AccountPrefix))
 	}
 	if s.SK != "" {
-		account += fmt.Sprintf(" AND sk = %s", sqlString(s.AccountSK))
+		account += " AND sk = " + sortKey(s.AccountSK)
+	}
+	if s.AccountType.Attr != "" {
+		account += fmt.Sprintf(" AND coalesce(%s = %s, FALSE)", d.text(col[s.AccountType.Attr], "S"), sqlString(s.AccountType.Value))
 	}
 	sk := "CAST(NULL AS VARCHAR)"
 	if s.SK != "" {
@@ -238,6 +246,13 @@ func (q *query) write(relations map[string]string) string {
 			norm = "lower(" + str + ")"
 		}
 		nothing := fmt.Sprintf("%s IS NULL OR %s IS NOT NULL OR coalesce(%s = '', FALSE)", x, d.member(x, "NULL"), str)
+		if c.Scope != "" {
+			// Unique per scope: a string without a scope holds nothing;
+			// the value is the scope, the tail, then the normalized value.
+			scope := d.text(col[c.Scope], "S")
+			nothing += fmt.Sprintf(" OR (%s IS NOT NULL AND coalesce(%s = '', TRUE))", str, scope)
+			norm = fmt.Sprintf("%s || %s || %s", scope, sqlString(c.Tail), norm)
+		}
 		fits := fmt.Sprintf("%s IS NOT NULL AND %d + %s <= %d", str, len(c.Prefix), d.bytes(norm), model.MaxPartitionKeyBytes)
 		slot := 2 + ci
 		ciCase = append(ciCase, fmt.Sprintf("WHEN slot = %d AND is_account AND NOT (%s) THEN %d", slot, nothing, ci))
@@ -285,11 +300,14 @@ func (q *query) write(relations map[string]string) string {
 	var constraintCase, lockCase, tableCase []string
 	for ci, c := range s.Constraints {
 		constraintCase = append(constraintCase, fmt.Sprintf("WHEN %d THEN %s", ci, sqlString(c.Attr)))
+		// A key attribute that differs between two values ends with the
+		// value (the lock's PK, its SK when =PK, a lock table's key).
 		_, key := s.LockKey(ci, "")
+		_, probe := s.LockKey(ci, "\x00")
 		var keys, vals []string
 		for _, k := range sortedKeys(key) {
 			keys = append(keys, sqlString(k))
-			if key[k] == "" || (c.InAccountTable() && k == s.PK) {
+			if key[k] != probe[k] {
 				vals = append(vals, sqlString(key[k])+" || lock_value")
 			} else {
 				vals = append(vals, sqlString(key[k]))
@@ -313,6 +331,15 @@ func (q *query) write(relations map[string]string) string {
 	q.line("FROM problems")
 	q.line("ORDER BY ci, v, kind, accounts, lock_value")
 	return q.b.String()
+}
+
+// sortKey is the SQL of a configured sort key: the item's own partition
+// key for model.SameAsPK, else the constant.
+func sortKey(sk string) string {
+	if sk == model.SameAsPK {
+		return "pk"
+	}
+	return sqlString(sk)
 }
 
 // kinds is the condition under which a group yields each kind, as
