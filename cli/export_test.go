@@ -78,7 +78,9 @@ func TestCheckExportIsCheck(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			flags := s.Flags()
+			// A preset reads its key names from the live table; without
+			// one (--export alone) they are given.
+			flags := exporttest.Flags(&s)
 			live := run(t, append([]string{"check", "--json", "--endpoint-url", ep}, flags...)...)
 			if live.code != cli.ExitProblems {
 				t.Fatalf("check: exit %d, stderr %q", live.code, live.stderr)
@@ -90,7 +92,7 @@ func TestCheckExportIsCheck(t *testing.T) {
 				}
 			}
 			asOf := "2024-03-01T12:30:00.123Z"
-			offline := append([]string{"check", "--json", "--endpoint-url", closedPort(t)}, flags...)
+			offline := append([]string{"check", "--json", "--endpoint-url", closedPort(t)}, exporttest.OfflineFlags(&s)...)
 			r := run(t, append(offline, "--export", dir)...)
 			if r.code != cli.ExitProblems || r.stderr != "" {
 				t.Fatalf("check --export: exit %d, stderr %q", r.code, r.stderr)
@@ -111,7 +113,7 @@ func TestCheckExportIsCheck(t *testing.T) {
 			sameReport(t, "check --export s3://", canonicalReport(t, r.stdout, asOf), want)
 
 			// The human report says what it read and as of when.
-			r = run(t, append(append([]string{"check", "--endpoint-url", closedPort(t)}, flags...), "--export", dir)...)
+			r = run(t, append(append([]string{"check", "--endpoint-url", closedPort(t)}, exporttest.OfflineFlags(&s)...), "--export", dir)...)
 			if r.code != cli.ExitProblems || !strings.HasPrefix(r.stdout, "export of "+s.Table+" taken "+asOf+" (") ||
 				!strings.Contains(r.stdout, "\nproblems as of "+asOf+", not confirmed against the live table (--confirm confirms them)\ntable "+s.Table+": ") {
 				t.Fatalf("human report: exit %d\n%s", r.code, r.stdout)

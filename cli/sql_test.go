@@ -111,11 +111,11 @@ func TestDuckDBQueryIsCheckExport(t *testing.T) {
 					setup = append(setup, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_json('%s/data/*.json.gz', columns={Item: 'JSON'})", view, exportDir))
 					args = append(args, "--export-table", table+"="+view)
 				}
-				q := run(t, append(args, s.Flags()...)...)
+				q := run(t, append(args, exporttest.OfflineFlags(&s)...)...)
 				if q.code != 0 || q.stderr != "" {
 					t.Fatalf("sql: exit %d, stderr %q", q.code, q.stderr)
 				}
-				c := run(t, append([]string{"check", "--json", "--export", dir}, s.Flags()...)...)
+				c := run(t, append([]string{"check", "--json", "--export", dir}, exporttest.OfflineFlags(&s)...)...)
 				if c.code != cli.ExitProblems {
 					t.Fatalf("check --export: exit %d, stderr %q", c.code, c.stderr)
 				}

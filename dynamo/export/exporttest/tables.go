@@ -25,12 +25,81 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// Schemas are the schemas the export tests run on, by layout name:
-// layout 1 with a normalized constraint (lower), and layout 2.
+// Schemas are the schemas the export tests run on, by name: layout 1
+// with a normalized constraint (lower), layout 2, the shapes OneTable
+// and TypeDORM write (accounts told apart by a type attribute, lock sort
+// keys _unique# and =PK, OneTable's unique scopes), and the flags that
+// describe such tables without a preset (--account-type, =PK, a scope
+// in --unique).
 func Schemas() map[string]model.Schema {
 	one := model.DefaultSchema(model.LayoutSingle)
 	one.Constraints[0].Normalize = model.NormalizeLower
-	return map[string]model.Schema{"single": one, "tables": model.DefaultSchema(model.LayoutTables)}
+	return map[string]model.Schema{
+		"single": one, "tables": model.DefaultSchema(model.LayoutTables),
+		"onetable": preset("onetable:User", "pk", "sk", "User#", func(s *model.Schema) {
+			s.Constraints[1].Normalize = model.NormalizeLower
+		}),
+		"onetable-scope": preset("onetable:User", "pk", "sk", "User#", func(s *model.Schema) {
+			must(s.ScopeConstraint(0, "org"))
+			must(s.ScopeConstraint(1, "team"))
+			s.Constraints[1].Normalize = model.NormalizeLower
+		}),
+		"typedorm": preset("typedorm:user", "PK", "SK", model.SameAsPK, nil),
+		"type-flags": {
+			Layout: model.LayoutSingle, Table: "people", PK: "PK", SK: "SK",
+			AccountSK: model.SameAsPK, LockSK: model.SameAsPK, OwnerAttr: "owner",
+			AccountType: model.Assignment{Attr: "kind", Value: "person"},
+			Constraints: []model.Constraint{
+				{Attr: "email", Prefix: "UNIQ#", Scope: "tenant", Tail: "#EMAIL#", Normalize: model.NormalizeLower},
+				{Attr: "username", Prefix: "HANDLE#", Normalize: model.NormalizeNone},
+			},
+		},
+	}
+}
+
+// preset is the schema of a library's table whose accounts have sort key
+// accountSK, with the unique attributes email and username under the
+// library's prefixes, as dynamo.Store.ResolvePreset reads it from the
+// table; adjust changes it further.
+func preset(name, pk, sk, accountSK string, adjust func(*model.Schema)) model.Schema {
+	s := model.DefaultSchema(model.LayoutSingle)
+	must(s.ApplyPreset(name))
+	s.Table, s.PK, s.SK, s.AccountSK, s.KeysFromTable = "MyTable", pk, sk, accountSK, false
+	for _, attr := range []string{"email", "username"} {
+		s.Constraints = append(s.Constraints, model.Constraint{Attr: attr, Prefix: s.PresetPrefix(attr), Normalize: model.NormalizeNone})
+	}
+	if adjust != nil {
+		adjust(&s)
+	}
+	must(s.Validate())
+	return s
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// Flags renders s as the flags that select it (model.Schema.Flags, plus
+// --account-type, which it leaves out without a preset).
+func Flags(s *model.Schema) []string {
+	f := s.Flags()
+	if s.Preset == "" && s.AccountType.Attr != "" {
+		f = append(f, "--account-type", s.AccountType.Attr+"="+s.AccountType.Value)
+	}
+	return f
+}
+
+// OfflineFlags are Flags plus what a preset otherwise reads from the
+// live table (its key names): the flags for commands that read nothing
+// from DynamoDB (check --export without --confirm, sql).
+func OfflineFlags(s *model.Schema) []string {
+	f := Flags(s)
+	if s.Preset != "" {
+		f = append(f, "--pk", s.PK, "--sk", s.SK)
+	}
+	return f
 }
 
 // Tables returns random contents for every table of s, keyed by table:
@@ -71,6 +140,9 @@ func Tables(rng *rand.Rand, s *model.Schema, healthy int) map[string][]model.Ite
 			other["total"] = model.N("12")
 			g.out[s.Table] = append(g.out[s.Table], other)
 		}
+	}
+	if s.AccountType.Attr != "" {
+		g.typeOthers()
 	}
 	for t, items := range g.out {
 		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
@@ -114,9 +186,10 @@ var texts = []string{
 	"émile", "ÅSA", "日本", "tab\there", "emoji😀", "sep\u2028", "zero\u200bwidth",
 }
 
-// value returns a fresh value for constraint ci in normal form.
+// value returns a fresh value for constraint ci in normal form, in a
+// scope when the constraint has one.
 func (g *gen) value(ci int) string {
-	return g.s.Constraints[ci].Normalize.Apply(g.raw())
+	return g.scoped(ci, g.s.Constraints[ci].Normalize.Apply(g.raw()))
 }
 
 // raw returns a fresh value, not normalized.
@@ -125,15 +198,86 @@ func (g *gen) raw() string {
 	return fmt.Sprintf("%s-%d@x.io", texts[g.rng.IntN(len(texts))], g.n)
 }
 
+// account adds the account id holding vals: a scoped constraint's value
+// (scope, tail, value, as scoped makes it) is split into the scope
+// attribute and the attribute.
 func (g *gen) account(id string, vals map[int]model.Value) {
-	it := model.Item{g.s.PK: model.S(id)}
-	if g.s.SK != "" {
-		it[g.s.SK] = model.S(g.s.AccountSK)
+	g.out[g.s.Table] = append(g.out[g.s.Table], g.accountItem(id, vals))
+}
+
+func (g *gen) accountItem(id string, vals map[int]model.Value) model.Item {
+	it := model.Item{}
+	for k, v := range g.s.AccountKey(id) {
+		it[k] = model.S(v)
+	}
+	if a := g.s.AccountType; a.Attr != "" {
+		it[a.Attr] = model.S(a.Value)
 	}
 	for ci, v := range vals {
-		it[g.s.Constraints[ci].Attr] = v
+		c := g.s.Constraints[ci]
+		if scope, rest, ok := strings.Cut(v.S, c.Tail); ok && c.Scope != "" && v.Kind == model.KindS {
+			it[c.Scope], v = model.S(scope), model.S(rest)
+		}
+		it[c.Attr] = v
 	}
-	g.out[g.s.Table] = append(g.out[g.s.Table], it)
+	return it
+}
+
+// scopes are the scopes of scoped values.
+var scopes = []string{"acme", "globex", "Initech"}
+
+// scoped returns v in a scope for a scoped constraint (scope, tail, v:
+// what the lock key holds after the prefix), v itself otherwise.
+func (g *gen) scoped(ci int, v string) string {
+	c := g.s.Constraints[ci]
+	if c.Scope == "" {
+		return v
+	}
+	return scopes[g.rng.IntN(len(scopes))] + c.Tail + v
+}
+
+// tooLong returns a value of constraint ci whose lock key is one byte
+// too long.
+func (g *gen) tooLong(ci int) string {
+	v := g.scoped(ci, "")
+	return v + strings.Repeat("z", model.MaxPartitionKeyBytes+1-len(g.s.Constraints[ci].Prefix)-len(v))
+}
+
+// typeOthers adds items of the account table that look like accounts,
+// values and all, but for their type (another, none, or the right one
+// with another sort key), and another model's unique items: counted,
+// not judged.
+func (g *gen) typeOthers() {
+	s := g.s
+	if s.SK == "" {
+		return
+	}
+	for i, typ := range []string{"order", "", s.AccountType.Value} {
+		vals := map[int]model.Value{}
+		for ci := range s.Constraints {
+			vals[ci] = model.S(g.value(ci))
+		}
+		it := g.accountItem(fmt.Sprintf("%s%x", s.AccountPrefix, g.rng.Uint32()), vals)
+		delete(it, s.AccountType.Attr)
+		if typ != "" {
+			it[s.AccountType.Attr] = model.S(typ)
+		}
+		if i == 2 {
+			it[s.SK] = model.S("NOT-" + it[s.SK].S)
+		}
+		g.out[s.Table] = append(g.out[s.Table], it)
+	}
+	head := s.PresetHead()
+	if head == "" {
+		head = "OTHER#"
+	}
+	for _, pk := range []string{head + "Order#code#" + g.raw(), "_unique#Order#code#" + g.raw()} {
+		it := model.Item{s.PK: model.S(pk), s.SK: model.S(pk)}
+		if s.LockSK != model.SameAsPK {
+			it[s.SK] = model.S(s.LockSK)
+		}
+		g.out[s.Table] = append(g.out[s.Table], it)
+	}
 }
 
 // lockFor adds the lock of constraint ci whose raw value is v.
@@ -150,6 +294,11 @@ func (g *gen) lockWith(ci int, v string, set func(model.Item)) {
 	it := model.Item{}
 	for k, x := range key {
 		it[k] = model.S(x)
+	}
+	if table == g.s.Table {
+		for _, a := range g.s.LockAttrs {
+			it[a.Attr] = model.S(a.Value)
+		}
 	}
 	set(it)
 	g.out[table] = append(g.out[table], it)
@@ -173,7 +322,7 @@ func (g *gen) anomalies(ci int) {
 	g.lockFor(ci, g.value(ci), "")
 	g.lockFor(ci, g.value(ci), "locktable:reclaim:"+fmt.Sprint(g.n))
 	if c.Normalize != model.NormalizeNone {
-		g.lockFor(ci, "UPPER-"+g.raw(), "")
+		g.lockFor(ci, g.scoped(ci, "UPPER-"+g.raw()), "")
 	}
 	// foreign_lock: the lock names another account.
 	v := g.value(ci)
@@ -195,9 +344,10 @@ func (g *gen) anomalies(ci int) {
 	// Values that differ only in case: one value under lower or casefold.
 	if c.Normalize != model.NormalizeNone {
 		v = g.raw()
-		a = g.holds(ci, strings.ToUpper(v))
-		g.holds(ci, v)
-		g.lockFor(ci, c.Normalize.Apply(v), a)
+		scope := g.scoped(ci, "")
+		a = g.holds(ci, scope+strings.ToUpper(v))
+		g.holds(ci, scope+v)
+		g.lockFor(ci, scope+c.Normalize.Apply(v), a)
 	}
 	// invalid_value: every other type, and a value too long to lock.
 	for _, bad := range []model.Value{
@@ -205,7 +355,7 @@ func (g *gen) anomalies(ci int) {
 		{Kind: model.KindSS, Strings: []string{"a", "b"}}, {Kind: model.KindNS, Strings: []string{"1", "2.5"}},
 		{Kind: model.KindL, List: []model.Value{model.S("x"), model.N("1")}},
 		{Kind: model.KindM, Map: map[string]model.Value{"k": model.S("v"), "a": {Kind: model.KindNULL}}},
-		model.S(strings.Repeat("z", model.MaxPartitionKeyBytes+1-len(c.Prefix))),
+		model.S(g.tooLong(ci)),
 	} {
 		g.account(g.id(), map[int]model.Value{ci: bad})
 	}
@@ -218,6 +368,34 @@ func (g *gen) anomalies(ci int) {
 	g.account(g.id(), map[int]model.Value{ci: model.Null()})
 	g.account(g.id(), map[int]model.Value{ci: model.S("")})
 	g.account(g.id(), nil)
+	if c.Scope != "" {
+		g.scopeAnomalies(ci)
+	}
+}
+
+// scopeAnomalies adds, for scoped constraint ci, values without a scope
+// (no lock expected), one value in two scopes (two values, not a
+// duplicate), locked and not, and lock keys with an empty scope or no
+// tail (not locks of ci).
+func (g *gen) scopeAnomalies(ci int) {
+	c := g.s.Constraints[ci]
+	for _, scope := range []model.Value{model.S(""), model.N("3"), model.Null()} {
+		id := g.id()
+		g.account(id, map[int]model.Value{ci: model.S(g.raw())})
+		it := g.out[g.s.Table][len(g.out[g.s.Table])-1]
+		it[c.Scope] = scope
+	}
+	g.account(g.id(), map[int]model.Value{ci: model.S(g.raw())}) // no scope attribute
+	v := c.Normalize.Apply(g.raw())
+	for _, scope := range scopes[:2] {
+		g.lockFor(ci, scope+c.Tail+v, g.holds(ci, scope+c.Tail+v))
+	}
+	v = c.Normalize.Apply(g.raw())
+	for _, scope := range scopes[:2] {
+		g.holds(ci, scope+c.Tail+v)
+	}
+	g.lockFor(ci, c.Tail+g.raw(), "")
+	g.lockFor(ci, "noscope-"+g.raw(), "")
 }
 
 // S3 serves an in-process S3 (gofakes3) whose bucket holds every file
