@@ -145,6 +145,11 @@ func TestCheckExportUsage(t *testing.T) {
 		{[]string{"check", "--export", dir, "--layout", "tables"}, "no export of table unique_mac_addresses among --export (found exports of accounts; --export unique_mac_addresses=LOCATION"},
 		{[]string{"check", "--export", "s3:///x"}, "want s3://BUCKET/PREFIX"},
 		{[]string{"check", "--export", "s3://no-bucket/x", "--s3-endpoint-url", closed}, "no-bucket"},
+		// A preset's key names, account sort key and unique attributes
+		// come from the live table: without one, the flags give them.
+		{[]string{"check", "--export", dir, "--preset", "onetable:User"}, "--export reads nothing from DynamoDB, so --preset onetable:User cannot read " +
+			"the table's key names, its accounts' sort key or its unique attributes: give --pk, --sk, --account-sk, --unique ATTR (or add --confirm"},
+		{[]string{"check", "--export", dir, "--preset", "typedorm:user", "--pk", "PK", "--sk", "SK", "--unique", "email"}, "give --account-sk (or add --confirm"},
 	}
 	for _, c := range cases {
 		r := run(t, append(c.args, "--endpoint-url", closed)...)

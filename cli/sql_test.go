@@ -162,7 +162,22 @@ func TestSQLUsage(t *testing.T) {
 	t.Parallel()
 	wantError(t, run(t, "sql", "--dialect", "duckdb", "--normalize", "email=casefold"), cli.ExitError, "casefold", "no SQL equivalent")
 	wantError(t, run(t, "sql", "--dialect", "mysql"), cli.ExitError, "want athena or duckdb")
-	r := run(t, "sql", "--dialect", "athena", "--layout", "tables", "--export-table", "devices=db.devices_x", "--export-table", "unique_mac_addresses=macs")
+	wantError(t, run(t, "sql", "--dialect", "duckdb", "--preset", "onetable:User", "--pk", "pk", "--sk", "sk"), cli.ExitError,
+		"sql reads nothing from DynamoDB, so --preset onetable:User cannot read", "give --account-sk, --unique ATTR")
+	// Accounts by type and =PK, scoped locks: Trino's strpos and ||.
+	typed := exporttest.Schemas()["type-flags"]
+	r := run(t, append([]string{"sql", "--dialect", "athena"}, exporttest.OfflineFlags(&typed)...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d, %s", r.code, r.stderr)
+	}
+	for _, want := range []string{`sk = pk AND substr(pk, 1, 5) = 'UNIQ#' AND strpos(substr(pk, 6), '#EMAIL#') > 1`,
+		`coalesce(json_extract_scalar(x3, '$["S"]') = 'person', FALSE)`, `json_extract_scalar(x5, '$["S"]') || '#EMAIL#' || lower(`,
+		`MAP(ARRAY['PK', 'SK'], ARRAY['UNIQ#' || lock_value, 'UNIQ#' || lock_value])`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the Athena query lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = run(t, "sql", "--dialect", "athena", "--layout", "tables", "--export-table", "devices=db.devices_x", "--export-table", "unique_mac_addresses=macs")
 	if r.code != 0 {
 		t.Fatalf("exit %d, %s", r.code, r.stderr)
 	}
