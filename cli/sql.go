@@ -28,7 +28,8 @@ Each export table has one row per item and a column Item, the item in
 DynamoDB JSON as JSON text (the "Item" of each line of the export's data
 files). RELATION is used as written; by default each table's own name,
 quoted. Layout 2 has one export per table: name each with TABLE=RELATION.
---normalize lower is SQL's lower(); casefold is refused.`,
+--normalize lower is SQL's lower(); casefold is refused. A --preset reads
+nothing from the table here: give --pk, --sk, --account-sk and --unique.`,
 		Example: `  # DuckDB, straight from the export's files
   locktable sql --dialect duckdb --export-table "read_json('exports/AWSDynamoDB/01709294400000-ab12cd34/data/*.json.gz', columns={Item: 'JSON'})" | duckdb
 
