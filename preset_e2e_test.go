@@ -15,7 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/dynamo/export"
+	"github.com/locktable/locktable/model"
 )
 
 // library is a Node data-access library whose own writes the preset
@@ -165,6 +171,7 @@ func TestE2EPresets(t *testing.T) {
 			if accounts != 3 { // ada, carol, eve: not the other model's, not bob (gone)
 				t.Errorf("accounts %d, want 3", accounts)
 			}
+			exportAgrees(t, table, lib.preset, nil, args)
 
 			r := locktable(t, nil, append([]string{"repair", "--yes"}, args...)...)
 			if r.code != 0 {
@@ -273,6 +280,10 @@ func TestE2EOneTableScope(t *testing.T) {
 	if !slices.Equal(got, want) || accounts != 4 {
 		t.Fatalf("check found %d accounts and\n  %s\nwant 4 and\n  %s", accounts, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
+	exportAgrees(t, table, "onetable:Member", func(s *model.Schema) error {
+		s.Constraints = []model.Constraint{{Attr: "email", Prefix: s.PresetPrefix("email"), Normalize: model.NormalizeNone}}
+		return s.ScopeConstraint(0, "org")
+	}, args)
 	r := locktable(t, nil, append([]string{"signup", "--yes", "--id", "member#m9", "--set", "id=m9", "--set", "org=initech",
 		"--set", "email=ada@lovelace.io"}, args...)...)
 	if r.code != 0 {
@@ -286,5 +297,55 @@ func TestE2EOneTableScope(t *testing.T) {
 	}
 	if _, got = presetProblems(t, args); !slices.Equal(got, want) {
 		t.Errorf("at the end, check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// exportAgrees exports table as DynamoDB would (from a consistent scan,
+// as internal/exportdump does) and checks that check --export finds what
+// check with args finds in the live table: with the preset's details
+// given as flags (what the table tells them, read here; adjust sets what
+// args give), nothing read from DynamoDB, and with --confirm, which reads
+// them from the live table.
+func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema) error, args []string) {
+	t.Helper()
+	client, ep := dynamotest.Client(t)
+	s := model.DefaultSchema(model.LayoutSingle)
+	if err := s.ApplyPreset(preset); err != nil {
+		t.Fatal(err)
+	}
+	s.Table = table
+	if adjust != nil {
+		if err := adjust(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := dynamo.NewStore(client, ep, s)
+	ctx := context.Background()
+	if _, err := store.ResolvePreset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var items []model.Item
+	p := dynamodb.NewScanPaginator(client, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, av := range out.Items {
+			items = append(items, dynamo.ItemFromSDK(av))
+		}
+	}
+	dir := t.TempDir()
+	if _, err := export.Write(dir, export.Options{Table: table, Files: 2}, items); err != nil {
+		t.Fatal(err)
+	}
+	accounts, want := presetProblems(t, args)
+	rs := store.Schema
+	given := append(rs.Flags(), "--pk", rs.PK, "--sk", rs.SK, "--export", dir, "--endpoint-url", "http://127.0.0.1:1")
+	for what, a := range map[string][]string{"check --export": given, "check --export --confirm": append(slices.Clone(args), "--export", dir, "--confirm")} {
+		n, got := presetProblems(t, a)
+		if n != accounts || !slices.Equal(got, want) {
+			t.Errorf("%s found %d accounts and\n  %s\ncheck %d and\n  %s", what, n, strings.Join(got, "\n  "), accounts, strings.Join(want, "\n  "))
+		}
 	}
 }
