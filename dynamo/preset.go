@@ -66,7 +66,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	sc := &s.Schema
 	head := sc.PresetHead()
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
-		Or(expression.Name(sc.PK).BeginsWith(head))
+		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
 	expr, err := expression.NewBuilder().WithFilter(filter).Build()
 	if err != nil {
 		return nil, err
@@ -77,6 +77,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	samePK, accounts := 0, 0
 	attrs := map[string]bool{}
 	var keys []string
+	var accountItems []model.Item
 	for page := 0; page < presetPages; page++ {
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		out, err := s.api.Scan(cctx, in)
@@ -96,6 +97,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 				for name := range it {
 					attrs[name] = true
 				}
+				accountItems = append(accountItems, it)
 				continue
 			}
 			keys = append(keys, pk)
@@ -125,14 +127,39 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	}
 	if len(sc.Constraints) == 0 {
 		unique := sc.UniqueAttrs(keys, slices.Sorted(maps.Keys(attrs)))
-		if len(unique) == 0 {
-			return nil, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
-		}
 		slices.Sort(unique)
 		for _, attr := range unique {
 			sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: sc.PresetPrefix(attr), Normalize: model.NormalizeNone})
 		}
-		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
+		if len(unique) > 0 {
+			notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
+		}
+		scoped, found := sc.ScopedUniques(keys, accountItems, sc.PK, sc.SK, sc.AccountType.Attr)
+		notes = append(notes, found...)
+		for _, c := range scoped {
+			if sc.Constraint(c.Attr) < 0 {
+				sc.Constraints = append(sc.Constraints, c)
+			}
+		}
+		if len(sc.Constraints) == 0 {
+			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
+		}
+	}
+	if sc.IDAttr == "" && accounts > 0 {
+		skip := []string{sc.SK, sc.AccountType.Attr, sc.OwnerAttr}
+		for _, c := range sc.Constraints {
+			skip = append(skip, c.Attr, c.Scope)
+		}
+		attr, prefix, note := model.InferIDAttr(accountItems, sc.PK, skip...)
+		switch {
+		case attr == "":
+		case sc.AccountPrefix == "":
+			sc.AccountPrefix = prefix
+		case prefix != sc.AccountPrefix:
+			attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not --account-prefix %q: pass --id-attr to have signups write it", attr, sc.PK, prefix, sc.AccountPrefix)
+		}
+		sc.IDAttr = attr
+		notes = append(notes, note)
 	}
 	return notes, nil
 }

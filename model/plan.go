@@ -256,6 +256,15 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 	if s.AccountType.Attr != "" {
 		item[s.AccountType.Attr] = S(s.AccountType.Value)
 	}
+	if s.IDAttr != "" {
+		want := s.IDValue(id)
+		if v := attrs[s.IDAttr]; v != "" && v != want {
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.AccountPrefix, want, v)}
+		}
+		if want != "" {
+			item[s.IDAttr] = S(want)
+		}
+	}
 	p := Plan{Operation: "signup", Keys: []string{id}}
 	p.Actions = append(p.Actions, Action{Kind: ActPut, Role: RoleCreateAccount, Table: s.Table, Key: key, Item: item,
 		Conds: []Cond{{Kind: CondNotExists, Attr: s.PK}}, Constraint: -1, Account: id})
@@ -455,6 +464,20 @@ func (s *Schema) namedOwner(lock Item) string {
 		return o.S
 	}
 	return ""
+}
+
+// IDValue is what the id attribute (IDAttr) of the account keyed key
+// holds: the key without the account prefix.
+func (s *Schema) IDValue(key string) string { return strings.TrimPrefix(key, s.AccountPrefix) }
+
+// SignupKey is the key of a new account whose attributes attrs give its
+// id in the id attribute: the account prefix and that id. False when the
+// schema has no id attribute or attrs leave it empty.
+func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
+	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
+		return s.AccountPrefix + v, true
+	}
+	return "", false
 }
 
 // NewAccountID returns a fresh account key for a signup: the account

@@ -102,6 +102,11 @@ type Schema struct {
 	// LockAttrs are written on every lock locktable puts, besides its key
 	// and owner: what the library itself writes there (_type=_Unique).
 	LockAttrs []Assignment
+	// IDAttr, when set, is the account attribute that carries the
+	// account's id, its key without AccountPrefix (OneTable's and
+	// TypeDORM's id beside pk user#<id>); signups write it, so that the
+	// library, which builds the key from it, reads them back.
+	IDAttr string
 	// Preset is the library and model the schema was derived from
 	// ("onetable:User"), "" for none.
 	Preset string
@@ -365,6 +370,14 @@ func (s *Schema) validateTypes() error {
 	for _, a := range s.LockAttrs {
 		if err := check("lock-attr", a); err != nil {
 			return err
+		}
+	}
+	if s.IDAttr != "" {
+		if err := check("id-attr", Assignment{Attr: s.IDAttr}); err != nil {
+			return err
+		}
+		if s.IDAttr == s.AccountType.Attr {
+			return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("attribute %q is the account type attribute", s.IDAttr)}
 		}
 	}
 	if s.SK == "" && (s.AccountSK == SameAsPK || s.LockSK == SameAsPK) {
