@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -141,7 +142,11 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 				sc.Constraints = append(sc.Constraints, c)
 			}
 		}
-		if len(sc.Constraints) == 0 {
+		switch {
+		case len(sc.Constraints) > 0:
+		case len(found) > 0: // scoped unique items whose scope it could not tell
+			return notes, &model.FlagError{Flag: "unique", Msg: strings.Join(found, "; ")}
+		default:
 			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
 		}
 	}
