@@ -258,3 +258,21 @@ func TestPresetAsksWhichTable(t *testing.T) {
 	r := run(t, "init", "--endpoint-url", ep, "--preset", "onetable:User")
 	wantError(t, r, cli.ExitError, "which table? pass --table", one, other)
 }
+
+// A given --id-attr takes the account prefix from the accounts' keys, so
+// that signups key the id as the library does; an --id-attr no account
+// carries gets no prefix, and init says why.
+func TestPresetGivenIDAttr(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	r := run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "id")
+	if r.code != 0 || !strings.Contains(r.stdout, "--account-prefix 'user#' --id-attr id") {
+		t.Errorf("init --id-attr id: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "uid")
+	if r.code != 0 || strings.Contains(r.stdout, "--account-prefix") || !strings.Contains(r.stdout, "--id-attr uid") ||
+		!strings.Contains(r.stderr, "id attribute uid: not the end of every account's pk") {
+		t.Errorf("init --id-attr uid: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

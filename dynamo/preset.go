@@ -150,21 +150,36 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
 		}
 	}
-	if sc.IDAttr == "" && accounts > 0 {
-		skip := []string{sc.SK, sc.AccountType.Attr, sc.OwnerAttr}
-		for _, c := range sc.Constraints {
-			skip = append(skip, c.Attr, c.Scope)
-		}
-		attr, prefix, note := model.InferIDAttr(accountItems, sc.PK, skip...)
-		switch {
-		case attr == "":
-		case sc.AccountPrefix == "":
-			sc.AccountPrefix = prefix
-		case prefix != sc.AccountPrefix:
-			attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not --account-prefix %q: pass --id-attr to have signups write it", attr, sc.PK, prefix, sc.AccountPrefix)
-		}
-		sc.IDAttr = attr
-		notes = append(notes, note)
+	if accounts > 0 && (sc.IDAttr == "" || sc.AccountPrefix == "") {
+		notes = append(notes, s.presetIDAttr(accountItems, slices.Sorted(maps.Keys(attrs))))
 	}
 	return notes, nil
+}
+
+// presetIDAttr finds, where not given, the attribute in which the sampled
+// accounts carry their id and the account prefix before it in their key
+// (model.InferIDAttr); a given --id-attr is only looked at for the prefix.
+func (s *Store) presetIDAttr(accounts []model.Item, names []string) string {
+	sc := &s.Schema
+	skip := []string{sc.SK, sc.AccountType.Attr, sc.OwnerAttr}
+	for _, c := range sc.Constraints {
+		skip = append(skip, c.Attr, c.Scope)
+	}
+	if sc.IDAttr != "" {
+		skip = slices.DeleteFunc(names, func(n string) bool { return n == sc.IDAttr })
+	}
+	attr, prefix, note := model.InferIDAttr(accounts, sc.PK, skip...)
+	switch {
+	case attr == "" && sc.IDAttr != "":
+		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without --account-prefix %q there", sc.IDAttr, sc.PK, sc.AccountPrefix)
+	case attr == "":
+	case sc.AccountPrefix == "":
+		sc.AccountPrefix = prefix
+	case prefix != sc.AccountPrefix:
+		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not --account-prefix %q: pass --id-attr to have signups write it", attr, sc.PK, prefix, sc.AccountPrefix)
+	}
+	if sc.IDAttr == "" {
+		sc.IDAttr = attr
+	}
+	return note
 }
