@@ -126,7 +126,7 @@ func TestPresetInitSaveCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"preset: onetable:User", "account-sk: user#", "unique: [email, username]", "account-prefix: user#", "id-attr: id"} {
+	for _, want := range []string{"preset: onetable:User", "account-sk: user#", "unique: [email, username]", "id-attr: id=user#"} {
 		if !strings.Contains(string(saved), want) {
 			t.Errorf("saved target lacks %s:\n%s", want, saved)
 		}
@@ -202,8 +202,8 @@ func TestPresetInfersScope(t *testing.T) {
 	if want := "email is unique per org: 2 of the 2 scopes"; !strings.Contains(r.stderr, want) {
 		t.Errorf("init says %q, want %q", r.stderr, want)
 	}
-	if want := `--unique 'email=_unique#${org}#Member#email#'`; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "--id-attr id") {
-		t.Errorf("init proposes %s\nwant %s and --id-attr id", r.stdout, want)
+	if want := `--unique 'email=_unique#${org}#Member#email#'`; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "--id-attr 'id=member#'") {
+		t.Errorf("init proposes %s\nwant %s and --id-attr 'id=member#'", r.stdout, want)
 	}
 	r = run(t, "check", "--endpoint-url", ep, "--table", table, "--preset", "onetable:Member", "--json")
 	want := `"problems":[{"kind":"duplicate_value","constraint":"email","value":"acme#Member#email#ada@x.io","lock":{"pk":"_unique#acme#Member#email#ada@x.io","sk":"_unique#"},"accounts":["member#m1","member#m3"]}]`
@@ -259,20 +259,35 @@ func TestPresetAsksWhichTable(t *testing.T) {
 	wantError(t, r, cli.ExitError, "which table? pass --table", one, other)
 }
 
-// A given --id-attr takes the account prefix from the accounts' keys, so
-// that signups key the id as the library does; an --id-attr no account
+// A given --id-attr takes the prefix before the id from the accounts'
+// keys, so that signups key the id as the library does; an --id-attr no account
 // carries gets no prefix, and init says why.
 func TestPresetGivenIDAttr(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)
 	r := run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "id")
-	if r.code != 0 || !strings.Contains(r.stdout, "--account-prefix 'user#' --id-attr id") {
+	if r.code != 0 || !strings.Contains(r.stdout, "--id-attr 'id=user#'") || strings.Contains(r.stdout, "--account-prefix") {
 		t.Errorf("init --id-attr id: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "uid")
-	if r.code != 0 || strings.Contains(r.stdout, "--account-prefix") || !strings.Contains(r.stdout, "--id-attr uid") ||
+	if r.code != 0 || strings.Contains(r.stdout, "--account-prefix") || !strings.Contains(r.stdout, "--id-attr uid ") ||
 		!strings.Contains(r.stderr, "id attribute uid: not the end of every account's pk") {
 		t.Errorf("init --id-attr uid: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The prefix before the id keys new accounts only: a preset's accounts
+// are told by their type, so an item of the model keyed otherwise is
+// still judged (here, its email has no lock).
+func TestPresetIDPrefixKeepsEveryAccount(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	dynamotest.Put(t, client, table, item("pk", "legacy#lin", "sk", "user#", "_type", "User", "id", "lin", "email", "lin@x.io"))
+	r := run(t, "check", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "id=user#", "--json")
+	want := `{"kind":"missing_lock","constraint":"email","value":"lin@x.io","accounts":["legacy#lin"]}`
+	if r.code != cli.ExitProblems || !strings.Contains(r.stdout, want) {
+		t.Errorf("check: exit %d\n%s%s\nwant %s", r.code, r.stdout, r.stderr, want)
 	}
 }

@@ -150,15 +150,18 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
 		}
 	}
-	if accounts > 0 && (sc.IDAttr == "" || sc.AccountPrefix == "") {
+	if accounts > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
 		notes = append(notes, s.presetIDAttr(accountItems, slices.Sorted(maps.Keys(attrs))))
 	}
 	return notes, nil
 }
 
 // presetIDAttr finds, where not given, the attribute in which the sampled
-// accounts carry their id and the account prefix before it in their key
-// (model.InferIDAttr); a given --id-attr is only looked at for the prefix.
+// accounts carry their id and what their key holds before it
+// (model.InferIDAttr); a given --id-attr is only looked at for the
+// prefix. The prefix goes to IDPrefix, not AccountPrefix: the preset's
+// accounts are told by their type, so an item of the model keyed
+// otherwise is still judged.
 func (s *Store) presetIDAttr(accounts []model.Item, names []string) string {
 	sc := &s.Schema
 	skip := []string{sc.SK, sc.AccountType.Attr, sc.OwnerAttr}
@@ -171,12 +174,12 @@ func (s *Store) presetIDAttr(accounts []model.Item, names []string) string {
 	attr, prefix, note := model.InferIDAttr(accounts, sc.PK, skip...)
 	switch {
 	case attr == "" && sc.IDAttr != "":
-		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without --account-prefix %q there", sc.IDAttr, sc.PK, sc.AccountPrefix)
+		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without %q there", sc.IDAttr, sc.PK, sc.IDKeyPrefix())
 	case attr == "":
-	case sc.AccountPrefix == "":
-		sc.AccountPrefix = prefix
-	case prefix != sc.AccountPrefix:
-		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not --account-prefix %q: pass --id-attr to have signups write it", attr, sc.PK, prefix, sc.AccountPrefix)
+	case sc.IDKeyPrefix() == "":
+		sc.IDPrefix = prefix
+	case prefix != sc.IDKeyPrefix():
+		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not %q: pass --id-attr %s=%s to have signups write it", attr, sc.PK, prefix, sc.IDKeyPrefix(), attr, prefix)
 	}
 	if sc.IDAttr == "" {
 		sc.IDAttr = attr

@@ -265,7 +265,7 @@ func (s *Schema) Flags() []string {
 	}
 	f = append(f, "--owner-attr", s.OwnerAttr)
 	if s.IDAttr != "" {
-		f = append(f, "--id-attr", s.IDAttr)
+		f = append(f, "--id-attr", s.IDAttrFlag())
 	}
 	for _, c := range s.Constraints {
 		if c.InAccountTable() {
@@ -289,7 +289,7 @@ func (s *Schema) presetFlags() []string {
 		f = append(f, "--account-prefix", s.AccountPrefix)
 	}
 	if s.IDAttr != "" {
-		f = append(f, "--id-attr", s.IDAttr)
+		f = append(f, "--id-attr", s.IDAttrFlag())
 	}
 	for _, c := range s.Constraints {
 		if c.Prefix == s.PresetPrefix(c.Attr) && c.Scope == "" {

@@ -106,7 +106,10 @@ func TestScopedUniques(t *testing.T) {
 // key from it.
 func TestSignupIDAttr(t *testing.T) {
 	s := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
-	s.AccountPrefix, s.IDAttr = "user#", "id"
+	s.IDAttr, s.IDPrefix = "id", "user#" // as the preset infers them: accounts stay told by _type
+	if s.AccountPrefix != "" || s.IDAttrFlag() != "id=user#" {
+		t.Fatalf("account prefix %q, --id-attr %q", s.AccountPrefix, s.IDAttrFlag())
+	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -259,7 +259,7 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 	if s.IDAttr != "" {
 		want := s.IDValue(id)
 		if v := attrs[s.IDAttr]; v != "" && v != want {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.AccountPrefix, want, v)}
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.IDKeyPrefix(), want, v)}
 		}
 		if want != "" {
 			item[s.IDAttr] = S(want)
@@ -466,18 +466,35 @@ func (s *Schema) namedOwner(lock Item) string {
 	return ""
 }
 
+// IDKeyPrefix is what an account's key holds before its id: IDPrefix
+// where given, else the account prefix.
+func (s *Schema) IDKeyPrefix() string {
+	if s.IDPrefix != "" {
+		return s.IDPrefix
+	}
+	return s.AccountPrefix
+}
+
 // IDValue is what the id attribute (IDAttr) of the account keyed key
-// holds: the key without the account prefix.
-func (s *Schema) IDValue(key string) string { return strings.TrimPrefix(key, s.AccountPrefix) }
+// holds: the key without IDKeyPrefix.
+func (s *Schema) IDValue(key string) string { return strings.TrimPrefix(key, s.IDKeyPrefix()) }
 
 // SignupKey is the key of a new account whose attributes attrs give its
-// id in the id attribute: the account prefix and that id. False when the
-// schema has no id attribute or attrs leave it empty.
+// id in the id attribute: IDKeyPrefix and that id. False when the schema
+// has no id attribute or attrs leave it empty.
 func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
 	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
-		return s.AccountPrefix + v, true
+		return s.IDKeyPrefix() + v, true
 	}
 	return "", false
+}
+
+// IDAttrFlag is the value of --id-attr that gives IDAttr and IDPrefix.
+func (s *Schema) IDAttrFlag() string {
+	if s.IDPrefix != "" {
+		return s.IDAttr + "=" + s.IDPrefix
+	}
+	return s.IDAttr
 }
 
 // NewAccountID returns a fresh account key for a signup: the account
@@ -491,7 +508,7 @@ func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
 func (s *Schema) NewAccountIDLike(ids []string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	prefix := s.AccountPrefix
+	prefix := s.IDKeyPrefix()
 	if prefix == "" {
 		prefix = commonIDPrefix(ids)
 	}
