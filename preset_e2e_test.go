@@ -224,6 +224,27 @@ func TestE2EPresets(t *testing.T) {
 			if code, _ := lib.node(t, env, "create", userJSON("zed2", "email", "zed@example.com")); code != 3 {
 				t.Errorf("library create with zed's email after locktable's signup: exit %d, want refused", code)
 			}
+			// A signup given no id attribute writes it all the same, as
+			// the library would (the id in the key, after its prefix):
+			// the library's get by id finds the account, with its id.
+			r = locktable(t, nil, append([]string{"signup", "--yes", "--id", lib.account("yan"),
+				"--set", "email=yan@example.com", "--set", "username=yan"}, args...)...)
+			if r.code != 0 {
+				t.Fatalf("signup without the id attribute: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if _, out := lib.node(t, env, "get", "yan"); !strings.Contains(out, `"id":"yan"`) || !strings.Contains(out, `"email":"yan@example.com"`) {
+				t.Errorf("library get yan after locktable's signup without --set id: %s", out)
+			}
+			// ... and a signup given only the id attribute keys the account
+			// by it.
+			r = locktable(t, nil, append([]string{"signup", "--yes", "--set", "id=yul",
+				"--set", "email=yul@example.com", "--set", "username=yul"}, args...)...)
+			if r.code != 0 || !strings.Contains(r.stdout+r.stderr, lib.account("yul")) {
+				t.Fatalf("signup with only the id attribute: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if _, out := lib.node(t, env, "get", "yul"); !strings.Contains(out, `"email":"yul@example.com"`) {
+				t.Errorf("library get yul after locktable's signup with --set id=yul: %s", out)
+			}
 			r = locktable(t, nil, append([]string{"delete", zed, "--yes"}, args...)...)
 			if r.code != 0 {
 				t.Fatalf("delete: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -284,7 +305,18 @@ func TestE2EOneTableScope(t *testing.T) {
 		s.Constraints = []model.Constraint{{Attr: "email", Prefix: s.PresetPrefix("email"), Normalize: model.NormalizeNone}}
 		return s.ScopeConstraint(0, "org")
 	}, args)
-	r := locktable(t, nil, append([]string{"signup", "--yes", "--id", "member#m9", "--set", "id=m9", "--set", "org=initech",
+	// Init, without --unique or --scope, reads the scope from the
+	// unique items and the members' org; the check with that schema is
+	// the same, exactly.
+	r := locktable(t, nil, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:Member")
+	if r.code != 0 || !strings.Contains(r.stderr, "email is unique per org") || !strings.Contains(r.stdout, `--unique 'email=_unique#${org}#Member#email#'`) {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	inferred := []string{"--endpoint-url", ep, "--table", table, "--preset", "onetable:Member"}
+	if accounts, got := presetProblems(t, inferred); !slices.Equal(got, want) || accounts != 4 {
+		t.Fatalf("check with the inferred scope found %d accounts and\n  %s\nwant 4 and\n  %s", accounts, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	r = locktable(t, nil, append([]string{"signup", "--yes", "--id", "member#m9", "--set", "id=m9", "--set", "org=initech",
 		"--set", "email=ada@lovelace.io"}, args...)...)
 	if r.code != 0 {
 		t.Fatalf("signup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -295,8 +327,20 @@ func TestE2EOneTableScope(t *testing.T) {
 	if code, _ := lib.node(t, env, "create", `{"id":"m11","org":"hooli","email":"ada@lovelace.io"}`); code != 0 {
 		t.Errorf("library create of the same email in another org: exit %d, want created", code)
 	}
+	// A member signed up without its id is found by the library's get.
+	r = locktable(t, nil, append([]string{"signup", "--yes", "--id", "member#m12", "--set", "org=initech",
+		"--set", "email=m12@example.com"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("signup without the id attribute: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, out := lib.node(t, env, "get", "m12"); !strings.Contains(out, `"id":"m12"`) || !strings.Contains(out, `"org":"initech"`) {
+		t.Errorf("library get m12 after locktable's signup without --set id: %s", out)
+	}
 	if _, got = presetProblems(t, args); !slices.Equal(got, want) {
 		t.Errorf("at the end, check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if _, got = presetProblems(t, inferred); !slices.Equal(got, want) {
+		t.Errorf("at the end, check with the inferred scope found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
 

@@ -116,7 +116,8 @@ func TestPresetInitSaveCheck(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"accounts: 2 items with _type=User and sk user#", "unique attributes, from the unique items present: [email username]"} {
+	for _, want := range []string{"accounts: 2 items with _type=User and sk user#", "unique attributes, from the unique items present: [email username]",
+		`id attribute: id (on all 2 accounts, pk is "user#" and then id)`} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("init says %q, want it to say %q", r.stderr, want)
 		}
@@ -125,7 +126,7 @@ func TestPresetInitSaveCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"preset: onetable:User", "account-sk: user#", "unique: [email, username]"} {
+	for _, want := range []string{"preset: onetable:User", "account-sk: user#", "unique: [email, username]", "id-attr: id=user#"} {
 		if !strings.Contains(string(saved), want) {
 			t.Errorf("saved target lacks %s:\n%s", want, saved)
 		}
@@ -155,6 +156,67 @@ func TestPresetInitSaveCheck(t *testing.T) {
 	if want := `{"_type":{"S":"_Unique"},"owner":{"S":"user#carol"},"pk":{"S":"_unique#User#username#carol"},"sk":{"S":"_unique#"}}`; got != want {
 		t.Errorf("repaired lock %s, want %s", got, want)
 	}
+
+	// A signup through the target writes the id OneTable builds the key
+	// from: given as --id, or as --set id alone.
+	for _, args := range [][]string{{"--id", "user#yan"}, {"--set", "id=yan2"}} {
+		id := strings.TrimPrefix(args[1], "id=")
+		id = strings.TrimPrefix(id, "user#")
+		r = run(t, append([]string{"signup", "--target", "app", "--yes", "--set", "email=" + id + "@example.com",
+			"--audit-log", filepath.Join(t.TempDir(), "audit.log")}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("signup %v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		out, err = client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "user#" + id}, "sk": &types.AttributeValueMemberS{Value: "user#"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dynamo.ItemFromSDK(out.Item)["id"]; got.Kind != model.KindS || got.S != id {
+			t.Errorf("signup %v: the account's id is %v, want %s", args, got, id)
+		}
+	}
+	// An id that is not the key's is refused.
+	r = run(t, "signup", "--target", "app", "--yes", "--id", "user#zed", "--set", "id=zod", "--set", "email=zed@example.com")
+	wantError(t, r, cli.ExitError, "id", `"zed", not "zod"`)
+}
+
+// Init on a OneTable model whose unique email is scoped by org infers the
+// scope from the accounts' org values, and the check with that schema
+// finds the duplicate within one org only.
+func TestPresetInfersScope(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	member := func(id, org, email string) model.Item {
+		return item("pk", "member#"+id, "sk", "member#", "_type", "Member", "id", id, "org", org, "email", email)
+	}
+	dynamotest.Put(t, client, table,
+		member("m1", "acme", "ada@x.io"), item("pk", "_unique#acme#Member#email#ada@x.io", "sk", "_unique#", "_type", "_Unique"),
+		member("m2", "globex", "ada@x.io"), item("pk", "_unique#globex#Member#email#ada@x.io", "sk", "_unique#", "_type", "_Unique"),
+		member("m3", "acme", "ada@x.io"))
+	r := run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:Member")
+	if r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if want := "email is unique per org: 2 of the 2 scopes"; !strings.Contains(r.stderr, want) {
+		t.Errorf("init says %q, want %q", r.stderr, want)
+	}
+	if want := `--unique 'email=_unique#${org}#Member#email#'`; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "--id-attr 'id=member#'") {
+		t.Errorf("init proposes %s\nwant %s and --id-attr 'id=member#'", r.stdout, want)
+	}
+	r = run(t, "check", "--endpoint-url", ep, "--table", table, "--preset", "onetable:Member", "--json")
+	want := `"problems":[{"kind":"duplicate_value","constraint":"email","value":"acme#Member#email#ada@x.io","lock":{"pk":"_unique#acme#Member#email#ada@x.io","sk":"_unique#"},"accounts":["member#m1","member#m3"]}]`
+	if r.code != cli.ExitProblems || !strings.Contains(r.stdout, want) {
+		t.Errorf("check: exit %d\n%s%s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+
+	// A second attribute holding the same scopes: init does not guess.
+	dynamotest.Put(t, client, table,
+		item("pk", "member#m1", "sk", "member#", "_type", "Member", "id", "m1", "org", "acme", "tenant", "acme", "email", "ada@x.io"),
+		item("pk", "member#m2", "sk", "member#", "_type", "Member", "id", "m2", "org", "globex", "tenant", "globex", "email", "ada@x.io"))
+	r = run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:Member")
+	wantError(t, r, cli.ExitError, "several attributes of the accounts hold them (org, tenant)", "--scope email=ATTR", "--unique")
 }
 
 func TestPresetFlagErrors(t *testing.T) {
@@ -199,4 +261,37 @@ func TestPresetAsksWhichTable(t *testing.T) {
 	one, other := oneTableTable(t, client), oneTableTable(t, client)
 	r := run(t, "init", "--endpoint-url", ep, "--preset", "onetable:User")
 	wantError(t, r, cli.ExitError, "which table? pass --table", one, other)
+}
+
+// A given --id-attr takes the prefix before the id from the accounts'
+// keys, so that signups key the id as the library does; an --id-attr no account
+// carries gets no prefix, and init says why.
+func TestPresetGivenIDAttr(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	r := run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "id")
+	if r.code != 0 || !strings.Contains(r.stdout, "--id-attr 'id=user#'") || strings.Contains(r.stdout, "--account-prefix") {
+		t.Errorf("init --id-attr id: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "uid")
+	if r.code != 0 || strings.Contains(r.stdout, "--account-prefix") || !strings.Contains(r.stdout, "--id-attr uid ") ||
+		!strings.Contains(r.stderr, "id attribute uid: not the end of every account's pk") {
+		t.Errorf("init --id-attr uid: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The prefix before the id keys new accounts only: a preset's accounts
+// are told by their type, so an item of the model keyed otherwise is
+// still judged (here, its email has no lock).
+func TestPresetIDPrefixKeepsEveryAccount(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	dynamotest.Put(t, client, table, item("pk", "legacy#lin", "sk", "user#", "_type", "User", "id", "lin", "email", "lin@x.io"))
+	r := run(t, "check", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--id-attr", "id=user#", "--json")
+	want := `{"kind":"missing_lock","constraint":"email","value":"lin@x.io","accounts":["legacy#lin"]}`
+	if r.code != cli.ExitProblems || !strings.Contains(r.stdout, want) {
+		t.Errorf("check: exit %d\n%s%s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
 }

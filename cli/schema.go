@@ -14,7 +14,7 @@ type schemaFlags struct {
 	layout, table, pk, sk                   string
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
-	preset, accountType                     string
+	preset, accountType, idAttr             string
 	lockAttrs, scope                        []string
 }
 
@@ -35,6 +35,7 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
 	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
+	fs.StringVar(&f.idAttr, "id-attr", "", "ATTR[=PREFIX]: accounts carry their id, their key without PREFIX (default --account-prefix), in ATTR; signups write it (a preset finds both in the accounts present)")
 }
 
 // schema builds the schema: the layout's defaults, refined by every flag
@@ -65,6 +66,9 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 	set("account-sk", &s.AccountSK, f.accountSK)
 	set("lock-sk", &s.LockSK, f.lockSK)
 	set("owner-attr", &s.OwnerAttr, f.owner)
+	if fs.Changed("id-attr") {
+		s.IDAttr, s.IDPrefix, _ = strings.Cut(f.idAttr, "=")
+	}
 	if s.KeysFromTable && (fs.Changed("pk") || fs.Changed("sk")) {
 		s.KeysFromTable = false // given: the table's keys are checked against them
 	}

@@ -92,7 +92,10 @@ func (a *app) writeCommands() []*cobra.Command {
 			return a.runWrite(cmd.Context(), signupF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
 				id := signupID
 				if id == "" {
-					id = s.Schema.NewAccountID()
+					var ok bool
+					if id, ok = s.Schema.SignupKey(attrs); !ok {
+						id = s.Schema.NewAccountID()
+					}
 				}
 				p, err := s.Schema.Signup(id, attrs)
 				return []dynamo.Repair{{Plan: p}}, err
@@ -100,7 +103,7 @@ func (a *app) writeCommands() []*cobra.Command {
 		},
 	}
 	signup.Flags().StringArrayVar(&signupSets, "set", nil, "ATTR=VALUE (repeat)")
-	signup.Flags().StringVar(&signupID, "id", "", "the account's key value (default: the account prefix and a random id)")
+	signup.Flags().StringVar(&signupID, "id", "", "the account's key value (default: the account prefix and the --id-attr value given with --set, else a random id)")
 	signupF.register(signup)
 	signupF.registerLookup(signup)
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -66,7 +67,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	sc := &s.Schema
 	head := sc.PresetHead()
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
-		Or(expression.Name(sc.PK).BeginsWith(head))
+		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
 	expr, err := expression.NewBuilder().WithFilter(filter).Build()
 	if err != nil {
 		return nil, err
@@ -77,6 +78,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	samePK, accounts := 0, 0
 	attrs := map[string]bool{}
 	var keys []string
+	var accountItems []model.Item
 	for page := 0; page < presetPages; page++ {
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		out, err := s.api.Scan(cctx, in)
@@ -96,6 +98,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 				for name := range it {
 					attrs[name] = true
 				}
+				accountItems = append(accountItems, it)
 				continue
 			}
 			keys = append(keys, pk)
@@ -125,14 +128,61 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	}
 	if len(sc.Constraints) == 0 {
 		unique := sc.UniqueAttrs(keys, slices.Sorted(maps.Keys(attrs)))
-		if len(unique) == 0 {
-			return nil, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
-		}
 		slices.Sort(unique)
 		for _, attr := range unique {
 			sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: sc.PresetPrefix(attr), Normalize: model.NormalizeNone})
 		}
-		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
+		if len(unique) > 0 {
+			notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
+		}
+		scoped, found := sc.ScopedUniques(keys, accountItems, sc.PK, sc.SK, sc.AccountType.Attr)
+		notes = append(notes, found...)
+		for _, c := range scoped {
+			if sc.Constraint(c.Attr) < 0 {
+				sc.Constraints = append(sc.Constraints, c)
+			}
+		}
+		switch {
+		case len(sc.Constraints) > 0:
+		case len(found) > 0: // scoped unique items whose scope it could not tell
+			return notes, &model.FlagError{Flag: "unique", Msg: strings.Join(found, "; ")}
+		default:
+			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
+		}
+	}
+	if accounts > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
+		notes = append(notes, s.presetIDAttr(accountItems, slices.Sorted(maps.Keys(attrs))))
 	}
 	return notes, nil
+}
+
+// presetIDAttr finds, where not given, the attribute in which the sampled
+// accounts carry their id and what their key holds before it
+// (model.InferIDAttr); a given --id-attr is only looked at for the
+// prefix. The prefix goes to IDPrefix, not AccountPrefix: the preset's
+// accounts are told by their type, so an item of the model keyed
+// otherwise is still judged.
+func (s *Store) presetIDAttr(accounts []model.Item, names []string) string {
+	sc := &s.Schema
+	skip := []string{sc.SK, sc.AccountType.Attr, sc.OwnerAttr}
+	for _, c := range sc.Constraints {
+		skip = append(skip, c.Attr, c.Scope)
+	}
+	if sc.IDAttr != "" {
+		skip = slices.DeleteFunc(names, func(n string) bool { return n == sc.IDAttr })
+	}
+	attr, prefix, note := model.InferIDAttr(accounts, sc.PK, skip...)
+	switch {
+	case attr == "" && sc.IDAttr != "":
+		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without %q there", sc.IDAttr, sc.PK, sc.IDKeyPrefix())
+	case attr == "":
+	case sc.IDKeyPrefix() == "":
+		sc.IDPrefix = prefix
+	case prefix != sc.IDKeyPrefix():
+		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not %q: pass --id-attr %s=%s to have signups write it", attr, sc.PK, prefix, sc.IDKeyPrefix(), attr, prefix)
+	}
+	if sc.IDAttr == "" {
+		sc.IDAttr = attr
+	}
+	return note
 }

@@ -187,6 +187,14 @@ func inferSingle(main Sample) (Schema, []string, error) {
 	} else {
 		notes = append(notes, "warning: the locks have different sort keys; --lock-sk takes one")
 	}
+	skip := []string{main.SK}
+	for _, c := range s.Constraints {
+		skip = append(skip, c.Attr)
+	}
+	if attr, prefix, note := InferIDAttr(acc.items, main.PK, skip...); attr != "" && prefix == s.AccountPrefix {
+		s.IDAttr = attr
+		notes = append(notes, note)
+	}
 	isAccount := func(v string) bool { return acc.shape != "" && strings.HasPrefix(v, acc.shape) }
 	if name, hits := ownerAttr(lockItems, isAccount, main.PK, main.SK); name != "" {
 		s.OwnerAttr = name
@@ -256,6 +264,9 @@ func (s *Schema) Flags() []string {
 		f = append(f, "--account-prefix", s.AccountPrefix, "--account-sk", s.AccountSK, "--lock-sk", s.LockSK)
 	}
 	f = append(f, "--owner-attr", s.OwnerAttr)
+	if s.IDAttr != "" {
+		f = append(f, "--id-attr", s.IDAttrFlag())
+	}
 	for _, c := range s.Constraints {
 		if c.InAccountTable() {
 			f = append(f, "--unique", c.Attr+"="+c.Template())
@@ -276,6 +287,9 @@ func (s *Schema) presetFlags() []string {
 	f := []string{"--preset", s.Preset, "--table", s.Table, "--account-sk", s.AccountSK}
 	if s.AccountPrefix != "" {
 		f = append(f, "--account-prefix", s.AccountPrefix)
+	}
+	if s.IDAttr != "" {
+		f = append(f, "--id-attr", s.IDAttrFlag())
 	}
 	for _, c := range s.Constraints {
 		if c.Prefix == s.PresetPrefix(c.Attr) && c.Scope == "" {

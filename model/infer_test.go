@@ -53,6 +53,28 @@ func TestInferSchemaLayout1(t *testing.T) {
 	}
 }
 
+// Accounts that carry their id (the key after the account prefix) in an
+// attribute: init proposes --id-attr. The unique handle, equal to the id
+// here, is not a candidate.
+func TestInferSchemaIDAttr(t *testing.T) {
+	sm := single(false)
+	for _, it := range sm.Items {
+		if rest, ok := strings.CutPrefix(it["pk"].S, "USER#"); ok {
+			it["uid"] = S(rest)
+		}
+	}
+	s, notes, err := InferSchema(sm, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.IDAttr != "uid" || !slices.Contains(s.Flags(), "--id-attr") || !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, "id attribute: uid") }) {
+		t.Errorf("id attribute %q, flags %q, notes %q", s.IDAttr, s.Flags(), notes)
+	}
+	if err := s.Validate(); err != nil {
+		t.Errorf("the proposed schema does not validate: %v", err)
+	}
+}
+
 func TestInferSchemaLayout2(t *testing.T) {
 	main := Sample{Table: "devices", PK: "id", Items: []Item{
 		item("id", "d1", "mac", "aa", "code", "C1"), item("id", "d2", "mac", "bb", "code", "C2")}}

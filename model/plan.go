@@ -256,6 +256,15 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 	if s.AccountType.Attr != "" {
 		item[s.AccountType.Attr] = S(s.AccountType.Value)
 	}
+	if s.IDAttr != "" {
+		want := s.IDValue(id)
+		if v := attrs[s.IDAttr]; v != "" && v != want {
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.IDKeyPrefix(), want, v)}
+		}
+		if want != "" {
+			item[s.IDAttr] = S(want)
+		}
+	}
 	p := Plan{Operation: "signup", Keys: []string{id}}
 	p.Actions = append(p.Actions, Action{Kind: ActPut, Role: RoleCreateAccount, Table: s.Table, Key: key, Item: item,
 		Conds: []Cond{{Kind: CondNotExists, Attr: s.PK}}, Constraint: -1, Account: id})
@@ -457,6 +466,37 @@ func (s *Schema) namedOwner(lock Item) string {
 	return ""
 }
 
+// IDKeyPrefix is what an account's key holds before its id: IDPrefix
+// where given, else the account prefix.
+func (s *Schema) IDKeyPrefix() string {
+	if s.IDPrefix != "" {
+		return s.IDPrefix
+	}
+	return s.AccountPrefix
+}
+
+// IDValue is what the id attribute (IDAttr) of the account keyed key
+// holds: the key without IDKeyPrefix.
+func (s *Schema) IDValue(key string) string { return strings.TrimPrefix(key, s.IDKeyPrefix()) }
+
+// SignupKey is the key of a new account whose attributes attrs give its
+// id in the id attribute: IDKeyPrefix and that id. False when the schema
+// has no id attribute or attrs leave it empty.
+func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
+	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
+		return s.IDKeyPrefix() + v, true
+	}
+	return "", false
+}
+
+// IDAttrFlag is the value of --id-attr that gives IDAttr and IDPrefix.
+func (s *Schema) IDAttrFlag() string {
+	if s.IDPrefix != "" {
+		return s.IDAttr + "=" + s.IDPrefix
+	}
+	return s.IDAttr
+}
+
 // NewAccountID returns a fresh account key for a signup: the account
 // prefix and 12 random hex digits.
 func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
@@ -468,7 +508,7 @@ func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
 func (s *Schema) NewAccountIDLike(ids []string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	prefix := s.AccountPrefix
+	prefix := s.IDKeyPrefix()
 	if prefix == "" {
 		prefix = commonIDPrefix(ids)
 	}

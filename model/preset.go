@@ -106,12 +106,13 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 // attribute scope, as the preset's library keys it (OneTable's
 // _unique#<scope>#User#email#<value>).
 func (s *Schema) ScopeConstraint(ci int, scope string) error {
-	lib, name, err := ParsePreset(s.Preset)
+	lib, _, err := ParsePreset(s.Preset)
 	if err != nil || lib != LibOneTable {
 		return &FlagError{Flag: "scope", Msg: "goes with --preset onetable:MODEL; otherwise give the scope in the prefix: --unique 'ATTR=HEAD${SCOPE}TAIL'"}
 	}
 	c := &s.Constraints[ci]
-	c.Prefix, c.Scope, c.Tail = "_unique#", scope, "#"+name+"#"+c.Attr+"#"
+	sc := s.scopedConstraint(c.Attr, scope)
+	c.Prefix, c.Scope, c.Tail = sc.Prefix, sc.Scope, sc.Tail
 	return nil
 }
 

@@ -102,6 +102,16 @@ type Schema struct {
 	// LockAttrs are written on every lock locktable puts, besides its key
 	// and owner: what the library itself writes there (_type=_Unique).
 	LockAttrs []Assignment
+	// IDAttr, when set, is the account attribute that carries the
+	// account's id, its key without IDKeyPrefix (OneTable's and
+	// TypeDORM's id beside pk user#<id>); signups write it, so that the
+	// library, which builds the key from it, reads them back.
+	IDAttr string
+	// IDPrefix is what an account's key holds before its id, where that
+	// is not AccountPrefix: a preset's accounts are told by their type
+	// attribute, not by their key (AccountPrefix ""), yet the library
+	// keys them user#<id>. Only with IDAttr (--id-attr ATTR=PREFIX).
+	IDPrefix string
 	// Preset is the library and model the schema was derived from
 	// ("onetable:User"), "" for none.
 	Preset string
@@ -365,6 +375,14 @@ func (s *Schema) validateTypes() error {
 	for _, a := range s.LockAttrs {
 		if err := check("lock-attr", a); err != nil {
 			return err
+		}
+	}
+	if s.IDAttr != "" {
+		if err := check("id-attr", Assignment{Attr: s.IDAttr}); err != nil {
+			return err
+		}
+		if s.IDAttr == s.AccountType.Attr {
+			return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("attribute %q is the account type attribute", s.IDAttr)}
 		}
 	}
 	if s.SK == "" && (s.AccountSK == SameAsPK || s.LockSK == SameAsPK) {

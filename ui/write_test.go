@@ -11,6 +11,7 @@ import (
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/ui/uitest"
 )
 
 // pinAccount searches q and waits until the dialog-free accounts view
@@ -138,6 +139,36 @@ func TestAddAccount(t *testing.T) {
 		s := strings.Join(strings.Fields(d.screen()), " ")
 		return strings.Contains(s, "written") && strings.Contains(s, "└ UNIQ#HANDLE#nina owner ACCT#n8 ok")
 	})
+}
+
+// TestAddAccountWritesItsID: on a schema whose accounts carry their id
+// (--id-attr), the add dialog's signup writes it, the key without the
+// account prefix, so that the library that built the key reads it back.
+func TestAddAccountWritesItsID(t *testing.T) {
+	t.Parallel()
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.Table, sc.IDAttr = tablePlaceholder, "id"
+	store := uitest.New(sc)
+	store.Put(sc.Table, plantedItems()...)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("a")
+	waitScreen(d, "the form", "add account")
+	d.send(ctrlU())
+	d.typeText("ACCT#n8")
+	d.press("tab")
+	d.typeText("nina@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview", "put account ACCT#n8 if it does not exist")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	a, _, err := store.Account(context.Background(), "ACCT#n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := a.Item["id"]; id.Kind != model.KindS || id.S != "n8" {
+		t.Errorf("the new account's id is %v, want n8: %v", id, a.Item)
+	}
 }
 
 // TestDuplicateIsLeftToAPerson: f on a lock row whose problem a person
