@@ -80,7 +80,7 @@ func TestCheckExportIsCheck(t *testing.T) {
 			}
 			// A preset reads its key names from the live table; without
 			// one (--export alone) they are given.
-			flags := exporttest.Flags(&s)
+			flags := s.Flags()
 			live := run(t, append([]string{"check", "--json", "--endpoint-url", ep}, flags...)...)
 			if live.code != cli.ExitProblems {
 				t.Fatalf("check: exit %d, stderr %q", live.code, live.stderr)

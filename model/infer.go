@@ -264,6 +264,12 @@ func (s *Schema) Flags() []string {
 		f = append(f, "--account-prefix", s.AccountPrefix, "--account-sk", s.AccountSK, "--lock-sk", s.LockSK)
 	}
 	f = append(f, "--owner-attr", s.OwnerAttr)
+	if s.AccountType.Attr != "" {
+		f = append(f, "--account-type", s.AccountType.Attr+"="+s.AccountType.Value)
+	}
+	for _, a := range s.LockAttrs {
+		f = append(f, "--lock-attr", a.Attr+"="+a.Value)
+	}
 	if s.IDAttr != "" {
 		f = append(f, "--id-attr", s.IDAttrFlag())
 	}

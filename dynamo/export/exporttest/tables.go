@@ -81,21 +81,11 @@ func must(err error) {
 	}
 }
 
-// Flags renders s as the flags that select it (model.Schema.Flags, plus
-// --account-type, which it leaves out without a preset).
-func Flags(s *model.Schema) []string {
-	f := s.Flags()
-	if s.Preset == "" && s.AccountType.Attr != "" {
-		f = append(f, "--account-type", s.AccountType.Attr+"="+s.AccountType.Value)
-	}
-	return f
-}
-
-// OfflineFlags are Flags plus what a preset otherwise reads from the
+// OfflineFlags are model.Schema.Flags plus what a preset otherwise reads from the
 // live table (its key names): the flags for commands that read nothing
 // from DynamoDB (check --export without --confirm, sql).
 func OfflineFlags(s *model.Schema) []string {
-	f := Flags(s)
+	f := s.Flags()
 	if s.Preset != "" {
 		f = append(f, "--pk", s.PK, "--sk", s.SK)
 	}
