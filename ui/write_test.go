@@ -117,23 +117,30 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 	}
 }
 
+// addN8 adds the account ACCT#n8 through the add dialog, with values for
+// the form's fields after the key, and waits for the commit.
+func addN8(d *driver, values ...string) {
+	d.t.Helper()
+	d.press("a")
+	waitScreen(d, "the form", "add account")
+	d.send(ctrlU())
+	d.typeText("ACCT#n8")
+	for _, v := range values {
+		d.press("tab")
+		d.typeText(v)
+	}
+	d.press("enter")
+	waitScreen(d, "the preview", "put account ACCT#n8 if it does not exist")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+}
+
 func TestAddAccount(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	d.press("a")
-	waitScreen(d, "the form", "add account")
-	d.send(ctrlU())
-	d.typeText("ACCT#n8")
-	d.press("tab")
-	d.typeText("nina@x.io")
-	d.press("tab")
-	d.typeText("nina")
-	d.press("enter")
-	waitScreen(d, "the preview", "put account ACCT#n8 if it does not exist")
-	d.press("enter")
-	waitScreen(d, "the result", "COMMITTED")
+	addN8(d, "nina@x.io", "nina")
 	d.press("enter")
 	d.until("the new account pinned", func(m *Model) bool {
 		s := strings.Join(strings.Fields(d.screen()), " ")
@@ -152,16 +159,7 @@ func TestAddAccountWritesItsID(t *testing.T) {
 	store.Put(sc.Table, plantedItems()...)
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	d.press("a")
-	waitScreen(d, "the form", "add account")
-	d.send(ctrlU())
-	d.typeText("ACCT#n8")
-	d.press("tab")
-	d.typeText("nina@x.io")
-	d.press("enter")
-	waitScreen(d, "the preview", "put account ACCT#n8 if it does not exist")
-	d.press("enter")
-	waitScreen(d, "the result", "COMMITTED")
+	addN8(d, "nina@x.io")
 	a, _, err := store.Account(context.Background(), "ACCT#n8")
 	if err != nil {
 		t.Fatal(err)
