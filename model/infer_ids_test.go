@@ -137,6 +137,13 @@ func TestSignupIDAttr(t *testing.T) {
 	if p, err := s.Signup(id, nil); err != nil || p.Actions[0].Item["id"].S != strings.TrimPrefix(id, "user#") || !strings.HasPrefix(id, "user#") {
 		t.Errorf("a new id %q: %v, item %v", id, err, p.Actions[0].Item)
 	}
+	{
+		b := *s
+		b.IDAttr = ""
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--id-attr") {
+			t.Errorf("a prefix without an id attribute: %v", err)
+		}
+	}
 	for _, bad := range []string{"pk", "sk", "owner", "email", "_type"} {
 		b := *s
 		b.IDAttr = bad

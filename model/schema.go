@@ -377,6 +377,9 @@ func (s *Schema) validateTypes() error {
 			return err
 		}
 	}
+	if s.IDPrefix != "" && s.IDAttr == "" {
+		return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("=%s names the prefix before an id attribute: ATTR=PREFIX", s.IDPrefix)}
+	}
 	if s.IDAttr != "" {
 		if err := check("id-attr", Assignment{Attr: s.IDAttr}); err != nil {
 			return err
