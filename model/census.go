@@ -85,6 +85,7 @@ func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
 // setEntry writes e as the entry of value vi of constraint ci, in tail.
 func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 	pos, state, ref := e.holder, byte(lockNone), valueRef{uint32(ci), vi}
+	wasOther := tail[4]&^heldFlag == lockByOther // a new value's tail is zero: lockNone
 	if e.held() {
 		state = heldFlag
 	}
@@ -99,12 +100,12 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 		if c.others == nil {
 			c.others = map[valueRef]uint32{}
 		}
-		if _, ok := c.others[ref]; !ok {
+		if !wasOther {
 			c.moreBytes += moreRefBytes
 		}
 		c.others[ref] = e.owner
 	}
-	if _, ok := c.others[ref]; ok && state&^heldFlag != lockByOther {
+	if wasOther && state&^heldFlag != lockByOther {
 		delete(c.others, ref)
 		c.moreBytes -= moreRefBytes
 	}
