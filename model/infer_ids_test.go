@@ -144,6 +144,16 @@ func TestSignupIDAttr(t *testing.T) {
 			t.Errorf("a prefix without an id attribute: %v", err)
 		}
 	}
+	if _, err := s.Signup("member#zed", nil); err == nil || !strings.Contains(err.Error(), `"member#zed" does not start with it`) {
+		t.Errorf("a key without the id's prefix: %v", err)
+	}
+	{
+		b := *s
+		b.AccountPrefix = "acct#"
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--account-prefix") {
+			t.Errorf("an id prefix outside the account prefix: %v", err)
+		}
+	}
 	for _, bad := range []string{"pk", "sk", "owner", "email", "_type"} {
 		b := *s
 		b.IDAttr = bad

@@ -257,7 +257,10 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 		item[s.AccountType.Attr] = S(s.AccountType.Value)
 	}
 	if s.IDAttr != "" {
-		want := s.IDValue(id)
+		want, ok := strings.CutPrefix(id, s.IDKeyPrefix())
+		if !ok {
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", s.IDKeyPrefix(), id)}
+		}
 		if v := attrs[s.IDAttr]; v != "" && v != want {
 			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.IDKeyPrefix(), want, v)}
 		}
@@ -474,10 +477,6 @@ func (s *Schema) IDKeyPrefix() string {
 	}
 	return s.AccountPrefix
 }
-
-// IDValue is what the id attribute (IDAttr) of the account keyed key
-// holds: the key without IDKeyPrefix.
-func (s *Schema) IDValue(key string) string { return strings.TrimPrefix(key, s.IDKeyPrefix()) }
 
 // SignupKey is the key of a new account whose attributes attrs give its
 // id in the id attribute: IDKeyPrefix and that id. False when the schema

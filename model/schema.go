@@ -380,6 +380,9 @@ func (s *Schema) validateTypes() error {
 	if s.IDPrefix != "" && s.IDAttr == "" {
 		return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("=%s names the prefix before an id attribute: ATTR=PREFIX", s.IDPrefix)}
 	}
+	if s.IDPrefix != "" && !strings.HasPrefix(s.IDPrefix, s.AccountPrefix) {
+		return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("prefix %q: new accounts' keys would not start with --account-prefix %q", s.IDPrefix, s.AccountPrefix)}
+	}
 	if s.IDAttr != "" {
 		if err := check("id-attr", Assignment{Attr: s.IDAttr}); err != nil {
 			return err
