@@ -302,8 +302,8 @@ func (b *Backend) holderIDs(ci int, v string) ([]string, int64) {
 }
 
 // Holders finds, for each constraint of cis, the accounts that hold value
-// v by reading every account once, as the store's one scan does, and
-// reports how many it read.
+// v, and reports the items read as the store's one scan would: every
+// item once (the fake walks them per constraint; the count is the same).
 func (b *Backend) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
 	b.called("Holders")
 	defer b.mu.Unlock()
