@@ -131,7 +131,7 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 	if err != nil {
 		return model.Schema{}, err
 	}
-	if s.Preset != "" && (s.KeysFromTable || s.AccountSK == "" || len(s.Constraints) == 0) {
+	if s.Unresolved() != "" {
 		return s, nil // validated once the table filled in the rest (dynamo.Store.ResolvePreset)
 	}
 	return s, s.Validate()

@@ -234,8 +234,9 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	// A lock gone since the main scan needs no lookup: fresh already
 	// shows it is no orphan. Each value looked for costs the rescan's
 	// filter on every account, and none left spares the rescan.
+	still := model.Confirm(candidates, fresh)
 	wanted := make([]map[string]bool, len(sc.Constraints))
-	for _, p := range model.Confirm(candidates, fresh) {
+	for _, p := range still {
 		ci := p.ConstraintIndex()
 		if wanted[ci] == nil {
 			wanted[ci] = map[string]bool{}
@@ -246,7 +247,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 		func(it model.Item, _ bool) { fresh.Add(sc.Table, it) }); err != nil {
 		return nil, err
 	}
-	return model.Confirm(candidates, fresh), nil
+	return model.Confirm(still, fresh), nil // what a holder turned up for drops out
 }
 
 // rescanSegments is how many segments the second scan reads. It returns
