@@ -244,8 +244,8 @@ func TestTUIRename(t *testing.T) {
 	tm.keys("Enter")
 	preview := tm.waitText("the preview", "put lock UNIQ#EMAIL#ada@analytical.engine (owner ACCT#00000000)")
 	for _, want := range []string{
-		"update account ACCT#00000000 if it is unchanged",
-		"delete lock UNIQ#EMAIL#ada.0@example.org, held by ACCT#00000000",
+		"update account ACCT#00000000",
+		"delete lock UNIQ#EMAIL#ada.0@example.org, released by ACCT#00000000",
 		`"ReturnValuesOnConditionCheckFailure": "ALL_OLD"`,
 		"aws dynamodb transact-write-items --cli-input-json",
 	} {

@@ -155,7 +155,7 @@ func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op strin
 			if res.Outcome != dynamo.Committed {
 				return ids, nil, setup, fmt.Errorf("could not create racer %s: %s", id, res.Outcome)
 			}
-			plan, err = s.PlanRename(ctx, id, map[string]string{attr: value}, nil)
+			plan, err = s.PlanRename(ctx, id, map[string]string{attr: value}, nil, nil)
 		}
 		ids = append(ids, id)
 		if err != nil {
@@ -172,7 +172,7 @@ func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op strin
 
 // deleteRacer deletes a racer's account with its locks, if it exists.
 func (a *app) deleteRacer(ctx context.Context, s *dynamo.Store, id string) (dynamo.Result, error) {
-	plan, err := s.PlanDelete(ctx, id, nil)
+	plan, err := s.PlanDelete(ctx, id, nil, nil)
 	if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
 		return dynamo.Result{}, nil // never created: its signup lost the race
 	}

@@ -125,7 +125,7 @@ func (a *app) writeCommands() []*cobra.Command {
 			}
 			op := writeOp{name: "rename", keys: args[:1], lookup: true}
 			return a.runWrite(cmd.Context(), renameF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				p, err := s.PlanRename(ctx, args[0], changes, nil)
+				p, err := s.PlanRename(ctx, args[0], changes, nil, nil)
 				return []dynamo.Repair{{Plan: p}}, err
 			})
 		},
@@ -144,7 +144,7 @@ func (a *app) writeCommands() []*cobra.Command {
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1]}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				p, err := s.PlanDelete(ctx, args[0], nil)
+				p, err := s.PlanDelete(ctx, args[0], nil, nil)
 				return []dynamo.Repair{{Plan: p}}, err
 			})
 		},
@@ -442,8 +442,11 @@ func (a *app) confirm(ctx context.Context, txs []dynamo.Tx) error {
 	in := a.stdin.(*os.File)
 	for _, tx := range txs {
 		fmt.Fprintf(a.stderr, "%s %s:\n", tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")))
-		for i, act := range tx.Plan.Actions {
-			fmt.Fprintf(a.stderr, "  %d. %s\n", i, model.Printable(act.Purpose(&a.lastSchema)))
+		for i, sl := range tx.Slots {
+			fmt.Fprintf(a.stderr, "  %d. %s\n", i, model.Printable(sl.Does))
+			for _, c := range sl.Conditions {
+				fmt.Fprintf(a.stderr, "       %s\n", model.Printable(c))
+			}
 		}
 		if tx.Plan.Note != "" {
 			fmt.Fprintf(a.stderr, "  note: %s\n", model.Printable(tx.Plan.Note))

@@ -8,23 +8,25 @@ import (
 )
 
 // PlanRename loads account id with a consistent read and plans changing
-// its unique attributes (see model.Schema.Rename).
-func (s *Store) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error) {
+// its unique attributes, guarded on seen where a person was shown the
+// account (see model.Schema.Rename; nil headless).
+func (s *Store) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error) {
 	a, err := s.mustAccount(ctx, id)
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return s.Schema.Rename(a, changes, others)
+	return s.Schema.Rename(a, changes, others, seen)
 }
 
 // PlanDelete loads account id with a consistent read and plans deleting it
-// with its locks.
-func (s *Store) PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error) {
+// with its locks, guarded on seen where a person was shown the account
+// (nil headless).
+func (s *Store) PlanDelete(ctx context.Context, id string, others model.OthersHold, seen model.Item) (model.Plan, error) {
 	a, err := s.mustAccount(ctx, id)
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return s.Schema.Delete(a, others)
+	return s.Schema.Delete(a, others, seen)
 }
 
 func (s *Store) mustAccount(ctx context.Context, id string) (model.AccountView, error) {

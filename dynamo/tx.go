@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
@@ -39,12 +40,19 @@ const (
 )
 
 // Tx is a planned transaction ready to send: the plan and the exact input
-// that will be sent, token included. Previews render Input, and Execute
-// sends the same value.
+// that will be sent, token included. Previews render Input and Slots, and
+// Execute sends the same value.
 type Tx struct {
 	Plan  model.Plan
 	Input *dynamodb.TransactWriteItemsInput
+	// Slots says each action of Input in words, one sentence for each
+	// condition its ConditionExpression carries, built from the very
+	// conditions that expression was built from.
+	Slots []model.Slot
 }
+
+// MaxExpressionBytes is DynamoDB's limit on the length of one expression.
+const MaxExpressionBytes = 4096
 
 // Token is the ClientRequestToken the transaction is sent with.
 func (tx Tx) Token() string { return aws.ToString(tx.Input.ClientRequestToken) }
@@ -79,52 +87,101 @@ func condition(c model.Cond) expression.ConditionBuilder {
 }
 
 // Prepare builds the exact TransactWriteItems input of a plan, with token
-// and ALL_OLD on every action.
+// and ALL_OLD on every action, and says each action in words from the
+// conditions its request carries. An account guarded on what a person
+// was shown (model.Cond.Seen) beyond the 4 KB expression limit is
+// guarded on what the pattern requires only, and its slot says so.
 func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
-	in := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token)}
-	for _, a := range plan.Actions {
-		b := expression.NewBuilder()
-		if len(a.Conds) > 0 {
-			c := condition(a.Conds[0])
-			for _, more := range a.Conds[1:] {
-				c = c.And(condition(more))
-			}
-			b = b.WithCondition(c)
+	tx := Tx{Plan: plan, Input: &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token)}}
+	// The plan sent says what the request carries: its reasons and
+	// settling read the conditions from it.
+	tx.Plan.Actions = slices.Clone(plan.Actions)
+	for i, a := range plan.Actions {
+		ti, conds, err := s.transactItem(a, a.Conds)
+		if err == nil && len(*ti.condition()) > MaxExpressionBytes && len(model.Unseen(a.Conds)) < len(a.Conds) {
+			ti, conds, err = s.transactItem(a, model.Unseen(a.Conds))
 		}
-		if a.Kind == model.ActUpdate {
-			var u expression.UpdateBuilder
-			for _, name := range model.Item(a.Set).SortedNames() {
-				u = u.Set(expression.Name(name), expression.Value(avValue{valueToSDK(a.Set[name])}))
-			}
-			for _, name := range a.Remove {
-				u = u.Remove(expression.Name(name))
-			}
-			b = b.WithUpdate(u)
-		}
-		expr, err := b.Build()
 		if err != nil {
-			return Tx{}, fmt.Errorf("build %s: %w", a.Purpose(&s.Schema), err)
+			return Tx{}, err
 		}
-		table, key := aws.String(a.Table), keyToSDK(a.Key)
-		allOld := types.ReturnValuesOnConditionCheckFailureAllOld
-		var ti types.TransactWriteItem
-		switch a.Kind {
-		case model.ActPut:
-			ti.Put = &types.Put{TableName: table, Item: ItemToSDK(a.Item), ConditionExpression: expr.Condition(),
-				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
-		case model.ActDelete:
-			ti.Delete = &types.Delete{TableName: table, Key: key, ConditionExpression: expr.Condition(),
-				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
-		case model.ActUpdate:
-			ti.Update = &types.Update{TableName: table, Key: key, UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
-		case model.ActCheck:
-			ti.ConditionCheck = &types.ConditionCheck{TableName: table, Key: key, ConditionExpression: expr.Condition(),
-				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
+		slot := model.Slot{Does: a.Does(&s.Schema)}
+		isKey := func(attr string) bool { _, ok := a.Key[attr]; return ok }
+		for _, c := range conds {
+			slot.Conditions = append(slot.Conditions, c.Sentence(isKey))
 		}
-		in.TransactItems = append(in.TransactItems, ti)
+		tx.Plan.Actions[i].Conds = conds
+		if len(conds) < len(a.Conds) {
+			slot.Note = fmt.Sprintf("guarded on the attributes it changes only: every attribute shown would exceed DynamoDB's %d-byte expression limit", MaxExpressionBytes)
+		}
+		tx.Input.TransactItems = append(tx.Input.TransactItems, ti.TransactWriteItem)
+		tx.Slots = append(tx.Slots, slot)
 	}
-	return Tx{Plan: plan, Input: in}, nil
+	return tx, nil
+}
+
+// item is one TransactWriteItem being built.
+type item struct{ types.TransactWriteItem }
+
+// condition is the item's ConditionExpression, whichever action it is.
+func (ti item) condition() *string {
+	empty := ""
+	p := &empty
+	switch {
+	case ti.Put != nil && ti.Put.ConditionExpression != nil:
+		p = ti.Put.ConditionExpression
+	case ti.Delete != nil && ti.Delete.ConditionExpression != nil:
+		p = ti.Delete.ConditionExpression
+	case ti.Update != nil && ti.Update.ConditionExpression != nil:
+		p = ti.Update.ConditionExpression
+	case ti.ConditionCheck != nil && ti.ConditionCheck.ConditionExpression != nil:
+		p = ti.ConditionCheck.ConditionExpression
+	}
+	return p
+}
+
+// transactItem builds action a's request guarded by conds (ANDed), and
+// returns the conditions it carries, in the order of its expression.
+func (s *Store) transactItem(a model.Action, conds []model.Cond) (item, []model.Cond, error) {
+	b := expression.NewBuilder()
+	if len(conds) > 0 {
+		c := condition(conds[0])
+		for _, more := range conds[1:] {
+			c = c.And(condition(more))
+		}
+		b = b.WithCondition(c)
+	}
+	if a.Kind == model.ActUpdate {
+		var u expression.UpdateBuilder
+		for _, name := range model.Item(a.Set).SortedNames() {
+			u = u.Set(expression.Name(name), expression.Value(avValue{valueToSDK(a.Set[name])}))
+		}
+		for _, name := range a.Remove {
+			u = u.Remove(expression.Name(name))
+		}
+		b = b.WithUpdate(u)
+	}
+	expr, err := b.Build()
+	if err != nil {
+		return item{}, nil, fmt.Errorf("build %s: %w", a.Purpose(&s.Schema), err)
+	}
+	table, key := aws.String(a.Table), keyToSDK(a.Key)
+	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
+	var ti types.TransactWriteItem
+	switch a.Kind {
+	case model.ActPut:
+		ti.Put = &types.Put{TableName: table, Item: ItemToSDK(a.Item), ConditionExpression: expr.Condition(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
+	case model.ActDelete:
+		ti.Delete = &types.Delete{TableName: table, Key: key, ConditionExpression: expr.Condition(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
+	case model.ActUpdate:
+		ti.Update = &types.Update{TableName: table, Key: key, UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
+	case model.ActCheck:
+		ti.ConditionCheck = &types.ConditionCheck{TableName: table, Key: key, ConditionExpression: expr.Condition(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
+	}
+	return item{ti}, conds, nil
 }
 
 // retryable codes cancel a transaction, or refuse a request, for reasons a

@@ -258,24 +258,24 @@ func TestTxEachOperationCommits(t *testing.T) {
 			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(b, f.attrs("", "bob")))))
 			f.wantState(f.healthy(a, "ada@x", "ada"), []row{f.account(b, "", "bob"), f.lock(1, "bob", b)})
 
-			p, err := s.PlanRename(ctx, a, map[string]string{f.attr(0): "lovelace@x"}, nil)
+			p, err := s.PlanRename(ctx, a, map[string]string{f.attr(0): "lovelace@x"}, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState(f.healthy(a, "lovelace@x", "ada"), []row{f.account(b, "", "bob"), f.lock(1, "bob", b)})
 			f.wantHealthy(a)
 			f.noProblems()
 
 			// Both attributes at once, one of them to a value b gives up below.
-			p, err = s.PlanRename(ctx, b, map[string]string{f.attr(0): "bob@x", f.attr(1): ""}, nil)
+			p, err = s.PlanRename(ctx, b, map[string]string{f.attr(0): "bob@x", f.attr(1): ""}, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState(f.healthy(a, "lovelace@x", "ada"), []row{f.account(b, "bob@x", ""), f.lock(0, "bob@x", b)})
 			f.noProblems()
 
-			p, err = s.PlanDelete(ctx, a, nil)
+			p, err = s.PlanDelete(ctx, a, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState([]row{f.account(b, "bob@x", ""), f.lock(0, "bob@x", b)})
 			f.noProblems()
 
-			p, err = s.PlanDelete(ctx, b, nil)
+			p, err = s.PlanDelete(ctx, b, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState()
 		})
@@ -294,7 +294,7 @@ func TestTxRenameToTheSameLock(t *testing.T) {
 			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(a, f.attrs("Ada@X.io", "ada")))))
 			f.wantState([]row{f.account(a, "Ada@X.io", "ada"), f.lock(0, "ada@x.io", a), f.lock(1, "ada", a)})
 
-			p, err := s.PlanRename(context.Background(), a, map[string]string{f.attr(0): "ADA@x.IO"}, nil)
+			p, err := s.PlanRename(context.Background(), a, map[string]string{f.attr(0): "ADA@x.IO"}, nil, nil)
 			p = must(t)(p, err)
 			if len(p.Actions) != 1 || p.Actions[0].Kind != model.ActUpdate {
 				t.Fatalf("plan has %d actions; want only the account update", len(p.Actions))
@@ -390,7 +390,7 @@ func TestTxRenameOfAnAccountChangedSinceLoaded(t *testing.T) {
 	if err != nil || !found {
 		t.Fatalf("load: %v %v", found, err)
 	}
-	p := must(t)(s.Schema.Rename(view, map[string]string{"email": "new@x"}, nil))
+	p := must(t)(s.Schema.Rename(view, map[string]string{"email": "new@x"}, nil, nil))
 	// Behind our back: someone else changes the email (and its locks).
 	f.put(f.account(id, "other@x", "ada"), f.lock(0, "other@x", id))
 	before := f.state()
@@ -408,7 +408,7 @@ func TestTxDeleteWhenALockBelongsToSomeoneElse(t *testing.T) {
 	s := f.store
 	id := "ACCT#d0d001"
 	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(id, f.attrs("dave@x", "dave")))))
-	p, err := s.PlanDelete(ctx, id, nil)
+	p, err := s.PlanDelete(ctx, id, nil, nil)
 	p = must(t)(p, err)
 	f.put(f.lock(1, "dave", "ACCT#e0e001"))
 	before := f.state()
@@ -446,7 +446,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 
 	// A rename replayed: its condition (email = "a@x") no longer holds,
 	// so only the token makes the replay a success.
-	p, err := s.PlanRename(ctx, id, map[string]string{"email": "b@x"}, nil)
+	p, err := s.PlanRename(ctx, id, map[string]string{"email": "b@x"}, nil, nil)
 	rtx, err2 := s.Prepare(must(t)(p, err), dynamo.NewToken())
 	if err2 != nil {
 		t.Fatal(err2)
@@ -547,9 +547,9 @@ func TestTxCLIJSONIsWhatIsSent(t *testing.T) {
 					return f.store.Schema.Signup(f.id("b"), f.attrs("b@x", "bob"))
 				},
 				func(f fixture) (model.Plan, error) {
-					return f.store.PlanRename(ctx, f.id("a"), map[string]string{f.attr(0): "new@x", f.attr(1): ""}, nil)
+					return f.store.PlanRename(ctx, f.id("a"), map[string]string{f.attr(0): "new@x", f.attr(1): ""}, nil, nil)
 				},
-				func(f fixture) (model.Plan, error) { return f.store.PlanDelete(ctx, f.id("b"), nil) },
+				func(f fixture) (model.Plan, error) { return f.store.PlanDelete(ctx, f.id("b"), nil, nil) },
 			}
 			for i, step := range steps {
 				wantCommitted(t, execute(t, viaExecute.store, must(t)(step(viaExecute))))
@@ -829,7 +829,7 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 	if _, found, err := ro.Account(ctx, "ACCT#a"); err != nil || !found {
 		t.Fatalf("account: %v, %v", found, err)
 	}
-	if _, err := ro.PlanDelete(ctx, "ACCT#a", nil); err != nil {
+	if _, err := ro.PlanDelete(ctx, "ACCT#a", nil, nil); err != nil {
 		t.Fatalf("plan: %v", err)
 	}
 
@@ -1010,7 +1010,7 @@ func TestTxLostAnswerOfADelete(t *testing.T) {
 	f.put(f.healthy("dev-b", "m2", "RC2")...)
 	p := newDropProxy(t, -1, false)
 	s := proxyStore(t, f, p)
-	plan, err := s.PlanDelete(context.Background(), "dev-a", nil)
+	plan, err := s.PlanDelete(context.Background(), "dev-a", nil, nil)
 	res := execute(t, s, must(t)(plan, err))
 	if res.Outcome != dynamo.Committed || p.gets.Load() == 0 {
 		t.Fatalf("outcome %s (%+v), %d TransactGetItems; want committed, settled by a read", res.Outcome, res.Reasons, p.gets.Load())

@@ -63,6 +63,10 @@ type Cond struct {
 	Value  Value
 	Absent bool   // CondEquals: the attribute was loaded absent
 	Key    string // CondAbsentOrDiffers: the item's partition key attribute
+	// Seen marks a guard on what a person was shown rather than one the
+	// pattern requires: the first to go when an expression would be too
+	// long (see Unseen).
+	Seen bool
 }
 
 // Action is one action of a guarded transaction.
@@ -98,29 +102,31 @@ func (a Action) KeyText(s *Schema) string {
 }
 
 // Purpose says in words what the action does, e.g. "put lock
-// UNIQ#EMAIL#ada@lovelace.io (owner ACCT#a1f9c3)".
+// UNIQ#EMAIL#ada@lovelace.io (owner ACCT#a1f9c3)". It says nothing of the
+// action's conditions: the preview says those from the request itself
+// (Cond.Sentence), so no text can promise a guard that is not sent.
 func (a Action) Purpose(s *Schema) string {
 	k := a.KeyText(s)
 	switch a.Role {
 	case RoleCreateAccount:
-		return "put account " + k + " if it does not exist"
+		return "put account " + k
 	case RoleAccount:
 		verb := map[ActionKind]string{ActUpdate: "update", ActDelete: "delete", ActCheck: "check"}[a.Kind]
-		return verb + " account " + k + " if it is unchanged since it was loaded"
+		return verb + " account " + k
 	case RoleTakeLock:
-		return "put lock " + k + " (owner " + a.Account + ") if the value is free"
+		return "put lock " + k + " (owner " + a.Account + ")"
 	case RoleReleaseLock:
-		return "delete lock " + k + ", held by " + a.Account
+		return "delete lock " + k + ", released by " + a.Account
 	case RoleKeepLock:
-		return "keep lock " + k + ": it is not " + a.Account + "'s to release; check it is unchanged"
+		return "check lock " + k + ": not " + a.Account + "'s to release, left to its holders"
 	case RoleOrphanLock:
-		return "delete orphan lock " + k + " if it is unchanged"
+		return "delete orphan lock " + k
 	case RoleOwnerGone:
-		return "check that account " + k + " still does not hold the value"
+		return "check account " + k + ", the orphan's owner"
 	case RoleHandLock:
 		return "set the owner of lock " + k + " to " + a.Account
 	case RoleClaimLock:
-		return "claim lock " + k + " (owner " + a.Account + ") if it exists and names no owner"
+		return "claim lock " + k + " (owner " + a.Account + ")"
 	case RoleGiveBack:
 		return "give lock " + k + " back: remove locktable's claim"
 	case RoleRestore:
@@ -316,11 +322,16 @@ func (s *Schema) release(a AccountView, ci int, others OthersHold) (Action, bool
 }
 
 // Rename plans changing unique attributes of the loaded account a to the
-// values in changes ("" removes the value): the account updated if
-// unchanged, each new value's lock put, each old lock released. A change
-// that normalizes to the same lock only updates the account (and puts the
-// lock if it was missing: the rename then also repairs it).
-func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersHold) (Plan, error) {
+// values in changes ("" removes the value): the account updated if each
+// changed attribute is as loaded, each new value's lock put, each old
+// lock released. A change that normalizes to the same lock only updates
+// the account (and puts the lock if it was missing: the rename then also
+// repairs it).
+//
+// seen is the account as a person was shown it (nil headless): then the
+// update is guarded on every unique attribute as seen, changed or not,
+// so that "unchanged since it was loaded" holds of what was on screen.
+func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersHold, seen Item) (Plan, error) {
 	p := Plan{Operation: "rename", Keys: []string{a.ID}}
 	upd := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID),
 		Set: map[string]Value{}, Constraint: -1, Account: a.ID}
@@ -337,7 +348,7 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 		if old, ok := a.Item[attr]; ok && old.Kind == KindS && old.S == nv {
 			continue // unchanged
 		}
-		upd.Conds = append(upd.Conds, loadedCond(a.Item, attr))
+		upd.Conds = append(upd.Conds, loadedCond(firstItem(seen, a.Item), attr))
 		if nv == "" {
 			upd.Remove = append(upd.Remove, attr)
 		} else {
@@ -372,6 +383,15 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 	if len(upd.Conds) == 0 {
 		return Plan{}, ErrNoChange
 	}
+	if seen != nil {
+		for _, c := range s.Constraints {
+			if !slices.ContainsFunc(upd.Conds, func(k Cond) bool { return k.Attr == c.Attr }) {
+				g := loadedCond(seen, c.Attr)
+				g.Seen = true
+				upd.Conds = append(upd.Conds, g)
+			}
+		}
+	}
 	for _, c := range upd.Conds {
 		if c.Absent {
 			// "attr absent" alone would also hold for a deleted account,
@@ -384,12 +404,13 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 	return s.finish(p)
 }
 
-// Delete plans deleting the loaded account a, if unchanged, and releasing
-// each of its locks by the rule of Rename.
-func (s *Schema) Delete(a AccountView, others OthersHold) (Plan, error) {
+// Delete plans deleting the loaded account a, if each unique attribute is
+// as loaded (as seen, where a person was shown it: seen non-nil), and
+// releasing each of its locks by the rule of Rename.
+func (s *Schema) Delete(a AccountView, others OthersHold, seen Item) (Plan, error) {
 	del := Action{Kind: ActDelete, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID), Constraint: -1, Account: a.ID}
 	for _, c := range s.Constraints {
-		del.Conds = append(del.Conds, loadedCond(a.Item, c.Attr))
+		del.Conds = append(del.Conds, loadedCond(firstItem(seen, a.Item), c.Attr))
 	}
 	p := Plan{Operation: "delete", Keys: []string{a.ID}, Actions: []Action{del}, MustType: a.ID}
 	for ci := range s.Constraints {

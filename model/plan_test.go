@@ -427,7 +427,7 @@ func TestPlanRenameSingle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := c.s.Rename(c.view, c.changes, c.others)
+			p, err := c.s.Rename(c.view, c.changes, c.others, nil)
 			wantPlan(t, p, err, "rename", c.keys, c.actions...)
 			if c.note != (p.Note != "") {
 				t.Errorf("note %q; want one: %v", p.Note, c.note)
@@ -439,7 +439,7 @@ func TestPlanRenameSingle(t *testing.T) {
 func TestPlanRenameTables(t *testing.T) {
 	s := planSchema(LayoutTables)
 	view := loaded(s, tDevice("dev-1", "mac_address", "m1", "registration_code", "RC-1"), tMac("m1", "dev-1"), tCode("RC-1"))
-	p, err := s.Rename(view, map[string]string{"mac_address": "m2", "registration_code": "RC-2"}, nil)
+	p, err := s.Rename(view, map[string]string{"mac_address": "m2", "registration_code": "RC-2"}, nil, nil)
 	wantPlan(t, p, err, "rename",
 		[]string{"dev-1", "unique_mac_addresses/m2", "unique_mac_addresses/m1", "unique_registration_codes/RC-2", "unique_registration_codes/RC-1"},
 		`Update account devices id=dev-1 set={"mac_address":{"S":"m2"},"registration_code":{"S":"RC-2"}} if mac_address = {"S":"m1"} AND registration_code = {"S":"RC-1"} by dev-1`,
@@ -451,7 +451,7 @@ func TestPlanRenameTables(t *testing.T) {
 
 	// A lock naming another device is left to it.
 	view = loaded(s, tDevice("dev-1", "mac_address", "m1"), tMac("m1", "dev-9"))
-	p, err = s.Rename(view, map[string]string{"mac_address": "m2"}, nil)
+	p, err = s.Rename(view, map[string]string{"mac_address": "m2"}, nil, nil)
 	wantPlan(t, p, err, "rename", []string{"dev-1", "unique_mac_addresses/m2", "unique_mac_addresses/m1"},
 		`Update account devices id=dev-1 set={"mac_address":{"S":"m2"}} if mac_address = {"S":"m1"} by dev-1`,
 		`Put take-lock unique_mac_addresses MacAddress=m2 item={"MacAddress":{"S":"m2"},"owner":{"S":"dev-1"}} if attribute_not_exists(MacAddress) [c0 m2] by dev-1`,
@@ -461,7 +461,7 @@ func TestPlanRenameTables(t *testing.T) {
 	// normalize(old) == normalize(new): only the record changes.
 	ls := planSchema(LayoutTables, lowerEmail)
 	view = loaded(ls, tDevice("dev-1", "mac_address", "AA:BB"), tMac("aa:bb", "dev-1"))
-	p, err = ls.Rename(view, map[string]string{"mac_address": "aa:BB"}, nil)
+	p, err = ls.Rename(view, map[string]string{"mac_address": "aa:BB"}, nil, nil)
 	wantPlan(t, p, err, "rename", []string{"dev-1"},
 		`Update account devices id=dev-1 set={"mac_address":{"S":"aa:BB"}} if mac_address = {"S":"AA:BB"} by dev-1`)
 }
@@ -534,7 +534,7 @@ func TestPlanDelete(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := c.s.Delete(c.view, c.others)
+			p, err := c.s.Delete(c.view, c.others, nil)
 			wantPlan(t, p, err, "delete", c.keys, c.actions...)
 		})
 	}
@@ -542,7 +542,7 @@ func TestPlanDelete(t *testing.T) {
 	// A non-string value is compared as loaded too.
 	it := sAcct("ACCT#n", "username", "n")
 	it["email"] = N("5")
-	p, err := s.Delete(loaded(s, it), nil)
+	p, err := s.Delete(loaded(s, it), nil, nil)
 	wantPlan(t, p, err, "delete", []string{"ACCT#n"},
 		`Delete account accounts PK=ACCT#n SK=PROFILE if email = {"N":"5"} AND username = {"S":"n"} by ACCT#n`)
 }
@@ -675,12 +675,12 @@ func TestPlanValidation(t *testing.T) {
 		{"signup, account id with a control character", func() (Plan, error) { return s.Signup("ACCT#\x1b", nil) }, "account", "U+001B"},
 		{"signup, 100 actions", func() (Plan, error) { return many99.Signup("ACCT#x", attrs99) }, "", ""},
 		{"signup, 101 actions", func() (Plan, error) { return many100.Signup("ACCT#x", attrs100) }, "plan", "101 actions"},
-		{"rename, invalid UTF-8", func() (Plan, error) { return s.Rename(view, map[string]string{"email": "\xc3"}, nil) }, "email", "UTF-8"},
-		{"rename, control character", func() (Plan, error) { return s.Rename(view, map[string]string{"username": "x\x00"}, nil) }, "username", "U+0000"},
+		{"rename, invalid UTF-8", func() (Plan, error) { return s.Rename(view, map[string]string{"email": "\xc3"}, nil, nil) }, "email", "UTF-8"},
+		{"rename, control character", func() (Plan, error) { return s.Rename(view, map[string]string{"username": "x\x00"}, nil, nil) }, "username", "U+0000"},
 		{"rename, lock key over the limit", func() (Plan, error) {
-			return s.Rename(view, map[string]string{"email": strings.Repeat("e", emailRoom+1)}, nil)
+			return s.Rename(view, map[string]string{"email": strings.Repeat("e", emailRoom+1)}, nil, nil)
 		}, "email", "2048"},
-		{"rename, not a unique attribute", func() (Plan, error) { return s.Rename(view, map[string]string{"bio": "x"}, nil) }, "bio", "unique"},
+		{"rename, not a unique attribute", func() (Plan, error) { return s.Rename(view, map[string]string{"bio": "x"}, nil, nil) }, "bio", "unique"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -716,12 +716,12 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	view := loaded(s, sAcct("ACCT#b0b001", "email", "ada@x", "username", "dave"), sLock("UNIQ#EMAIL#ada@x", "ACCT#b0b001"), sLock("UNIQ#HANDLE#dave", "ACCT#b0b001"))
-	del, err := s.Delete(view, nil)
+	del, err := s.Delete(view, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	keepView := loaded(s, sAcct("ACCT#b0b001", "email", "ada@x"), sLock("UNIQ#EMAIL#ada@x", "ACCT#e0e001"))
-	rename, err := s.Rename(keepView, map[string]string{"email": "new@x", "username": "bob"}, nil)
+	rename, err := s.Rename(keepView, map[string]string{"email": "new@x", "username": "bob"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -739,7 +739,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tdel, err := tb.Delete(loaded(tb, tDevice("dev-1", "mac_address", "m1"), tMac("m1", "dev-1")), nil)
+	tdel, err := tb.Delete(loaded(tb, tDevice("dev-1", "mac_address", "m1"), tMac("m1", "dev-1")), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -780,7 +780,7 @@ func TestExplain(t *testing.T) {
 		{"owner gone: holds the value again", s, orphan.Actions[1], sAcct("ACCT#b2", "email", "old@x"), "account ACCT#b2 holds email = old@x: the lock is not an orphan"},
 		{"hand: owner changed", s, foreign.Actions[0], sLock("UNIQ#EMAIL#c@x", "ACCT#z").item, "lock UNIQ#EMAIL#c@x belongs to ACCT#z"},
 		{"hand: holder changed", s, foreign.Actions[1], sAcct("ACCT#c", "email", "d@x"), "account ACCT#c changed since it was loaded: email is now d@x"},
-		{"no item where one was needed: generic", s, signup.Actions[1], nil, "put lock UNIQ#EMAIL#ada@x (owner ACCT#b0b001) if the value is free: its condition failed"},
+		{"no item where one was needed: generic", s, signup.Actions[1], nil, "put lock UNIQ#EMAIL#ada@x (owner ACCT#b0b001): its condition failed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -797,11 +797,32 @@ func TestPurpose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := p.Actions[1].Purpose(s), "put lock UNIQ#EMAIL#ada@lovelace.io (owner ACCT#a1f9c3) if the value is free"; got != want {
+	if got, want := p.Actions[1].Purpose(s), "put lock UNIQ#EMAIL#ada@lovelace.io (owner ACCT#a1f9c3)"; got != want {
 		t.Fatalf("Purpose = %q, want %q", got, want)
 	}
-	if got, want := p.Actions[0].Purpose(s), "put account ACCT#a1f9c3 if it does not exist"; got != want {
+	if got, want := p.Actions[0].Purpose(s), "put account ACCT#a1f9c3"; got != want {
 		t.Fatalf("Purpose = %q, want %q", got, want)
+	}
+	isPK := func(a string) bool { return a == "PK" }
+	for _, c := range []struct {
+		cond Cond
+		want string
+	}{
+		{Cond{Kind: CondNotExists, Attr: "PK"}, "only if no item with this key exists"},
+		{Cond{Kind: CondExists, Attr: "PK"}, "only if the item exists"},
+		{Cond{Kind: CondEquals, Attr: "email", Value: S("ada@x.io")}, `only if its email is "ada@x.io"`},
+		{Cond{Kind: CondEquals, Attr: "email", Absent: true}, "only if it has no email"},
+		{Cond{Kind: CondEquals, Attr: "n", Value: N("7")}, `only if its n is {"N":"7"}`},
+		{Cond{Kind: CondAbsentOrDiffers, Key: "PK", Attr: "email", Value: S("a\x1b[31m")}, `only if the item does not exist or its email is not "a\x1b[31m"`},
+	} {
+		if got := c.cond.Sentence(isPK); got != c.want {
+			t.Errorf("Sentence(%+v) = %q, want %q", c.cond, got, c.want)
+		}
+	}
+	rename := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Table, Key: s.AccountKey("ACCT#a1"),
+		Set: map[string]Value{"username": S("ada")}, Remove: []string{"email"}, Constraint: -1}
+	if got, want := rename.Does(s), `update account ACCT#a1: set username to "ada", remove email`; got != want {
+		t.Errorf("Does = %q, want %q", got, want)
 	}
 }
 
@@ -841,7 +862,7 @@ func TestApplied(t *testing.T) {
 func TestPlanKeysMatchActions(t *testing.T) {
 	s := planSchema(LayoutSingle)
 	view := loaded(s, sAcct("ACCT#a", "email", "a@x", "username", "ada"), sLock("UNIQ#EMAIL#a@x", "ACCT#a"), sLock("UNIQ#HANDLE#ada", "ACCT#b"))
-	p, err := s.Rename(view, map[string]string{"email": "b@x", "username": "bo"}, nil)
+	p, err := s.Rename(view, map[string]string{"email": "b@x", "username": "bo"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -870,7 +891,7 @@ func TestPlanMustType(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"delete: the account's key", must(s.Delete(a, nil)), "ACCT#a"},
+		{"delete: the account's key", must(s.Delete(a, nil, nil)), "ACCT#a"},
 		{"orphan naming an owner: the owner", must(s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")), "ACCT#b"},
 		{"orphan naming none", must(s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")), ""},
 		{"foreign: the owner it names", must(s.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
@@ -879,7 +900,7 @@ func TestPlanMustType(t *testing.T) {
 		{"a claim, step 1: no owner yet", must(s.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ""), ReclaimPrefix+"t", false)), ""},
 		{"a claim left behind: the claim", must(s.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ReclaimPrefix+"t"), ReclaimPrefix+"t", true)), ReclaimPrefix + "t"},
 		{"signup", must(s.Signup("ACCT#n", map[string]string{"email": "n@x"})), ""},
-		{"rename", must(s.Rename(a, map[string]string{"email": "b@x"}, nil)), ""},
+		{"rename", must(s.Rename(a, map[string]string{"email": "b@x"}, nil, nil)), ""},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -194,11 +194,11 @@ func (a Action) restorePurpose(k string) string {
 	n := a.restoreNoun()
 	switch a.Kind {
 	case ActPut:
-		return "put " + n + " " + k + " back as it was, if it does not exist"
+		return "put " + n + " " + k + " back as it was"
 	case ActDelete:
-		return "delete " + n + " " + k + " if it is still as that write left it"
+		return "delete " + n + " " + k + ", which that write created"
 	}
-	return "set " + n + " " + k + " back as it was, if it is still as that write left it"
+	return "set " + n + " " + k + " back as it was"
 }
 
 // explainRestore is Explain for RoleRestore: what changed since the write.

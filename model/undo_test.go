@@ -168,7 +168,7 @@ func TestExplainRestore(t *testing.T) {
 			t.Errorf("now %q: %q, want %q", now, got, want)
 		}
 	}
-	if got := a.Purpose(&sc); got != "set account ACCT#a1 back as it was, if it is still as that write left it" {
+	if got := a.Purpose(&sc); got != "set account ACCT#a1 back as it was" {
 		t.Errorf("purpose %q", got)
 	}
 }

@@ -157,7 +157,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		return p
 	}
 	rename := func(name, to string) *op {
-		p, err := e.store.PlanRename(ctx, id(name), map[string]string{e.attr(0): to}, nil)
+		p, err := e.store.PlanRename(ctx, id(name), map[string]string{e.attr(0): to}, nil, nil)
 		return &op{role: "rename", plan: must(p, err)}
 	}
 	signup := func(name, v0 string) *op {
@@ -212,7 +212,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		}
 		return ""
 	}
-	pd, err := e.store.PlanDelete(ctx, id("del"), nil)
+	pd, err := e.store.PlanDelete(ctx, id("del"), nil, nil)
 	del.add(&op{role: "owner", plan: must(pd, err)})
 	own := rename("del", val("del-renamed"))
 	own.role = "owner"

@@ -84,7 +84,7 @@ var opKinds = []struct {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
 			return model.Plan{}, err
 		}
-		return e.store.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil)
+		return e.store.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil, nil)
 	}},
 	{"rename to a taken value", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
@@ -93,13 +93,13 @@ var opKinds = []struct {
 		if err := e.signup(ctx, e.id(n+"-blocker"), n+"-new@x", "u-"+n+"-blocker"); err != nil {
 			return model.Plan{}, err
 		}
-		return e.store.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil)
+		return e.store.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil, nil)
 	}},
 	{"delete", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
 			return model.Plan{}, err
 		}
-		return e.store.PlanDelete(ctx, e.id(n), nil)
+		return e.store.PlanDelete(ctx, e.id(n), nil, nil)
 	}},
 	{"repair orphan naming an owner", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.putLock(ctx, 0, n+"@x", e.id(n+"-gone")); err != nil {

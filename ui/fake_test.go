@@ -132,7 +132,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	}
 	// A rename of ACCT#a1 to bob@x.io is cancelled: the lock is taken.
 	write := func(b Backend, changes map[string]string) dynamo.Result {
-		p, err := b.PlanRename(ctx, "ACCT#a1", changes, nil)
+		p, err := b.PlanRename(ctx, "ACCT#a1", changes, nil, nil)
 		return send(b, p, err, "token-"+changes["email"])
 	}
 	same("a cancelled rename", func(b Backend) any { return write(b, map[string]string{"email": "bob@x.io"}) })

@@ -58,7 +58,7 @@ func sendingFix(t *testing.T) (d *driver, release func()) {
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down", "f")
-	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
 	d.send(keyMsg("enter")) // press would wait for the write to end
 	d.until("the write sent", func(m *Model) bool { return m.write.Sending() })
 	<-arrived

@@ -37,10 +37,10 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 	renamed := []string{item(account), item(oldLock), item(newLock)}
 
 	d.press("u")
-	waitScreen(d, "the undo's preview", "set account ACCT#a1 back as it was, if it is still as that write left it")
+	waitScreen(d, "the undo's preview", "set account ACCT#a1 back as it was")
 	s := strings.Join(strings.Fields(d.screen()), " ")
-	for _, want := range []string{"undo rename ACCT#a1", "put lock UNIQ#EMAIL#ada@x.io (owner ACCT#a1) if the value is free",
-		"delete lock UNIQ#EMAIL#ada@new.io if it is still as that write left it", `"ClientRequestToken": "`} {
+	for _, want := range []string{"undo rename ACCT#a1", "put lock UNIQ#EMAIL#ada@x.io (owner ACCT#a1)",
+		"delete lock UNIQ#EMAIL#ada@new.io, which that write created", `"ClientRequestToken": "`} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("the preview does not say %q:\n%s", want, d.screen())
 		}
@@ -102,7 +102,7 @@ func TestUndoAfterARace(t *testing.T) {
 	}
 	winner := lock["owner"].S
 	d.press("u")
-	waitScreen(d, "the undo's preview", "delete lock UNIQ#EMAIL#racer@x.io if it is still as that write left it")
+	waitScreen(d, "the undo's preview", "delete lock UNIQ#EMAIL#racer@x.io, which that write created")
 	d.press("enter")
 	waitScreen(d, "the winner's account typed back", "type "+winner)
 	d.typeText(winner)

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/uitest"
@@ -53,8 +54,8 @@ func TestFixMissingLock(t *testing.T) {
 		t.Fatalf("selected %q, want the missing username lock", d.selected())
 	}
 	d.press("f")
-	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2) if the value is free")
-	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2 if it is unchanged") || !strings.Contains(s, `"ClientRequestToken": "`) {
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
+	if s := d.screen(); !strings.Contains(s, "check account ACCT#b2") || !strings.Contains(s, `"ClientRequestToken": "`) {
 		t.Fatalf("preview:\n%s", s)
 	}
 	d.press("enter")
@@ -130,7 +131,7 @@ func addN8(d *driver, values ...string) {
 		d.typeText(v)
 	}
 	d.press("enter")
-	waitScreen(d, "the preview", "put account ACCT#n8 if it does not exist")
+	waitScreen(d, "the preview", "put account ACCT#n8")
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
 }
@@ -350,5 +351,39 @@ func TestRaceOneCommits(t *testing.T) {
 		if p.Value == "racer@x.io" {
 			t.Fatalf("the race left a problem: %+v", p)
 		}
+	}
+}
+
+// TestRenameIsGuardedOnWhatWasShown: ACCT#b2's email changes in the table
+// after the list showed it; renaming its username from the screen is
+// cancelled, naming the email and its value now, and the table is as the
+// other writer left it. The preview says every guard the request carries.
+func TestRenameIsGuardedOnWhatWasShown(t *testing.T) {
+	t.Parallel()
+	store, client := planted(t)
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.selectRow("ACCT#b2")
+	changed := acct("ACCT#b2", "bob.ext@x.io", "bob")
+	dynamotest.Put(t, client, store.Schema.Table, changed)
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#b2")
+	d.press("down")
+	d.typeText("by")
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bobby (owner ACCT#b2)")
+	for _, want := range []string{`only if its email is "bob@x.io"`, `only if its username is "bob"`, "only if no item with this key exists"} {
+		if !strings.Contains(d.screen(), want) {
+			t.Errorf("the preview lacks %q:\n%s", want, d.screen())
+		}
+	}
+	d.press("enter")
+	waitScreen(d, "the result", "CANCELLED")
+	if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, "account ACCT#b2 changed since it was loaded: email is now bob.ext@x.io") {
+		t.Errorf("the cancellation does not name the change:\n%s", d.screen())
+	}
+	a, _, err := store.Account(context.Background(), "ACCT#b2")
+	if err != nil || a.Item["username"].S != "bob" || a.Item["email"].S != "bob.ext@x.io" {
+		t.Fatalf("the account is %v (%v), want the other writer's", a.Item, err)
 	}
 }

@@ -298,7 +298,7 @@ func (r *replayer) renameLeak() error {
 	}
 	first := r.sc.Constraints[0].Attr
 	renamed := value(first, "renamed-"+strings.TrimPrefix(a.ID, r.sc.AccountPrefix))
-	p, err := r.store.PlanRename(r.ctx, a.ID, map[string]string{first: renamed}, nil)
+	p, err := r.store.PlanRename(r.ctx, a.ID, map[string]string{first: renamed}, nil, nil)
 	if err := r.guarded(p, err); err != nil {
 		return err
 	}
@@ -323,7 +323,7 @@ func (r *replayer) deleteLeak() error {
 	if err != nil {
 		return err
 	}
-	if err := r.guarded(r.store.PlanDelete(r.ctx, a.ID, nil)); err != nil {
+	if err := r.guarded(r.store.PlanDelete(r.ctx, a.ID, nil, nil)); err != nil {
 		return err
 	}
 	return r.send(dynamo.DeleteRequest(r.sc.Table, r.sc.AccountKey(a.ID)), nil)

@@ -53,6 +53,7 @@ type SubmitMsg struct{ Values map[string]string }
 // sends it.
 type Preview struct {
 	Plan    model.Plan
+	Slots   []model.Slot // each action and its conditions, from the request
 	Token   string
 	Request string // the request as the AWS CLI takes it (--cli-input-json)
 }
@@ -200,14 +201,12 @@ func (m *Model) SetResult(r model.Result) {
 // and how to send it with the AWS CLI.
 func (m Model) previewLines() []string {
 	var lines []string
-	head := "one TransactWriteItems; every action carries its condition:"
+	head := "one TransactWriteItems (all or none), applied only if every condition holds:"
 	if m.tx.Plan.Reclaim != nil && !m.tx.Plan.Reclaim.Resume {
-		head = "step 1 of 3, one TransactWriteItems; every action carries its condition:"
+		head = "step 1 of 3: " + head
 	}
 	lines = append(lines, head)
-	for i, a := range m.tx.Plan.Actions {
-		lines = append(lines, fmt.Sprintf("  %d. %s", i, model.Printable(a.Purpose(m.schema))))
-	}
+	lines = append(lines, SlotLines(m.tx.Slots)...)
 	if m.tx.Plan.Note != "" {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
@@ -226,6 +225,25 @@ func (m Model) previewLines() []string {
 		lines = append(lines, model.Printable(l))
 	}
 	return rows.Wrap(lines, m.width)
+}
+
+// SlotLines says each slot of a request, numbered as its actions, with
+// one line for each condition it carries ("no condition" for none).
+func SlotLines(slots []model.Slot) []string {
+	var lines []string
+	for i, sl := range slots {
+		lines = append(lines, fmt.Sprintf("  %d. %s", i, model.Printable(sl.Does)))
+		for _, c := range sl.Conditions {
+			lines = append(lines, "       "+model.Printable(c))
+		}
+		if len(sl.Conditions) == 0 {
+			lines = append(lines, "       no condition")
+		}
+		if sl.Note != "" {
+			lines = append(lines, "       ("+model.Printable(sl.Note)+")")
+		}
+	}
+	return lines
 }
 
 // Update handles the dialog's keys.

@@ -372,25 +372,25 @@ func (b *Backend) mustAccount(id string) (model.AccountView, error) {
 }
 
 // PlanRename plans changing account id's unique attributes.
-func (b *Backend) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error) {
+func (b *Backend) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error) {
 	b.called("PlanRename")
 	defer b.mu.Unlock()
 	a, err := b.mustAccount(id)
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return b.schema.Rename(a, changes, others)
+	return b.schema.Rename(a, changes, others, seen)
 }
 
 // PlanDelete plans deleting account id with its locks.
-func (b *Backend) PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error) {
+func (b *Backend) PlanDelete(ctx context.Context, id string, others model.OthersHold, seen model.Item) (model.Plan, error) {
 	b.called("PlanDelete")
 	defer b.mu.Unlock()
 	a, err := b.mustAccount(id)
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return b.schema.Delete(a, others)
+	return b.schema.Delete(a, others, seen)
 }
 
 // PlanRepair plans the repair of p as it stands now, by the rules of

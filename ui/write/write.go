@@ -29,8 +29,8 @@ import (
 
 // Backend is what a write asks of the tables.
 type Backend interface {
-	PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold) (model.Plan, error)
-	PlanDelete(ctx context.Context, id string, others model.OthersHold) (model.Plan, error)
+	PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error)
+	PlanDelete(ctx context.Context, id string, others model.OthersHold, seen model.Item) (model.Plan, error)
 	PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error)
 	LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error)
 	ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error)
@@ -115,6 +115,9 @@ type Model struct {
 	req     reqID
 	op      operation
 	id      string // the account a rename or delete is about
+	// seen is that account as the screen showed it: a rename or delete
+	// from here is guarded on it (model.Schema.Rename).
+	seen model.Item
 	// prepared is the transaction the dialog previews; sending, the one in
 	// flight: quitting waits for its outcome (quitting), unless asked
 	// twice. farewell is what to print once the UI has left the terminal.
@@ -161,11 +164,21 @@ func (m Model) Open() bool { return m.dialog != nil }
 
 func (m *Model) open(title string, fields []dialog.Field, op operation, id string) {
 	m.req++
+	m.seen = nil
 	d := dialog.New(m.km, m.st, m.schema, title, fields)
 	d.SetSize(m.width, m.height)
 	m.dialog, m.prepared = &d, nil
 	m.op, m.id = op, id
 	m.raceTxs, m.board = nil, nil
+}
+
+// shown is the item a row showed, never nil: a write from a row is
+// guarded on what it showed, even an account shown with no attributes.
+func shown(it model.Item) model.Item {
+	if it == nil {
+		return model.Item{}
+	}
+	return it
 }
 
 // Signup opens the form of a new account, its key suggested like ids,
@@ -194,15 +207,17 @@ func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
 		fields = append(fields, dialog.NewField(c.Attr, rows.AttrText(a.Item, c.Attr), m.validator(c.Attr)))
 	}
 	m.open("rename "+rows.AccountKey(&a), fields, opRename, a.ID)
+	m.seen = shown(a.Item)
 	return m, nil
 }
 
 // Delete plans deleting account a and releasing its locks.
 func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
-	ctx, b, req, id, others := m.ctx, m.backend, m.req, a.ID, m.dup
+	m.seen = shown(a.Item)
+	ctx, b, req, id, others, seen := m.ctx, m.backend, m.req, a.ID, m.dup, m.seen
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
-		p, err := b.PlanDelete(ctx, id, others)
+		p, err := b.PlanDelete(ctx, id, others, seen)
 		return prepare(req, b, p, err)
 	})
 }
@@ -281,7 +296,7 @@ func prepare(req reqID, b Backend, p model.Plan, err error) PlanMsg {
 	if err != nil {
 		return PlanMsg{req: req, err: err}
 	}
-	return PlanMsg{req: req, tx: tx, preview: dialog.Preview{Plan: p, Token: tx.Token(), Request: string(doc)}}
+	return PlanMsg{req: req, tx: tx, preview: dialog.Preview{Plan: tx.Plan, Slots: tx.Slots, Token: tx.Token(), Request: string(doc)}}
 }
 
 // lookup is how a signup or rename looks for other holders of its new
@@ -373,7 +388,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case opRace:
 			return m, m.submitRace(msg.Values)
 		case opRename:
-			id, others := m.id, m.dup
+			id, others, seen := m.id, m.dup, m.seen
 			changes := map[string]string{}
 			for _, f := range m.dialog.Fields() {
 				if v := f.Input.Value(); v != f.Original {
@@ -381,7 +396,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				}
 			}
 			return m, func() tea.Msg {
-				p, err := b.PlanRename(ctx, id, changes, others)
+				p, err := b.PlanRename(ctx, id, changes, others, seen)
 				return prepareNew(ctx, req, b, p, err, look)
 			}
 		}

@@ -1,0 +1,324 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/dynamo/export/exporttest"
+	"github.com/locktable/locktable/model"
+)
+
+// condTerm is one ANDed term of a ConditionExpression as the expression
+// builder writes it, with its names and values resolved.
+var condTerms = []struct {
+	re   *regexp.Regexp
+	cond func(m []string, names map[string]string, values map[string]types.AttributeValue) model.Cond
+}{
+	{regexp.MustCompile(`^attribute_not_exists \((#\w+)\)$`), func(m []string, n map[string]string, _ map[string]types.AttributeValue) model.Cond {
+		return model.Cond{Kind: model.CondNotExists, Attr: n[m[1]]}
+	}},
+	{regexp.MustCompile(`^attribute_exists \((#\w+)\)$`), func(m []string, n map[string]string, _ map[string]types.AttributeValue) model.Cond {
+		return model.Cond{Kind: model.CondExists, Attr: n[m[1]]}
+	}},
+	{regexp.MustCompile(`^(#\w+) = (:\w+)$`), func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
+		return model.Cond{Kind: model.CondEquals, Attr: n[m[1]], Value: value(v[m[2]])}
+	}},
+	{regexp.MustCompile(`^\(attribute_not_exists \((#\w+)\)\) OR \((#\w+) <> (:\w+)\)$`), func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
+		return model.Cond{Kind: model.CondAbsentOrDiffers, Key: n[m[1]], Attr: n[m[2]], Value: value(v[m[3]])}
+	}},
+}
+
+// value reads one SDK attribute value.
+func value(av types.AttributeValue) model.Value {
+	return dynamo.ItemFromSDK(map[string]types.AttributeValue{"v": av})["v"]
+}
+
+// andTerms splits a condition expression into its AND terms, each
+// without its enclosing parentheses. The builder nests a chain to the
+// left: ((a) AND (b)) AND (c).
+func andTerms(expr string) []string {
+	if expr == "" {
+		return nil
+	}
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(expr); i++ {
+		switch expr[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if depth == 0 && strings.HasPrefix(expr[i:], " AND ") {
+			parts = append(parts, expr[start:i])
+			start = i + len(" AND ")
+		}
+	}
+	parts = append(parts, expr[start:])
+	if len(parts) == 1 {
+		return parts // one condition: the builder adds no parentheses
+	}
+	var out []string
+	for _, t := range parts {
+		out = append(out, andTerms(t[1:len(t)-1])...)
+	}
+	return out
+}
+
+// requestSentences reads one TransactWriteItem as sent and says each
+// condition of its ConditionExpression in words, in its order.
+func requestSentences(t *testing.T, ti types.TransactWriteItem, isKey func(string) bool) []string {
+	t.Helper()
+	var expr *string
+	var names map[string]string
+	var values map[string]types.AttributeValue
+	switch {
+	case ti.Put != nil:
+		expr, names, values = ti.Put.ConditionExpression, ti.Put.ExpressionAttributeNames, ti.Put.ExpressionAttributeValues
+	case ti.Update != nil:
+		expr, names, values = ti.Update.ConditionExpression, ti.Update.ExpressionAttributeNames, ti.Update.ExpressionAttributeValues
+	case ti.Delete != nil:
+		expr, names, values = ti.Delete.ConditionExpression, ti.Delete.ExpressionAttributeNames, ti.Delete.ExpressionAttributeValues
+	case ti.ConditionCheck != nil:
+		expr, names, values = ti.ConditionCheck.ConditionExpression, ti.ConditionCheck.ExpressionAttributeNames, ti.ConditionCheck.ExpressionAttributeValues
+	}
+	var out []string
+	for _, term := range andTerms(deref(expr)) {
+		matched := false
+		for _, ct := range condTerms {
+			if m := ct.re.FindStringSubmatch(term); m != nil {
+				out = append(out, ct.cond(m, names, values).Sentence(isKey))
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			t.Fatalf("condition term %q of %q: no sentence reads it", term, deref(expr))
+		}
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// wantPreviewIsTheRequest checks that tx's slots say exactly the
+// conditions its request carries: one sentence per term of each
+// ConditionExpression, in slot and term order, and none more.
+func wantPreviewIsTheRequest(t *testing.T, sc *model.Schema, name string, tx dynamo.Tx) {
+	t.Helper()
+	if len(tx.Slots) != len(tx.Input.TransactItems) {
+		t.Fatalf("%s: %d slots for %d actions", name, len(tx.Slots), len(tx.Input.TransactItems))
+	}
+	for i, ti := range tx.Input.TransactItems {
+		keys := keyNames(sc, tx.Plan.Actions[i].Table)
+		got := tx.Slots[i].Conditions
+		want := requestSentences(t, ti, func(a string) bool { return slices.Contains(keys, a) })
+		if !slices.Equal(got, want) {
+			t.Errorf("%s slot %d (%s):\n preview  %q\n request  %q", name, i, tx.Slots[i].Does, got, want)
+		}
+		if len(want) == 0 {
+			t.Errorf("%s slot %d (%s): sent with no condition", name, i, tx.Slots[i].Does)
+		}
+	}
+}
+
+// keyNames are the key attributes of table under schema sc.
+func keyNames(sc *model.Schema, table string) []string {
+	if table == sc.Table {
+		return []string{sc.PK, sc.SK}
+	}
+	for ci := range sc.Constraints {
+		if t, _ := sc.LockKey(ci, "x"); t == table {
+			return []string{sc.LockPK(ci)}
+		}
+	}
+	return nil
+}
+
+// TestPreviewSaysTheRequestsConditions walks every kind of plan locktable
+// sends (signup; rename and delete, headless and from a screen; the
+// repair of each repairable kind, an ownerless orphan's three steps;
+// undo) in both layouts and on preset-shaped tables, and matches every
+// ConditionExpression term to its sentence in the preview.
+func TestPreviewSaysTheRequestsConditions(t *testing.T) {
+	t.Parallel()
+	schemas := exporttest.Schemas()
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range schemas {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			previewEveryPlanKind(t, schemas[name])
+		})
+	}
+}
+
+func previewEveryPlanKind(t *testing.T, s model.Schema) {
+	ctx := context.Background()
+	store, client := dynamotest.Store(t, s)
+	sc := &store.Schema
+	journal, f, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	store.Undo = journal
+	id := func(n string) string { return sc.IDKeyPrefix() + n }
+	attrs := func(v0, v1 string) map[string]string {
+		m := map[string]string{sc.Constraints[0].Attr: v0, sc.Constraints[1].Attr: v1}
+		for _, c := range sc.Constraints {
+			if c.Scope != "" {
+				m[c.Scope] = "org1"
+			}
+		}
+		return m
+	}
+	prepare := func(name string, p model.Plan, err error) dynamo.Tx {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		tx, err := store.Prepare(p, dynamo.NewToken())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		wantPreviewIsTheRequest(t, sc, name, tx)
+		return tx
+	}
+	send := func(name string, p model.Plan, err error) {
+		t.Helper()
+		res, err := store.Execute(ctx, prepare(name, p, err))
+		if err != nil || res.Outcome != dynamo.Committed {
+			t.Fatalf("%s: %s %v %v", name, res.Outcome, res.Reasons, err)
+		}
+	}
+
+	p, err := sc.Signup(id("a1"), attrs("ada@x.io", "ada"))
+	send("signup", p, err)
+	p, err = sc.Signup(id("b2"), attrs("bob@x.io", "bob"))
+	send("signup b2", p, err)
+	a, _, err := store.Account(ctx, id("a1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = store.PlanRename(ctx, id("a1"), map[string]string{sc.Constraints[0].Attr: "ada2@x.io"}, nil, a.Item)
+	prepare("rename from a screen", p, err)
+	p, err = store.PlanDelete(ctx, id("a1"), nil, a.Item)
+	prepare("delete from a screen", p, err)
+	p, err = store.PlanDelete(ctx, id("b2"), nil, nil)
+	prepare("delete", p, err)
+	p, err = store.PlanRename(ctx, id("a1"), map[string]string{sc.Constraints[0].Attr: "ada3@x.io", sc.Constraints[1].Attr: ""}, nil, nil)
+	send("rename", p, err)
+	p, err = store.UndoToken(ctx, "")
+	prepare("undo", p, err)
+
+	// One of each repairable problem, and the check that finds them.
+	acct := func(n, v0 string) model.Item {
+		it := model.KeyItem(sc.AccountKey(id(n)))
+		it[sc.Constraints[0].Attr] = model.S(v0)
+		for k, v := range attrs(v0, "") {
+			if k != sc.Constraints[1].Attr && k != sc.Constraints[0].Attr {
+				it[k] = model.S(v)
+			}
+		}
+		if sc.AccountType.Attr != "" {
+			it[sc.AccountType.Attr] = model.S(sc.AccountType.Value)
+		}
+		return it
+	}
+	lock := func(v, owner string) model.Item {
+		_, held := sc.Held(0, acct("x", v))
+		table, key := sc.LockKey(0, held)
+		it := model.KeyItem(key)
+		for _, la := range sc.LockAttrs {
+			it[la.Attr] = model.S(la.Value)
+		}
+		if owner != "" {
+			it[sc.OwnerAttr] = model.S(owner)
+		}
+		dynamotest.Put(t, client, table, it)
+		return it
+	}
+	dynamotest.Put(t, client, sc.Table, acct("m1", "missing@x.io"), acct("f1", "foreign@x.io"))
+	lock("foreign@x.io", id("gone"))
+	lock("orphan@x.io", id("gone2"))
+	lock("ownerless@x.io", "")
+	report, err := store.Check(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[model.ProblemKind]bool{}
+	for _, pr := range report.Problems {
+		r, err := store.PlanRepair(ctx, pr)
+		if err != nil || r.Skip != "" {
+			continue
+		}
+		kinds[pr.Kind] = true
+		tx := prepare("repair "+string(pr.Kind)+" "+pr.Value, r.Plan, nil)
+		if rc := tx.Plan.Reclaim; rc != nil {
+			// Steps 2 and 3 are prepared as Execute prepares them.
+			prepare("reclaim: delete", model.Plan{Operation: "repair", Actions: []model.Action{sc.DeleteClaimed(*rc)}}, nil)
+			prepare("reclaim: give back", model.Plan{Operation: "repair", Actions: []model.Action{sc.GiveBack(*rc)}}, nil)
+		}
+	}
+	for _, k := range []model.ProblemKind{model.MissingLock, model.ForeignLock, model.OrphanLock} {
+		if !kinds[k] {
+			t.Errorf("no %s repair was planned: problems %v", k, report.Problems)
+		}
+	}
+}
+
+// TestPreviewPastTheExpressionLimit: a rename from a screen guards the
+// account on every unique attribute shown; with 300 of them the
+// expression would pass DynamoDB's 4 KB limit, so the request guards the
+// changed one only, and the preview says so.
+func TestPreviewPastTheExpressionLimit(t *testing.T) {
+	t.Parallel()
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.Constraints = nil
+	seen := model.Item{"PK": model.S("ACCT#a1"), "SK": model.S("PROFILE")}
+	for i := range 300 {
+		attr := fmt.Sprintf("attr%03d", i)
+		sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: fmt.Sprintf("UNIQ#A%03d#", i)})
+		seen[attr] = model.S(fmt.Sprintf("value-%03d", i))
+	}
+	store := dynamo.NewStore(nil, dynamo.Endpoint{}, sc)
+	a := sc.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false })
+	short, err := sc.Rename(a, map[string]string{"attr007": "new"}, nil, seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := store.Prepare(short, dynamo.NewToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd := tx.Input.TransactItems[0].Update
+	if n := len(deref(upd.ConditionExpression)); n > dynamo.MaxExpressionBytes {
+		t.Fatalf("condition expression of %d bytes sent", n)
+	}
+	if got := tx.Slots[0].Conditions; !slices.Equal(got, []string{`only if its attr007 is "value-007"`}) {
+		t.Errorf("conditions %q, want the changed attribute's alone", got)
+	}
+	if !strings.Contains(tx.Slots[0].Note, "4096-byte expression limit") {
+		t.Errorf("the slot does not say why: %q", tx.Slots[0].Note)
+	}
+	wantPreviewIsTheRequest(t, &store.Schema, "rename of 300", tx)
+}
