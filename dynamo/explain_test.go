@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -83,5 +84,36 @@ func TestAnAnswerNotFromDynamoDBIsNamed(t *testing.T) {
 				t.Fatal("the endpoint saw no request")
 			}
 		})
+	}
+}
+
+// TestAWriteBehindAnErrorPageIsUnknown: every request, the write and the
+// reads that would settle it, answered by a proxy's 502 page. The write
+// may have reached DynamoDB: it is unknown, not rejected, and the reason
+// says what answered instead of quoting the JSON decoder.
+func TestAWriteBehindAnErrorPageIsUnknown(t *testing.T) {
+	t.Parallel()
+	srv, _ := answering(t, http.StatusBadGateway, "text/html", errorPage(502))
+	client, ep, err := dynamo.NewClient(context.Background(), dynamo.ClientOptions{EndpointURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
+	s.SetWritable(true)
+	attrs := map[string]string{}
+	for i, c := range s.Schema.Constraints {
+		attrs[c.Attr] = fmt.Sprintf("v%d", i)
+	}
+	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", attrs)), dynamo.NewToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Execute(context.Background(), tx)
+	if err != nil || res.Outcome != dynamo.Unknown || len(res.Reasons) != 1 {
+		t.Fatalf("outcome %s %+v, err %v; want unknown, with the reason it could not be settled", res.Outcome, res.Reasons, err)
+	}
+	msg := res.Reasons[0].Message
+	if !strings.Contains(msg, "the endpoint answered 502 (not DynamoDB JSON)") || strings.Contains(msg, "invalid character") {
+		t.Fatalf("reason %q; want it to say the endpoint answered 502, not DynamoDB JSON", msg)
 	}
 }
