@@ -188,6 +188,29 @@ func TestRejectedCredentials(t *testing.T) {
 	}
 }
 
+// TestAnErrorPageIsNotDynamoDB: a proxy answering 500 with its HTML page
+// read "deserialization failed ... invalid character '<'"; check says
+// what the endpoint answered.
+func TestAnErrorPageIsNotDynamoDB(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte("<html><body><h1>500 Internal Server Error</h1></body></html>"))
+	}))
+	defer srv.Close()
+	r := run(t, "check", "--endpoint-url", srv.URL)
+	wantError(t, r, cli.ExitError, "the endpoint answered 500 (not DynamoDB JSON)", srv.URL)
+	if strings.Contains(r.stderr, "invalid character") {
+		t.Errorf("stderr %q reads like a decoding bug", r.stderr)
+	}
+	if calls.Load() == 0 {
+		t.Fatal("the fake endpoint saw no request")
+	}
+}
+
 func TestMissingCredentials(t *testing.T) {
 	home := t.TempDir()
 	for k, v := range map[string]string{

@@ -9,19 +9,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"golang.org/x/time/rate"
 )
 
 // meter asks every read for the capacity it consumed (ReturnConsumedCapacity
 // TOTAL), counts it, and, under a budget (--max-rcu), paces the reads so
-// that the capacity consumed per second stays within it: a read that spent
-// more than its share makes the next ones wait.
+// that the capacity consumed per second stays within it. A read reserves
+// what it may cost before it is sent, and settles to what it consumed when
+// its answer comes: charged only on its answer, every segment's page of a
+// parallel scan (up to 128 RCU each) would be in flight at once, uncounted.
 type meter struct {
 	API
+	sizes    *tableCache // the tables' average item sizes, for estimates
 	mu       sync.Mutex
 	consumed float64
-	owed     float64       // a fraction of a unit not charged yet
-	limit    *rate.Limiter // nil: no budget
+	limit    *budget // nil: no budget
 }
 
 // setBudget paces reads to rcu read capacity units per second; 0 lifts
@@ -31,9 +32,7 @@ func (m *meter) setBudget(rcu float64) {
 	defer m.mu.Unlock()
 	m.limit = nil
 	if rcu > 0 {
-		// A burst of one second's budget: short reads go at once, a long
-		// run of them settles at the rate.
-		m.limit = rate.NewLimiter(rate.Limit(rcu), max(1, int(math.Ceil(rcu))))
+		m.limit = newBudget(rcu)
 	}
 }
 
@@ -44,110 +43,245 @@ func (m *meter) Consumed() float64 {
 	return m.consumed
 }
 
-// wait blocks while the budget is overspent.
-func (m *meter) wait(ctx context.Context) error {
+// reservation is the capacity one read took from a budget before it was
+// sent; the zero value is a read under no budget.
+type reservation struct {
+	b     *budget
+	units float64
+}
+
+// reserve waits until the budget can pay for a read estimated at units,
+// and takes them.
+func (m *meter) reserve(ctx context.Context, units float64) (reservation, error) {
 	m.mu.Lock()
-	lim := m.limit
+	b := m.limit
 	m.mu.Unlock()
-	if lim == nil {
-		return nil
+	if b == nil {
+		return reservation{}, nil
 	}
-	// Waiting takes no token: only what reads report is charged.
-	for {
-		debt := -lim.Tokens()
-		if debt <= 0 {
-			return nil
-		}
-		if err := sleep(ctx, time.Duration(debt/float64(lim.Limit())*float64(time.Second))); err != nil {
-			return err
-		}
+	if err := b.take(ctx, units); err != nil {
+		return reservation{}, err
+	}
+	return reservation{b, units}, nil
+}
+
+// settle records the capacity a read reported and settles its
+// reservation to it: what it reserved is given back and what it consumed
+// is charged, so a failed read (which reports none) costs nothing.
+func (m *meter) settle(r reservation, units float64) {
+	m.mu.Lock()
+	m.consumed += units
+	m.mu.Unlock()
+	if r.b != nil {
+		r.b.settle(r.units, units)
 	}
 }
 
-// spend records the capacity a read reported, and charges it to the
-// budget: the tokens go into debt, which the next wait pays off.
-func (m *meter) spend(ccs ...*types.ConsumedCapacity) {
+// capacityUnits is the capacity an answer reports, over its tables.
+func capacityUnits(ccs ...types.ConsumedCapacity) float64 {
 	units := 0.0
 	for _, cc := range ccs {
-		if cc != nil {
-			units += aws.ToFloat64(cc.CapacityUnits)
-		}
+		units += aws.ToFloat64(cc.CapacityUnits)
 	}
-	m.mu.Lock()
-	m.consumed += units
-	lim := m.limit
-	// Whole units are charged; the fraction waits for the next read (half
-	// a unit a read, rounded up each time, would halve the rate).
-	m.owed += units
-	n := int(m.owed)
-	m.owed -= float64(n)
-	m.mu.Unlock()
-	if lim == nil {
-		return
-	}
-	// ReserveN refuses more than the burst at once: charge it in pieces.
+	return units
+}
+
+// budget is a bucket of read capacity units that refills at rate a second
+// up to burst (one second's worth: short reads go at once, a long run of
+// them settles at the rate). A read takes its estimate, which may leave
+// the bucket in debt; the reads after it wait while it is paid off, by
+// time or by the read's own settling.
+type budget struct {
+	mu      sync.Mutex
+	rate    float64
+	burst   float64
+	tokens  float64
+	at      time.Time     // when tokens was last refilled
+	settled chan struct{} // closed (and replaced) when a read settles
+}
+
+func newBudget(rcu float64) *budget {
+	burst := max(1, math.Ceil(rcu))
+	return &budget{rate: rcu, burst: burst, tokens: burst, at: time.Now(), settled: make(chan struct{})}
+}
+
+// refill adds what the time since the last refill earned; b.mu is held.
+func (b *budget) refill() {
 	now := time.Now()
-	for ; n > 0; n -= lim.Burst() {
-		lim.ReserveN(now, min(n, lim.Burst()))
+	b.tokens = min(b.burst, b.tokens+now.Sub(b.at).Seconds()*b.rate)
+	b.at = now
+}
+
+// take waits until the bucket holds units, or is full for a read that
+// costs more than a burst (which would otherwise never go), and takes
+// them.
+func (b *budget) take(ctx context.Context, units float64) error {
+	need := min(units, b.burst)
+	for {
+		b.mu.Lock()
+		b.refill()
+		short := need - b.tokens
+		if short <= 0 {
+			b.tokens -= units
+			b.mu.Unlock()
+			return nil
+		}
+		settled := b.settled
+		b.mu.Unlock()
+		// Most of a debt is usually a reservation that its answer gives
+		// back: wake then, not only when time would have paid it all.
+		t := time.NewTimer(time.Duration(short / b.rate * float64(time.Second)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-settled:
+		case <-t.C:
+		}
+		t.Stop()
 	}
+}
+
+// settle gives back what a read reserved and charges what it consumed.
+func (b *budget) settle(reserved, consumed float64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.refill()
+	b.tokens = min(b.burst, b.tokens+reserved-consumed)
+	close(b.settled)
+	b.settled = make(chan struct{})
+}
+
+const (
+	// unitBytes is what one read capacity unit reads strongly consistent;
+	// eventually consistent, it reads twice as much.
+	unitBytes = 4 << 10
+	// pageBytes is the most one Scan or Query page reads.
+	pageBytes = 1 << 20
+)
+
+// readUnits is what reading bytes costs in one read: DynamoDB rounds the
+// size up to whole 4 KB units, and charges half for an eventually
+// consistent read.
+func readUnits(bytes int64, consistent bool) float64 {
+	u := math.Ceil(float64(max(bytes, 1)) / unitBytes)
+	if !consistent {
+		u /= 2
+	}
+	return u
+}
+
+// itemBytes is table's average item size, 0 when unknown.
+func (m *meter) itemBytes(table string) int64 {
+	if m.sizes == nil {
+		return 0
+	}
+	return m.sizes.itemBytes(table)
+}
+
+// pageUnits estimates one Scan or Query page of table: limit items of the
+// table's average size, a page reading at most 1 MB, which is also the
+// estimate when either is unknown. A page is charged for the items it
+// reads, before any filter or projection, so the table's size is what
+// counts.
+func (m *meter) pageUnits(table *string, limit *int32, consistent *bool) float64 {
+	bytes := int64(pageBytes)
+	if n, size := int64(aws.ToInt32(limit)), m.itemBytes(aws.ToString(table)); n > 0 && size > 0 {
+		bytes = min(bytes, n*size)
+	}
+	return readUnits(bytes, aws.ToBool(consistent))
+}
+
+// getUnits estimates reading keys items of table one by one (BatchGetItem,
+// TransactGetItems), each rounded up to whole units on its own. Items of
+// an unknown size are estimated as a 1 MB page, and at least a unit each.
+func (m *meter) getUnits(table string, keys int, consistent bool) float64 {
+	if size := m.itemBytes(table); size > 0 {
+		return float64(keys) * readUnits(size, consistent)
+	}
+	return max(readUnits(pageBytes, consistent), float64(keys)*readUnits(1, consistent))
 }
 
 func (m *meter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	if err := m.wait(ctx); err != nil {
+	r, err := m.reserve(ctx, m.pageUnits(in.TableName, in.Limit, in.ConsistentRead))
+	if err != nil {
 		return nil, err
 	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := m.API.Scan(ctx, in, o...)
-	if out != nil {
-		m.spend(out.ConsumedCapacity)
+	reported := 0.0
+	if out != nil && out.ConsumedCapacity != nil {
+		reported = capacityUnits(*out.ConsumedCapacity)
 	}
+	m.settle(r, reported)
 	return out, err
 }
 
 func (m *meter) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	if err := m.wait(ctx); err != nil {
+	r, err := m.reserve(ctx, m.pageUnits(in.TableName, in.Limit, in.ConsistentRead))
+	if err != nil {
 		return nil, err
 	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := m.API.Query(ctx, in, o...)
-	if out != nil {
-		m.spend(out.ConsumedCapacity)
+	reported := 0.0
+	if out != nil && out.ConsumedCapacity != nil {
+		reported = capacityUnits(*out.ConsumedCapacity)
 	}
+	m.settle(r, reported)
 	return out, err
 }
 
 func (m *meter) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	if err := m.wait(ctx); err != nil {
+	units := 0.0
+	for table, ka := range in.RequestItems {
+		units += m.getUnits(table, len(ka.Keys), aws.ToBool(ka.ConsistentRead))
+	}
+	r, err := m.reserve(ctx, units)
+	if err != nil {
 		return nil, err
 	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := m.API.BatchGetItem(ctx, in, o...)
+	reported := 0.0
 	if out != nil {
-		for i := range out.ConsumedCapacity {
-			m.spend(&out.ConsumedCapacity[i])
-		}
+		reported = capacityUnits(out.ConsumedCapacity...)
 	}
+	m.settle(r, reported)
 	return out, err
 }
 
 func (m *meter) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	if err := m.wait(ctx); err != nil {
+	keys := map[string]int{}
+	for _, ti := range in.TransactItems {
+		if ti.Get != nil {
+			keys[aws.ToString(ti.Get.TableName)]++
+		}
+	}
+	units := 0.0
+	for table, n := range keys {
+		// A transactional read costs twice a strongly consistent one.
+		units += 2 * m.getUnits(table, n, true)
+	}
+	r, err := m.reserve(ctx, units)
+	if err != nil {
 		return nil, err
 	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := m.API.TransactGetItems(ctx, in, o...)
+	reported := 0.0
 	if out != nil {
-		for i := range out.ConsumedCapacity {
-			m.spend(&out.ConsumedCapacity[i])
-		}
+		reported = capacityUnits(out.ConsumedCapacity...)
 	}
+	m.settle(r, reported)
 	return out, err
 }
 
 // SetMaxRCU paces the store's reads to rcu read capacity units per second
-// (--max-rcu), by the capacity DynamoDB reports for each; 0 lifts the
-// budget.
+// (--max-rcu): each reserves its estimated cost before it is sent and
+// settles to the capacity DynamoDB reports for it; 0 lifts the budget.
 func (s *Store) SetMaxRCU(rcu float64) { s.meter.setBudget(rcu) }
 
-// ConsumedRCU is the read capacity the store's reads have consumed so far.
+// ConsumedRCU is the read capacity the store's reads have consumed so far,
+// as DynamoDB reported it.
 func (s *Store) ConsumedRCU() float64 { return s.meter.Consumed() }

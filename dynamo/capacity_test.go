@@ -2,9 +2,15 @@ package dynamo_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
 )
@@ -38,5 +44,123 @@ func TestMaxRCUHoldsABudget(t *testing.T) {
 	}
 	if limit := budget * (1 + 1/secs); rate > limit*1.1 {
 		t.Fatalf("%.1f RCU/s under a budget of %.0f/s (at most %.1f/s with one second's burst)", rate, budget, limit)
+	}
+}
+
+// heldScans holds every Scan until release is closed, counting how many
+// are in flight at once, and answers each with an empty last page that
+// consumed one unit. With itemBytes set, DescribeTable reports tables of
+// items that size.
+type heldScans struct {
+	dynamo.API
+	schema    model.Schema
+	itemBytes int64
+	release   chan struct{}
+	arrived   chan struct{} // one value per Scan that reached the fake
+	mu        sync.Mutex
+	inFlight  int
+	maxSeen   int
+}
+
+func (f *heldScans) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	f.mu.Lock()
+	f.inFlight++
+	f.maxSeen = max(f.maxSeen, f.inFlight)
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.inFlight--
+		f.mu.Unlock()
+	}()
+	select {
+	case f.arrived <- struct{}{}:
+	default:
+	}
+	select {
+	case <-f.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &dynamodb.ScanOutput{ConsumedCapacity: &types.ConsumedCapacity{TableName: in.TableName, CapacityUnits: aws.Float64(1)}}, nil
+}
+
+func (f *heldScans) DescribeTable(_ context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	keys := []types.KeySchemaElement{{AttributeName: aws.String(f.schema.PK), KeyType: types.KeyTypeHash}}
+	if f.schema.SK != "" {
+		keys = append(keys, types.KeySchemaElement{AttributeName: aws.String(f.schema.SK), KeyType: types.KeyTypeRange})
+	}
+	return &dynamodb.DescribeTableOutput{Table: &types.TableDescription{
+		TableName: in.TableName, TableStatus: types.TableStatusActive, KeySchema: keys,
+		ItemCount: aws.Int64(1000), TableSizeBytes: aws.Int64(1000 * f.itemBytes),
+	}}, nil
+}
+
+// TestMaxRCUReservesBeforeSending: --max-rcu charged a read only once its
+// answer came, so all the segments' first pages went out at once, each
+// up to 1 MB (128 RCU), whatever the budget. A read now reserves its
+// estimated cost before it is sent: under 100 RCU/s, a page of unknown
+// items (a 1 MB page, 128 RCU) waits for the one in flight; pages the
+// item size says are small (100 items of 400 bytes: 5 RCU) go together.
+// What the check reports consumed is what DynamoDB reported, not the
+// reservations.
+func TestMaxRCUReservesBeforeSending(t *testing.T) {
+	t.Parallel()
+	const segments = 8
+	for _, tc := range []struct {
+		name      string
+		itemBytes int64 // 0: the tables' size is unknown
+		pageSize  int32
+		most      int // scans in flight at once
+	}{
+		{name: "unknown item size", most: 1},
+		{name: "small pages", itemBytes: 400, pageSize: 100, most: segments},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			schema := model.DefaultSchema(model.LayoutSingle)
+			api := &heldScans{schema: schema, itemBytes: tc.itemBytes, release: make(chan struct{}), arrived: make(chan struct{}, segments)}
+			s := dynamo.NewStore(api, dynamo.Endpoint{}, schema)
+			s.Segments, s.PageSize = segments, tc.pageSize
+			if tc.itemBytes > 0 {
+				if err := s.Verify(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.SetMaxRCU(100)
+			type result struct {
+				report model.Report
+				err    error
+			}
+			done := make(chan result, 1)
+			go func() {
+				r, err := s.Check(context.Background(), nil)
+				done <- result{r, err}
+			}()
+			// Every scan the budget lets go is sent at once; give the
+			// others time to be sent too, if they would be.
+			deadline := time.After(5 * time.Second)
+			for range tc.most {
+				select {
+				case <-api.arrived:
+				case <-deadline:
+					t.Fatalf("fewer than %d scans sent", tc.most)
+				}
+			}
+			time.Sleep(300 * time.Millisecond)
+			api.mu.Lock()
+			seen := api.maxSeen
+			api.mu.Unlock()
+			close(api.release)
+			res := <-done
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			if seen > tc.most {
+				t.Errorf("%d scans in flight at once under 100 RCU/s; want at most %d", seen, tc.most)
+			}
+			if res.report.ConsumedRCU != segments {
+				t.Errorf("consumed %.1f RCU; want %d, as the answers reported", res.report.ConsumedRCU, segments)
+			}
+		})
 	}
 }

@@ -39,12 +39,14 @@ func (e *Error) Unwrap() error { return e.Err }
 // naming the table and endpoint.
 func explain(err error, op, table string, ep Endpoint) error {
 	var (
-		notFound *types.ResourceNotFoundException
-		signErr  *v4.SigningError
-		credErr  *CredentialsError
-		sendErr  *smithyhttp.RequestSendError
-		apiErr   smithy.APIError
-		netErr   net.Error
+		notFound  *types.ResourceNotFoundException
+		signErr   *v4.SigningError
+		credErr   *CredentialsError
+		sendErr   *smithyhttp.RequestSendError
+		apiErr    smithy.APIError
+		netErr    net.Error
+		decodeErr *smithy.DeserializationError
+		respErr   *smithyhttp.ResponseError
 	)
 	msg := ""
 	switch {
@@ -62,6 +64,11 @@ func explain(err error, op, table string, ep Endpoint) error {
 		msg = fmt.Sprintf("no answer from %s in time (%s %s)", ep, op, table)
 	case errors.As(err, &sendErr), errors.As(err, &netErr):
 		msg = fmt.Sprintf("cannot reach %s (%s %s): %v", ep, op, table, innermost(err))
+	case errors.As(err, &decodeErr) && errors.As(err, &respErr):
+		// Something other than DynamoDB answered, typically a proxy's or
+		// a load balancer's HTML error page: the JSON decoder's complaint
+		// about its first '<' would read like a bug of ours.
+		msg = fmt.Sprintf("%s %s at %s: the endpoint answered %d (not DynamoDB JSON)", op, table, ep, respErr.HTTPStatusCode())
 	default:
 		msg = fmt.Sprintf("%s %s at %s: %v", op, table, ep, err)
 	}

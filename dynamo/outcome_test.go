@@ -142,6 +142,52 @@ func TestOutcomeOfAnUnreadableAnswer(t *testing.T) {
 	}
 }
 
+// TestOutcomeOfAnErrorPage: a write answered by a proxy's HTML 5xx page
+// may have reached DynamoDB, so it is unknown until settled, never
+// rejected on the strength of a page that is not DynamoDB's answer:
+// applied behind the page, it is committed; never applied, it is not
+// committed, by a read of its keys.
+func TestOutcomeOfAnErrorPage(t *testing.T) {
+	for name, applied := range map[string]bool{"applied": true, "not applied": false} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, model.LayoutSingle)
+			p := newFaultProxy(t, func(n int, w http.ResponseWriter, r *http.Request, forward func() *httptest.ResponseRecorder) {
+				if applied && n > 1 {
+					rec := forward()
+					w.WriteHeader(rec.Code)
+					_, _ = w.Write(rec.Body.Bytes())
+					return
+				}
+				if applied {
+					forward()
+				}
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+				_, _ = w.Write([]byte("<html><body><h1>502 Bad Gateway</h1></body></html>"))
+			})
+			s, audit := storeVia(t, f, p.srv.URL)
+			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
+			entries := auditEntries(t, audit.String())
+			if applied {
+				wantCommitted(t, res)
+				f.wantState(f.healthy("ACCT#a", "a@x", "ada"))
+				if len(entries) != 2 || entries[1].Outcome != dynamo.Committed {
+					t.Fatalf("audit %q", audit.String())
+				}
+				return
+			}
+			if res.Outcome != dynamo.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "NotCommitted" {
+				t.Fatalf("outcome %s %+v; want not committed, settled by reading", res.Outcome, res.Reasons)
+			}
+			f.wantState()
+			if len(entries) != 2 || entries[1].Outcome != dynamo.Cancelled {
+				t.Fatalf("audit %q", audit.String())
+			}
+		})
+	}
+}
+
 // TestOutcomeOfAnInterruptedWrite: Ctrl-C while the write is in flight,
 // after DynamoDB applied it. It was "context canceled", exit 2, audit
 // "refused", with the row committed; the write settles first.

@@ -88,8 +88,10 @@ func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
 		segments = 1
 	}
 	m := &meter{API: api}
-	return &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
+	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
 		Capabilities: Capabilities{Transactions: true, Tokens: true, AllOld: true}}
+	m.sizes = &s.described // a read's estimate reads the item size from what describe cached
+	return s
 }
 
 // Open returns a store after describing every table the schema involves and

@@ -451,7 +451,7 @@ func (s *Store) settle(ctx context.Context, tx Tx, res Result) Result {
 	}
 	out, err := s.api.TransactGetItems(sctx, in)
 	if err != nil {
-		res.Reasons = []Reason{{Slot: -1, Code: "Unknown", Message: "no answer, and the keys could not be read to settle it: " + errText(err)}}
+		res.Reasons = []Reason{{Slot: -1, Code: "Unknown", Message: "no answer, and the keys could not be read to settle it: " + errText(explain(err, "read", s.Schema.Table, s.Endpoint))}}
 		return res
 	}
 	applied := 0
