@@ -76,6 +76,9 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 			ids, txs, setup, err := a.racers(ctx, store, attr, value, op, n)
 			out.Cleanup = append(out.Cleanup, setup...)
 			if err != nil {
+				// No race was run, so --keep has nothing to keep: the
+				// accounts made for it so far are deleted.
+				a.deleteRacers(ctx, store, ids)
 				return err
 			}
 			results, errs := store.Race(ctx, txs)
@@ -89,13 +92,7 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 				out.Racers = append(out.Racers, r)
 			}
 			if !keep {
-				for _, id := range ids {
-					if res, err := a.deleteRacer(ctx, store, id); err == nil && res.Operation != "" {
-						out.Cleanup = append(out.Cleanup, res)
-					} else if err != nil {
-						fmt.Fprintf(a.stderr, "locktable: could not delete racer %s: %v\n", model.Printable(id), err)
-					}
-				}
+				out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, store, ids)...)
 			}
 			if asJSON {
 				err = writeJSON(a.stdout, out)
@@ -126,48 +123,82 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 
 // racers prepares the race: the racers' account ids and transactions, and,
 // for renames, the signups that create the accounts first (their results).
+// On an error the ids are still those of every account it may have
+// created, for the caller to delete.
 func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op string, n int) ([]string, []dynamo.Tx, []dynamo.Result, error) {
 	var ids []string
 	var txs []dynamo.Tx
 	var setup []dynamo.Result
 	for i := range n {
 		id := s.Schema.NewAccountID()
+		ids = append(ids, id) // from here on it may exist: cleanup looks for it
 		var plan model.Plan
 		var err error
 		if op == "signup" {
-			plan, err = s.Schema.Signup(id, map[string]string{attr: value})
+			if plan, err = s.Schema.Signup(id, map[string]string{attr: value}); err != nil {
+				err = usageErr("%v", err)
+			}
 		} else {
-			// The account first, holding a value of its own.
-			own := fmt.Sprintf("race-%d-%s", i, strings.TrimPrefix(id, s.Schema.AccountPrefix))
-			sp, err := s.Schema.Signup(id, map[string]string{attr: own})
-			if err != nil {
-				return ids, nil, setup, usageErr("%v", err)
+			var res dynamo.Result
+			plan, res, err = a.renameRacer(ctx, s, id, fmt.Sprintf("race-%d-", i), attr, value)
+			if res.Operation != "" {
+				setup = append(setup, res)
 			}
-			tx, err := s.Prepare(sp, dynamo.NewToken())
-			if err != nil {
-				return ids, nil, setup, err
-			}
-			res, err := s.Execute(ctx, tx)
-			if err != nil {
-				return ids, nil, setup, err
-			}
-			setup = append(setup, res)
-			if res.Outcome != dynamo.Committed {
-				return ids, nil, setup, fmt.Errorf("could not create racer %s: %s", id, res.Outcome)
-			}
-			plan, err = s.PlanRename(ctx, id, map[string]string{attr: value}, nil)
 		}
-		ids = append(ids, id)
 		if err != nil {
-			return ids, nil, setup, usageErr("%v", err)
+			return ids, nil, setup, err
 		}
 		tx, err := s.Prepare(plan, dynamo.NewToken())
 		if err != nil {
-			return ids, nil, setup, err
+			return ids, nil, setup, fmt.Errorf("prepare racer %s: %w", model.Printable(id), err)
 		}
 		txs = append(txs, tx)
 	}
 	return ids, txs, setup, nil
+}
+
+// renameRacer creates account id holding a value of its own (own and the
+// id's suffix) and plans its rename to value: the result is the signup's,
+// and a value Signup or Rename refuses is a usage error.
+func (a *app) renameRacer(ctx context.Context, s *dynamo.Store, id, own, attr, value string) (model.Plan, dynamo.Result, error) {
+	own += strings.TrimPrefix(id, s.Schema.AccountPrefix)
+	sp, err := s.Schema.Signup(id, map[string]string{attr: own})
+	if err != nil {
+		return model.Plan{}, dynamo.Result{}, usageErr("%v", err)
+	}
+	tx, err := s.Prepare(sp, dynamo.NewToken())
+	if err != nil {
+		return model.Plan{}, dynamo.Result{}, fmt.Errorf("prepare racer %s: %w", model.Printable(id), err)
+	}
+	res, err := s.Execute(ctx, tx)
+	if err != nil {
+		return model.Plan{}, res, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
+	}
+	if res.Outcome != dynamo.Committed {
+		return model.Plan{}, res, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
+	}
+	plan, err := s.PlanRename(ctx, id, map[string]string{attr: value}, nil)
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) || errors.Is(err, model.ErrNoChange) {
+		return model.Plan{}, res, usageErr("%v", err)
+	}
+	if err != nil {
+		return model.Plan{}, res, fmt.Errorf("plan racer %s's rename: %w", model.Printable(id), err)
+	}
+	return plan, res, nil
+}
+
+// deleteRacers deletes the racers' accounts that exist, saying on stderr
+// which could not be.
+func (a *app) deleteRacers(ctx context.Context, s *dynamo.Store, ids []string) []dynamo.Result {
+	var done []dynamo.Result
+	for _, id := range ids {
+		if res, err := a.deleteRacer(ctx, s, id); err == nil && res.Operation != "" {
+			done = append(done, res)
+		} else if err != nil {
+			fmt.Fprintf(a.stderr, "locktable: could not delete racer %s: %v\n", model.Printable(id), err)
+		}
+	}
+	return done
 }
 
 // deleteRacer deletes a racer's account with its locks, if it exists.

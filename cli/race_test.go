@@ -109,3 +109,18 @@ func TestRaceWithoutGuards(t *testing.T) {
 		t.Fatalf("exit %d, %d committed, stderr %q; want exit 1 and more than one commit", r.code, out.Committed, r.stderr)
 	}
 }
+
+// TestRaceRenameRefusedValue: a raced value Rename refuses (a control
+// character) while each racer's own signup value is fine: race stops with
+// a usage error naming it, before any racer is sent, and the accounts it
+// had created for the renames are deleted again.
+func TestRaceRenameRefusedValue(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	before := w.snapshot()
+	r := w.run("race", "--set", "email=bad\x01value", "--n", "3", "--op", "rename")
+	wantError(t, r, cli.ExitError, "email", "control character U+0001")
+	if got := w.snapshot(); strings.Join(got, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("the racers were left in the table:\n%s", strings.Join(got, "\n"))
+	}
+}
