@@ -20,7 +20,10 @@ type raceJSON struct {
 	Op        string          `json:"op"`
 	Committed int             `json:"committed"`
 	Racers    []dynamo.Result `json:"racers"`
-	Cleanup   []dynamo.Result `json:"cleanup"`
+	// Violations are the racers reported cancelled whose writes were
+	// found in the table before the cleanup: guards that did not hold.
+	Violations []dynamo.Violation `json:"violations"`
+	Cleanup    []dynamo.Result    `json:"cleanup"`
 }
 
 func (a *app) raceCommand() *cobra.Command {
@@ -33,15 +36,18 @@ func (a *app) raceCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "race --set ATTR=VALUE [--n 20] [--op signup|rename]",
-		Short: "Race N guarded transactions for one value and show the guard hold: one commits, the rest are cancelled slot by slot (exit 0; 1 if more committed)",
+		Short: "Race N guarded transactions for one value and show the guard hold: one commits, the rest are cancelled slot by slot (exit 0; 1 if more committed, or a cancelled one wrote)",
 		Long: `race starts N transactions at once that all claim one value of a unique
 attribute: signups of new accounts (--op signup), or renames of N accounts
 it first creates (--op rename). Each is the guarded transaction locktable
 sends (no holder lookup: the guards alone decide). It reports every racer,
-committed or cancelled with its slot in words, and exits 0 when at most one
-committed, 1 when more did (a backend or table whose guards do not hold).
-The racers' accounts are deleted afterwards, by guarded deletes, unless
---keep. It writes: loopback, --demo or --write only; every write is audited.`,
+committed or cancelled with its slot in words. Before anything is deleted,
+consistent reads look for what each cancelled racer would have written (its
+new account, a lock naming it, its account holding the value): a cancelled
+transaction writes nothing, so any of them found is a violation. It exits 0
+when at most one committed and no cancelled racer wrote, 1 otherwise (a
+backend or table whose guards do not hold). The racers' accounts are
+deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --demo or --write only; every write is audited.`,
 		Example: `  locktable race --demo --set email=race@x.io --n 20
   locktable race --endpoint-url http://localhost:8000 --set username=ada --op rename --json`,
 		GroupID: "write",
@@ -72,10 +78,13 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 			if store.Schema.Constraint(attr) < 0 {
 				return refuse(usageErr("--set %s: not a unique attribute (--unique)", attr))
 			}
-			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Cleanup: []dynamo.Result{}}
+			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Violations: []dynamo.Violation{}, Cleanup: []dynamo.Result{}}
 			ids, txs, setup, err := a.racers(ctx, store, attr, value, op, n)
 			out.Cleanup = append(out.Cleanup, setup...)
 			if err != nil {
+				// No race was run, so --keep has nothing to keep: the
+				// accounts made for it so far are deleted.
+				a.deleteRacers(ctx, store, ids)
 				return err
 			}
 			results, errs := store.Race(ctx, txs)
@@ -88,14 +97,15 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 				}
 				out.Racers = append(out.Racers, r)
 			}
+			// Before the cleanup, which would delete the evidence: a
+			// racer reported cancelled must have written nothing.
+			out.Violations, err = dynamo.RaceViolations(ctx, store, &store.Schema, txs, results)
 			if !keep {
-				for _, id := range ids {
-					if res, err := a.deleteRacer(ctx, store, id); err == nil && res.Operation != "" {
-						out.Cleanup = append(out.Cleanup, res)
-					} else if err != nil {
-						fmt.Fprintf(a.stderr, "locktable: could not delete racer %s: %v\n", model.Printable(id), err)
-					}
-				}
+				out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, store, ids)...)
+			}
+			if err != nil {
+				// Without the reads back there is no verdict to give.
+				return err
 			}
 			if asJSON {
 				err = writeJSON(a.stdout, out)
@@ -105,7 +115,7 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 			if err != nil {
 				return err
 			}
-			if out.Committed > 1 {
+			if _, held := dynamo.RaceVerdict(out.Committed, out.Violations); !held {
 				return &exitError{code: ExitProblems}
 			}
 			for _, err := range errs {
@@ -126,48 +136,82 @@ The racers' accounts are deleted afterwards, by guarded deletes, unless
 
 // racers prepares the race: the racers' account ids and transactions, and,
 // for renames, the signups that create the accounts first (their results).
+// On an error the ids are still those of every account it may have
+// created, for the caller to delete.
 func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op string, n int) ([]string, []dynamo.Tx, []dynamo.Result, error) {
 	var ids []string
 	var txs []dynamo.Tx
 	var setup []dynamo.Result
 	for i := range n {
 		id := s.Schema.NewAccountID()
+		ids = append(ids, id) // from here on it may exist: cleanup looks for it
 		var plan model.Plan
 		var err error
 		if op == "signup" {
-			plan, err = s.Schema.Signup(id, map[string]string{attr: value})
+			if plan, err = s.Schema.Signup(id, map[string]string{attr: value}); err != nil {
+				err = usageErr("%v", err)
+			}
 		} else {
-			// The account first, holding a value of its own.
-			own := fmt.Sprintf("race-%d-%s", i, strings.TrimPrefix(id, s.Schema.AccountPrefix))
-			sp, err := s.Schema.Signup(id, map[string]string{attr: own})
-			if err != nil {
-				return ids, nil, setup, usageErr("%v", err)
+			var res dynamo.Result
+			plan, res, err = a.renameRacer(ctx, s, id, fmt.Sprintf("race-%d-", i), attr, value)
+			if res.Operation != "" {
+				setup = append(setup, res)
 			}
-			tx, err := s.Prepare(sp, dynamo.NewToken())
-			if err != nil {
-				return ids, nil, setup, err
-			}
-			res, err := s.Execute(ctx, tx)
-			if err != nil {
-				return ids, nil, setup, err
-			}
-			setup = append(setup, res)
-			if res.Outcome != dynamo.Committed {
-				return ids, nil, setup, fmt.Errorf("could not create racer %s: %s", id, res.Outcome)
-			}
-			plan, err = s.PlanRename(ctx, id, map[string]string{attr: value}, nil, nil)
 		}
-		ids = append(ids, id)
 		if err != nil {
-			return ids, nil, setup, usageErr("%v", err)
+			return ids, nil, setup, err
 		}
 		tx, err := s.Prepare(plan, dynamo.NewToken())
 		if err != nil {
-			return ids, nil, setup, err
+			return ids, nil, setup, fmt.Errorf("prepare racer %s: %w", model.Printable(id), err)
 		}
 		txs = append(txs, tx)
 	}
 	return ids, txs, setup, nil
+}
+
+// renameRacer creates account id holding a value of its own (own and the
+// id's suffix) and plans its rename to value: the result is the signup's,
+// and a value Signup or Rename refuses is a usage error.
+func (a *app) renameRacer(ctx context.Context, s *dynamo.Store, id, own, attr, value string) (model.Plan, dynamo.Result, error) {
+	own += strings.TrimPrefix(id, s.Schema.AccountPrefix)
+	sp, err := s.Schema.Signup(id, map[string]string{attr: own})
+	if err != nil {
+		return model.Plan{}, dynamo.Result{}, usageErr("%v", err)
+	}
+	tx, err := s.Prepare(sp, dynamo.NewToken())
+	if err != nil {
+		return model.Plan{}, dynamo.Result{}, fmt.Errorf("prepare racer %s: %w", model.Printable(id), err)
+	}
+	res, err := s.Execute(ctx, tx)
+	if err != nil {
+		return model.Plan{}, res, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
+	}
+	if res.Outcome != dynamo.Committed {
+		return model.Plan{}, res, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
+	}
+	plan, err := s.PlanRename(ctx, id, map[string]string{attr: value}, nil, nil)
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) || errors.Is(err, model.ErrNoChange) {
+		return model.Plan{}, res, usageErr("%v", err)
+	}
+	if err != nil {
+		return model.Plan{}, res, fmt.Errorf("plan racer %s's rename: %w", model.Printable(id), err)
+	}
+	return plan, res, nil
+}
+
+// deleteRacers deletes the racers' accounts that exist, saying on stderr
+// which could not be.
+func (a *app) deleteRacers(ctx context.Context, s *dynamo.Store, ids []string) []dynamo.Result {
+	var done []dynamo.Result
+	for _, id := range ids {
+		if res, err := a.deleteRacer(ctx, s, id); err == nil && res.Operation != "" {
+			done = append(done, res)
+		} else if err != nil {
+			fmt.Fprintf(a.stderr, "locktable: could not delete racer %s: %v\n", model.Printable(id), err)
+		}
+	}
+	return done
 }
 
 // deleteRacer deletes a racer's account with its locks, if it exists.
@@ -186,8 +230,13 @@ func (a *app) deleteRacer(ctx context.Context, s *dynamo.Store, id string) (dyna
 	return s.Execute(ctx, tx)
 }
 
-// writeRace prints one line per racer, then the verdict.
+// writeRace prints one line per racer, a cancelled one found written
+// marked under it, then the verdict.
 func writeRace(w io.Writer, r raceJSON) error {
+	written := map[int]dynamo.Violation{}
+	for _, v := range r.Violations {
+		written[v.Racer] = v
+	}
 	var b strings.Builder
 	for i, res := range r.Racers {
 		fmt.Fprintf(&b, "racer %2d  %-9s %s\n", i+1, res.Outcome, model.Printable(res.Keys[0]))
@@ -198,11 +247,11 @@ func writeRace(w io.Writer, r raceJSON) error {
 				fmt.Fprintf(&b, "          %s: %s\n", model.Printable(rs.Code), model.Printable(rs.Message))
 			}
 		}
+		if v, ok := written[i+1]; ok {
+			fmt.Fprintf(&b, "          WRITTEN although cancelled: %s\n", model.Printable(strings.Join(v.Found, "; ")))
+		}
 	}
-	verdict := "the guards held"
-	if r.Committed > 1 {
-		verdict = "MORE THAN ONE COMMITTED: the guards did not hold"
-	}
+	verdict, _ := dynamo.RaceVerdict(r.Committed, r.Violations)
 	fmt.Fprintf(&b, "%d of %d racers for %s=%s committed: %s", r.Committed, len(r.Racers), r.Attr, model.Printable(r.Value), verdict)
 	if len(r.Cleanup) > 0 {
 		fmt.Fprintf(&b, " (%d cleanup writes)", len(r.Cleanup))

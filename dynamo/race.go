@@ -2,7 +2,13 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
+
+	"github.com/locktable/locktable/model"
 )
 
 // Race sends every transaction at once, each through Execute (settled,
@@ -24,4 +30,124 @@ func (s *Store) Race(ctx context.Context, txs []Tx) ([]Result, []error) {
 	close(start)
 	wg.Wait()
 	return results, errs
+}
+
+// Violation is a racer reported cancelled whose writes consistent reads
+// find in the table all the same: a guard that did not hold, on a backend
+// whose transactions are not isolated (moto's server under load).
+type Violation struct {
+	Racer int      `json:"racer"` // its place among the racers, from 1
+	Key   string   `json:"key"`   // its account
+	Found []string `json:"found"` // what the reads found, in words
+}
+
+// ConsistentReader reads items by key with strongly consistent reads, as
+// Store.ReadConsistent does.
+type ConsistentReader interface {
+	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
+}
+
+// RaceViolations reads back, with consistent reads through r, what each
+// cancelled racer's transaction would have written, and returns the
+// racers whose writes are there (none: an empty slice). txs and results
+// are a race's, in order. A cancelled transaction wrote nothing, and a
+// racer is judged only by writes no other racer makes: its new account,
+// a lock naming it, its own account holding the values its update sets.
+// A reported cancellation is otherwise taken at its word, and the winner
+// is not read: so it must run before the racers are cleaned up.
+func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, txs []Tx, results []Result) ([]Violation, error) {
+	var refs []model.KeyRef
+	names := map[string][]string{} // table -> its key attributes
+	for i, tx := range txs {
+		if i >= len(results) || results[i].Outcome != Cancelled {
+			continue
+		}
+		for _, a := range tx.Plan.Actions {
+			if a.Kind == model.ActPut || a.Kind == model.ActUpdate {
+				refs = append(refs, model.KeyRef{Table: a.Table, Key: a.Key})
+				names[a.Table] = slices.Sorted(maps.Keys(a.Key))
+			}
+		}
+	}
+	out := []Violation{}
+	if len(refs) == 0 {
+		return out, nil
+	}
+	found := map[string]model.Item{}
+	err := r.ReadConsistent(ctx, refs, func(table string, it model.Item) {
+		key := map[string]string{}
+		for _, n := range names[table] {
+			key[n] = it[n].S
+		}
+		found[keyID(table, key)] = it
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the cancelled racers' keys back: %w", err)
+	}
+	for i, tx := range txs {
+		if i >= len(results) || results[i].Outcome != Cancelled {
+			continue
+		}
+		var what []string
+		for _, a := range tx.Plan.Actions {
+			if w := raceWrite(sc, a, found[keyID(a.Table, a.Key)]); w != "" {
+				what = append(what, w)
+			}
+		}
+		if len(what) > 0 {
+			out = append(out, Violation{Racer: i + 1, Key: racerKey(tx), Found: what})
+		}
+	}
+	return out, nil
+}
+
+// racerKey is the account a racer's transaction is about.
+func racerKey(tx Tx) string {
+	if len(tx.Plan.Keys) > 0 {
+		return tx.Plan.Keys[0]
+	}
+	return ""
+}
+
+// raceWrite says what now, the item at action a's key, shows of a's write
+// by a cancelled racer; "" when nothing.
+func raceWrite(sc *model.Schema, a model.Action, now model.Item) string {
+	if now == nil {
+		return ""
+	}
+	switch {
+	case a.Role == model.RoleCreateAccount:
+		// A new account's key is the racer's alone.
+		return "account " + a.KeyText(sc) + " exists"
+	case a.Role == model.RoleTakeLock:
+		if o, ok := now[sc.OwnerAttr]; ok && o.Kind == model.KindS && o.S == a.Account {
+			return "lock " + a.KeyText(sc) + " names " + a.Account
+		}
+	case a.Kind == model.ActUpdate && a.Role == model.RoleAccount && len(a.Set) > 0 && model.Applied(a, now):
+		var set []string
+		for _, n := range model.Item(a.Set).SortedNames() {
+			set = append(set, n+"="+a.Set[n].S)
+		}
+		return "account " + a.KeyText(sc) + " holds " + strings.Join(set, ", ")
+	}
+	return ""
+}
+
+// RaceVerdict says how a race ended, given how many racers committed and
+// the violations RaceViolations found; held is false when the guards did
+// not hold.
+func RaceVerdict(committed int, violations []Violation) (verdict string, held bool) {
+	var not []string
+	if committed > 1 {
+		not = append(not, "MORE THAN ONE COMMITTED")
+	}
+	if n := len(violations); n == 1 {
+		not = append(not, "A CANCELLED RACER WAS WRITTEN")
+	} else if n > 1 {
+		not = append(not, fmt.Sprintf("%d CANCELLED RACERS WERE WRITTEN", n))
+	}
+	if len(not) == 0 {
+		return "the guards held", true
+	}
+	return strings.Join(not, " AND ") + ": the guards did NOT hold", false
 }

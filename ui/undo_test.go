@@ -121,6 +121,15 @@ func TestUndoAfterARace(t *testing.T) {
 // racer@x.io, up to the verdict.
 func raceRacer(t *testing.T, store *uitest.Backend) *driver {
 	t.Helper()
+	d := startRace(t, store)
+	waitScreen(d, "the verdict", "1 of 10 racers committed: the guards held")
+	return d
+}
+
+// startRace opens the UI on store and starts ten signups racing for
+// racer@x.io.
+func startRace(t *testing.T, store *uitest.Backend) *driver {
+	t.Helper()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	d.press("R")
@@ -130,6 +139,5 @@ func raceRacer(t *testing.T, store *uitest.Backend) *driver {
 	d.press("enter")
 	waitScreen(d, "the preview", "10 racers send this transaction at the same instant")
 	d.press("y")
-	waitScreen(d, "the verdict", "1 of 10 racers committed: the guards held")
 	return d
 }

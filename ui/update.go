@@ -150,6 +150,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
 	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg, write.RacePlannedMsg, write.RacerMsg,
+		write.RaceVerifiedMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		m.write, cmd = m.write.Update(msg)
 	}

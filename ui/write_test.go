@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
@@ -321,6 +323,49 @@ func TestCopyAndSaveTheRequest(t *testing.T) {
 	if !d.m.write.Open() || d.m.write.Stage() != dialog.StagePreview {
 		t.Fatalf("c or w left the preview:\n%s", d.screen())
 	}
+}
+
+// TestRaceCancelledRacerWritten: a backend that applies a cancelled
+// racer's account put all the same (uitest.LeakCancelled): the board
+// marks that racer as written although cancelled, the verdict says the
+// guards did not hold, and the check run on closing finds the value held
+// twice.
+func TestRaceCancelledRacerWritten(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.LeakCancelled(1)
+	d := startRace(t, store)
+	waitScreen(d, "the verdict", "1 of 10 racers committed: A CANCELLED RACER WAS WRITTEN: the guards did NOT hold")
+	page, err := store.AccountsPage(context.Background(), dynamo.Cursor{}, 1000, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var holders []string
+	for _, a := range page.Accounts {
+		if a.Item["email"].S == "racer@x.io" {
+			holders = append(holders, a.ID)
+		}
+	}
+	if len(holders) != 2 {
+		t.Fatalf("accounts holding racer@x.io: %v; want the winner and the cancelled racer written", holders)
+	}
+	marked := 0
+	for _, l := range d.lines() {
+		if f := fields(l); strings.Contains(f, "cancelled") && strings.Contains(f, "WRITTEN although cancelled: account") {
+			marked++
+			if !strings.Contains(f, holders[0]) && !strings.Contains(f, holders[1]) {
+				t.Errorf("the racer marked written is not one of %v: %s", holders, f)
+			}
+		}
+	}
+	if marked != 1 {
+		t.Fatalf("%d racers marked written although cancelled, want 1:\n%s", marked, d.screen())
+	}
+	d.press("enter")
+	d.until("the check run again", func(m *Model) bool {
+		return !m.check.Bar().Running && m.check.Report() != nil && slices.ContainsFunc(m.check.Report().Problems,
+			func(p model.Problem) bool { return p.Value == "racer@x.io" })
+	})
 }
 
 // TestRaceOneCommits: R races new accounts for one value; every racer's

@@ -37,6 +37,7 @@ type Backend struct {
 	hold     chan struct{} // see HoldWrites
 	arrived  chan struct{}
 	lost     int      // see LoseWrites
+	leaks    int      // see LeakCancelled
 	tokens   []string // of every write that arrived
 	// journal is the undo journal as dynamo.ReadUndoJournal reads the
 	// store's: every transaction sent, oldest first, with its outcome.
@@ -108,6 +109,17 @@ func (b *Backend) LoseWrites(n int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.lost = n
+}
+
+// LeakCancelled makes the next n transactions that are cancelled apply
+// the actions whose own conditions held all the same, as a backend whose
+// transactions are not isolated (moto's server under load) does: a
+// racer's account put, say, beside the lock put that cancelled it. The
+// outcome is still cancelled, slot by slot.
+func (b *Backend) LeakCancelled(n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.leaks = n
 }
 
 // Tokens returns the ClientRequestToken of every write that arrived.
@@ -550,18 +562,31 @@ func (b *Backend) send(p model.Plan, res *dynamo.Result) dynamo.Outcome {
 }
 
 // transact applies actions if every condition holds and says committed;
-// otherwise it applies none, puts each failed condition in words in res,
-// and says cancelled.
+// otherwise it applies none (but see LeakCancelled), puts each failed
+// condition in words in res, and says cancelled.
 func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Outcome {
 	sc := &b.schema
+	var held []model.Action
 	for i, a := range actions {
 		if now := b.get(a.Table, a.Key); !conditionsHold(a.Conds, now) {
 			res.Reasons = append(res.Reasons, dynamo.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
+		} else {
+			held = append(held, a)
 		}
 	}
 	if len(res.Reasons) > 0 {
+		if b.leaks > 0 {
+			b.leaks--
+			b.apply(held)
+		}
 		return dynamo.Cancelled
 	}
+	b.apply(actions)
+	return dynamo.Committed
+}
+
+// apply writes what actions do to the items at their keys.
+func (b *Backend) apply(actions []model.Action) {
 	for _, a := range actions {
 		switch after := model.After(a, b.get(a.Table, a.Key)); {
 		case a.Kind == model.ActCheck:
@@ -571,7 +596,6 @@ func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Ou
 			b.set(a.Table, after)
 		}
 	}
-	return dynamo.Committed
 }
 
 // UndoToken plans the undo of the write with token, or ("") of the last

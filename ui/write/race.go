@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,13 +44,42 @@ type RacerMsg struct {
 	err error
 }
 
+// RaceVerifiedMsg answers the reads back of a race's cancelled racers:
+// those found written all the same.
+type RaceVerifiedMsg struct {
+	req        reqID
+	violations []dynamo.Violation
+	err        error
+}
+
 // board is a race under way or run: one row per racer.
 type board struct {
 	txs     []dynamo.Tx
 	results []*dynamo.Result // nil: no answer yet
 	errs    []error
 	left    int // racers without an answer
+	// Once every racer has answered, the cancelled ones are read back
+	// (verifying until the answer); violations are those found written,
+	// and verifyErr why they could not be read.
+	verifying  bool
+	violations []dynamo.Violation
+	verifyErr  error
 }
+
+// violation returns what was found written of racer i (from 0), if it
+// was reported cancelled and found written.
+func (b *board) violation(i int) (dynamo.Violation, bool) {
+	for _, v := range b.violations {
+		if v.Racer == i+1 {
+			return v, true
+		}
+	}
+	return dynamo.Violation{}, false
+}
+
+// done reports whether the race is over: every racer answered and the
+// cancelled ones read back.
+func (b *board) done() bool { return b.left == 0 && !b.verifying }
 
 // committed returns the accounts of the racers that committed.
 func (b *board) committed() []string {
@@ -201,8 +231,41 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 	if bd.left > 0 {
 		return m, nil
 	}
+	// Nothing is in flight but reads: quitting now need not wait.
 	m.sending = nil
 	m.written = bd.committed()
+	bd.verifying = true
+	return m, verifyRace(m.ctx, m.req, m.backend, m.schema, bd)
+}
+
+// verifyRace reads back, consistently, what the cancelled racers of bd
+// would have written (see dynamo.RaceViolations): a cancelled transaction
+// writes nothing, so any of it found is a guard that did not hold.
+func verifyRace(ctx context.Context, req reqID, b Backend, sc *model.Schema, bd *board) tea.Cmd {
+	txs := bd.txs
+	results := make([]dynamo.Result, len(bd.results))
+	for i, r := range bd.results {
+		results[i] = *r
+	}
+	return func() tea.Msg {
+		v, err := dynamo.RaceViolations(ctx, b, sc, txs, results)
+		return RaceVerifiedMsg{req: req, violations: v, err: err}
+	}
+}
+
+// raceVerified records the reads back of the cancelled racers: those found
+// written show as violations, and are read again with the winners.
+func (m Model) raceVerified(msg RaceVerifiedMsg) (Model, tea.Cmd) {
+	if msg.req != m.req || m.board == nil || !m.board.verifying {
+		return m, nil
+	}
+	bd := m.board
+	bd.verifying, bd.violations, bd.verifyErr = false, msg.violations, msg.err
+	for _, v := range msg.violations {
+		if !slices.Contains(m.written, v.Key) {
+			m.written = append(m.written, v.Key)
+		}
+	}
 	if m.quitting {
 		m.farewell = m.raceSummary()
 		return m, tea.Quit
@@ -214,9 +277,14 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 func (m Model) raceSummary() string {
 	bd := m.board
 	won := bd.committed()
-	verdict := "the guards held"
-	if len(won) > 1 {
-		verdict = "MORE THAN ONE COMMITTED: the guards did not hold"
+	var verdict string
+	switch {
+	case bd.verifying:
+		verdict = "reading the cancelled racers back…"
+	case bd.verifyErr != nil:
+		verdict = "UNVERIFIED: " + model.OneLine(dynamo.Redact(bd.verifyErr.Error()))
+	default:
+		verdict, _ = dynamo.RaceVerdict(len(won), bd.violations)
 	}
 	s := fmt.Sprintf("%d of %d racers committed: %s", len(won), len(bd.txs), verdict)
 	if len(won) > 0 {
@@ -233,20 +301,31 @@ func (m Model) boardView() string {
 	var lines []string
 	for i, tx := range bd.txs {
 		line := fmt.Sprintf("racer %3d  %-9s %s", i+1, "racing…", model.Printable(tx.Plan.Actions[0].Account))
+		v, written := bd.violation(i)
 		if r := bd.results[i]; r != nil {
 			line = fmt.Sprintf("racer %3d  %-9s %s", i+1, r.Outcome, model.Printable(tx.Plan.Actions[0].Account))
+			if written {
+				// First: at 80 columns what is cut is the slot.
+				line += "  WRITTEN although cancelled: " + model.OneLine(strings.Join(v.Found, "; "))
+			}
 			if why := racerWhy(r, bd.errs[i]); why != "" {
 				line += "  " + why
 			}
 		}
 		line = ansi.Truncate(line, max(m.width, 20), "…")
-		if r := bd.results[i]; r != nil && r.Outcome == dynamo.Committed {
+		switch r := bd.results[i]; {
+		case written:
+			line = m.st.Status[model.LockDuplicate].Render(line)
+		case r != nil && r.Outcome == dynamo.Committed:
 			line = m.st.Status[model.LockOK].Render(line)
 		}
 		lines = append(lines, line)
 	}
 	foot := fmt.Sprintf("%d of %d racers answered", len(bd.txs)-bd.left, len(bd.txs))
-	if bd.left == 0 {
+	switch {
+	case bd.verifying:
+		foot += "; " + m.raceSummary()
+	case bd.left == 0:
 		foot = m.raceSummary() + "; enter closes, and the check runs again"
 	}
 	foot = ansi.Wrap(foot, max(m.width, 20), " ")

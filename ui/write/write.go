@@ -40,6 +40,9 @@ type Backend interface {
 	// UndoToken plans the undo of the write with token (see
 	// dynamo.Store.UndoToken).
 	UndoToken(ctx context.Context, token string) (model.Plan, error)
+	// ConsistentReader reads a race's cancelled racers back (see
+	// dynamo.RaceViolations).
+	dynamo.ConsistentReader
 }
 
 // reqID numbers dialogs, so that an answer for a dialog since closed is
@@ -358,8 +361,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if m.board != nil {
 			// A race's board: nothing to do until every racer has its
-			// answer; then enter or esc closes it.
-			if m.board.left == 0 && key.Matches(msg, m.km.Close, m.km.Back) {
+			// answer and the cancelled ones are read back; then enter or
+			// esc closes it.
+			if m.board.done() && key.Matches(msg, m.km.Close, m.km.Back) {
 				return m, events.Emit(dialog.CloseMsg{Committed: len(m.written) > 0})
 			}
 			return m, nil
@@ -422,6 +426,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case RacerMsg:
 		return m.racerAnswered(msg)
+	case RaceVerifiedMsg:
+		return m.raceVerified(msg)
 	case dialog.SaveMsg:
 		if m.prepared == nil {
 			return m, nil
@@ -572,7 +578,7 @@ func (m Model) ShortHelp() []key.Binding {
 		return nil
 	}
 	if m.board != nil {
-		if m.board.left > 0 {
+		if !m.board.done() {
 			return nil
 		}
 		return []key.Binding{m.km.Close}
