@@ -397,8 +397,9 @@ func (a *app) guardWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.
 }
 
 // lookupHolders looks for accounts other than the plan's that hold a value
-// it would lock, and says on stderr how it looked and how much it read (or
-// that --skip-holder-lookup skipped it).
+// it would lock, and says on stderr how it looked, how much it read and
+// what it found of each value (dynamo.Findings), or that
+// --skip-holder-lookup skipped it.
 func (a *app) lookupHolders(ctx context.Context, s *dynamo.Store, p model.Plan, skip bool) ([]dynamo.Taken, error) {
 	values := dynamo.NewValues(p)
 	if len(values) == 0 {
@@ -416,11 +417,8 @@ func (a *app) lookupHolders(ctx context.Context, s *dynamo.Store, p model.Plan, 
 	for _, w := range values {
 		names = append(names, s.Schema.Constraints[w.Constraint].Attr+"="+model.Printable(w.Value))
 	}
-	verdict := "no other account holds them"
-	if len(taken) > 0 {
-		verdict = fmt.Sprintf("%d taken", len(taken))
-	}
-	fmt.Fprintf(a.stderr, "holder lookup for %s: %s, %d items read: %s\n", strings.Join(names, ", "), lookup.Method, lookup.ItemsRead, verdict)
+	fmt.Fprintf(a.stderr, "holder lookup for %s: %s, %d items read: %s\n", strings.Join(names, ", "), lookup.Method, lookup.ItemsRead,
+		model.Printable(dynamo.Findings(&s.Schema, p, lookup)))
 	return taken, nil
 }
 

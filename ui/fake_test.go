@@ -100,7 +100,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return []any{l.Holders, l.Locked}
+		return []any{l.Holders, l.Locked, l.Owners}
 	})
 	for _, p := range report.Problems {
 		same("repair of "+string(p.Kind)+" "+p.Value, func(b Backend) any {

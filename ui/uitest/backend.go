@@ -459,7 +459,7 @@ func (b *Backend) ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, ca
 // lookup finds the holders of each wanted value, among the candidates when
 // there are any, and whether its lock exists.
 func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) dynamo.HolderLookup {
-	found := dynamo.HolderLookup{Holders: map[dynamo.Wanted][]string{}, Locked: map[dynamo.Wanted]bool{}}
+	found := dynamo.HolderLookup{Holders: map[dynamo.Wanted][]string{}, Locked: map[dynamo.Wanted]bool{}, Owners: map[dynamo.Wanted]string{}}
 	for _, w := range wanted {
 		ids, read := b.holderIDs(w.Constraint, w.Value)
 		if candidates != nil {
@@ -469,7 +469,10 @@ func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]
 		found.ItemsRead += read
 		if len(ids) > 0 {
 			found.Holders[w] = ids
-			found.Locked[w] = b.get(b.schema.LockKey(w.Constraint, w.Value)) != nil
+		}
+		lock := b.get(b.schema.LockKey(w.Constraint, w.Value))
+		if found.Locked[w] = lock != nil; lock != nil {
+			found.Owners[w] = b.schema.NamedOwner(lock)
 		}
 	}
 	return found
