@@ -546,26 +546,34 @@ func (b *Backend) send(p model.Plan, res *dynamo.Result) dynamo.Outcome {
 		b.lost--
 		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
 	} else {
-		outcome = b.transact(p.Actions, res)
+		outcome = b.transact(p, res)
 	}
 	b.journal[len(b.journal)-1].Outcome = outcome
 	return outcome
 }
 
-// transact applies actions if every condition holds and says committed;
-// otherwise it applies none, puts each failed condition in words in res,
-// and says cancelled.
-func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Outcome {
+// transact applies p's actions if every condition holds and says
+// committed; otherwise it applies none, and says skipped for a repair
+// whose effect is there already (model.Schema.AlreadyRepaired), as the
+// store does, or puts each failed condition in words in res and says
+// cancelled.
+func (b *Backend) transact(p model.Plan, res *dynamo.Result) dynamo.Outcome {
 	sc := &b.schema
-	for i, a := range actions {
+	var failed []model.Failure
+	for i, a := range p.Actions {
 		if now := b.get(a.Table, a.Key); !conditionsHold(a.Conds, now) {
 			res.Reasons = append(res.Reasons, dynamo.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
+			failed = append(failed, model.Failure{Slot: i, Code: "ConditionalCheckFailed", Now: now})
 		}
+	}
+	if note, ok := sc.AlreadyRepaired(p, failed); ok {
+		res.Reasons, res.Note = []dynamo.Reason{}, note
+		return dynamo.Skipped
 	}
 	if len(res.Reasons) > 0 {
 		return dynamo.Cancelled
 	}
-	for _, a := range actions {
+	for _, a := range p.Actions {
 		switch after := model.After(a, b.get(a.Table, a.Key)); {
 		case a.Kind == model.ActCheck:
 		case after == nil:
