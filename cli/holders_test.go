@@ -40,7 +40,8 @@ func TestWritesRefuseAValueHeldWithoutItsLock(t *testing.T) {
 		if r.code != cli.ExitCancelled {
 			t.Fatalf("%s: exit %d, stdout %q, stderr %q; want 3", args[0], r.code, r.stdout, r.stderr)
 		}
-		if !strings.HasPrefix(r.stderr, "holder lookup for ") || !strings.Contains(r.stderr, "username=bob: consistent scan of the accounts, 5 items read: 1 taken") {
+		if !strings.HasPrefix(r.stderr, "holder lookup for ") || !strings.Contains(r.stderr, "username=bob: consistent scan of the accounts, 5 items read: ") ||
+			!strings.Contains(r.stderr, "username=bob is held by ACCT#b0b001 without its lock: refused") {
 			t.Errorf("%s: stderr %q; want how the lookup looked and what it read", args[0], r.stderr)
 		}
 		outs := outcomes(t, r.stdout)
@@ -146,5 +147,45 @@ func TestDryRunLooksForHolders(t *testing.T) {
 	}
 	if lines := w.auditLines(); len(lines) != 0 {
 		t.Errorf("a dry run was recorded: %q", lines)
+	}
+}
+
+// TestHolderLookupSaysALockedValueIsLocked: ACCT#e0e001 holds eve@x.io
+// with its lock. The lookup said "no other account holds them" (it left
+// out values whose lock exists), and then the guard cancelled the signup
+// as taken by ACCT#e0e001. It says what it found, value by value: the
+// locked one by whom, the free one free; the write is still sent, and the
+// guard refuses it.
+func TestHolderLookupSaysALockedValueIsLocked(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	dynamotest.Put(t, w.client, w.table,
+		dynamotest.Account("ACCT#e0e001", "eve@x.io", "eve"),
+		dynamotest.Lock("UNIQ#EMAIL#eve@x.io", "ACCT#e0e001"), dynamotest.Lock("UNIQ#HANDLE#eve", "ACCT#e0e001"))
+	r := w.run("signup", "--set", "email=eve@x.io", "--set", "username=eve2", "--id", "ACCT#e0e002", "--yes", "--json")
+	if r.code != cli.ExitCancelled {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 3", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stderr, "no other account holds them") {
+		t.Errorf("stderr %q: the lookup calls a locked value free", r.stderr)
+	}
+	if want := "email=eve@x.io is locked by ACCT#e0e001 (its lock exists): the guard will refuse it"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q; want %q", r.stderr, want)
+	}
+	if want := "username=eve2: no other account holds it"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q; want %q", r.stderr, want)
+	}
+	outs := outcomes(t, r.stdout)
+	if len(outs) != 1 || outs[0].Outcome != "cancelled" || len(outs[0].Reasons) != 1 ||
+		!strings.Contains(outs[0].Reasons[0].Message, "email eve@x.io is taken by ACCT#e0e001") {
+		t.Fatalf("stdout %s; want the signup cancelled by the guard, naming ACCT#e0e001", r.stdout)
+	}
+
+	// A lock nobody holds, naming an owner that is gone: the lookup finds
+	// no holder, and still says the lock will refuse the value.
+	dynamotest.Put(t, w.client, w.table, dynamotest.Lock("UNIQ#EMAIL#gone@x.io", "ACCT#90e001"))
+	r = w.run("signup", "--set", "email=gone@x.io", "--id", "ACCT#e0e003", "--yes")
+	if r.code != cli.ExitCancelled || !strings.Contains(r.stderr, "email=gone@x.io is locked by ACCT#90e001 (its lock exists): the guard will refuse it") {
+		t.Errorf("exit %d, stderr %q; want the orphan lock named", r.code, r.stderr)
 	}
 }

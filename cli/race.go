@@ -11,6 +11,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/writes"
 )
 
 // raceJSON is race --json's one object.
@@ -79,15 +80,20 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 				return refuse(usageErr("--set %s: not a unique attribute (--unique)", attr))
 			}
 			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Violations: []dynamo.Violation{}, Cleanup: []dynamo.Result{}}
-			ids, txs, setup, err := a.racers(ctx, store, attr, value, op, n)
+			flow := writes.Flow{Store: store, Schema: &store.Schema}
+			ids, racers, setup, err := a.racers(ctx, flow, attr, value, op, n)
 			out.Cleanup = append(out.Cleanup, setup...)
 			if err != nil {
 				// No race was run, so --keep has nothing to keep: the
 				// accounts made for it so far are deleted.
-				a.deleteRacers(ctx, store, ids)
+				a.deleteRacers(ctx, flow, ids)
 				return err
 			}
-			results, errs := store.Race(ctx, txs)
+			results, errs := flow.SendAtOnce(ctx, racers)
+			txs := make([]dynamo.Tx, len(racers))
+			for i, w := range racers {
+				txs[i] = w.Tx
+			}
 			for i, r := range results {
 				if errs[i] != nil {
 					r.Reasons = append(r.Reasons, dynamo.Reason{Slot: -1, Code: string(r.Outcome), Message: errs[i].Error()})
@@ -101,7 +107,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 			// racer reported cancelled must have written nothing.
 			out.Violations, err = dynamo.RaceViolations(ctx, store, &store.Schema, txs, results)
 			if !keep {
-				out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, store, ids)...)
+				out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, flow, ids)...)
 			}
 			if err != nil {
 				// Without the reads back there is no verdict to give.
@@ -134,26 +140,28 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 	return cmd
 }
 
-// racers prepares the race: the racers' account ids and transactions, and,
-// for renames, the signups that create the accounts first (their results).
-// On an error the ids are still those of every account it may have
-// created, for the caller to delete.
-func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op string, n int) ([]string, []dynamo.Tx, []dynamo.Result, error) {
+// racers prepares the race through the write flow: the racers' account
+// ids and writes, and, for renames, the signups that create the accounts
+// first (their results). No racer looks for holders: the guards alone
+// decide. On an error the ids are still those of every account it may
+// have created, for the caller to delete.
+func (a *app) racers(ctx context.Context, f writes.Flow, attr, value, op string, n int) ([]string, []writes.Write, []dynamo.Result, error) {
 	var ids []string
-	var txs []dynamo.Tx
+	var racers []writes.Write
 	var setup []dynamo.Result
 	for i := range n {
-		id := s.Schema.NewAccountID()
+		id := f.Schema.NewAccountID()
 		ids = append(ids, id) // from here on it may exist: cleanup looks for it
-		var plan model.Plan
+		var w writes.Write
 		var err error
 		if op == "signup" {
-			if plan, err = s.Schema.Signup(id, map[string]string{attr: value}); err != nil {
+			w, err = f.Signup(ctx, id, map[string]string{attr: value}, writes.Holders{Skip: true})
+			if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
 				err = usageErr("%v", err)
 			}
 		} else {
 			var res dynamo.Result
-			plan, res, err = a.renameRacer(ctx, s, id, fmt.Sprintf("race-%d-", i), attr, value)
+			w, res, err = renameRacer(ctx, f, id, fmt.Sprintf("race-%d-", i), attr, value)
 			if res.Operation != "" {
 				setup = append(setup, res)
 			}
@@ -161,51 +169,44 @@ func (a *app) racers(ctx context.Context, s *dynamo.Store, attr, value, op strin
 		if err != nil {
 			return ids, nil, setup, err
 		}
-		tx, err := s.Prepare(plan, dynamo.NewToken())
-		if err != nil {
-			return ids, nil, setup, fmt.Errorf("prepare racer %s: %w", model.Printable(id), err)
-		}
-		txs = append(txs, tx)
+		racers = append(racers, w)
 	}
-	return ids, txs, setup, nil
+	return ids, racers, setup, nil
 }
 
 // renameRacer creates account id holding a value of its own (own and the
 // id's suffix) and plans its rename to value: the result is the signup's,
 // and a value Signup or Rename refuses is a usage error.
-func (a *app) renameRacer(ctx context.Context, s *dynamo.Store, id, own, attr, value string) (model.Plan, dynamo.Result, error) {
-	own += strings.TrimPrefix(id, s.Schema.AccountPrefix)
-	sp, err := s.Schema.Signup(id, map[string]string{attr: own})
+func renameRacer(ctx context.Context, f writes.Flow, id, own, attr, value string) (writes.Write, dynamo.Result, error) {
+	own += strings.TrimPrefix(id, f.Schema.AccountPrefix)
+	none := writes.Holders{Skip: true}
+	sw, err := f.Signup(ctx, id, map[string]string{attr: own}, none)
 	if err != nil {
-		return model.Plan{}, dynamo.Result{}, usageErr("%v", err)
+		return writes.Write{}, dynamo.Result{}, usageErr("%v", err)
 	}
-	tx, err := s.Prepare(sp, dynamo.NewToken())
+	res, err := f.Send(ctx, sw)
 	if err != nil {
-		return model.Plan{}, dynamo.Result{}, fmt.Errorf("prepare racer %s: %w", model.Printable(id), err)
-	}
-	res, err := s.Execute(ctx, tx)
-	if err != nil {
-		return model.Plan{}, res, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
+		return writes.Write{}, res, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
 	}
 	if res.Outcome != dynamo.Committed {
-		return model.Plan{}, res, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
+		return writes.Write{}, res, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
 	}
-	plan, err := s.PlanRename(ctx, id, map[string]string{attr: value}, nil, nil)
+	w, err := f.Rename(ctx, id, map[string]string{attr: value}, nil, nil, none)
 	if fe := (*model.FieldError)(nil); errors.As(err, &fe) || errors.Is(err, model.ErrNoChange) {
-		return model.Plan{}, res, usageErr("%v", err)
+		return writes.Write{}, res, usageErr("%v", err)
 	}
 	if err != nil {
-		return model.Plan{}, res, fmt.Errorf("plan racer %s's rename: %w", model.Printable(id), err)
+		return writes.Write{}, res, fmt.Errorf("plan racer %s's rename: %w", model.Printable(id), err)
 	}
-	return plan, res, nil
+	return w, res, nil
 }
 
 // deleteRacers deletes the racers' accounts that exist, saying on stderr
 // which could not be.
-func (a *app) deleteRacers(ctx context.Context, s *dynamo.Store, ids []string) []dynamo.Result {
+func (a *app) deleteRacers(ctx context.Context, f writes.Flow, ids []string) []dynamo.Result {
 	var done []dynamo.Result
 	for _, id := range ids {
-		if res, err := a.deleteRacer(ctx, s, id); err == nil && res.Operation != "" {
+		if res, err := deleteRacer(ctx, f, id); err == nil && res.Operation != "" {
 			done = append(done, res)
 		} else if err != nil {
 			fmt.Fprintf(a.stderr, "locktable: could not delete racer %s: %v\n", model.Printable(id), err)
@@ -215,19 +216,15 @@ func (a *app) deleteRacers(ctx context.Context, s *dynamo.Store, ids []string) [
 }
 
 // deleteRacer deletes a racer's account with its locks, if it exists.
-func (a *app) deleteRacer(ctx context.Context, s *dynamo.Store, id string) (dynamo.Result, error) {
-	plan, err := s.PlanDelete(ctx, id, nil, nil)
+func deleteRacer(ctx context.Context, f writes.Flow, id string) (dynamo.Result, error) {
+	w, err := f.Delete(ctx, id, nil, nil)
 	if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
 		return dynamo.Result{}, nil // never created: its signup lost the race
 	}
 	if err != nil {
 		return dynamo.Result{}, err
 	}
-	tx, err := s.Prepare(plan, dynamo.NewToken())
-	if err != nil {
-		return dynamo.Result{}, err
-	}
-	return s.Execute(ctx, tx)
+	return f.Send(ctx, w)
 }
 
 // writeRace prints one line per racer, a cancelled one found written

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/writes"
 )
 
 // openUndo opens the undo journal beside the audit log f, when f is a
@@ -67,13 +68,13 @@ as it left them.`,
 			if err != nil {
 				return err
 			}
-			op := writeOp{name: "undo", lookup: true}
+			op := writeOp{name: "undo"}
 			if token != "" {
 				op.keys = []string{token}
 			}
-			return a.runWrite(cmd.Context(), f, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				p, err := s.UndoFrom(ctx, dynamo.UndoPath(path), token)
-				return []dynamo.Repair{{Plan: p}}, err
+			return a.runWrite(cmd.Context(), f, op, func(ctx context.Context, _ *dynamo.Store, f writes.Flow, h writes.Holders) ([]writes.Write, error) {
+				w, err := f.Undo(ctx, dynamo.UndoPath(path), token, h)
+				return []writes.Write{w}, err
 			})
 		},
 	}

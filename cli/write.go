@@ -15,6 +15,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/writes"
 )
 
 // Exit statuses of the write commands, beyond ExitOK and ExitError.
@@ -42,12 +43,10 @@ func (f *writeFlags) registerLookup(cmd *cobra.Command) {
 }
 
 // writeOp says what a write command is, before anything is planned: its
-// name and keys for the audit log, and whether its new values need a
-// holder lookup.
+// name and keys for the audit log.
 type writeOp struct {
-	name   string
-	keys   []string
-	lookup bool
+	name string
+	keys []string
 }
 
 // setFlag parses repeated --set ATTR=VALUE.
@@ -85,20 +84,13 @@ func (a *app) writeCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			op := writeOp{name: "signup", lookup: true}
+			op := writeOp{name: "signup"}
 			if signupID != "" {
 				op.keys = []string{signupID}
 			}
-			return a.runWrite(cmd.Context(), signupF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				id := signupID
-				if id == "" {
-					var ok bool
-					if id, ok = s.Schema.SignupKey(attrs); !ok {
-						id = s.Schema.NewAccountID()
-					}
-				}
-				p, err := s.Schema.Signup(id, attrs)
-				return []dynamo.Repair{{Plan: p}}, err
+			return a.runWrite(cmd.Context(), signupF, op, func(ctx context.Context, _ *dynamo.Store, f writes.Flow, h writes.Holders) ([]writes.Write, error) {
+				w, err := f.Signup(ctx, signupID, attrs, h)
+				return []writes.Write{w}, err
 			})
 		},
 	}
@@ -123,10 +115,10 @@ func (a *app) writeCommands() []*cobra.Command {
 			if len(changes) == 0 {
 				return usageErr("rename: --set ATTR=VALUE is required")
 			}
-			op := writeOp{name: "rename", keys: args[:1], lookup: true}
-			return a.runWrite(cmd.Context(), renameF, op, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				p, err := s.PlanRename(ctx, args[0], changes, nil, nil)
-				return []dynamo.Repair{{Plan: p}}, err
+			op := writeOp{name: "rename", keys: args[:1]}
+			return a.runWrite(cmd.Context(), renameF, op, func(ctx context.Context, _ *dynamo.Store, f writes.Flow, h writes.Holders) ([]writes.Write, error) {
+				w, err := f.Rename(ctx, args[0], changes, nil, nil, h)
+				return []writes.Write{w}, err
 			})
 		},
 	}
@@ -143,9 +135,9 @@ func (a *app) writeCommands() []*cobra.Command {
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1]}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				p, err := s.PlanDelete(ctx, args[0], nil, nil)
-				return []dynamo.Repair{{Plan: p}}, err
+			return a.runWrite(cmd.Context(), deleteF, writeOp{name: "delete", keys: args[:1]}, func(ctx context.Context, _ *dynamo.Store, f writes.Flow, _ writes.Holders) ([]writes.Write, error) {
+				w, err := f.Delete(ctx, args[0], nil, nil)
+				return []writes.Write{w}, err
 			})
 		},
 	}
@@ -163,8 +155,8 @@ func (a *app) writeCommands() []*cobra.Command {
 			if kind != "" && !isKind(kind) {
 				return usageErr("--kind %q: want one of %v", kind, model.ProblemKinds)
 			}
-			return a.runWrite(cmd.Context(), repairF, writeOp{name: "repair"}, func(ctx context.Context, s *dynamo.Store) ([]dynamo.Repair, error) {
-				if constraint != "" && s.Schema.Constraint(constraint) < 0 {
+			return a.runWrite(cmd.Context(), repairF, writeOp{name: "repair"}, func(ctx context.Context, s *dynamo.Store, f writes.Flow, _ writes.Holders) ([]writes.Write, error) {
+				if constraint != "" && f.Schema.Constraint(constraint) < 0 {
 					return nil, usageErr("--constraint %q: not a unique attribute", constraint)
 				}
 				p := newProgress(a.stderr)
@@ -173,16 +165,16 @@ func (a *app) writeCommands() []*cobra.Command {
 				if err != nil {
 					return nil, err
 				}
-				var repairs []dynamo.Repair
+				var repairs []writes.Write
 				for _, p := range report.Problems {
 					if (kind != "" && string(p.Kind) != kind) || (constraint != "" && p.Constraint != constraint) || (value != "" && p.Value != value) {
 						continue
 					}
-					r, err := s.PlanRepair(ctx, p)
+					w, err := f.Repair(ctx, p)
 					if err != nil {
 						return nil, err
 					}
-					repairs = append(repairs, r)
+					repairs = append(repairs, w)
 				}
 				return repairs, nil
 			})
@@ -206,16 +198,22 @@ func isKind(k string) bool {
 	return false
 }
 
-// runWrite opens the store, plans, and then prints (--dry-run) or, once
-// allowed, cleared by the holder lookup and confirmed, executes each plan
-// and reports it. Every refusal is recorded in the audit log, which is
-// opened first: a write that cannot be recorded is not sent.
-func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(context.Context, *dynamo.Store) ([]dynamo.Repair, error)) error {
+// planner plans a write command's writes through the write flow, with
+// the holder lookup the flags ask for.
+type planner func(ctx context.Context, s *dynamo.Store, f writes.Flow, h writes.Holders) ([]writes.Write, error)
+
+// runWrite opens the store, plans (the write flow looks for other holders
+// of new values and says what it found), and then prints (--dry-run) or,
+// once confirmed, sends each write and reports it. Every refusal is
+// recorded in the audit log, which is opened first: a write that cannot
+// be recorded is not sent.
+func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan planner) error {
 	store, refuse, err := a.openForWrite(ctx, op, f.dryRun)
 	if err != nil {
 		return err
 	}
-	repairs, err := plan(ctx, store)
+	flow := writes.Flow{Store: store, Schema: &store.Schema}
+	planned, err := plan(ctx, store, flow, writes.Holders{Skip: f.skipLookup})
 	if errors.Is(err, model.ErrNoChange) {
 		return nil // the account already holds these values: nothing to do
 	}
@@ -226,79 +224,41 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 		}
 		return err
 	}
-	var txs []dynamo.Tx
+	var ready []writes.Write
 	var results []dynamo.Result
-	for _, r := range repairs {
-		if r.Skip != "" {
-			results = append(results, dynamo.Result{Operation: "repair", Keys: problemKeys(r.Problem), Outcome: dynamo.Skipped,
-				Reasons: []dynamo.Reason{}, Note: string(r.Problem.Kind) + " " + r.Problem.Constraint + "=" + r.Problem.Value + ": " + r.Skip})
+	for _, w := range planned {
+		if !w.Ready() {
+			res, _ := flow.Send(ctx, w) // its outcome, with nothing sent
+			results = append(results, res)
 			continue
 		}
-		tx, err := store.Prepare(r.Plan, dynamo.NewToken())
-		if err != nil {
-			return err
-		}
-		txs = append(txs, tx)
+		ready = append(ready, w)
 	}
-	if len(txs) > 0 && !f.dryRun && !f.yes && !a.canAsk() {
+	if len(ready) > 0 && !f.dryRun && !f.yes && !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
-	if op.lookup {
-		// Before sending, and before --dry-run prints what would be sent:
-		// the lookup only reads (a dry run has no audit log to record in).
-		var cleared []dynamo.Tx
-		for _, tx := range txs {
-			taken, err := a.lookupHolders(ctx, store, tx.Plan, f.skipLookup)
-			if err != nil {
-				return err
-			}
-			if len(taken) > 0 {
-				results = append(results, store.Refuse(tx.Plan, taken))
-				continue
-			}
-			cleared = append(cleared, tx)
-		}
-		txs = cleared
+	for _, w := range planned {
+		a.sayLookup(w.Lookup)
 	}
 	if f.dryRun {
-		for _, tx := range txs {
-			b, err := dynamo.CLIJSON(tx.Input)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
-		}
-		refused := false
-		for _, r := range results {
-			if r.Outcome != dynamo.Cancelled {
-				continue
-			}
-			for _, rs := range r.Reasons {
-				refused = true
-				fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(rs.Message))
-			}
-		}
-		if refused {
-			return &exitError{code: ExitCancelled}
-		}
-		return nil
+		return a.dryRun(ready, results)
 	}
-	if len(txs) > 0 && !f.yes {
-		if err := a.confirm(ctx, txs); err != nil {
+	if len(ready) > 0 && !f.yes {
+		if err := a.confirm(ctx, ready); err != nil {
 			return err
 		}
 	}
 	sent := 0
 	p := newProgress(a.stderr)
 	defer p.done()
-	for _, tx := range txs {
+	for _, w := range ready {
 		if ctx.Err() != nil {
 			break // interrupted between transactions: report what was done
 		}
-		if len(txs) > 1 {
-			p.update(op.name, int64(sent), int64(len(txs)), "transactions sent")
+		if len(ready) > 1 {
+			p.update(op.name, int64(sent), int64(len(ready)), "transactions sent")
 		}
-		res, err := store.Execute(ctx, tx)
+		res, err := flow.Send(ctx, w)
 		if err != nil {
 			// Certainly not applied: say what was done before it, then why.
 			_ = a.report(results, f.asJSON)
@@ -309,13 +269,50 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan func(
 	}
 	p.done()
 	err = a.report(results, f.asJSON)
-	if sent < len(txs) {
-		fmt.Fprintf(a.stderr, "locktable: interrupted: %d of %d transactions not sent\n", len(txs)-sent, len(txs))
+	if sent < len(ready) {
+		fmt.Fprintf(a.stderr, "locktable: interrupted: %d of %d transactions not sent\n", len(ready)-sent, len(ready))
 		if err == nil {
 			err = &exitError{code: ExitError} // Main maps it to 130 or 143
 		}
 	}
 	return err
+}
+
+// dryRun prints each ready write's request as the AWS CLI takes it, and
+// on stderr each value a holder lookup refused (exit 3 if any).
+func (a *app) dryRun(ready []writes.Write, results []dynamo.Result) error {
+	for _, w := range ready {
+		b, err := dynamo.CLIJSON(w.Tx.Input)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
+	}
+	refused := false
+	for _, r := range results {
+		if r.Outcome != dynamo.Cancelled {
+			continue
+		}
+		for _, rs := range r.Reasons {
+			refused = true
+			fmt.Fprintln(a.stderr, "locktable: would be refused: "+model.OneLine(rs.Message))
+		}
+	}
+	if refused {
+		return &exitError{code: ExitCancelled}
+	}
+	return nil
+}
+
+// sayLookup says on stderr how a holder lookup looked, how much it read
+// and what it found (or that --skip-holder-lookup skipped it).
+func (a *app) sayLookup(l writes.Lookup) {
+	switch {
+	case l.Skipped:
+		fmt.Fprintln(a.stderr, "holder lookup skipped (--skip-holder-lookup): an account holding a new value without its lock would not stop this write")
+	case l.Ran:
+		fmt.Fprintln(a.stderr, l.String())
+	}
 }
 
 // probe asks the backend what it supports before a write, says on stderr
@@ -396,50 +393,18 @@ func (a *app) guardWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.
 	return store, refuse, nil
 }
 
-// lookupHolders looks for accounts other than the plan's that hold a value
-// it would lock, and says on stderr how it looked and how much it read (or
-// that --skip-holder-lookup skipped it).
-func (a *app) lookupHolders(ctx context.Context, s *dynamo.Store, p model.Plan, skip bool) ([]dynamo.Taken, error) {
-	values := dynamo.NewValues(p)
-	if len(values) == 0 {
-		return nil, nil
-	}
-	if skip {
-		fmt.Fprintln(a.stderr, "holder lookup skipped (--skip-holder-lookup): an account holding a new value without its lock would not stop this write")
-		return nil, nil
-	}
-	lookup, taken, err := s.TakenBy(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, w := range values {
-		names = append(names, s.Schema.Constraints[w.Constraint].Attr+"="+model.Printable(w.Value))
-	}
-	verdict := "no other account holds them"
-	if len(taken) > 0 {
-		verdict = fmt.Sprintf("%d taken", len(taken))
-	}
-	fmt.Fprintf(a.stderr, "holder lookup for %s: %s, %d items read: %s\n", strings.Join(names, ", "), lookup.Method, lookup.ItemsRead, verdict)
-	return taken, nil
-}
-
-func problemKeys(p model.Problem) []string {
-	keys := append([]string{}, p.Accounts...)
-	if p.Owner != "" {
-		keys = append(keys, p.Owner)
-	}
-	return keys
-}
-
 // confirm asks on a terminal (y/N); without one it refuses (exit 2). A
 // single plan that says what must be typed back (model.Plan.MustType: a
 // delete's account key, a lock's owner) asks for that instead.
-func (a *app) confirm(ctx context.Context, txs []dynamo.Tx) error {
+func (a *app) confirm(ctx context.Context, ready []writes.Write) error {
 	if !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
 	in := a.stdin.(*os.File)
+	txs := make([]dynamo.Tx, len(ready))
+	for i, w := range ready {
+		txs[i] = w.Tx
+	}
 	for _, tx := range txs {
 		fmt.Fprintf(a.stderr, "%s %s:\n", tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")))
 		for i, sl := range tx.Slots {

@@ -226,7 +226,8 @@ func TestWriteCommandsEndToEnd(t *testing.T) {
 	// The same signup again: cancelled, exit 3, the reasons name the owner.
 	before := w.snapshot()
 	r = w.run("signup", "--set", "email=ada@x.io", "--set", "username=ada", "--id", "ACCT#a1", "--yes", "--json")
-	if r.code != cli.ExitCancelled || !strings.HasPrefix(r.stderr, "holder lookup for email=ada@x.io, username=ada: consistent scan of the accounts, 3 items read: no other account holds them") {
+	if r.code != cli.ExitCancelled || !strings.HasPrefix(r.stderr, "holder lookup for email=ada@x.io, username=ada: consistent scan of the accounts, 3 items read: "+
+		"email=ada@x.io is locked by ACCT#a1 (its lock exists): the guard will refuse it; username=ada is locked by ACCT#a1 (its lock exists): the guard will refuse it\n") {
 		t.Fatalf("second signup: exit %d, stderr %q, stdout %q", r.code, r.stderr, r.stdout)
 	}
 	outs := outcomes(t, r.stdout)

@@ -37,9 +37,17 @@ type HolderLookup struct {
 	// Holders maps each wanted value to the accounts that hold it, each
 	// confirmed by a strongly consistent read, sorted.
 	Holders map[Wanted][]string
-	// Locked says which wanted values' locks exist, by a consistent read
-	// after the holders were found.
+	// Locked says, for each wanted value, whether its lock exists, by a
+	// consistent read after the holders were found.
 	Locked map[Wanted]bool
+	// Owners names the owner each existing lock names ("" for none, or
+	// for an owner that is not a string).
+	Owners map[Wanted]string
+}
+
+// newLookup is a HolderLookup with nothing found yet.
+func newLookup(method string) HolderLookup {
+	return HolderLookup{Method: method, Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}, Owners: map[Wanted]string{}}
 }
 
 // LookupHolders finds the accounts that hold each wanted value now: through
@@ -49,7 +57,7 @@ type HolderLookup struct {
 // the values at once.
 func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLookup, error) {
 	sc := &s.Schema
-	found := HolderLookup{Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}}
+	found := newLookup("")
 	var methods []string
 	scan := false
 	values := make([]map[string]bool, len(sc.Constraints))
@@ -96,7 +104,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 		return found, err
 	}
 	found.Method = strings.Join(methods, " and ")
-	return found, s.readLocks(ctx, &found)
+	return found, s.readLocks(ctx, wanted, &found)
 }
 
 // holderScan is how visitHolders scans for the holders of values whose
@@ -301,7 +309,7 @@ func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(mod
 // Values without candidates have no holder.
 func (s *Store) ConfirmHolders(ctx context.Context, wanted []Wanted, candidates map[Wanted][]string) (HolderLookup, error) {
 	sc := &s.Schema
-	found := HolderLookup{Method: "the check's findings, confirmed by consistent reads", Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}}
+	found := newLookup("the check's findings, confirmed by consistent reads")
 	var ids []string
 	for _, w := range wanted {
 		ids = append(ids, candidates[w]...)
@@ -317,7 +325,7 @@ func (s *Store) ConfirmHolders(ctx context.Context, wanted []Wanted, candidates 
 	if err != nil {
 		return found, err
 	}
-	return found, s.readLocks(ctx, &found)
+	return found, s.readLocks(ctx, wanted, &found)
 }
 
 // readAccounts reads the account items of ids with consistent reads.
@@ -335,16 +343,22 @@ func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model
 }
 
 // readLocks sorts each value's holders and reads, consistently, whether
-// the value's lock exists.
-func (s *Store) readLocks(ctx context.Context, found *HolderLookup) error {
+// each wanted value's lock exists and whom it names: with or without
+// holders, an existing lock is what the guarded put will meet.
+func (s *Store) readLocks(ctx context.Context, wanted []Wanted, found *HolderLookup) error {
 	for w, ids := range found.Holders {
 		slices.Sort(ids)
 		found.Holders[w] = slices.Compact(ids)
-		_, locked, err := s.LockAt(ctx, w.Constraint, w.Value)
+	}
+	for _, w := range wanted {
+		lock, locked, err := s.LockAt(ctx, w.Constraint, w.Value)
 		if err != nil {
 			return err
 		}
 		found.Locked[w] = locked
+		if locked {
+			found.Owners[w] = s.Schema.NamedOwner(lock)
+		}
 	}
 	return nil
 }
@@ -416,6 +430,49 @@ func TakenValues(p model.Plan, lookup HolderLookup) []Taken {
 		}
 	}
 	return out
+}
+
+// Findings says in words what lookup found of each value plan p would
+// lock: locked (the guarded put will refuse it, whoever holds it), held by
+// another account without its lock (refused before sending, TakenValues),
+// or held by no other account; "no other account holds them" when no
+// value is locked or taken. Raw text: whoever shows it escapes it.
+func Findings(sc *model.Schema, p model.Plan, lookup HolderLookup) string {
+	var out []string
+	free := true
+	for _, a := range p.Actions {
+		if a.Role != model.RoleTakeLock {
+			continue
+		}
+		w := Wanted{a.Constraint, a.Value}
+		name := sc.Constraints[a.Constraint].Attr + "=" + a.Value
+		holders := lookup.Holders[w]
+		except := func(id string) string {
+			return strings.Join(slices.DeleteFunc(slices.Clone(holders), func(h string) bool { return h == id }), ", ")
+		}
+		switch owner := lookup.Owners[w]; {
+		case lookup.Locked[w] && owner != "":
+			held := ""
+			if others := except(owner); others != "" {
+				held = "; held by " + others
+			}
+			out = append(out, name+" is locked by "+owner+" (its lock exists"+held+"): the guard will refuse it")
+		case lookup.Locked[w] && len(holders) > 0:
+			out = append(out, name+" is locked, held by "+strings.Join(holders, ", ")+" (its lock exists and names no owner): the guard will refuse it")
+		case lookup.Locked[w]:
+			out = append(out, name+" is locked (its lock exists, names no owner, and no account holds it): the guard will refuse it")
+		case except(a.Account) != "":
+			out = append(out, name+" is held by "+except(a.Account)+" without its lock: refused")
+		default:
+			out = append(out, name+": no other account holds it")
+			continue
+		}
+		free = false
+	}
+	if free {
+		return "no other account holds them"
+	}
+	return strings.Join(out, "; ")
 }
 
 // Refuse reports plan p as cancelled before it was sent, because values it

@@ -96,3 +96,42 @@ func TestLookupHoldersOfADecodedAnswer(t *testing.T) {
 		t.Errorf("holders %v, %d items read; want ACCT#a, 1", h, found.ItemsRead)
 	}
 }
+
+// TestFindings: what a lookup found is said value by value, and a value
+// is called free only when no other account holds it and no lock exists.
+func TestFindings(t *testing.T) {
+	t.Parallel()
+	sc := model.DefaultSchema(model.LayoutSingle)
+	p, err := sc.Signup("ACCT#n", map[string]string{"email": "e@x", "username": "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	email, user := dynamo.Wanted{Constraint: 0, Value: "e@x"}, dynamo.Wanted{Constraint: 1, Value: "u"}
+	lookup := func(holders map[dynamo.Wanted][]string, owners map[dynamo.Wanted]string) dynamo.HolderLookup {
+		l := dynamo.HolderLookup{Holders: holders, Locked: map[dynamo.Wanted]bool{}, Owners: owners}
+		for w := range owners {
+			l.Locked[w] = true
+		}
+		return l
+	}
+	for _, c := range []struct {
+		name string
+		l    dynamo.HolderLookup
+		want string
+	}{
+		{"free", lookup(nil, nil), "no other account holds them"},
+		{"only the account itself", lookup(map[dynamo.Wanted][]string{user: {"ACCT#n"}}, nil), "no other account holds them"},
+		{"locked and taken", lookup(map[dynamo.Wanted][]string{email: {"ACCT#o"}, user: {"ACCT#b"}}, map[dynamo.Wanted]string{email: "ACCT#o"}),
+			"email=e@x is locked by ACCT#o (its lock exists): the guard will refuse it; username=u is held by ACCT#b without its lock: refused"},
+		{"a foreign lock", lookup(map[dynamo.Wanted][]string{email: {"ACCT#h"}}, map[dynamo.Wanted]string{email: "ACCT#o"}),
+			"email=e@x is locked by ACCT#o (its lock exists; held by ACCT#h): the guard will refuse it; username=u: no other account holds it"},
+		{"ownerless, held", lookup(map[dynamo.Wanted][]string{user: {"ACCT#h"}}, map[dynamo.Wanted]string{user: ""}),
+			"email=e@x: no other account holds it; username=u is locked, held by ACCT#h (its lock exists and names no owner): the guard will refuse it"},
+		{"ownerless orphan", lookup(nil, map[dynamo.Wanted]string{user: ""}),
+			"email=e@x: no other account holds it; username=u is locked (its lock exists, names no owner, and no account holds it): the guard will refuse it"},
+	} {
+		if got := dynamo.Findings(&sc, p, c.l); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}

@@ -332,8 +332,15 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 					return settled, nil
 				}
 			}
+			reasons, failed := s.reasons(SettleContext(ctx), tx.Plan, cancelled)
+			if note, ok := s.Schema.AlreadyRepaired(tx.Plan, failed); ok {
+				// Another writer made this very repair first: nothing
+				// left to do, which is not a failure.
+				res.Outcome, res.Note = Skipped, note
+				return res, nil
+			}
 			res.Outcome = Cancelled
-			res.Reasons = s.reasons(SettleContext(ctx), tx.Plan, cancelled)
+			res.Reasons = reasons
 			return res, nil
 		case v == vMismatch:
 			res.Outcome = Cancelled
@@ -402,11 +409,14 @@ func retryableCancel(e *types.TransactionCanceledException) bool {
 	return some
 }
 
-// reasons reads a cancellation slot by slot, in words. A failed condition
-// is explained from the ALL_OLD item; where the backend returns none
-// (minidyn), a consistent read of the key stands in for it.
-func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.TransactionCanceledException) []Reason {
+// reasons reads a cancellation slot by slot, in words, and returns each
+// failed slot with the item its key held (for model.AlreadyRepaired). A
+// failed condition is explained from the ALL_OLD item; where the backend
+// returns none (minidyn, or no item there), a consistent read of the key
+// stands in for it.
+func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.TransactionCanceledException) ([]Reason, []model.Failure) {
 	out := []Reason{}
+	var failed []model.Failure
 	for i, r := range e.CancellationReasons {
 		code := aws.ToString(r.Code)
 		if code == "" || code == "None" || i >= len(plan.Actions) {
@@ -414,21 +424,23 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 		}
 		a := plan.Actions[i]
 		reason := Reason{Slot: i, Action: a.Purpose(&s.Schema), Code: code, Message: aws.ToString(r.Message)}
+		f := model.Failure{Slot: i, Code: code}
 		if code == "ConditionalCheckFailed" {
-			var now model.Item
 			if len(r.Item) > 0 {
-				now = fromSDK(r.Item)
-			} else {
-				_ = s.ReadConsistent(ctx, []model.KeyRef{{Table: a.Table, Key: a.Key}}, func(_ string, it model.Item) { now = it })
+				f.Now = fromSDK(r.Item)
+			} else if err := s.ReadConsistent(ctx, []model.KeyRef{{Table: a.Table, Key: a.Key}}, func(_ string, it model.Item) { f.Now = it }); err != nil {
+				// Unread is not gone: nothing may be concluded from it.
+				f.Code = "Unread"
 			}
-			reason.Message = s.Schema.Explain(a, now)
+			reason.Message = s.Schema.Explain(a, f.Now)
 		}
 		out = append(out, reason)
+		failed = append(failed, f)
 	}
 	if len(out) == 0 {
 		out = append(out, Reason{Slot: -1, Code: "TransactionCanceled", Message: model.Printable(aws.ToString(e.Message))})
 	}
-	return out
+	return out, failed
 }
 
 // settle decides an unknown outcome by reading every key the plan writes

@@ -360,6 +360,73 @@ func TestTxRepairsEveryRepairableKind(t *testing.T) {
 	}
 }
 
+// TestTxRepairAlreadyDoneByAnotherWriter: two repairs of one missing lock
+// at once; the loser was reported cancelled, "taken by" the very account
+// it was repairing, and the command exited 3 on a clean table. A repair
+// cancelled only because each failed action's effect is there now (the
+// lock put, the foreign lock handed, the orphan gone) is skipped, saying
+// so; a lock that names someone else still cancels it.
+func TestTxRepairAlreadyDoneByAnotherWriter(t *testing.T) {
+	for _, l := range layouts {
+		t.Run(string(l), func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			f := newFixture(t, l)
+			sc := &f.store.Schema
+			a, m, c, n, k, gone := f.id("a"), f.id("m"), f.id("c"), f.id("n"), f.id("k"), f.id("gone")
+			f.put(f.healthy(a, "a@x", "ada")...)
+			f.put(
+				f.lock(0, "orphan@x", gone),                   // orphan, its owner gone
+				f.account(m, "m@x", "mo"), f.lock(1, "mo", m), // missing
+				f.account(c, "c@x", "cy"), f.lock(0, "c@x", a), f.lock(1, "cy", c), // foreign
+				f.account(n, "n@x", "ned"), f.lock(1, "ned", n), // missing, to be taken by another
+				f.account(k, "k@x", "kay"), f.lock(1, "kay", k), // missing, its holder to change
+			)
+			plans := map[string]model.Plan{}
+			for _, p := range check(t, f.store).Problems {
+				rep, err := f.store.PlanRepair(ctx, p)
+				if err != nil || rep.Skip != "" {
+					t.Fatalf("%s %s: err %v, skip %q", p.Kind, p.Value, err, rep.Skip)
+				}
+				plans[p.Value] = rep.Plan
+			}
+			// Another writer repairs three of them between plan and send.
+			f.put(f.lock(0, "m@x", m), f.lock(0, "c@x", c), f.lock(0, "n@x", a))
+			// k's lock is put, but k holds another value now: the check of
+			// k fails too, and the repair is cancelled.
+			f.put(f.lock(0, "k@x", k), f.account(k, "k2@x", "kay"))
+			table, key := sc.LockKey(0, "orphan@x")
+			keyItem := model.Item{}
+			for k, v := range key {
+				keyItem[k] = model.S(v)
+			}
+			if _, err := f.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: dynamo.ItemToSDK(keyItem)}); err != nil {
+				t.Fatal(err)
+			}
+			before := f.state()
+			for v, want := range map[string]string{
+				"m@x":      plans["m@x"].Actions[0].KeyText(sc) + " now has owner " + m,
+				"c@x":      plans["c@x"].Actions[0].KeyText(sc) + " now has owner " + c,
+				"orphan@x": plans["orphan@x"].Actions[0].KeyText(sc) + " is gone",
+			} {
+				res := execute(t, f.store, plans[v])
+				if res.Outcome != dynamo.Skipped || len(res.Reasons) != 0 || res.Note != "already repaired: "+want+" (another writer repaired it)" {
+					t.Errorf("%s: outcome %s, note %q, reasons %+v; want skipped, already repaired: %s", v, res.Outcome, res.Note, res.Reasons, want)
+				}
+			}
+			// n@x's lock names a, not n: not this repair's effect.
+			p := plans["n@x"]
+			wantCancelled(t, execute(t, f.store, p), 0, p.Actions[0].Purpose(sc), f.attr(0)+" n@x is taken by "+a)
+			if res := execute(t, f.store, plans["k@x"]); res.Outcome != dynamo.Cancelled || len(res.Reasons) != 2 {
+				t.Errorf("k@x: outcome %s, reasons %+v; want cancelled, the lock put and the check of %s failed", res.Outcome, res.Reasons, k)
+			}
+			if got := f.state(); !slices.Equal(got, before) {
+				t.Fatalf("the repairs changed the tables:\n%q\n%q", before, got)
+			}
+		})
+	}
+}
+
 func TestTxSignupOfATakenValue(t *testing.T) {
 	for _, l := range layouts {
 		t.Run(string(l), func(t *testing.T) {

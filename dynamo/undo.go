@@ -220,8 +220,11 @@ func (s *Store) UndoToken(ctx context.Context, token string) (model.Plan, error)
 	return s.UndoFrom(ctx, s.Undo.Path, token)
 }
 
-// UndoFrom is UndoToken with the journal at path.
+// UndoFrom is UndoToken with the journal at path ("": the store's own).
 func (s *Store) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
+	if path == "" {
+		return s.UndoToken(ctx, token)
+	}
 	journal, err := ReadUndoJournal(path)
 	if err != nil {
 		return model.Plan{}, err

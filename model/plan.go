@@ -441,7 +441,7 @@ func (s *Schema) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 	owner, hasOwner := lock[s.OwnerAttr]
 	del := Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
-	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.namedOwner(lock)}
+	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.NamedOwner(lock)}
 	plan.Keys = []string{del.KeyText(s)}
 	if hasOwner && owner.Kind == KindS && owner.S != "" {
 		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Table,
@@ -478,12 +478,12 @@ func (s *Schema) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, 
 	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
 	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s), holder.ID}, Actions: []Action{hand, check},
-		MustType: s.namedOwner(lock)})
+		MustType: s.NamedOwner(lock)})
 }
 
-// namedOwner is the owner a lock names, "" when it names none (or one
+// NamedOwner is the owner a lock names, "" when it names none (or one
 // that is not a string).
-func (s *Schema) namedOwner(lock Item) string {
+func (s *Schema) NamedOwner(lock Item) string {
 	if o, ok := lock[s.OwnerAttr]; ok && o.Kind == KindS {
 		return o.S
 	}

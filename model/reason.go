@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // Explain says in words a person acts on why the condition of action a
 // failed. now is the item as it stood when the transaction was cancelled
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
@@ -89,4 +91,54 @@ func changedAttr(conds []Cond, now Item, was bool) string {
 		}
 	}
 	return ""
+}
+
+// Failure is one failed slot of a cancelled transaction: its cancellation
+// code and, for a failed condition, Now, the item at the action's key as
+// it stood (nil: none).
+type Failure struct {
+	Slot int
+	Code string
+	Now  Item
+}
+
+// AlreadyRepaired reports whether repair plan p, cancelled with failed,
+// failed only because its effect is there already: each failed slot is
+// one of its writes (not a check of an account, which another writer may
+// have changed) and Now shows that write applied (Applied), as when
+// another repair of the same problem committed first. note says what
+// shows it. Other plans are never already repaired: a signup's or a
+// rename's lock that names its own account is a replay, committed already.
+func (s *Schema) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool) {
+	if p.Operation != "repair" || len(failed) == 0 {
+		return "", false
+	}
+	var shown []string
+	for _, f := range failed {
+		if f.Code != "ConditionalCheckFailed" || f.Slot < 0 || f.Slot >= len(p.Actions) {
+			return "", false
+		}
+		a := p.Actions[f.Slot]
+		if a.Kind == ActCheck || !Applied(a, f.Now) {
+			return "", false
+		}
+		shown = append(shown, s.effect(a))
+	}
+	return "already repaired: " + strings.Join(shown, "; ") + " (another writer repaired it)", true
+}
+
+// effect says what an applied write left at its key, raw.
+func (s *Schema) effect(a Action) string {
+	k := a.KeyText(s)
+	owner, named := a.Item[s.OwnerAttr]
+	if a.Kind == ActUpdate {
+		owner, named = a.Set[s.OwnerAttr]
+	}
+	switch {
+	case a.Kind == ActDelete:
+		return k + " is gone"
+	case named && owner.Kind == KindS:
+		return k + " now has owner " + owner.S
+	}
+	return k + " is as the repair leaves it"
 }

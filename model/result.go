@@ -8,7 +8,7 @@ const (
 	Committed Outcome = "committed"
 	Cancelled Outcome = "cancelled" // not committed: a condition failed, or settled as not committed
 	Unknown   Outcome = "unknown"   // no answer, and the keys do not settle it
-	Skipped   Outcome = "skipped"   // left to a person
+	Skipped   Outcome = "skipped"   // nothing sent or applied: left to a person, or already done by another writer
 	// The outcomes below come with an error: nothing was written, and the
 	// command reports why.
 	Refused  Outcome = "refused"  // locktable refused it: read-only, the write guard

@@ -100,7 +100,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return []any{l.Holders, l.Locked}
+		return []any{l.Holders, l.Locked, l.Owners}
 	})
 	for _, p := range report.Problems {
 		same("repair of "+string(p.Kind)+" "+p.Value, func(b Backend) any {
@@ -150,14 +150,14 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	// undo sent, and the rename's undo planned again (undone already) and
 	// the undo's own.
 	undo := func(b Backend, token string) any {
-		p, err := b.UndoToken(ctx, token)
+		p, err := b.UndoFrom(ctx, "", token)
 		return []any{p, errText(err)}
 	}
 	same("the undo of the committed rename", func(b Backend) any { return undo(b, "token-ada@analytical.engine") })
 	same("the undo of the cancelled rename", func(b Backend) any { return undo(b, "token-bob@x.io") })
 	same("the undo of a token never sent", func(b Backend) any { return undo(b, "token-nobody") })
 	same("the undo sent", func(b Backend) any {
-		p, err := b.UndoToken(ctx, "token-ada@analytical.engine")
+		p, err := b.UndoFrom(ctx, "", "token-ada@analytical.engine")
 		return send(b, p, err, "token-undo")
 	})
 	same("the rename's undo, undone already", func(b Backend) any { return undo(b, "token-ada@analytical.engine") })
@@ -181,9 +181,9 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 			if res.Token != "" && res.Token != token {
 				res.Token = "a token of its own"
 			}
-			claimUndo, err := b.UndoToken(ctx, token)
+			claimUndo, err := b.UndoFrom(ctx, "", token)
 			unclaim(&claimUndo)
-			lastUndo, lerr := b.UndoToken(ctx, last)
+			lastUndo, lerr := b.UndoFrom(ctx, "", last)
 			if last != token {
 				lastUndo.Undoes = strings.ReplaceAll(lastUndo.Undoes, last, "TOKEN")
 				lastUndo.Note = strings.ReplaceAll(lastUndo.Note, last, "TOKEN")

@@ -376,7 +376,7 @@ func (m Model) View() string {
 	case StageResult:
 		r := m.result
 		style := m.st.Status[model.LockOK]
-		if r.Outcome != model.Committed {
+		if r.Outcome != model.Committed && r.Outcome != model.Skipped {
 			style = m.st.Error
 		}
 		word := strings.ToUpper(strings.ReplaceAll(string(r.Outcome), "_", " "))
@@ -418,6 +418,7 @@ func (m Model) notes() string {
 var outcomeWords = map[model.Outcome]string{
 	model.Committed: "every action was applied, together",
 	model.Cancelled: "nothing was applied: a condition failed (below, slot by slot)",
+	model.Skipped:   "nothing was applied, and nothing needed to be (below)",
 	model.Unknown:   "no answer came and the keys do not settle it: send again with the same token (a no-op if it committed), or check the keys",
 	model.NotSent:   "nothing was sent: no request left this process (no connection, no credentials); nothing was written",
 	model.Refused:   "locktable refused it before sending: nothing was written",

@@ -471,7 +471,7 @@ func (b *Backend) ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, ca
 // lookup finds the holders of each wanted value, among the candidates when
 // there are any, and whether its lock exists.
 func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) dynamo.HolderLookup {
-	found := dynamo.HolderLookup{Holders: map[dynamo.Wanted][]string{}, Locked: map[dynamo.Wanted]bool{}}
+	found := dynamo.HolderLookup{Holders: map[dynamo.Wanted][]string{}, Locked: map[dynamo.Wanted]bool{}, Owners: map[dynamo.Wanted]string{}}
 	for _, w := range wanted {
 		ids, read := b.holderIDs(w.Constraint, w.Value)
 		if candidates != nil {
@@ -481,7 +481,10 @@ func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]
 		found.ItemsRead += read
 		if len(ids) > 0 {
 			found.Holders[w] = ids
-			found.Locked[w] = b.get(b.schema.LockKey(w.Constraint, w.Value)) != nil
+		}
+		lock := b.get(b.schema.LockKey(w.Constraint, w.Value))
+		if found.Locked[w] = lock != nil; lock != nil {
+			found.Owners[w] = b.schema.NamedOwner(lock)
 		}
 	}
 	return found
@@ -555,24 +558,32 @@ func (b *Backend) send(p model.Plan, res *dynamo.Result) dynamo.Outcome {
 		b.lost--
 		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
 	} else {
-		outcome = b.transact(p.Actions, res)
+		outcome = b.transact(p, res)
 	}
 	b.journal[len(b.journal)-1].Outcome = outcome
 	return outcome
 }
 
-// transact applies actions if every condition holds and says committed;
-// otherwise it applies none (but see LeakCancelled), puts each failed
-// condition in words in res, and says cancelled.
-func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Outcome {
+// transact applies p's actions if every condition holds and says
+// committed; otherwise it applies none (but see LeakCancelled), and says
+// skipped for a repair whose effect is there already
+// (model.Schema.AlreadyRepaired), as the store does, or puts each failed
+// condition in words in res and says cancelled.
+func (b *Backend) transact(p model.Plan, res *dynamo.Result) dynamo.Outcome {
 	sc := &b.schema
+	var failed []model.Failure
 	var held []model.Action
-	for i, a := range actions {
+	for i, a := range p.Actions {
 		if now := b.get(a.Table, a.Key); !conditionsHold(a.Conds, now) {
 			res.Reasons = append(res.Reasons, dynamo.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
+			failed = append(failed, model.Failure{Slot: i, Code: "ConditionalCheckFailed", Now: now})
 		} else {
 			held = append(held, a)
 		}
+	}
+	if note, ok := sc.AlreadyRepaired(p, failed); ok {
+		res.Reasons, res.Note = []dynamo.Reason{}, note
+		return dynamo.Skipped
 	}
 	if len(res.Reasons) > 0 {
 		if b.leaks > 0 {
@@ -581,7 +592,7 @@ func (b *Backend) transact(actions []model.Action, res *dynamo.Result) dynamo.Ou
 		}
 		return dynamo.Cancelled
 	}
-	b.apply(actions)
+	b.apply(p.Actions)
 	return dynamo.Committed
 }
 
@@ -596,6 +607,14 @@ func (b *Backend) apply(actions []model.Action) {
 			b.set(a.Table, after)
 		}
 	}
+}
+
+// UndoFrom is UndoToken: the fake's journal is its own (path "").
+func (b *Backend) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
+	if path != "" {
+		return model.Plan{}, fmt.Errorf("uitest: no undo journal at %s: the fake keeps its own", path)
+	}
+	return b.UndoToken(ctx, token)
 }
 
 // UndoToken plans the undo of the write with token, or ("") of the last

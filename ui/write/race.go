@@ -16,6 +16,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/writes"
 )
 
 // A race shows why the pattern works: N new accounts claim the same value
@@ -128,31 +129,17 @@ func racerCount(v string) (int, error) {
 }
 
 // planRace prepares n signups of new accounts that all claim attrs.
-func planRace(req reqID, b Backend, sc *model.Schema, ids []string, attrs map[string]string, n int) RacePlannedMsg {
+func planRace(req reqID, f writes.Flow, ids []string, attrs map[string]string, n int) RacePlannedMsg {
 	msg := RacePlannedMsg{req: req}
-	taken := map[string]bool{}
-	for _, id := range ids {
-		taken[id] = true
+	racers, err := f.Racers(attrs, n, ids)
+	if err != nil {
+		msg.err = err
+		return msg
 	}
 	var names []string
-	for range n {
-		id := sc.NewAccountIDLike(ids)
-		for taken[id] {
-			id = sc.NewAccountIDLike(ids)
-		}
-		taken[id] = true
-		p, err := sc.Signup(id, attrs)
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		tx, err := b.Prepare(p, dynamo.NewToken())
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		msg.txs = append(msg.txs, tx)
-		names = append(names, id)
+	for _, w := range racers {
+		msg.txs = append(msg.txs, w.Tx)
+		names = append(names, w.Tx.Plan.Keys[0])
 	}
 	first := msg.txs[0]
 	doc, err := dynamo.CLIJSON(first.Input)
@@ -169,7 +156,7 @@ func planRace(req reqID, b Backend, sc *model.Schema, ids []string, attrs map[st
 
 // submitRace plans the race the form describes.
 func (m Model) submitRace(values map[string]string) tea.Cmd {
-	sc, b, req, ids := m.schema, m.backend, m.req, m.sampleIDs
+	sc, f, req, ids := m.schema, m.flow(), m.req, m.sampleIDs
 	attrs := map[string]string{}
 	for _, c := range sc.Constraints {
 		if v := values[c.Attr]; v != "" {
@@ -184,7 +171,7 @@ func (m Model) submitRace(values map[string]string) tea.Cmd {
 		if len(attrs) == 0 {
 			return RacePlannedMsg{req: req, err: fmt.Errorf("give at least one value to race for")}
 		}
-		return planRace(req, b, sc, ids, attrs, n)
+		return planRace(req, f, ids, attrs, n)
 	}
 }
 
@@ -194,7 +181,7 @@ func (m *Model) startRace() tea.Cmd {
 	txs := m.raceTxs
 	m.board = &board{txs: txs, results: make([]*dynamo.Result, len(txs)), errs: make([]error, len(txs)), left: len(txs)}
 	m.sending = &txs[0]
-	b, req := m.backend, m.req
+	f, req := m.flow(), m.req
 	// Quitting does not cancel the racers: it waits for their outcomes.
 	ctx := context.WithoutCancel(m.ctx)
 	var ready sync.WaitGroup
@@ -209,7 +196,7 @@ func (m *Model) startRace() tea.Cmd {
 		cmds[i] = func() tea.Msg {
 			ready.Done()
 			<-start // every racer leaves at once
-			res, err := b.Execute(ctx, tx)
+			res, err := f.Send(ctx, writes.Write{Tx: tx})
 			return RacerMsg{req: req, i: i, res: res, err: err}
 		}
 	}

@@ -25,21 +25,13 @@ import (
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
+	"github.com/locktable/locktable/writes"
 )
 
-// Backend is what a write asks of the tables.
+// Backend is what a write asks of the tables: what the write flow needs
+// (package writes runs every write, as it does for the CLI).
 type Backend interface {
-	PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error)
-	PlanDelete(ctx context.Context, id string, others model.OthersHold, seen model.Item) (model.Plan, error)
-	PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error)
-	LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error)
-	ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error)
-	Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result
-	Prepare(p model.Plan, token string) (dynamo.Tx, error)
-	Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error)
-	// UndoToken plans the undo of the write with token (see
-	// dynamo.Store.UndoToken).
-	UndoToken(ctx context.Context, token string) (model.Plan, error)
+	writes.Store
 	// ConsistentReader reads a race's cancelled racers back (see
 	// dynamo.RaceViolations).
 	dynamo.ConsistentReader
@@ -218,10 +210,9 @@ func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
 func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
 	m.seen = shown(a.Item)
-	ctx, b, req, id, others, seen := m.ctx, m.backend, m.req, a.ID, m.dup, m.seen
+	ctx, f, req, id, others, seen := m.ctx, m.flow(), m.req, a.ID, m.dup, m.seen
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
-		p, err := b.PlanDelete(ctx, id, others, seen)
-		return prepare(req, b, p, err)
+		return req.planned(f.Delete(ctx, id, seen, others))
 	})
 }
 
@@ -239,13 +230,9 @@ func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
 		}
 	}
 	m.open(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, opRepair, "")
-	ctx, b, req := m.ctx, m.backend, m.req
+	ctx, f, req := m.ctx, m.flow(), m.req
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
-		r, err := b.PlanRepair(ctx, p)
-		if err != nil || r.Skip != "" {
-			return PlanMsg{req: req, err: err, skip: r.Skip}
-		}
-		return prepare(req, b, r.Plan, nil)
+		return req.planned(f.Repair(ctx, p))
 	})
 }
 
@@ -262,10 +249,9 @@ func (m Model) Undo() (Model, tea.Cmd) {
 	}
 	last := *m.last
 	m.open(fmt.Sprintf("undo %s %s", last.Operation, model.Printable(strings.Join(last.Keys, ", "))), nil, opUndo, "")
-	ctx, b, req, look, token := m.ctx, m.backend, m.req, m.holderLookup(), last.Token
+	ctx, f, req, h, token := m.ctx, m.flow(), m.req, writes.FromReport(m.report), last.Token
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
-		p, err := b.UndoToken(ctx, token)
-		return prepareNew(ctx, req, b, p, err, look)
+		return req.planned(f.Undo(ctx, "", token, h))
 	})
 }
 
@@ -285,62 +271,27 @@ func (m Model) validator(attr string) func(string) error {
 	}
 }
 
-// prepare turns a plan for dialog req into a ready transaction and the
-// preview the dialog shows of it.
-func prepare(req reqID, b Backend, p model.Plan, err error) PlanMsg {
+// flow is the write flow on the dialog's backend.
+func (m Model) flow() writes.Flow { return writes.Flow{Store: m.backend, Schema: m.schema} }
+
+// planned is the answer to dialog req of a write the flow planned: its
+// request and the preview said from it, a repair's skip, or why there is
+// none (a value refused by the holder lookup sends the dialog back to its
+// form, saying why).
+func (req reqID) planned(w writes.Write, err error) PlanMsg {
+	switch {
+	case err != nil:
+		return PlanMsg{req: req, err: err}
+	case w.Skip != "":
+		return PlanMsg{req: req, skip: w.Skip}
+	case w.Refused != nil:
+		return PlanMsg{req: req, err: errors.New(w.Refused.Reasons[0].Message)}
+	}
+	doc, err := dynamo.CLIJSON(w.Tx.Input)
 	if err != nil {
 		return PlanMsg{req: req, err: err}
 	}
-	tx, err := b.Prepare(p, dynamo.NewToken())
-	if err != nil {
-		return PlanMsg{req: req, err: err}
-	}
-	doc, err := dynamo.CLIJSON(tx.Input)
-	if err != nil {
-		return PlanMsg{req: req, err: err}
-	}
-	return PlanMsg{req: req, tx: tx, preview: dialog.Preview{Plan: tx.Plan, Slots: tx.Slots, Token: tx.Token(), Request: string(doc)}}
-}
-
-// lookup is how a signup or rename looks for other holders of its new
-// values before it is previewed (PATTERN.md, "Other holders").
-type lookup func(b Backend, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error)
-
-// holderLookup is the lookup to use now: from the finished check, whose
-// missing locks and duplicates name the accounts to read again
-// consistently; before the check is done, the store's own lookup (the
-// --index GSI or a consistent scan).
-func (m Model) holderLookup() lookup {
-	if m.report == nil {
-		return Backend.LookupHolders
-	}
-	candidates := map[dynamo.Wanted][]string{}
-	for _, p := range m.report.Problems {
-		if p.Kind == model.MissingLock || p.Kind == model.DuplicateValue {
-			w := dynamo.Wanted{Constraint: p.ConstraintIndex(), Value: p.Value}
-			candidates[w] = append(candidates[w], p.Accounts...)
-		}
-	}
-	return func(b Backend, ctx context.Context, values []dynamo.Wanted) (dynamo.HolderLookup, error) {
-		return b.ConfirmHolders(ctx, values, candidates)
-	}
-}
-
-// prepareNew is prepare for a plan that locks new values: a value another
-// account holds without its lock is refused (and the refusal recorded)
-// before anything is previewed, and the dialog goes back to its form.
-func prepareNew(ctx context.Context, req reqID, b Backend, p model.Plan, err error, look lookup) PlanMsg {
-	if values := dynamo.NewValues(p); err == nil && len(values) > 0 {
-		found, lerr := look(b, ctx, values)
-		if lerr != nil {
-			return PlanMsg{req: req, err: lerr}
-		}
-		if taken := dynamo.TakenValues(p, found); len(taken) > 0 {
-			res := b.Refuse(p, taken)
-			return PlanMsg{req: req, err: errors.New(res.Reasons[0].Message)}
-		}
-	}
-	return prepare(req, b, p, err)
+	return PlanMsg{req: req, tx: w.Tx, preview: dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token(), Request: string(doc)}}
 }
 
 // Update opens the dialog, hands it keys and answers what it asks for.
@@ -356,7 +307,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if m.dialog == nil {
 		return m, nil
 	}
-	ctx, b, sc, req := m.ctx, m.backend, m.schema, m.req
+	ctx, f, sc, req := m.ctx, m.flow(), m.schema, m.req
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if m.board != nil {
@@ -376,7 +327,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.dialog = &d
 		return m, cmd
 	case dialog.SubmitMsg:
-		look := m.holderLookup()
+		h := writes.FromReport(m.report)
 		switch m.op {
 		case opSignup:
 			attrs := map[string]string{}
@@ -386,8 +337,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			one, _ := sc.Nouns()
 			id := msg.Values[one]
 			return m, func() tea.Msg {
-				p, err := sc.Signup(id, attrs)
-				return prepareNew(ctx, req, b, p, err, look)
+				return req.planned(f.Signup(ctx, id, attrs, h))
 			}
 		case opRace:
 			return m, m.submitRace(msg.Values)
@@ -400,8 +350,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				}
 			}
 			return m, func() tea.Msg {
-				p, err := b.PlanRename(ctx, id, changes, others, seen)
-				return prepareNew(ctx, req, b, p, err, look)
+				return req.planned(f.Rename(ctx, id, changes, seen, others, h))
 			}
 		}
 	case PlanMsg:
@@ -459,7 +408,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		// Quit), which is settled under this context.
 		wctx := context.WithoutCancel(ctx)
 		return m, func() tea.Msg {
-			res, err := b.Execute(wctx, tx)
+			res, err := f.Send(wctx, writes.Write{Tx: tx})
 			return SentMsg{req: req, res: res, err: err}
 		}
 	case SentMsg:
