@@ -246,7 +246,11 @@ func TestTUIRename(t *testing.T) {
 	for _, want := range []string{
 		"update account ACCT#00000000",
 		"delete lock UNIQ#EMAIL#ada.0@example.org, released by ACCT#00000000",
-		`"ReturnValuesOnConditionCheckFailure": "ALL_OLD"`,
+		// The account is guarded on both attributes the form showed, and
+		// the preview says each condition the request carries.
+		`only if its email is "ada.0@example.org"`,
+		`only if its username is "ada0"`,
+		`"ConditionExpression": "(#0 = :0) AND (#1 = :1)"`,
 		"aws dynamodb transact-write-items --cli-input-json",
 	} {
 		// The request wraps at the pane's width: read it as one line.

@@ -114,14 +114,6 @@ func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
 	return nil
 }
 
-// scan reads a table in parallel segments, handing each page's items to
-// visit with its segment number and the number of items the page examined
-// (more than it returned when filtered). See scanPages.
-func (s *Store) scan(ctx context.Context, r scanRequest, visit func(segment int, items []map[string]types.AttributeValue, examined int) error) error {
-	r.raw = false
-	return s.scanPages(ctx, r, func(p scanPage) error { return visit(p.segment, p.items, p.examined) })
-}
-
 // scanPages reads a table in parallel segments, handing each page to
 // visit. Pages may be short or empty when filtered; the scan goes on while
 // LastEvaluatedKey is set. At most MaxScanWorkers segments are read at

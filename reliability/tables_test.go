@@ -213,11 +213,6 @@ func (sn snapshot) at(table string, key map[string]string) model.Item {
 	return sn.items[ref(table, key)]
 }
 
-// account returns account id's item, nil when there is none.
-func (sn snapshot) account(id string) model.Item {
-	return sn.at(sn.s.Table, sn.s.AccountKey(id))
-}
-
 // lock returns the lock of constraint ci for the normalized value v.
 func (sn snapshot) lock(ci int, v string) model.Item {
 	table, key := sn.s.LockKey(ci, v)

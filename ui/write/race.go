@@ -327,7 +327,8 @@ func (m Model) boardView() string {
 // racerWhy says why a racer did not commit: its first failed slot, or
 // what kept it from being sent.
 func racerWhy(r *dynamo.Result, err error) string {
-	for _, rs := range r.Reasons {
+	if len(r.Reasons) > 0 {
+		rs := r.Reasons[0]
 		if rs.Slot >= 0 {
 			// What happened first: at 80 columns the action (the same lock
 			// put for every racer, shown in the preview) is what is cut.

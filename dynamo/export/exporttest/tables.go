@@ -352,7 +352,7 @@ func (g *gen) anomalies(ci int) {
 	// Owners that are not strings.
 	g.lockWith(ci, g.value(ci), func(it model.Item) { it[g.s.OwnerAttr] = model.N("7") })
 	v = g.value(ci)
-	a = g.holds(ci, v)
+	g.holds(ci, v)
 	g.lockWith(ci, v, func(it model.Item) { it[g.s.OwnerAttr] = model.Null() })
 	// No value: NULL, the empty string, absent.
 	g.account(g.id(), map[int]model.Value{ci: model.Null()})
