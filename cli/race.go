@@ -23,7 +23,7 @@ type raceJSON struct {
 	Racers    []dynamo.Result `json:"racers"`
 	// Violations are the racers reported cancelled whose writes were
 	// found in the table before the cleanup: guards that did not hold.
-	Violations []dynamo.Violation `json:"violations"`
+	Violations []writes.Violation `json:"violations"`
 	Cleanup    []dynamo.Result    `json:"cleanup"`
 }
 
@@ -79,7 +79,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 			if store.Schema.Constraint(attr) < 0 {
 				return refuse(usageErr("--set %s: not a unique attribute (--unique)", attr))
 			}
-			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Violations: []dynamo.Violation{}, Cleanup: []dynamo.Result{}}
+			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Violations: []writes.Violation{}, Cleanup: []dynamo.Result{}}
 			flow := writes.Flow{Store: store, Schema: &store.Schema}
 			ids, racers, setup, err := a.racers(ctx, flow, attr, value, op, n)
 			out.Cleanup = append(out.Cleanup, setup...)
@@ -105,7 +105,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 			}
 			// Before the cleanup, which would delete the evidence: a
 			// racer reported cancelled must have written nothing.
-			out.Violations, err = dynamo.RaceViolations(ctx, store, &store.Schema, txs, results)
+			out.Violations, err = writes.RaceViolations(ctx, store, &store.Schema, txs, results)
 			if !keep {
 				out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, flow, ids)...)
 			}
@@ -121,7 +121,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 			if err != nil {
 				return err
 			}
-			if _, held := dynamo.RaceVerdict(out.Committed, out.Violations); !held {
+			if _, held := writes.RaceVerdict(out.Committed, out.Violations); !held {
 				return &exitError{code: ExitProblems}
 			}
 			for _, err := range errs {
@@ -230,7 +230,7 @@ func deleteRacer(ctx context.Context, f writes.Flow, id string) (dynamo.Result, 
 // writeRace prints one line per racer, a cancelled one found written
 // marked under it, then the verdict.
 func writeRace(w io.Writer, r raceJSON) error {
-	written := map[int]dynamo.Violation{}
+	written := map[int]writes.Violation{}
 	for _, v := range r.Violations {
 		written[v.Racer] = v
 	}
@@ -248,7 +248,7 @@ func writeRace(w io.Writer, r raceJSON) error {
 			fmt.Fprintf(&b, "          WRITTEN although cancelled: %s\n", model.Printable(strings.Join(v.Found, "; ")))
 		}
 	}
-	verdict, _ := dynamo.RaceVerdict(r.Committed, r.Violations)
+	verdict, _ := writes.RaceVerdict(r.Committed, r.Violations)
 	fmt.Fprintf(&b, "%d of %d racers for %s=%s committed: %s", r.Committed, len(r.Racers), r.Attr, model.Printable(r.Value), verdict)
 	if len(r.Cleanup) > 0 {
 		fmt.Fprintf(&b, " (%d cleanup writes)", len(r.Cleanup))

@@ -228,8 +228,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 	var results []dynamo.Result
 	for _, w := range planned {
 		if !w.Ready() {
-			res, _ := flow.Send(ctx, w) // its outcome, with nothing sent
-			results = append(results, res)
+			results = append(results, w.Unsent())
 			continue
 		}
 		ready = append(ready, w)

@@ -202,34 +202,35 @@ func (m *meter) getUnits(table string, keys int, consistent bool) float64 {
 	return max(readUnits(pageBytes, consistent), float64(keys)*readUnits(1, consistent))
 }
 
-func (m *meter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	r, err := m.reserve(ctx, m.pageUnits(in.TableName, in.Limit, in.ConsistentRead))
+// metered sends one read through call once the budget holds its
+// estimate (units), asking for the capacity it consumes, and settles the
+// reservation to what the answer reports (reported; none without one).
+func metered[Out any](ctx context.Context, m *meter, units float64, call func() (*Out, error), reported func(*Out) float64) (*Out, error) {
+	r, err := m.reserve(ctx, units)
 	if err != nil {
 		return nil, err
 	}
-	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := m.API.Scan(ctx, in, o...)
-	reported := 0.0
-	if out != nil && out.ConsumedCapacity != nil {
-		reported = capacityUnits(*out.ConsumedCapacity)
+	out, err := call()
+	used := 0.0
+	if out != nil {
+		used = reported(out)
 	}
-	m.settle(r, reported)
+	m.settle(r, used)
 	return out, err
 }
 
-func (m *meter) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	r, err := m.reserve(ctx, m.pageUnits(in.TableName, in.Limit, in.ConsistentRead))
-	if err != nil {
-		return nil, err
-	}
+func (m *meter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := m.API.Query(ctx, in, o...)
-	reported := 0.0
-	if out != nil && out.ConsumedCapacity != nil {
-		reported = capacityUnits(*out.ConsumedCapacity)
-	}
-	m.settle(r, reported)
-	return out, err
+	return metered(ctx, m, m.pageUnits(in.TableName, in.Limit, in.ConsistentRead),
+		func() (*dynamodb.ScanOutput, error) { return m.API.Scan(ctx, in, o...) },
+		func(out *dynamodb.ScanOutput) float64 { return capacityUnits(pageCapacity(out.ConsumedCapacity)...) })
+}
+
+func (m *meter) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	return metered(ctx, m, m.pageUnits(in.TableName, in.Limit, in.ConsistentRead),
+		func() (*dynamodb.QueryOutput, error) { return m.API.Query(ctx, in, o...) },
+		func(out *dynamodb.QueryOutput) float64 { return capacityUnits(pageCapacity(out.ConsumedCapacity)...) })
 }
 
 func (m *meter) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
@@ -237,18 +238,10 @@ func (m *meter) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput
 	for table, ka := range in.RequestItems {
 		units += m.getUnits(table, len(ka.Keys), aws.ToBool(ka.ConsistentRead))
 	}
-	r, err := m.reserve(ctx, units)
-	if err != nil {
-		return nil, err
-	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := m.API.BatchGetItem(ctx, in, o...)
-	reported := 0.0
-	if out != nil {
-		reported = capacityUnits(out.ConsumedCapacity...)
-	}
-	m.settle(r, reported)
-	return out, err
+	return metered(ctx, m, units,
+		func() (*dynamodb.BatchGetItemOutput, error) { return m.API.BatchGetItem(ctx, in, o...) },
+		func(out *dynamodb.BatchGetItemOutput) float64 { return capacityUnits(out.ConsumedCapacity...) })
 }
 
 func (m *meter) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
@@ -263,18 +256,18 @@ func (m *meter) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetIt
 		// A transactional read costs twice a strongly consistent one.
 		units += 2 * m.getUnits(table, n, true)
 	}
-	r, err := m.reserve(ctx, units)
-	if err != nil {
-		return nil, err
-	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := m.API.TransactGetItems(ctx, in, o...)
-	reported := 0.0
-	if out != nil {
-		reported = capacityUnits(out.ConsumedCapacity...)
+	return metered(ctx, m, units,
+		func() (*dynamodb.TransactGetItemsOutput, error) { return m.API.TransactGetItems(ctx, in, o...) },
+		func(out *dynamodb.TransactGetItemsOutput) float64 { return capacityUnits(out.ConsumedCapacity...) })
+}
+
+// pageCapacity is the capacity a page reports, as the list a batch reports.
+func pageCapacity(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
+	if cc == nil {
+		return nil
 	}
-	m.settle(r, reported)
-	return out, err
+	return []types.ConsumedCapacity{*cc}
 }
 
 // SetMaxRCU paces the store's reads to rcu read capacity units per second

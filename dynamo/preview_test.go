@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,7 +18,7 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// condTerm is one ANDed term of a ConditionExpression as the expression
+// condTerms read each ANDed term of a ConditionExpression as the expression
 // builder writes it, with its names and values resolved.
 var condTerms = []struct {
 	re   *regexp.Regexp
@@ -157,13 +158,7 @@ func keyNames(sc *model.Schema, table string) []string {
 func TestPreviewSaysTheRequestsConditions(t *testing.T) {
 	t.Parallel()
 	schemas := exporttest.Schemas()
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range schemas {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			previewEveryPlanKind(t, schemas[name])

@@ -97,9 +97,11 @@ func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
 	// settling read the conditions from it.
 	tx.Plan.Actions = slices.Clone(plan.Actions)
 	for i, a := range plan.Actions {
-		ti, conds, err := s.transactItem(a, a.Conds)
-		if err == nil && len(*ti.condition()) > MaxExpressionBytes && len(model.Unseen(a.Conds)) < len(a.Conds) {
-			ti, conds, err = s.transactItem(a, model.Unseen(a.Conds))
+		conds := a.Conds
+		ti, condBytes, err := s.transactItem(a, conds)
+		if unseen := model.Unseen(conds); err == nil && condBytes > MaxExpressionBytes && len(unseen) < len(conds) {
+			conds = unseen
+			ti, _, err = s.transactItem(a, conds)
 		}
 		if err != nil {
 			return Tx{}, err
@@ -113,35 +115,16 @@ func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
 		if len(conds) < len(a.Conds) {
 			slot.Note = fmt.Sprintf("guarded on the attributes it changes only: every attribute shown would exceed DynamoDB's %d-byte expression limit", MaxExpressionBytes)
 		}
-		tx.Input.TransactItems = append(tx.Input.TransactItems, ti.TransactWriteItem)
+		tx.Input.TransactItems = append(tx.Input.TransactItems, ti)
 		tx.Slots = append(tx.Slots, slot)
 	}
 	return tx, nil
 }
 
-// item is one TransactWriteItem being built.
-type item struct{ types.TransactWriteItem }
-
-// condition is the item's ConditionExpression, whichever action it is.
-func (ti item) condition() *string {
-	empty := ""
-	p := &empty
-	switch {
-	case ti.Put != nil && ti.Put.ConditionExpression != nil:
-		p = ti.Put.ConditionExpression
-	case ti.Delete != nil && ti.Delete.ConditionExpression != nil:
-		p = ti.Delete.ConditionExpression
-	case ti.Update != nil && ti.Update.ConditionExpression != nil:
-		p = ti.Update.ConditionExpression
-	case ti.ConditionCheck != nil && ti.ConditionCheck.ConditionExpression != nil:
-		p = ti.ConditionCheck.ConditionExpression
-	}
-	return p
-}
-
-// transactItem builds action a's request guarded by conds (ANDed), and
-// returns the conditions it carries, in the order of its expression.
-func (s *Store) transactItem(a model.Action, conds []model.Cond) (item, []model.Cond, error) {
+// transactItem builds action a's request guarded by conds (ANDed, in
+// their order), and returns it with the length of its condition
+// expression.
+func (s *Store) transactItem(a model.Action, conds []model.Cond) (types.TransactWriteItem, int, error) {
 	b := expression.NewBuilder()
 	if len(conds) > 0 {
 		c := condition(conds[0])
@@ -162,7 +145,7 @@ func (s *Store) transactItem(a model.Action, conds []model.Cond) (item, []model.
 	}
 	expr, err := b.Build()
 	if err != nil {
-		return item{}, nil, fmt.Errorf("build %s: %w", a.Purpose(&s.Schema), err)
+		return types.TransactWriteItem{}, 0, fmt.Errorf("build %s: %w", a.Purpose(&s.Schema), err)
 	}
 	table, key := aws.String(a.Table), keyToSDK(a.Key)
 	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
@@ -181,7 +164,7 @@ func (s *Store) transactItem(a model.Action, conds []model.Cond) (item, []model.
 		ti.ConditionCheck = &types.ConditionCheck{TableName: table, Key: key, ConditionExpression: expr.Condition(),
 			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValuesOnConditionCheckFailure: allOld}
 	}
-	return item{ti}, conds, nil
+	return ti, len(aws.ToString(expr.Condition())), nil
 }
 
 // retryable codes cancel a transaction, or refuse a request, for reasons a

@@ -20,10 +20,6 @@ type Lookup struct {
 	findings string
 }
 
-// Said reports whether there is anything to say: a lookup ran or was
-// skipped.
-func (l Lookup) Said() bool { return l.Ran || l.Skipped }
-
 // String says how the lookup looked, how much it read and what it found
 // of each value, on one line, escaped: "holder lookup for
 // email=eve@x.io: consistent scan of the accounts, 12 items read:

@@ -9,7 +9,6 @@ package writes
 
 import (
 	"context"
-	"sync"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
@@ -155,64 +154,24 @@ func (f Flow) Undo(ctx context.Context, path, token string, h Holders) (Write, e
 	return f.cleared(ctx, p, h)
 }
 
-// Racers plans n signups of new accounts, each keyed like ids (keys of
-// the table), that all claim attrs: the guarded transactions a race sends
-// at once (SendAtOnce), with no holder lookup (the guards alone decide).
-func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, error) {
-	taken := map[string]bool{}
-	for _, id := range ids {
-		taken[id] = true
+// Unsent is the outcome of a write that is not Ready, which nothing
+// sends: cancelled by the holder lookup, or a repair skipped.
+func (w Write) Unsent() dynamo.Result {
+	if w.Refused != nil {
+		return *w.Refused
 	}
-	var out []Write
-	for range n {
-		id := f.Schema.NewAccountIDLike(ids)
-		for taken[id] {
-			id = f.Schema.NewAccountIDLike(ids)
-		}
-		taken[id] = true
-		p, err := f.Schema.Signup(id, attrs)
-		if err != nil {
-			return nil, err
-		}
-		w, err := f.prepare(p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, nil
+	return dynamo.Result{Operation: "repair", Keys: problemKeys(w.Problem), Outcome: dynamo.Skipped, Reasons: []dynamo.Reason{},
+		Note: string(w.Problem.Kind) + " " + w.Problem.Constraint + "=" + w.Problem.Value + ": " + w.Skip}
 }
 
 // Send sends a prepared write and returns its outcome, settled and
 // recorded by the store (see dynamo.Store.Execute). A write that is not
-// Ready returns the outcome it already has.
+// Ready is not sent: its outcome is Unsent.
 func (f Flow) Send(ctx context.Context, w Write) (dynamo.Result, error) {
-	switch {
-	case w.Refused != nil:
-		return *w.Refused, nil
-	case w.Skip != "":
-		return dynamo.Result{Operation: "repair", Keys: problemKeys(w.Problem), Outcome: dynamo.Skipped, Reasons: []dynamo.Reason{},
-			Note: string(w.Problem.Kind) + " " + w.Problem.Constraint + "=" + w.Problem.Value + ": " + w.Skip}, nil
+	if !w.Ready() {
+		return w.Unsent(), nil
 	}
 	return f.Store.Execute(ctx, w.Tx)
-}
-
-// SendAtOnce sends every write at the same instant, each with Send, and
-// returns their outcomes in order: what a race does.
-func (f Flow) SendAtOnce(ctx context.Context, ws []Write) ([]dynamo.Result, []error) {
-	results := make([]dynamo.Result, len(ws))
-	errs := make([]error, len(ws))
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i, w := range ws {
-		wg.Go(func() {
-			<-start // every write leaves at once
-			results[i], errs[i] = f.Send(ctx, w)
-		})
-	}
-	close(start)
-	wg.Wait()
-	return results, errs
 }
 
 // prepare gives plan p its token and its request.

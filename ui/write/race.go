@@ -49,7 +49,7 @@ type RacerMsg struct {
 // those found written all the same.
 type RaceVerifiedMsg struct {
 	req        reqID
-	violations []dynamo.Violation
+	violations []writes.Violation
 	err        error
 }
 
@@ -63,19 +63,19 @@ type board struct {
 	// (verifying until the answer); violations are those found written,
 	// and verifyErr why they could not be read.
 	verifying  bool
-	violations []dynamo.Violation
+	violations []writes.Violation
 	verifyErr  error
 }
 
 // violation returns what was found written of racer i (from 0), if it
 // was reported cancelled and found written.
-func (b *board) violation(i int) (dynamo.Violation, bool) {
+func (b *board) violation(i int) (writes.Violation, bool) {
 	for _, v := range b.violations {
 		if v.Racer == i+1 {
 			return v, true
 		}
 	}
-	return dynamo.Violation{}, false
+	return writes.Violation{}, false
 }
 
 // done reports whether the race is over: every racer answered and the
@@ -226,7 +226,7 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 }
 
 // verifyRace reads back, consistently, what the cancelled racers of bd
-// would have written (see dynamo.RaceViolations): a cancelled transaction
+// would have written (see writes.RaceViolations): a cancelled transaction
 // writes nothing, so any of it found is a guard that did not hold.
 func verifyRace(ctx context.Context, req reqID, b Backend, sc *model.Schema, bd *board) tea.Cmd {
 	txs := bd.txs
@@ -235,7 +235,7 @@ func verifyRace(ctx context.Context, req reqID, b Backend, sc *model.Schema, bd 
 		results[i] = *r
 	}
 	return func() tea.Msg {
-		v, err := dynamo.RaceViolations(ctx, b, sc, txs, results)
+		v, err := writes.RaceViolations(ctx, b, sc, txs, results)
 		return RaceVerifiedMsg{req: req, violations: v, err: err}
 	}
 }
@@ -271,7 +271,7 @@ func (m Model) raceSummary() string {
 	case bd.verifyErr != nil:
 		verdict = "UNVERIFIED: " + model.OneLine(dynamo.Redact(bd.verifyErr.Error()))
 	default:
-		verdict, _ = dynamo.RaceVerdict(len(won), bd.violations)
+		verdict, _ = writes.RaceVerdict(len(won), bd.violations)
 	}
 	s := fmt.Sprintf("%d of %d racers committed: %s", len(won), len(bd.txs), verdict)
 	if len(won) > 0 {

@@ -33,8 +33,8 @@ import (
 type Backend interface {
 	writes.Store
 	// ConsistentReader reads a race's cancelled racers back (see
-	// dynamo.RaceViolations).
-	dynamo.ConsistentReader
+	// writes.RaceViolations).
+	writes.ConsistentReader
 }
 
 // reqID numbers dialogs, so that an answer for a dialog since closed is
@@ -307,7 +307,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if m.dialog == nil {
 		return m, nil
 	}
-	ctx, f, sc, req := m.ctx, m.flow(), m.schema, m.req
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if m.board != nil {
@@ -327,113 +326,23 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.dialog = &d
 		return m, cmd
 	case dialog.SubmitMsg:
-		h := writes.FromReport(m.report)
-		switch m.op {
-		case opSignup:
-			attrs := map[string]string{}
-			for _, c := range sc.Constraints {
-				attrs[c.Attr] = msg.Values[c.Attr]
-			}
-			one, _ := sc.Nouns()
-			id := msg.Values[one]
-			return m, func() tea.Msg {
-				return req.planned(f.Signup(ctx, id, attrs, h))
-			}
-		case opRace:
-			return m, m.submitRace(msg.Values)
-		case opRename:
-			id, others, seen := m.id, m.dup, m.seen
-			changes := map[string]string{}
-			for _, f := range m.dialog.Fields() {
-				if v := f.Input.Value(); v != f.Original {
-					changes[f.Label] = v
-				}
-			}
-			return m, func() tea.Msg {
-				return req.planned(f.Rename(ctx, id, changes, seen, others, h))
-			}
-		}
+		return m, m.submit(msg.Values)
 	case PlanMsg:
-		switch {
-		case msg.req != req: // for a dialog since closed
-		case msg.err != nil:
-			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
-		case msg.skip != "":
-			m.dialog.SetSkipped(msg.skip)
-		default:
-			m.prepared = &msg.tx
-			return m, m.dialog.SetPlan(msg.preview)
-		}
+		return m.showPlan(msg)
 	case RacePlannedMsg:
-		switch {
-		case msg.req != req:
-		case msg.err != nil:
-			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
-		default:
-			m.raceTxs, m.prepared = msg.txs, &msg.txs[0]
-			return m, m.dialog.SetPlan(msg.preview)
-		}
+		return m.showRace(msg)
 	case RacerMsg:
 		return m.racerAnswered(msg)
 	case RaceVerifiedMsg:
 		return m.raceVerified(msg)
 	case dialog.SaveMsg:
-		if m.prepared == nil {
-			return m, nil
-		}
-		tx, dir := *m.prepared, m.SaveDir
-		return m, func() tea.Msg {
-			path, err := save(dir, tx)
-			return SavedMsg{req: req, path: path, err: err}
-		}
+		return m, m.saveRequest()
 	case SavedMsg:
-		switch {
-		case msg.req != req:
-		case msg.err != nil:
-			m.dialog.SetInfo("not saved: " + dynamo.Redact(msg.err.Error()))
-		default:
-			// The path on a line of its own, not wrapped at its hyphens.
-			m.dialog.SetInfo("saved the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH) to:\n" + msg.path)
-		}
+		m.saved(msg)
 	case dialog.SendMsg:
-		if m.prepared == nil {
-			return m, nil
-		}
-		if m.op == opRace {
-			return m, m.startRace()
-		}
-		tx := *m.prepared
-		m.sending = &tx
-		// Quitting does not cancel a write: it waits for the outcome (see
-		// Quit), which is settled under this context.
-		wctx := context.WithoutCancel(ctx)
-		return m, func() tea.Msg {
-			res, err := f.Send(wctx, writes.Write{Tx: tx})
-			return SentMsg{req: req, res: res, err: err}
-		}
+		return m.send()
 	case SentMsg:
-		if msg.req != req {
-			return m, nil
-		}
-		m.sending = nil
-		if m.quitting {
-			m.farewell = farewell(msg.res, msg.err)
-			return m, tea.Quit
-		}
-		switch {
-		case msg.err != nil && msg.res.Outcome != "":
-			// Certainly not applied: the outcome says how, in words.
-			m.dialog.SetFailure(msg.res, dynamo.Redact(msg.err.Error()))
-			return m, nil
-		case msg.err != nil:
-			m.dialog.SetError(dynamo.Redact(msg.err.Error()))
-			return m, nil
-		}
-		m.dialog.SetResult(msg.res)
-		if msg.res.Outcome == model.Committed {
-			m.last = &msg.res
-		}
-		m.written = written(m.prepared.Plan) // read again whatever the outcome
+		return m.sent(msg)
 	case dialog.CloseMsg:
 		m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil
 		if ids := m.written; msg.Committed || len(ids) > 0 {
@@ -442,6 +351,131 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// showPlan shows a planned write's preview, or why there is none.
+func (m Model) showPlan(msg PlanMsg) (Model, tea.Cmd) {
+	switch {
+	case msg.req != m.req: // for a dialog since closed
+	case msg.err != nil:
+		m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+	case msg.skip != "":
+		m.dialog.SetSkipped(msg.skip)
+	default:
+		m.prepared = &msg.tx
+		return m, m.dialog.SetPlan(msg.preview)
+	}
+	return m, nil
+}
+
+// showRace shows a planned race's preview, or why there is none.
+func (m Model) showRace(msg RacePlannedMsg) (Model, tea.Cmd) {
+	switch {
+	case msg.req != m.req:
+	case msg.err != nil:
+		m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+	default:
+		m.raceTxs, m.prepared = msg.txs, &msg.txs[0]
+		return m, m.dialog.SetPlan(msg.preview)
+	}
+	return m, nil
+}
+
+// submit plans the write the form's values describe.
+func (m Model) submit(values map[string]string) tea.Cmd {
+	ctx, f, sc, req, h := m.ctx, m.flow(), m.schema, m.req, writes.FromReport(m.report)
+	switch m.op {
+	case opSignup:
+		attrs := map[string]string{}
+		for _, c := range sc.Constraints {
+			attrs[c.Attr] = values[c.Attr]
+		}
+		one, _ := sc.Nouns()
+		id := values[one]
+		return func() tea.Msg { return req.planned(f.Signup(ctx, id, attrs, h)) }
+	case opRace:
+		return m.submitRace(values)
+	case opRename:
+		id, others, seen := m.id, m.dup, m.seen
+		changes := map[string]string{}
+		for _, field := range m.dialog.Fields() {
+			if v := field.Input.Value(); v != field.Original {
+				changes[field.Label] = v
+			}
+		}
+		return func() tea.Msg { return req.planned(f.Rename(ctx, id, changes, seen, others, h)) }
+	}
+	return nil
+}
+
+// send sends the previewed write, or starts the race.
+func (m Model) send() (Model, tea.Cmd) {
+	if m.prepared == nil {
+		return m, nil
+	}
+	if m.op == opRace {
+		return m, m.startRace()
+	}
+	tx, f, req := *m.prepared, m.flow(), m.req
+	m.sending = &tx
+	// Quitting does not cancel a write: it waits for the outcome (see
+	// Quit), which is settled under this context.
+	wctx := context.WithoutCancel(m.ctx)
+	return m, func() tea.Msg {
+		res, err := f.Send(wctx, writes.Write{Tx: tx})
+		return SentMsg{req: req, res: res, err: err}
+	}
+}
+
+// sent shows a sent write's outcome (or, quitting, keeps it to print).
+func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
+	if msg.req != m.req {
+		return m, nil
+	}
+	m.sending = nil
+	if m.quitting {
+		m.farewell = farewell(msg.res, msg.err)
+		return m, tea.Quit
+	}
+	switch {
+	case msg.err != nil && msg.res.Outcome != "":
+		// Certainly not applied: the outcome says how, in words.
+		m.dialog.SetFailure(msg.res, dynamo.Redact(msg.err.Error()))
+		return m, nil
+	case msg.err != nil:
+		m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+		return m, nil
+	}
+	m.dialog.SetResult(msg.res)
+	if msg.res.Outcome == model.Committed {
+		m.last = &msg.res
+	}
+	m.written = written(m.prepared.Plan) // read again whatever the outcome
+	return m, nil
+}
+
+// saveRequest saves the previewed request to a file (see save).
+func (m Model) saveRequest() tea.Cmd {
+	if m.prepared == nil {
+		return nil
+	}
+	tx, dir, req := *m.prepared, m.SaveDir, m.req
+	return func() tea.Msg {
+		path, err := save(dir, tx)
+		return SavedMsg{req: req, path: path, err: err}
+	}
+}
+
+// saved says where the request went, or why it did not.
+func (m *Model) saved(msg SavedMsg) {
+	switch {
+	case msg.req != m.req:
+	case msg.err != nil:
+		m.dialog.SetInfo("not saved: " + dynamo.Redact(msg.err.Error()))
+	default:
+		// The path on a line of its own, not wrapped at its hyphens.
+		m.dialog.SetInfo("saved the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH) to:\n" + msg.path)
+	}
 }
 
 // save writes the request of tx as the AWS CLI takes it to

@@ -1,4 +1,4 @@
-package dynamo_test
+package writes_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/writes"
 )
 
 // itemsAt is a ConsistentReader over items held by table and key.
@@ -90,7 +91,7 @@ func TestRaceViolations(t *testing.T) {
 	items.put(sc.Table, account("ACCT#own", "own-ACCT#own"), sc.PK, sc.SK)
 	items.put(sc.Table, account("ACCT#holds", v), sc.PK, sc.SK)
 	items.put(sc.Table, account("ACCT#unknown", v), sc.PK, sc.SK)
-	got, err := dynamo.RaceViolations(context.Background(), items, &sc, txs, results)
+	got, err := writes.RaceViolations(context.Background(), items, &sc, txs, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +100,12 @@ func TestRaceViolations(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Fatalf("violations %v\nwant       %s", got, want)
 	}
-	if got, err := dynamo.RaceViolations(context.Background(), itemsAt{}, &sc, txs, results); err != nil || got == nil || len(got) != 0 {
+	if got, err := writes.RaceViolations(context.Background(), itemsAt{}, &sc, txs, results); err != nil || got == nil || len(got) != 0 {
 		t.Fatalf("nothing written: %#v, %v; want an empty slice", got, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := dynamo.RaceViolations(ctx, items, &sc, txs, results); !errors.Is(err, context.Canceled) {
+	if _, err := writes.RaceViolations(ctx, items, &sc, txs, results); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a read that fails: %v; want its error", err)
 	}
 }

@@ -1,4 +1,4 @@
-package dynamo
+package writes
 
 import (
 	"context"
@@ -6,9 +6,57 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
+
+// Racers plans n signups of new accounts, each keyed like ids (keys of
+// the table), that all claim attrs: the guarded transactions a race sends
+// at once (SendAtOnce), with no holder lookup (the guards alone decide).
+func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, error) {
+	taken := map[string]bool{}
+	for _, id := range ids {
+		taken[id] = true
+	}
+	var out []Write
+	for range n {
+		id := f.Schema.NewAccountIDLike(ids)
+		for taken[id] {
+			id = f.Schema.NewAccountIDLike(ids)
+		}
+		taken[id] = true
+		p, err := f.Schema.Signup(id, attrs)
+		if err != nil {
+			return nil, err
+		}
+		w, err := f.prepare(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// SendAtOnce sends every write at the same instant, each with Send, and
+// returns their outcomes in order: what a race does.
+func (f Flow) SendAtOnce(ctx context.Context, ws []Write) ([]dynamo.Result, []error) {
+	results := make([]dynamo.Result, len(ws))
+	errs := make([]error, len(ws))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		wg.Go(func() {
+			<-start // every write leaves at once
+			results[i], errs[i] = f.Send(ctx, w)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return results, errs
+}
 
 // Violation is a racer reported cancelled whose writes consistent reads
 // find in the table all the same: a guard that did not hold, on a backend
@@ -33,11 +81,11 @@ type ConsistentReader interface {
 // a lock naming it, its own account holding the values its update sets.
 // A reported cancellation is otherwise taken at its word, and the winner
 // is not read: so it must run before the racers are cleaned up.
-func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, txs []Tx, results []Result) ([]Violation, error) {
+func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, txs []dynamo.Tx, results []dynamo.Result) ([]Violation, error) {
 	var refs []model.KeyRef
 	names := map[string][]string{} // table -> its key attributes
 	for i, tx := range txs {
-		if i >= len(results) || results[i].Outcome != Cancelled {
+		if i >= len(results) || results[i].Outcome != dynamo.Cancelled {
 			continue
 		}
 		for _, a := range tx.Plan.Actions {
@@ -57,18 +105,18 @@ func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, t
 		for _, n := range names[table] {
 			key[n] = it[n].S
 		}
-		found[keyID(table, key)] = it
+		found[refText(table, key)] = it
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the cancelled racers' keys back: %w", err)
 	}
 	for i, tx := range txs {
-		if i >= len(results) || results[i].Outcome != Cancelled {
+		if i >= len(results) || results[i].Outcome != dynamo.Cancelled {
 			continue
 		}
 		var what []string
 		for _, a := range tx.Plan.Actions {
-			if w := raceWrite(sc, a, found[keyID(a.Table, a.Key)]); w != "" {
+			if w := raceWrite(sc, a, found[refText(a.Table, a.Key)]); w != "" {
 				what = append(what, w)
 			}
 		}
@@ -79,8 +127,11 @@ func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, t
 	return out, nil
 }
 
+// refText identifies an item by its table and key.
+func refText(table string, key map[string]string) string { return fmt.Sprint(table, key) } // fmt sorts map keys
+
 // racerKey is the account a racer's transaction is about.
-func racerKey(tx Tx) string {
+func racerKey(tx dynamo.Tx) string {
 	if len(tx.Plan.Keys) > 0 {
 		return tx.Plan.Keys[0]
 	}
