@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
 
@@ -224,9 +223,9 @@ func readPart(m *model.Merger, path string) error {
 
 // progressLine returns a progress callback that redraws one stderr line at
 // most ten times a second, and clears it when the check is done.
-func progressLine(p *progress) func(dynamo.CheckProgress) {
-	return func(c dynamo.CheckProgress) {
-		if c.Phase == dynamo.PhaseDone {
+func progressLine(p *progress) func(model.CheckProgress) {
+	return func(c model.CheckProgress) {
+		if c.Phase == model.PhaseDone {
 			p.done()
 			return
 		}

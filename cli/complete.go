@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/config"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
@@ -73,7 +74,7 @@ func (a *app) completeTables(cmd *cobra.Command, _ []string, _ string) ([]string
 			out = append(out, s.Values[0])
 		}
 	}
-	if a.settle() == nil && a.endpointURL != "" && dynamo.IsLoopback(a.endpointURL) {
+	if a.settle() == nil && a.endpointURL != "" && backend.IsLoopback(a.endpointURL) {
 		ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
 		defer cancel()
 		if client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: a.endpointURL, Region: a.region}); err == nil {

@@ -9,7 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/dynamo/mistake"
+	"github.com/locktable/locktable/dynamo/replay"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/model/mistake"
 )
 
 func (a *app) demoCommand() *cobra.Command {
@@ -82,10 +84,10 @@ func replayMistake(ctx context.Context, store *dynamo.Store, kind mistake.Kind) 
 	if err := record(dynamo.AuditEntry{Event: dynamo.EventIntent}); err != nil {
 		return mistake.Replay{}, usageErr("%v: nothing was written", err)
 	}
-	replay, err := mistake.Run(ctx, store, kind)
-	outcome := dynamo.AuditEntry{Event: dynamo.EventOutcome, Keys: replay.Accounts, Outcome: dynamo.Committed}
+	replay, err := replay.Run(ctx, store, kind)
+	outcome := dynamo.AuditEntry{Event: dynamo.EventOutcome, Keys: replay.Accounts, Outcome: model.Committed}
 	if err != nil {
-		outcome.Outcome, outcome.Reason = dynamo.Unknown, err.Error()
+		outcome.Outcome, outcome.Reason = model.Unknown, err.Error()
 	}
 	_ = record(outcome)
 	return replay, err

@@ -9,8 +9,8 @@ import (
 
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo/dynamotest"
-	"github.com/locktable/locktable/dynamo/mistake"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/model/mistake"
 )
 
 func TestDemoBreakShowsExactlyItsProblem(t *testing.T) {

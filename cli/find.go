@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -63,7 +63,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 			if err != nil {
 				return err
 			}
-			var o dynamo.FindOptions
+			var o backend.FindOptions
 			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				o.Progress = func(what string, n int64) { fmt.Fprintf(a.stderr, "\r%s: %d items read", what, n) }
 			}
@@ -95,7 +95,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 	return cmd
 }
 
-func toFoundJSON(s *model.Schema, f dynamo.Found) foundJSON {
+func toFoundJSON(s *model.Schema, f backend.Found) foundJSON {
 	out := foundJSON{Query: f.Query, Accounts: []accountJSON{}, Orphans: f.Orphans, How: f.How, Note: f.Note}
 	if out.Orphans == nil {
 		out.Orphans = []model.Problem{}
@@ -127,7 +127,7 @@ func valueText(v model.Value) string {
 
 // writeFound prints one line per account (each unique attribute with its
 // lock's state) and per orphan lock, then the note.
-func writeFound(w io.Writer, s *model.Schema, f dynamo.Found) error {
+func writeFound(w io.Writer, s *model.Schema, f backend.Found) error {
 	var b strings.Builder
 	for _, a := range f.Accounts {
 		parts := []string{model.Printable(a.ID)}

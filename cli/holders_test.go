@@ -9,6 +9,7 @@ import (
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
 )
 
 // missingLockTable is Ada, healthy, and Bob, who holds username bob while
@@ -63,7 +64,7 @@ func TestWritesRefuseAValueHeldWithoutItsLock(t *testing.T) {
 	}
 	for _, l := range lines {
 		var e dynamo.AuditEntry
-		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Event != dynamo.EventRefused || e.Outcome != dynamo.Cancelled ||
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Event != dynamo.EventRefused || e.Outcome != model.Cancelled ||
 			!strings.Contains(e.Reason, "ACCT#b0b001") {
 			t.Errorf("audit line %q", l)
 		}

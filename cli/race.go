@@ -9,22 +9,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/writes"
 )
 
 // raceJSON is race --json's one object.
 type raceJSON struct {
-	Attr      string          `json:"attribute"`
-	Value     string          `json:"value"`
-	Op        string          `json:"op"`
-	Committed int             `json:"committed"`
-	Racers    []dynamo.Result `json:"racers"`
+	Attr      string         `json:"attribute"`
+	Value     string         `json:"value"`
+	Op        string         `json:"op"`
+	Committed int            `json:"committed"`
+	Racers    []model.Result `json:"racers"`
 	// Violations are the racers reported cancelled whose writes were
 	// found in the table before the cleanup: guards that did not hold.
 	Violations []writes.Violation `json:"violations"`
-	Cleanup    []dynamo.Result    `json:"cleanup"`
+	Cleanup    []model.Result     `json:"cleanup"`
 }
 
 func (a *app) raceCommand() *cobra.Command {
@@ -79,7 +79,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 			if store.Schema.Constraint(attr) < 0 {
 				return refuse(usageErr("--set %s: not a unique attribute (--unique)", attr))
 			}
-			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []dynamo.Result{}, Violations: []writes.Violation{}, Cleanup: []dynamo.Result{}}
+			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []model.Result{}, Violations: []writes.Violation{}, Cleanup: []model.Result{}}
 			flow := writes.Flow{Store: store, Schema: &store.Schema}
 			ids, racers, setup, err := a.racers(ctx, flow, attr, value, op, n)
 			out.Cleanup = append(out.Cleanup, setup...)
@@ -90,15 +90,15 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 				return err
 			}
 			results, errs := flow.SendAtOnce(ctx, racers)
-			txs := make([]dynamo.Tx, len(racers))
+			txs := make([]backend.Tx, len(racers))
 			for i, w := range racers {
 				txs[i] = w.Tx
 			}
 			for i, r := range results {
 				if errs[i] != nil {
-					r.Reasons = append(r.Reasons, dynamo.Reason{Slot: -1, Code: string(r.Outcome), Message: errs[i].Error()})
+					r.Reasons = append(r.Reasons, model.Reason{Slot: -1, Code: string(r.Outcome), Message: errs[i].Error()})
 				}
-				if r.Outcome == dynamo.Committed {
+				if r.Outcome == model.Committed {
 					out.Committed++
 				}
 				out.Racers = append(out.Racers, r)
@@ -145,10 +145,10 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 // first (their results). No racer looks for holders: the guards alone
 // decide. On an error the ids are still those of every account it may
 // have created, for the caller to delete.
-func (a *app) racers(ctx context.Context, f writes.Flow, attr, value, op string, n int) ([]string, []writes.Write, []dynamo.Result, error) {
+func (a *app) racers(ctx context.Context, f writes.Flow, attr, value, op string, n int) ([]string, []writes.Write, []model.Result, error) {
 	var ids []string
 	var racers []writes.Write
-	var setup []dynamo.Result
+	var setup []model.Result
 	for i := range n {
 		id := f.Schema.NewAccountID()
 		ids = append(ids, id) // from here on it may exist: cleanup looks for it
@@ -160,7 +160,7 @@ func (a *app) racers(ctx context.Context, f writes.Flow, attr, value, op string,
 				err = usageErr("%v", err)
 			}
 		} else {
-			var res dynamo.Result
+			var res model.Result
 			w, res, err = renameRacer(ctx, f, id, fmt.Sprintf("race-%d-", i), attr, value)
 			if res.Operation != "" {
 				setup = append(setup, res)
@@ -177,18 +177,18 @@ func (a *app) racers(ctx context.Context, f writes.Flow, attr, value, op string,
 // renameRacer creates account id holding a value of its own (own and the
 // id's suffix) and plans its rename to value: the result is the signup's,
 // and a value Signup or Rename refuses is a usage error.
-func renameRacer(ctx context.Context, f writes.Flow, id, own, attr, value string) (writes.Write, dynamo.Result, error) {
+func renameRacer(ctx context.Context, f writes.Flow, id, own, attr, value string) (writes.Write, model.Result, error) {
 	own += strings.TrimPrefix(id, f.Schema.AccountPrefix)
 	none := writes.Holders{Skip: true}
 	sw, err := f.Signup(ctx, id, map[string]string{attr: own}, none)
 	if err != nil {
-		return writes.Write{}, dynamo.Result{}, usageErr("%v", err)
+		return writes.Write{}, model.Result{}, usageErr("%v", err)
 	}
 	res, err := f.Send(ctx, sw)
 	if err != nil {
 		return writes.Write{}, res, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
 	}
-	if res.Outcome != dynamo.Committed {
+	if res.Outcome != model.Committed {
 		return writes.Write{}, res, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
 	}
 	w, err := f.Rename(ctx, id, map[string]string{attr: value}, nil, nil, none)
@@ -203,8 +203,8 @@ func renameRacer(ctx context.Context, f writes.Flow, id, own, attr, value string
 
 // deleteRacers deletes the racers' accounts that exist, saying on stderr
 // which could not be.
-func (a *app) deleteRacers(ctx context.Context, f writes.Flow, ids []string) []dynamo.Result {
-	var done []dynamo.Result
+func (a *app) deleteRacers(ctx context.Context, f writes.Flow, ids []string) []model.Result {
+	var done []model.Result
 	for _, id := range ids {
 		if res, err := deleteRacer(ctx, f, id); err == nil && res.Operation != "" {
 			done = append(done, res)
@@ -216,13 +216,13 @@ func (a *app) deleteRacers(ctx context.Context, f writes.Flow, ids []string) []d
 }
 
 // deleteRacer deletes a racer's account with its locks, if it exists.
-func deleteRacer(ctx context.Context, f writes.Flow, id string) (dynamo.Result, error) {
+func deleteRacer(ctx context.Context, f writes.Flow, id string) (model.Result, error) {
 	w, err := f.Delete(ctx, id, nil, nil)
 	if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
-		return dynamo.Result{}, nil // never created: its signup lost the race
+		return model.Result{}, nil // never created: its signup lost the race
 	}
 	if err != nil {
-		return dynamo.Result{}, err
+		return model.Result{}, err
 	}
 	return f.Send(ctx, w)
 }

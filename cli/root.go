@@ -14,11 +14,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/config"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/demo"
 	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
 )
 
 // app holds the global flags and what they open.
@@ -69,7 +71,7 @@ func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
-		fmt.Fprintln(stderr, "locktable: "+model.OneLine(dynamo.Redact(err.Error())))
+		fmt.Fprintln(stderr, "locktable: "+model.OneLine(redact.String(err.Error())))
 	}
 	return code
 }
@@ -204,7 +206,7 @@ func (a *app) logWriter() (io.Writer, error) {
 		return nil, usageErr("--log-file%s: %v", a.from("log-file"), err)
 	}
 	a.closers = append(a.closers, func() { f.Close() })
-	w := dynamo.RedactingWriter(f)
+	w := redact.Writer(f)
 	log.SetOutput(w)
 	return w, nil
 }
@@ -282,7 +284,7 @@ func (a *app) open(ctx context.Context, s model.Schema) (*dynamo.Store, error) {
 
 // mayWrite refuses a write that the flags do not allow: never under
 // --read-only; beyond loopback and the demo only with --write.
-func (a *app) mayWrite(ep dynamo.Endpoint) error {
+func (a *app) mayWrite(ep backend.Endpoint) error {
 	switch {
 	case a.readOnly:
 		return usageErr("refusing to write: --read-only is set%s", a.from("read-only"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/model"
 )
 
 // seedJSON is seed --json's one object.
@@ -42,7 +43,7 @@ func (a *app) seedCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			record := func(event string, outcome dynamo.Outcome, why error) error {
+			record := func(event string, outcome model.Outcome, why error) error {
 				e := dynamo.AuditEntry{Event: event, Operation: "seed", Table: s.Table, Keys: s.Tables(), Outcome: outcome}
 				if why != nil {
 					e.Reason = why.Error()
@@ -57,10 +58,10 @@ func (a *app) seedCommand() *cobra.Command {
 			res, err := seed.Run(cmd.Context(), store, o)
 			p.done()
 			if err != nil {
-				_ = record(dynamo.EventOutcome, dynamo.Unknown, err)
+				_ = record(dynamo.EventOutcome, model.Unknown, err)
 				return err
 			}
-			if err := record(dynamo.EventOutcome, dynamo.Committed, nil); err != nil {
+			if err := record(dynamo.EventOutcome, model.Committed, nil); err != nil {
 				fmt.Fprintf(a.stderr, "locktable: seeded, but %v\n", err)
 			}
 			if asJSON {

@@ -10,11 +10,20 @@ import (
 	"golang.org/x/term"
 
 	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/dynamo/mistake"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/model/mistake"
 	"github.com/locktable/locktable/ui"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/picker"
+	"github.com/locktable/locktable/writes"
+)
+
+// The terminal UI and the write flow read and write through *dynamo.Store,
+// speaking package backend's values; they do not import dynamo.
+var (
+	_ ui.Backend   = (*dynamo.Store)(nil)
+	_ ui.Store     = (*dynamo.Store)(nil)
+	_ writes.Store = (*dynamo.Store)(nil)
 )
 
 // runTUI opens the terminal UI on the table. Errors before it starts (a
@@ -40,7 +49,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	// A writable store is probed: what the backend lacks is kept on the
 	// store (the UI shows it); one without transactions is read only.
 	probe := store.Writable()
-	opened, err := ui.Open(ctx, store, a.accountsIndex, probe)
+	opened, err := ui.Open(ctx, store, len(store.Schema.Constraints), a.accountsIndex, probe)
 	if err != nil {
 		// No table given and the default one is not there: pick one.
 		if !dynamo.IsTableNotFound(err) || a.cmd.PersistentFlags().Changed("table") || a.from("table") != "" {
@@ -51,7 +60,7 @@ func (a *app) runTUI(ctx context.Context) error {
 			return perr
 		}
 		store.Schema.Table = table
-		if opened, err = ui.Open(ctx, store, a.accountsIndex, probe); err != nil {
+		if opened, err = ui.Open(ctx, store, len(store.Schema.Constraints), a.accountsIndex, probe); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/writes"
@@ -225,7 +226,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 		return err
 	}
 	var ready []writes.Write
-	var results []dynamo.Result
+	var results []model.Result
 	for _, w := range planned {
 		if !w.Ready() {
 			results = append(results, w.Unsent())
@@ -279,9 +280,9 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 
 // dryRun prints each ready write's request as the AWS CLI takes it, and
 // on stderr each value a holder lookup refused (exit 3 if any).
-func (a *app) dryRun(ready []writes.Write, results []dynamo.Result) error {
+func (a *app) dryRun(ready []writes.Write, results []model.Result) error {
 	for _, w := range ready {
-		b, err := dynamo.CLIJSON(w.Tx.Input)
+		b, err := w.Tx.Request.CLIInput()
 		if err != nil {
 			return err
 		}
@@ -289,7 +290,7 @@ func (a *app) dryRun(ready []writes.Write, results []dynamo.Result) error {
 	}
 	refused := false
 	for _, r := range results {
-		if r.Outcome != dynamo.Cancelled {
+		if r.Outcome != model.Cancelled {
 			continue
 		}
 		for _, rs := range r.Reasons {
@@ -376,7 +377,7 @@ func (a *app) guardWrite(ctx context.Context, op writeOp, dryRun bool) (*dynamo.
 			return nil, nil, err
 		}
 		if a.readOnly {
-			return nil, nil, refuse(a.mayWrite(dynamo.Endpoint{}))
+			return nil, nil, refuse(a.mayWrite(backend.Endpoint{}))
 		}
 	}
 	store, err := a.backend(ctx, s) // builds the client; sends nothing
@@ -400,7 +401,7 @@ func (a *app) confirm(ctx context.Context, ready []writes.Write) error {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
 	in := a.stdin.(*os.File)
-	txs := make([]dynamo.Tx, len(ready))
+	txs := make([]backend.Tx, len(ready))
 	for i, w := range ready {
 		txs[i] = w.Tx
 	}
@@ -485,7 +486,7 @@ func (a *app) openAudit() (*dynamo.AuditLog, error) {
 
 // report prints the results and picks the exit status: 4 if any outcome is
 // unknown, else 3 if any was cancelled, else 0.
-func (a *app) report(results []dynamo.Result, asJSON bool) error {
+func (a *app) report(results []model.Result, asJSON bool) error {
 	code := ExitOK
 	for _, r := range results {
 		if asJSON {
@@ -496,9 +497,9 @@ func (a *app) report(results []dynamo.Result, asJSON bool) error {
 			writeResult(a.stdout, r)
 		}
 		switch {
-		case r.Outcome == dynamo.Unknown:
+		case r.Outcome == model.Unknown:
 			code = ExitUnknown
-		case r.Outcome == dynamo.Cancelled && code != ExitUnknown:
+		case r.Outcome == model.Cancelled && code != ExitUnknown:
 			code = ExitCancelled
 		}
 	}
@@ -508,13 +509,13 @@ func (a *app) report(results []dynamo.Result, asJSON bool) error {
 	return nil
 }
 
-func writeResult(w io.Writer, r dynamo.Result) {
+func writeResult(w io.Writer, r model.Result) {
 	keys := model.Printable(strings.Join(r.Keys, ", "))
 	switch r.Outcome {
-	case dynamo.Skipped:
+	case model.Skipped:
 		fmt.Fprintf(w, "skipped   %s\n", model.Printable(r.Note))
 		return
-	case dynamo.Unknown:
+	case model.Unknown:
 		fmt.Fprintf(w, "UNKNOWN   %s %s (token %s): no answer came and the keys did not settle it; check the keys (locktable check) before trying again\n", r.Operation, keys, r.Token)
 	default:
 		fmt.Fprintf(w, "%-9s %s %s (token %s)\n", r.Outcome, r.Operation, keys, r.Token)

@@ -29,15 +29,15 @@ const (
 // AuditEntry is one line of the audit log: keys, never attribute values
 // beyond keys.
 type AuditEntry struct {
-	Time      time.Time `json:"time"`
-	Event     string    `json:"event"`
-	Operation string    `json:"operation"`
-	Table     string    `json:"table"`
-	Keys      []string  `json:"keys"`
-	Token     string    `json:"token,omitempty"`
-	Outcome   Outcome   `json:"outcome,omitempty"`
-	Codes     []string  `json:"cancellation_codes,omitempty"`
-	Reason    string    `json:"reason,omitempty"`
+	Time      time.Time     `json:"time"`
+	Event     string        `json:"event"`
+	Operation string        `json:"operation"`
+	Table     string        `json:"table"`
+	Keys      []string      `json:"keys"`
+	Token     string        `json:"token,omitempty"`
+	Outcome   model.Outcome `json:"outcome,omitempty"`
+	Codes     []string      `json:"cancellation_codes,omitempty"`
+	Reason    string        `json:"reason,omitempty"`
 }
 
 // AuditLog appends JSON lines to a writer, syncing each one when the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -19,7 +20,7 @@ const BenchTableEnv = "LOCKTABLE_BENCH_TABLE"
 
 // benchClient returns a client for the emulator and the table to read, or
 // skips the benchmark when either is not set.
-func benchClient(b *testing.B) (*dynamodb.Client, dynamo.Endpoint, string) {
+func benchClient(b *testing.B) (*dynamodb.Client, backend.Endpoint, string) {
 	b.Helper()
 	table := os.Getenv(BenchTableEnv)
 	if table == "" || os.Getenv(dynamotest.EndpointEnv) == "" {
@@ -48,15 +49,15 @@ func BenchmarkCheck(b *testing.B) {
 	var items, problems int
 	// Time spent in each phase, summed over the iterations: the phase
 	// changes are seen through the progress callback.
-	spent := map[dynamo.CheckPhase]time.Duration{}
+	spent := map[model.CheckPhase]time.Duration{}
 	for b.Loop() {
 		start := time.Now()
 		store, err := dynamo.Open(ctx, client, ep, schema)
 		if err != nil {
 			b.Fatal(err)
 		}
-		phase, since := dynamo.PhaseScan, start
-		r, err := store.Check(ctx, func(p dynamo.CheckProgress) {
+		phase, since := model.PhaseScan, start
+		r, err := store.Check(ctx, func(p model.CheckProgress) {
 			if p.Phase != phase {
 				now := time.Now()
 				spent[phase] += now.Sub(since)
@@ -70,7 +71,7 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(items), "items/op")
 	b.ReportMetric(float64(problems), "problems/op")
-	for _, ph := range []dynamo.CheckPhase{dynamo.PhaseScan, dynamo.PhaseConfirm, dynamo.PhaseRescan} {
+	for _, ph := range []model.CheckPhase{model.PhaseScan, model.PhaseConfirm, model.PhaseRescan} {
 		b.ReportMetric(float64(spent[ph].Milliseconds())/float64(b.N), string(ph)+"-ms/op")
 	}
 }

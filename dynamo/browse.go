@@ -10,61 +10,40 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
-// Cursor is where a paged read goes on: the LastEvaluatedKey of the last
-// call, and for reads that span tables, which table. The zero Cursor is the
-// start. Callers keep it as a value and hand it back.
-type Cursor struct {
-	table int
-	key   map[string]types.AttributeValue
-	pos   int // see CursorAt
-	done  bool
+// startKey is the ExclusiveStartKey a read from c sends: none at the start
+// of a table.
+func startKey(c backend.Cursor) map[string]types.AttributeValue {
+	if len(c.Key()) == 0 {
+		return nil
+	}
+	return ItemToSDK(c.Key())
 }
-
-// Done reports whether the read has nothing more.
-func (c Cursor) Done() bool { return c.done }
-
-// CursorAt is the cursor of a backend that pages by position, such as the
-// terminal UI's in-memory fake: the next page starts at item pos, and done
-// says there is none.
-func CursorAt(pos int, done bool) Cursor { return Cursor{pos: pos, done: done} }
-
-// Pos returns the position a CursorAt cursor was made with.
-func (c Cursor) Pos() int { return c.pos }
-
-// BrowseLimit is the Limit of one browsing call: a few hundred items come
-// back in milliseconds, where a 1 MB page can take a second.
-const BrowseLimit = 300
 
 // maxCallsPerPage bounds how many short filtered pages one page request
 // chains, so that a table with few accounts still answers promptly.
 const maxCallsPerPage = 20
 
-// AccountPage is one page of accounts with their locks.
-type AccountPage struct {
-	Accounts []model.AccountView
-	Next     Cursor
-}
-
 // AccountsPage reads at least want accounts from where from left off (fewer
 // at the end of the table), each with its locks read consistently.
 // consistent makes the scan itself strongly consistent (a reload).
-func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consistent bool) (AccountPage, error) {
+func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
 	var items []model.Item
 	cur := from
-	for calls := 0; !cur.done && len(items) < want && calls < maxCallsPerPage; calls++ {
+	for calls := 0; !cur.Done() && len(items) < want && calls < maxCallsPerPage; calls++ {
 		// The first call asks for about what is wanted, so the first rows
 		// come with one small page and one BatchGetItem; calls that fill a
 		// short filtered page take BrowseLimit.
-		limit := int32(BrowseLimit)
+		limit := int32(backend.BrowseLimit)
 		if calls == 0 {
-			limit = int32(min(max(want, 25), BrowseLimit))
+			limit = int32(min(max(want, 25), backend.BrowseLimit))
 		}
 		got, next, err := s.accountsCall(ctx, cur, consistent, limit)
 		if err != nil {
-			return AccountPage{}, err
+			return backend.AccountPage{}, err
 		}
 		items = append(items, got...)
 		cur = next
@@ -77,7 +56,7 @@ func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consist
 		}
 		full := map[string]model.Item{}
 		if err := s.ReadConsistent(ctx, refs, func(_ string, it model.Item) { full[it[s.Schema.PK].S] = it }); err != nil {
-			return AccountPage{}, err
+			return backend.AccountPage{}, err
 		}
 		kept := items[:0]
 		for _, it := range items {
@@ -89,14 +68,14 @@ func (s *Store) AccountsPage(ctx context.Context, from Cursor, want int, consist
 	}
 	views, err := s.Judge(ctx, items)
 	if err != nil {
-		return AccountPage{}, err
+		return backend.AccountPage{}, err
 	}
-	return AccountPage{Accounts: views, Next: cur}, nil
+	return backend.AccountPage{Accounts: views, Next: cur}, nil
 }
 
 // accountsCall is one Scan (or, with an accounts index, one Query or index
 // Scan) of account items.
-func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, limit int32) ([]model.Item, Cursor, error) {
+func (s *Store) accountsCall(ctx context.Context, from backend.Cursor, consistent bool, limit int32) ([]model.Item, backend.Cursor, error) {
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	var (
@@ -108,10 +87,10 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, 
 		if err != nil {
 			return nil, from, err
 		}
-		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(limit)
+		in.ExclusiveStartKey, in.Limit = startKey(from), aws.Int32(limit)
 		if in.KeyConditionExpression == nil {
 			// A sparse index: every item in it is an account.
-			out, err := s.api.Scan(cctx, &dynamodb.ScanInput{TableName: in.TableName, IndexName: in.IndexName, ExclusiveStartKey: from.key, Limit: in.Limit})
+			out, err := s.api.Scan(cctx, &dynamodb.ScanInput{TableName: in.TableName, IndexName: in.IndexName, ExclusiveStartKey: in.ExclusiveStartKey, Limit: in.Limit})
 			if err != nil {
 				return nil, from, explain(err, "scan index "+s.AccountsIndex+" of", s.Schema.Table, s.Endpoint)
 			}
@@ -128,7 +107,7 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, 
 		if err != nil {
 			return nil, from, err
 		}
-		in.ExclusiveStartKey, in.Limit = from.key, aws.Int32(limit)
+		in.ExclusiveStartKey, in.Limit = startKey(from), aws.Int32(limit)
 		in.ConsistentRead = aws.Bool(consistent)
 		out, err := s.api.Scan(cctx, in)
 		if err != nil {
@@ -144,7 +123,10 @@ func (s *Store) accountsCall(ctx context.Context, from Cursor, consistent bool, 
 			items = append(items, it)
 		}
 	}
-	return items, Cursor{key: last, done: len(last) == 0}, nil
+	if len(last) == 0 {
+		return items, backend.End(), nil
+	}
+	return items, backend.Within(0, fromSDK(last)), nil
 }
 
 // AccountsIndex names a GSI that lists account items (--accounts-index):

@@ -17,24 +17,10 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// CheckPhase and CheckProgress are model's (see model.CheckProgress).
-type (
-	CheckPhase    = model.CheckPhase
-	CheckProgress = model.CheckProgress
-)
-
-// The phases of a check, in order.
-const (
-	PhaseScan    = model.PhaseScan
-	PhaseConfirm = model.PhaseConfirm
-	PhaseRescan  = model.PhaseRescan
-	PhaseDone    = model.PhaseDone
-)
-
 // Check scans every table of the schema, reconciles accounts with locks and
 // reports the problems that consistent reads confirm. progress, if not nil,
 // is called after every page (never concurrently).
-func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.Report, error) {
+func (s *Store) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
 	census, err := s.Census(ctx, 0, s.Segments, progress)
 	if err != nil {
 		return model.Report{}, err
@@ -47,7 +33,7 @@ func (s *Store) Check(ctx context.Context, progress func(CheckProgress)) (model.
 // s.Segments of every table into a census. A sharded check runs it in
 // several processes and merges their censuses (Census.WritePart, model.Merger). Past
 // s.MaxMemory the census spills to disk: the caller closes it.
-func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckProgress)) (*model.Census, error) {
+func (s *Store) Census(ctx context.Context, from, to int, progress func(model.CheckProgress)) (*model.Census, error) {
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
@@ -81,7 +67,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(CheckPro
 				stop()
 			}
 			if progress != nil && err == nil {
-				progress(CheckProgress{Phase: PhaseScan, Scanned: int64(census.Scanned), Approx: s.ApproxItems})
+				progress(model.CheckProgress{Phase: model.PhaseScan, Scanned: int64(census.Scanned), Approx: s.ApproxItems})
 			}
 		}
 		filled <- err
@@ -121,12 +107,12 @@ type censusPage struct {
 // Confirm is the second half of a check: it confirms the candidate
 // problems of census with strongly consistent reads (and, for orphan locks
 // that name no owner, a lookup by value) and reports them.
-func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func(CheckProgress)) (model.Report, error) {
+func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func(model.CheckProgress)) (model.Report, error) {
 	startRCU := s.meter.Consumed()
 	scanned := int64(census.Scanned)
-	report := func(phase CheckPhase) {
+	report := func(phase model.CheckPhase) {
 		if progress != nil {
-			progress(CheckProgress{Phase: phase, Scanned: scanned, Approx: s.ApproxItems})
+			progress(model.CheckProgress{Phase: phase, Scanned: scanned, Approx: s.ApproxItems})
 		}
 	}
 	candidates, err := census.Reconcile()
@@ -141,7 +127,7 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 			byKey = append(byKey, p)
 		}
 	}
-	report(PhaseConfirm)
+	report(model.PhaseConfirm)
 	// Ownerless orphans are confirmed while the others are: their lookup
 	// by value (a second scan, without an index) is the long part, and it
 	// may start as soon as the main scan has ended.
@@ -159,7 +145,7 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		return model.Report{}, err
 	}
 	if len(ownerless) > 0 && progress != nil {
-		progress(CheckProgress{Phase: PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
+		progress(model.CheckProgress{Phase: model.PhaseRescan, Scanned: scanned, Approx: s.ApproxItems, Confirmed: confirmed})
 	}
 	if err := g.Wait(); err != nil {
 		return model.Report{}, err
@@ -168,7 +154,7 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		confirmed = append(confirmed, more...)
 		model.SortProblems(confirmed)
 	}
-	report(PhaseDone)
+	report(model.PhaseDone)
 	return model.Report{
 		Table:        s.Schema.Table,
 		ScannedItems: census.Scanned,

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -18,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/redact"
 )
 
 // ClientOptions say where DynamoDB is and who we are there.
@@ -30,42 +30,6 @@ type ClientOptions struct {
 	Log io.Writer
 	// Demo marks the embedded minidyn backend, which omits response checksums.
 	Demo bool
-}
-
-// Endpoint describes where a client sends its requests, for headers,
-// messages and the write guard.
-type Endpoint struct {
-	URL      string // empty for AWS's regional endpoint
-	Region   string
-	Profile  string
-	Loopback bool // 127.0.0.0/8, ::1 or localhost
-	Demo     bool
-}
-
-// String names the endpoint for messages: its URL, or the AWS region.
-func (e Endpoint) String() string {
-	switch {
-	case e.Demo:
-		return "the embedded demo (" + e.URL + ")"
-	case e.URL != "":
-		return e.URL
-	}
-	return "AWS " + e.Region
-}
-
-// IsLoopback reports whether a URL's host is a loopback address or
-// localhost.
-func IsLoopback(rawURL string) bool {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	host := u.Hostname()
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // endpointURL returns the endpoint the client will use: the flag, else the
@@ -84,16 +48,16 @@ func endpointURL(flag string) string {
 // the options. Against a loopback endpoint it needs no AWS setup: the region
 // defaults to us-east-1 and, when no credentials are configured, static
 // dummy ones are used, as local emulators accept any.
-func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, Endpoint, error) {
-	ep := Endpoint{URL: endpointURL(o.EndpointURL), Profile: o.Profile, Demo: o.Demo}
+func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, backend.Endpoint, error) {
+	ep := backend.Endpoint{URL: endpointURL(o.EndpointURL), Profile: o.Profile, Demo: o.Demo}
 	if ep.URL != "" {
 		u, err := url.Parse(ep.URL)
 		if err != nil || u.Scheme == "" || u.Host == "" {
 			return nil, ep, fmt.Errorf("endpoint %q is not a URL like http://localhost:8000", ep.URL)
 		}
-		ep.Loopback = IsLoopback(ep.URL)
+		ep.Loopback = backend.IsLoopback(ep.URL)
 	}
-	rememberEnvironment()
+	redact.RememberEnvironment()
 	log := o.Log
 	if log == nil {
 		log = io.Discard
@@ -179,7 +143,7 @@ func rememberConfigured(sources []any) {
 // is signed or sent; the marker below gives it a type explain can see.
 type CredentialsError struct{ Err error }
 
-func (e *CredentialsError) Error() string { return Redact(e.Err.Error()) }
+func (e *CredentialsError) Error() string { return redact.String(e.Err.Error()) }
 func (e *CredentialsError) Unwrap() error { return e.Err }
 
 // markCredentialErrors wraps every error of a credentials provider in a
@@ -202,4 +166,9 @@ func (p markCredentialErrors) ProviderSources() []aws.CredentialSource {
 		return s.ProviderSources()
 	}
 	return nil
+}
+
+// rememberCredentials has redact hide the values of creds.
+func rememberCredentials(creds aws.Credentials) {
+	redact.Remember(creds.AccessKeyID, creds.SecretAccessKey, creds.SessionToken)
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/redact"
 )
 
 // credentialCodes are the error codes AWS answers a request whose
@@ -37,7 +39,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // explain turns an SDK error from operation op on table into an *Error
 // naming the table and endpoint.
-func explain(err error, op, table string, ep Endpoint) error {
+func explain(err error, op, table string, ep backend.Endpoint) error {
 	var (
 		notFound  *types.ResourceNotFoundException
 		signErr   *v4.SigningError
@@ -72,7 +74,7 @@ func explain(err error, op, table string, ep Endpoint) error {
 	default:
 		msg = fmt.Sprintf("%s %s at %s: %v", op, table, ep, err)
 	}
-	return &Error{Msg: Redact(msg), Err: err}
+	return &Error{Msg: redact.String(msg), Err: err}
 }
 
 // innermost returns the deepest wrapped error, which for a failed

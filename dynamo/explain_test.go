@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -104,12 +105,12 @@ func TestAWriteBehindAnErrorPageIsUnknown(t *testing.T) {
 	for i, c := range s.Schema.Constraints {
 		attrs[c.Attr] = fmt.Sprintf("v%d", i)
 	}
-	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", attrs)), dynamo.NewToken())
+	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", attrs)), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Execute(context.Background(), tx)
-	if err != nil || res.Outcome != dynamo.Unknown || len(res.Reasons) != 1 {
+	if err != nil || res.Outcome != model.Unknown || len(res.Reasons) != 1 {
 		t.Fatalf("outcome %s %+v, err %v; want unknown, with the reason it could not be settled", res.Outcome, res.Reasons, err)
 	}
 	msg := res.Reasons[0].Message

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -48,7 +49,7 @@ func TestFindReadsEachThingOnce(t *testing.T) {
 			scans: 2, lock: "UNIQ#HANDLE#ada", reads: 2},
 	} {
 		scans, reads := api.snapshot()["Scan"], api.readsOf(tc.lock)
-		f, err := store.Find(context.Background(), tc.q, dynamo.FindOptions{})
+		f, err := store.Find(context.Background(), tc.q, backend.FindOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestFindByIndexAndScan(t *testing.T) {
 	dynamotest.Put(t, client, sc.Table, acct("ACCT#x", "same", "same"), acct("ACCT#y", "y@x.io", "y"))
 	api := &countingAPI{api: client}
 	store := dynamo.NewStore(api, ep, sc)
-	f, err := store.Find(context.Background(), "same", dynamo.FindOptions{})
+	f, err := store.Find(context.Background(), "same", backend.FindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

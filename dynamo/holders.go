@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -14,50 +13,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
-
-// Wanted is a value of a constraint whose holders are looked for.
-type Wanted struct {
-	Constraint int
-	Value      string // normalized
-}
-
-// ScanMethod is HolderLookup.Method for a lookup by a scan of the accounts.
-const ScanMethod = "consistent scan of the accounts"
-
-// HolderLookup is what a lookup for holders read and found.
-type HolderLookup struct {
-	// Method says how: "index by-email", "consistent scan of the accounts",
-	// or both, joined with " and ".
-	Method string
-	// ItemsRead counts the items the index queries and the scan read,
-	// before confirmation reads.
-	ItemsRead int64
-	// Holders maps each wanted value to the accounts that hold it, each
-	// confirmed by a strongly consistent read, sorted.
-	Holders map[Wanted][]string
-	// Locked says, for each wanted value, whether its lock exists, by a
-	// consistent read after the holders were found.
-	Locked map[Wanted]bool
-	// Owners names the owner each existing lock names ("" for none, or
-	// for an owner that is not a string).
-	Owners map[Wanted]string
-}
-
-// newLookup is a HolderLookup with nothing found yet.
-func newLookup(method string) HolderLookup {
-	return HolderLookup{Method: method, Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}, Owners: map[Wanted]string{}}
-}
 
 // LookupHolders finds the accounts that hold each wanted value now: through
 // the attribute's GSI where --index names one (the index is eventually
 // consistent, so each account it lists is confirmed by a consistent read),
 // otherwise by one strongly consistent scan of the account items for all
 // the values at once.
-func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLookup, error) {
+func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
 	sc := &s.Schema
-	found := newLookup("")
+	found := backend.NewLookup("")
 	var methods []string
 	scan := false
 	values := make([]map[string]bool, len(sc.Constraints))
@@ -75,7 +42,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []Wanted) (HolderLooku
 		}
 	}
 	if scan {
-		methods = append(methods, ScanMethod)
+		methods = append(methods, backend.ScanMethod)
 	}
 	add := func(it model.Item) {
 		for _, w := range wanted {
@@ -307,9 +274,9 @@ func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(mod
 // already (the terminal UI's finished check): candidates, for each value,
 // are read with consistent reads, and those that still hold it are kept.
 // Values without candidates have no holder.
-func (s *Store) ConfirmHolders(ctx context.Context, wanted []Wanted, candidates map[Wanted][]string) (HolderLookup, error) {
+func (s *Store) ConfirmHolders(ctx context.Context, wanted []backend.Wanted, candidates map[backend.Wanted][]string) (backend.HolderLookup, error) {
 	sc := &s.Schema
-	found := newLookup("the check's findings, confirmed by consistent reads")
+	found := backend.NewLookup("the check's findings, confirmed by consistent reads")
 	var ids []string
 	for _, w := range wanted {
 		ids = append(ids, candidates[w]...)
@@ -345,7 +312,7 @@ func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model
 // readLocks sorts each value's holders and reads, consistently, whether
 // each wanted value's lock exists and whom it names: with or without
 // holders, an existing lock is what the guarded put will meet.
-func (s *Store) readLocks(ctx context.Context, wanted []Wanted, found *HolderLookup) error {
+func (s *Store) readLocks(ctx context.Context, wanted []backend.Wanted, found *backend.HolderLookup) error {
 	for w, ids := range found.Holders {
 		slices.Sort(ids)
 		found.Holders[w] = slices.Compact(ids)
@@ -363,122 +330,25 @@ func (s *Store) readLocks(ctx context.Context, wanted []Wanted, found *HolderLoo
 	return nil
 }
 
-// Taken is a new value of a signup or rename that another account holds.
-type Taken struct {
-	Slot    int // the action that puts the value's lock
-	Action  model.Action
-	Holders []string
-}
-
-// Reason says in words why the value is refused, naming its holders.
-func (t Taken) Reason(s *model.Schema) Reason {
-	attr := s.Constraints[t.Action.Constraint].Attr
-	// Raw text: whoever shows it escapes it, once (the screen, the human
-	// report, JSON).
-	ids := t.Holders
-	return Reason{Slot: t.Slot, Action: t.Action.Purpose(s), Code: "HeldWithoutLock",
-		Message: fmt.Sprintf("%s %s is taken by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
-			attr, t.Action.Value, strings.Join(ids, ", "))}
-}
-
 // TakenBy looks for other holders of the values plan p would lock (see
 // LookupHolders) and returns what it read and the values taken. A plan that
 // locks no new value needs no lookup.
-func (s *Store) TakenBy(ctx context.Context, p model.Plan) (HolderLookup, []Taken, error) {
-	values := NewValues(p)
+func (s *Store) TakenBy(ctx context.Context, p model.Plan) (backend.HolderLookup, []backend.Taken, error) {
+	values := backend.NewValues(p)
 	if len(values) == 0 {
-		return HolderLookup{}, nil, nil
+		return backend.HolderLookup{}, nil, nil
 	}
 	lookup, err := s.LookupHolders(ctx, values)
 	if err != nil {
 		return lookup, nil, err
 	}
-	return lookup, TakenValues(p, lookup), nil
-}
-
-// NewValues lists the values whose locks plan p puts for an account: what
-// a holder lookup must clear before a signup or rename is sent.
-func NewValues(p model.Plan) []Wanted {
-	var out []Wanted
-	for _, a := range p.Actions {
-		if a.Role == model.RoleTakeLock {
-			out = append(out, Wanted{Constraint: a.Constraint, Value: a.Value})
-		}
-	}
-	return out
-}
-
-// TakenValues returns, for each lock plan p puts whose value other
-// accounts hold while its lock is missing, those accounts. (Where the lock
-// exists, the transaction's guarded put refuses the value, and says whose
-// lock it is.)
-func TakenValues(p model.Plan, lookup HolderLookup) []Taken {
-	var out []Taken
-	for i, a := range p.Actions {
-		w := Wanted{a.Constraint, a.Value}
-		if a.Role != model.RoleTakeLock || lookup.Locked[w] {
-			continue
-		}
-		var others []string
-		for _, id := range lookup.Holders[w] {
-			if id != a.Account {
-				others = append(others, id)
-			}
-		}
-		if len(others) > 0 {
-			out = append(out, Taken{Slot: i, Action: a, Holders: others})
-		}
-	}
-	return out
-}
-
-// Findings says in words what lookup found of each value plan p would
-// lock: locked (the guarded put will refuse it, whoever holds it), held by
-// another account without its lock (refused before sending, TakenValues),
-// or held by no other account; "no other account holds them" when no
-// value is locked or taken. Raw text: whoever shows it escapes it.
-func Findings(sc *model.Schema, p model.Plan, lookup HolderLookup) string {
-	var out []string
-	free := true
-	for _, a := range p.Actions {
-		if a.Role != model.RoleTakeLock {
-			continue
-		}
-		w := Wanted{a.Constraint, a.Value}
-		name := sc.Constraints[a.Constraint].Attr + "=" + a.Value
-		holders := lookup.Holders[w]
-		except := func(id string) string {
-			return strings.Join(slices.DeleteFunc(slices.Clone(holders), func(h string) bool { return h == id }), ", ")
-		}
-		switch owner := lookup.Owners[w]; {
-		case lookup.Locked[w] && owner != "":
-			held := ""
-			if others := except(owner); others != "" {
-				held = "; held by " + others
-			}
-			out = append(out, name+" is locked by "+owner+" (its lock exists"+held+"): the guard will refuse it")
-		case lookup.Locked[w] && len(holders) > 0:
-			out = append(out, name+" is locked, held by "+strings.Join(holders, ", ")+" (its lock exists and names no owner): the guard will refuse it")
-		case lookup.Locked[w]:
-			out = append(out, name+" is locked (its lock exists, names no owner, and no account holds it): the guard will refuse it")
-		case except(a.Account) != "":
-			out = append(out, name+" is held by "+except(a.Account)+" without its lock: refused")
-		default:
-			out = append(out, name+": no other account holds it")
-			continue
-		}
-		free = false
-	}
-	if free {
-		return "no other account holds them"
-	}
-	return strings.Join(out, "; ")
+	return lookup, backend.TakenValues(p, lookup), nil
 }
 
 // Refuse reports plan p as cancelled before it was sent, because values it
 // would lock are held by other accounts, and records it in the audit log.
-func (s *Store) Refuse(p model.Plan, taken []Taken) Result {
-	res := Result{Operation: p.Operation, Keys: p.Keys, Outcome: Cancelled, Reasons: []Reason{}}
+func (s *Store) Refuse(p model.Plan, taken []backend.Taken) model.Result {
+	res := model.Result{Operation: p.Operation, Keys: p.Keys, Outcome: model.Cancelled, Reasons: []model.Reason{}}
 	for _, t := range taken {
 		res.Reasons = append(res.Reasons, t.Reason(&s.Schema))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -27,8 +28,8 @@ func TestHoldersOfANormalizedValue(t *testing.T) {
 		acct("ACCT#b", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "ACCT#b"), lock("UNIQ#HANDLE#bob", "ACCT#b"))
 	ctx := context.Background()
 
-	w := dynamo.Wanted{Constraint: 0, Value: "ada@x.io"}
-	found, err := store.LookupHolders(ctx, []dynamo.Wanted{w})
+	w := backend.Wanted{Constraint: 0, Value: "ada@x.io"}
+	found, err := store.LookupHolders(ctx, []backend.Wanted{w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestHoldersOfANormalizedValue(t *testing.T) {
 	}
 
 	var progress []int64
-	f, err := store.Find(ctx, "ADA@X.IO", dynamo.FindOptions{Progress: func(_ string, n int64) { progress = append(progress, n) }})
+	f, err := store.Find(ctx, "ADA@X.IO", backend.FindOptions{Progress: func(_ string, n int64) { progress = append(progress, n) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,10 +86,10 @@ func TestLookupHoldersOfADecodedAnswer(t *testing.T) {
 	api := &decodedAPI{items: []model.Item{
 		{"PK": model.S("ACCT#a"), "SK": model.S("PROFILE"), "email": model.S("ada@x.io"), "username": model.S("ada")},
 	}}
-	s := dynamo.NewStore(api, dynamo.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
 	s.Segments = 1 // the fake answers every segment alike
-	w := dynamo.Wanted{Constraint: 0, Value: "ada@x.io"}
-	found, err := s.LookupHolders(context.Background(), []dynamo.Wanted{w})
+	w := backend.Wanted{Constraint: 0, Value: "ada@x.io"}
+	found, err := s.LookupHolders(context.Background(), []backend.Wanted{w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,9 +107,9 @@ func TestFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	email, user := dynamo.Wanted{Constraint: 0, Value: "e@x"}, dynamo.Wanted{Constraint: 1, Value: "u"}
-	lookup := func(holders map[dynamo.Wanted][]string, owners map[dynamo.Wanted]string) dynamo.HolderLookup {
-		l := dynamo.HolderLookup{Holders: holders, Locked: map[dynamo.Wanted]bool{}, Owners: owners}
+	email, user := backend.Wanted{Constraint: 0, Value: "e@x"}, backend.Wanted{Constraint: 1, Value: "u"}
+	lookup := func(holders map[backend.Wanted][]string, owners map[backend.Wanted]string) backend.HolderLookup {
+		l := backend.HolderLookup{Holders: holders, Locked: map[backend.Wanted]bool{}, Owners: owners}
 		for w := range owners {
 			l.Locked[w] = true
 		}
@@ -116,21 +117,21 @@ func TestFindings(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		l    dynamo.HolderLookup
+		l    backend.HolderLookup
 		want string
 	}{
 		{"free", lookup(nil, nil), "no other account holds them"},
-		{"only the account itself", lookup(map[dynamo.Wanted][]string{user: {"ACCT#n"}}, nil), "no other account holds them"},
-		{"locked and taken", lookup(map[dynamo.Wanted][]string{email: {"ACCT#o"}, user: {"ACCT#b"}}, map[dynamo.Wanted]string{email: "ACCT#o"}),
+		{"only the account itself", lookup(map[backend.Wanted][]string{user: {"ACCT#n"}}, nil), "no other account holds them"},
+		{"locked and taken", lookup(map[backend.Wanted][]string{email: {"ACCT#o"}, user: {"ACCT#b"}}, map[backend.Wanted]string{email: "ACCT#o"}),
 			"email=e@x is locked by ACCT#o (its lock exists): the guard will refuse it; username=u is held by ACCT#b without its lock: refused"},
-		{"a foreign lock", lookup(map[dynamo.Wanted][]string{email: {"ACCT#h"}}, map[dynamo.Wanted]string{email: "ACCT#o"}),
+		{"a foreign lock", lookup(map[backend.Wanted][]string{email: {"ACCT#h"}}, map[backend.Wanted]string{email: "ACCT#o"}),
 			"email=e@x is locked by ACCT#o (its lock exists; held by ACCT#h): the guard will refuse it; username=u: no other account holds it"},
-		{"ownerless, held", lookup(map[dynamo.Wanted][]string{user: {"ACCT#h"}}, map[dynamo.Wanted]string{user: ""}),
+		{"ownerless, held", lookup(map[backend.Wanted][]string{user: {"ACCT#h"}}, map[backend.Wanted]string{user: ""}),
 			"email=e@x: no other account holds it; username=u is locked, held by ACCT#h (its lock exists and names no owner): the guard will refuse it"},
-		{"ownerless orphan", lookup(nil, map[dynamo.Wanted]string{user: ""}),
+		{"ownerless orphan", lookup(nil, map[backend.Wanted]string{user: ""}),
 			"email=e@x: no other account holds it; username=u is locked (its lock exists, names no owner, and no account holds it): the guard will refuse it"},
 	} {
-		if got := dynamo.Findings(&sc, p, c.l); got != c.want {
+		if got := backend.Findings(&sc, p, c.l); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
 	}

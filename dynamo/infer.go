@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -17,7 +18,7 @@ import (
 const lockSample = 200
 
 // Tables lists the tables at the endpoint, every page of ListTables.
-func Tables(ctx context.Context, api API, ep Endpoint) ([]string, error) {
+func Tables(ctx context.Context, api API, ep backend.Endpoint) ([]string, error) {
 	var names []string
 	in := &dynamodb.ListTablesInput{}
 	for {
@@ -42,7 +43,7 @@ func Tables(ctx context.Context, api API, ep Endpoint) ([]string, error) {
 // it saw.
 // When the backend cannot list its tables (minidyn), the tables in known
 // are the candidates.
-func InferSchema(ctx context.Context, api API, ep Endpoint, table string, n int32, known []string) (model.Schema, []string, error) {
+func InferSchema(ctx context.Context, api API, ep backend.Endpoint, table string, n int32, known []string) (model.Schema, []string, error) {
 	main, err := sample(ctx, api, ep, table, n)
 	if err != nil {
 		return model.Schema{}, nil, err
@@ -77,7 +78,7 @@ func InferSchema(ctx context.Context, api API, ep Endpoint, table string, n int3
 }
 
 // sample describes table and reads one page of at most n items.
-func sample(ctx context.Context, api API, ep Endpoint, table string, n int32) (model.Sample, error) {
+func sample(ctx context.Context, api API, ep backend.Endpoint, table string, n int32) (model.Sample, error) {
 	sm := model.Sample{Table: table}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	desc, err := api.DescribeTable(cctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})

@@ -6,17 +6,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
-
-// Lock is one lock item as the locks view lists it (see model.Lock).
-type Lock = model.Lock
-
-// LockPage is one page of lock items.
-type LockPage struct {
-	Locks []Lock
-	Next  Cursor
-}
 
 // lockSource is one table that holds locks, with the filter that picks
 // them out of it.
@@ -60,21 +52,21 @@ func (s *Store) lockSources() []lockSource {
 
 // LocksPage reads at least want lock items from where from left off, the
 // query the article calls "Query the UNIQ# prefix".
-func (s *Store) LocksPage(ctx context.Context, from Cursor, want int) (LockPage, error) {
+func (s *Store) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
 	sources := s.lockSources()
-	var page LockPage
+	var page backend.LockPage
 	cur := from
-	for calls := 0; !cur.done && len(page.Locks) < want && calls < maxCallsPerPage; calls++ {
-		if cur.table >= len(sources) {
-			cur.done = true
+	for calls := 0; !cur.Done() && len(page.Locks) < want && calls < maxCallsPerPage; calls++ {
+		if cur.Table() >= len(sources) {
+			cur = backend.End()
 			break
 		}
-		src := sources[cur.table]
+		src := sources[cur.Table()]
 		in, err := s.scanInput(scanRequest{table: src.table, filter: src.filter}, 0)
 		if err != nil {
 			return page, err
 		}
-		in.ExclusiveStartKey, in.Limit = cur.key, aws.Int32(BrowseLimit)
+		in.ExclusiveStartKey, in.Limit = startKey(cur), aws.Int32(backend.BrowseLimit)
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		out, err := s.api.Scan(cctx, in)
 		cancel()
@@ -88,12 +80,15 @@ func (s *Store) LocksPage(ctx context.Context, from Cursor, want int) (LockPage,
 				continue
 			}
 			table, key := s.Schema.LockKey(e.Constraint, e.Value)
-			page.Locks = append(page.Locks, Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner})
+			page.Locks = append(page.Locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner})
 		}
-		if len(out.LastEvaluatedKey) == 0 {
-			cur = Cursor{table: cur.table + 1, done: cur.table+1 >= len(sources)}
-		} else {
-			cur = Cursor{table: cur.table, key: out.LastEvaluatedKey}
+		switch {
+		case len(out.LastEvaluatedKey) > 0:
+			cur = backend.Within(cur.Table(), fromSDK(out.LastEvaluatedKey))
+		case cur.Table()+1 < len(sources):
+			cur = backend.Within(cur.Table()+1, nil)
+		default:
+			cur = backend.End()
 		}
 	}
 	page.Next = cur

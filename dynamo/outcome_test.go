@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -130,12 +131,12 @@ func TestOutcomeOfAnUnreadableAnswer(t *testing.T) {
 			})
 			s, audit := storeVia(t, f, p.srv.URL)
 			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
-			if res.Outcome != dynamo.Committed {
+			if res.Outcome != model.Committed {
 				t.Fatalf("outcome %s, reasons %+v; want committed", res.Outcome, res.Reasons)
 			}
 			f.wantState(f.healthy("ACCT#a", "a@x", "ada"))
 			entries := auditEntries(t, audit.String())
-			if len(entries) != 2 || entries[1].Outcome != dynamo.Committed {
+			if len(entries) != 2 || entries[1].Outcome != model.Committed {
 				t.Fatalf("audit %q", audit.String())
 			}
 		})
@@ -172,16 +173,16 @@ func TestOutcomeOfAnErrorPage(t *testing.T) {
 			if applied {
 				wantCommitted(t, res)
 				f.wantState(f.healthy("ACCT#a", "a@x", "ada"))
-				if len(entries) != 2 || entries[1].Outcome != dynamo.Committed {
+				if len(entries) != 2 || entries[1].Outcome != model.Committed {
 					t.Fatalf("audit %q", audit.String())
 				}
 				return
 			}
-			if res.Outcome != dynamo.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "NotCommitted" {
+			if res.Outcome != model.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "NotCommitted" {
 				t.Fatalf("outcome %s %+v; want not committed, settled by reading", res.Outcome, res.Reasons)
 			}
 			f.wantState()
-			if len(entries) != 2 || entries[1].Outcome != dynamo.Cancelled {
+			if len(entries) != 2 || entries[1].Outcome != model.Cancelled {
 				t.Fatalf("audit %q", audit.String())
 			}
 		})
@@ -202,19 +203,19 @@ func TestOutcomeOfAnInterruptedWrite(t *testing.T) {
 		<-r.Context().Done()
 	})
 	s, audit := storeVia(t, f, p.srv.URL)
-	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), dynamo.NewToken())
+	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Execute(ctx, tx)
-	if err != nil || res.Outcome != dynamo.Committed {
+	if err != nil || res.Outcome != model.Committed {
 		t.Fatalf("outcome %s, err %v; want committed, settled after the interrupt", res.Outcome, err)
 	}
 	if got := p.writes.Load(); got != 1 {
 		t.Errorf("%d TransactWriteItems: an interrupted write is settled by reading, not sent again", got)
 	}
 	f.wantState(f.healthy("ACCT#a", "a@x", "ada"))
-	if e := auditEntries(t, audit.String()); len(e) != 2 || e[1].Outcome != dynamo.Committed {
+	if e := auditEntries(t, audit.String()); len(e) != 2 || e[1].Outcome != model.Committed {
 		t.Fatalf("audit %q", audit.String())
 	}
 }
@@ -232,15 +233,15 @@ func TestOutcomeWhenNothingWasSent(t *testing.T) {
 	dead := "http://" + l.Addr().String()
 	l.Close()
 	s, audit := storeVia(t, f, dead)
-	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), dynamo.NewToken())
+	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Execute(context.Background(), tx)
-	if err == nil || res.Outcome != dynamo.NotSent || !strings.Contains(err.Error(), "connection refused") {
+	if err == nil || res.Outcome != model.NotSent || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("outcome %s, err %v; want not_sent with the reason", res.Outcome, err)
 	}
-	if e := auditEntries(t, audit.String()); len(e) != 2 || e[1].Outcome != dynamo.NotSent {
+	if e := auditEntries(t, audit.String()); len(e) != 2 || e[1].Outcome != model.NotSent {
 		t.Fatalf("audit %q", audit.String())
 	}
 }
@@ -259,7 +260,7 @@ func TestOutcomeAttemptsAreBounded(t *testing.T) {
 	})
 	s, _ := storeVia(t, f, p.srv.URL)
 	res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
-	if res.Outcome != dynamo.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "NotCommitted" {
+	if res.Outcome != model.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "NotCommitted" {
 		t.Fatalf("outcome %s %+v; want not committed, settled by reading", res.Outcome, res.Reasons)
 	}
 	if got := p.writes.Load(); got > 6 {
@@ -325,12 +326,12 @@ func TestAuditFailsClosed(t *testing.T) {
 			s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema)
 			s.SetWritable(true)
 			s.Audit = w(t)
-			tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), dynamo.NewToken())
+			tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 			if err != nil {
 				t.Fatal(err)
 			}
 			res, err := s.Execute(context.Background(), tx)
-			if !errors.Is(err, dynamo.ErrAudit) || res.Outcome != dynamo.NotSent {
+			if !errors.Is(err, dynamo.ErrAudit) || res.Outcome != model.NotSent {
 				t.Fatalf("outcome %s, err %v; want not sent for lack of an audit log", res.Outcome, err)
 			}
 			if n := api.snapshot()["TransactWriteItems"]; n != 0 {

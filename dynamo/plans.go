@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -40,25 +41,13 @@ func (s *Store) mustAccount(ctx context.Context, id string) (model.AccountView, 
 	return a, nil
 }
 
-// Repair is one problem and what to do about it: a plan, or why it is left
-// to a person.
-type Repair struct {
-	Problem model.Problem
-	Plan    model.Plan
-	Skip    string // non-empty: not repaired automatically, and why
-}
-
-// SkipGone is why a repair is skipped when consistent reads no longer show
-// its problem.
-const SkipGone = "no longer shows in consistent reads: already fixed, or fixed by someone else"
-
 // PlanRepair re-reads what problem p involves with consistent reads and
 // plans its repair: orphan locks deleted, missing locks put, foreign locks
 // handed to their one holder. Duplicates, invalid values and problems with
 // several holders are left to a person; a problem the reads no longer show
 // is skipped as gone.
-func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error) {
-	r := Repair{Problem: p}
+func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair, error) {
+	r := backend.Repair{Problem: p}
 	if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 		return r, nil
 	}
@@ -72,7 +61,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 	}
 	now := model.Confirm([]model.Problem{p}, fresh)
 	if len(now) == 0 {
-		r.Skip = SkipGone
+		r.Skip = backend.SkipGone
 		return r, nil
 	}
 	p = now[0]
@@ -85,7 +74,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (Repair, error)
 	}
 	switch p.Kind {
 	case model.OrphanLock:
-		r.Plan, err = s.Schema.RepairOrphan(p, lock, model.ReclaimPrefix+NewToken())
+		r.Plan, err = s.Schema.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
 	case model.MissingLock, model.ForeignLock:
 		if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 			return r, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/export/exporttest"
@@ -119,12 +120,12 @@ func deref(s *string) string {
 // wantPreviewIsTheRequest checks that tx's slots say exactly the
 // conditions its request carries: one sentence per term of each
 // ConditionExpression, in slot and term order, and none more.
-func wantPreviewIsTheRequest(t *testing.T, sc *model.Schema, name string, tx dynamo.Tx) {
+func wantPreviewIsTheRequest(t *testing.T, sc *model.Schema, name string, tx backend.Tx) {
 	t.Helper()
-	if len(tx.Slots) != len(tx.Input.TransactItems) {
-		t.Fatalf("%s: %d slots for %d actions", name, len(tx.Slots), len(tx.Input.TransactItems))
+	if len(tx.Slots) != len(dynamo.Input(tx).TransactItems) {
+		t.Fatalf("%s: %d slots for %d actions", name, len(tx.Slots), len(dynamo.Input(tx).TransactItems))
 	}
-	for i, ti := range tx.Input.TransactItems {
+	for i, ti := range dynamo.Input(tx).TransactItems {
 		keys := keyNames(sc, tx.Plan.Actions[i].Table)
 		got := tx.Slots[i].Conditions
 		want := requestSentences(t, ti, func(a string) bool { return slices.Contains(keys, a) })
@@ -186,12 +187,12 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 		}
 		return m
 	}
-	prepare := func(name string, p model.Plan, err error) dynamo.Tx {
+	prepare := func(name string, p model.Plan, err error) backend.Tx {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		tx, err := store.Prepare(p, dynamo.NewToken())
+		tx, err := store.Prepare(p, backend.NewToken())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -201,7 +202,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 	send := func(name string, p model.Plan, err error) {
 		t.Helper()
 		res, err := store.Execute(ctx, prepare(name, p, err))
-		if err != nil || res.Outcome != dynamo.Committed {
+		if err != nil || res.Outcome != model.Committed {
 			t.Fatalf("%s: %s %v %v", name, res.Outcome, res.Reasons, err)
 		}
 	}
@@ -295,17 +296,17 @@ func TestPreviewPastTheExpressionLimit(t *testing.T) {
 		sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: fmt.Sprintf("UNIQ#A%03d#", i)})
 		seen[attr] = model.S(fmt.Sprintf("value-%03d", i))
 	}
-	store := dynamo.NewStore(nil, dynamo.Endpoint{}, sc)
+	store := dynamo.NewStore(nil, backend.Endpoint{}, sc)
 	a := sc.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false })
 	short, err := sc.Rename(a, map[string]string{"attr007": "new"}, nil, seen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, err := store.Prepare(short, dynamo.NewToken())
+	tx, err := store.Prepare(short, backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
-	upd := tx.Input.TransactItems[0].Update
+	upd := dynamo.Input(tx).TransactItems[0].Update
 	if n := len(deref(upd.ConditionExpression)); n > dynamo.MaxExpressionBytes {
 		t.Fatalf("condition expression of %d bytes sent", n)
 	}

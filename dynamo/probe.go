@@ -9,35 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/locktable/locktable/backend"
 )
-
-// Capabilities says which of the features locktable's writes rely on a
-// backend has. Emulators differ: minidyn ignores ClientRequestToken and
-// returns no ALL_OLD item; dynalite has no transactions at all.
-type Capabilities struct {
-	// Probed is false when nothing was asked: a read-only store sends no
-	// write call, and AWS itself has every feature.
-	Probed       bool
-	Transactions bool // TransactWriteItems
-	Tokens       bool // ClientRequestToken: a changed request under a used token is refused
-	AllOld       bool // ReturnValuesOnConditionCheckFailure=ALL_OLD returns the item
-}
-
-// Missing says in words what the backend lacks and what that changes, one
-// line each; nothing when it lacks nothing.
-func (c Capabilities) Missing() []string {
-	var out []string
-	if !c.Transactions {
-		return []string{"no transactions (TransactWriteItems): writes are disabled, locktable only reads"}
-	}
-	if !c.Tokens {
-		out = append(out, "no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys, never by a resend alone")
-	}
-	if !c.AllOld {
-		out = append(out, "no ALL_OLD items on a failed condition: each failed slot is explained from a consistent read of its key")
-	}
-	return out
-}
 
 // noOperation are the error codes of a backend that does not know an
 // operation: one without transactions answers TransactWriteItems so.
@@ -51,8 +24,8 @@ var noOperation = map[string]bool{
 // endpoint other than AWS's are probed: it costs three calls, and writes
 // nothing.
 // The store keeps the answer in s.Capabilities.
-func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
-	c = Capabilities{Transactions: true, Tokens: true, AllOld: true}
+func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
+	c = backend.Capabilities{Transactions: true, Tokens: true, AllOld: true}
 	defer func() {
 		if err == nil {
 			s.Capabilities = c
@@ -66,7 +39,7 @@ func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
 	sc := &s.Schema
 	// A key to point the checks at: any item of the account table, or, in
 	// an empty table, a key nobody uses.
-	key := map[string]types.AttributeValue{sc.PK: &types.AttributeValueMemberS{Value: "locktable-probe#" + NewToken()}}
+	key := map[string]types.AttributeValue{sc.PK: &types.AttributeValueMemberS{Value: "locktable-probe#" + backend.NewToken()}}
 	if sc.SK != "" {
 		key[sc.SK] = &types.AttributeValueMemberS{Value: "probe"}
 	}
@@ -105,7 +78,7 @@ func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
 		_, err := w.TransactWriteItems(cctx, in, oneAttempt)
 		return err
 	}
-	token := NewToken()
+	token := backend.NewToken()
 	var apiErr smithy.APIError
 	if err := call(check(false, token)); err != nil {
 		if errors.As(err, &apiErr) && noOperation[apiErr.ErrorCode()] {
@@ -134,7 +107,7 @@ func (s *Store) Probe(ctx context.Context) (c Capabilities, err error) {
 		// delete nothing either), and shows whether the old item comes back.
 		wg.Go(func() {
 			var cancelled *types.TransactionCanceledException
-			del := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(NewToken()), TransactItems: []types.TransactWriteItem{{
+			del := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(backend.NewToken()), TransactItems: []types.TransactWriteItem{{
 				Delete: &types.Delete{TableName: aws.String(sc.Table), Key: key, ConditionExpression: aws.String("attribute_not_exists(#k)"),
 					ExpressionAttributeNames:            map[string]string{"#k": sc.PK},
 					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld},

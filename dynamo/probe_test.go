@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -23,7 +24,7 @@ func TestProbeDynoxide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (dynamo.Capabilities{Probed: true, Transactions: true, Tokens: true, AllOld: true}); c != want || len(c.Missing()) != 0 {
+		if want := (backend.Capabilities{Probed: true, Transactions: true, Tokens: true, AllOld: true}); c != want || len(c.Missing()) != 0 {
 			t.Errorf("items %v: capabilities %+v, want %+v", fill, c, want)
 		}
 		if after := f.state(); !slices.Equal(after, before) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -13,11 +14,11 @@ import (
 // delete, whose claim is already on the lock). The result is the last
 // step's: committed when the lock was deleted, skipped when someone holds
 // the value and the lock was given back, and otherwise what stopped it.
-func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
+func (s *Store) reclaim(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	r := *tx.Plan.Reclaim
 	if !r.Resume {
 		res, err := s.transact(ctx, tx)
-		if err != nil || res.Outcome != Committed {
+		if err != nil || res.Outcome != model.Committed {
 			// Not claimed (the lock changed, or is gone), or unknown: the
 			// token in res can be sent again; nothing else was done.
 			return res, err
@@ -29,12 +30,12 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 	// Step 2: the lock exists and carries the claim, so no in-pattern or
 	// article-style signup can take the value now; what the lookup finds
 	// settles it.
-	found, err := s.LookupHolders(ctx, []Wanted{{Constraint: r.Constraint, Value: r.Value}})
+	found, err := s.LookupHolders(ctx, []backend.Wanted{{Constraint: r.Constraint, Value: r.Value}})
 	l := ReclaimLookup{Reclaim: r, Found: found, Err: err}
 	step := l.Step(&s.Schema, tx.Plan.Keys)
-	next, perr := s.Prepare(step, NewToken())
+	next, perr := s.Prepare(step, backend.NewToken())
 	if perr != nil {
-		return Result{}, perr
+		return model.Result{}, perr
 	}
 	res, serr := s.transact(ctx, next)
 	if serr != nil {
@@ -49,12 +50,12 @@ func (s *Store) reclaim(ctx context.Context, tx Tx) (Result, error) {
 // the reclaim reports.
 type ReclaimLookup struct {
 	Reclaim model.Reclaim
-	Found   HolderLookup
+	Found   backend.HolderLookup
 	Err     error
 }
 
 func (l ReclaimLookup) holders() []string {
-	return l.Found.Holders[Wanted{Constraint: l.Reclaim.Constraint, Value: l.Reclaim.Value}]
+	return l.Found.Holders[backend.Wanted{Constraint: l.Reclaim.Constraint, Value: l.Reclaim.Value}]
 }
 
 // Step plans step 3: the claimed lock deleted when no one holds the value;
@@ -72,20 +73,20 @@ func (l ReclaimLookup) Step(sc *model.Schema, keys []string) model.Plan {
 // the lock deleted, or given back (skipped: not an orphan; cancelled: the
 // lookup failed). A step 3 not committed is reported as it is, slot by
 // slot or unknown with its token.
-func (l ReclaimLookup) Done(sc *model.Schema, res Result) Result {
-	if res.Outcome != Committed {
+func (l ReclaimLookup) Done(sc *model.Schema, res model.Result) model.Result {
+	if res.Outcome != model.Committed {
 		return res
 	}
 	r := l.Reclaim
 	switch holders := l.holders(); {
 	case l.Err != nil:
-		res.Outcome = Cancelled
-		res.Reasons = []Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(l.Err)}}
+		res.Outcome = model.Cancelled
+		res.Reasons = []model.Reason{{Slot: -1, Code: "LookupFailed", Message: "could not look for holders, so the lock was given back unchanged: " + errText(l.Err)}}
 	case len(holders) == 0:
 		res.Note = fmt.Sprintf("claimed the lock, found no holder of %s %s (%s, %d items read), deleted it",
 			sc.Constraints[r.Constraint].Attr, r.Value, l.Found.Method, l.Found.ItemsRead)
 	default:
-		res.Outcome = Skipped
+		res.Outcome = model.Skipped
 		res.Note = fmt.Sprintf("%s %s is held by %s, not an orphan: the lock was given back",
 			sc.Constraints[r.Constraint].Attr, r.Value, strings.Join(holders, ", "))
 	}
@@ -94,9 +95,9 @@ func (l ReclaimLookup) Done(sc *model.Schema, res Result) Result {
 
 // claimLeft reports a reclaim that stopped after its claim: not repaired,
 // and the lock keeps the claim until a repair finishes it.
-func claimLeft(res Result, r model.Reclaim, why string) Result {
-	res.Outcome = Cancelled
-	res.Reasons = []Reason{{Slot: -1, Code: "ClaimLeft", Message: why + "; the lock keeps locktable's claim " + r.Claim +
+func claimLeft(res model.Result, r model.Reclaim, why string) model.Result {
+	res.Outcome = model.Cancelled
+	res.Reasons = []model.Reason{{Slot: -1, Code: "ClaimLeft", Message: why + "; the lock keeps locktable's claim " + r.Claim +
 		" (no signup can take the value meanwhile): run repair again to finish"}}
 	return res
 }

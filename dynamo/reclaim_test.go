@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -44,7 +45,7 @@ func TestRepairOfAnOwnerlessOrphanNeverDeletesALiveLock(t *testing.T) {
 			if err != nil || rep.Skip != "" {
 				t.Fatalf("plan: %v %q", err, rep.Skip)
 			}
-			tx, err := f.store.Prepare(rep.Plan, dynamo.NewToken())
+			tx, err := f.store.Prepare(rep.Plan, backend.NewToken())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +61,7 @@ func TestRepairOfAnOwnerlessOrphanNeverDeletesALiveLock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Outcome != dynamo.Skipped || !strings.Contains(res.Note, fresh) || !strings.Contains(res.Note, "not an orphan") {
+			if res.Outcome != model.Skipped || !strings.Contains(res.Note, fresh) || !strings.Contains(res.Note, "not an orphan") {
 				t.Fatalf("outcome %s, note %q, reasons %+v; want skipped, naming the holder %s", res.Outcome, res.Note, res.Reasons, fresh)
 			}
 			f.wantState(f.healthy(z, "z@x", "zed"), []row{f.account(fresh, "aba@x.io", "newbie"), f.lock(0, "aba@x.io", ""), f.lock(1, "newbie", "")})
@@ -152,7 +153,7 @@ func TestRepairOfAClaimedOrphanWhoseValueIsHeld(t *testing.T) {
 	}
 	f.put(f.account("dev-late", "", "RC9"))
 	res := execute(t, f.store, rep.Plan)
-	if res.Outcome != dynamo.Skipped || !strings.Contains(res.Note, "dev-late") {
+	if res.Outcome != model.Skipped || !strings.Contains(res.Note, "dev-late") {
 		t.Fatalf("outcome %s note %q; want skipped naming dev-late", res.Outcome, res.Note)
 	}
 	f.wantState([]row{f.account("dev-late", "", "RC9"), f.lock(1, "RC9", "")})
@@ -174,8 +175,8 @@ func TestLookupHoldersByIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	email, user := dynamo.Wanted{Constraint: 0, Value: "bob@x.io"}, dynamo.Wanted{Constraint: 1, Value: "bob"}
-	found, err := store.LookupHolders(context.Background(), []dynamo.Wanted{email, user})
+	email, user := backend.Wanted{Constraint: 0, Value: "bob@x.io"}, backend.Wanted{Constraint: 1, Value: "bob"}
+	found, err := store.LookupHolders(context.Background(), []backend.Wanted{email, user})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestLookupHoldersByIndex(t *testing.T) {
 		t.Errorf("username holders %v locked %v; want ACCT#b, locked", h, found.Locked[user])
 	}
 	plan := must(t)(store.Schema.Signup("ACCT#n", map[string]string{"email": "bob@x.io", "username": "bob"}))
-	taken := dynamo.TakenValues(plan, found)
+	taken := backend.TakenValues(plan, found)
 	if len(taken) != 1 || taken[0].Slot != 1 || taken[0].Holders[0] != "ACCT#b" {
 		t.Errorf("taken %+v; want the email only (the username's lock exists: the put refuses it)", taken)
 	}

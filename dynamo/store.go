@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -23,7 +24,7 @@ type Store struct {
 	api      API    // the client, through meter
 	meter    *meter // counts (and under --max-rcu paces) every read's capacity
 	Schema   model.Schema
-	Endpoint Endpoint
+	Endpoint backend.Endpoint
 	// Segments is the number of parallel scan segments; minidyn ignores
 	// Segment and returns the whole table to each, so the demo uses 1.
 	Segments int
@@ -44,7 +45,7 @@ type Store struct {
 	AccountsIndex     string
 	accountsIndexHash string
 	// Capabilities is what Probe found (all true until it runs).
-	Capabilities Capabilities
+	Capabilities backend.Capabilities
 	// w is set only when writes are allowed (SetWritable).
 	w writer
 	// Audit, when set, records every write: its intent before it is sent,
@@ -54,9 +55,6 @@ type Store struct {
 	// UndoJournal), recorded before the write is sent.
 	Undo *UndoJournal
 }
-
-// ErrReadOnly is returned by every write of a store that may not write.
-var ErrReadOnly = &Error{Msg: "writes are disabled: this store is read-only"}
 
 // SetWritable allows or forbids writes. A new store is read-only: the
 // caller decides (loopback, --demo, --write; never --read-only).
@@ -72,7 +70,7 @@ func (s *Store) Writable() bool { return s.w != nil }
 
 func (s *Store) writer() (writer, error) {
 	if s.w == nil {
-		return nil, ErrReadOnly
+		return nil, backend.ErrReadOnly
 	}
 	return s.w, nil
 }
@@ -82,21 +80,21 @@ const DefaultSegments = 4
 
 // NewStore returns a store for the schema without checking the tables;
 // Open checks them.
-func NewStore(api API, ep Endpoint, schema model.Schema) *Store {
+func NewStore(api API, ep backend.Endpoint, schema model.Schema) *Store {
 	segments := DefaultSegments
 	if ep.Demo {
 		segments = 1
 	}
 	m := &meter{API: api}
 	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
-		Capabilities: Capabilities{Transactions: true, Tokens: true, AllOld: true}}
+		Capabilities: backend.Capabilities{Transactions: true, Tokens: true, AllOld: true}}
 	m.sizes = &s.described // a read's estimate reads the item size from what describe cached
 	return s
 }
 
 // Open returns a store after describing every table the schema involves and
 // refusing one whose key does not fit it.
-func Open(ctx context.Context, api API, ep Endpoint, schema model.Schema) (*Store, error) {
+func Open(ctx context.Context, api API, ep backend.Endpoint, schema model.Schema) (*Store, error) {
 	s := NewStore(api, ep, schema)
 	if err := s.Verify(ctx); err != nil {
 		return nil, err

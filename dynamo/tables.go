@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -37,14 +38,14 @@ func (s *Store) DeleteUnguarded(ctx context.Context, table string, key map[strin
 // SendOnce sends tx once, with none of Execute's retries, settling or
 // audit: seeding only. cancelled reports a TransactionCanceledException
 // (its guards kept the table as it was).
-func (s *Store) SendOnce(ctx context.Context, tx Tx) (cancelled bool, err error) {
+func (s *Store) SendOnce(ctx context.Context, tx backend.Tx) (cancelled bool, err error) {
 	w, err := s.writer()
 	if err != nil {
 		return false, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	_, err = w.TransactWriteItems(cctx, tx.Input)
+	_, err = w.TransactWriteItems(cctx, Input(tx))
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
 		return true, nil

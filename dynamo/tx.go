@@ -2,8 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -17,51 +15,26 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
-
-// Outcome, Reason and Result are model's: the UI shows them without
-// importing this package's SDK-facing types.
-type (
-	Outcome = model.Outcome
-	Reason  = model.Reason
-	Result  = model.Result
-)
-
-// The outcomes of a write (see model.Outcome).
-const (
-	Committed = model.Committed
-	Cancelled = model.Cancelled
-	Unknown   = model.Unknown
-	Skipped   = model.Skipped
-	Refused   = model.Refused
-	NotSent   = model.NotSent
-	Rejected  = model.Rejected
-)
-
-// Tx is a planned transaction ready to send: the plan and the exact input
-// that will be sent, token included. Previews render Input and Slots, and
-// Execute sends the same value.
-type Tx struct {
-	Plan  model.Plan
-	Input *dynamodb.TransactWriteItemsInput
-	// Slots says each action of Input in words, one sentence for each
-	// condition its ConditionExpression carries, built from the very
-	// conditions that expression was built from.
-	Slots []model.Slot
-}
 
 // MaxExpressionBytes is DynamoDB's limit on the length of one expression.
 const MaxExpressionBytes = 4096
 
-// Token is the ClientRequestToken the transaction is sent with.
-func (tx Tx) Token() string { return aws.ToString(tx.Input.ClientRequestToken) }
+// request is a backend.Tx's Request as this package sends it.
+type request struct {
+	in *dynamodb.TransactWriteItemsInput
+}
 
-// NewToken returns a fresh ClientRequestToken.
-func NewToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+// CLIInput is the request as the AWS CLI reads it (see CLIJSON).
+func (r request) CLIInput() ([]byte, error) { return CLIJSON(r.in) }
+
+// Input is the exact TransactWriteItems input of a transaction this
+// package prepared (nil for any other).
+func Input(tx backend.Tx) *dynamodb.TransactWriteItemsInput {
+	r, _ := tx.Request.(request)
+	return r.in
 }
 
 // avValue lets expression.Value take an SDK attribute value as it is.
@@ -91,8 +64,9 @@ func condition(c model.Cond) expression.ConditionBuilder {
 // conditions its request carries. An account guarded on what a person
 // was shown (model.Cond.Seen) beyond the 4 KB expression limit is
 // guarded on what the pattern requires only, and its slot says so.
-func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
-	tx := Tx{Plan: plan, Input: &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token)}}
+func (s *Store) Prepare(plan model.Plan, token string) (backend.Tx, error) {
+	in := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token)}
+	tx := backend.Tx{Plan: plan, Token: token, Request: request{in}}
 	// The plan sent says what the request carries: its reasons and
 	// settling read the conditions from it.
 	tx.Plan.Actions = slices.Clone(plan.Actions)
@@ -104,7 +78,7 @@ func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
 			ti, _, err = s.transactItem(a, conds)
 		}
 		if err != nil {
-			return Tx{}, err
+			return backend.Tx{}, err
 		}
 		slot := model.Slot{Does: a.Does(&s.Schema)}
 		isKey := func(attr string) bool { _, ok := a.Key[attr]; return ok }
@@ -115,7 +89,7 @@ func (s *Store) Prepare(plan model.Plan, token string) (Tx, error) {
 		if len(conds) < len(a.Conds) {
 			slot.Note = fmt.Sprintf("guarded on the attributes it changes only: every attribute shown would exceed DynamoDB's %d-byte expression limit", MaxExpressionBytes)
 		}
-		tx.Input.TransactItems = append(tx.Input.TransactItems, ti)
+		in.TransactItems = append(in.TransactItems, ti)
 		tx.Slots = append(tx.Slots, slot)
 	}
 	return tx, nil
@@ -253,7 +227,7 @@ func judge(err error) verdict {
 // the request is sent; a write whose intent cannot be recorded is not sent.
 // An error is returned, with the result, only when the write certainly did
 // not apply: refused, not sent, or rejected by DynamoDB.
-func (s *Store) Execute(ctx context.Context, tx Tx) (Result, error) {
+func (s *Store) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	if tx.Plan.Reclaim != nil {
 		return s.reclaim(ctx, tx)
 	}
@@ -261,21 +235,21 @@ func (s *Store) Execute(ctx context.Context, tx Tx) (Result, error) {
 }
 
 // transact sends one transaction (see Execute).
-func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
-	res = Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: aws.ToString(tx.Input.ClientRequestToken), Reasons: []Reason{}}
+func (s *Store) transact(ctx context.Context, tx backend.Tx) (res model.Result, err error) {
+	res = model.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token, Reasons: []model.Reason{}}
 	w, err := s.writer()
 	if err != nil {
-		res.Outcome = Refused
+		res.Outcome = model.Refused
 		s.refused(tx.Plan, err)
 		return res, err
 	}
 	if err := s.journal(ctx, tx); err != nil {
-		res.Outcome = NotSent
+		res.Outcome = model.NotSent
 		s.refused(tx.Plan, err)
 		return res, err
 	}
 	if err := s.record(AuditEntry{Event: EventIntent, Operation: res.Operation, Keys: res.Keys, Token: res.Token}); err != nil {
-		res.Outcome = NotSent
+		res.Outcome = model.NotSent
 		return res, fmt.Errorf("%w: %v", ErrAudit, err)
 	}
 	defer func() {
@@ -288,13 +262,13 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			if !maybeSent {
-				res.Outcome = NotSent
+				res.Outcome = model.NotSent
 				return res, fmt.Errorf("interrupted before sending: %w", context.Cause(ctx))
 			}
 			return s.settle(ctx, tx, res), nil
 		}
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
-		_, err := w.TransactWriteItems(cctx, tx.Input, oneAttempt)
+		_, err := w.TransactWriteItems(cctx, Input(tx), oneAttempt)
 		cancel()
 		v := judge(err)
 		if v == vUnknown {
@@ -302,7 +276,7 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 		}
 		switch {
 		case v == vCommitted:
-			res.Outcome = Committed
+			res.Outcome = model.Committed
 			return res, nil
 		case v == vCancelled:
 			var cancelled *types.TransactionCanceledException
@@ -311,7 +285,7 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 				// An earlier attempt may have applied it, and a backend
 				// that ignores tokens (minidyn) then cancels the resend:
 				// the keys tell.
-				if settled := s.settle(ctx, tx, res); settled.Outcome == Committed {
+				if settled := s.settle(ctx, tx, res); settled.Outcome == model.Committed {
 					return settled, nil
 				}
 			}
@@ -319,23 +293,23 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 			if note, ok := s.Schema.AlreadyRepaired(tx.Plan, failed); ok {
 				// Another writer made this very repair first: nothing
 				// left to do, which is not a failure.
-				res.Outcome, res.Note = Skipped, note
+				res.Outcome, res.Note = model.Skipped, note
 				return res, nil
 			}
-			res.Outcome = Cancelled
+			res.Outcome = model.Cancelled
 			res.Reasons = reasons
 			return res, nil
 		case v == vMismatch:
-			res.Outcome = Cancelled
-			res.Reasons = []Reason{{Slot: -1, Code: "IdempotentParameterMismatch", Message: "this token was used for another request in the last 10 minutes"}}
+			res.Outcome = model.Cancelled
+			res.Reasons = []model.Reason{{Slot: -1, Code: "IdempotentParameterMismatch", Message: "this token was used for another request in the last 10 minutes"}}
 			return res, nil
 		case attempt >= maxAttempts:
 			if maybeSent {
 				return s.settle(ctx, tx, res), nil
 			}
 			if v == vRetry {
-				res.Outcome = Cancelled
-				res.Reasons = []Reason{{Slot: -1, Code: "RetriesExhausted", Message: fmt.Sprintf("still conflicting or throttled after %d attempts: not applied", attempt)}}
+				res.Outcome = model.Cancelled
+				res.Reasons = []model.Reason{{Slot: -1, Code: "RetriesExhausted", Message: fmt.Sprintf("still conflicting or throttled after %d attempts: not applied", attempt)}}
 				return res, nil
 			}
 		case v == vRetry, v == vUnknown, v == vNotSent && attempt < 3:
@@ -350,9 +324,9 @@ func (s *Store) transact(ctx context.Context, tx Tx) (res Result, err error) {
 		if maybeSent {
 			return s.settle(ctx, tx, res), nil
 		}
-		res.Outcome = Rejected
+		res.Outcome = model.Rejected
 		if v == vNotSent {
-			res.Outcome = NotSent
+			res.Outcome = model.NotSent
 		}
 		return res, explain(err, "write", s.Schema.Table, s.Endpoint)
 	}
@@ -397,8 +371,8 @@ func retryableCancel(e *types.TransactionCanceledException) bool {
 // failed condition is explained from the ALL_OLD item; where the backend
 // returns none (minidyn, or no item there), a consistent read of the key
 // stands in for it.
-func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.TransactionCanceledException) ([]Reason, []model.Failure) {
-	out := []Reason{}
+func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.TransactionCanceledException) ([]model.Reason, []model.Failure) {
+	out := []model.Reason{}
 	var failed []model.Failure
 	for i, r := range e.CancellationReasons {
 		code := aws.ToString(r.Code)
@@ -406,7 +380,7 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 			continue
 		}
 		a := plan.Actions[i]
-		reason := Reason{Slot: i, Action: a.Purpose(&s.Schema), Code: code, Message: aws.ToString(r.Message)}
+		reason := model.Reason{Slot: i, Action: a.Purpose(&s.Schema), Code: code, Message: aws.ToString(r.Message)}
 		f := model.Failure{Slot: i, Code: code}
 		if code == "ConditionalCheckFailed" {
 			if len(r.Item) > 0 {
@@ -421,7 +395,7 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 		failed = append(failed, f)
 	}
 	if len(out) == 0 {
-		out = append(out, Reason{Slot: -1, Code: "TransactionCanceled", Message: model.Printable(aws.ToString(e.Message))})
+		out = append(out, model.Reason{Slot: -1, Code: "TransactionCanceled", Message: model.Printable(aws.ToString(e.Message))})
 	}
 	return out, failed
 }
@@ -430,8 +404,8 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 // with one consistent TransactGetItems: all effects there means committed,
 // none means not committed (cancelled), anything else stays unknown, with
 // its token for a later resend.
-func (s *Store) settle(ctx context.Context, tx Tx, res Result) Result {
-	res.Outcome = Unknown
+func (s *Store) settle(ctx context.Context, tx backend.Tx, res model.Result) model.Result {
+	res.Outcome = model.Unknown
 	// The caller's context may be the one that ran out: settle on our own.
 	sctx, cancel := context.WithTimeout(SettleContext(ctx), callTimeout)
 	defer cancel()
@@ -446,7 +420,7 @@ func (s *Store) settle(ctx context.Context, tx Tx, res Result) Result {
 	}
 	out, err := s.api.TransactGetItems(sctx, in)
 	if err != nil {
-		res.Reasons = []Reason{{Slot: -1, Code: "Unknown", Message: "no answer, and the keys could not be read to settle it: " + errText(explain(err, "read", s.Schema.Table, s.Endpoint))}}
+		res.Reasons = []model.Reason{{Slot: -1, Code: "Unknown", Message: "no answer, and the keys could not be read to settle it: " + errText(explain(err, "read", s.Schema.Table, s.Endpoint))}}
 		return res
 	}
 	applied := 0
@@ -461,13 +435,13 @@ func (s *Store) settle(ctx context.Context, tx Tx, res Result) Result {
 	}
 	switch applied {
 	case len(effects):
-		res.Outcome = Committed
-		res.Reasons = []Reason{}
+		res.Outcome = model.Committed
+		res.Reasons = []model.Reason{}
 	case 0:
-		res.Outcome = Cancelled
-		res.Reasons = []Reason{{Slot: -1, Code: "NotCommitted", Message: "no answer came; a consistent read shows none of its writes"}}
+		res.Outcome = model.Cancelled
+		res.Reasons = []model.Reason{{Slot: -1, Code: "NotCommitted", Message: "no answer came; a consistent read shows none of its writes"}}
 	default:
-		res.Reasons = []Reason{{Slot: -1, Code: "Unknown", Message: fmt.Sprintf("no answer came; %d of %d writes show, which other writers may explain", applied, len(effects))}}
+		res.Reasons = []model.Reason{{Slot: -1, Code: "Unknown", Message: fmt.Sprintf("no answer came; %d of %d writes show, which other writers may explain", applied, len(effects))}}
 	}
 	return res
 }
@@ -489,7 +463,7 @@ func (s *Store) record(e AuditEntry) error {
 	return s.Audit.Record(e)
 }
 
-func (s *Store) outcomeEntry(res Result) AuditEntry {
+func (s *Store) outcomeEntry(res model.Result) AuditEntry {
 	e := AuditEntry{Event: EventOutcome, Operation: res.Operation, Keys: res.Keys, Token: res.Token, Outcome: res.Outcome, Codes: []string{}}
 	for _, r := range res.Reasons {
 		e.Codes = append(e.Codes, r.Code)

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/seed"
@@ -204,9 +205,9 @@ func must(t *testing.T) func(model.Plan, error) model.Plan {
 }
 
 // execute prepares p with a fresh token and executes it.
-func execute(t *testing.T, s *dynamo.Store, p model.Plan) dynamo.Result {
+func execute(t *testing.T, s *dynamo.Store, p model.Plan) model.Result {
 	t.Helper()
-	tx, err := s.Prepare(p, dynamo.NewToken())
+	tx, err := s.Prepare(p, backend.NewToken())
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
@@ -217,20 +218,20 @@ func execute(t *testing.T, s *dynamo.Store, p model.Plan) dynamo.Result {
 	return res
 }
 
-func wantCommitted(t *testing.T, res dynamo.Result) {
+func wantCommitted(t *testing.T, res model.Result) {
 	t.Helper()
-	if res.Outcome != dynamo.Committed || len(res.Reasons) != 0 {
+	if res.Outcome != model.Committed || len(res.Reasons) != 0 {
 		t.Fatalf("%s %v: outcome %s, reasons %+v; want committed", res.Operation, res.Keys, res.Outcome, res.Reasons)
 	}
 }
 
 // wantCancelled wants a cancellation with exactly one failed slot.
-func wantCancelled(t *testing.T, res dynamo.Result, slot int, action, message string) {
+func wantCancelled(t *testing.T, res model.Result, slot int, action, message string) {
 	t.Helper()
-	if res.Outcome != dynamo.Cancelled {
+	if res.Outcome != model.Cancelled {
 		t.Fatalf("outcome %s, reasons %+v; want cancelled", res.Outcome, res.Reasons)
 	}
-	want := []dynamo.Reason{{Slot: slot, Action: action, Code: "ConditionalCheckFailed", Message: message}}
+	want := []model.Reason{{Slot: slot, Action: action, Code: "ConditionalCheckFailed", Message: message}}
 	if !slices.Equal(res.Reasons, want) {
 		t.Fatalf("reasons\n got %+v\nwant %+v", res.Reasons, want)
 	}
@@ -410,14 +411,14 @@ func TestTxRepairAlreadyDoneByAnotherWriter(t *testing.T) {
 				"orphan@x": plans["orphan@x"].Actions[0].KeyText(sc) + " is gone",
 			} {
 				res := execute(t, f.store, plans[v])
-				if res.Outcome != dynamo.Skipped || len(res.Reasons) != 0 || res.Note != "already repaired: "+want+" (another writer repaired it)" {
+				if res.Outcome != model.Skipped || len(res.Reasons) != 0 || res.Note != "already repaired: "+want+" (another writer repaired it)" {
 					t.Errorf("%s: outcome %s, note %q, reasons %+v; want skipped, already repaired: %s", v, res.Outcome, res.Note, res.Reasons, want)
 				}
 			}
 			// n@x's lock names a, not n: not this repair's effect.
 			p := plans["n@x"]
 			wantCancelled(t, execute(t, f.store, p), 0, p.Actions[0].Purpose(sc), f.attr(0)+" n@x is taken by "+a)
-			if res := execute(t, f.store, plans["k@x"]); res.Outcome != dynamo.Cancelled || len(res.Reasons) != 2 {
+			if res := execute(t, f.store, plans["k@x"]); res.Outcome != model.Cancelled || len(res.Reasons) != 2 {
 				t.Errorf("k@x: outcome %s, reasons %+v; want cancelled, the lock put and the check of %s failed", res.Outcome, res.Reasons, k)
 			}
 			if got := f.state(); !slices.Equal(got, before) {
@@ -495,7 +496,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	f := newFixture(t, model.LayoutSingle)
 	s := f.store
 	id := "ACCT#a"
-	tx, err := s.Prepare(must(t)(s.Schema.Signup(id, f.attrs("a@x", "ada"))), dynamo.NewToken())
+	tx, err := s.Prepare(must(t)(s.Schema.Signup(id, f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,8 +506,8 @@ func TestTxReplayIsANoOp(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantCommitted(t, res)
-		if res.Token != aws.ToString(tx.Input.ClientRequestToken) {
-			t.Fatalf("result token %q, sent %q", res.Token, aws.ToString(tx.Input.ClientRequestToken))
+		if res.Token != aws.ToString(dynamo.Input(tx).ClientRequestToken) {
+			t.Fatalf("result token %q, sent %q", res.Token, aws.ToString(dynamo.Input(tx).ClientRequestToken))
 		}
 		f.wantState(f.healthy(id, "a@x", "ada"))
 	}
@@ -514,7 +515,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	// A rename replayed: its condition (email = "a@x") no longer holds,
 	// so only the token makes the replay a success.
 	p, err := s.PlanRename(ctx, id, map[string]string{"email": "b@x"}, nil, nil)
-	rtx, err2 := s.Prepare(must(t)(p, err), dynamo.NewToken())
+	rtx, err2 := s.Prepare(must(t)(p, err), backend.NewToken())
 	if err2 != nil {
 		t.Fatal(err2)
 	}
@@ -528,7 +529,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	}
 
 	// The same token with another request.
-	other, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#z", f.attrs("z@x", "zed"))), aws.ToString(rtx.Input.ClientRequestToken))
+	other, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#z", f.attrs("z@x", "zed"))), aws.ToString(dynamo.Input(rtx).ClientRequestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +537,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != dynamo.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "IdempotentParameterMismatch" {
+	if res.Outcome != model.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "IdempotentParameterMismatch" {
 		t.Fatalf("reused token: outcome %s, reasons %+v; want cancelled, IdempotentParameterMismatch", res.Outcome, res.Reasons)
 	}
 	f.wantState(f.healthy(id, "b@x", "ada"))
@@ -621,11 +622,11 @@ func TestTxCLIJSONIsWhatIsSent(t *testing.T) {
 			for i, step := range steps {
 				wantCommitted(t, execute(t, viaExecute.store, must(t)(step(viaExecute))))
 
-				tx, err := viaCLI.store.Prepare(must(t)(step(viaCLI)), dynamo.NewToken())
+				tx, err := viaCLI.store.Prepare(must(t)(step(viaCLI)), backend.NewToken())
 				if err != nil {
 					t.Fatal(err)
 				}
-				doc, err := dynamo.CLIJSON(tx.Input)
+				doc, err := tx.Request.CLIInput()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -689,7 +690,7 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 	f := newFixture(t, model.LayoutSingle)
 	s := f.store
 	const n = 20
-	results := make([]dynamo.Result, n)
+	results := make([]model.Result, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -700,7 +701,7 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			tx, err := s.Prepare(p, dynamo.NewToken())
+			tx, err := s.Prepare(p, backend.NewToken())
 			if err != nil {
 				errs[i] = err
 				return
@@ -718,7 +719,7 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 			t.Fatalf("signup %d: %v", i, errs[i])
 		}
 		tokens[r.Token] = true
-		if r.Outcome == dynamo.Committed {
+		if r.Outcome == model.Committed {
 			if winner >= 0 {
 				t.Fatalf("signups %d and %d both committed", winner, i)
 			}
@@ -733,7 +734,7 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 		if i == winner {
 			continue
 		}
-		if r.Outcome != dynamo.Cancelled || len(r.Reasons) != 1 || r.Reasons[0].Slot != 1 ||
+		if r.Outcome != model.Cancelled || len(r.Reasons) != 1 || r.Reasons[0].Slot != 1 ||
 			r.Reasons[0].Message != "email shared@x is taken by "+winnerID {
 			t.Errorf("signup %d: outcome %s, reasons %+v; want cancelled: email shared@x is taken by %s", i, r.Outcome, r.Reasons, winnerID)
 		}
@@ -872,20 +873,20 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 		t.Fatal("Writable after SetWritable(false)")
 	}
 
-	tx, err := ro.Prepare(must(t)(ro.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), dynamo.NewToken())
+	tx, err := ro.Prepare(must(t)(ro.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ro.Execute(ctx, tx); !errors.Is(err, dynamo.ErrReadOnly) {
+	if _, err := ro.Execute(ctx, tx); !errors.Is(err, backend.ErrReadOnly) {
 		t.Fatalf("Execute: %v, want ErrReadOnly", err)
 	}
-	if _, err := seed.Run(ctx, ro, seed.Options{Accounts: 3, Anomalies: true}); !errors.Is(err, dynamo.ErrReadOnly) {
+	if _, err := seed.Run(ctx, ro, seed.Options{Accounts: 3, Anomalies: true}); !errors.Is(err, backend.ErrReadOnly) {
 		t.Fatalf("Seed into existing tables: %v, want ErrReadOnly", err)
 	}
 	missing := ro.Schema
 	missing.Table = dynamotest.Name(t, "absent")
 	t.Cleanup(func() { dynamotest.DeleteTables(t, f.client, missing.Table) })
-	if _, err := seed.Run(ctx, dynamo.NewStore(counter, f.store.Endpoint, missing), seed.Options{Accounts: 1}); !errors.Is(err, dynamo.ErrReadOnly) {
+	if _, err := seed.Run(ctx, dynamo.NewStore(counter, f.store.Endpoint, missing), seed.Options{Accounts: 1}); !errors.Is(err, backend.ErrReadOnly) {
 		t.Fatalf("Seed of a missing table: %v, want ErrReadOnly", err)
 	}
 
@@ -1002,14 +1003,14 @@ func TestTxLostAnswers(t *testing.T) {
 		name       string
 		dropAfter  int
 		dropBefore bool
-		outcome    dynamo.Outcome
+		outcome    model.Outcome
 		code       string // the one reason's code, if any
 		settled    bool   // TransactGetItems must have settled it
 	}{
-		{name: "first answer lost", dropAfter: 1, outcome: dynamo.Committed},
-		{name: "first two answers lost", dropAfter: 2, outcome: dynamo.Committed},
-		{name: "every answer lost", dropAfter: -1, outcome: dynamo.Committed, settled: true},
-		{name: "every request lost", dropBefore: true, outcome: dynamo.Cancelled, code: "NotCommitted", settled: true},
+		{name: "first answer lost", dropAfter: 1, outcome: model.Committed},
+		{name: "first two answers lost", dropAfter: 2, outcome: model.Committed},
+		{name: "every answer lost", dropAfter: -1, outcome: model.Committed, settled: true},
+		{name: "every request lost", dropBefore: true, outcome: model.Cancelled, code: "NotCommitted", settled: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -1046,7 +1047,7 @@ func TestTxLostAnswers(t *testing.T) {
 			if elapsed > 20*time.Second {
 				t.Errorf("took %v", elapsed)
 			}
-			if c.outcome == dynamo.Committed {
+			if c.outcome == model.Committed {
 				f.wantState(f.healthy("ACCT#a", "a@x", "ada")) // exactly once
 			} else {
 				f.wantState()
@@ -1079,7 +1080,7 @@ func TestTxLostAnswerOfADelete(t *testing.T) {
 	s := proxyStore(t, f, p)
 	plan, err := s.PlanDelete(context.Background(), "dev-a", nil, nil)
 	res := execute(t, s, must(t)(plan, err))
-	if res.Outcome != dynamo.Committed || p.gets.Load() == 0 {
+	if res.Outcome != model.Committed || p.gets.Load() == 0 {
 		t.Fatalf("outcome %s (%+v), %d TransactGetItems; want committed, settled by a read", res.Outcome, res.Reasons, p.gets.Load())
 	}
 	f.wantState(f.healthy("dev-b", "m2", "RC2"))

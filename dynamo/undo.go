@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -30,7 +31,7 @@ type UndoEntry struct {
 	Time  time.Time `json:"time"`
 	Event string    `json:"event"`
 	model.UndoRecord
-	Outcome Outcome `json:"outcome,omitempty"`
+	Outcome model.Outcome `json:"outcome,omitempty"`
 }
 
 // UndoJournal appends to the undo journal. It is safe for concurrent use.
@@ -58,7 +59,7 @@ var ErrUndoJournal = errors.New("the undo journal cannot record the write, so no
 
 // journal records, before tx is sent, every item it writes as a
 // consistent read finds it and as tx would leave it: what undo needs.
-func (s *Store) journal(ctx context.Context, tx Tx) error {
+func (s *Store) journal(ctx context.Context, tx backend.Tx) error {
 	if s.Undo == nil {
 		return nil
 	}
@@ -87,7 +88,7 @@ func (s *Store) journal(ctx context.Context, tx Tx) error {
 }
 
 // journalOutcome records the outcome of a journaled write.
-func (s *Store) journalOutcome(tx Tx, res Result) {
+func (s *Store) journalOutcome(tx backend.Tx, res model.Result) {
 	if s.Undo == nil {
 		return
 	}
@@ -95,8 +96,8 @@ func (s *Store) journalOutcome(tx Tx, res Result) {
 	_ = s.Undo.log.appendLine(UndoEntry{Time: time.Now().UTC(), Event: UndoOutcome, UndoRecord: r, Outcome: res.Outcome})
 }
 
-func (s *Store) undoRecord(tx Tx) model.UndoRecord {
-	return model.UndoRecord{Token: tx.Token(), Operation: tx.Plan.Operation, Table: s.Schema.Table,
+func (s *Store) undoRecord(tx backend.Tx) model.UndoRecord {
+	return model.UndoRecord{Token: tx.Token, Operation: tx.Plan.Operation, Table: s.Schema.Table,
 		Endpoint: s.Endpoint.String(), Keys: append([]string{}, tx.Plan.Keys...), Undoes: tx.Plan.Undoes, Items: []model.UndoItem{}}
 }
 
@@ -105,7 +106,7 @@ func (s *Store) undoRecord(tx Tx) model.UndoRecord {
 // before it knew).
 type Undoable struct {
 	Record  model.UndoRecord
-	Outcome Outcome
+	Outcome model.Outcome
 	// UndoneBy is the token of a committed undo of it, if any.
 	UndoneBy string
 }
@@ -153,7 +154,7 @@ func MarkUndone(journal []Undoable) {
 		at[u.Record.Token] = i
 	}
 	for _, u := range journal {
-		if i, ok := at[u.Record.Undoes]; ok && u.Record.Undoes != "" && u.Outcome == Committed {
+		if i, ok := at[u.Record.Undoes]; ok && u.Record.Undoes != "" && u.Outcome == model.Committed {
 			journal[i].UndoneBy = u.Record.Token
 		}
 	}
@@ -179,13 +180,13 @@ func (s *Store) FindUndoable(journal []Undoable, token string) (Undoable, error)
 	for i := len(journal) - 1; i >= 0; i-- {
 		u := journal[i]
 		switch {
-		case token == "" && here(u) && u.Outcome == Committed:
+		case token == "" && here(u) && u.Outcome == model.Committed:
 			return u, nil
 		case token == "" || u.Record.Token != token:
 		case !here(u):
 			return u, &model.FieldError{Field: "undo", Msg: fmt.Sprintf("%s was a write to table %q at %s, not to %q at %s",
 				token, u.Record.Table, u.Record.Endpoint, s.Schema.Table, s.Endpoint)}
-		case u.Outcome == Cancelled || u.Outcome == Skipped:
+		case u.Outcome == model.Cancelled || u.Outcome == model.Skipped:
 			return u, &model.FieldError{Field: "undo", Msg: fmt.Sprintf("%s %s was %s: nothing to undo", u.Record.Operation, token, u.Outcome)}
 		default:
 			return u, nil // committed, or unknown: the guards tell

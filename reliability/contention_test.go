@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
 
@@ -28,7 +27,7 @@ type op struct {
 	plan model.Plan // for an article signup, the plan it was built from (owners stripped)
 	raw  *dynamodb.TransactWriteItemsInput
 
-	res    dynamo.Result
+	res    model.Result
 	err    error
 	rawErr error
 }
@@ -45,7 +44,7 @@ func (o *op) committed() bool {
 	if o.raw != nil {
 		return o.rawErr == nil
 	}
-	return o.err == nil && o.res.Outcome == dynamo.Committed
+	return o.err == nil && o.res.Outcome == model.Committed
 }
 
 func (o *op) cancelled() bool {
@@ -53,7 +52,7 @@ func (o *op) cancelled() bool {
 		var c *types.TransactionCanceledException
 		return errors.As(o.rawErr, &c)
 	}
-	return o.err == nil && o.res.Outcome == dynamo.Cancelled
+	return o.err == nil && o.res.Outcome == model.Cancelled
 }
 
 // contest is a set of operations that race for some values of the first
@@ -316,13 +315,13 @@ func verifyRound(t *testing.T, e *env, r int, contests []*contest, fig *Figures)
 				committedPlans = append(committedPlans, o.plan)
 			case o.cancelled():
 				fig.Add("cancellations", 1)
-			case o.raw == nil && o.err == nil && o.res.Outcome == dynamo.Skipped:
+			case o.raw == nil && o.err == nil && o.res.Outcome == model.Skipped:
 				fig.Add("skipped", 1)
 			case o.raw != nil:
 				violation("errors", "%s: article signup %v: %v", c.name, o.plan.Keys, o.rawErr)
 			case o.err != nil:
 				violation("errors", "%s: %s %v: %v", c.name, o.plan.Operation, o.plan.Keys, o.err)
-			case o.res.Outcome == dynamo.Unknown:
+			case o.res.Outcome == model.Unknown:
 				violation("unknown", "%s: %s %v: outcome unknown with no fault injected: %+v", c.name, o.plan.Operation, o.plan.Keys, o.res.Reasons)
 			}
 			if o.raw == nil && o.cancelled() {
@@ -491,23 +490,23 @@ func TestExplained(t *testing.T) {
 	take, account := p.Actions[1].Purpose(&s), p.Actions[0].Purpose(&s)
 	tag := roundTag(1)
 	for _, c := range []struct {
-		reasons []dynamo.Reason
+		reasons []model.Reason
 		ok      bool
 	}{
-		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, true},
-		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken (its lock names no owner)"}}, true},
-		{[]dynamo.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: "account ACCT#r001-a already exists"}}, true},
-		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "HeldWithoutLock", Message: "email race-r001@x is taken by ACCT#r001-b, whose lock is missing"}}, true},
-		{[]dynamo.Reason{{Slot: 1, Action: take, Message: "email race-r001@x is taken by ACCT#r001-b"}}, false},
+		{[]model.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, true},
+		{[]model.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken (its lock names no owner)"}}, true},
+		{[]model.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: "account ACCT#r001-a already exists"}}, true},
+		{[]model.Reason{{Slot: 1, Action: take, Code: "HeldWithoutLock", Message: "email race-r001@x is taken by ACCT#r001-b, whose lock is missing"}}, true},
+		{[]model.Reason{{Slot: 1, Action: take, Message: "email race-r001@x is taken by ACCT#r001-b"}}, false},
 		{nil, false},
-		{[]dynamo.Reason{{Slot: -1, Code: "TransactionCanceled", Message: "cancelled"}}, false},
-		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "TransactionConflict", Message: "conflict"}}, false},
-		{[]dynamo.Reason{{Slot: 1, Action: account, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, false},
-		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r002-b"}}, false},
-		{[]dynamo.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: take + ": its condition failed"}}, false},
-		{[]dynamo.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: model.Printable(account) + ": its condition failed"}}, false},
+		{[]model.Reason{{Slot: -1, Code: "TransactionCanceled", Message: "cancelled"}}, false},
+		{[]model.Reason{{Slot: 1, Action: take, Code: "TransactionConflict", Message: "conflict"}}, false},
+		{[]model.Reason{{Slot: 1, Action: account, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r001-b"}}, false},
+		{[]model.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: "email race-r001@x is taken by ACCT#r002-b"}}, false},
+		{[]model.Reason{{Slot: 1, Action: take, Code: "ConditionalCheckFailed", Message: take + ": its condition failed"}}, false},
+		{[]model.Reason{{Slot: 0, Action: account, Code: "ConditionalCheckFailed", Message: model.Printable(account) + ": its condition failed"}}, false},
 	} {
-		msg := explained(&s, &op{plan: p, res: dynamo.Result{Outcome: dynamo.Cancelled, Reasons: c.reasons}}, tag)
+		msg := explained(&s, &op{plan: p, res: model.Result{Outcome: model.Cancelled, Reasons: c.reasons}}, tag)
 		if (msg == "") != c.ok {
 			t.Errorf("reasons %+v: %q; want ok %v", c.reasons, msg, c.ok)
 		}

@@ -58,7 +58,7 @@ type faultOp struct {
 	kind  string
 	fc    faultCase
 	plan  model.Plan
-	res   dynamo.Result
+	res   model.Result
 	err   error
 	seen  []Event
 	taken time.Duration
@@ -310,15 +310,15 @@ func compareOutcomes(t *testing.T, ctx context.Context, envs []*env, ops []*faul
 
 		sent := slices.ContainsFunc(o.seen, func(e Event) bool { return e.Target == TransactWriteItems })
 		switch {
-		case (o.err != nil || o.res.Outcome == dynamo.Cancelled) && all:
+		case (o.err != nil || o.res.Outcome == model.Cancelled) && all:
 			violation(o, "committed_reported_not_committed", "reported %s (%v), yet the table shows it committed", reported, describe(o))
-		case o.err == nil && o.res.Outcome == dynamo.Committed && !all:
+		case o.err == nil && o.res.Outcome == model.Committed && !all:
 			violation(o, "reported_committed_not_committed", "reported committed, yet the table shows it %s", truth)
 		}
 		if o.err != nil && sent {
 			violation(o, "refused_after_sending", "returned an error (%v) after the request left (%d TransactWriteItems seen)", o.err, countWrites(o.seen))
 		}
-		if o.res.Outcome == dynamo.Unknown {
+		if o.res.Outcome == model.Unknown {
 			fig.Add("outcomes_unknown", 1)
 			if o.res.Token == "" {
 				violation(o, "unknown_without_token", "outcome unknown without its token")

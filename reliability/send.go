@@ -3,6 +3,7 @@ package reliability
 import (
 	"context"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -13,12 +14,12 @@ import (
 // then a fresh ClientRequestToken, Prepare, Execute. Every operation of the
 // suite goes through here. The result carries the token even when err is
 // not nil.
-func Send(ctx context.Context, s *dynamo.Store, plan model.Plan) (dynamo.Result, error) {
-	token := dynamo.NewToken()
+func Send(ctx context.Context, s *dynamo.Store, plan model.Plan) (model.Result, error) {
+	token := backend.NewToken()
 	if plan.Operation == "signup" || plan.Operation == "rename" {
 		_, taken, err := s.TakenBy(ctx, plan)
 		if err != nil {
-			return dynamo.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token, Outcome: dynamo.NotSent}, err
+			return model.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token, Outcome: model.NotSent}, err
 		}
 		if len(taken) > 0 {
 			return s.Refuse(plan, taken), nil
@@ -26,7 +27,7 @@ func Send(ctx context.Context, s *dynamo.Store, plan model.Plan) (dynamo.Result,
 	}
 	tx, err := s.Prepare(plan, token)
 	if err != nil {
-		return dynamo.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token}, err
+		return model.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token}, err
 	}
 	return s.Execute(ctx, tx)
 }

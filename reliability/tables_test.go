@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -87,7 +88,7 @@ func (e *env) signup(ctx context.Context, id, v0, v1 string) error {
 	if err != nil {
 		return err
 	}
-	if res.Outcome != dynamo.Committed {
+	if res.Outcome != model.Committed {
 		return fmt.Errorf("signup %s: %s %+v", id, res.Outcome, res.Reasons)
 	}
 	return nil
@@ -134,11 +135,11 @@ func (e *env) articleSignup(id string, attrs map[string]string) (model.Plan, *dy
 			delete(a.Item, e.schema().OwnerAttr)
 		}
 	}
-	tx, err := e.store.Prepare(p, dynamo.NewToken())
+	tx, err := e.store.Prepare(p, backend.NewToken())
 	if err != nil {
 		return p, nil, err
 	}
-	in := tx.Input
+	in := dynamo.Input(tx)
 	in.ClientRequestToken = nil
 	for _, ti := range in.TransactItems {
 		ti.Put.ReturnValuesOnConditionCheckFailure = ""

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
@@ -13,7 +12,7 @@ import (
 // Backend is what the terminal UI asks of the tables: the union of what
 // each widget declares it calls, and whether writes are allowed.
 // *dynamo.Store satisfies it; Update tests run against an in-memory fake
-// (ui/uitest), and only end-to-end tests need an emulator.
+// (internal/uitest), and only end-to-end tests need an emulator.
 type Backend interface {
 	accounts.Backend // pages of accounts, an account by key
 	locks.Backend    // pages of locks
@@ -24,5 +23,3 @@ type Backend interface {
 	// Writable reports whether writes are allowed.
 	Writable() bool
 }
-
-var _ Backend = (*dynamo.Store)(nil)

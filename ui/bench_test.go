@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -19,10 +19,10 @@ type synthetic struct {
 	views []model.AccountView
 }
 
-func (s *synthetic) AccountsPage(context.Context, dynamo.Cursor, int, bool) (dynamo.AccountPage, error) {
+func (s *synthetic) AccountsPage(context.Context, backend.Cursor, int, bool) (backend.AccountPage, error) {
 	views := s.views
 	s.views = nil // the UI's share of memory is what is measured
-	return dynamo.AccountPage{Accounts: views, Next: dynamo.CursorAt(len(views), true)}, nil
+	return backend.AccountPage{Accounts: views, Next: backend.At(len(views), true)}, nil
 }
 
 func (s *synthetic) Writable() bool { return false }
@@ -45,7 +45,7 @@ func loadedModel(b *testing.B, n int) Model {
 		views[i] = model.AccountView{ID: id, Item: it, Locks: []model.LockView{locks(0, email), locks(1, handle)}}
 	}
 	m := New(context.Background(), Options{Store: &synthetic{views: views}, Schema: sc,
-		Endpoint: dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, NoCheck: true})
+		Endpoint: backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, NoCheck: true})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	next, _ = next.Update(next.(Model).accounts.Init()())
 	m = next.(Model)

@@ -14,10 +14,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/uitest"
 )
 
 // driver plays the part of the Bubble Tea runtime for Update tests: it
@@ -314,7 +315,7 @@ func (d *driver) wantRows(rows ...string) {
 // Test data.
 
 // testEndpoint replaces the emulator's port in everything the UI shows.
-var testEndpoint = dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
+var testEndpoint = backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 
 // The items of layout-1 test tables.
 var (

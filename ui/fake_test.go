@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/uitest"
 )
 
 // TestFakeAnswersAsTheStore: the in-memory backend the Update tests run on
@@ -42,7 +43,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 
 	same("accounts", func(b Backend) any {
 		var all []model.AccountView
-		for next := (dynamo.Cursor{}); !next.Done(); {
+		for next := (backend.Cursor{}); !next.Done(); {
 			page, err := b.AccountsPage(ctx, next, 3, false)
 			if err != nil {
 				t.Fatal(err)
@@ -52,7 +53,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		return all
 	})
 	same("locks", func(b Backend) any {
-		page, err := b.LocksPage(ctx, dynamo.Cursor{}, 100)
+		page, err := b.LocksPage(ctx, backend.Cursor{}, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +72,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		return r
 	})
 	same("holders of carol", func(b Backend) any {
-		ids, err := b.(dynamo.Finder).Holders(ctx, []int{0, 1}, "carol", nil) // what Find builds on
+		ids, err := b.(backend.Finder).Holders(ctx, []int{0, 1}, "carol", nil) // what Find builds on
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +85,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		return nil
 	}
 	for _, q := range []string{"a1", "ACCT#f6", "UNIQ#EMAIL#ada@x.io", "UNIQ#HANDLE#ghost", "ADA", "carol", "carol@x.io", "old@x.io", "dup@x.io", "Nobody"} {
-		for _, o := range []dynamo.FindOptions{{}, {Known: known}} {
+		for _, o := range []backend.FindOptions{{}, {Known: known}} {
 			same(fmt.Sprintf("find %s (known %v)", q, o.Known != nil), func(b Backend) any {
 				f, err := b.Find(ctx, q, o)
 				if err != nil {
@@ -94,7 +95,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 			})
 		}
 	}
-	wanted := []dynamo.Wanted{{Constraint: 0, Value: "dup@x.io"}, {Constraint: 1, Value: "bob"}, {Constraint: 1, Value: "nobody"}}
+	wanted := []backend.Wanted{{Constraint: 0, Value: "dup@x.io"}, {Constraint: 1, Value: "bob"}, {Constraint: 1, Value: "nobody"}}
 	same("holder lookup", func(b Backend) any {
 		l, err := b.LookupHolders(ctx, wanted)
 		if err != nil {
@@ -115,7 +116,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 
 	// send sends plan p with token; it fails the test when p could not be
 	// planned (err) or sent.
-	send := func(b Backend, p model.Plan, err error, token string) dynamo.Result {
+	send := func(b Backend, p model.Plan, err error, token string) model.Result {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +132,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		return res
 	}
 	// A rename of ACCT#a1 to bob@x.io is cancelled: the lock is taken.
-	write := func(b Backend, changes map[string]string) dynamo.Result {
+	write := func(b Backend, changes map[string]string) model.Result {
 		p, err := b.PlanRename(ctx, "ACCT#a1", changes, nil, nil)
 		return send(b, p, err, "token-"+changes["email"])
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -20,7 +21,7 @@ import (
 
 // benchTable is the seeded table the large benchmarks read (bench/tui
 // seeds it); they skip without one.
-func benchTable(b *testing.B) (string, *dynamodb.Client, dynamo.Endpoint) {
+func benchTable(b *testing.B) (string, *dynamodb.Client, backend.Endpoint) {
 	table := os.Getenv("LOCKTABLE_BENCH_TABLE")
 	if table == "" || os.Getenv(dynamotest.EndpointEnv) == "" {
 		b.Skip("set LOCKTABLE_BENCH_TABLE and LOCKTABLE_TEST_ENDPOINT (bench/tui does)")
@@ -43,7 +44,7 @@ func BenchmarkFirstRows(b *testing.B) {
 	// The Limit the UI's first call uses: the first page is asked for
 	// before the window's size is known.
 	want := accounts.Want(0, len(sc.Constraints))
-	limit := int32(min(max(want, 25), dynamo.BrowseLimit))
+	limit := int32(min(max(want, 25), backend.BrowseLimit))
 
 	b.Run("bare-scan-page+batchget", func(b *testing.B) {
 		filter := expression.Name("PK").BeginsWith("ACCT#").And(expression.Name("SK").Equal(expression.Value("PROFILE")))
@@ -86,7 +87,7 @@ func BenchmarkFirstRows(b *testing.B) {
 			for b.Loop() {
 				store := dynamo.NewStore(client, ep, sc)
 				store.SetWritable(probe)
-				opened, err := Open(ctx, store, "", probe)
+				opened, err := Open(ctx, store, len(store.Schema.Constraints), "", probe)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // has the name's length, so that padding and truncation are unchanged.
 const tablePlaceholder = "accounts-XXXXXXXX"
 
-// tokenPattern is a ClientRequestToken (dynamo.NewToken), new for each
+// tokenPattern is a ClientRequestToken (backend.NewToken), new for each
 // preview; tokenPlaceholder, as long, stands for it in golden files.
 var (
 	tokenPattern     = regexp.MustCompile(`[0-9a-f]{32}`)

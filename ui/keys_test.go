@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/dynamo/mistake"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/model/mistake"
 )
 
 // footer is the help line, the last line of the screen.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/uitest"
 )
 
 // fakeDevices is a --layout tables backend: devices dev-0001 and

@@ -15,9 +15,10 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
@@ -58,11 +59,11 @@ type Options struct {
 	// the header; ApproxItems is their approximate item count, for the
 	// check's progress until it reports its own.
 	Schema      model.Schema
-	Endpoint    dynamo.Endpoint
+	Endpoint    backend.Endpoint
 	ApproxItems int64
 	ReadOnly    bool // writes are disabled: shown in the header
 	// Missing says what the backend lacks, one line each
-	// (dynamo.Capabilities.Missing): shown in the header.
+	// (backend.Capabilities.Missing): shown in the header.
 	Missing []string
 	// ReadOnlyWhy says why writes are disabled (--read-only, a remote
 	// endpoint without --write ...): the status line says it when a write
@@ -361,7 +362,7 @@ func padLines(s string, n int) string {
 
 // where names the endpoint for the header: its URL, or the AWS region and
 // the profile in use.
-func where(ep dynamo.Endpoint) string {
+func where(ep backend.Endpoint) string {
 	if ep.URL == "" && ep.Profile != "" {
 		return ep.String() + " (profile " + ep.Profile + ")"
 	}
@@ -374,7 +375,7 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return dynamo.Redact(err.Error())
+	return redact.String(err.Error())
 }
 
 // keys are the root's bindings as they work now, each disabled where it

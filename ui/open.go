@@ -4,32 +4,43 @@ import (
 	"context"
 	"sync"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/ui/accounts"
 )
 
 // Opened is what Open found.
 type Opened struct {
 	// Capabilities is what the probe found (Probed false when none ran).
-	Capabilities dynamo.Capabilities
+	Capabilities backend.Capabilities
 	// First is the first page of accounts, on its way (nil when it is read
 	// through an accounts index: the UI asks for it itself). Hand it to New
 	// in Options.First.
 	First accounts.FirstPage
 }
 
+// Store is what Open asks of the store the UI will read: that its tables
+// fit the schema, what the backend can do, the accounts index to page
+// through, and the first page. *dynamo.Store is one.
+type Store interface {
+	Verify(ctx context.Context) error
+	Probe(ctx context.Context) (backend.Capabilities, error)
+	UseAccountsIndex(ctx context.Context, name string) error
+	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
+}
+
 // Open readies a store for the UI. It describes the tables (refusing one
 // whose key does not fit the schema), asks the backend what it can do when
 // probe is set (Store.Probe) and reads the first page of accounts all at
-// once, so that the first rows wait for the slowest of those calls rather
+// once (constraints is how many unique attributes the schema has), so
+// that the first rows wait for the slowest of those calls rather
 // than for their sum. With accountsIndex (--accounts-index) the index is
 // described too, and pages are read through it, so the first page waits
 // for the UI. When Open fails, nothing it started is still running.
-func Open(ctx context.Context, s *dynamo.Store, accountsIndex string, probe bool) (Opened, error) {
+func Open(ctx context.Context, s Store, constraints int, accountsIndex string, probe bool) (Opened, error) {
 	var o Opened
 	var stop context.CancelFunc = func() {}
 	if accountsIndex == "" {
-		o.First, stop = prefetch(ctx, s)
+		o.First, stop = prefetch(ctx, s, constraints)
 	}
 	var wg sync.WaitGroup
 	var probeErr error
@@ -57,17 +68,17 @@ func Open(ctx context.Context, s *dynamo.Store, accountsIndex string, probe bool
 
 // prefetch starts reading the first page of accounts, the one the accounts
 // view asks for first, and returns a wait for it and a stop.
-func prefetch(ctx context.Context, s *dynamo.Store) (accounts.FirstPage, context.CancelFunc) {
+func prefetch(ctx context.Context, s Store, constraints int) (accounts.FirstPage, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	var page dynamo.AccountPage
+	var page backend.AccountPage
 	var err error
 	go func() {
 		defer close(done)
 		defer cancel()
-		page, err = s.AccountsPage(ctx, dynamo.Cursor{}, accounts.Want(0, len(s.Schema.Constraints)), false)
+		page, err = s.AccountsPage(ctx, backend.Cursor{}, accounts.Want(0, constraints), false)
 	}()
-	return func() (dynamo.AccountPage, error) {
+	return func() (backend.AccountPage, error) {
 		<-done
 		return page, err
 	}, cancel

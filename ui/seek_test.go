@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/uitest"
 	"strings"
 	"testing"
+
+	"github.com/locktable/locktable/internal/uitest"
+	"github.com/locktable/locktable/model"
 )
 
 // fakeBeyondTheFirstPage is fakeMany(400) with two accounts that lack

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/uitest"
 )
 
 func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {

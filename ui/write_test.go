@@ -10,11 +10,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
-	"github.com/locktable/locktable/ui/uitest"
 )
 
 // pinAccount searches q and waits until the dialog-free accounts view
@@ -336,7 +336,7 @@ func TestRaceCancelledRacerWritten(t *testing.T) {
 	store.LeakCancelled(1)
 	d := startRace(t, store)
 	waitScreen(d, "the verdict", "1 of 10 racers committed: A CANCELLED RACER WAS WRITTEN: the guards did NOT hold")
-	page, err := store.AccountsPage(context.Background(), dynamo.Cursor{}, 1000, true)
+	page, err := store.AccountsPage(context.Background(), backend.Cursor{}, 1000, true)
 	if err != nil {
 		t.Fatal(err)
 	}

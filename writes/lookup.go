@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -13,9 +13,9 @@ import (
 type Lookup struct {
 	Ran     bool // it looked
 	Skipped bool // it was asked not to look
-	Found   dynamo.HolderLookup
+	Found   backend.HolderLookup
 	// values names the values looked for (attr=value), findings says what
-	// was found of each (dynamo.Findings).
+	// was found of each (backend.Findings).
 	values   []string
 	findings string
 }
@@ -37,7 +37,7 @@ func (l Lookup) String() string {
 func (l Lookup) Findings() string { return l.findings }
 
 // valueNames are the values looked for as attr=value.
-func valueNames(sc *model.Schema, values []dynamo.Wanted) []string {
+func valueNames(sc *model.Schema, values []backend.Wanted) []string {
 	var names []string
 	for _, w := range values {
 		names = append(names, sc.Constraints[w.Constraint].Attr+"="+w.Value)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -42,8 +42,8 @@ func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, err
 
 // SendAtOnce sends every write at the same instant, each with Send, and
 // returns their outcomes in order: what a race does.
-func (f Flow) SendAtOnce(ctx context.Context, ws []Write) ([]dynamo.Result, []error) {
-	results := make([]dynamo.Result, len(ws))
+func (f Flow) SendAtOnce(ctx context.Context, ws []Write) ([]model.Result, []error) {
+	results := make([]model.Result, len(ws))
 	errs := make([]error, len(ws))
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -81,11 +81,11 @@ type ConsistentReader interface {
 // a lock naming it, its own account holding the values its update sets.
 // A reported cancellation is otherwise taken at its word, and the winner
 // is not read: so it must run before the racers are cleaned up.
-func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, txs []dynamo.Tx, results []dynamo.Result) ([]Violation, error) {
+func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, txs []backend.Tx, results []model.Result) ([]Violation, error) {
 	var refs []model.KeyRef
 	names := map[string][]string{} // table -> its key attributes
 	for i, tx := range txs {
-		if i >= len(results) || results[i].Outcome != dynamo.Cancelled {
+		if i >= len(results) || results[i].Outcome != model.Cancelled {
 			continue
 		}
 		for _, a := range tx.Plan.Actions {
@@ -111,7 +111,7 @@ func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, t
 		return nil, fmt.Errorf("read the cancelled racers' keys back: %w", err)
 	}
 	for i, tx := range txs {
-		if i >= len(results) || results[i].Outcome != dynamo.Cancelled {
+		if i >= len(results) || results[i].Outcome != model.Cancelled {
 			continue
 		}
 		var what []string
@@ -131,7 +131,7 @@ func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, t
 func refText(table string, key map[string]string) string { return fmt.Sprint(table, key) } // fmt sorts map keys
 
 // racerKey is the account a racer's transaction is about.
-func racerKey(tx dynamo.Tx) string {
+func racerKey(tx backend.Tx) string {
 	if len(tx.Plan.Keys) > 0 {
 		return tx.Plan.Keys[0]
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/writes"
@@ -39,13 +40,13 @@ func (m itemsAt) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit 
 // old value are no violation.
 func TestRaceViolations(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
-	store := dynamo.NewStore(nil, dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, sc)
-	tx := func(p model.Plan, err error) dynamo.Tx {
+	store := dynamo.NewStore(nil, backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, sc)
+	tx := func(p model.Plan, err error) backend.Tx {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		tx, err := store.Prepare(p, dynamo.NewToken())
+		tx, err := store.Prepare(p, backend.NewToken())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,11 +67,11 @@ func TestRaceViolations(t *testing.T) {
 		return model.AccountView{ID: id, Item: account(id, own), Locks: make([]model.LockView, len(sc.Constraints))}
 	}
 	const v = "race@x.io"
-	signup := func(id string) dynamo.Tx { return tx(sc.Signup(id, map[string]string{"email": v})) }
-	rename := func(id string) dynamo.Tx {
+	signup := func(id string) backend.Tx { return tx(sc.Signup(id, map[string]string{"email": v})) }
+	rename := func(id string) backend.Tx {
 		return tx(sc.Rename(renameOf(id, "own-"+id), map[string]string{"email": v}, nil, nil))
 	}
-	txs := []dynamo.Tx{
+	txs := []backend.Tx{
 		signup("ACCT#win"),     // 1 committed: written, not judged
 		signup("ACCT#clean"),   // 2 cancelled, nothing written
 		signup("ACCT#account"), // 3 cancelled, its account written
@@ -79,8 +80,8 @@ func TestRaceViolations(t *testing.T) {
 		rename("ACCT#holds"),   // 6 cancelled, holding the value
 		signup("ACCT#unknown"), // 7 unknown: not judged
 	}
-	outcomes := []model.Outcome{dynamo.Committed, dynamo.Cancelled, dynamo.Cancelled, dynamo.Cancelled, dynamo.Cancelled, dynamo.Cancelled, dynamo.Unknown}
-	results := make([]dynamo.Result, len(txs))
+	outcomes := []model.Outcome{model.Committed, model.Cancelled, model.Cancelled, model.Cancelled, model.Cancelled, model.Cancelled, model.Unknown}
+	results := make([]model.Result, len(txs))
 	for i := range results {
 		results[i].Outcome = outcomes[i]
 	}

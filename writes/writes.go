@@ -10,7 +10,7 @@ package writes
 import (
 	"context"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 )
 
@@ -19,19 +19,17 @@ import (
 type Store interface {
 	PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error)
 	PlanDelete(ctx context.Context, id string, others model.OthersHold, seen model.Item) (model.Plan, error)
-	PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error)
-	LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error)
-	ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error)
-	Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result
-	Prepare(p model.Plan, token string) (dynamo.Tx, error)
-	Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error)
+	PlanRepair(ctx context.Context, p model.Problem) (backend.Repair, error)
+	LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error)
+	ConfirmHolders(ctx context.Context, wanted []backend.Wanted, candidates map[backend.Wanted][]string) (backend.HolderLookup, error)
+	Refuse(p model.Plan, taken []backend.Taken) model.Result
+	Prepare(p model.Plan, token string) (backend.Tx, error)
+	Execute(ctx context.Context, tx backend.Tx) (model.Result, error)
 	// UndoFrom plans the undo of the write with token ("": the last
 	// committed write of the table) from the undo journal at path ("":
 	// the store's own).
 	UndoFrom(ctx context.Context, path, token string) (model.Plan, error)
 }
-
-var _ Store = (*dynamo.Store)(nil)
 
 // Flow runs writes on one store, under one schema.
 type Flow struct {
@@ -48,7 +46,7 @@ type Holders struct {
 	// Candidates, from a finished check, name the accounts that may hold
 	// each value without its lock: they are read again consistently.
 	// Nil: the store's own lookup (the --index GSI, or a consistent scan).
-	Candidates map[dynamo.Wanted][]string
+	Candidates map[backend.Wanted][]string
 }
 
 // FromReport is the lookup a finished check allows: its missing locks and
@@ -58,10 +56,10 @@ func FromReport(r *model.Report) Holders {
 	if r == nil {
 		return Holders{}
 	}
-	candidates := map[dynamo.Wanted][]string{}
+	candidates := map[backend.Wanted][]string{}
 	for _, p := range r.Problems {
 		if p.Kind == model.MissingLock || p.Kind == model.DuplicateValue {
-			w := dynamo.Wanted{Constraint: p.ConstraintIndex(), Value: p.Value}
+			w := backend.Wanted{Constraint: p.ConstraintIndex(), Value: p.Value}
 			candidates[w] = append(candidates[w], p.Accounts...)
 		}
 	}
@@ -72,14 +70,14 @@ func FromReport(r *model.Report) Holders {
 type Write struct {
 	// Tx is the request, exactly as it will be sent, with its words
 	// (Tx.Slots); zero when the write is refused or skipped.
-	Tx dynamo.Tx
+	Tx backend.Tx
 	// Lookup is what the holder lookup did; none ran (Lookup.Ran and
 	// Lookup.Skipped false) where the write locks no new value.
 	Lookup Lookup
 	// Refused is the outcome of a write cancelled before sending: a
 	// value it would lock is held by another account without its lock.
 	// The store has recorded it.
-	Refused *dynamo.Result
+	Refused *model.Result
 	// Skip says why a repair is not made (a person decides, or it is
 	// fixed already); Problem is the repair's problem as reconfirmed.
 	Skip    string
@@ -156,18 +154,18 @@ func (f Flow) Undo(ctx context.Context, path, token string, h Holders) (Write, e
 
 // Unsent is the outcome of a write that is not Ready, which nothing
 // sends: cancelled by the holder lookup, or a repair skipped.
-func (w Write) Unsent() dynamo.Result {
+func (w Write) Unsent() model.Result {
 	if w.Refused != nil {
 		return *w.Refused
 	}
-	return dynamo.Result{Operation: "repair", Keys: problemKeys(w.Problem), Outcome: dynamo.Skipped, Reasons: []dynamo.Reason{},
+	return model.Result{Operation: "repair", Keys: problemKeys(w.Problem), Outcome: model.Skipped, Reasons: []model.Reason{},
 		Note: string(w.Problem.Kind) + " " + w.Problem.Constraint + "=" + w.Problem.Value + ": " + w.Skip}
 }
 
 // Send sends a prepared write and returns its outcome, settled and
 // recorded by the store (see dynamo.Store.Execute). A write that is not
 // Ready is not sent: its outcome is Unsent.
-func (f Flow) Send(ctx context.Context, w Write) (dynamo.Result, error) {
+func (f Flow) Send(ctx context.Context, w Write) (model.Result, error) {
 	if !w.Ready() {
 		return w.Unsent(), nil
 	}
@@ -176,7 +174,7 @@ func (f Flow) Send(ctx context.Context, w Write) (dynamo.Result, error) {
 
 // prepare gives plan p its token and its request.
 func (f Flow) prepare(p model.Plan) (Write, error) {
-	tx, err := f.Store.Prepare(p, dynamo.NewToken())
+	tx, err := f.Store.Prepare(p, backend.NewToken())
 	if err != nil {
 		return Write{}, err
 	}
@@ -191,7 +189,7 @@ func (f Flow) cleared(ctx context.Context, p model.Plan, h Holders) (Write, erro
 	if err != nil {
 		return w, err
 	}
-	values := dynamo.NewValues(p)
+	values := backend.NewValues(p)
 	if len(values) == 0 {
 		return w, nil
 	}
@@ -199,7 +197,7 @@ func (f Flow) cleared(ctx context.Context, p model.Plan, h Holders) (Write, erro
 	if h.Skip {
 		return w, nil
 	}
-	var found dynamo.HolderLookup
+	var found backend.HolderLookup
 	if h.Candidates != nil {
 		found, err = f.Store.ConfirmHolders(ctx, values, h.Candidates)
 	} else {
@@ -209,8 +207,8 @@ func (f Flow) cleared(ctx context.Context, p model.Plan, h Holders) (Write, erro
 		return w, err
 	}
 	w.Lookup.Ran, w.Lookup.Found = true, found
-	w.Lookup.findings = dynamo.Findings(f.Schema, p, found)
-	if taken := dynamo.TakenValues(p, found); len(taken) > 0 {
+	w.Lookup.findings = backend.Findings(f.Schema, p, found)
+	if taken := backend.TakenValues(p, found); len(taken) > 0 {
 		res := f.Store.Refuse(p, taken)
 		w.Refused = &res
 	}

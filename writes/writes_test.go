@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -35,20 +36,20 @@ func TestFlowOnDynoxide(t *testing.T) {
 	if got := w.Lookup.String(); !strings.Contains(got, "holder lookup for email=ada@x.io, username=ada: consistent scan of the accounts") || !strings.Contains(got, "no other account holds them") {
 		t.Errorf("lookup words %q", got)
 	}
-	if res, err := f.Send(ctx, w); err != nil || res.Outcome != dynamo.Committed {
+	if res, err := f.Send(ctx, w); err != nil || res.Outcome != model.Committed {
 		t.Fatalf("signup sent: %v %v", res, err)
 	}
 
 	// ACCT#b2 holds bob@x.io without its lock: a signup for it is refused.
 	dynamotest.Put(t, client, store.Schema.Table, dynamotest.Account("ACCT#b2", "bob@x.io", ""))
 	w, err = f.Signup(ctx, "ACCT#c3", map[string]string{"email": "bob@x.io"}, writes.Holders{})
-	if err != nil || w.Ready() || w.Refused == nil || w.Refused.Outcome != dynamo.Cancelled {
+	if err != nil || w.Ready() || w.Refused == nil || w.Refused.Outcome != model.Cancelled {
 		t.Fatalf("a value held without its lock: %+v %v", w, err)
 	}
 	if got := w.Lookup.Findings(); !strings.Contains(got, "held by ACCT#b2 without its lock") {
 		t.Errorf("findings %q", got)
 	}
-	if res, _ := f.Send(ctx, w); res.Outcome != dynamo.Cancelled {
+	if res, _ := f.Send(ctx, w); res.Outcome != model.Cancelled {
 		t.Errorf("sending a refused write: %v", res)
 	}
 	if _, found, _ := store.Account(ctx, "ACCT#c3"); found {
@@ -60,7 +61,7 @@ func TestFlowOnDynoxide(t *testing.T) {
 	if err != nil || !w.Ready() || !strings.Contains(w.Lookup.Findings(), "locked by ACCT#a1") {
 		t.Fatalf("a locked value: %+v %v", w, err)
 	}
-	if res, err := f.Send(ctx, w); err != nil || res.Outcome != dynamo.Cancelled || !strings.Contains(res.Reasons[0].Message, "taken by ACCT#a1") {
+	if res, err := f.Send(ctx, w); err != nil || res.Outcome != model.Cancelled || !strings.Contains(res.Reasons[0].Message, "taken by ACCT#a1") {
 		t.Fatalf("a locked value sent: %v %v", res, err)
 	}
 
@@ -69,7 +70,7 @@ func TestFlowOnDynoxide(t *testing.T) {
 	if err != nil || !w.Ready() {
 		t.Fatalf("undo: %+v %v", w, err)
 	}
-	if res, err := f.Send(ctx, w); err != nil || res.Outcome != dynamo.Committed {
+	if res, err := f.Send(ctx, w); err != nil || res.Outcome != model.Committed {
 		t.Fatalf("undo sent: %v %v", res, err)
 	}
 	if _, found, _ := store.Account(ctx, "ACCT#a1"); found {
@@ -83,10 +84,10 @@ func TestFlowOnDynoxide(t *testing.T) {
 	}
 	dynamotest.Put(t, client, store.Schema.Table, model.Item{"PK": model.S("UNIQ#EMAIL#bob@x.io"), "SK": model.S("LOCK"), "owner": model.S("ACCT#b2")})
 	w, err = f.Repair(ctx, report.Problems[0])
-	if err != nil || w.Ready() || w.Skip != dynamo.SkipGone {
+	if err != nil || w.Ready() || w.Skip != backend.SkipGone {
 		t.Fatalf("repair of a fixed problem: %+v %v", w, err)
 	}
-	if res, _ := f.Send(ctx, w); res.Outcome != dynamo.Skipped || !strings.Contains(res.Note, "missing_lock email=bob@x.io") {
+	if res, _ := f.Send(ctx, w); res.Outcome != model.Skipped || !strings.Contains(res.Note, "missing_lock email=bob@x.io") {
 		t.Errorf("the skip's outcome: %v", res)
 	}
 }

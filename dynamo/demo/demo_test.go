@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/demo"
 	"github.com/locktable/locktable/dynamo/seed"
@@ -52,10 +53,10 @@ func TestDemoBackendServesEveryRead(t *testing.T) {
 	if holders, err := store.Holders(ctx, []int{0, 1}, "ada0", nil); err != nil || len(holders[0]) != 0 || len(holders[1]) != 1 {
 		t.Fatalf("holders of ada0 by email or username: %v, %v", holders, err)
 	}
-	if page, err := store.LocksPage(ctx, dynamo.Cursor{}, 50); err != nil || len(page.Locks) == 0 {
+	if page, err := store.LocksPage(ctx, backend.Cursor{}, 50); err != nil || len(page.Locks) == 0 {
 		t.Fatalf("locks page: %d locks, %v", len(page.Locks), err)
 	}
-	if page, err := store.AccountsPage(ctx, dynamo.Cursor{}, 20, true); err != nil || len(page.Accounts) < 20 {
+	if page, err := store.AccountsPage(ctx, backend.Cursor{}, 20, true); err != nil || len(page.Accounts) < 20 {
 		t.Fatalf("accounts page: %d accounts, %v", len(page.Accounts), err)
 	}
 }
@@ -69,7 +70,7 @@ func TestProbeMinidyn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (dynamo.Capabilities{Probed: true, Transactions: true}); c != want || len(c.Missing()) != 2 {
+	if want := (backend.Capabilities{Probed: true, Transactions: true}); c != want || len(c.Missing()) != 2 {
 		t.Fatalf("capabilities %+v (%q), want %+v", c, c.Missing(), want)
 	}
 }

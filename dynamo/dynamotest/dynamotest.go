@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -36,7 +37,7 @@ func Endpoint(t testing.TB) string {
 }
 
 // Client returns an SDK client for the emulator.
-func Client(t testing.TB) (*dynamodb.Client, dynamo.Endpoint) {
+func Client(t testing.TB) (*dynamodb.Client, backend.Endpoint) {
 	t.Helper()
 	c, ep, err := dynamo.NewClient(context.Background(), dynamo.ClientOptions{EndpointURL: Endpoint(t)})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -185,7 +186,7 @@ func (s seeder) signup(ctx context.Context, id string, attrs map[string]string, 
 			}
 		}
 	}
-	tx, err := s.store.Prepare(plan, dynamo.NewToken())
+	tx, err := s.store.Prepare(plan, backend.NewToken())
 	if err != nil {
 		return err
 	}

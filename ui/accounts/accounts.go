@@ -13,7 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
@@ -23,7 +23,7 @@ import (
 
 // Backend is what the accounts view reads.
 type Backend interface {
-	AccountsPage(ctx context.Context, from dynamo.Cursor, want int, consistent bool) (dynamo.AccountPage, error)
+	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
 	Account(ctx context.Context, id string) (model.AccountView, bool, error)
 }
 
@@ -33,7 +33,7 @@ type reqID int
 // PageMsg answers a page request.
 type PageMsg struct {
 	req  reqID
-	page dynamo.AccountPage
+	page backend.AccountPage
 	err  error
 }
 
@@ -65,7 +65,7 @@ type Model struct {
 	km      KeyMap
 	src     *source
 	list    browser.Model
-	next    dynamo.Cursor
+	next    backend.Cursor
 	req     reqID
 	loading bool
 	// followEnd: G keeps the selection on the last row as pages arrive.
@@ -94,7 +94,7 @@ type Model struct {
 }
 
 // FirstPage waits for a first page asked for ahead of the view.
-type FirstPage func() (dynamo.AccountPage, error)
+type FirstPage func() (backend.AccountPage, error)
 
 // Want is how many accounts a page asks for in a list of height rows: a
 // few screens' worth, at least 50 (the first page, asked for before the
@@ -131,14 +131,14 @@ func (m Model) Init() tea.Cmd {
 			return PageMsg{req: req, page: page, err: err}
 		}
 	}
-	return m.load(dynamo.Cursor{}, false)
+	return m.load(backend.Cursor{}, false)
 }
 
 // SetFirst hands the view a first page asked for before it existed.
 func (m *Model) SetFirst(first FirstPage) { m.first = first }
 
 // load asks for the page that starts at from.
-func (m Model) load(from dynamo.Cursor, consistent bool) tea.Cmd {
+func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.req
 	want := Want(m.list.Height(), len(m.r.Schema.Constraints))
 	return func() tea.Msg {
@@ -168,7 +168,7 @@ func (m *Model) Reload() tea.Cmd {
 	cursor := m.list.Cursor()
 	m.restore = m.src.selection(cursor)
 	m.src.reset()
-	m.next, m.loading, m.consistent = dynamo.Cursor{}, true, true
+	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
 	m.dup, m.err, m.retry = nil, nil, nil
 	if m.restore != nil {
 		cursor = 0
@@ -178,7 +178,7 @@ func (m *Model) Reload() tea.Cmd {
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
 	}
-	return tea.Batch(m.load(dynamo.Cursor{}, true), pinned)
+	return tea.Batch(m.load(backend.Cursor{}, true), pinned)
 }
 
 // Err is what failed, if anything did.

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
-	"github.com/locktable/locktable/ui/uitest"
 )
 
 // TestAnswersBeforeAReloadAreDropped: a page asked for before a reload

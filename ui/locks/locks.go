@@ -11,7 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
@@ -21,7 +21,7 @@ import (
 
 // Backend is what the locks view reads.
 type Backend interface {
-	LocksPage(ctx context.Context, from dynamo.Cursor, want int) (dynamo.LockPage, error)
+	LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error)
 }
 
 // reqID numbers reloads: an answer to a request made before one is dropped.
@@ -30,7 +30,7 @@ type reqID int
 // PageMsg answers a page request.
 type PageMsg struct {
 	req  reqID
-	page dynamo.LockPage
+	page backend.LockPage
 	err  error
 }
 
@@ -41,7 +41,7 @@ type Model struct {
 	km      KeyMap
 	src     *source
 	list    browser.Model
-	next    dynamo.Cursor
+	next    backend.Cursor
 	req     reqID
 	shown   bool // the view was shown: it keeps its pages loaded
 	loading bool
@@ -91,7 +91,7 @@ func (m *Model) Prefetch() tea.Cmd {
 // Reload forgets every lock and reads them again once shown.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
-	m.src.locks, m.next, m.loading, m.err, m.followEnd = nil, dynamo.Cursor{}, false, nil, false
+	m.src.locks, m.next, m.loading, m.err, m.followEnd = nil, backend.Cursor{}, false, nil, false
 	m.list.SetCursor(0)
 	return m.Prefetch()
 }

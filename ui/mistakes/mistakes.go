@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/dynamo/mistake"
+	"github.com/locktable/locktable/model/mistake"
 	"github.com/locktable/locktable/ui/styles"
 )
 

@@ -14,7 +14,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/events"
@@ -24,7 +24,7 @@ import (
 // Backend is what a search reads.
 type Backend interface {
 	Account(ctx context.Context, id string) (model.AccountView, bool, error)
-	Find(ctx context.Context, q string, o dynamo.FindOptions) (dynamo.Found, error)
+	Find(ctx context.Context, q string, o backend.FindOptions) (backend.Found, error)
 }
 
 // reqID numbers searches: only the last one's answers are shown.
@@ -149,7 +149,7 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.status = "searching for " + model.Printable(q) + "…"
-		ctx, b, o := m.ctx, m.backend, dynamo.FindOptions{}
+		ctx, b, o := m.ctx, m.backend, backend.FindOptions{}
 		if known := m.known; known != nil {
 			o.Known = func(ci int, v string) []string { return known[heldValue{ci, v}] }
 		}

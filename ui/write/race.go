@@ -13,8 +13,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/writes"
 )
@@ -32,7 +33,7 @@ const racersField = "racers"
 // and the preview of the first (they differ only by account and token).
 type RacePlannedMsg struct {
 	req     reqID
-	txs     []dynamo.Tx
+	txs     []backend.Tx
 	preview dialog.Preview
 	err     error
 }
@@ -41,7 +42,7 @@ type RacePlannedMsg struct {
 type RacerMsg struct {
 	req reqID
 	i   int
-	res dynamo.Result
+	res model.Result
 	err error
 }
 
@@ -55,8 +56,8 @@ type RaceVerifiedMsg struct {
 
 // board is a race under way or run: one row per racer.
 type board struct {
-	txs     []dynamo.Tx
-	results []*dynamo.Result // nil: no answer yet
+	txs     []backend.Tx
+	results []*model.Result // nil: no answer yet
 	errs    []error
 	left    int // racers without an answer
 	// Once every racer has answered, the cancelled ones are read back
@@ -86,7 +87,7 @@ func (b *board) done() bool { return b.left == 0 && !b.verifying }
 func (b *board) committed() []string {
 	var ids []string
 	for i, r := range b.results {
-		if r != nil && r.Outcome == dynamo.Committed {
+		if r != nil && r.Outcome == model.Committed {
 			ids = append(ids, b.txs[i].Plan.Actions[0].Account)
 		}
 	}
@@ -142,7 +143,7 @@ func planRace(req reqID, f writes.Flow, ids []string, attrs map[string]string, n
 		names = append(names, w.Tx.Plan.Keys[0])
 	}
 	first := msg.txs[0]
-	doc, err := dynamo.CLIJSON(first.Input)
+	doc, err := first.Request.CLIInput()
 	if err != nil {
 		msg.err = err
 		return msg
@@ -150,7 +151,7 @@ func planRace(req reqID, f writes.Flow, ids []string, attrs map[string]string, n
 	p := first.Plan
 	p.Note = fmt.Sprintf("%d racers send this transaction at the same instant, each for an account of its own (%s and %d more) and with its own token: the guarded lock puts let one commit",
 		n, model.Printable(names[0]), n-1)
-	msg.preview = dialog.Preview{Plan: p, Slots: first.Slots, Token: first.Token(), Request: string(doc)}
+	msg.preview = dialog.Preview{Plan: p, Slots: first.Slots, Token: first.Token, Request: string(doc)}
 	return msg
 }
 
@@ -179,7 +180,7 @@ func (m Model) submitRace(values map[string]string) tea.Cmd {
 // are ready to leave, then Execute answers it (settled, audited).
 func (m *Model) startRace() tea.Cmd {
 	txs := m.raceTxs
-	m.board = &board{txs: txs, results: make([]*dynamo.Result, len(txs)), errs: make([]error, len(txs)), left: len(txs)}
+	m.board = &board{txs: txs, results: make([]*model.Result, len(txs)), errs: make([]error, len(txs)), left: len(txs)}
 	m.sending = &txs[0]
 	f, req := m.flow(), m.req
 	// Quitting does not cancel the racers: it waits for their outcomes.
@@ -230,7 +231,7 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 // writes nothing, so any of it found is a guard that did not hold.
 func verifyRace(ctx context.Context, req reqID, b Backend, sc *model.Schema, bd *board) tea.Cmd {
 	txs := bd.txs
-	results := make([]dynamo.Result, len(bd.results))
+	results := make([]model.Result, len(bd.results))
 	for i, r := range bd.results {
 		results[i] = *r
 	}
@@ -269,7 +270,7 @@ func (m Model) raceSummary() string {
 	case bd.verifying:
 		verdict = "reading the cancelled racers back…"
 	case bd.verifyErr != nil:
-		verdict = "UNVERIFIED: " + model.OneLine(dynamo.Redact(bd.verifyErr.Error()))
+		verdict = "UNVERIFIED: " + model.OneLine(redact.String(bd.verifyErr.Error()))
 	default:
 		verdict, _ = writes.RaceVerdict(len(won), bd.violations)
 	}
@@ -303,7 +304,7 @@ func (m Model) boardView() string {
 		switch r := bd.results[i]; {
 		case written:
 			line = m.st.Status[model.LockDuplicate].Render(line)
-		case r != nil && r.Outcome == dynamo.Committed:
+		case r != nil && r.Outcome == model.Committed:
 			line = m.st.Status[model.LockOK].Render(line)
 		}
 		lines = append(lines, line)
@@ -326,7 +327,7 @@ func (m Model) boardView() string {
 
 // racerWhy says why a racer did not commit: its first failed slot, or
 // what kept it from being sent.
-func racerWhy(r *dynamo.Result, err error) string {
+func racerWhy(r *model.Result, err error) string {
 	if len(r.Reasons) > 0 {
 		rs := r.Reasons[0]
 		if rs.Slot >= 0 {
@@ -337,7 +338,7 @@ func racerWhy(r *dynamo.Result, err error) string {
 		return model.OneLine(rs.Code + ": " + rs.Message)
 	}
 	if err != nil {
-		return model.OneLine(dynamo.Redact(err.Error()))
+		return model.OneLine(redact.String(err.Error()))
 	}
 	return ""
 }

@@ -19,8 +19,9 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
@@ -57,7 +58,7 @@ const (
 // there is none.
 type PlanMsg struct {
 	req     reqID
-	tx      dynamo.Tx
+	tx      backend.Tx
 	preview dialog.Preview
 	skip    string
 	err     error
@@ -116,15 +117,15 @@ type Model struct {
 	// prepared is the transaction the dialog previews; sending, the one in
 	// flight: quitting waits for its outcome (quitting), unless asked
 	// twice. farewell is what to print once the UI has left the terminal.
-	prepared *dynamo.Tx
-	sending  *dynamo.Tx
+	prepared *backend.Tx
+	sending  *backend.Tx
 	quitting bool
 	farewell string
 	written  []string // the accounts the last write sent involves
 	// A race's: the loaded ids new keys are made like, every racer's
 	// transaction, and the board once it has started.
 	sampleIDs []string
-	raceTxs   []dynamo.Tx
+	raceTxs   []backend.Tx
 	board     *board
 	// last is the last write of the session that committed: what u
 	// undoes (an undo included, so that u again takes it back).
@@ -287,11 +288,11 @@ func (req reqID) planned(w writes.Write, err error) PlanMsg {
 	case w.Refused != nil:
 		return PlanMsg{req: req, err: errors.New(w.Refused.Reasons[0].Message)}
 	}
-	doc, err := dynamo.CLIJSON(w.Tx.Input)
+	doc, err := w.Tx.Request.CLIInput()
 	if err != nil {
 		return PlanMsg{req: req, err: err}
 	}
-	return PlanMsg{req: req, tx: w.Tx, preview: dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token(), Request: string(doc)}}
+	return PlanMsg{req: req, tx: w.Tx, preview: dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token, Request: string(doc)}}
 }
 
 // Update opens the dialog, hands it keys and answers what it asks for.
@@ -358,7 +359,7 @@ func (m Model) showPlan(msg PlanMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.req != m.req: // for a dialog since closed
 	case msg.err != nil:
-		m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+		m.dialog.SetError(redact.String(msg.err.Error()))
 	case msg.skip != "":
 		m.dialog.SetSkipped(msg.skip)
 	default:
@@ -373,7 +374,7 @@ func (m Model) showRace(msg RacePlannedMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.req != m.req:
 	case msg.err != nil:
-		m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+		m.dialog.SetError(redact.String(msg.err.Error()))
 	default:
 		m.raceTxs, m.prepared = msg.txs, &msg.txs[0]
 		return m, m.dialog.SetPlan(msg.preview)
@@ -440,10 +441,10 @@ func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.err != nil && msg.res.Outcome != "":
 		// Certainly not applied: the outcome says how, in words.
-		m.dialog.SetFailure(msg.res, dynamo.Redact(msg.err.Error()))
+		m.dialog.SetFailure(msg.res, redact.String(msg.err.Error()))
 		return m, nil
 	case msg.err != nil:
-		m.dialog.SetError(dynamo.Redact(msg.err.Error()))
+		m.dialog.SetError(redact.String(msg.err.Error()))
 		return m, nil
 	}
 	m.dialog.SetResult(msg.res)
@@ -471,7 +472,7 @@ func (m *Model) saved(msg SavedMsg) {
 	switch {
 	case msg.req != m.req:
 	case msg.err != nil:
-		m.dialog.SetInfo("not saved: " + dynamo.Redact(msg.err.Error()))
+		m.dialog.SetInfo("not saved: " + redact.String(msg.err.Error()))
 	default:
 		// The path on a line of its own, not wrapped at its hyphens.
 		m.dialog.SetInfo("saved the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH) to:\n" + msg.path)
@@ -480,12 +481,12 @@ func (m *Model) saved(msg SavedMsg) {
 
 // save writes the request of tx as the AWS CLI takes it to
 // locktable-tx-TOKEN.json in dir, and returns its path.
-func save(dir string, tx dynamo.Tx) (string, error) {
-	doc, err := dynamo.CLIJSON(tx.Input)
+func save(dir string, tx backend.Tx) (string, error) {
+	doc, err := tx.Request.CLIInput()
 	if err != nil {
 		return "", err
 	}
-	path, err := filepath.Abs(filepath.Join(dir, "locktable-tx-"+tx.Token()+".json"))
+	path, err := filepath.Abs(filepath.Join(dir, "locktable-tx-"+tx.Token+".json"))
 	if err != nil {
 		return "", err
 	}
@@ -523,7 +524,7 @@ func (m Model) Quit() (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	m.farewell = fmt.Sprintf("UNKNOWN   %s %s (token %s): quit before its outcome was known; check the keys (locktable check) before trying again",
-		tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")), tx.Token())
+		tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")), tx.Token)
 	return m, tea.Quit
 }
 

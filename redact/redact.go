@@ -1,4 +1,7 @@
-package dynamo
+// Package redact hides credentials in text before it is shown or
+// written: the values this process has seen configured, and anything that
+// looks like a secret key, session token, access key id or signature.
+package redact
 
 import (
 	"io"
@@ -7,8 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // Redacted stands where a credential value was.
@@ -45,9 +46,9 @@ var secrets struct {
 	replacer *strings.Replacer
 }
 
-// rememberSecrets adds credential values to those Redact replaces wherever
+// Remember adds credential values to those String replaces wherever
 // they appear.
-func rememberSecrets(values ...string) {
+func Remember(values ...string) {
 	if known(values) {
 		return // every request retrieves the credentials: the usual case
 	}
@@ -91,22 +92,17 @@ func known(values []string) bool {
 	return true
 }
 
-// rememberCredentials remembers the values of creds.
-func rememberCredentials(creds aws.Credentials) {
-	rememberSecrets(creds.AccessKeyID, creds.SecretAccessKey, creds.SessionToken)
-}
-
-// rememberEnvironment remembers the credentials the environment sets.
-func rememberEnvironment() {
-	rememberSecrets(os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY"),
+// RememberEnvironment remembers the credentials the environment sets.
+func RememberEnvironment() {
+	Remember(os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY"),
 		os.Getenv("AWS_SESSION_TOKEN"), os.Getenv("AWS_SECURITY_TOKEN"))
 }
 
-// Redact returns s with every credential value replaced by [redacted]: the
+// String returns s with every credential value replaced by [redacted]: the
 // values this process has seen configured, and anything that looks like a
 // secret key, session token, access key id or request signature. Every
 // error message and log line goes through it before it is shown or written.
-func Redact(s string) string {
+func String(s string) string {
 	secrets.RLock()
 	r := secrets.replacer
 	secrets.RUnlock()
@@ -119,14 +115,14 @@ func Redact(s string) string {
 	return accessKeyID.ReplaceAllString(s, Redacted)
 }
 
-// RedactingWriter returns a writer that redacts (see Redact) what it passes
+// Writer returns a writer that redacts (see String) what it passes
 // to w. Each Write is redacted on its own: loggers write one line per call.
-func RedactingWriter(w io.Writer) io.Writer { return redactingWriter{w} }
+func Writer(w io.Writer) io.Writer { return writer{w} }
 
-type redactingWriter struct{ w io.Writer }
+type writer struct{ w io.Writer }
 
-func (r redactingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, Redact(string(p))); err != nil {
+func (r writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, String(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

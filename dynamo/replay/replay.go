@@ -1,128 +1,29 @@
-// Package mistake replays, on fresh accounts, each way the articles
-// describe of getting uniqueness wrong, so that the problem it leaves can
-// be watched appearing (locktable demo break KIND): the requests the
-// buggy code sends, beside the guarded transaction locktable would send.
-package mistake
+// Package replay replays, on fresh accounts, each mistake of package
+// model/mistake, so that the problem it leaves can be watched appearing
+// (locktable demo break KIND): the requests the buggy code sends, beside
+// the guarded transaction locktable would send.
+package replay
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/model/mistake"
 )
 
-// Kind is one mistake: its name on the command line, the problem kind a
-// check then shows, and what the buggy code does, in words.
-type Kind struct {
-	Name    string
-	Problem model.ProblemKind
-	Story   string
-	replay  func(r *replayer) error
-}
-
-// Kinds are the mistakes, in the order the articles tell them.
-var Kinds = []Kind{
-	{"missing-lock", model.MissingLock,
-		"a signup written with separate puts, no transaction, that dies after the account: its locks are never written",
-		(*replayer).missingLock},
-	{"gsi-duplicate", model.DuplicateValue,
-		"the GSI misconception: two writers sign up with the same values at once, each guarding its put with attribute_not_exists on the unique attributes, which sees only the new item being written; both succeed, and each then puts the locks as if the values were its own",
-		(*replayer).gsiDuplicate},
-	{"rename-leak", model.OrphanLock,
-		"a rename that writes the account and the new lock but never deletes the old lock",
-		(*replayer).renameLeak},
-	{"delete-leak", model.OrphanLock,
-		"a delete of the account alone: its locks stay behind",
-		(*replayer).deleteLeak},
-	{"foreign-lock", model.ForeignLock,
-		"a lock handed to the wrong account: overwritten with another account as its owner while its holder keeps the value",
-		(*replayer).foreignLock},
-}
-
-// Names lists the kinds' names.
-func Names() []string {
-	var out []string
-	for _, k := range Kinds {
-		out = append(out, k.Name)
-	}
-	return out
-}
-
-// Find returns the kind named name.
-func Find(name string) (Kind, bool) {
-	for _, k := range Kinds {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return Kind{}, false
-}
-
-// Replay is what replaying a mistake did.
-type Replay struct {
-	Kind    string            `json:"kind"`
-	Problem model.ProblemKind `json:"problem"`
-	Story   string            `json:"story"`
-	// Setup says what was written first, through the pattern.
-	Setup    []string `json:"setup"`
-	Accounts []string `json:"accounts"`
-	// Sent are the buggy requests, in order, as the AWS CLI takes them;
-	// Guarded the transactions locktable would send instead
-	// (transact-write-items --cli-input-json).
-	Sent    []dynamo.Unguarded `json:"sent"`
-	Guarded []json.RawMessage  `json:"guarded"`
-	// Found is what consistent reads of the keys involved show now.
-	Found []model.Problem `json:"found"`
-}
-
-// Lines is the replay in words, one line each, every string from the
-// table made printable: the story, what was set up, the requests sent
-// outside any transaction (as the AWS CLI takes them), the transaction
-// locktable would send instead, and what the keys show now. Each request
-// is one line, or, indented, one member a line (for a screen, where a
-// long line would wrap inside a token).
-func (r Replay) Lines(indented bool) ([]string, error) {
-	request := func(doc []byte) []string {
-		text := model.EscapeJSON(string(doc))
-		var pretty bytes.Buffer
-		if indented && json.Indent(&pretty, []byte(text), "  ", "  ") == nil {
-			return strings.Split("  "+pretty.String(), "\n")
-		}
-		return []string{"  " + text}
-	}
-	lines := []string{fmt.Sprintf("%s: %s", r.Kind, r.Story)}
-	for _, s := range r.Setup {
-		lines = append(lines, "set up: "+model.Printable(s))
-	}
-	lines = append(lines, "sent, outside any transaction (aws dynamodb put-item / delete-item --cli-input-json):")
-	for _, u := range r.Sent {
-		doc, err := u.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		lines = append(lines, request(doc)...)
-	}
-	lines = append(lines, "locktable would send instead (aws dynamodb transact-write-items --cli-input-json):")
-	for _, g := range r.Guarded {
-		lines = append(lines, request(g)...)
-	}
-	lines = append(lines, fmt.Sprintf("now (consistent reads of the keys involved): %d problem(s); locktable check shows them, locktable repair fixes what it can", len(r.Found)))
-	for _, p := range r.Found {
-		line := fmt.Sprintf("%s %s=%s", p.Kind, p.Constraint, p.Value)
-		if len(p.Accounts) > 0 {
-			line += " held by " + strings.Join(p.Accounts, ", ")
-		}
-		if p.Owner != "" {
-			line += "; the lock names " + p.Owner
-		}
-		lines = append(lines, "  "+model.Printable(line))
-	}
-	return lines, nil
+// replays are the mistakes by name, each replayed by its method.
+var replays = map[string]func(*replayer) error{
+	"missing-lock":  (*replayer).missingLock,
+	"gsi-duplicate": (*replayer).gsiDuplicate,
+	"rename-leak":   (*replayer).renameLeak,
+	"delete-leak":   (*replayer).deleteLeak,
+	"foreign-lock":  (*replayer).foreignLock,
 }
 
 // replayer replays one mistake through a store.
@@ -130,17 +31,21 @@ type replayer struct {
 	ctx   context.Context
 	store *dynamo.Store
 	sc    *model.Schema
-	out   Replay
+	out   mistake.Replay
 	refs  []model.KeyRef // what to read afterwards
 }
 
 // Run replays mistake k on fresh accounts. The store must be writable;
 // the caller decides where that is allowed (the demo, a loopback table).
-func Run(ctx context.Context, store *dynamo.Store, k Kind) (Replay, error) {
+func Run(ctx context.Context, store *dynamo.Store, k mistake.Kind) (mistake.Replay, error) {
 	r := &replayer{ctx: ctx, store: store, sc: &store.Schema,
-		out: Replay{Kind: k.Name, Problem: k.Problem, Story: k.Story, Setup: []string{}, Accounts: []string{},
-			Sent: []dynamo.Unguarded{}, Guarded: []json.RawMessage{}}}
-	if err := k.replay(r); err != nil {
+		out: mistake.Replay{Kind: k.Name, Problem: k.Problem, Story: k.Story, Setup: []string{}, Accounts: []string{},
+			Sent: []json.RawMessage{}, Guarded: []json.RawMessage{}}}
+	replay, ok := replays[k.Name]
+	if !ok {
+		return r.out, fmt.Errorf("no replay of mistake %q", k.Name)
+	}
+	if err := replay(r); err != nil {
 		return r.out, err
 	}
 	census := model.NewCensus(r.sc)
@@ -200,11 +105,11 @@ func (r *replayer) guarded(p model.Plan, err error) error {
 	if err != nil {
 		return err
 	}
-	tx, err := r.store.Prepare(p, dynamo.NewToken())
+	tx, err := r.store.Prepare(p, backend.NewToken())
 	if err != nil {
 		return err
 	}
-	doc, err := dynamo.CLIJSON(tx.Input)
+	doc, err := tx.Request.CLIInput()
 	if err != nil {
 		return err
 	}
@@ -217,7 +122,11 @@ func (r *replayer) send(u dynamo.Unguarded, err error) error {
 	if err != nil {
 		return err
 	}
-	r.out.Sent = append(r.out.Sent, u)
+	doc, err := u.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	r.out.Sent = append(r.out.Sent, doc)
 	return r.store.SendUnguarded(r.ctx, u)
 }
 
@@ -235,7 +144,7 @@ func (r *replayer) signup() (model.AccountView, error) {
 		return model.AccountView{}, err
 	}
 	r.involve(p.Actions[0].Item)
-	tx, err := r.store.Prepare(p, dynamo.NewToken())
+	tx, err := r.store.Prepare(p, backend.NewToken())
 	if err != nil {
 		return model.AccountView{}, err
 	}

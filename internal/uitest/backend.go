@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -46,7 +47,7 @@ type Backend struct {
 
 // New returns an empty, writable backend for schema sc.
 func New(sc model.Schema) *Backend {
-	ep := dynamo.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
+	ep := backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 	return &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
 		writable: true, calls: map[string]int{}, failures: map[string]error{}}
 }
@@ -201,10 +202,10 @@ func (b *Backend) accounts() []model.Item {
 }
 
 // page cuts items[from:] to at least want, and says where the next starts.
-func page[T any](b *Backend, items []T, from dynamo.Cursor, want int) ([]T, dynamo.Cursor) {
+func page[T any](b *Backend, items []T, from backend.Cursor, want int) ([]T, backend.Cursor) {
 	start := min(from.Pos(), len(items))
 	end := min(start+max(want, b.MinPage, 1), len(items))
-	return items[start:end], dynamo.CursorAt(end, end == len(items))
+	return items[start:end], backend.At(end, end == len(items))
 }
 
 // judge builds the views of account items, as dynamo.Store.Judge does:
@@ -238,36 +239,36 @@ func (b *Backend) judge(items []model.Item) []model.AccountView {
 }
 
 // AccountsPage returns the accounts from where from left off, in key order.
-func (b *Backend) AccountsPage(ctx context.Context, from dynamo.Cursor, want int, consistent bool) (dynamo.AccountPage, error) {
+func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
 	err := b.called("AccountsPage")
 	defer b.mu.Unlock()
 	if err != nil {
-		return dynamo.AccountPage{}, err
+		return backend.AccountPage{}, err
 	}
 	items, next := page(b, b.accounts(), from, want)
-	return dynamo.AccountPage{Accounts: b.judge(items), Next: next}, ctx.Err()
+	return backend.AccountPage{Accounts: b.judge(items), Next: next}, ctx.Err()
 }
 
 // LocksPage returns the lock items from where from left off: those of the
 // account table, then each lock table's, in key order.
-func (b *Backend) LocksPage(ctx context.Context, from dynamo.Cursor, want int) (dynamo.LockPage, error) {
+func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
 	err := b.called("LocksPage")
 	defer b.mu.Unlock()
 	if err != nil {
-		return dynamo.LockPage{}, err
+		return backend.LockPage{}, err
 	}
 	sc := &b.schema
-	var locks []dynamo.Lock
+	var locks []model.Lock
 	for _, table := range sc.Tables() {
 		for _, it := range b.sorted(table) {
 			if e := sc.Classify(table, it); e.Kind == model.EntryLock {
 				lt, key := sc.LockKey(e.Constraint, e.Value)
-				locks = append(locks, dynamo.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner})
+				locks = append(locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner})
 			}
 		}
 	}
 	got, next := page(b, locks, from, want)
-	return dynamo.LockPage{Locks: got, Next: next}, ctx.Err()
+	return backend.LockPage{Locks: got, Next: next}, ctx.Err()
 }
 
 // Account reads one account by its key value.
@@ -349,7 +350,7 @@ func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit
 
 // Check reconciles every item of every table into problems. The backend is
 // consistent, so every candidate is confirmed as it is.
-func (b *Backend) Check(ctx context.Context, progress func(dynamo.CheckProgress)) (model.Report, error) {
+func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
 	if err := b.called("Check"); err != nil {
 		b.mu.Unlock()
 		return model.Report{}, err
@@ -362,7 +363,7 @@ func (b *Backend) Check(ctx context.Context, progress func(dynamo.CheckProgress)
 	}
 	b.mu.Unlock()
 	if progress != nil {
-		progress(dynamo.CheckProgress{Phase: dynamo.PhaseDone, Scanned: int64(census.Scanned)})
+		progress(model.CheckProgress{Phase: model.PhaseDone, Scanned: int64(census.Scanned)})
 	}
 	return model.Report{Table: b.schema.Table, ScannedItems: census.Scanned, Accounts: census.Accounts,
 		Locks: census.Locks, Problems: census.Problems(), Others: census.Others}, ctx.Err()
@@ -407,11 +408,11 @@ func (b *Backend) PlanDelete(ctx context.Context, id string, others model.Others
 
 // PlanRepair plans the repair of p as it stands now, by the rules of
 // dynamo.Store.PlanRepair.
-func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repair, error) {
+func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair, error) {
 	b.called("PlanRepair")
 	defer b.mu.Unlock()
 	sc := &b.schema
-	r := dynamo.Repair{Problem: p}
+	r := backend.Repair{Problem: p}
 	fresh := model.NewCensus(sc)
 	for _, ref := range sc.Involved(p) {
 		if it := b.get(ref.Table, ref.Key); it != nil {
@@ -423,7 +424,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repai
 		return r, nil
 	}
 	if len(now) == 0 {
-		r.Skip = dynamo.SkipGone
+		r.Skip = backend.SkipGone
 		return r, nil
 	}
 	p = now[0]
@@ -435,7 +436,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repai
 	var err error
 	switch {
 	case p.Kind == model.OrphanLock:
-		r.Plan, err = sc.RepairOrphan(p, lock, model.ReclaimPrefix+dynamo.NewToken())
+		r.Plan, err = sc.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
 	default:
 		var holder model.AccountView
 		if holder, err = b.mustAccount(p.Accounts[0]); err != nil {
@@ -451,16 +452,16 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (dynamo.Repai
 }
 
 // LookupHolders reads every account for the holders of the wanted values.
-func (b *Backend) LookupHolders(ctx context.Context, wanted []dynamo.Wanted) (dynamo.HolderLookup, error) {
+func (b *Backend) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
 	b.called("LookupHolders")
 	defer b.mu.Unlock()
 	found := b.lookup(wanted, nil)
-	found.Method = dynamo.ScanMethod
+	found.Method = backend.ScanMethod
 	return found, ctx.Err()
 }
 
 // ConfirmHolders reads the candidates for the holders of the wanted values.
-func (b *Backend) ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) (dynamo.HolderLookup, error) {
+func (b *Backend) ConfirmHolders(ctx context.Context, wanted []backend.Wanted, candidates map[backend.Wanted][]string) (backend.HolderLookup, error) {
 	b.called("ConfirmHolders")
 	defer b.mu.Unlock()
 	found := b.lookup(wanted, candidates)
@@ -470,8 +471,8 @@ func (b *Backend) ConfirmHolders(ctx context.Context, wanted []dynamo.Wanted, ca
 
 // lookup finds the holders of each wanted value, among the candidates when
 // there are any, and whether its lock exists.
-func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]string) dynamo.HolderLookup {
-	found := dynamo.HolderLookup{Holders: map[dynamo.Wanted][]string{}, Locked: map[dynamo.Wanted]bool{}, Owners: map[dynamo.Wanted]string{}}
+func (b *Backend) lookup(wanted []backend.Wanted, candidates map[backend.Wanted][]string) backend.HolderLookup {
+	found := backend.HolderLookup{Holders: map[backend.Wanted][]string{}, Locked: map[backend.Wanted]bool{}, Owners: map[backend.Wanted]string{}}
 	for _, w := range wanted {
 		ids, read := b.holderIDs(w.Constraint, w.Value)
 		if candidates != nil {
@@ -492,19 +493,19 @@ func (b *Backend) lookup(wanted []dynamo.Wanted, candidates map[dynamo.Wanted][]
 
 // Refuse reports plan p as cancelled because other accounts hold values it
 // would lock.
-func (b *Backend) Refuse(p model.Plan, taken []dynamo.Taken) dynamo.Result {
+func (b *Backend) Refuse(p model.Plan, taken []backend.Taken) model.Result {
 	return b.prep.Refuse(p, taken)
 }
 
 // Prepare builds the exact request of a plan, as dynamo.Store does.
-func (b *Backend) Prepare(p model.Plan, token string) (dynamo.Tx, error) {
+func (b *Backend) Prepare(p model.Plan, token string) (backend.Tx, error) {
 	return b.prep.Prepare(p, token)
 }
 
 // Execute applies tx's actions if every condition holds, or none of them,
 // with the failed ones explained slot by slot. An ownerless orphan's
 // repair runs its three steps.
-func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, error) {
+func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	failure := b.called("Execute")
 	hold, arrived := b.hold, b.arrived
 	b.mu.Unlock()
@@ -518,29 +519,29 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	res := dynamo.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token(), Reasons: []dynamo.Reason{}}
+	res := model.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token, Reasons: []model.Reason{}}
 	if failure != nil {
 		// As the store reports a connection that could not be made.
-		res.Outcome = dynamo.NotSent
+		res.Outcome = model.NotSent
 		return res, failure
 	}
 	if !b.writable {
-		res.Outcome = dynamo.Refused
-		return res, dynamo.ErrReadOnly
+		res.Outcome = model.Refused
+		return res, backend.ErrReadOnly
 	}
 	r := tx.Plan.Reclaim
 	if r == nil || !r.Resume {
-		if res.Outcome = b.send(tx.Plan, &res); res.Outcome != dynamo.Committed || r == nil {
+		if res.Outcome = b.send(tx.Plan, &res); res.Outcome != model.Committed || r == nil {
 			return res, nil
 		}
 	}
 	// The rest of a reclaim, as the store's, in a transaction of its own:
 	// look for holders again, then delete the lock or give it back.
-	found := b.lookup([]dynamo.Wanted{{Constraint: r.Constraint, Value: r.Value}}, nil)
-	found.Method = dynamo.ScanMethod
+	found := b.lookup([]backend.Wanted{{Constraint: r.Constraint, Value: r.Value}}, nil)
+	found.Method = backend.ScanMethod
 	l := dynamo.ReclaimLookup{Reclaim: *r, Found: found}
 	step := l.Step(&b.schema, tx.Plan.Keys)
-	res = dynamo.Result{Operation: step.Operation, Keys: step.Keys, Token: dynamo.NewToken(), Reasons: []dynamo.Reason{}}
+	res = model.Result{Operation: step.Operation, Keys: step.Keys, Token: backend.NewToken(), Reasons: []model.Reason{}}
 	res.Outcome = b.send(step, &res)
 	return l.Done(&b.schema, res), nil
 }
@@ -548,15 +549,15 @@ func (b *Backend) Execute(ctx context.Context, tx dynamo.Tx) (dynamo.Result, err
 // send is one transaction arriving: plan p's, under res's token. It
 // journals the items p changes as they are before, applies p (or, for a
 // lost write, nothing), and journals the outcome.
-func (b *Backend) send(p model.Plan, res *dynamo.Result) dynamo.Outcome {
+func (b *Backend) send(p model.Plan, res *model.Result) model.Outcome {
 	b.tokens = append(b.tokens, res.Token)
 	b.journal = append(b.journal, dynamo.Undoable{Record: model.UndoRecord{Token: res.Token, Operation: p.Operation,
 		Table: b.schema.Table, Endpoint: b.prep.Endpoint.String(), Keys: append([]string{}, p.Keys...), Undoes: p.Undoes,
 		Items: model.UndoItems(p, b.get)}})
-	outcome := dynamo.Unknown
+	outcome := model.Unknown
 	if b.lost > 0 {
 		b.lost--
-		res.Reasons = []dynamo.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
+		res.Reasons = []model.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
 	} else {
 		outcome = b.transact(p, res)
 	}
@@ -569,31 +570,31 @@ func (b *Backend) send(p model.Plan, res *dynamo.Result) dynamo.Outcome {
 // skipped for a repair whose effect is there already
 // (model.Schema.AlreadyRepaired), as the store does, or puts each failed
 // condition in words in res and says cancelled.
-func (b *Backend) transact(p model.Plan, res *dynamo.Result) dynamo.Outcome {
+func (b *Backend) transact(p model.Plan, res *model.Result) model.Outcome {
 	sc := &b.schema
 	var failed []model.Failure
 	var held []model.Action
 	for i, a := range p.Actions {
 		if now := b.get(a.Table, a.Key); !conditionsHold(a.Conds, now) {
-			res.Reasons = append(res.Reasons, dynamo.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
+			res.Reasons = append(res.Reasons, model.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
 			failed = append(failed, model.Failure{Slot: i, Code: "ConditionalCheckFailed", Now: now})
 		} else {
 			held = append(held, a)
 		}
 	}
 	if note, ok := sc.AlreadyRepaired(p, failed); ok {
-		res.Reasons, res.Note = []dynamo.Reason{}, note
-		return dynamo.Skipped
+		res.Reasons, res.Note = []model.Reason{}, note
+		return model.Skipped
 	}
 	if len(res.Reasons) > 0 {
 		if b.leaks > 0 {
 			b.leaks--
 			b.apply(held)
 		}
-		return dynamo.Cancelled
+		return model.Cancelled
 	}
 	b.apply(p.Actions)
-	return dynamo.Committed
+	return model.Committed
 }
 
 // apply writes what actions do to the items at their keys.

@@ -1,0 +1,301 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/locktable/locktable/model"
+)
+
+// Found is what a search turned up: the accounts the query names (by key,
+// or by a value they hold), the locks it names that nobody holds, and in
+// words how it looked.
+type Found struct {
+	Query    string
+	Accounts []model.AccountView
+	Orphans  []model.Problem // locks of the value that nobody holds
+	// How lists what was tried, in order ("account key ACCT#a1", "lock
+	// UNIQ#EMAIL#ada@x.io: owner ACCT#a1", "scan for email=ada@x.io: 1,204
+	// items read").
+	How []string
+	// Note is for a person: why nothing matched, or that a match was
+	// found under another case.
+	Note string
+}
+
+// FindOptions tune a search.
+type FindOptions struct {
+	// Known, when set, lists accounts known to hold normalized value v of
+	// constraint ci (the terminal UI's finished check). With it a value
+	// whose lock names an owner that holds it is not looked up by value:
+	// its other holders are the known ones. Without it every value found
+	// is looked up by value (the GSI, else a scan), so that every holder
+	// of a duplicate is listed.
+	Known func(ci int, v string) []string
+	// Progress, when set, is told what a scan is doing.
+	Progress func(what string, scanned int64)
+}
+
+// Finder is what Find reads: accounts by key, locks by their raw value,
+// and holders by value. *dynamo.Store is one; the terminal UI's in-memory fake is
+// another, so that both search by the same rules.
+type Finder interface {
+	Account(ctx context.Context, id string) (model.AccountView, bool, error)
+	LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error)
+	// Holders returns, for each constraint of cis, the keys of the
+	// accounts that hold value v, sorted: one scan covers every
+	// constraint without an index.
+	Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error)
+}
+
+// finder is one search of src, for the schema sc.
+type finder struct {
+	src Finder
+	sc  *model.Schema
+	// read keeps each account read so far: a lock's owner is often one of
+	// the holders a lookup by value finds, and is read once.
+	read map[string]accountRead
+}
+
+type accountRead struct {
+	view  model.AccountView
+	found bool
+}
+
+// Find looks for what q names in src, the way a person pastes things: an
+// account key (ACCT#e4c0e999, or the bare e4c0e999 when accounts have a
+// prefix), a lock key (UNIQ#EMAIL#ada@x.io), or a value of a unique
+// attribute. A value is followed from its lock to the lock's owner, and
+// looked up by value (the attribute's GSI, else a scan) when the lock names
+// nobody, when its owner does not hold it, or, unless o.Known says
+// otherwise, to list every holder of a duplicate. Every account is read
+// consistently.
+func Find(ctx context.Context, sc *model.Schema, src Finder, q string, o FindOptions) (Found, error) {
+	return finder{src, sc, map[string]accountRead{}}.find(ctx, q, o)
+}
+
+// account reads account id consistently, once per search.
+func (fd finder) account(ctx context.Context, id string) (model.AccountView, bool, error) {
+	if r, ok := fd.read[id]; ok {
+		return r.view, r.found, nil
+	}
+	a, found, err := fd.src.Account(ctx, id)
+	if err == nil {
+		fd.read[id] = accountRead{a, found}
+	}
+	return a, found, err
+}
+
+func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, error) {
+	f := Found{Query: q}
+	sc := fd.sc
+	seen := map[string]bool{}
+	add := func(views ...model.AccountView) {
+		for _, v := range views {
+			if !seen[v.ID] {
+				seen[v.ID] = true
+				f.Accounts = append(f.Accounts, v)
+			}
+		}
+	}
+	// An account key, as given or with the account prefix.
+	ids := []string{q}
+	if sc.AccountPrefix != "" && !strings.HasPrefix(q, sc.AccountPrefix) {
+		ids = append(ids, sc.AccountPrefix+q)
+	}
+	for _, id := range ids {
+		a, found, err := fd.account(ctx, id)
+		if err != nil {
+			return f, err
+		}
+		if found {
+			f.How = append(f.How, "account key "+id)
+			add(a)
+			return f, nil
+		}
+	}
+	// A lock key names one constraint and its raw value.
+	constraints, value := fd.lockKeyQuery(q)
+	locks, err := fd.readLocks(ctx, constraints, value)
+	if err != nil {
+		return f, err
+	}
+	if err := fd.findValue(ctx, &f, locks, value, o, add); err != nil {
+		return f, err
+	}
+	if len(f.Accounts) > 0 || len(f.Orphans) > 0 {
+		return f, nil
+	}
+	// Under --normalize none case matters; a lock under the lower case is
+	// a cheap read that often explains "nothing found".
+	for _, ci := range constraints {
+		c := sc.Constraints[ci]
+		lower := strings.ToLower(value)
+		if c.Normalize != model.NormalizeNone || lower == value {
+			continue
+		}
+		if lock, found, err := fd.src.LockAt(ctx, ci, lower); err != nil {
+			return f, err
+		} else if found {
+			// The lock just read is followed as read, not read again.
+			if err := fd.findValue(ctx, &f, []valueLock{{ci, lower, lock}}, lower, o, add); err != nil {
+				return f, err
+			}
+			f.Note = fmt.Sprintf("no %s is %s; found %s: %s compares values exactly (--normalize none), so case matters",
+				c.Attr, model.Printable(value), model.Printable(lower), c.Attr)
+			return f, nil
+		}
+	}
+	f.Note = "nothing matches " + model.Printable(q) + " (tried the account key and every unique attribute)"
+	if slices.ContainsFunc(sc.Constraints, func(c model.Constraint) bool { return c.Normalize == model.NormalizeNone }) {
+		f.Note += "; values are compared exactly, so case matters"
+	}
+	return f, nil
+}
+
+// lockKeyQuery reads q as a lock key pasted whole: a constraint's lock
+// prefix followed by the value. Otherwise q is a value of any constraint.
+func (fd finder) lockKeyQuery(q string) ([]int, string) {
+	for ci, c := range fd.sc.Constraints {
+		if c.InAccountTable() && c.Prefix != "" && strings.HasPrefix(q, c.Prefix) {
+			return []int{ci}, strings.TrimPrefix(q, c.Prefix)
+		}
+	}
+	all := make([]int, len(fd.sc.Constraints))
+	for ci := range all {
+		all[ci] = ci
+	}
+	return all, q
+}
+
+// valueLock is the lock of one constraint for the value searched, as read.
+type valueLock struct {
+	ci   int
+	v    string     // the value, normalized by the constraint
+	lock model.Item // nil: there is none
+}
+
+// readLocks reads the lock of value q of each constraint in cis.
+func (fd finder) readLocks(ctx context.Context, cis []int, q string) ([]valueLock, error) {
+	var out []valueLock
+	for _, ci := range cis {
+		v := fd.sc.Constraints[ci].Normalize.Apply(q)
+		lock, _, err := fd.src.LockAt(ctx, ci, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, valueLock{ci, v, lock})
+	}
+	return out, nil
+}
+
+// findValue follows value q through the locks read for it: each lock's
+// owner, and the holders by value where the owner does not settle it.
+// Locks that nobody holds are added to f.Orphans.
+func (fd finder) findValue(ctx context.Context, f *Found, locks []valueLock, q string, o FindOptions, add func(...model.AccountView)) error {
+	sc := fd.sc
+	var lookups []int // constraints to look up by value
+	var unowned []model.Problem
+	for _, l := range locks {
+		ci, v, lock := l.ci, l.v, l.lock
+		_, key := sc.LockKey(ci, v)
+		if lock == nil {
+			lookups = append(lookups, ci)
+			continue
+		}
+		owner := ""
+		if ov, ok := lock[sc.OwnerAttr]; ok && ov.Kind == model.KindS {
+			owner = ov.S
+		}
+		lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
+		if owner == "" {
+			f.How = append(f.How, lockText+": no owner")
+			unowned = append(unowned, sc.LockProblem(model.OrphanLock, ci, v, owner))
+			lookups = append(lookups, ci)
+			continue
+		}
+		f.How = append(f.How, lockText+": owner "+model.Printable(owner))
+		a, found, err := fd.account(ctx, owner)
+		if err != nil {
+			return err
+		}
+		if !found {
+			unowned = append(unowned, sc.LockProblem(model.OrphanLock, ci, v, owner))
+			lookups = append(lookups, ci)
+			continue
+		}
+		add(a)
+		if h, hv := sc.Held(ci, a.Item); h != model.HoldsValue || hv != v {
+			lookups = append(lookups, ci) // a foreign lock: who holds v?
+			continue
+		}
+		if o.Known == nil {
+			lookups = append(lookups, ci) // every holder of a duplicate
+			continue
+		}
+		for _, id := range o.Known(ci, v) {
+			if id == a.ID {
+				continue
+			}
+			if other, found, err := fd.account(ctx, id); err != nil {
+				return err
+			} else if found {
+				add(other)
+			}
+		}
+	}
+	if len(lookups) == 0 {
+		return nil
+	}
+	// The constraints without an index share one scan.
+	var scanned []string
+	for _, ci := range lookups {
+		if !sc.Constraints[ci].Indexed() {
+			scanned = append(scanned, sc.Constraints[ci].Attr+"="+model.Printable(q))
+		}
+	}
+	what := "scan for " + strings.Join(scanned, " or ")
+	var read int64
+	holders, err := fd.src.Holders(ctx, lookups, q, func(n int64) {
+		read = n
+		if o.Progress != nil {
+			o.Progress(what, n)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	byScan := map[string]bool{}
+	for i, ci := range lookups {
+		c := sc.Constraints[ci]
+		var views []model.AccountView
+		for _, id := range holders[i] {
+			if a, found, err := fd.account(ctx, id); err != nil {
+				return err
+			} else if found {
+				views = append(views, a)
+			}
+		}
+		if c.Indexed() {
+			f.How = append(f.How, fmt.Sprintf("index %s for %s=%s: %d found", c.Index, c.Attr, model.Printable(q), len(views)))
+		} else {
+			for _, a := range views {
+				byScan[a.ID] = true
+			}
+		}
+		if len(views) == 0 {
+			for _, u := range unowned {
+				if u.ConstraintIndex() == ci {
+					f.Orphans = append(f.Orphans, u)
+				}
+			}
+		}
+		add(views...)
+	}
+	if len(scanned) > 0 {
+		f.How = append(f.How, fmt.Sprintf("%s: %d items read, %d found", what, read, len(byScan)))
+	}
+	return nil
+}
