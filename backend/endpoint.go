@@ -52,6 +52,18 @@ type Capabilities struct {
 	Transactions bool // TransactWriteItems
 	Tokens       bool // ClientRequestToken: a changed request under a used token is refused
 	AllOld       bool // ReturnValuesOnConditionCheckFailure=ALL_OLD returns the item
+	// Segments: a parallel scan's Segment and TotalSegments are honoured
+	// (minidyn returns the whole table to each segment).
+	Segments bool
+	// Comparisons: a filter comparing an attribute with a value of
+	// another type is false for that item, as in DynamoDB (minidyn fails
+	// the whole scan).
+	Comparisons bool
+}
+
+// Every is what AWS itself can do: every capability, none probed.
+func Every() Capabilities {
+	return Capabilities{Transactions: true, Tokens: true, AllOld: true, Segments: true, Comparisons: true}
 }
 
 // Missing says in words what the backend lacks and what that changes, one
@@ -66,6 +78,12 @@ func (c Capabilities) Missing() []string {
 	}
 	if !c.AllOld {
 		out = append(out, "no ALL_OLD items on a failed condition: each failed slot is explained from a consistent read of its key")
+	}
+	if !c.Segments {
+		out = append(out, "no parallel scan (Segment is ignored): every scan reads with one segment")
+	}
+	if !c.Comparisons {
+		out = append(out, "a filter comparing values of different types fails the scan: scans for holders filter on attribute_exists only")
 	}
 	return out
 }

@@ -195,60 +195,83 @@ func (fd finder) readLocks(ctx context.Context, cis []int, q string) ([]valueLoc
 // owner, and the holders by value where the owner does not settle it.
 // Locks that nobody holds are added to f.Orphans.
 func (fd finder) findValue(ctx context.Context, f *Found, locks []valueLock, q string, o FindOptions, add func(...model.AccountView)) error {
-	sc := fd.sc
 	var lookups []int // constraints to look up by value
 	var unowned []model.Problem
 	for _, l := range locks {
-		ci, v, lock := l.ci, l.v, l.lock
-		_, key := sc.LockKey(ci, v)
-		if lock == nil {
-			lookups = append(lookups, ci)
-			continue
-		}
-		owner := ""
-		if ov, ok := lock[sc.OwnerAttr]; ok && ov.Kind == model.KindS {
-			owner = ov.S
-		}
-		lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
-		if owner == "" {
-			f.How = append(f.How, lockText+": no owner")
-			unowned = append(unowned, sc.LockProblem(model.OrphanLock, ci, v, owner))
-			lookups = append(lookups, ci)
-			continue
-		}
-		f.How = append(f.How, lockText+": owner "+model.Printable(owner))
-		a, found, err := fd.account(ctx, owner)
+		lookup, orphan, err := fd.followLock(ctx, f, l, o, add)
 		if err != nil {
 			return err
 		}
-		if !found {
-			unowned = append(unowned, sc.LockProblem(model.OrphanLock, ci, v, owner))
-			lookups = append(lookups, ci)
-			continue
+		if orphan != nil {
+			unowned = append(unowned, *orphan)
 		}
-		add(a)
-		if h, hv := sc.Held(ci, a.Item); h != model.HoldsValue || hv != v {
-			lookups = append(lookups, ci) // a foreign lock: who holds v?
-			continue
-		}
-		if o.Known == nil {
-			lookups = append(lookups, ci) // every holder of a duplicate
-			continue
-		}
-		for _, id := range o.Known(ci, v) {
-			if id == a.ID {
-				continue
-			}
-			if other, found, err := fd.account(ctx, id); err != nil {
-				return err
-			} else if found {
-				add(other)
-			}
+		if lookup {
+			lookups = append(lookups, l.ci)
 		}
 	}
 	if len(lookups) == 0 {
 		return nil
 	}
+	return fd.lookUpValue(ctx, f, lookups, unowned, q, o, add)
+}
+
+// followLock follows the lock of a value to its owner, adding the owner
+// and, with o.Known, the value's other known holders. It reports whether
+// the value must still be looked up by value (no lock, no owner, an owner
+// gone or not holding it, or every holder of a duplicate wanted), and the
+// orphan the lock is when its owner is none or gone.
+func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOptions, add func(...model.AccountView)) (lookup bool, orphan *model.Problem, err error) {
+	sc := fd.sc
+	ci, v, lock := l.ci, l.v, l.lock
+	if lock == nil {
+		return true, nil, nil
+	}
+	_, key := sc.LockKey(ci, v)
+	owner := ""
+	if ov, ok := lock[sc.OwnerAttr]; ok && ov.Kind == model.KindS {
+		owner = ov.S
+	}
+	lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
+	if owner == "" {
+		f.How = append(f.How, lockText+": no owner")
+		p := sc.LockProblem(model.OrphanLock, ci, v, owner)
+		return true, &p, nil
+	}
+	f.How = append(f.How, lockText+": owner "+model.Printable(owner))
+	a, found, err := fd.account(ctx, owner)
+	if err != nil {
+		return false, nil, err
+	}
+	if !found {
+		p := sc.LockProblem(model.OrphanLock, ci, v, owner)
+		return true, &p, nil
+	}
+	add(a)
+	if h, hv := sc.Held(ci, a.Item); h != model.HoldsValue || hv != v {
+		return true, nil, nil // a foreign lock: who holds v?
+	}
+	if o.Known == nil {
+		return true, nil, nil // every holder of a duplicate
+	}
+	for _, id := range o.Known(ci, v) {
+		if id == a.ID {
+			continue
+		}
+		if other, found, err := fd.account(ctx, id); err != nil {
+			return false, nil, err
+		} else if found {
+			add(other)
+		}
+	}
+	return false, nil, nil
+}
+
+// lookUpValue finds the holders of q for the constraints lookups, by
+// their indexes or one scan for those without, and adds them; a value
+// nobody holds names the orphans among unowned that lock it.
+func (fd finder) lookUpValue(ctx context.Context, f *Found, lookups []int, unowned []model.Problem, q string, o FindOptions, add func(...model.AccountView)) error {
+	sc := fd.sc
+
 	// The constraints without an index share one scan.
 	var scanned []string
 	for _, ci := range lookups {

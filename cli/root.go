@@ -252,9 +252,7 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		}
 		a.lastSchema = store.Schema
 	}
-	if !a.demo {
-		store.Segments = a.segments
-	}
+	store.Segments = a.segments
 	store.PageSize = int32(a.pageSize)
 	// Every check is bounded, the TUI's and repair's too; check
 	// --max-memory sets another budget.

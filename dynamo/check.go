@@ -37,6 +37,15 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
+	segments := s.scanSegments(ctx)
+	if segments < s.Segments {
+		// The backend reads the whole table for any segment: the first
+		// reads it, the others nothing.
+		if from > 0 {
+			return model.NewCensus(&s.Schema), nil
+		}
+		to = 1
+	}
 	startRCU := s.meter.Consumed()
 	census := model.NewCensus(&s.Schema)
 	census.LimitMemory(s.MaxMemory)
@@ -45,7 +54,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 	// at the census (merging per-segment censuses afterwards would redo
 	// every insertion while nothing else runs). The queue holds a page per
 	// worker, so the table's reads go on while the census catches up.
-	pages := make(chan censusPage, min(s.Segments, MaxScanWorkers))
+	pages := make(chan censusPage, min(segments, MaxScanWorkers))
 	filled := make(chan error, 1)
 	// A census that cannot take more (it could not spill) stops the scan:
 	// the rest of it would be lost work.
@@ -74,7 +83,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 	}()
 	var err error
 	for _, table := range s.Schema.Tables() {
-		r := scanRequest{table: table, segments: s.Segments, from: from, to: to, raw: true}
+		r := scanRequest{table: table, segments: segments, from: from, to: to, raw: true}
 		if s.worthProjecting(table) {
 			r.names = s.Schema.ReadNames(table)
 		}
@@ -229,7 +238,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 		}
 		wanted[ci][p.Value] = true
 	}
-	if _, err := s.visitHolders(ctx, wanted, holderScan{segments: s.rescanSegments(), consistent: true},
+	if _, err := s.visitHolders(ctx, wanted, holderScan{segments: s.rescanSegments(ctx), consistent: true},
 		func(it model.Item, _ bool) { fresh.Add(sc.Table, it) }); err != nil {
 		return nil, err
 	}
@@ -245,11 +254,12 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 // and 32 segments slower again (380 and 512 ms naming one).
 // One segment stays one: a backend that ignores segments (minidyn) is
 // scanned with one.
-func (s *Store) rescanSegments() int {
-	if s.Segments <= 1 {
-		return max(s.Segments, 1)
+func (s *Store) rescanSegments(ctx context.Context) int {
+	segments := s.scanSegments(ctx)
+	if segments <= 1 {
+		return max(segments, 1)
 	}
-	return min(2*s.Segments, MaxSegments)
+	return min(2*segments, MaxSegments)
 }
 
 // accountFilter selects account items, so that a scan for accounts skips

@@ -52,7 +52,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (bac
 		}
 	}
 	candidates := map[string]bool{}
-	read, err := s.visitHolders(ctx, values, holderScan{segments: s.Segments, consistent: true, accounts: true},
+	read, err := s.visitHolders(ctx, values, holderScan{segments: s.scanSegments(ctx), consistent: true, accounts: true},
 		func(it model.Item, fromIndex bool) {
 			switch {
 			case fromIndex:
@@ -142,7 +142,8 @@ func (s *Store) visitHolders(ctx context.Context, wanted []map[string]bool, opts
 		}
 	}
 	if scan {
-		filter := s.holderFilter(wanted)
+		_, comparisons := s.readCapabilities(ctx)
+		filter := s.holderFilter(wanted, comparisons)
 		if opts.accounts {
 			filter = s.accountFilter(*filter)
 		}
@@ -202,13 +203,13 @@ const inListLimit = 100
 // attribute_exists(attr) where the stored value cannot be compared with
 // the wanted one (normalized: "Ada" holds "ada"; scoped: the value carries
 // the scope), where the values are more than maxFilterValues in all, or
-// on the demo (minidyn fails a whole scan when a comparison meets an
-// attribute that is not a string).
+// on a backend that fails a whole scan when a comparison meets an
+// attribute of another type (comparisons false: minidyn).
 // What comes back is matched by its value (model.Held), and the check's
 // census classifies it, so the check's filter need not select accounts: a
 // condition on the key would cost more comparisons on every item
 // (measured: 506 ms against 494 for 80 values).
-func (s *Store) holderFilter(wanted []map[string]bool) *expression.ConditionBuilder {
+func (s *Store) holderFilter(wanted []map[string]bool, comparisons bool) *expression.ConditionBuilder {
 	n := 0
 	for ci, vals := range wanted {
 		if vals != nil && !s.byIndex(ci) {
@@ -221,7 +222,7 @@ func (s *Store) holderFilter(wanted []map[string]bool) *expression.ConditionBuil
 			continue
 		}
 		c := s.Schema.Constraints[ci]
-		if c.Normalize != model.NormalizeNone || c.Scope != "" || n > maxFilterValues || s.Endpoint.Demo {
+		if c.Normalize != model.NormalizeNone || c.Scope != "" || n > maxFilterValues || !comparisons {
 			conds = append(conds, expression.AttributeExists(expression.Name(c.Attr)))
 			continue
 		}

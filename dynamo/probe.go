@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,10 +23,11 @@ var noOperation = map[string]bool{
 // ConditionCheck alone), whether it has transactions, honours
 // ClientRequestToken and returns ALL_OLD items. Only writable stores on an
 // endpoint other than AWS's are probed: it costs three calls, and writes
-// nothing.
-// The store keeps the answer in s.Capabilities.
+// nothing. The answer also says what Verify's read probe found (segments,
+// comparisons of values of different types), and the store keeps it in
+// s.Capabilities.
 func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
-	c = backend.Capabilities{Transactions: true, Tokens: true, AllOld: true}
+	c = backend.Every()
 	defer func() {
 		if err == nil {
 			s.Capabilities = c
@@ -36,6 +38,7 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 		return c, nil
 	}
 	c.Probed = true
+	c.Segments, c.Comparisons = s.readCapabilities(ctx)
 	sc := &s.Schema
 	// A key to point the checks at: any item of the account table, or, in
 	// an empty table, a key nobody uses.
@@ -125,4 +128,80 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 		return c, explain(err, "probe", sc.Table, s.Endpoint)
 	}
 	return c, nil
+}
+
+// readProbe is what the read probe found (see probeReads).
+type readProbe struct {
+	sync.Mutex
+	asked                 bool
+	segments, comparisons bool
+}
+
+// readCapabilities returns whether the backend honours a parallel scan's
+// segments and compares values of different types as DynamoDB does: as
+// probeReads found, or as DynamoDB does until it found otherwise.
+func (s *Store) readCapabilities(context.Context) (segments, comparisons bool) {
+	s.reads.Lock()
+	defer s.reads.Unlock()
+	if !s.reads.asked {
+		return true, true
+	}
+	return s.reads.segments, s.reads.comparisons
+}
+
+// scanSegments is how many segments a parallel scan reads: s.Segments, or
+// one where the backend ignores segments (each would read the whole
+// table).
+func (s *Store) scanSegments(ctx context.Context) int {
+	if segments, _ := s.readCapabilities(ctx); !segments {
+		return 1
+	}
+	return s.Segments
+}
+
+// probeReads asks a backend other than AWS's, with three one-item scans,
+// whether it honours a parallel scan's segments and compares values of
+// different types as DynamoDB does (Verify asks, once the tables are
+// found). An empty table, or a scan that fails, tells nothing: it is
+// asked again at the next Verify, and meanwhile DynamoDB's rules hold.
+func (s *Store) probeReads(ctx context.Context) {
+	s.reads.Lock()
+	defer s.reads.Unlock()
+	if s.reads.asked || s.Endpoint.URL == "" {
+		return
+	}
+	sc := &s.Schema
+	scan := func(in *dynamodb.ScanInput) (map[string]types.AttributeValue, error) {
+		in.TableName, in.Limit = aws.String(sc.Table), aws.Int32(1)
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		out, err := s.api.Scan(cctx, in)
+		if err != nil || len(out.Items) == 0 {
+			return nil, err
+		}
+		return out.Items[0], nil
+	}
+	// The three are asked at once: the first rows of the UI wait for them.
+	var a, b map[string]types.AttributeValue
+	var cmpErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { a, _ = scan(&dynamodb.ScanInput{Segment: aws.Int32(0), TotalSegments: aws.Int32(2)}) })
+	wg.Go(func() { b, _ = scan(&dynamodb.ScanInput{Segment: aws.Int32(1), TotalSegments: aws.Int32(2)}) })
+	wg.Go(func() {
+		// The key is a string: compared with a number it is simply not
+		// equal.
+		_, cmpErr = scan(&dynamodb.ScanInput{FilterExpression: aws.String("#k = :n"),
+			ExpressionAttributeNames:  map[string]string{"#k": sc.PK},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: "0"}}})
+	})
+	wg.Wait()
+	if a == nil && b == nil {
+		return // an empty table (or none): nothing to tell by
+	}
+	s.reads.asked = true
+	// Honoured segments are disjoint: the same first item in both is a
+	// backend that scanned the whole table twice.
+	s.reads.segments = a == nil || b == nil || !reflect.DeepEqual(fromSDK(a), fromSDK(b))
+	var apiErr smithy.APIError
+	s.reads.comparisons = !errors.As(cmpErr, &apiErr)
 }

@@ -24,7 +24,9 @@ func TestProbeDynoxide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (backend.Capabilities{Probed: true, Transactions: true, Tokens: true, AllOld: true}); c != want || len(c.Missing()) != 0 {
+		want := backend.Every()
+		want.Probed = true
+		if c != want || len(c.Missing()) != 0 {
 			t.Errorf("items %v: capabilities %+v, want %+v", fill, c, want)
 		}
 		if after := f.state(); !slices.Equal(after, before) {

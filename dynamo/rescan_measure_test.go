@@ -138,7 +138,7 @@ func TestMeasureRescanShapes(t *testing.T) {
 		{"account AND (attr IN (..) OR ..)", rescan(s.accountFilter(*or(ins)))},
 		{"attribute_exists(attr) OR ..", rescan(or(exists))},
 		{"account filter alone", rescan(s.accountFilter())},
-		{"holderFilter (what the check sends)", rescan(s.holderFilter(wanted))},
+		{"holderFilter (what the check sends)", rescan(s.holderFilter(wanted, true))},
 	}
 	took := map[string][]float64{}
 	back := map[string]int{}

@@ -25,8 +25,9 @@ type Store struct {
 	meter    *meter // counts (and under --max-rcu paces) every read's capacity
 	Schema   model.Schema
 	Endpoint backend.Endpoint
-	// Segments is the number of parallel scan segments; minidyn ignores
-	// Segment and returns the whole table to each, so the demo uses 1.
+	// Segments is the number of parallel scan segments; scans read one
+	// where the backend ignores Segment and returns the whole table to
+	// each (see readCapabilities).
 	Segments int
 	// PageSize is the scan Limit; 0 leaves DynamoDB's 1 MB pages.
 	PageSize int32
@@ -54,6 +55,8 @@ type Store struct {
 	// Undo, when set, keeps what undoing each write needs (see
 	// UndoJournal), recorded before the write is sent.
 	Undo *UndoJournal
+
+	reads readProbe
 }
 
 // SetWritable allows or forbids writes. A new store is read-only: the
@@ -81,13 +84,9 @@ const DefaultSegments = 4
 // NewStore returns a store for the schema without checking the tables;
 // Open checks them.
 func NewStore(api API, ep backend.Endpoint, schema model.Schema) *Store {
-	segments := DefaultSegments
-	if ep.Demo {
-		segments = 1
-	}
 	m := &meter{API: api}
-	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: segments,
-		Capabilities: backend.Capabilities{Transactions: true, Tokens: true, AllOld: true}}
+	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments,
+		Capabilities: backend.Every()}
 	m.sizes = &s.described // a read's estimate reads the item size from what describe cached
 	return s
 }
@@ -116,6 +115,7 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		s.ApproxItems += aws.ToInt64(desc.ItemCount)
 	}
+	s.probeReads(ctx)
 	return nil
 }
 

@@ -62,11 +62,11 @@ func (s *Store) EnsureTables(ctx context.Context, indexes bool) ([]string, error
 	var created []string
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
-	if s.Endpoint.Demo {
-		// minidyn's table map is not safe for concurrent CreateTable
-		// (seen: "concurrent map writes" with --demo --layout tables).
-		g.SetLimit(1)
-	}
+	// One table at a time: minidyn's table map is not safe for concurrent
+	// CreateTable (seen: "concurrent map writes" with --demo --layout
+	// tables, a crash no probe could ask about), and a few tables created
+	// in turn cost seconds at most.
+	g.SetLimit(1)
 	for _, table := range s.Schema.Tables() {
 		g.Go(func() error {
 			_, err := s.describe(gctx, table)

@@ -58,6 +58,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	store.Endpoint = testEndpoint
+	api.scans.Store(0) // Open's read probe (three one-item scans)
 
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
 	d.ready()
@@ -82,6 +83,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	papi.scans.Store(0)
 	p := newDriver(t, Options{Store: plain, NoCheck: true}, 100, 30)
 	p.ready()
 	if n := p.m.accounts.Count(); n != 2 {

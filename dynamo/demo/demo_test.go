@@ -61,16 +61,21 @@ func TestDemoBackendServesEveryRead(t *testing.T) {
 	}
 }
 
-// TestProbeMinidyn: minidyn has transactions but ignores ClientRequestToken
-// and returns no ALL_OLD item; the probe says so, in words.
+// TestProbeMinidyn: minidyn has transactions but ignores ClientRequestToken,
+// returns no ALL_OLD item, ignores a parallel scan's segments and fails a
+// scan whose filter compares values of different types; the probes say
+// so, in words, and the store scans with one segment.
 func TestProbeMinidyn(t *testing.T) {
 	ctx := context.Background()
 	store := seededDemo(t, seed.Options{Accounts: 2})
+	if err := store.Verify(ctx); err != nil { // as every command does
+		t.Fatal(err)
+	}
 	c, err := store.Probe(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (backend.Capabilities{Probed: true, Transactions: true}); c != want || len(c.Missing()) != 2 {
+	if want := (backend.Capabilities{Probed: true, Transactions: true}); c != want || len(c.Missing()) != 4 {
 		t.Fatalf("capabilities %+v (%q), want %+v", c, c.Missing(), want)
 	}
 }
