@@ -249,8 +249,8 @@ func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeig
 
 func (m Model) content() string {
 	if m.tooSmall() {
-		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(q quits)",
-			m.width, m.height, MinWidth, MinHeight)
+		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(%s quits)",
+			m.width, m.height, MinWidth, MinHeight, m.km.Quit.Help().Key)
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
