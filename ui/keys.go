@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
+
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/browser"
@@ -28,10 +30,20 @@ type Keys struct {
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
 	Mistakes mistakes.KeyMap
-	// Help pages the help screen.
-	Help browser.KeyMap
+	Help     HelpKeyMap
 	// Picker is the table picker's, before the UI opens on a table.
 	Picker picker.KeyMap
+}
+
+// HelpKeyMap pages the help screen.
+type HelpKeyMap struct {
+	Up, Down, PageUp, PageDown key.Binding
+}
+
+// defaultHelpKeyMap pages as lists move (browser.DefaultKeyMap).
+func defaultHelpKeyMap() HelpKeyMap {
+	nav := browser.DefaultKeyMap()
+	return HelpKeyMap{Up: nav.Up, Down: nav.Down, PageUp: nav.PageUp, PageDown: nav.PageDown}
 }
 
 // DefaultKeys returns the bindings locktable ships with.
@@ -45,7 +57,7 @@ func DefaultKeys() Keys {
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),
-		Help:     browser.DefaultKeyMap(),
+		Help:     defaultHelpKeyMap(),
 		Picker:   picker.DefaultKeyMap(),
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
-	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
@@ -112,8 +111,8 @@ type Model struct {
 	// line keeps them longest; on a read-only store, where they do
 	// nothing, the status says why when one is pressed.
 	writes   [3][]key.Binding
-	race     key.Binding    // a write the help screen offers, not the line
-	nav      browser.KeyMap // the help screen's paging keys
+	race     key.Binding // a write the help screen offers, not the line
+	nav      HelpKeyMap  // the help screen's paging keys
 	writable bool
 	helpPage int // the page of the help screen shown
 	// helpPages are the help screen's pages, laid out when help opens and

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,21 @@ func TestBindingNames(t *testing.T) {
 	}
 	if c := slices.Compact(slices.Sorted(slices.Values(names))); len(c) != len(names) {
 		t.Errorf("a name given twice: %v", names)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		row, b := "| (none) |", name
+		if w, rest, ok := strings.Cut(name, "."); ok {
+			row, b = "| `"+w+".`", rest
+		}
+		if !slices.ContainsFunc(strings.Split(string(readme), "\n"), func(l string) bool {
+			return strings.HasPrefix(l, row) && strings.Contains(l, "`"+b+"`")
+		}) {
+			t.Errorf("the README's table of bindings lacks %s", name)
+		}
 	}
 	k := RemappedKeys(map[string][]string{"picker.open": {"o"}, "nosuch": {"z"}})
 	if !slices.Equal(k.Picker.Open.Keys(), []string{"o"}) || k.Picker.Open.Help().Key != "o" {
