@@ -143,8 +143,8 @@ func TestLaterSearchWins(t *testing.T) {
 		t.Fatalf("the overtaken answer was taken: busy %v, cmd %v", m.Busy(), cmd != nil)
 	}
 	m, cmd = m.Update(done(t, second, pump))
-	if p := pinned(t, cmd); p.Title != "search: bob" {
-		t.Errorf("pinned %q, want the search for bob", p.Title)
+	if p := pinned(t, cmd); p.Title != "search: bob" || m.Busy() {
+		t.Errorf("pinned %q, busy %v; want the search for bob, done", p.Title, m.Busy())
 	}
 }
 
