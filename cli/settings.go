@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/locktable/locktable/config"
-	"github.com/locktable/locktable/keymap"
+	"github.com/locktable/locktable/ui"
 )
 
 // unsettled are the flags that settle nothing: --config and --target
@@ -35,7 +35,7 @@ var flagGroups = []flagGroup{
 // persistent ones and the terminal UI's own), and the key bindings.
 func (a *app) spec() config.Spec {
 	pf := a.cmd.PersistentFlags()
-	s := config.Spec{Config: pf.Lookup("config"), Target: pf.Lookup("target"), Bindings: bindingNames()}
+	s := config.Spec{Config: pf.Lookup("config"), Target: pf.Lookup("target"), Bindings: ui.BindingNames()}
 	seen := map[string]bool{}
 	add := func(f *pflag.Flag) {
 		if !unsettled[f.Name] && !seen[f.Name] {
@@ -91,6 +91,3 @@ func (a *app) from(flag string) string {
 	}
 	return ""
 }
-
-// bindingNames are the names `keys:` may remap.
-func bindingNames() []string { return keymap.Names() }

@@ -120,7 +120,7 @@ func (a *app) pickTable(ctx context.Context, store *dynamo.Store) (string, error
 	if err != nil {
 		return "", err
 	}
-	final, err := tea.NewProgram(picker.New(ctx, store.Endpoint.String(), names, store.ItemCount), tea.WithContext(ctx)).Run()
+	final, err := tea.NewProgram(picker.New(ctx, store.Endpoint.String(), names, store.ItemCount, ui.RemappedKeys(a.keyMap()).Picker), tea.WithContext(ctx)).Run()
 	if err != nil {
 		if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
 			return "", nil

@@ -66,9 +66,9 @@ type Setting struct {
 	Line   int
 }
 
-// Binding remaps one key binding of the terminal UI: its name (the
-// keymap.KeyMap field in kebab case, e.g. "quit", "next-view") and the
-// keys that trigger it.
+// Binding remaps one key binding of the terminal UI: its name (one of
+// Spec.Bindings: the root's unqualified, "quit", "next-view"; a widget's
+// qualified, "accounts.down", "dialog.save") and the keys that trigger it.
 type Binding struct {
 	Name string
 	Keys []string

@@ -41,7 +41,7 @@ func newFlags(t *testing.T, args ...string) *flags {
 }
 
 func (f *flags) spec() config.Spec {
-	s := config.Spec{Config: f.fs.Lookup("config"), Target: f.fs.Lookup("target"), Bindings: []string{"quit", "next-view"}}
+	s := config.Spec{Config: f.fs.Lookup("config"), Target: f.fs.Lookup("target"), Bindings: []string{"quit", "next-view", "accounts.down", "locks.down", "dialog.save"}}
 	for _, n := range []string{"endpoint-url", "table", "sk", "read-only", "segments", "unique"} {
 		s.Flags = append(s.Flags, f.fs.Lookup(n))
 	}
@@ -149,6 +149,9 @@ func TestParseErrors(t *testing.T) {
 		{"target twice", "targets:\n  p: {}\n  p: {}\n", `config.yaml:3: targets: "p" is written twice (first at line 2)`},
 		{"theme", "theme: blue\n", `config.yaml:1: theme: "blue" is not auto, dark or light`},
 		{"unknown binding", "keys:\n  qiut: [q]\n", `config.yaml:2: keys: unknown binding "qiut" (did you mean "quit"?)`},
+		{"unknown widget binding", "keys:\n  dialog.sav: [ctrl+s]\n", `config.yaml:2: keys: unknown binding "dialog.sav" (did you mean "dialog.save"?)`},
+		{"widget binding unqualified", "keys:\n  down: [x]\n",
+			`config.yaml:2: keys: unknown binding "down" (a view's bindings are named after it: "accounts.down", "locks.down")`},
 		{"binding not a list", "keys:\n  quit: q\n", `config.yaml:2: keys: quit: want a list, like [q]`},
 		{"binding without keys", "keys:\n  quit: []\n", `config.yaml:2: keys: quit: want at least one key`},
 		{"default a list", "default: [a]\n", `config.yaml:1: default: want a target name`},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/spf13/pflag"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -327,7 +328,7 @@ func (p *parser) keys(v *yaml.Node) ([]Binding, error) {
 	for _, kv := range pairs {
 		k, v := kv.key, kv.value
 		if p.spec.Bindings != nil && !slices.Contains(p.spec.Bindings, k.Value) {
-			return nil, p.errorf(k, "keys: unknown binding %q%s", k.Value, suggest(k.Value, p.spec.Bindings))
+			return nil, p.errorf(k, "keys: unknown binding %q%s", k.Value, suggestBinding(k.Value, p.spec.Bindings))
 		}
 		b := Binding{Name: k.Value, Line: k.Line}
 		within := "keys: " + k.Value + ": "
@@ -390,12 +391,30 @@ func flagName(f *pflag.Flag) string {
 	return f.Name
 }
 
+// suggestBinding is suggest for a binding name, or else the widgets'
+// bindings of that name: down is accounts.down, locks.down ...
+func suggestBinding(s string, names []string) string {
+	if hint := suggest(s, names); hint != "" {
+		return hint
+	}
+	var named []string
+	for _, n := range names {
+		if _, b, ok := strings.Cut(n, "."); ok && b == s {
+			named = append(named, strconv.Quote(n))
+		}
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	return " (a view's bindings are named after it: " + strings.Join(named, ", ") + ")"
+}
+
 // suggest returns ` (did you mean "x"?)` for the candidate closest to s,
 // when one is close enough to be a typo.
 func suggest(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
-		if d := distance(s, c); d < bestD {
+		if d := levenshtein.ComputeDistance(s, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -403,25 +422,4 @@ func suggest(s string, candidates []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -104,7 +104,8 @@ func (m Model) helpScreen() string {
 	page := min(m.helpPage, len(pages)-1)
 	out := pages[page]
 	if len(pages) > 1 {
-		out += "\n" + m.st.Dim.Render(fmt.Sprintf("page %d of %d: pgdn/pgup for more", page+1, len(pages)))
+		out += "\n" + m.st.Dim.Render(fmt.Sprintf("page %d of %d: %s/%s for more", page+1, len(pages),
+			m.nav.PageDown.Help().Key, m.nav.PageUp.Help().Key))
 	}
 	return out
 }

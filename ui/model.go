@@ -20,10 +20,8 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/accounts"
-	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
-	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
@@ -75,8 +73,8 @@ type Options struct {
 	// Theme is "dark" or "light" to fix the colours, anything else to
 	// follow the terminal's background (the config file's theme:).
 	Theme string
-	// Keys remaps the root's bindings by name (keymap.Names), from the
-	// config file's keys:.
+	// Keys remaps bindings by name (BindingNames), from the config file's
+	// keys:.
 	Keys map[string][]string
 	// NoCheck skips the background check (tests of paging alone).
 	NoCheck bool
@@ -114,8 +112,8 @@ type Model struct {
 	// line keeps them longest; on a read-only store, where they do
 	// nothing, the status says why when one is pressed.
 	writes   [3][]key.Binding
-	race     key.Binding    // a write the help screen offers, not the line
-	nav      browser.KeyMap // the help screen's paging keys
+	race     key.Binding // a write the help screen offers, not the line
+	nav      HelpKeyMap  // the help screen's paging keys
 	writable bool
 	helpPage int // the page of the help screen shown
 	// helpPages are the help screen's pages, laid out when help opens and
@@ -130,10 +128,8 @@ type Model struct {
 
 // New returns the root model for a store. ctx bounds every request.
 func New(ctx context.Context, o Options) Model {
-	km := keymap.Default()
-	for name, keys := range o.Keys {
-		km.Remap(name, keys)
-	}
+	keys := RemappedKeys(o.Keys)
+	km := keys.Root
 	st := styles.New(o.Theme != "light")
 	sc := o.Schema
 	// Layout 2 keeps records, not accounts: the help says so.
@@ -148,7 +144,7 @@ func New(ctx context.Context, o Options) Model {
 	km.Race.SetEnabled(writable)
 	km.Undo.SetEnabled(writable)
 	km.Break.SetEnabled(writable && o.Break != nil)
-	akm, pkm := accounts.DefaultKeyMap(), problems.DefaultKeyMap()
+	akm, pkm := keys.Accounts, keys.Problems
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
@@ -160,25 +156,25 @@ func New(ctx context.Context, o Options) Model {
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
-	w := write.New(ctx, o.Store, &sc, &st, dialog.DefaultKeyMap())
+	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
 	w.SaveDir = o.SaveDir
 	acc := accounts.New(ctx, o.Store, r, akm)
 	acc.SetFirst(o.First)
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
-		locks:    locks.New(ctx, o.Store, r, locks.DefaultKeyMap()),
+		locks:    locks.New(ctx, o.Store, r, keys.Locks),
 		problems: problems.New(r, pkm),
-		detail:   detail.New(ctx, o.Store, detail.DefaultKeyMap()),
-		search:   search.New(ctx, o.Store, &sc, pump, search.DefaultKeyMap()),
+		detail:   detail.New(ctx, o.Store, keys.Detail),
+		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,
-		mistakes: mistakes.New(ctx, o.Break, &st, mistakes.DefaultKeyMap()),
+		mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 		writes:   writes,
 		race:     short(km.Race, "race"),
-		nav:      browser.DefaultKeyMap(),
+		nav:      keys.Help,
 		writable: writable,
 	}
 }
@@ -253,8 +249,8 @@ func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeig
 
 func (m Model) content() string {
 	if m.tooSmall() {
-		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(q quits)",
-			m.width, m.height, MinWidth, MinHeight)
+		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(%s quits)",
+			m.width, m.height, MinWidth, MinHeight, m.km.Quit.Help().Key)
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
@@ -64,24 +65,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.write, wcmd = m.write.Update(msg)
 		m.mistakes, mcmd = m.mistakes.Update(msg)
 		cmd = tea.Batch(cmd, wcmd, mcmd)
-	case mistakes.DoneMsg:
-		m.mistakes, _ = m.mistakes.Update(msg)
-		if msg.Err != nil {
-			m.status = "not replayed: " + errText(msg.Err)
-			return m, nil
-		}
-		// The accounts it wrote are read again and the check runs again,
-		// as after any write; the detail says what was sent and why.
-		r := msg.Replay
-		lines, err := r.Lines(true)
-		if err != nil {
-			// Written all the same: the detail says why it shows nothing
-			// more (a status line would be overwritten by WrittenMsg's).
-			lines = []string{r.Kind + ": written, but the requests cannot be shown: " + errText(err)}
-		}
-		cmd = tea.Batch(events.Emit(write.WrittenMsg{Accounts: r.Accounts, Committed: true}),
-			events.Emit(detail.OpenMsg{Title: "replayed " + r.Kind + ": it leaves " + string(r.Problem),
-				Render: func(model.Item) []string { return lines }}))
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -89,7 +72,25 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
+	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg:
+		return m.onList(msg)
+	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
+		return m.onCheck(msg)
+	case accounts.JumpMsg, search.ProgressMsg, search.DoneMsg, search.JumpMsg, detail.OpenMsg, detail.ItemMsg, copyItemMsg:
+		return m.onLookup(msg)
+	case mistakes.DoneMsg, write.WrittenMsg, write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
+		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg,
+		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
+		return m.onWrite(msg)
+	}
+	return m, cmd
+}
 
+// onList handles the list views' answers: a page, a refresh, a pin, a
+// request for the problems view.
+func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
 	case accounts.PageMsg:
 		m.accounts, cmd = m.accounts.Update(msg)
 		if !m.check.Started() && !m.opts.NoCheck && m.accounts.Err() == nil {
@@ -108,6 +109,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.problems.ShowKind(msg.Kind)
 	case locks.PageMsg:
 		m.locks, cmd = m.locks.Update(msg)
+	}
+	return m, cmd
+}
+
+// onCheck hands the check's progress and findings to every view that
+// shows them.
+func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
 	case check.ProgressMsg, check.DoneMsg:
 		m.check, cmd = m.check.Update(msg)
 		m.problems.SetCheck(m.check.Bar())
@@ -119,6 +129,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.problems.SetReport(msg.Report, msg.Hint)
 		m.write.SetReport(msg.Report, msg.Duplicates)
 		m.search.SetReport(msg.Report)
+	}
+	return m, cmd
+}
+
+// onLookup handles what a search, a jump, the detail or C read.
+func (m Model) onLookup(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
 	case accounts.JumpMsg:
 		m.search, cmd = m.search.Update(search.JumpMsg(msg))
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
@@ -140,6 +158,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.status = fmt.Sprintf("copied the item (%d bytes of DynamoDB JSON) to the clipboard, if the terminal allows it (OSC 52)", len(msg.doc))
 		return m, tea.SetClipboard(msg.doc)
+	}
+	return m, cmd
+}
+
+// onWrite handles the write flow's messages and a replayed mistake's
+// result.
+func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case mistakes.DoneMsg:
+		return m.replayed(msg)
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
@@ -149,12 +178,31 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = "not written; reading the rows involved again"
 		}
 		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
-	case write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg, write.RacePlannedMsg, write.RacerMsg,
-		write.RaceVerifiedMsg,
-		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
+	default:
 		m.write, cmd = m.write.Update(msg)
 	}
 	return m, cmd
+}
+
+// replayed closes the menu of mistakes on a replay's result: the accounts
+// it wrote are read again and the check runs again, as after any write;
+// the detail says what was sent and why.
+func (m Model) replayed(msg mistakes.DoneMsg) (Model, tea.Cmd) {
+	m.mistakes, _ = m.mistakes.Update(msg)
+	if msg.Err != nil {
+		m.status = "not replayed: " + errText(msg.Err)
+		return m, nil
+	}
+	r := msg.Replay
+	lines, err := r.Lines(true)
+	if err != nil {
+		// Written all the same: the detail says why it shows nothing
+		// more (a status line would be overwritten by WrittenMsg's).
+		lines = []string{r.Kind + ": written, but the requests cannot be shown: " + errText(err)}
+	}
+	return m, tea.Batch(events.Emit(write.WrittenMsg{Accounts: r.Accounts, Committed: true}),
+		events.Emit(detail.OpenMsg{Title: "replayed " + r.Kind + ": it leaves " + string(r.Problem),
+			Render: func(model.Item) []string { return lines }}))
 }
 
 // onKey handles a key: the search field and the dialog take every key but
@@ -184,24 +232,20 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mistakes, cmd = m.mistakes.Update(msg)
 		return m, cmd
 	}
+	return m.onRootKey(msg, km)
+}
+
+// onRootKey handles a key over a list view, the detail or help: the
+// root's own keys (km, as they work now), then what is shown.
+func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
 	m.status = m.refusedWrite(msg)
 	switch {
 	case m.status != "":
 	case key.Matches(msg, km.Help):
-		m.helpOpen, m.helpPage = !m.helpOpen, 0
-		m.detail.Close()
-		if m.helpOpen {
-			m.layHelp()
-		}
+		m.toggleHelp()
 	case key.Matches(msg, km.Back):
-		switch {
-		case m.helpOpen:
-			m.helpOpen = false
-		case m.detail.Shown():
-			m.detail.Close()
-		default:
-			m.view = viewAccounts
-		}
+		m.back()
 	case key.Matches(msg, km.NextView):
 		cmd = m.switchTo((m.view + 1) % 3)
 	case key.Matches(msg, km.PrevView):
@@ -225,12 +269,7 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.write, cmd = m.write.Race(m.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Undo):
-		if !m.write.CanUndo() {
-			m.status = "nothing to undo: no write of this session has committed"
-			return m, nil
-		}
-		m.write, cmd = m.write.Undo()
-		return m, cmd
+		return m.undo()
 	case key.Matches(msg, km.Reload):
 		cmd = m.reload()
 	case key.Matches(msg, km.CopyKey):
@@ -245,6 +284,38 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.route(msg)
 	}
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// toggleHelp opens help over what is shown, or closes it.
+func (m *Model) toggleHelp() {
+	m.helpOpen, m.helpPage = !m.helpOpen, 0
+	m.detail.Close()
+	if m.helpOpen {
+		m.layHelp()
+	}
+}
+
+// back closes help or the detail, or leaves a list view for the accounts.
+func (m *Model) back() {
+	switch {
+	case m.helpOpen:
+		m.helpOpen = false
+	case m.detail.Shown():
+		m.detail.Close()
+	default:
+		m.view = viewAccounts
+	}
+}
+
+// undo previews taking back the session's last committed write.
+func (m Model) undo() (Model, tea.Cmd) {
+	if !m.write.CanUndo() {
+		m.status = "nothing to undo: no write of this session has committed"
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.write, cmd = m.write.Undo()
+	return m, cmd
 }
 
 // refusedWrite says why a write key does nothing on a read-only store

@@ -52,6 +52,14 @@ func New(sc model.Schema) *Backend {
 		writable: true, calls: map[string]int{}, failures: map[string]error{}}
 }
 
+// Holding returns a backend of the default layout-1 schema whose table
+// holds items, as the widgets' own tests want one.
+func Holding(items ...model.Item) *Backend {
+	b := New(model.DefaultSchema(model.LayoutSingle))
+	b.Put(b.schema.Table, items...)
+	return b
+}
+
 // Schema returns the schema the backend was made for.
 func (b *Backend) Schema() model.Schema { return b.schema }
 

@@ -103,7 +103,7 @@ func Want(height, constraints int) int { return max(3*height/(1+constraints), 50
 
 // New returns the accounts view, loading: Init asks for the first page.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
-	src := newSource(r)
+	src := newSource(r, km.Unpin.Help().Key)
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)

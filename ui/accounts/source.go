@@ -41,11 +41,12 @@ type source struct {
 	pin     *Pin
 	pinEnd  int // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
+	unpin   string // the key that unpins, as a note says it
 }
 
-func newSource(r *rows.Renderer) *source {
+func newSource(r *rows.Renderer, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, many: many, index: map[string]int{}}
+	return &source{r: r, many: many, index: map[string]int{}, unpin: unpin}
 }
 
 func (d *source) Len() int { return len(d.top) + len(d.body) }
@@ -245,7 +246,7 @@ func (d *source) prunePinnedOrphans(problems []model.Problem) {
 // than leave its title over nothing.
 func (d *source) sayIfEmptied() {
 	if p := d.pin; p != nil && len(p.Accounts) == 0 && len(p.Orphans) == 0 && p.Note == "" {
-		p.Note = "nothing left: deleted or fixed since (esc unpins)"
+		p.Note = "nothing left: deleted or fixed since (" + d.unpin + " unpins)"
 	}
 }
 

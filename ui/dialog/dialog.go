@@ -282,9 +282,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, events.Emit(CloseMsg{Committed: committed})
 	case m.Stage == StageForm:
 		return m.updateForm(k, km)
-	case key.Matches(k, km.Send) && m.tx.Plan.MustType != "" && m.typed.Value() != m.tx.Plan.MustType:
+	case key.Matches(k, km.SendTyped) && m.typed.Value() != m.tx.Plan.MustType:
 		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
-	case key.Matches(k, km.Send, km.Resend):
+	case key.Matches(k, km.Send, km.SendTyped, km.Resend):
 		// A resend is the same request and token: a no-op if it had committed.
 		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
 		return m, tea.Batch(spin, events.Emit(SendMsg{}))

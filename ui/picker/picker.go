@@ -52,15 +52,15 @@ type Model struct {
 	w, h   int
 }
 
-// New returns the picker for the tables names at where; count, if not
-// nil, reads a table's approximate item count.
-func New(ctx context.Context, where string, names []string, count func(context.Context, string) (int64, error)) Model {
+// New returns the picker for the tables names at where, taking the keys
+// km; count, if not nil, reads a table's approximate item count.
+func New(ctx context.Context, where string, names []string, count func(context.Context, string) (int64, error), km KeyMap) Model {
 	f := textinput.New()
 	f.Prompt = "/"
 	f.Placeholder = "type to filter"
 	f.SetWidth(40)
 	f.Focus()
-	return Model{ctx: ctx, km: DefaultKeyMap(), st: styles.New(true), where: where, names: names,
+	return Model{ctx: ctx, km: km, st: styles.New(true), where: where, names: names,
 		counts: map[string]int64{}, count: count, filter: f, w: 80, h: 24}
 }
 
@@ -161,7 +161,9 @@ func (m Model) View() tea.View {
 	for i := strings.Count(b.String(), "\n"); i < m.h-1; i++ {
 		b.WriteString("\n")
 	}
-	b.WriteString(m.st.Dim.Render(fmt.Sprintf("%d of %d tables • type to filter • ↑↓ move • enter open • esc quit", len(shown), len(m.names))))
+	k := m.km
+	b.WriteString(m.st.Dim.Render(fmt.Sprintf("%d of %d tables • type to filter • %s%s move • %s open • %s quit", len(shown), len(m.names),
+		k.Up.Help().Key, k.Down.Help().Key, k.Open.Help().Key, k.Quit.Help().Key)))
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	return v

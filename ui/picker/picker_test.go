@@ -29,7 +29,7 @@ func typed(s string) []tea.KeyPressMsg {
 // TestPickerFiltersAndOpens: typing filters the names, the arrows move,
 // enter chooses; esc quits choosing nothing.
 func TestPickerFiltersAndOpens(t *testing.T) {
-	m := New(context.Background(), "http://127.0.0.1:8000", []string{"accounts-a", "devices", "accounts-b"}, nil)
+	m := New(context.Background(), "http://127.0.0.1:8000", []string{"accounts-a", "devices", "accounts-b"}, nil, DefaultKeyMap())
 	m = press(t, m, typed("acc")...)
 	if v := m.View().Content; !strings.Contains(v, "2 of 3 tables") || strings.Contains(v, "devices") {
 		t.Fatalf("filtered view:\n%s", v)
@@ -38,7 +38,7 @@ func TestPickerFiltersAndOpens(t *testing.T) {
 	if m.Chosen() != "accounts-b" {
 		t.Fatalf("chosen %q, want accounts-b", m.Chosen())
 	}
-	q := press(t, New(context.Background(), "x", []string{"t1"}, nil), tea.KeyPressMsg{Code: tea.KeyEscape})
+	q := press(t, New(context.Background(), "x", []string{"t1"}, nil, DefaultKeyMap()), tea.KeyPressMsg{Code: tea.KeyEscape})
 	if q.Chosen() != "" {
 		t.Fatalf("esc chose %q", q.Chosen())
 	}
@@ -47,11 +47,11 @@ func TestPickerFiltersAndOpens(t *testing.T) {
 // TestPickerSaysWhyThereIsNothing: an endpoint without tables gets the
 // DynamoDB Local -sharedDb explanation, and counts show when they come.
 func TestPickerSaysWhyThereIsNothing(t *testing.T) {
-	m := New(context.Background(), "http://127.0.0.1:8000", nil, nil)
+	m := New(context.Background(), "http://127.0.0.1:8000", nil, nil, DefaultKeyMap())
 	if v := m.View().Content; !strings.Contains(v, "-sharedDb") || !strings.Contains(v, "locktable seed") {
 		t.Fatalf("empty view:\n%s", v)
 	}
-	m = New(context.Background(), "x", []string{"t1"}, func(context.Context, string) (int64, error) { return 42, nil })
+	m = New(context.Background(), "x", []string{"t1"}, func(context.Context, string) (int64, error) { return 42, nil }, DefaultKeyMap())
 	next, _ := m.Update(m.Init()())
 	if v := next.(Model).View().Content; !strings.Contains(v, "~42 items") {
 		t.Fatalf("no count:\n%s", v)

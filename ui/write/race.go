@@ -314,7 +314,7 @@ func (m Model) boardView() string {
 	case bd.verifying:
 		foot += "; " + m.raceSummary()
 	case bd.left == 0:
-		foot = m.raceSummary() + "; enter closes, and the check runs again"
+		foot = m.raceSummary() + "; " + m.km.Close.Help().Key + " closes, and the check runs again"
 	}
 	foot = ansi.Wrap(foot, max(m.width, 20), " ")
 	room := max(m.height-2-strings.Count(foot, "\n"), 2)
