@@ -29,8 +29,8 @@ type Census struct {
 	others      map[valueRef]uint32   // owners of locks that name another account than the first holder
 	moreBytes   int64                 // what more and others hold, estimated
 	invalid     []Problem
-	spill       *spill // nil: no budget, everything stays in memory
-	err         error  // the first failure (a spill, a full arena); the census records nothing after it
+	spill       *spillBudget // nil: no budget, everything stays in memory
+	err         error        // the first failure (a spill, a full arena); the census records nothing after it
 }
 
 // entry is what the census knows of one value of one constraint: the value
