@@ -48,7 +48,7 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 		notes = append(notes, fmt.Sprintf("%s: key %s, %s", sc.Table, sc.PK, sc.SK))
 	}
 	if sc.SK == "" {
-		return notes, &model.FlagError{Flag: "preset", Msg: fmt.Sprintf("table %s has no sort key: %s tables have one", sc.Table, sc.Preset)}
+		return notes, model.NewSchemaError(model.FieldPreset, "table %s has no sort key: %s tables have one", sc.Table, sc.Preset)
 	}
 	if sc.AccountSK == "" || len(sc.Constraints) == 0 {
 		found, err := s.presetSample(ctx)
@@ -112,8 +112,8 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	if sc.AccountSK == "" {
 		switch {
 		case accounts == 0:
-			return nil, &model.FlagError{Flag: "account-sk", Msg: fmt.Sprintf("no item of %s has %s=%s: pass --account-sk (or check --preset)",
-				sc.Table, sc.AccountType.Attr, sc.AccountType.Value)}
+			return nil, model.NewSchemaError(model.FieldAccountSK, "no item of %s has %s=%s: pass %s (or check %s)",
+				sc.Table, sc.AccountType.Attr, sc.AccountType.Value, model.FieldAccountSK, model.FieldPreset)
 		case samePK == accounts:
 			sc.AccountSK = model.SameAsPK
 		case len(sks) == 1:
@@ -121,8 +121,8 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 				sc.AccountSK = sk
 			}
 		default:
-			return nil, &model.FlagError{Flag: "account-sk", Msg: fmt.Sprintf("the %d accounts (%s=%s) have %d different sort keys: pass --account-sk",
-				accounts, sc.AccountType.Attr, sc.AccountType.Value, len(sks))}
+			return nil, model.NewSchemaError(model.FieldAccountSK, "the %d accounts (%s=%s) have %d different sort keys: pass %s",
+				accounts, sc.AccountType.Attr, sc.AccountType.Value, len(sks), model.FieldAccountSK)
 		}
 		notes = append(notes, fmt.Sprintf("accounts: %d items with %s=%s and %s %s", accounts, sc.AccountType.Attr, sc.AccountType.Value, sc.SK, sc.AccountSK))
 	}
@@ -145,9 +145,9 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 		switch {
 		case len(sc.Constraints) > 0:
 		case len(found) > 0: // scoped unique items whose scope it could not tell
-			return notes, &model.FlagError{Flag: "unique", Msg: strings.Join(found, "; ")}
+			return notes, model.NewSchemaError(model.FieldConstraints, "%s", strings.Join(found, "; "))
 		default:
-			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
+			return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, head, sc.Table, model.FieldConstraints)
 		}
 	}
 	if accounts > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
