@@ -61,7 +61,7 @@ func FuzzLockKey(f *testing.F) {
 			for k, kv := range key {
 				it[k] = S(kv)
 			}
-			e := s.Classify(table, it)
+			e := Classifier{&s}.Classify(table, it)
 			if e.Kind != EntryLock || e.Constraint != ci || e.Value != v || e.Owner != "ACCT#o" {
 				t.Fatalf("schema %+v: LockKey(%d, %q) = %s %v, classified as %+v", s, ci, v, table, key, e)
 			}
@@ -71,7 +71,7 @@ func FuzzLockKey(f *testing.F) {
 		for k, kv := range s.AccountKey(id) {
 			it[k] = S(kv)
 		}
-		if e := s.Classify(s.Table, it); e.Kind != EntryAccount || e.ID != id {
+		if e := (Classifier{&s}).Classify(s.Table, it); e.Kind != EntryAccount || e.ID != id {
 			t.Fatalf("schema %+v: AccountKey(%q) classified as %+v", s, id, e)
 		}
 	})

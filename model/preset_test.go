@@ -55,7 +55,7 @@ func TestClassifyPresets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.schema.Classify("app", tt.item); !reflect.DeepEqual(got, tt.want) {
+			if got := (Classifier{tt.schema}).Classify("app", tt.item); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Classify(%v) = %+v, want %+v", tt.item, got, tt.want)
 			}
 		})
@@ -202,10 +202,10 @@ func TestScopedConstraint(t *testing.T) {
 	if h, _ := s.Held(0, member("m1", "", "a@x.io")); h != HoldsNothing {
 		t.Errorf("Held without a scope = %v, want nothing (no lock expected)", h)
 	}
-	if got := s.Classify("accounts", attrs("PK", "_unique#acme#Member#email#a@x.io", "SK", "_unique#")); got.Kind != EntryLock || got.Value != "acme#Member#email#a@x.io" {
+	if got := (Classifier{s}).Classify("accounts", attrs("PK", "_unique#acme#Member#email#a@x.io", "SK", "_unique#")); got.Kind != EntryLock || got.Value != "acme#Member#email#a@x.io" {
 		t.Errorf("Classify(scoped lock) = %+v", got)
 	}
-	if got := s.Classify("accounts", attrs("PK", "_unique#User#email#a@x.io", "SK", "_unique#")); got.Kind != EntryOther {
+	if got := (Classifier{s}).Classify("accounts", attrs("PK", "_unique#User#email#a@x.io", "SK", "_unique#")); got.Kind != EntryOther {
 		t.Errorf("Classify(another model's unique item) = %+v, want other", got)
 	}
 	census := NewCensus(s)

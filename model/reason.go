@@ -6,8 +6,8 @@ import "strings"
 // failed. now is the item as it stood when the transaction was cancelled
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
 // a backend returns none); nil when there was no item.
-func (s *Schema) Explain(a Action, now Item) string {
-	k := Printable(a.KeyText(s))
+func (s Classifier) Explain(a Action, now Item) string {
+	k := Printable(a.KeyText(s.Schema))
 	attr := ""
 	if a.Constraint >= 0 {
 		attr = s.Constraints[a.Constraint].Attr
@@ -56,7 +56,7 @@ func (s *Schema) Explain(a Action, now Item) string {
 			return "account " + k + " holds " + attr + " = " + Printable(a.Value) + ": the lock is not an orphan"
 		}
 	}
-	return Printable(a.Purpose(s)) + ": its condition failed"
+	return Printable(a.Purpose(s.Schema)) + ": its condition failed"
 }
 
 // valueText shows an attribute value: a string as it is, anything else as
@@ -109,7 +109,7 @@ type Failure struct {
 // another repair of the same problem committed first. note says what
 // shows it. Other plans are never already repaired: a signup's or a
 // rename's lock that names its own account is a replay, committed already.
-func (s *Schema) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool) {
+func (s Classifier) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool) {
 	if p.Operation != "repair" || len(failed) == 0 {
 		return "", false
 	}
@@ -128,8 +128,8 @@ func (s *Schema) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool
 }
 
 // effect says what an applied write left at its key, raw.
-func (s *Schema) effect(a Action) string {
-	k := a.KeyText(s)
+func (s Classifier) effect(a Action) string {
+	k := a.KeyText(s.Schema)
 	owner, named := a.Item[s.OwnerAttr]
 	if a.Kind == ActUpdate {
 		owner, named = a.Set[s.OwnerAttr]
@@ -141,4 +141,19 @@ func (s *Schema) effect(a Action) string {
 		return k + " now has owner " + owner.S
 	}
 	return k + " is as the repair leaves it"
+}
+
+// explainRestore is Explain for RoleRestore: what changed since the write.
+func (s Classifier) explainRestore(a Action, now Item) string {
+	what := a.restoreNoun() + " " + Printable(a.KeyText(s.Schema))
+	if a.Kind == ActPut {
+		if now != nil {
+			return what + " exists again"
+		}
+		return what + ": its condition failed"
+	}
+	if now == nil {
+		return what + " no longer exists"
+	}
+	return what + " changed since that write" + changedAttr(a.Conds, now, true)
 }

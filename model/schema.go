@@ -137,19 +137,6 @@ func sortKey(sk, pk string) string {
 	return sk
 }
 
-// isAccount reports whether an item of the account table, keyed pk and
-// sk, is an account: by key prefix, sort key and type attribute.
-func (s *Schema) isAccount(pk, sk string, it Item) bool {
-	if !strings.HasPrefix(pk, s.AccountPrefix) || (s.SK != "" && sk != sortKey(s.AccountSK, pk)) {
-		return false
-	}
-	if s.AccountType.Attr != "" {
-		v, ok := it[s.AccountType.Attr]
-		return ok && v.Kind == KindS && v.S == s.AccountType.Value
-	}
-	return true
-}
-
 // DefaultSchema returns the schema a layout starts from before flags refine it.
 func DefaultSchema(l Layout) Schema {
 	if l == LayoutTables {
@@ -365,4 +352,84 @@ func (s *Schema) ReadNames(table string) []string {
 		}
 	}
 	return names
+}
+
+// Holding is what an account holds for one constraint.
+type Holding uint8
+
+// The states of an account's attribute for one constraint.
+const (
+	HoldsNothing Holding = iota // absent, NULL or "": no lock expected
+	HoldsValue                  // a non-empty string: its lock is expected
+	HoldsInvalid                // another type, or a value too long to lock
+)
+
+// Held reads constraint ci from account it: what it holds, and the
+// normalized value when it holds one.
+func (s *Schema) Held(ci int, it Item) (Holding, string) {
+	c := s.Constraints[ci]
+	v, ok := it[c.Attr]
+	switch {
+	case !ok || v.Kind == KindNULL || (v.Kind == KindS && v.S == ""):
+		return HoldsNothing, ""
+	case v.Kind != KindS:
+		return HoldsInvalid, ""
+	}
+	n := c.Normalize.Apply(v.S)
+	if c.Scope != "" {
+		// Unique per scope: no scope, no lock (OneTable refuses to write one).
+		sv, ok := it[c.Scope]
+		if !ok || sv.Kind != KindS || sv.S == "" {
+			return HoldsNothing, ""
+		}
+		n = sv.S + c.Tail + n
+	}
+	if !s.lockKeyFits(ci, n) {
+		return HoldsInvalid, ""
+	}
+	return HoldsValue, n
+}
+
+// lockRef is LockKey with the table left empty when it is the account
+// table, as the JSON contract reports it.
+func (s *Schema) lockRef(ci int, v string) (string, map[string]string) {
+	table, key := s.LockKey(ci, v)
+	if table == s.Table {
+		table = ""
+	}
+	return table, key
+}
+
+func (s *Schema) tableOr(t string) string {
+	if t == "" {
+		return s.Table
+	}
+	return t
+}
+
+// LockPK is the partition key attribute of constraint ci's locks.
+func (s *Schema) LockPK(ci int) string {
+	if c := s.Constraints[ci]; !c.InAccountTable() {
+		return c.KeyAttr
+	}
+	return s.PK
+}
+
+// NamedOwner is the owner a lock names, "" when it names none (or one
+// that is not a string).
+func (s *Schema) NamedOwner(lock Item) string {
+	if o, ok := lock[s.OwnerAttr]; ok && o.Kind == KindS {
+		return o.S
+	}
+	return ""
+}
+
+// Nouns are what the items of the account table are called: accounts, or
+// records under --layout tables, whose tables hold devices, orders, or
+// anything else with unique attributes.
+func (s *Schema) Nouns() (one, many string) {
+	if s.Layout == LayoutTables {
+		return "record", "records"
+	}
+	return "account", "accounts"
 }

@@ -305,7 +305,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tt.schema.Classify(tt.table, tt.item)
+			got := Classifier{tt.schema}.Classify(tt.table, tt.item)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Classify(%q, %v) = %+v, want %+v", tt.table, tt.item, got, tt.want)
 			}

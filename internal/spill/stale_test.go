@@ -62,4 +62,3 @@ func TestSpillRemovesStaleDirs(t *testing.T) {
 		t.Errorf("spill directory %s does not name this process", set.Dir())
 	}
 }
-
