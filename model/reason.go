@@ -7,56 +7,81 @@ import "strings"
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
 // a backend returns none); nil when there was no item.
 func (s Classifier) Explain(a Action, now Item) string {
-	k := Printable(a.KeyText(s.Schema))
-	attr := ""
-	if a.Constraint >= 0 {
-		attr = s.Constraints[a.Constraint].Attr
-	}
-	switch a.Role {
-	case RoleCreateAccount:
-		if now != nil {
-			return "account " + k + " already exists"
-		}
-	case RoleTakeLock:
-		if now != nil {
-			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && IsClaim(o.S) {
-				return attr + " " + Printable(a.Value) + " is taken (its lock is an orphan locktable is repairing: " + Printable(o.S) + "; try again)"
-			}
-			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
-				return attr + " " + Printable(a.Value) + " is taken by " + Printable(o.S)
-			}
-			return attr + " " + Printable(a.Value) + " is taken (its lock names no owner)"
-		}
-	case RoleAccount:
-		if now == nil {
-			return "account " + k + " no longer exists"
-		}
-		return "account " + k + " changed since it was loaded" + changedAttr(a.Conds, now, false)
-	case RoleClaimLock:
-		if now != nil {
-			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
-				return "lock " + k + " names an owner now (" + Printable(o.S) + "): not an ownerless orphan any more"
-			}
-		}
-		if now == nil {
-			return "lock " + k + " no longer exists"
-		}
-	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock, RoleGiveBack:
-		if now == nil {
-			return "lock " + k + " no longer exists"
-		}
-		if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
-			return "lock " + k + " belongs to " + Printable(o.S)
-		}
-		return "lock " + k + " changed since it was loaded: it names no owner now"
-	case RoleRestore:
-		return s.explainRestore(a, now)
-	case RoleOwnerGone:
-		if now != nil {
-			return "account " + k + " holds " + attr + " = " + Printable(a.Value) + ": the lock is not an orphan"
-		}
+	if why, ok := s.explain(a, now); ok {
+		return why
 	}
 	return Printable(a.Purpose(s.Schema)) + ": its condition failed"
+}
+
+// explain is Explain by the action's role; false where now does not say
+// more than that the condition failed.
+func (s Classifier) explain(a Action, now Item) (string, bool) {
+	k := Printable(a.KeyText(s.Schema))
+	switch a.Role {
+	case RoleCreateAccount:
+		return "account " + k + " already exists", now != nil
+	case RoleTakeLock:
+		return s.explainTaken(a, now), now != nil
+	case RoleAccount:
+		if now == nil {
+			return "account " + k + " no longer exists", true
+		}
+		return "account " + k + " changed since it was loaded" + changedAttr(a.Conds, now, false), true
+	case RoleClaimLock:
+		return s.explainClaimed(k, now)
+	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock, RoleGiveBack:
+		return s.explainLockChanged(k, now), true
+	case RoleRestore:
+		return s.explainRestore(a, now), true
+	case RoleOwnerGone:
+		return "account " + k + " holds " + s.attrOf(a) + " = " + Printable(a.Value) + ": the lock is not an orphan", now != nil
+	}
+	return "", false
+}
+
+// attrOf is the unique attribute a lock action is about, "" for an
+// account action.
+func (s Classifier) attrOf(a Action) string {
+	if a.Constraint < 0 {
+		return ""
+	}
+	return s.Constraints[a.Constraint].Attr
+}
+
+// explainTaken says who holds the value whose lock a failed to put: now
+// is the lock there.
+func (s Classifier) explainTaken(a Action, now Item) string {
+	taken := s.attrOf(a) + " " + Printable(a.Value) + " is taken"
+	switch o := s.NamedOwner(now); {
+	case IsClaim(o):
+		return taken + " (its lock is an orphan locktable is repairing: " + Printable(o) + "; try again)"
+	case o != "":
+		return taken + " by " + Printable(o)
+	}
+	return taken + " (its lock names no owner)"
+}
+
+// explainClaimed says why the claim of ownerless lock k failed; false
+// when the lock is there and still names no owner.
+func (s Classifier) explainClaimed(k string, now Item) (string, bool) {
+	if now == nil {
+		return "lock " + k + " no longer exists", true
+	}
+	if o := s.NamedOwner(now); o != "" {
+		return "lock " + k + " names an owner now (" + Printable(o) + "): not an ownerless orphan any more", true
+	}
+	return "", false
+}
+
+// explainLockChanged says how lock k, loaded before, changed.
+func (s Classifier) explainLockChanged(k string, now Item) string {
+	if now == nil {
+		return "lock " + k + " no longer exists"
+	}
+	if o := s.NamedOwner(now); o != "" {
+		return "lock " + k + " belongs to " + Printable(o)
+	}
+	return "lock " + k + " changed since it was loaded: it names no owner now"
 }
 
 // valueText shows an attribute value: a string as it is, anything else as
