@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
-
-	"github.com/locktable/locktable/model"
 )
 
 // FuzzSchemaFlags parses any command line of schema flags (one argument
@@ -26,9 +24,9 @@ func FuzzSchemaFlags(f *testing.F) {
 			return // pflag's own usage errors
 		}
 		s, err := sf.schema(fs)
-		var fe *model.FlagError
+		var fe *flagError
 		switch {
-		case err != nil && (!errors.As(err, &fe) || fe.Flag == ""):
+		case err != nil && (!errors.As(err, &fe) || fe.flag == ""):
 			t.Fatalf("%q: error %v (%T) names no flag", line, err, err)
 		case err == nil && s.Validate() != nil:
 			t.Fatalf("%q: built an invalid schema: %v", line, s.Validate())

@@ -152,9 +152,9 @@ func (a *app) close() {
 func (a *app) schema() (model.Schema, error) {
 	s, err := a.schemaFlags.schema(a.cmd.PersistentFlags())
 	if err != nil {
-		var fe *model.FlagError
+		var fe *flagError
 		if errors.As(err, &fe) {
-			err = fmt.Errorf("%w%s", err, a.from(fe.Flag))
+			err = fmt.Errorf("%w%s", err, a.from(fe.flag))
 		}
 		return s, &exitError{code: ExitError, err: err}
 	}
@@ -244,9 +244,10 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		notes, err := store.ResolvePreset(ctx)
 		a.presetNotes = notes
 		if err != nil {
-			var fe *model.FlagError
+			err = asFlagError(err)
+			var fe *flagError
 			if errors.As(err, &fe) {
-				return nil, &exitError{code: ExitError, err: fmt.Errorf("%w%s", err, a.from(fe.Flag))}
+				return nil, &exitError{code: ExitError, err: fmt.Errorf("%w%s", err, a.from(fe.flag))}
 			}
 			return nil, err
 		}

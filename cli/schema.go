@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -41,19 +42,48 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 // schema builds the schema: the layout's defaults, refined by every flag
 // the user set. Errors name the flag (exit 2).
 func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
+	s, err := f.build(fs)
+	return s, asFlagError(err)
+}
+
+// build is schema, its errors naming the schema's fields.
+func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
+	s, err := f.layoutSchema(fs)
+	if err != nil {
+		return model.Schema{}, err
+	}
+	f.setKeys(fs, &s)
+	if err := f.setTypes(fs, &s); err != nil {
+		return model.Schema{}, err
+	}
+	if err := f.setConstraints(&s); err != nil {
+		return model.Schema{}, err
+	}
+	if s.Unresolved() != "" {
+		return s, nil // validated once the table filled in the rest (dynamo.Store.ResolvePreset)
+	}
+	return s, s.Validate()
+}
+
+// layoutSchema is the schema --layout and --preset start from.
+func (f *schemaFlags) layoutSchema(fs *pflag.FlagSet) (model.Schema, error) {
 	layout, err := model.ParseLayout(f.layout)
 	if err != nil {
 		return model.Schema{}, err
 	}
 	s := model.DefaultSchema(layout)
-	if f.preset != "" {
-		if fs.Changed("layout") && layout != model.LayoutSingle {
-			return model.Schema{}, &model.FlagError{Flag: "preset", Msg: "keeps its locks beside the accounts: --layout single"}
-		}
-		if err := s.ApplyPreset(f.preset); err != nil {
-			return model.Schema{}, err
-		}
+	if f.preset == "" {
+		return s, nil
 	}
+	if fs.Changed("layout") && layout != model.LayoutSingle {
+		return model.Schema{}, &flagError{flag: "preset", msg: "keeps its locks beside the accounts: --layout single"}
+	}
+	return s, s.ApplyPreset(f.preset)
+}
+
+// setKeys sets the key attributes, the sort keys, the owner and the id
+// attribute the user gave.
+func (f *schemaFlags) setKeys(fs *pflag.FlagSet, s *model.Schema) {
 	set := func(name string, dst *string, v string) {
 		if fs.Changed(name) {
 			*dst = v
@@ -72,86 +102,145 @@ func (f *schemaFlags) schema(fs *pflag.FlagSet) (model.Schema, error) {
 	if s.KeysFromTable && (fs.Changed("pk") || fs.Changed("sk")) {
 		s.KeysFromTable = false // given: the table's keys are checked against them
 	}
+}
+
+// setTypes sets --account-type and --lock-attr.
+func (f *schemaFlags) setTypes(fs *pflag.FlagSet, s *model.Schema) error {
 	if fs.Changed("account-type") {
-		attr, v, err := model.ParseAssignment("account-type", f.accountType)
+		attr, v, err := model.ParseAssignment(model.FieldAccountType, f.accountType)
 		if err != nil {
-			return model.Schema{}, err
+			return err
 		}
 		if s.Preset != "" && len(s.LockAttrs) > 0 && !fs.Changed("lock-attr") {
 			s.LockAttrs[0].Attr = attr // OneTable's typeField names both
 		}
 		s.AccountType = model.Assignment{Attr: attr, Value: v}
 	}
-	if fs.Changed("lock-attr") {
-		s.LockAttrs = nil
-		for _, x := range f.lockAttrs {
-			attr, v, err := model.ParseAssignment("lock-attr", x)
-			if err != nil {
-				return model.Schema{}, err
-			}
-			s.LockAttrs = append(s.LockAttrs, model.Assignment{Attr: attr, Value: v})
-		}
+	if !fs.Changed("lock-attr") {
+		return nil
 	}
+	s.LockAttrs = nil
+	for _, x := range f.lockAttrs {
+		attr, v, err := model.ParseAssignment(model.FieldLockAttrs, x)
+		if err != nil {
+			return err
+		}
+		s.LockAttrs = append(s.LockAttrs, model.Assignment{Attr: attr, Value: v})
+	}
+	return nil
+}
+
+// setConstraints sets the constraints --unique gives, then what
+// --normalize, --index and --scope say of them.
+func (f *schemaFlags) setConstraints(s *model.Schema) error {
 	if len(f.unique) > 0 {
 		s.Constraints = nil
 		for _, u := range f.unique {
-			if s.Preset != "" && !strings.Contains(u, "=") {
-				// A bare attribute: the library's own prefix.
-				if err := model.ValidateAttrName(u); err != nil {
-					return model.Schema{}, &model.FlagError{Flag: "unique", Msg: "attribute " + err.Error()}
-				}
-				s.Constraints = append(s.Constraints, model.Constraint{Attr: u, Prefix: s.PresetPrefix(u), Normalize: model.NormalizeNone})
-				continue
-			}
-			c, err := model.ParseUnique(u)
+			c, err := f.constraint(s, u)
 			if err != nil {
-				return model.Schema{}, err
+				return err
 			}
 			s.Constraints = append(s.Constraints, c)
 		}
 	}
-	err = eachConstraint(&s, "normalize", f.normalize, func(c *model.Constraint, v string) error {
+	err := eachConstraint(s, model.FieldNormalize, f.normalize, func(c *model.Constraint, v string) error {
 		n, err := model.ParseNormalization(v)
 		c.Normalize = n
 		return err
 	})
 	if err != nil {
-		return model.Schema{}, err
+		return err
 	}
-	err = eachConstraint(&s, "index", f.index, func(c *model.Constraint, v string) error {
+	err = eachConstraint(s, model.FieldIndex, f.index, func(c *model.Constraint, v string) error {
 		c.Index = v
 		return nil
 	})
 	if err != nil {
-		return model.Schema{}, err
+		return err
 	}
-	err = eachConstraint(&s, "scope", f.scope, func(c *model.Constraint, v string) error {
+	return eachConstraint(s, model.FieldScope, f.scope, func(c *model.Constraint, v string) error {
 		return s.ScopeConstraint(s.Constraint(c.Attr), v)
 	})
-	if err != nil {
-		return model.Schema{}, err
-	}
-	if s.Unresolved() != "" {
-		return s, nil // validated once the table filled in the rest (dynamo.Store.ResolvePreset)
-	}
-	return s, s.Validate()
 }
 
-// eachConstraint applies the ATTR=VALUE values of a repeated flag to the
-// constraints they name.
-func eachConstraint(s *model.Schema, flag string, values []string, apply func(*model.Constraint, string) error) error {
+// constraint parses one --unique value; with a preset, a bare attribute
+// takes the library's own prefix.
+func (f *schemaFlags) constraint(s *model.Schema, u string) (model.Constraint, error) {
+	if s.Preset == "" || strings.Contains(u, "=") {
+		return model.ParseUnique(u)
+	}
+	if err := model.ValidateAttrName(u); err != nil {
+		return model.Constraint{}, &flagError{flag: "unique", msg: "attribute " + err.Error()}
+	}
+	return model.Constraint{Attr: u, Prefix: s.PresetPrefix(u), Normalize: model.NormalizeNone}, nil
+}
+
+// eachConstraint applies the ATTR=VALUE values of a repeated flag, which
+// sets field of a constraint, to the constraints they name.
+func eachConstraint(s *model.Schema, field model.SchemaField, values []string, apply func(*model.Constraint, string) error) error {
 	for _, x := range values {
-		attr, v, err := model.ParseAssignment(flag, x)
+		attr, v, err := model.ParseAssignment(field, x)
 		if err != nil {
 			return err
 		}
 		ci := s.Constraint(attr)
 		if ci < 0 {
-			return &model.FlagError{Flag: flag, Msg: "no unique attribute " + attr}
+			return &flagError{flag: flagOf(field), msg: "no unique attribute " + attr}
 		}
 		if err := apply(&s.Constraints[ci], v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// schemaFlagNames are the flags that set each field of the schema.
+var schemaFlagNames = map[model.SchemaField]string{
+	model.FieldLayout:        "layout",
+	model.FieldTable:         "table",
+	model.FieldPK:            "pk",
+	model.FieldSK:            "sk",
+	model.FieldAccountPrefix: "account-prefix",
+	model.FieldAccountSK:     "account-sk",
+	model.FieldLockSK:        "lock-sk",
+	model.FieldOwnerAttr:     "owner-attr",
+	model.FieldConstraints:   "unique",
+	model.FieldNormalize:     "normalize",
+	model.FieldIndex:         "index",
+	model.FieldScope:         "scope",
+	model.FieldAccountType:   "account-type",
+	model.FieldLockAttrs:     "lock-attr",
+	model.FieldIDAttr:        "id-attr",
+	model.FieldPreset:        "preset",
+}
+
+// flagOf is the flag that sets field f (without its dashes).
+func flagOf(f model.SchemaField) string {
+	if name, ok := schemaFlagNames[f]; ok {
+		return name
+	}
+	return string(f)
+}
+
+// flagError is invalid input to a schema flag as the command line says
+// it: "--table: must not be empty".
+type flagError struct {
+	flag string // without its dashes
+	msg  string
+	err  error // the *model.SchemaError it says, if any
+}
+
+func (e *flagError) Error() string { return "--" + e.flag + ": " + e.msg }
+func (e *flagError) Unwrap() error { return e.err }
+
+// asFlagError says a *model.SchemaError in flags, the one that carried
+// the field and those its message names; other errors are left as they
+// are.
+func asFlagError(err error) error {
+	var se *model.SchemaError
+	if !errors.As(err, &se) {
+		return err
+	}
+	msg := se.Msg(func(f model.SchemaField) string { return "--" + flagOf(f) })
+	return &flagError{flag: flagOf(se.Field), msg: msg, err: se}
 }

@@ -119,7 +119,7 @@ func (s *Store) accountsCall(ctx context.Context, from backend.Cursor, consisten
 	for _, av := range raw {
 		it := fromSDK(av)
 		// An index may hold other items too: keep accounts only.
-		if s.Schema.Classify(s.Schema.Table, it).Kind == model.EntryAccount {
+		if (model.Classifier{Schema: &s.Schema}).Classify(s.Schema.Table, it).Kind == model.EntryAccount {
 			items = append(items, it)
 		}
 	}
@@ -181,7 +181,7 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 	expected := make([][]model.KeyRef, len(accounts)) // per account
 	var refs []model.KeyRef
 	for i, it := range accounts {
-		expected[i] = s.Schema.ExpectedLocks(it)
+		expected[i] = model.Classifier{Schema: &s.Schema}.ExpectedLocks(it)
 		refs = append(refs, expected[i]...)
 	}
 	locks := map[string]model.Item{}
@@ -224,7 +224,7 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 	}
 	views := make([]model.AccountView, len(accounts))
 	for i, it := range accounts {
-		views[i] = s.Schema.Judge(it, lockAt, holds)
+		views[i] = model.Classifier{Schema: &s.Schema}.Judge(it, lockAt, holds)
 	}
 	// Accounts on one page that share a value are duplicates whatever the
 	// check has found so far.
@@ -261,7 +261,7 @@ func (s *Store) Account(ctx context.Context, id string) (view model.AccountView,
 	var items []model.Item
 	err = s.ReadConsistent(ctx, []model.KeyRef{{Table: s.Schema.Table, Key: s.Schema.AccountKey(id)}},
 		func(_ string, it model.Item) { items = append(items, it) })
-	if err != nil || len(items) == 0 || s.Schema.Classify(s.Schema.Table, items[0]).Kind != model.EntryAccount {
+	if err != nil || len(items) == 0 || (model.Classifier{Schema: &s.Schema}).Classify(s.Schema.Table, items[0]).Kind != model.EntryAccount {
 		return model.AccountView{}, false, err
 	}
 	views, err := s.Judge(ctx, items)

@@ -200,7 +200,7 @@ func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([
 	}
 	var refs []model.KeyRef
 	for _, p := range candidates {
-		refs = append(refs, s.Schema.Involved(p)...)
+		refs = append(refs, model.Classifier{Schema: &s.Schema}.Involved(p)...)
 	}
 	fresh := model.NewCensus(&s.Schema)
 	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
@@ -221,7 +221,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 	fresh := model.NewCensus(sc)
 	var refs []model.KeyRef
 	for _, p := range candidates {
-		refs = append(refs, sc.Involved(p)...)
+		refs = append(refs, model.Classifier{Schema: sc}.Involved(p)...)
 	}
 	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (bac
 				if id, ok := it[sc.PK]; ok && id.Kind == model.KindS {
 					candidates[id.S] = true
 				}
-			case sc.Classify(sc.Table, it).Kind == model.EntryAccount:
+			case model.Classifier{Schema: sc}.Classify(sc.Table, it).Kind == model.EntryAccount:
 				add(it)
 			}
 		})
@@ -304,7 +304,7 @@ func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model
 		refs = append(refs, model.KeyRef{Table: sc.Table, Key: sc.AccountKey(id)})
 	}
 	return s.ReadConsistent(ctx, refs, func(_ string, it model.Item) {
-		if sc.Classify(sc.Table, it).Kind == model.EntryAccount {
+		if (model.Classifier{Schema: sc}).Classify(sc.Table, it).Kind == model.EntryAccount {
 			visit(it)
 		}
 	})

@@ -75,7 +75,7 @@ func (s *Store) LocksPage(ctx context.Context, from backend.Cursor, want int) (b
 		}
 		for _, av := range out.Items {
 			it := fromSDK(av)
-			e := s.Schema.Classify(src.table, it)
+			e := model.Classifier{Schema: &s.Schema}.Classify(src.table, it)
 			if e.Kind != model.EntryLock {
 				continue
 			}

@@ -10,13 +10,13 @@ import (
 
 // PlanRename loads account id with a consistent read and plans changing
 // its unique attributes, guarded on seen where a person was shown the
-// account (see model.Schema.Rename; nil headless).
+// account (see model.Planner.Rename; nil headless).
 func (s *Store) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error) {
 	a, err := s.mustAccount(ctx, id)
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return s.Schema.Rename(a, changes, others, seen)
+	return model.Planner{Schema: &s.Schema}.Rename(a, changes, others, seen)
 }
 
 // PlanDelete loads account id with a consistent read and plans deleting it
@@ -27,7 +27,7 @@ func (s *Store) PlanDelete(ctx context.Context, id string, others model.OthersHo
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return s.Schema.Delete(a, others, seen)
+	return model.Planner{Schema: &s.Schema}.Delete(a, others, seen)
 }
 
 func (s *Store) mustAccount(ctx context.Context, id string) (model.AccountView, error) {
@@ -56,7 +56,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 	// lookup or second scan; its repair claims the lock and looks again
 	// (model.Reclaim), since an article-style signup can re-create it.
 	fresh := model.NewCensus(&s.Schema)
-	if err := s.ReadConsistent(ctx, s.Schema.Involved(p), fresh.Add); err != nil {
+	if err := s.ReadConsistent(ctx, model.Classifier{Schema: &s.Schema}.Involved(p), fresh.Add); err != nil {
 		return r, err
 	}
 	now := model.Confirm([]model.Problem{p}, fresh)
@@ -74,7 +74,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 	}
 	switch p.Kind {
 	case model.OrphanLock:
-		r.Plan, err = s.Schema.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
+		r.Plan, err = model.Planner{Schema: &s.Schema}.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
 	case model.MissingLock, model.ForeignLock:
 		if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 			return r, nil
@@ -90,9 +90,9 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 			return r, nil
 		}
 		if p.Kind == model.MissingLock {
-			r.Plan, err = s.Schema.RepairMissing(p, holder)
+			r.Plan, err = model.Planner{Schema: &s.Schema}.RepairMissing(p, holder)
 		} else {
-			r.Plan, err = s.Schema.RepairForeign(p, lock, holder)
+			r.Plan, err = model.Planner{Schema: &s.Schema}.RepairForeign(p, lock, holder)
 		}
 		return r, err
 	}

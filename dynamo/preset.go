@@ -48,7 +48,7 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 		notes = append(notes, fmt.Sprintf("%s: key %s, %s", sc.Table, sc.PK, sc.SK))
 	}
 	if sc.SK == "" {
-		return notes, &model.FlagError{Flag: "preset", Msg: fmt.Sprintf("table %s has no sort key: %s tables have one", sc.Table, sc.Preset)}
+		return notes, model.NewSchemaError(model.FieldPreset, "table %s has no sort key: %s tables have one", sc.Table, sc.Preset)
 	}
 	if sc.AccountSK == "" || len(sc.Constraints) == 0 {
 		found, err := s.presetSample(ctx)
@@ -65,95 +65,139 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 // constraints that the schema leaves empty.
 func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	sc := &s.Schema
-	head := sc.PresetHead()
+	sm, err := s.presetScan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	if sc.AccountSK == "" {
+		note, err := sm.accountSK(sc)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, note)
+	}
+	if len(sc.Constraints) == 0 {
+		found, err := sm.constraints(sc)
+		notes = append(notes, found...)
+		if err != nil {
+			return notes, err
+		}
+	}
+	if len(sm.accounts) > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
+		notes = append(notes, s.presetIDAttr(sm.accounts, slices.Sorted(maps.Keys(sm.attrs))))
+	}
+	return notes, nil
+}
+
+// presetSampled is what presetScan read: the model's accounts, with the
+// sort keys they have and the names of their attributes, and the keys of
+// the unique items.
+type presetSampled struct {
+	accounts []model.Item
+	sks      map[string]int // sort key -> accounts that have it
+	samePK   int            // accounts whose sort key is their partition key
+	attrs    map[string]bool
+	keys     []string // of the unique items
+}
+
+// presetScan reads the model's accounts and unique items (a filtered
+// scan, at most presetPages pages).
+func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
+	sc := &s.Schema
+	sm := presetSampled{sks: map[string]int{}, attrs: map[string]bool{}}
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
 		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
 	expr, err := expression.NewBuilder().WithFilter(filter).Build()
 	if err != nil {
-		return nil, err
+		return sm, err
 	}
 	in := &dynamodb.ScanInput{TableName: aws.String(sc.Table), FilterExpression: expr.Filter(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}
-	sks := map[string]int{}
-	samePK, accounts := 0, 0
-	attrs := map[string]bool{}
-	var keys []string
-	var accountItems []model.Item
 	for page := 0; page < presetPages; page++ {
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		out, err := s.api.Scan(cctx, in)
 		cancel()
 		if err != nil {
-			return nil, explain(err, "scan", sc.Table, s.Endpoint)
+			return sm, explain(err, "scan", sc.Table, s.Endpoint)
 		}
 		for _, av := range out.Items {
-			it := fromSDK(av)
-			pk, sk := it[sc.PK].S, it[sc.SK].S
-			if t, ok := it[sc.AccountType.Attr]; ok && t.Kind == model.KindS && t.S == sc.AccountType.Value {
-				accounts++
-				sks[sk]++
-				if sk == pk {
-					samePK++
-				}
-				for name := range it {
-					attrs[name] = true
-				}
-				accountItems = append(accountItems, it)
-				continue
-			}
-			keys = append(keys, pk)
+			sm.add(sc, fromSDK(av))
 		}
 		if out.LastEvaluatedKey == nil {
 			break
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
+	return sm, nil
+}
+
+// add counts item it: an account of the model, else a unique item.
+func (sm *presetSampled) add(sc *model.Schema, it model.Item) {
+	pk, sk := it[sc.PK].S, it[sc.SK].S
+	if t, ok := it[sc.AccountType.Attr]; !ok || t.Kind != model.KindS || t.S != sc.AccountType.Value {
+		sm.keys = append(sm.keys, pk)
+		return
+	}
+	sm.accounts = append(sm.accounts, it)
+	sm.sks[sk]++
+	if sk == pk {
+		sm.samePK++
+	}
+	for name := range it {
+		sm.attrs[name] = true
+	}
+}
+
+// accountSK sets the accounts' sort key from the one they all have (or
+// their partition key's), and says so; without one it is an error naming
+// the flag.
+func (sm presetSampled) accountSK(sc *model.Schema) (string, error) {
+	n := len(sm.accounts)
+	switch {
+	case n == 0:
+		return "", model.NewSchemaError(model.FieldAccountSK, "no item of %s has %s=%s: pass %s (or check %s)",
+			sc.Table, sc.AccountType.Attr, sc.AccountType.Value, model.FieldAccountSK, model.FieldPreset)
+	case sm.samePK == n:
+		sc.AccountSK = model.SameAsPK
+	case len(sm.sks) == 1:
+		for sk := range sm.sks {
+			sc.AccountSK = sk
+		}
+	default:
+		return "", model.NewSchemaError(model.FieldAccountSK, "the %d accounts (%s=%s) have %d different sort keys: pass %s",
+			n, sc.AccountType.Attr, sc.AccountType.Value, len(sm.sks), model.FieldAccountSK)
+	}
+	return fmt.Sprintf("accounts: %d items with %s=%s and %s %s", n, sc.AccountType.Attr, sc.AccountType.Value, sc.SK, sc.AccountSK), nil
+}
+
+// constraints sets the unique attributes from the unique items present,
+// plain and scoped, and says what it found; finding none is an error
+// naming the flag.
+func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	var notes []string
-	if sc.AccountSK == "" {
-		switch {
-		case accounts == 0:
-			return nil, &model.FlagError{Flag: "account-sk", Msg: fmt.Sprintf("no item of %s has %s=%s: pass --account-sk (or check --preset)",
-				sc.Table, sc.AccountType.Attr, sc.AccountType.Value)}
-		case samePK == accounts:
-			sc.AccountSK = model.SameAsPK
-		case len(sks) == 1:
-			for sk := range sks {
-				sc.AccountSK = sk
-			}
-		default:
-			return nil, &model.FlagError{Flag: "account-sk", Msg: fmt.Sprintf("the %d accounts (%s=%s) have %d different sort keys: pass --account-sk",
-				accounts, sc.AccountType.Attr, sc.AccountType.Value, len(sks))}
-		}
-		notes = append(notes, fmt.Sprintf("accounts: %d items with %s=%s and %s %s", accounts, sc.AccountType.Attr, sc.AccountType.Value, sc.SK, sc.AccountSK))
+	unique := sc.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
+	slices.Sort(unique)
+	for _, attr := range unique {
+		sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: sc.PresetPrefix(attr), Normalize: model.NormalizeNone})
 	}
-	if len(sc.Constraints) == 0 {
-		unique := sc.UniqueAttrs(keys, slices.Sorted(maps.Keys(attrs)))
-		slices.Sort(unique)
-		for _, attr := range unique {
-			sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: sc.PresetPrefix(attr), Normalize: model.NormalizeNone})
-		}
-		if len(unique) > 0 {
-			notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
-		}
-		scoped, found := sc.ScopedUniques(keys, accountItems, sc.PK, sc.SK, sc.AccountType.Attr)
-		notes = append(notes, found...)
-		for _, c := range scoped {
-			if sc.Constraint(c.Attr) < 0 {
-				sc.Constraints = append(sc.Constraints, c)
-			}
-		}
-		switch {
-		case len(sc.Constraints) > 0:
-		case len(found) > 0: // scoped unique items whose scope it could not tell
-			return notes, &model.FlagError{Flag: "unique", Msg: strings.Join(found, "; ")}
-		default:
-			return notes, &model.FlagError{Flag: "unique", Msg: fmt.Sprintf("no unique item of %s (%s…) in %s: pass --unique ATTR", sc.Preset, head, sc.Table)}
+	if len(unique) > 0 {
+		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
+	}
+	scoped, found := sc.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
+	notes = append(notes, found...)
+	for _, c := range scoped {
+		if sc.Constraint(c.Attr) < 0 {
+			sc.Constraints = append(sc.Constraints, c)
 		}
 	}
-	if accounts > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
-		notes = append(notes, s.presetIDAttr(accountItems, slices.Sorted(maps.Keys(attrs))))
+	switch {
+	case len(sc.Constraints) > 0:
+		return notes, nil
+	case len(found) > 0: // scoped unique items whose scope it could not tell
+		return notes, model.NewSchemaError(model.FieldConstraints, "%s", strings.Join(found, "; "))
 	}
-	return notes, nil
+	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, sc.PresetHead(), sc.Table, model.FieldConstraints)
 }
 
 // presetIDAttr finds, where not given, the attribute in which the sampled

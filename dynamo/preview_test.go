@@ -271,8 +271,8 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 		tx := prepare("repair "+string(pr.Kind)+" "+pr.Value, r.Plan, nil)
 		if rc := tx.Plan.Reclaim; rc != nil {
 			// Steps 2 and 3 are prepared as Execute prepares them.
-			prepare("reclaim: delete", model.Plan{Operation: "repair", Actions: []model.Action{sc.DeleteClaimed(*rc)}}, nil)
-			prepare("reclaim: give back", model.Plan{Operation: "repair", Actions: []model.Action{sc.GiveBack(*rc)}}, nil)
+			prepare("reclaim: delete", model.Plan{Operation: "repair", Actions: []model.Action{model.Planner{Schema: sc}.DeleteClaimed(*rc)}}, nil)
+			prepare("reclaim: give back", model.Plan{Operation: "repair", Actions: []model.Action{model.Planner{Schema: sc}.GiveBack(*rc)}}, nil)
 		}
 	}
 	for _, k := range []model.ProblemKind{model.MissingLock, model.ForeignLock, model.OrphanLock} {
@@ -297,8 +297,8 @@ func TestPreviewPastTheExpressionLimit(t *testing.T) {
 		seen[attr] = model.S(fmt.Sprintf("value-%03d", i))
 	}
 	store := dynamo.NewStore(nil, backend.Endpoint{}, sc)
-	a := sc.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false })
-	short, err := sc.Rename(a, map[string]string{"attr007": "new"}, nil, seen)
+	a := model.Classifier{Schema: &sc}.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false })
+	short, err := model.Planner{Schema: &sc}.Rename(a, map[string]string{"attr007": "new"}, nil, seen)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,9 @@ func (l ReclaimLookup) holders() []string {
 // given back as it was when someone does, or when the lookup failed (a
 // later repair finishes a claim that cannot be given back).
 func (l ReclaimLookup) Step(sc *model.Schema, keys []string) model.Plan {
-	step := model.Plan{Operation: "repair", Keys: keys, Actions: []model.Action{sc.DeleteClaimed(l.Reclaim)}}
+	step := model.Plan{Operation: "repair", Keys: keys, Actions: []model.Action{model.Planner{Schema: sc}.DeleteClaimed(l.Reclaim)}}
 	if l.Err != nil || len(l.holders()) > 0 {
-		step.Actions = []model.Action{sc.GiveBack(l.Reclaim)}
+		step.Actions = []model.Action{model.Planner{Schema: sc}.GiveBack(l.Reclaim)}
 	}
 	return step
 }

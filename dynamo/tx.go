@@ -290,7 +290,7 @@ func (s *Store) transact(ctx context.Context, tx backend.Tx) (res model.Result, 
 				}
 			}
 			reasons, failed := s.reasons(SettleContext(ctx), tx.Plan, cancelled)
-			if note, ok := s.Schema.AlreadyRepaired(tx.Plan, failed); ok {
+			if note, ok := (model.Classifier{Schema: &s.Schema}).AlreadyRepaired(tx.Plan, failed); ok {
 				// Another writer made this very repair first: nothing
 				// left to do, which is not a failure.
 				res.Outcome, res.Note = model.Skipped, note
@@ -389,7 +389,7 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 				// Unread is not gone: nothing may be concluded from it.
 				f.Code = "Unread"
 			}
-			reason.Message = s.Schema.Explain(a, f.Now)
+			reason.Message = model.Classifier{Schema: &s.Schema}.Explain(a, f.Now)
 		}
 		out = append(out, reason)
 		failed = append(failed, f)

@@ -458,7 +458,7 @@ func TestTxRenameOfAnAccountChangedSinceLoaded(t *testing.T) {
 	if err != nil || !found {
 		t.Fatalf("load: %v %v", found, err)
 	}
-	p := must(t)(s.Schema.Rename(view, map[string]string{"email": "new@x"}, nil, nil))
+	p := must(t)(model.Planner{Schema: &s.Schema}.Rename(view, map[string]string{"email": "new@x"}, nil, nil))
 	// Behind our back: someone else changes the email (and its locks).
 	f.put(f.account(id, "other@x", "ada"), f.lock(0, "other@x", id))
 	before := f.state()

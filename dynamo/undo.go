@@ -161,9 +161,9 @@ func MarkUndone(journal []Undoable) {
 }
 
 // Plan plans the undo of u from the items it changed as they are now (see
-// model.Schema.Undo), noting when it was undone already.
+// model.Planner.Undo), noting when it was undone already.
 func (u Undoable) Plan(sc *model.Schema, now func(table string, key map[string]string) model.Item) (model.Plan, error) {
-	p, err := sc.Undo(u.Record, now)
+	p, err := model.Planner{Schema: sc}.Undo(u.Record, now)
 	if err == nil && u.UndoneBy != "" {
 		p.Note += "; it was undone already, by " + u.UndoneBy
 	}
@@ -199,7 +199,7 @@ func (s *Store) FindUndoable(journal []Undoable, token string) (Undoable, error)
 }
 
 // PlanUndo reads the items write u changed, consistently, and plans its
-// undo (see model.Schema.Undo).
+// undo (see model.Planner.Undo).
 func (s *Store) PlanUndo(ctx context.Context, u Undoable) (model.Plan, error) {
 	var refs []model.KeyRef
 	for _, it := range u.Record.Items {

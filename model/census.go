@@ -29,8 +29,8 @@ type Census struct {
 	others      map[valueRef]uint32   // owners of locks that name another account than the first holder
 	moreBytes   int64                 // what more and others hold, estimated
 	invalid     []Problem
-	spill       *spill // nil: no budget, everything stays in memory
-	err         error  // the first failure (a spill, a full arena); the census records nothing after it
+	spill       *spillBudget // nil: no budget, everything stays in memory
+	err         error        // the first failure (a spill, a full arena); the census records nothing after it
 }
 
 // entry is what the census knows of one value of one constraint: the value
@@ -270,7 +270,7 @@ func (c *Census) Add(table string, it Item) {
 		return
 	}
 	c.Scanned++
-	e := c.schema.Classify(table, it)
+	e := Classifier{c.schema}.Classify(table, it)
 	switch e.Kind {
 	case EntryAccount:
 		c.Accounts++
@@ -399,50 +399,6 @@ func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []
 	return p
 }
 
-// lockRef is LockKey with the table left empty when it is the account
-// table, as the JSON contract reports it.
-func (s *Schema) lockRef(ci int, v string) (string, map[string]string) {
-	table, key := s.LockKey(ci, v)
-	if table == s.Table {
-		table = ""
-	}
-	return table, key
-}
-
-// KeyRef is the primary key of one item in one table.
-type KeyRef struct {
-	Table string
-	Key   map[string]string
-}
-
-// Involved returns the keys whose strongly consistent reads confirm or
-// dismiss p: its lock (or the lock it lacks), its owner and its holders.
-func (s *Schema) Involved(p Problem) []KeyRef {
-	var refs []KeyRef
-	for _, id := range p.Accounts {
-		refs = append(refs, KeyRef{s.Table, s.AccountKey(id)})
-	}
-	if p.Kind == InvalidValue {
-		if p.Lock != nil {
-			refs = append(refs, KeyRef{s.tableOr(p.LockTable), p.Lock})
-		}
-		return refs
-	}
-	table, key := s.LockKey(p.constraint, p.Value)
-	refs = append(refs, KeyRef{table, key})
-	if p.Owner != "" && !slices.Contains(p.Accounts, p.Owner) {
-		refs = append(refs, KeyRef{s.Table, s.AccountKey(p.Owner)})
-	}
-	return refs
-}
-
-func (s *Schema) tableOr(t string) string {
-	if t == "" {
-		return s.Table
-	}
-	return t
-}
-
 // NeedsRescan reports whether p can be confirmed only by looking for
 // holders by value: an orphan lock that names no owner.
 func NeedsRescan(p Problem) bool { return p.Kind == OrphanLock && (p.Owner == "" || IsClaim(p.Owner)) }
@@ -462,23 +418,4 @@ func Confirm(candidates []Problem, fresh *Census) []Problem {
 	}
 	SortProblems(confirmed)
 	return confirmed
-}
-
-// LockProblem builds a problem about the lock of constraint ci for raw
-// value v, as a check would report it with no holders.
-func (s *Schema) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
-	table, key := s.lockRef(ci, v)
-	return Problem{Kind: kind, Constraint: s.Constraints[ci].Attr, Value: v, Lock: key, LockTable: table,
-		Owner: owner, Accounts: []string{}, constraint: ci}
-}
-
-// HolderProblem builds a problem about value v of constraint ci held by
-// accounts, with the lock's owner where one is named.
-func (s *Schema) HolderProblem(kind ProblemKind, ci int, v, owner string, accounts []string) Problem {
-	p := s.LockProblem(kind, ci, v, owner)
-	if kind == MissingLock {
-		p.Lock, p.LockTable = nil, ""
-	}
-	p.Accounts = append([]string{}, accounts...)
-	return p
 }

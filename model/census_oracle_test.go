@@ -38,7 +38,7 @@ func (o *oracle) at(ci int, v string) *oracleValue {
 }
 
 func (o *oracle) add(table string, it Item) {
-	e := o.s.Classify(table, it)
+	e := Classifier{o.s}.Classify(table, it)
 	switch e.Kind {
 	case EntryAccount:
 		for ci, con := range o.s.Constraints {

@@ -592,7 +592,7 @@ func TestInvolved(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, r := range tt.schema.Involved(tt.p) {
+			for _, r := range (Classifier{tt.schema}).Involved(tt.p) {
 				got = append(got, keyString(r))
 			}
 			sort.Strings(got)
@@ -629,7 +629,7 @@ func freshCensus(t *testing.T, s *Schema, candidates []Problem, db []row) *Censu
 	t.Helper()
 	read := map[int]bool{}
 	for _, p := range candidates {
-		for _, ref := range s.Involved(p) {
+		for _, ref := range (Classifier{s}).Involved(p) {
 			for i, r := range db {
 				if r.table == ref.Table && hasKey(r.item, ref.Key) {
 					read[i] = true
@@ -638,7 +638,7 @@ func freshCensus(t *testing.T, s *Schema, candidates []Problem, db []row) *Censu
 		}
 		if NeedsRescan(p) {
 			for i, r := range db {
-				if s.Classify(r.table, r.item).Kind == EntryAccount {
+				if (Classifier{s}).Classify(r.table, r.item).Kind == EntryAccount {
 					read[i] = true
 				}
 			}

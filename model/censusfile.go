@@ -73,8 +73,8 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 			return err
 		})
 	} else if err = c.readable(); err == nil {
-		for _, p := range c.spill.parts {
-			if err = copyFile(w, p); err != nil {
+		for i := range c.spill.files.Len() {
+			if err = c.copyPart(w, i); err != nil {
 				break
 			}
 		}
@@ -86,9 +86,9 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 	return err
 }
 
-// copyFile copies partition file p to w.
-func copyFile(w io.Writer, p *partitionFile) error {
-	f, err := p.open()
+// copyPart copies partition file i to w.
+func (c *Census) copyPart(w io.Writer, i int) error {
+	f, err := c.openPart(i)
 	if f == nil {
 		return err
 	}

@@ -27,8 +27,13 @@ type Entry struct {
 	OwnerInvalid *Value
 }
 
+// Classifier judges the items of a schema's tables: what an item is
+// (Classify), how an account and its locks stand (Judge), the problems a
+// check reports, and why a write's condition failed (Explain).
+type Classifier struct{ *Schema }
+
 // Classify tells what item, read from table, is.
-func (s *Schema) Classify(table string, it Item) Entry {
+func (s Classifier) Classify(table string, it Item) Entry {
 	if table != s.Table {
 		for ci, c := range s.Constraints {
 			if c.LockTable == table {
@@ -68,7 +73,7 @@ func (s *Schema) Classify(table string, it Item) Entry {
 	return Entry{}
 }
 
-func (s *Schema) lockEntry(ci int, v string, it Item) Entry {
+func (s Classifier) lockEntry(ci int, v string, it Item) Entry {
 	e := Entry{Kind: EntryLock, Constraint: ci, Value: v}
 	if o, ok := it[s.OwnerAttr]; ok {
 		if o.Kind == KindS {
@@ -83,38 +88,15 @@ func (s *Schema) lockEntry(ci int, v string, it Item) Entry {
 	return e
 }
 
-// Holding is what an account holds for one constraint.
-type Holding uint8
-
-// The states of an account's attribute for one constraint.
-const (
-	HoldsNothing Holding = iota // absent, NULL or "": no lock expected
-	HoldsValue                  // a non-empty string: its lock is expected
-	HoldsInvalid                // another type, or a value too long to lock
-)
-
-// Held reads constraint ci from account it: what it holds, and the
-// normalized value when it holds one.
-func (s *Schema) Held(ci int, it Item) (Holding, string) {
-	c := s.Constraints[ci]
-	v, ok := it[c.Attr]
-	switch {
-	case !ok || v.Kind == KindNULL || (v.Kind == KindS && v.S == ""):
-		return HoldsNothing, ""
-	case v.Kind != KindS:
-		return HoldsInvalid, ""
+// isAccount reports whether an item of the account table, keyed pk and
+// sk, is an account: by key prefix, sort key and type attribute.
+func (s Classifier) isAccount(pk, sk string, it Item) bool {
+	if !strings.HasPrefix(pk, s.AccountPrefix) || (s.SK != "" && sk != sortKey(s.AccountSK, pk)) {
+		return false
 	}
-	n := c.Normalize.Apply(v.S)
-	if c.Scope != "" {
-		// Unique per scope: no scope, no lock (OneTable refuses to write one).
-		sv, ok := it[c.Scope]
-		if !ok || sv.Kind != KindS || sv.S == "" {
-			return HoldsNothing, ""
-		}
-		n = sv.S + c.Tail + n
+	if s.AccountType.Attr != "" {
+		v, ok := it[s.AccountType.Attr]
+		return ok && v.Kind == KindS && v.S == s.AccountType.Value
 	}
-	if !s.lockKeyFits(ci, n) {
-		return HoldsInvalid, ""
-	}
-	return HoldsValue, n
+	return true
 }

@@ -61,7 +61,7 @@ func FuzzLockKey(f *testing.F) {
 			for k, kv := range key {
 				it[k] = S(kv)
 			}
-			e := s.Classify(table, it)
+			e := Classifier{&s}.Classify(table, it)
 			if e.Kind != EntryLock || e.Constraint != ci || e.Value != v || e.Owner != "ACCT#o" {
 				t.Fatalf("schema %+v: LockKey(%d, %q) = %s %v, classified as %+v", s, ci, v, table, key, e)
 			}
@@ -71,7 +71,7 @@ func FuzzLockKey(f *testing.F) {
 		for k, kv := range s.AccountKey(id) {
 			it[k] = S(kv)
 		}
-		if e := s.Classify(s.Table, it); e.Kind != EntryAccount || e.ID != id {
+		if e := (Classifier{&s}).Classify(s.Table, it); e.Kind != EntryAccount || e.ID != id {
 			t.Fatalf("schema %+v: AccountKey(%q) classified as %+v", s, id, e)
 		}
 	})
@@ -269,7 +269,7 @@ func FuzzValueUnmarshalJSON(f *testing.F) {
 }
 
 // FuzzParseSchemaFlags: the parsers of the schema flags and Validate never
-// panic; what they reject is a *FlagError naming a flag, and a --unique
+// panic; what they reject is a *SchemaError naming a field, and a --unique
 // they accept reads back as the text it came from.
 func FuzzParseSchemaFlags(f *testing.F) {
 	f.Add("email=UNIQ#EMAIL#", "email=casefold", "single")
@@ -277,9 +277,9 @@ func FuzzParseSchemaFlags(f *testing.F) {
 	f.Fuzz(func(t *testing.T, unique, assignment, layout string) {
 		flagError := func(err error) {
 			t.Helper()
-			var fe *FlagError
-			if err != nil && (!errors.As(err, &fe) || fe.Flag == "") {
-				t.Fatalf("error %v (%T) is not a *FlagError naming a flag", err, err)
+			var fe *SchemaError
+			if err != nil && (!errors.As(err, &fe) || fe.Field == "") {
+				t.Fatalf("error %v (%T) is not a *SchemaError naming a field", err, err)
 			}
 		}
 		c, err := ParseUnique(unique)
@@ -293,7 +293,7 @@ func FuzzParseSchemaFlags(f *testing.F) {
 				t.Fatalf("ParseUnique(%q) = %+v, which reads back as %q", unique, c, back)
 			}
 		}
-		attr, val, err := ParseAssignment("normalize", assignment)
+		attr, val, err := ParseAssignment(FieldNormalize, assignment)
 		flagError(err)
 		if err == nil && (attr == "" || val == "" || attr+"="+val != assignment) {
 			t.Fatalf("ParseAssignment(%q) = %q, %q", assignment, attr, val)

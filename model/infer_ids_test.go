@@ -140,7 +140,7 @@ func TestSignupIDAttr(t *testing.T) {
 	{
 		b := *s
 		b.IDAttr = ""
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--id-attr") {
+		if err := b.Validate(); err == nil || !strings.HasPrefix(err.Error(), "IDAttr: ") {
 			t.Errorf("a prefix without an id attribute: %v", err)
 		}
 	}
@@ -150,15 +150,15 @@ func TestSignupIDAttr(t *testing.T) {
 	{
 		b := *s
 		b.AccountPrefix = "acct#"
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--account-prefix") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), `start with AccountPrefix "acct#"`) {
 			t.Errorf("an id prefix outside the account prefix: %v", err)
 		}
 	}
 	for _, bad := range []string{"pk", "sk", "owner", "email", "_type"} {
 		b := *s
 		b.IDAttr = bad
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--id-attr") {
-			t.Errorf("--id-attr %s: %v", bad, err)
+		if err := b.Validate(); err == nil || !strings.HasPrefix(err.Error(), "IDAttr: ") {
+			t.Errorf("IDAttr %s: %v", bad, err)
 		}
 	}
 }

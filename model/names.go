@@ -58,36 +58,37 @@ func ValidateTableName(name string) error {
 }
 
 // validateNames checks every table, index and attribute name of the schema
-// against DynamoDB's rules, naming the flag that set it.
+// against DynamoDB's rules, naming the field that set it.
 func (s *Schema) validateNames() error {
 	type name struct {
-		flag, role, name string
-		check            func(string) error
+		field      SchemaField
+		role, name string
+		check      func(string) error
 	}
 	names := []name{
-		{"table", "", s.Table, ValidateTableName},
-		{"pk", "", s.PK, ValidateKeyAttrName},
-		{"owner-attr", "", s.OwnerAttr, ValidateAttrName},
+		{FieldTable, "", s.Table, ValidateTableName},
+		{FieldPK, "", s.PK, ValidateKeyAttrName},
+		{FieldOwnerAttr, "", s.OwnerAttr, ValidateAttrName},
 	}
 	if s.SK != "" {
-		names = append(names, name{"sk", "", s.SK, ValidateKeyAttrName})
+		names = append(names, name{FieldSK, "", s.SK, ValidateKeyAttrName})
 	}
 	for _, c := range s.Constraints {
-		attr := name{"unique", "attribute ", c.Attr, ValidateAttrName}
+		attr := name{FieldConstraints, "attribute ", c.Attr, ValidateAttrName}
 		if c.Index != "" {
 			attr.role, attr.check = "index key attribute ", ValidateKeyAttrName
-			names = append(names, name{"index", "index ", c.Index, ValidateTableName})
+			names = append(names, name{FieldIndex, "index ", c.Index, ValidateTableName})
 		}
 		names = append(names, attr)
 		if !c.InAccountTable() {
 			names = append(names,
-				name{"unique", "lock table ", c.LockTable, ValidateTableName},
-				name{"unique", "lock table key attribute ", c.KeyAttr, ValidateKeyAttrName})
+				name{FieldConstraints, "lock table ", c.LockTable, ValidateTableName},
+				name{FieldConstraints, "lock table key attribute ", c.KeyAttr, ValidateKeyAttrName})
 		}
 	}
 	for _, n := range names {
 		if err := n.check(n.name); err != nil {
-			return &FlagError{Flag: n.flag, Msg: n.role + err.Error()}
+			return NewSchemaError(n.field, "%s%v", n.role, err)
 		}
 	}
 	return nil

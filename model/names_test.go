@@ -73,34 +73,34 @@ func TestValidateNamesTheFlag(t *testing.T) {
 	const esc = "\x1b]0;pwned\a"
 	long := strings.Repeat("k", 256)
 	tests := []struct {
-		name     string
-		schema   *Schema
-		wantFlag string
+		name      string
+		schema    *Schema
+		wantField SchemaField
 	}{
-		{"table too short", singleSchema(func(s *Schema) { s.Table = "ab" }), "table"},
-		{"table with a space", singleSchema(func(s *Schema) { s.Table = "my table" }), "table"},
-		{"pk with an escape", singleSchema(func(s *Schema) { s.PK = "PK" + esc }), "pk"},
-		{"pk too long for a key", singleSchema(func(s *Schema) { s.PK = long }), "pk"},
-		{"sk with a bidi override", singleSchema(func(s *Schema) { s.SK = "S\u202eK" }), "sk"},
-		{"sk too long for a key", singleSchema(func(s *Schema) { s.SK = long }), "sk"},
-		{"owner with an escape", singleSchema(func(s *Schema) { s.OwnerAttr = "owner" + esc }), "owner-attr"},
+		{"table too short", singleSchema(func(s *Schema) { s.Table = "ab" }), FieldTable},
+		{"table with a space", singleSchema(func(s *Schema) { s.Table = "my table" }), FieldTable},
+		{"pk with an escape", singleSchema(func(s *Schema) { s.PK = "PK" + esc }), FieldPK},
+		{"pk too long for a key", singleSchema(func(s *Schema) { s.PK = long }), FieldPK},
+		{"sk with a bidi override", singleSchema(func(s *Schema) { s.SK = "S\u202eK" }), FieldSK},
+		{"sk too long for a key", singleSchema(func(s *Schema) { s.SK = long }), FieldSK},
+		{"owner with an escape", singleSchema(func(s *Schema) { s.OwnerAttr = "owner" + esc }), FieldOwnerAttr},
 		{"long owner is fine", singleSchema(func(s *Schema) { s.OwnerAttr = long }), ""},
-		{"attribute with an escape", singleSchema(func(s *Schema) { s.Constraints[0].Attr = "email" + esc }), "unique"},
+		{"attribute with an escape", singleSchema(func(s *Schema) { s.Constraints[0].Attr = "email" + esc }), FieldConstraints},
 		{"long attribute is fine", singleSchema(func(s *Schema) { s.Constraints[0].Attr = long }), ""},
 		{"long attribute keyed by an index", singleSchema(func(s *Schema) {
 			s.Constraints[0].Attr, s.Constraints[0].Index = long, "by-email"
-		}), "unique"},
-		{"index name too short", singleSchema(func(s *Schema) { s.Constraints[0].Index = "by" }), "index"},
-		{"index name with an escape", singleSchema(func(s *Schema) { s.Constraints[0].Index = "by" + esc }), "index"},
-		{"lock table with an escape", tablesSchema(func(s *Schema) { s.Constraints[0].LockTable = "macs" + esc }), "unique"},
-		{"lock table too short", tablesSchema(func(s *Schema) { s.Constraints[0].LockTable = "m" }), "unique"},
-		{"lock key attribute with an escape", tablesSchema(func(s *Schema) { s.Constraints[0].KeyAttr = "Mac" + esc }), "unique"},
-		{"lock key attribute too long", tablesSchema(func(s *Schema) { s.Constraints[0].KeyAttr = long }), "unique"},
+		}), FieldConstraints},
+		{"index name too short", singleSchema(func(s *Schema) { s.Constraints[0].Index = "by" }), FieldIndex},
+		{"index name with an escape", singleSchema(func(s *Schema) { s.Constraints[0].Index = "by" + esc }), FieldIndex},
+		{"lock table with an escape", tablesSchema(func(s *Schema) { s.Constraints[0].LockTable = "macs" + esc }), FieldConstraints},
+		{"lock table too short", tablesSchema(func(s *Schema) { s.Constraints[0].LockTable = "m" }), FieldConstraints},
+		{"lock key attribute with an escape", tablesSchema(func(s *Schema) { s.Constraints[0].KeyAttr = "Mac" + esc }), FieldConstraints},
+		{"lock key attribute too long", tablesSchema(func(s *Schema) { s.Constraints[0].KeyAttr = long }), FieldConstraints},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.schema.Validate()
-			checkFlagError(t, err, tt.wantFlag)
+			checkFieldError(t, err, tt.wantField)
 			if err != nil && strings.Contains(err.Error(), "\x1b") {
 				t.Errorf("error holds a raw escape: %q", err)
 			}
@@ -109,11 +109,11 @@ func TestValidateNamesTheFlag(t *testing.T) {
 }
 
 func TestParseAssignmentChecksTheAttribute(t *testing.T) {
-	for _, flag := range []string{"normalize", "index"} {
-		_, _, err := ParseAssignment(flag, "e\x1bmail=lower")
-		checkFlagError(t, err, flag)
+	for _, field := range []SchemaField{FieldNormalize, FieldIndex} {
+		_, _, err := ParseAssignment(field, "e\x1bmail=lower")
+		checkFieldError(t, err, field)
 	}
-	attr, v, err := ParseAssignment("index", "email=by-email")
+	attr, v, err := ParseAssignment(FieldIndex, "email=by-email")
 	if err != nil || attr != "email" || v != "by-email" {
 		t.Errorf("ParseAssignment(email=by-email) = %q, %q, %v", attr, v, err)
 	}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 
@@ -25,7 +24,7 @@ func ParseNormalization(s string) (Normalization, error) {
 	case NormalizeNone, NormalizeLower, NormalizeCasefold:
 		return n, nil
 	}
-	return "", &FlagError{Flag: "normalize", Msg: fmt.Sprintf("%q is not none, lower or casefold", s)}
+	return "", NewSchemaError(FieldNormalize, "%q is not none, lower or casefold", s)
 }
 
 // Apply returns v in normal form. It is total: no value is rejected.

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -189,8 +187,13 @@ func validateKey(field, v string, limit int) error {
 	return nil
 }
 
+// Planner builds the guarded transactions (Plan) of the pattern's writes
+// for a schema: signup, rename, delete, the repairs, their reclaim steps
+// and undo. Nothing is sent: package dynamo prepares and sends a plan.
+type Planner struct{ *Schema }
+
 // validateAccountID checks an account key value for this schema.
-func (s *Schema) validateAccountID(id string) error {
+func (s Planner) validateAccountID(id string) error {
 	if err := ValidateText("account", id); err != nil {
 		return err
 	}
@@ -202,7 +205,7 @@ func (s *Schema) validateAccountID(id string) error {
 
 // newLock builds the guarded put of the lock of constraint ci for the
 // normalized value v, owned by id.
-func (s *Schema) newLock(ci int, v, id string) (Action, error) {
+func (s Planner) newLock(ci int, v, id string) (Action, error) {
 	c := s.Constraints[ci]
 	table, key := s.LockKey(ci, v)
 	pk := s.LockPK(ci)
@@ -227,7 +230,7 @@ func loadedCond(it Item, attr string) Cond {
 	return Cond{Kind: CondEquals, Attr: attr, Value: v, Absent: !ok}
 }
 
-func (s *Schema) finish(p Plan) (Plan, error) {
+func (s Planner) finish(p Plan) (Plan, error) {
 	if len(p.Actions) == 0 {
 		return p, &FieldError{"plan", "nothing to do"}
 	}
@@ -239,7 +242,7 @@ func (s *Schema) finish(p Plan) (Plan, error) {
 
 // Signup plans a new account id with attributes attrs and a lock, owned by
 // the account, for each unique attribute it holds.
-func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
+func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 	if err := s.validateAccountID(id); err != nil {
 		return Plan{}, err
 	}
@@ -287,7 +290,7 @@ func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
 				return Plan{}, err
 			}
 			p.Actions = append(p.Actions, a)
-			p.Keys = append(p.Keys, a.KeyText(s))
+			p.Keys = append(p.Keys, a.KeyText(s.Schema))
 		}
 	}
 	return s.finish(p)
@@ -301,7 +304,7 @@ type OthersHold func(ci int, v string) bool
 // stops holding the value: deleted when it names a, or names nobody while a
 // is the only holder known; otherwise left to its holders and checked to be
 // unchanged. A lock that was not there needs nothing.
-func (s *Schema) release(a AccountView, ci int, others OthersHold) (Action, bool) {
+func (s Planner) release(a AccountView, ci int, others OthersHold) (Action, bool) {
 	l := a.Locks[ci]
 	if l.Item == nil || l.Value == "" {
 		return Action{}, false
@@ -331,7 +334,7 @@ func (s *Schema) release(a AccountView, ci int, others OthersHold) (Action, bool
 // seen is the account as a person was shown it (nil headless): then the
 // update is guarded on every unique attribute as seen, changed or not,
 // so that "unchanged since it was loaded" holds of what was on screen.
-func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersHold, seen Item) (Plan, error) {
+func (s Planner) Rename(a AccountView, changes map[string]string, others OthersHold, seen Item) (Plan, error) {
 	p := Plan{Operation: "rename", Keys: []string{a.ID}}
 	upd := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID),
 		Set: map[string]Value{}, Constraint: -1, Account: a.ID}
@@ -373,11 +376,11 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 				return Plan{}, err
 			}
 			locks = append(locks, put)
-			p.Keys = append(p.Keys, put.KeyText(s))
+			p.Keys = append(p.Keys, put.KeyText(s.Schema))
 		}
 		if rel, ok := s.release(a, ci, others); ok {
 			locks = append(locks, rel)
-			p.Keys = append(p.Keys, rel.KeyText(s))
+			p.Keys = append(p.Keys, rel.KeyText(s.Schema))
 		}
 	}
 	if len(upd.Conds) == 0 {
@@ -407,7 +410,7 @@ func (s *Schema) Rename(a AccountView, changes map[string]string, others OthersH
 // Delete plans deleting the loaded account a, if each unique attribute is
 // as loaded (as seen, where a person was shown it: seen non-nil), and
 // releasing each of its locks by the rule of Rename.
-func (s *Schema) Delete(a AccountView, others OthersHold, seen Item) (Plan, error) {
+func (s Planner) Delete(a AccountView, others OthersHold, seen Item) (Plan, error) {
 	del := Action{Kind: ActDelete, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID), Constraint: -1, Account: a.ID}
 	for _, c := range s.Constraints {
 		del.Conds = append(del.Conds, loadedCond(firstItem(seen, a.Item), c.Attr))
@@ -416,7 +419,7 @@ func (s *Schema) Delete(a AccountView, others OthersHold, seen Item) (Plan, erro
 	for ci := range s.Constraints {
 		if rel, ok := s.release(a, ci, others); ok {
 			p.Actions = append(p.Actions, rel)
-			p.Keys = append(p.Keys, rel.KeyText(s))
+			p.Keys = append(p.Keys, rel.KeyText(s.Schema))
 		}
 	}
 	return s.finish(p)
@@ -429,7 +432,7 @@ func (s *Schema) Delete(a AccountView, others OthersHold, seen Item) (Plan, erro
 // A lock that names no owner cannot be deleted safely in one transaction
 // (see Reclaim): it is claimed with claim as its owner, and a claim left
 // by an interrupted repair is resumed.
-func (s *Schema) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) {
+func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) {
 	switch owner, named := lock[s.OwnerAttr]; {
 	case !named:
 		return s.Reclaim(p, claim, false)
@@ -442,7 +445,7 @@ func (s *Schema) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 	del := Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
 	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.NamedOwner(lock)}
-	plan.Keys = []string{del.KeyText(s)}
+	plan.Keys = []string{del.KeyText(s.Schema)}
 	if hasOwner && owner.Kind == KindS && owner.S != "" {
 		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Table,
 			Key: s.AccountKey(owner.S), Constraint: ci, Value: p.Value, Account: owner.S,
@@ -454,7 +457,7 @@ func (s *Schema) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 
 // RepairMissing plans putting the missing lock of a problem with exactly
 // one holder, checking that the holder still holds the value as loaded.
-func (s *Schema) RepairMissing(p Problem, holder AccountView) (Plan, error) {
+func (s Planner) RepairMissing(p Problem, holder AccountView) (Plan, error) {
 	attr := s.Constraints[p.constraint].Attr
 	put, err := s.newLock(p.constraint, p.Value, holder.ID)
 	if err != nil {
@@ -462,12 +465,12 @@ func (s *Schema) RepairMissing(p Problem, holder AccountView) (Plan, error) {
 	}
 	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
-	return s.finish(Plan{Operation: "repair", Keys: []string{put.KeyText(s), holder.ID}, Actions: []Action{put, check}})
+	return s.finish(Plan{Operation: "repair", Keys: []string{put.KeyText(s.Schema), holder.ID}, Actions: []Action{put, check}})
 }
 
 // RepairForeign plans handing a foreign lock, as loaded, to the one account
 // that holds its value, checking that it still does.
-func (s *Schema) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, error) {
+func (s Planner) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, error) {
 	ci := p.constraint
 	attr := s.Constraints[ci].Attr
 	table, key := s.LockKey(ci, p.Value)
@@ -477,93 +480,8 @@ func (s *Schema) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, 
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
 	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
-	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s), holder.ID}, Actions: []Action{hand, check},
+	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s.Schema), holder.ID}, Actions: []Action{hand, check},
 		MustType: s.NamedOwner(lock)})
-}
-
-// NamedOwner is the owner a lock names, "" when it names none (or one
-// that is not a string).
-func (s *Schema) NamedOwner(lock Item) string {
-	if o, ok := lock[s.OwnerAttr]; ok && o.Kind == KindS {
-		return o.S
-	}
-	return ""
-}
-
-// IDKeyPrefix is what an account's key holds before its id: IDPrefix
-// where given, else the account prefix.
-func (s *Schema) IDKeyPrefix() string {
-	if s.IDPrefix != "" {
-		return s.IDPrefix
-	}
-	return s.AccountPrefix
-}
-
-// SignupKey is the key of a new account whose attributes attrs give its
-// id in the id attribute: IDKeyPrefix and that id. False when the schema
-// has no id attribute or attrs leave it empty.
-func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
-	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
-		return s.IDKeyPrefix() + v, true
-	}
-	return "", false
-}
-
-// IDAttrFlag is the value of --id-attr that gives IDAttr and IDPrefix.
-func (s *Schema) IDAttrFlag() string {
-	if s.IDPrefix != "" {
-		return s.IDAttr + "=" + s.IDPrefix
-	}
-	return s.IDAttr
-}
-
-// NewAccountID returns a fresh account key for a signup: the account
-// prefix and 12 random hex digits.
-func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
-
-// NewAccountIDLike returns a fresh account key that looks like ids, keys
-// of the table: the account prefix, or when there is none the prefix most
-// of ids share up to a separator (dev- of dev-7f3a91c2), then 12 random
-// hex digits.
-func (s *Schema) NewAccountIDLike(ids []string) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	prefix := s.IDKeyPrefix()
-	if prefix == "" {
-		prefix = commonIDPrefix(ids)
-	}
-	return prefix + hex.EncodeToString(b)
-}
-
-// commonIDPrefix is the part up to the first separator (- _ # : / .)
-// that more than half of ids start with, "" when there is none.
-func commonIDPrefix(ids []string) string {
-	seen := map[string]int{}
-	best := ""
-	for _, id := range ids {
-		i := strings.IndexAny(id, "-_#:/.")
-		if i <= 0 {
-			continue
-		}
-		p := id[:i+1]
-		if seen[p]++; seen[p] > seen[best] {
-			best = p
-		}
-	}
-	if 2*seen[best] <= len(ids) {
-		return ""
-	}
-	return best
-}
-
-// Nouns are what the items of the account table are called: accounts, or
-// records under --layout tables, whose tables hold devices, orders, or
-// anything else with unique attributes.
-func (s *Schema) Nouns() (one, many string) {
-	if s.Layout == LayoutTables {
-		return "record", "records"
-	}
-	return "account", "accounts"
 }
 
 // Applied reports whether now, the item at an action's key read after the
@@ -600,4 +518,10 @@ func Applied(a Action, now Item) bool {
 		return true
 	}
 	return true
+}
+
+// Signup is Planner.Signup, kept on the schema for its many callers
+// outside model (dynamo's seed and mistakes, writes, and their tests).
+func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
+	return Planner{s}.Signup(id, attrs)
 }

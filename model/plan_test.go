@@ -128,7 +128,7 @@ func loaded(s *Schema, it Item, locks ...planLock) AccountView {
 		}
 		return nil, false
 	}
-	return s.Judge(it, lockAt, func(string, int, string) bool { return false })
+	return Classifier{s}.Judge(it, lockAt, func(string, int, string) bool { return false })
 }
 
 // single layout items
@@ -427,7 +427,7 @@ func TestPlanRenameSingle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := c.s.Rename(c.view, c.changes, c.others, nil)
+			p, err := Planner{c.s}.Rename(c.view, c.changes, c.others, nil)
 			wantPlan(t, p, err, "rename", c.keys, c.actions...)
 			if c.note != (p.Note != "") {
 				t.Errorf("note %q; want one: %v", p.Note, c.note)
@@ -439,7 +439,7 @@ func TestPlanRenameSingle(t *testing.T) {
 func TestPlanRenameTables(t *testing.T) {
 	s := planSchema(LayoutTables)
 	view := loaded(s, tDevice("dev-1", "mac_address", "m1", "registration_code", "RC-1"), tMac("m1", "dev-1"), tCode("RC-1"))
-	p, err := s.Rename(view, map[string]string{"mac_address": "m2", "registration_code": "RC-2"}, nil, nil)
+	p, err := Planner{s}.Rename(view, map[string]string{"mac_address": "m2", "registration_code": "RC-2"}, nil, nil)
 	wantPlan(t, p, err, "rename",
 		[]string{"dev-1", "unique_mac_addresses/m2", "unique_mac_addresses/m1", "unique_registration_codes/RC-2", "unique_registration_codes/RC-1"},
 		`Update account devices id=dev-1 set={"mac_address":{"S":"m2"},"registration_code":{"S":"RC-2"}} if mac_address = {"S":"m1"} AND registration_code = {"S":"RC-1"} by dev-1`,
@@ -451,7 +451,7 @@ func TestPlanRenameTables(t *testing.T) {
 
 	// A lock naming another device is left to it.
 	view = loaded(s, tDevice("dev-1", "mac_address", "m1"), tMac("m1", "dev-9"))
-	p, err = s.Rename(view, map[string]string{"mac_address": "m2"}, nil, nil)
+	p, err = Planner{s}.Rename(view, map[string]string{"mac_address": "m2"}, nil, nil)
 	wantPlan(t, p, err, "rename", []string{"dev-1", "unique_mac_addresses/m2", "unique_mac_addresses/m1"},
 		`Update account devices id=dev-1 set={"mac_address":{"S":"m2"}} if mac_address = {"S":"m1"} by dev-1`,
 		`Put take-lock unique_mac_addresses MacAddress=m2 item={"MacAddress":{"S":"m2"},"owner":{"S":"dev-1"}} if attribute_not_exists(MacAddress) [c0 m2] by dev-1`,
@@ -461,7 +461,7 @@ func TestPlanRenameTables(t *testing.T) {
 	// normalize(old) == normalize(new): only the record changes.
 	ls := planSchema(LayoutTables, lowerEmail)
 	view = loaded(ls, tDevice("dev-1", "mac_address", "AA:BB"), tMac("aa:bb", "dev-1"))
-	p, err = ls.Rename(view, map[string]string{"mac_address": "aa:BB"}, nil, nil)
+	p, err = Planner{ls}.Rename(view, map[string]string{"mac_address": "aa:BB"}, nil, nil)
 	wantPlan(t, p, err, "rename", []string{"dev-1"},
 		`Update account devices id=dev-1 set={"mac_address":{"S":"aa:BB"}} if mac_address = {"S":"AA:BB"} by dev-1`)
 }
@@ -534,7 +534,7 @@ func TestPlanDelete(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := c.s.Delete(c.view, c.others, nil)
+			p, err := Planner{c.s}.Delete(c.view, c.others, nil)
 			wantPlan(t, p, err, "delete", c.keys, c.actions...)
 		})
 	}
@@ -542,7 +542,7 @@ func TestPlanDelete(t *testing.T) {
 	// A non-string value is compared as loaded too.
 	it := sAcct("ACCT#n", "username", "n")
 	it["email"] = N("5")
-	p, err := s.Delete(loaded(s, it), nil, nil)
+	p, err := Planner{s}.Delete(loaded(s, it), nil, nil)
 	wantPlan(t, p, err, "delete", []string{"ACCT#n"},
 		`Delete account accounts PK=ACCT#n SK=PROFILE if email = {"N":"5"} AND username = {"S":"n"} by ACCT#n`)
 }
@@ -553,13 +553,13 @@ func TestPlanRepairs(t *testing.T) {
 	holders := func(p Problem, ids ...string) Problem { p.Accounts = ids; return p }
 
 	t.Run("orphan with owner, single", func(t *testing.T) {
-		p, err := s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")
+		p, err := Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#old@x", "ACCT#b"},
 			`Delete orphan-lock accounts PK=UNIQ#EMAIL#old@x SK=LOCK if owner = {"S":"ACCT#b"} [c0 old@x]`,
 			`ConditionCheck owner-gone accounts PK=ACCT#b SK=PROFILE if attribute_not_exists(PK) OR email <> {"S":"old@x"} [c0 old@x] by ACCT#b`)
 	})
 	t.Run("orphan without owner, single", func(t *testing.T) {
-		p, err := s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")
+		p, err := Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")
 		// Never a delete guarded by "no owner": the lock is claimed first.
 		wantPlan(t, p, err, "repair", []string{"UNIQ#HANDLE#ghost"},
 			`Update claim-lock accounts PK=UNIQ#HANDLE#ghost SK=LOCK set={"owner":{"S":"locktable:reclaim:t"}} if attribute_exists(PK) AND owner = <absent> [c1 ghost] by locktable:reclaim:t`)
@@ -568,14 +568,14 @@ func TestPlanRepairs(t *testing.T) {
 		}
 	})
 	t.Run("orphan with owner, tables", func(t *testing.T) {
-		p, err := tb.RepairOrphan(tb.LockProblem(OrphanLock, 1, "RC-9", "dev-9"), tCode("RC-9", "dev-9").item, ReclaimPrefix+"t")
+		p, err := Planner{tb}.RepairOrphan(tb.LockProblem(OrphanLock, 1, "RC-9", "dev-9"), tCode("RC-9", "dev-9").item, ReclaimPrefix+"t")
 		wantPlan(t, p, err, "repair", []string{"unique_registration_codes/RC-9", "dev-9"},
 			`Delete orphan-lock unique_registration_codes RegistrationCode=RC-9 if owner = {"S":"dev-9"} [c1 RC-9]`,
 			`ConditionCheck owner-gone devices id=dev-9 if attribute_not_exists(id) OR registration_code <> {"S":"RC-9"} [c1 RC-9] by dev-9`)
 	})
 	t.Run("missing, single", func(t *testing.T) {
 		h := loaded(s, sAcct("ACCT#b", "email", "b@x", "username", "bob"), sLock("UNIQ#EMAIL#b@x", "ACCT#b"))
-		p, err := s.RepairMissing(holders(s.LockProblem(MissingLock, 1, "bob", ""), "ACCT#b"), h)
+		p, err := Planner{s}.RepairMissing(holders(s.LockProblem(MissingLock, 1, "bob", ""), "ACCT#b"), h)
 		wantPlan(t, p, err, "repair", []string{"UNIQ#HANDLE#bob", "ACCT#b"},
 			`Put take-lock accounts PK=UNIQ#HANDLE#bob SK=LOCK item={"PK":{"S":"UNIQ#HANDLE#bob"},"SK":{"S":"LOCK"},"owner":{"S":"ACCT#b"}} if attribute_not_exists(PK) [c1 bob] by ACCT#b`,
 			`ConditionCheck account accounts PK=ACCT#b SK=PROFILE if username = {"S":"bob"} by ACCT#b`)
@@ -583,14 +583,14 @@ func TestPlanRepairs(t *testing.T) {
 	t.Run("missing, lower: the lock normalized, the check as loaded", func(t *testing.T) {
 		ls := planSchema(LayoutSingle, lowerEmail)
 		h := loaded(ls, sAcct("ACCT#b", "email", "Bob@X"))
-		p, err := ls.RepairMissing(holders(ls.LockProblem(MissingLock, 0, "bob@x", ""), "ACCT#b"), h)
+		p, err := Planner{ls}.RepairMissing(holders(ls.LockProblem(MissingLock, 0, "bob@x", ""), "ACCT#b"), h)
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#bob@x", "ACCT#b"},
 			`Put take-lock accounts PK=UNIQ#EMAIL#bob@x SK=LOCK item={"PK":{"S":"UNIQ#EMAIL#bob@x"},"SK":{"S":"LOCK"},"owner":{"S":"ACCT#b"}} if attribute_not_exists(PK) [c0 bob@x] by ACCT#b`,
 			`ConditionCheck account accounts PK=ACCT#b SK=PROFILE if email = {"S":"Bob@X"} by ACCT#b`)
 	})
 	t.Run("missing, tables", func(t *testing.T) {
 		h := loaded(tb, tDevice("dev-2", "mac_address", "m2"))
-		p, err := tb.RepairMissing(holders(tb.LockProblem(MissingLock, 0, "m2", ""), "dev-2"), h)
+		p, err := Planner{tb}.RepairMissing(holders(tb.LockProblem(MissingLock, 0, "m2", ""), "dev-2"), h)
 		wantPlan(t, p, err, "repair", []string{"unique_mac_addresses/m2", "dev-2"},
 			`Put take-lock unique_mac_addresses MacAddress=m2 item={"MacAddress":{"S":"m2"},"owner":{"S":"dev-2"}} if attribute_not_exists(MacAddress) [c0 m2] by dev-2`,
 			`ConditionCheck account devices id=dev-2 if mac_address = {"S":"m2"} by dev-2`)
@@ -598,7 +598,7 @@ func TestPlanRepairs(t *testing.T) {
 	t.Run("foreign, single", func(t *testing.T) {
 		lock := sLock("UNIQ#EMAIL#c@x", "ACCT#a")
 		h := loaded(s, sAcct("ACCT#c", "email", "c@x"), lock)
-		p, err := s.RepairForeign(holders(s.LockProblem(ForeignLock, 0, "c@x", "ACCT#a"), "ACCT#c"), lock.item, h)
+		p, err := Planner{s}.RepairForeign(holders(s.LockProblem(ForeignLock, 0, "c@x", "ACCT#a"), "ACCT#c"), lock.item, h)
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#c@x", "ACCT#c"},
 			`Update hand-lock accounts PK=UNIQ#EMAIL#c@x SK=LOCK set={"owner":{"S":"ACCT#c"}} if owner = {"S":"ACCT#a"} [c0 c@x] by ACCT#c`,
 			`ConditionCheck account accounts PK=ACCT#c SK=PROFILE if email = {"S":"c@x"} by ACCT#c`)
@@ -606,7 +606,7 @@ func TestPlanRepairs(t *testing.T) {
 	t.Run("foreign, tables", func(t *testing.T) {
 		lock := tMac("m3", "dev-1")
 		h := loaded(tb, tDevice("dev-3", "mac_address", "m3"), lock)
-		p, err := tb.RepairForeign(holders(tb.LockProblem(ForeignLock, 0, "m3", "dev-1"), "dev-3"), lock.item, h)
+		p, err := Planner{tb}.RepairForeign(holders(tb.LockProblem(ForeignLock, 0, "m3", "dev-1"), "dev-3"), lock.item, h)
 		wantPlan(t, p, err, "repair", []string{"unique_mac_addresses/m3", "dev-3"},
 			`Update hand-lock unique_mac_addresses MacAddress=m3 set={"owner":{"S":"dev-3"}} if owner = {"S":"dev-1"} [c0 m3] by dev-3`,
 			`ConditionCheck account devices id=dev-3 if mac_address = {"S":"m3"} by dev-3`)
@@ -675,12 +675,12 @@ func TestPlanValidation(t *testing.T) {
 		{"signup, account id with a control character", func() (Plan, error) { return s.Signup("ACCT#\x1b", nil) }, "account", "U+001B"},
 		{"signup, 100 actions", func() (Plan, error) { return many99.Signup("ACCT#x", attrs99) }, "", ""},
 		{"signup, 101 actions", func() (Plan, error) { return many100.Signup("ACCT#x", attrs100) }, "plan", "101 actions"},
-		{"rename, invalid UTF-8", func() (Plan, error) { return s.Rename(view, map[string]string{"email": "\xc3"}, nil, nil) }, "email", "UTF-8"},
-		{"rename, control character", func() (Plan, error) { return s.Rename(view, map[string]string{"username": "x\x00"}, nil, nil) }, "username", "U+0000"},
+		{"rename, invalid UTF-8", func() (Plan, error) { return Planner{s}.Rename(view, map[string]string{"email": "\xc3"}, nil, nil) }, "email", "UTF-8"},
+		{"rename, control character", func() (Plan, error) { return Planner{s}.Rename(view, map[string]string{"username": "x\x00"}, nil, nil) }, "username", "U+0000"},
 		{"rename, lock key over the limit", func() (Plan, error) {
-			return s.Rename(view, map[string]string{"email": strings.Repeat("e", emailRoom+1)}, nil, nil)
+			return Planner{s}.Rename(view, map[string]string{"email": strings.Repeat("e", emailRoom+1)}, nil, nil)
 		}, "email", "2048"},
-		{"rename, not a unique attribute", func() (Plan, error) { return s.Rename(view, map[string]string{"bio": "x"}, nil, nil) }, "bio", "unique"},
+		{"rename, not a unique attribute", func() (Plan, error) { return Planner{s}.Rename(view, map[string]string{"bio": "x"}, nil, nil) }, "bio", "unique"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -716,21 +716,21 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	view := loaded(s, sAcct("ACCT#b0b001", "email", "ada@x", "username", "dave"), sLock("UNIQ#EMAIL#ada@x", "ACCT#b0b001"), sLock("UNIQ#HANDLE#dave", "ACCT#b0b001"))
-	del, err := s.Delete(view, nil, nil)
+	del, err := Planner{s}.Delete(view, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	keepView := loaded(s, sAcct("ACCT#b0b001", "email", "ada@x"), sLock("UNIQ#EMAIL#ada@x", "ACCT#e0e001"))
-	rename, err := s.Rename(keepView, map[string]string{"email": "new@x", "username": "bob"}, nil, nil)
+	rename, err := Planner{s}.Rename(keepView, map[string]string{"email": "new@x", "username": "bob"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, err := s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b2"), sLock("UNIQ#EMAIL#old@x", "ACCT#b2").item, ReclaimPrefix+"t")
+	orphan, err := Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b2"), sLock("UNIQ#EMAIL#old@x", "ACCT#b2").item, ReclaimPrefix+"t")
 	if err != nil {
 		t.Fatal(err)
 	}
 	foreignLock := sLock("UNIQ#EMAIL#c@x", "ACCT#a")
-	foreign, err := s.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
+	foreign, err := Planner{s}.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
 		foreignLock.item, loaded(s, sAcct("ACCT#c", "email", "c@x"), foreignLock))
 	if err != nil {
 		t.Fatal(err)
@@ -739,7 +739,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tdel, err := tb.Delete(loaded(tb, tDevice("dev-1", "mac_address", "m1"), tMac("m1", "dev-1")), nil, nil)
+	tdel, err := Planner{tb}.Delete(loaded(tb, tDevice("dev-1", "mac_address", "m1"), tMac("m1", "dev-1")), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -784,7 +784,7 @@ func TestExplain(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := c.s.Explain(c.a, c.now); got != c.want {
+			if got := (Classifier{c.s}).Explain(c.a, c.now); got != c.want {
 				t.Fatalf("Explain(%s)\n got %q\nwant %q", actionText(c.a), got, c.want)
 			}
 		})
@@ -862,7 +862,7 @@ func TestApplied(t *testing.T) {
 func TestPlanKeysMatchActions(t *testing.T) {
 	s := planSchema(LayoutSingle)
 	view := loaded(s, sAcct("ACCT#a", "email", "a@x", "username", "ada"), sLock("UNIQ#EMAIL#a@x", "ACCT#a"), sLock("UNIQ#HANDLE#ada", "ACCT#b"))
-	p, err := s.Rename(view, map[string]string{"email": "b@x", "username": "bo"}, nil, nil)
+	p, err := Planner{s}.Rename(view, map[string]string{"email": "b@x", "username": "bo"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -891,16 +891,16 @@ func TestPlanMustType(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"delete: the account's key", must(s.Delete(a, nil, nil)), "ACCT#a"},
-		{"orphan naming an owner: the owner", must(s.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")), "ACCT#b"},
-		{"orphan naming none", must(s.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")), ""},
-		{"foreign: the owner it names", must(s.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
+		{"delete: the account's key", must(Planner{s}.Delete(a, nil, nil)), "ACCT#a"},
+		{"orphan naming an owner: the owner", must(Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")), "ACCT#b"},
+		{"orphan naming none", must(Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")), ""},
+		{"foreign: the owner it names", must(Planner{s}.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
 			sLock("UNIQ#EMAIL#c@x", "ACCT#z").item, h)), "ACCT#z"},
-		{"missing: no lock", must(s.RepairMissing(Problem{Kind: MissingLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0}, h)), ""},
-		{"a claim, step 1: no owner yet", must(s.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ""), ReclaimPrefix+"t", false)), ""},
-		{"a claim left behind: the claim", must(s.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ReclaimPrefix+"t"), ReclaimPrefix+"t", true)), ReclaimPrefix + "t"},
+		{"missing: no lock", must(Planner{s}.RepairMissing(Problem{Kind: MissingLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0}, h)), ""},
+		{"a claim, step 1: no owner yet", must(Planner{s}.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ""), ReclaimPrefix+"t", false)), ""},
+		{"a claim left behind: the claim", must(Planner{s}.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ReclaimPrefix+"t"), ReclaimPrefix+"t", true)), ReclaimPrefix + "t"},
 		{"signup", must(s.Signup("ACCT#n", map[string]string{"email": "n@x"})), ""},
-		{"rename", must(s.Rename(a, map[string]string{"email": "b@x"}, nil, nil)), ""},
+		{"rename", must(Planner{s}.Rename(a, map[string]string{"email": "b@x"}, nil, nil)), ""},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -16,7 +15,7 @@ const (
 func ParsePreset(v string) (lib, name string, err error) {
 	lib, name, ok := strings.Cut(v, ":")
 	if !ok || name == "" || (lib != LibOneTable && lib != LibTypeDORM) {
-		return "", "", &FlagError{Flag: "preset", Msg: fmt.Sprintf("%q: want onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value)", v)}
+		return "", "", NewSchemaError(FieldPreset, "%q: want onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value)", v)
 	}
 	return lib, name, nil
 }
@@ -108,7 +107,7 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 func (s *Schema) ScopeConstraint(ci int, scope string) error {
 	lib, _, err := ParsePreset(s.Preset)
 	if err != nil || lib != LibOneTable {
-		return &FlagError{Flag: "scope", Msg: "goes with --preset onetable:MODEL; otherwise give the scope in the prefix: --unique 'ATTR=HEAD${SCOPE}TAIL'"}
+		return NewSchemaError(FieldScope, "goes with %s onetable:MODEL; otherwise give the scope in the prefix: %s 'ATTR=HEAD${SCOPE}TAIL'", FieldPreset, FieldConstraints)
 	}
 	c := &s.Constraints[ci]
 	sc := s.scopedConstraint(c.Attr, scope)

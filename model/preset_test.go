@@ -55,7 +55,7 @@ func TestClassifyPresets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.schema.Classify("app", tt.item); !reflect.DeepEqual(got, tt.want) {
+			if got := (Classifier{tt.schema}).Classify("app", tt.item); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Classify(%v) = %+v, want %+v", tt.item, got, tt.want)
 			}
 		})
@@ -111,32 +111,32 @@ func TestValidatePresetSchemas(t *testing.T) {
 		return s
 	}
 	tests := []struct {
-		name     string
-		schema   *Schema
-		wantFlag string
+		name      string
+		schema    *Schema
+		wantField SchemaField
 	}{
 		{"typedorm preset", base(), ""},
-		{"type attribute is unique", base(func(s *Schema) { s.AccountType.Attr = "email" }), "account-type"},
-		{"type attribute is the key", base(func(s *Schema) { s.AccountType.Attr = "PK" }), "account-type"},
-		{"type without value", base(func(s *Schema) { s.AccountType.Value = "" }), "account-type"},
-		{"lock attribute is the owner", base(func(s *Schema) { s.LockAttrs = []Assignment{{"owner", "x"}} }), "lock-attr"},
-		{"=PK without a sort key", base(func(s *Schema) { s.SK = "" }), "sk"},
-		{"no type, empty account prefix", base(func(s *Schema) { s.AccountType = Assignment{} }), "account-prefix"},
+		{"type attribute is unique", base(func(s *Schema) { s.AccountType.Attr = "email" }), FieldAccountType},
+		{"type attribute is the key", base(func(s *Schema) { s.AccountType.Attr = "PK" }), FieldAccountType},
+		{"type without value", base(func(s *Schema) { s.AccountType.Value = "" }), FieldAccountType},
+		{"lock attribute is the owner", base(func(s *Schema) { s.LockAttrs = []Assignment{{"owner", "x"}} }), FieldLockAttrs},
+		{"=PK without a sort key", base(func(s *Schema) { s.SK = "" }), FieldSK},
+		{"no type, empty account prefix", base(func(s *Schema) { s.AccountType = Assignment{} }), FieldAccountPrefix},
 		{"empty account prefix with a type", base(func(s *Schema) { s.AccountPrefix = "" }), ""},
 		// Without a type, accounts keyed DRM_GEN_… would be locks.
-		{"no type, account prefix overlaps the locks'", base(func(s *Schema) { s.AccountType, s.AccountPrefix = Assignment{}, "DRM_GEN_" }), "account-prefix"},
+		{"no type, account prefix overlaps the locks'", base(func(s *Schema) { s.AccountType, s.AccountPrefix = Assignment{}, "DRM_GEN_" }), FieldAccountPrefix},
 		{"scoped, ambiguous with another", singleSchema(func(s *Schema) {
 			s.Constraints = []Constraint{{Attr: "email", Prefix: "U#", Scope: "org", Tail: "#E#"}, {Attr: "username", Prefix: "U#", Scope: "org", Tail: "#E#"}}
-		}), "unique"},
+		}), FieldConstraints},
 		{"scoped, told apart by the tail", singleSchema(func(s *Schema) {
 			s.Constraints = []Constraint{{Attr: "email", Prefix: "U#", Scope: "org", Tail: "#E#"}, {Attr: "username", Prefix: "U#", Scope: "org", Tail: "#H#"}}
 		}), ""},
 		{"scope is the attribute", singleSchema(func(s *Schema) {
 			s.Constraints = []Constraint{{Attr: "email", Prefix: "U#", Scope: "email", Tail: "#E#"}}
-		}), "unique"},
+		}), FieldConstraints},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkFlagError(t, tt.schema.Validate(), tt.wantFlag) })
+		t.Run(tt.name, func(t *testing.T) { checkFieldError(t, tt.schema.Validate(), tt.wantField) })
 	}
 }
 
@@ -202,10 +202,10 @@ func TestScopedConstraint(t *testing.T) {
 	if h, _ := s.Held(0, member("m1", "", "a@x.io")); h != HoldsNothing {
 		t.Errorf("Held without a scope = %v, want nothing (no lock expected)", h)
 	}
-	if got := s.Classify("accounts", attrs("PK", "_unique#acme#Member#email#a@x.io", "SK", "_unique#")); got.Kind != EntryLock || got.Value != "acme#Member#email#a@x.io" {
+	if got := (Classifier{s}).Classify("accounts", attrs("PK", "_unique#acme#Member#email#a@x.io", "SK", "_unique#")); got.Kind != EntryLock || got.Value != "acme#Member#email#a@x.io" {
 		t.Errorf("Classify(scoped lock) = %+v", got)
 	}
-	if got := s.Classify("accounts", attrs("PK", "_unique#User#email#a@x.io", "SK", "_unique#")); got.Kind != EntryOther {
+	if got := (Classifier{s}).Classify("accounts", attrs("PK", "_unique#User#email#a@x.io", "SK", "_unique#")); got.Kind != EntryOther {
 		t.Errorf("Classify(another model's unique item) = %+v, want other", got)
 	}
 	census := NewCensus(s)

@@ -163,3 +163,61 @@ func lockID(p Problem) string {
 	b, _ := marshal(p.Lock)
 	return p.LockTable + string(b)
 }
+
+// KeyRef is the primary key of one item in one table.
+type KeyRef struct {
+	Table string
+	Key   map[string]string
+}
+
+// Involved returns the keys whose strongly consistent reads confirm or
+// dismiss p: its lock (or the lock it lacks), its owner and its holders.
+func (s Classifier) Involved(p Problem) []KeyRef {
+	var refs []KeyRef
+	for _, id := range p.Accounts {
+		refs = append(refs, KeyRef{s.Table, s.AccountKey(id)})
+	}
+	if p.Kind == InvalidValue {
+		if p.Lock != nil {
+			refs = append(refs, KeyRef{s.tableOr(p.LockTable), p.Lock})
+		}
+		return refs
+	}
+	table, key := s.LockKey(p.constraint, p.Value)
+	refs = append(refs, KeyRef{table, key})
+	if p.Owner != "" && !slices.Contains(p.Accounts, p.Owner) {
+		refs = append(refs, KeyRef{s.Table, s.AccountKey(p.Owner)})
+	}
+	return refs
+}
+
+// LockProblem builds a problem about the lock of constraint ci for raw
+// value v, as a check would report it with no holders.
+func (s Classifier) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
+	table, key := s.lockRef(ci, v)
+	return Problem{Kind: kind, Constraint: s.Constraints[ci].Attr, Value: v, Lock: key, LockTable: table,
+		Owner: owner, Accounts: []string{}, constraint: ci}
+}
+
+// HolderProblem builds a problem about value v of constraint ci held by
+// accounts, with the lock's owner where one is named.
+func (s Classifier) HolderProblem(kind ProblemKind, ci int, v, owner string, accounts []string) Problem {
+	p := s.LockProblem(kind, ci, v, owner)
+	if kind == MissingLock {
+		p.Lock, p.LockTable = nil, ""
+	}
+	p.Accounts = append([]string{}, accounts...)
+	return p
+}
+
+// LockProblem is Classifier.LockProblem, kept on the schema for the many
+// tests outside model that build problems from it.
+func (s *Schema) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
+	return Classifier{s}.LockProblem(kind, ci, v, owner)
+}
+
+// HolderProblem is Classifier.HolderProblem, kept on the schema for its
+// callers in ui and the tests outside model.
+func (s *Schema) HolderProblem(kind ProblemKind, ci int, v, owner string, accounts []string) Problem {
+	return Classifier{s}.HolderProblem(kind, ci, v, owner, accounts)
+}

@@ -6,57 +6,82 @@ import "strings"
 // failed. now is the item as it stood when the transaction was cancelled
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
 // a backend returns none); nil when there was no item.
-func (s *Schema) Explain(a Action, now Item) string {
-	k := Printable(a.KeyText(s))
-	attr := ""
-	if a.Constraint >= 0 {
-		attr = s.Constraints[a.Constraint].Attr
+func (s Classifier) Explain(a Action, now Item) string {
+	if why, ok := s.explain(a, now); ok {
+		return why
 	}
+	return Printable(a.Purpose(s.Schema)) + ": its condition failed"
+}
+
+// explain is Explain by the action's role; false where now does not say
+// more than that the condition failed.
+func (s Classifier) explain(a Action, now Item) (string, bool) {
+	k := Printable(a.KeyText(s.Schema))
 	switch a.Role {
 	case RoleCreateAccount:
-		if now != nil {
-			return "account " + k + " already exists"
-		}
+		return "account " + k + " already exists", now != nil
 	case RoleTakeLock:
-		if now != nil {
-			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && IsClaim(o.S) {
-				return attr + " " + Printable(a.Value) + " is taken (its lock is an orphan locktable is repairing: " + Printable(o.S) + "; try again)"
-			}
-			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
-				return attr + " " + Printable(a.Value) + " is taken by " + Printable(o.S)
-			}
-			return attr + " " + Printable(a.Value) + " is taken (its lock names no owner)"
-		}
+		return s.explainTaken(a, now), now != nil
 	case RoleAccount:
 		if now == nil {
-			return "account " + k + " no longer exists"
+			return "account " + k + " no longer exists", true
 		}
-		return "account " + k + " changed since it was loaded" + changedAttr(a.Conds, now, false)
+		return "account " + k + " changed since it was loaded" + changedAttr(a.Conds, now, false), true
 	case RoleClaimLock:
-		if now != nil {
-			if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
-				return "lock " + k + " names an owner now (" + Printable(o.S) + "): not an ownerless orphan any more"
-			}
-		}
-		if now == nil {
-			return "lock " + k + " no longer exists"
-		}
+		return s.explainClaimed(k, now)
 	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock, RoleGiveBack:
-		if now == nil {
-			return "lock " + k + " no longer exists"
-		}
-		if o, ok := now[s.OwnerAttr]; ok && o.Kind == KindS && o.S != "" {
-			return "lock " + k + " belongs to " + Printable(o.S)
-		}
-		return "lock " + k + " changed since it was loaded: it names no owner now"
+		return s.explainLockChanged(k, now), true
 	case RoleRestore:
-		return s.explainRestore(a, now)
+		return s.explainRestore(a, now), true
 	case RoleOwnerGone:
-		if now != nil {
-			return "account " + k + " holds " + attr + " = " + Printable(a.Value) + ": the lock is not an orphan"
-		}
+		return "account " + k + " holds " + s.attrOf(a) + " = " + Printable(a.Value) + ": the lock is not an orphan", now != nil
 	}
-	return Printable(a.Purpose(s)) + ": its condition failed"
+	return "", false
+}
+
+// attrOf is the unique attribute a lock action is about, "" for an
+// account action.
+func (s Classifier) attrOf(a Action) string {
+	if a.Constraint < 0 {
+		return ""
+	}
+	return s.Constraints[a.Constraint].Attr
+}
+
+// explainTaken says who holds the value whose lock a failed to put: now
+// is the lock there.
+func (s Classifier) explainTaken(a Action, now Item) string {
+	taken := s.attrOf(a) + " " + Printable(a.Value) + " is taken"
+	switch o := s.NamedOwner(now); {
+	case IsClaim(o):
+		return taken + " (its lock is an orphan locktable is repairing: " + Printable(o) + "; try again)"
+	case o != "":
+		return taken + " by " + Printable(o)
+	}
+	return taken + " (its lock names no owner)"
+}
+
+// explainClaimed says why the claim of ownerless lock k failed; false
+// when the lock is there and still names no owner.
+func (s Classifier) explainClaimed(k string, now Item) (string, bool) {
+	if now == nil {
+		return "lock " + k + " no longer exists", true
+	}
+	if o := s.NamedOwner(now); o != "" {
+		return "lock " + k + " names an owner now (" + Printable(o) + "): not an ownerless orphan any more", true
+	}
+	return "", false
+}
+
+// explainLockChanged says how lock k, loaded before, changed.
+func (s Classifier) explainLockChanged(k string, now Item) string {
+	if now == nil {
+		return "lock " + k + " no longer exists"
+	}
+	if o := s.NamedOwner(now); o != "" {
+		return "lock " + k + " belongs to " + Printable(o)
+	}
+	return "lock " + k + " changed since it was loaded: it names no owner now"
 }
 
 // valueText shows an attribute value: a string as it is, anything else as
@@ -109,7 +134,7 @@ type Failure struct {
 // another repair of the same problem committed first. note says what
 // shows it. Other plans are never already repaired: a signup's or a
 // rename's lock that names its own account is a replay, committed already.
-func (s *Schema) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool) {
+func (s Classifier) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool) {
 	if p.Operation != "repair" || len(failed) == 0 {
 		return "", false
 	}
@@ -128,8 +153,8 @@ func (s *Schema) AlreadyRepaired(p Plan, failed []Failure) (note string, ok bool
 }
 
 // effect says what an applied write left at its key, raw.
-func (s *Schema) effect(a Action) string {
-	k := a.KeyText(s)
+func (s Classifier) effect(a Action) string {
+	k := a.KeyText(s.Schema)
 	owner, named := a.Item[s.OwnerAttr]
 	if a.Kind == ActUpdate {
 		owner, named = a.Set[s.OwnerAttr]
@@ -141,4 +166,19 @@ func (s *Schema) effect(a Action) string {
 		return k + " now has owner " + owner.S
 	}
 	return k + " is as the repair leaves it"
+}
+
+// explainRestore is Explain for RoleRestore: what changed since the write.
+func (s Classifier) explainRestore(a Action, now Item) string {
+	what := a.restoreNoun() + " " + Printable(a.KeyText(s.Schema))
+	if a.Kind == ActPut {
+		if now != nil {
+			return what + " exists again"
+		}
+		return what + ": its condition failed"
+	}
+	if now == nil {
+		return what + " no longer exists"
+	}
+	return what + " changed since that write" + changedAttr(a.Conds, now, true)
 }

@@ -9,16 +9,16 @@ func TestAlreadyRepaired(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
 	holder := AccountView{ID: "ACCT#m", Item: Item{"PK": S("ACCT#m"), "SK": S("PROFILE"), "email": S("m@x")}}
 	p := Problem{Kind: MissingLock, Constraint: "email", Value: "m@x", Accounts: []string{"ACCT#m"}, constraint: 0}
-	missing, err := s.RepairMissing(p, holder)
+	missing, err := Planner{&s}.RepairMissing(p, holder)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lock := Item{"PK": S("UNIQ#EMAIL#m@x"), "SK": S("LOCK"), "owner": S("ACCT#a")}
-	foreign, err := s.RepairForeign(Problem{Kind: ForeignLock, Constraint: "email", Value: "m@x", constraint: 0}, lock, holder)
+	foreign, err := Planner{&s}.RepairForeign(Problem{Kind: ForeignLock, Constraint: "email", Value: "m@x", constraint: 0}, lock, holder)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, err := s.RepairOrphan(Problem{Kind: OrphanLock, Constraint: "email", Value: "m@x", constraint: 0}, lock, "")
+	orphan, err := Planner{&s}.RepairOrphan(Problem{Kind: OrphanLock, Constraint: "email", Value: "m@x", constraint: 0}, lock, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestAlreadyRepaired(t *testing.T) {
 		{"orphan taken", orphan, []Failure{{0, "ConditionalCheckFailed", other}}, ""},
 		{"orphan's owner holds it", orphan, []Failure{{1, "ConditionalCheckFailed", holder.Item}}, ""},
 	} {
-		note, ok := s.AlreadyRepaired(c.p, c.failed)
+		note, ok := Classifier{&s}.AlreadyRepaired(c.p, c.failed)
 		if ok != (c.want != "") || note != c.want {
 			t.Errorf("%s: %q, %v; want %q", c.name, note, ok, c.want)
 		}

@@ -30,7 +30,7 @@ type Reclaim struct {
 // Reclaim plans step 1 of the repair of confirmed orphan p, whose lock
 // names no owner (or, when resuming, names the claim owner): see Reclaim.
 // The plan's actions are the claim; Execute runs steps 2 and 3.
-func (s *Schema) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
+func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 	ci := p.constraint
 	table, key := s.LockKey(ci, p.Value)
 	r := &Reclaim{Constraint: ci, Value: p.Value, Claim: claim, Resume: resume}
@@ -46,13 +46,13 @@ func (s *Schema) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 			Set: map[string]Value{s.OwnerAttr: S(claim)}, Account: claim,
 			Conds: []Cond{{Kind: CondExists, Attr: s.LockPK(ci)}, {Kind: CondEquals, Attr: s.OwnerAttr, Absent: true}}}}
 	}
-	plan.Keys = []string{plan.Actions[0].KeyText(s)}
+	plan.Keys = []string{plan.Actions[0].KeyText(s.Schema)}
 	return s.finish(plan)
 }
 
 // DeleteClaimed is step 3 of a reclaim when nobody holds the value: delete
 // the lock if it still carries the claim.
-func (s *Schema) DeleteClaimed(r Reclaim) Action {
+func (s Planner) DeleteClaimed(r Reclaim) Action {
 	table, key := s.LockKey(r.Constraint, r.Value)
 	return Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: r.Constraint, Value: r.Value,
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
@@ -60,16 +60,8 @@ func (s *Schema) DeleteClaimed(r Reclaim) Action {
 
 // GiveBack is step 3 of a reclaim when someone holds the value: remove the
 // claim, leaving the lock as it was, if the claim is still there.
-func (s *Schema) GiveBack(r Reclaim) Action {
+func (s Planner) GiveBack(r Reclaim) Action {
 	table, key := s.LockKey(r.Constraint, r.Value)
 	return Action{Kind: ActUpdate, Role: RoleGiveBack, Table: table, Key: key, Constraint: r.Constraint, Value: r.Value,
 		Remove: []string{s.OwnerAttr}, Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
-}
-
-// LockPK is the partition key attribute of constraint ci's locks.
-func (s *Schema) LockPK(ci int) string {
-	if c := s.Constraints[ci]; !c.InAccountTable() {
-		return c.KeyAttr
-	}
-	return s.PK
 }

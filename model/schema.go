@@ -137,19 +137,6 @@ func sortKey(sk, pk string) string {
 	return sk
 }
 
-// isAccount reports whether an item of the account table, keyed pk and
-// sk, is an account: by key prefix, sort key and type attribute.
-func (s *Schema) isAccount(pk, sk string, it Item) bool {
-	if !strings.HasPrefix(pk, s.AccountPrefix) || (s.SK != "" && sk != sortKey(s.AccountSK, pk)) {
-		return false
-	}
-	if s.AccountType.Attr != "" {
-		v, ok := it[s.AccountType.Attr]
-		return ok && v.Kind == KindS && v.S == s.AccountType.Value
-	}
-	return true
-}
-
 // DefaultSchema returns the schema a layout starts from before flags refine it.
 func DefaultSchema(l Layout) Schema {
 	if l == LayoutTables {
@@ -186,22 +173,72 @@ func ParseLayout(s string) (Layout, error) {
 	case LayoutSingle, LayoutTables:
 		return Layout(s), nil
 	}
-	return "", &FlagError{Flag: "layout", Msg: fmt.Sprintf("%q is not single or tables", s)}
+	return "", NewSchemaError(FieldLayout, "%q is not single or tables", s)
 }
 
-// FlagError is invalid schema input, named by the flag that carried it.
-type FlagError struct {
-	Flag string
-	Msg  string
+// SchemaField names a setting of a schema, as the errors that reject one
+// name it. A front end says it in its own words: package cli as the flag
+// that sets it.
+type SchemaField string
+
+// The settings of a schema, named after the Schema (and Constraint)
+// fields they set.
+const (
+	FieldLayout        SchemaField = "Layout"
+	FieldTable         SchemaField = "Table"
+	FieldPK            SchemaField = "PK"
+	FieldSK            SchemaField = "SK"
+	FieldAccountPrefix SchemaField = "AccountPrefix"
+	FieldAccountSK     SchemaField = "AccountSK"
+	FieldLockSK        SchemaField = "LockSK"
+	FieldOwnerAttr     SchemaField = "OwnerAttr"
+	FieldConstraints   SchemaField = "Constraints" // the unique attributes and where their locks are
+	FieldNormalize     SchemaField = "Normalize"   // of a constraint
+	FieldIndex         SchemaField = "Index"       // of a constraint
+	FieldScope         SchemaField = "Scope"       // of a constraint, given apart from its prefix
+	FieldAccountType   SchemaField = "AccountType"
+	FieldLockAttrs     SchemaField = "LockAttrs"
+	FieldIDAttr        SchemaField = "IDAttr" // with IDPrefix
+	FieldPreset        SchemaField = "Preset"
+)
+
+// SchemaError is invalid schema input, named by the field that carried
+// it. Its message may name other fields; Msg says each as its reader
+// names them.
+type SchemaError struct {
+	Field  SchemaField
+	format string
+	args   []any
 }
 
-func (e *FlagError) Error() string { return "--" + e.Flag + ": " + e.Msg }
+// NewSchemaError returns the error rejecting field f, with the message
+// fmt.Sprintf(format, args...), in which each arg that is a SchemaField
+// names that field.
+func NewSchemaError(f SchemaField, format string, args ...any) *SchemaError {
+	return &SchemaError{Field: f, format: format, args: args}
+}
+
+// Msg is the error's message, each field it names said by name.
+func (e *SchemaError) Msg(name func(SchemaField) string) string {
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		if f, ok := a.(SchemaField); ok {
+			a = name(f)
+		}
+		args[i] = a
+	}
+	return fmt.Sprintf(e.format, args...)
+}
+
+func (e *SchemaError) Error() string {
+	return string(e.Field) + ": " + e.Msg(func(f SchemaField) string { return string(f) })
+}
 
 // ParseUnique parses one --unique value: ATTR=PREFIX for a lock in the
 // account table, or ATTR=@TABLE/KEYATTR for a lock table of its own.
 func ParseUnique(s string) (Constraint, error) {
 	bad := func(why string) (Constraint, error) {
-		return Constraint{}, &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q: %s (want ATTR=PREFIX or ATTR=@TABLE/KEYATTR)", s, why)}
+		return Constraint{}, NewSchemaError(FieldConstraints, "%q: %s (want ATTR=PREFIX or ATTR=@TABLE/KEYATTR)", s, why)
 	}
 	attr, loc, ok := strings.Cut(s, "=")
 	if !ok {
@@ -225,14 +262,14 @@ func ParseUnique(s string) (Constraint, error) {
 	return c, nil
 }
 
-// ParseAssignment splits an ATTR=VALUE flag value (--normalize, --index).
-func ParseAssignment(flag, s string) (attr, value string, err error) {
+// ParseAssignment splits an ATTR=VALUE value of field (Normalize, Index).
+func ParseAssignment(field SchemaField, s string) (attr, value string, err error) {
 	attr, value, ok := strings.Cut(s, "=")
 	if !ok || attr == "" || value == "" {
-		return "", "", &FlagError{Flag: flag, Msg: fmt.Sprintf("%q: want ATTR=VALUE", s)}
+		return "", "", NewSchemaError(field, "%q: want ATTR=VALUE", s)
 	}
 	if err := ValidateAttrName(attr); err != nil {
-		return "", "", &FlagError{Flag: flag, Msg: "attribute " + err.Error()}
+		return "", "", NewSchemaError(field, "attribute %v", err)
 	}
 	return attr, value, nil
 }
@@ -245,156 +282,6 @@ func (s *Schema) Constraint(attr string) int {
 		}
 	}
 	return -1
-}
-
-// Validate rejects schemas that would make items ambiguous or keys invalid.
-func (s *Schema) Validate() error {
-	if s.Table == "" {
-		return &FlagError{Flag: "table", Msg: "must not be empty"}
-	}
-	if s.PK == "" {
-		return &FlagError{Flag: "pk", Msg: "must not be empty"}
-	}
-	if s.SK != "" && s.SK == s.PK {
-		return &FlagError{Flag: "sk", Msg: "must differ from --pk"}
-	}
-	if s.SK != "" && s.AccountSK == "" {
-		return &FlagError{Flag: "account-sk", Msg: "must not be empty when the table has a sort key"}
-	}
-	if len(s.Constraints) == 0 {
-		return &FlagError{Flag: "unique", Msg: "at least one unique attribute is needed"}
-	}
-	if s.OwnerAttr == "" {
-		return &FlagError{Flag: "owner-attr", Msg: "must not be empty"}
-	}
-	if err := s.validateNames(); err != nil {
-		return err
-	}
-	seenAttr := map[string]bool{}
-	seenTable := map[string]bool{}
-	var prefixes []string
-	var scoped []Constraint
-	for _, c := range s.Constraints {
-		if seenAttr[c.Attr] {
-			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("attribute %q is listed twice", c.Attr)}
-		}
-		seenAttr[c.Attr] = true
-		if c.Attr == s.PK || c.Attr == s.SK || c.Attr == s.OwnerAttr {
-			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("attribute %q is a key or owner attribute", c.Attr)}
-		}
-		if !c.InAccountTable() {
-			if c.LockTable == s.Table {
-				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: locks in the account table take ATTR=PREFIX, not @%s", c.Attr, c.LockTable)}
-			}
-			if seenTable[c.LockTable] {
-				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("lock table %q is listed twice", c.LockTable)}
-			}
-			seenTable[c.LockTable] = true
-			continue
-		}
-		if c.Prefix == "" {
-			return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: empty lock prefix: locks in the account table need one", c.Attr)}
-		}
-		if c.Scope != "" {
-			if err := ValidateAttrName(c.Scope); err != nil {
-				return &FlagError{Flag: "unique", Msg: "scope attribute " + err.Error()}
-			}
-			if c.Scope == c.Attr || c.Scope == s.PK || c.Scope == s.SK {
-				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%s: scope %q is the attribute itself or a key", c.Attr, c.Scope)}
-			}
-			scoped = append(scoped, c)
-			continue // compared by prefix and tail below
-		}
-		if s.SK != "" && s.LockSK == "" {
-			return &FlagError{Flag: "lock-sk", Msg: "must not be empty when the table has a sort key"}
-		}
-		prefixes = append(prefixes, c.Prefix)
-	}
-	for i, a := range scoped {
-		for j, b := range scoped {
-			if i != j && (strings.HasPrefix(a.Prefix, b.Prefix) || strings.HasPrefix(b.Prefix, a.Prefix)) &&
-				(strings.Contains(a.Tail, b.Tail) || strings.Contains(b.Tail, a.Tail)) {
-				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q and %q: their locks would be ambiguous", a.Template(), b.Template())}
-			}
-		}
-		for _, p := range prefixes {
-			if strings.HasPrefix(p, a.Prefix) || strings.HasPrefix(a.Prefix, p) {
-				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("%q and %q: their locks would be ambiguous", a.Template(), p)}
-			}
-		}
-	}
-	for i, a := range prefixes {
-		for j, b := range prefixes {
-			if i != j && strings.HasPrefix(b, a) {
-				return &FlagError{Flag: "unique", Msg: fmt.Sprintf("prefix %q is a prefix of %q: their locks would be ambiguous", a, b)}
-			}
-		}
-	}
-	if err := s.validateTypes(); err != nil {
-		return err
-	}
-	for _, c := range scoped {
-		prefixes = append(prefixes, c.Prefix) // against the account prefix
-	}
-	if len(prefixes) > 0 && s.AccountType.Attr == "" {
-		// (With a type attribute, accounts and locks are told apart by it.)
-		if s.AccountPrefix == "" {
-			return &FlagError{Flag: "account-prefix", Msg: "may be empty only when the table holds nothing but records (all locks in lock tables)"}
-		}
-		for _, p := range prefixes {
-			if strings.HasPrefix(p, s.AccountPrefix) || strings.HasPrefix(s.AccountPrefix, p) {
-				if s.SK == "" || s.AccountSK == s.LockSK {
-					return &FlagError{Flag: "account-prefix", Msg: fmt.Sprintf("%q overlaps lock prefix %q: accounts and locks would be ambiguous", s.AccountPrefix, p)}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// validateTypes checks the type attribute of accounts and the attributes
-// written on locks: none may be a key, owner or unique attribute.
-func (s *Schema) validateTypes() error {
-	check := func(flag string, a Assignment) error {
-		if err := ValidateAttrName(a.Attr); err != nil {
-			return &FlagError{Flag: flag, Msg: "attribute " + err.Error()}
-		}
-		if a.Attr == s.PK || a.Attr == s.SK || a.Attr == s.OwnerAttr || s.Constraint(a.Attr) >= 0 {
-			return &FlagError{Flag: flag, Msg: fmt.Sprintf("attribute %q is a key, owner or unique attribute", a.Attr)}
-		}
-		return nil
-	}
-	if s.AccountType.Attr != "" {
-		if s.AccountType.Value == "" {
-			return &FlagError{Flag: "account-type", Msg: "want ATTR=VALUE"}
-		}
-		if err := check("account-type", s.AccountType); err != nil {
-			return err
-		}
-	}
-	for _, a := range s.LockAttrs {
-		if err := check("lock-attr", a); err != nil {
-			return err
-		}
-	}
-	if s.IDPrefix != "" && s.IDAttr == "" {
-		return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("=%s names the prefix before an id attribute: ATTR=PREFIX", s.IDPrefix)}
-	}
-	if s.IDPrefix != "" && !strings.HasPrefix(s.IDPrefix, s.AccountPrefix) {
-		return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("prefix %q: new accounts' keys would not start with --account-prefix %q", s.IDPrefix, s.AccountPrefix)}
-	}
-	if s.IDAttr != "" {
-		if err := check("id-attr", Assignment{Attr: s.IDAttr}); err != nil {
-			return err
-		}
-		if s.IDAttr == s.AccountType.Attr {
-			return &FlagError{Flag: "id-attr", Msg: fmt.Sprintf("attribute %q is the account type attribute", s.IDAttr)}
-		}
-	}
-	if s.SK == "" && (s.AccountSK == SameAsPK || s.LockSK == SameAsPK) {
-		return &FlagError{Flag: "sk", Msg: SameAsPK + " needs a sort key"}
-	}
-	return nil
 }
 
 // Tables returns every table the schema touches: the account table first,
@@ -465,4 +352,84 @@ func (s *Schema) ReadNames(table string) []string {
 		}
 	}
 	return names
+}
+
+// Holding is what an account holds for one constraint.
+type Holding uint8
+
+// The states of an account's attribute for one constraint.
+const (
+	HoldsNothing Holding = iota // absent, NULL or "": no lock expected
+	HoldsValue                  // a non-empty string: its lock is expected
+	HoldsInvalid                // another type, or a value too long to lock
+)
+
+// Held reads constraint ci from account it: what it holds, and the
+// normalized value when it holds one.
+func (s *Schema) Held(ci int, it Item) (Holding, string) {
+	c := s.Constraints[ci]
+	v, ok := it[c.Attr]
+	switch {
+	case !ok || v.Kind == KindNULL || (v.Kind == KindS && v.S == ""):
+		return HoldsNothing, ""
+	case v.Kind != KindS:
+		return HoldsInvalid, ""
+	}
+	n := c.Normalize.Apply(v.S)
+	if c.Scope != "" {
+		// Unique per scope: no scope, no lock (OneTable refuses to write one).
+		sv, ok := it[c.Scope]
+		if !ok || sv.Kind != KindS || sv.S == "" {
+			return HoldsNothing, ""
+		}
+		n = sv.S + c.Tail + n
+	}
+	if !s.lockKeyFits(ci, n) {
+		return HoldsInvalid, ""
+	}
+	return HoldsValue, n
+}
+
+// lockRef is LockKey with the table left empty when it is the account
+// table, as the JSON contract reports it.
+func (s *Schema) lockRef(ci int, v string) (string, map[string]string) {
+	table, key := s.LockKey(ci, v)
+	if table == s.Table {
+		table = ""
+	}
+	return table, key
+}
+
+func (s *Schema) tableOr(t string) string {
+	if t == "" {
+		return s.Table
+	}
+	return t
+}
+
+// LockPK is the partition key attribute of constraint ci's locks.
+func (s *Schema) LockPK(ci int) string {
+	if c := s.Constraints[ci]; !c.InAccountTable() {
+		return c.KeyAttr
+	}
+	return s.PK
+}
+
+// NamedOwner is the owner a lock names, "" when it names none (or one
+// that is not a string).
+func (s *Schema) NamedOwner(lock Item) string {
+	if o, ok := lock[s.OwnerAttr]; ok && o.Kind == KindS {
+		return o.S
+	}
+	return ""
+}
+
+// Nouns are what the items of the account table are called: accounts, or
+// records under --layout tables, whose tables hold devices, orders, or
+// anything else with unique attributes.
+func (s *Schema) Nouns() (one, many string) {
+	if s.Layout == LayoutTables {
+		return "record", "records"
+	}
+	return "account", "accounts"
 }

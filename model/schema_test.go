@@ -31,58 +31,58 @@ func normalizeFirst(n Normalization) func(*Schema) {
 	return func(s *Schema) { s.Constraints[0].Normalize = n }
 }
 
-// checkFlagError checks that err is nil when flag is "", and otherwise a
-// *FlagError naming flag.
-func checkFlagError(t *testing.T, err error, flag string) {
+// checkFieldError checks that err is nil when field is "", and otherwise a
+// *SchemaError naming field.
+func checkFieldError(t *testing.T, err error, field SchemaField) {
 	t.Helper()
-	if flag == "" {
+	if field == "" {
 		if err != nil {
 			t.Fatalf("unexpected error: %v", err)
 		}
 		return
 	}
-	var fe *FlagError
+	var fe *SchemaError
 	if !errors.As(err, &fe) {
-		t.Fatalf("error = %v (%T), want a *FlagError for --%s", err, err, flag)
+		t.Fatalf("error = %v (%T), want a *SchemaError for %s", err, err, field)
 	}
-	if fe.Flag != flag {
-		t.Errorf("error names --%s, want --%s (%v)", fe.Flag, flag, err)
+	if fe.Field != field {
+		t.Errorf("error names %s, want %s (%v)", fe.Field, field, err)
 	}
-	if !strings.HasPrefix(err.Error(), "--"+flag+": ") {
-		t.Errorf("Error() = %q, want it to start with --%s: ", err.Error(), flag)
+	if !strings.HasPrefix(err.Error(), string(field)+": ") {
+		t.Errorf("Error() = %q, want it to start with %s: ", err.Error(), field)
 	}
 }
 
 func TestValidate(t *testing.T) {
 	tests := []struct {
-		name     string
-		schema   *Schema
-		wantFlag string // "" when the schema is valid
+		name      string
+		schema    *Schema
+		wantField SchemaField // "" when the schema is valid
 	}{
 		{"single defaults", singleSchema(), ""},
 		{"tables defaults", tablesSchema(), ""},
 		{"single without sort key", singleSchema(func(s *Schema) { s.SK, s.AccountSK, s.LockSK = "", "", "" }), ""},
-		{"empty table", singleSchema(func(s *Schema) { s.Table = "" }), "table"},
-		{"empty pk", singleSchema(func(s *Schema) { s.PK = "" }), "pk"},
-		{"sk equal to pk", singleSchema(func(s *Schema) { s.SK = "PK" }), "sk"},
-		{"empty account sk with a sort key", singleSchema(func(s *Schema) { s.AccountSK = "" }), "account-sk"},
-		{"empty lock sk with locks in the account table", singleSchema(func(s *Schema) { s.LockSK = "" }), "lock-sk"},
+		{"empty table", singleSchema(func(s *Schema) { s.Table = "" }), FieldTable},
+		{"empty pk", singleSchema(func(s *Schema) { s.PK = "" }), FieldPK},
+		{"sk equal to pk", singleSchema(func(s *Schema) { s.SK = "PK" }), FieldSK},
+		{"empty account sk with a sort key", singleSchema(func(s *Schema) { s.AccountSK = "" }), FieldAccountSK},
+		{"empty lock sk with locks in the account table", singleSchema(func(s *Schema) { s.LockSK = "" }), FieldLockSK},
 		{"empty lock sk with locks in lock tables only", tablesSchema(func(s *Schema) { s.SK, s.AccountSK = "kind", "RECORD" }), ""},
-		{"no constraints", singleSchema(func(s *Schema) { s.Constraints = nil }), "unique"},
-		{"empty owner attribute", singleSchema(func(s *Schema) { s.OwnerAttr = "" }), "owner-attr"},
-		{"empty lock prefix in layout single", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "" }), "unique"},
+		{"no constraints", singleSchema(func(s *Schema) { s.Constraints = nil }), FieldConstraints},
+		{"empty owner attribute", singleSchema(func(s *Schema) { s.OwnerAttr = "" }), FieldOwnerAttr},
+		{"empty lock prefix in layout single", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "" }), FieldConstraints},
 		{"empty lock prefix of the only constraint", singleSchema(func(s *Schema) {
 			s.Constraints = []Constraint{{Attr: "email", Normalize: NormalizeNone}}
-		}), "unique"},
-		{"a prefix is a prefix of a later one", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "UNIQ#EMAIL#H#" }), "unique"},
-		{"a prefix is a prefix of an earlier one", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "UNIQ#" }), "unique"},
-		{"equal prefixes", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "UNIQ#EMAIL#" }), "unique"},
-		{"repeated attribute", singleSchema(func(s *Schema) { s.Constraints[1].Attr = "email" }), "unique"},
-		{"constraint on the pk", singleSchema(func(s *Schema) { s.Constraints[1].Attr = "PK" }), "unique"},
-		{"constraint on the owner attribute", singleSchema(func(s *Schema) { s.Constraints[0].Attr = "owner" }), "unique"},
-		{"lock table equal to the account table", tablesSchema(func(s *Schema) { s.Constraints[1].LockTable = "devices" }), "unique"},
-		{"lock table listed twice", tablesSchema(func(s *Schema) { s.Constraints[1].LockTable = s.Constraints[0].LockTable }), "unique"},
-		{"empty account prefix with locks in the account table", singleSchema(func(s *Schema) { s.AccountPrefix = "" }), "account-prefix"},
+		}), FieldConstraints},
+		{"a prefix is a prefix of a later one", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "UNIQ#EMAIL#H#" }), FieldConstraints},
+		{"a prefix is a prefix of an earlier one", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "UNIQ#" }), FieldConstraints},
+		{"equal prefixes", singleSchema(func(s *Schema) { s.Constraints[1].Prefix = "UNIQ#EMAIL#" }), FieldConstraints},
+		{"repeated attribute", singleSchema(func(s *Schema) { s.Constraints[1].Attr = "email" }), FieldConstraints},
+		{"constraint on the pk", singleSchema(func(s *Schema) { s.Constraints[1].Attr = "PK" }), FieldConstraints},
+		{"constraint on the owner attribute", singleSchema(func(s *Schema) { s.Constraints[0].Attr = "owner" }), FieldConstraints},
+		{"lock table equal to the account table", tablesSchema(func(s *Schema) { s.Constraints[1].LockTable = "devices" }), FieldConstraints},
+		{"lock table listed twice", tablesSchema(func(s *Schema) { s.Constraints[1].LockTable = s.Constraints[0].LockTable }), FieldConstraints},
+		{"empty account prefix with locks in the account table", singleSchema(func(s *Schema) { s.AccountPrefix = "" }), FieldAccountPrefix},
 		{"empty account prefix with locks in lock tables only", singleSchema(func(s *Schema) {
 			s.AccountPrefix = ""
 			s.Constraints = []Constraint{
@@ -92,18 +92,18 @@ func TestValidate(t *testing.T) {
 		}), ""},
 		{"empty account prefix with one lock in the account table", tablesSchema(func(s *Schema) {
 			s.Constraints[1] = Constraint{Attr: "registration_code", Prefix: "CODE#"}
-		}), "account-prefix"},
+		}), FieldAccountPrefix},
 		{"account prefix overlapping a lock prefix, told apart by sort key", singleSchema(func(s *Schema) { s.AccountPrefix = "UNIQ#" }), ""},
-		{"account prefix overlapping a lock prefix, same sort key", singleSchema(func(s *Schema) { s.AccountPrefix, s.AccountSK = "UNIQ#", "LOCK" }), "account-prefix"},
+		{"account prefix overlapping a lock prefix, same sort key", singleSchema(func(s *Schema) { s.AccountPrefix, s.AccountSK = "UNIQ#", "LOCK" }), FieldAccountPrefix},
 		{"account prefix extending a lock prefix, no sort key", singleSchema(func(s *Schema) {
 			s.SK, s.AccountSK, s.LockSK = "", "", ""
 			s.AccountPrefix = "UNIQ#HANDLE#ACCT#"
-		}), "account-prefix"},
+		}), FieldAccountPrefix},
 		{"disjoint prefixes, no sort key", singleSchema(func(s *Schema) { s.SK, s.AccountSK, s.LockSK = "", "", "" }), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkFlagError(t, tt.schema.Validate(), tt.wantFlag)
+			checkFieldError(t, tt.schema.Validate(), tt.wantField)
 		})
 	}
 }
@@ -131,10 +131,10 @@ func TestParseUnique(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseUnique(tt.in)
 			if tt.wantErr {
-				checkFlagError(t, err, "unique")
+				checkFieldError(t, err, FieldConstraints)
 				return
 			}
-			checkFlagError(t, err, "")
+			checkFieldError(t, err, "")
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ParseUnique(%q) = %+v, want %+v", tt.in, got, tt.want)
 			}
@@ -160,10 +160,10 @@ func TestParseNormalization(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseNormalization(tt.in)
 			if tt.wantErr {
-				checkFlagError(t, err, "normalize")
+				checkFieldError(t, err, FieldNormalize)
 				return
 			}
-			checkFlagError(t, err, "")
+			checkFieldError(t, err, "")
 			if got != tt.want {
 				t.Errorf("ParseNormalization(%q) = %q, want %q", tt.in, got, tt.want)
 			}
@@ -187,10 +187,10 @@ func TestParseLayout(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseLayout(tt.in)
 			if tt.wantErr {
-				checkFlagError(t, err, "layout")
+				checkFieldError(t, err, FieldLayout)
 				return
 			}
-			checkFlagError(t, err, "")
+			checkFieldError(t, err, "")
 			if got != tt.want {
 				t.Errorf("ParseLayout(%q) = %q, want %q", tt.in, got, tt.want)
 			}
@@ -200,26 +200,27 @@ func TestParseLayout(t *testing.T) {
 
 func TestParseAssignment(t *testing.T) {
 	tests := []struct {
-		flag, in            string
+		flag                SchemaField
+		in                  string
 		wantAttr, wantValue string
 		wantErr             bool
 	}{
-		{flag: "normalize", in: "email=lower", wantAttr: "email", wantValue: "lower"},
-		{flag: "index", in: "email=by-email", wantAttr: "email", wantValue: "by-email"},
-		{flag: "index", in: "email=a=b", wantAttr: "email", wantValue: "a=b"},
-		{flag: "normalize", in: "email", wantErr: true},
-		{flag: "normalize", in: "=lower", wantErr: true},
-		{flag: "index", in: "email=", wantErr: true},
-		{flag: "index", in: "", wantErr: true},
+		{flag: FieldNormalize, in: "email=lower", wantAttr: "email", wantValue: "lower"},
+		{flag: FieldIndex, in: "email=by-email", wantAttr: "email", wantValue: "by-email"},
+		{flag: FieldIndex, in: "email=a=b", wantAttr: "email", wantValue: "a=b"},
+		{flag: FieldNormalize, in: "email", wantErr: true},
+		{flag: FieldNormalize, in: "=lower", wantErr: true},
+		{flag: FieldIndex, in: "email=", wantErr: true},
+		{flag: FieldIndex, in: "", wantErr: true},
 	}
 	for _, tt := range tests {
-		t.Run(tt.flag+" "+tt.in, func(t *testing.T) {
+		t.Run(string(tt.flag)+" "+tt.in, func(t *testing.T) {
 			attr, value, err := ParseAssignment(tt.flag, tt.in)
 			if tt.wantErr {
-				checkFlagError(t, err, tt.flag)
+				checkFieldError(t, err, tt.flag)
 				return
 			}
-			checkFlagError(t, err, "")
+			checkFieldError(t, err, "")
 			if attr != tt.wantAttr || value != tt.wantValue {
 				t.Errorf("ParseAssignment(%q, %q) = %q, %q, want %q, %q", tt.flag, tt.in, attr, value, tt.wantAttr, tt.wantValue)
 			}
@@ -304,7 +305,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tt.schema.Classify(tt.table, tt.item)
+			got := Classifier{tt.schema}.Classify(tt.table, tt.item)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Classify(%q, %v) = %+v, want %+v", tt.table, tt.item, got, tt.want)
 			}

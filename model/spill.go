@@ -5,11 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/locktable/locktable/internal/spill"
 )
 
 // A census with a memory budget (LimitMemory) keeps what it sees in memory
@@ -28,9 +27,6 @@ import (
 // duplicate_value problem lists every holder).
 const maxSpillDepth = 3
 
-// spillBuffer is the write buffer of one partition file.
-const spillBuffer = 8 << 10
-
 // SpillStats says how much a census spilled.
 type SpillStats struct {
 	Spills     int   // how often the census wrote what it held to disk
@@ -38,64 +34,14 @@ type SpillStats struct {
 	Bytes      int64 // bytes written, over every level of partitioning
 }
 
-// spill is a census's budget and, once it has spilled, its partition files.
-type spill struct {
-	budget int64  // what the census may hold, in estimated bytes
-	depth  int    // 0 for the census of a check; partitions split again are deeper
-	under  string // where to make dir: "" for the system's temporary directory
-	dir    string // the partition files' directory, "" until the first spill
-	parts  []*partitionFile
-	seed   maphash.Seed
+// spillBudget is a census's budget and, once it has spilled, its
+// partition files.
+type spillBudget struct {
+	budget int64      // what the census may hold, in estimated bytes
+	depth  int        // 0 for the census of a check; partitions split again are deeper
+	under  string     // where to make the files' directory: "" for the system's temporary directory
+	files  *spill.Set // nil until the first spill
 	stats  SpillStats
-}
-
-// partitionFile is one partition: the records of the values that hash to
-// it, appended at each spill. It is open only between a spill and the next
-// read: a census reconciling a partition split again would otherwise hold
-// the files of every level open at once.
-type partitionFile struct {
-	path    string
-	f       *os.File // nil while closed
-	w       *bufio.Writer
-	created bool // a record was written: the file must be there
-}
-
-// write appends a record, opening the file when it is closed.
-func (p *partitionFile) write(record []byte) error {
-	if p.f == nil {
-		f, err := os.OpenFile(p.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return err
-		}
-		p.f, p.w, p.created = f, bufio.NewWriterSize(f, spillBuffer), true
-	}
-	_, err := p.w.Write(record)
-	return err
-}
-
-// open opens the file to read it: nil and no error when no record was
-// written to it. A file written to and gone (removed by hand, or by a
-// cleaner of the temporary directory) is an error, never a partition of
-// no value.
-func (p *partitionFile) open() (*os.File, error) {
-	f, err := os.Open(p.path)
-	switch {
-	case err == nil:
-		return f, nil
-	case errors.Is(err, fs.ErrNotExist) && !p.created:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("read back the census: %w", err)
-}
-
-// close flushes and closes the file, if open.
-func (p *partitionFile) close() error {
-	if p.f == nil {
-		return nil
-	}
-	err := errors.Join(p.w.Flush(), p.f.Close())
-	p.f, p.w = nil, nil
-	return err
 }
 
 // LimitMemory gives the census a budget of about bytes (0: none, the
@@ -110,8 +56,8 @@ func (c *Census) LimitMemory(bytes int64) {
 		return
 	}
 	parts := int(min(max(bytes/(256<<10), 4), 256))
-	share := max(bytes/2-int64(parts*spillBuffer), bytes/4)
-	c.spill = &spill{budget: share, seed: maphash.MakeSeed()}
+	share := max(bytes/2-int64(parts*spill.Buffer), bytes/4)
+	c.spill = &spillBudget{budget: share}
 	c.spill.stats.Partitions = parts
 }
 
@@ -124,7 +70,7 @@ func (c *Census) Spilled() SpillStats {
 }
 
 // spilled reports whether part of the census is on disk.
-func (c *Census) spilled() bool { return c.spill != nil && c.spill.dir != "" }
+func (c *Census) spilled() bool { return c.spill != nil && c.spill.files != nil }
 
 // Err returns the error that stopped the census recording (a spill that
 // could not be written), nil if none.
@@ -164,15 +110,16 @@ func (c *Census) forget() {
 // are read: a census that spills often writes each buffer once it is full.
 func (c *Census) spillAll() error {
 	sp := c.spill
-	if sp.dir == "" {
-		if err := sp.create(sp.stats.Partitions); err != nil {
-			return err
+	if sp.files == nil {
+		files, err := spill.Create(sp.under, sp.stats.Partitions)
+		if err != nil {
+			return fmt.Errorf("spill the census: %w", err)
 		}
+		sp.files = files
 	}
 	err := c.eachRecord(func(ci int, v, record []byte) error {
-		p := sp.parts[sp.partition(ci, v)]
-		if err := p.write(record); err != nil {
-			return fmt.Errorf("spill the census to %s: %w", p.path, err)
+		if err := sp.files.Write(ci, v, record); err != nil {
+			return fmt.Errorf("spill the census to %w", err)
 		}
 		sp.stats.Bytes += int64(len(record))
 		return nil
@@ -191,36 +138,20 @@ func (c *Census) readable() error {
 	if err := c.spillAll(); err != nil {
 		return err
 	}
-	for _, p := range c.spill.parts {
-		if err := p.close(); err != nil {
-			return fmt.Errorf("spill the census to %s: %w", p.path, err)
-		}
+	if err := c.spill.files.Flush(); err != nil {
+		return fmt.Errorf("spill the census to %w", err)
 	}
 	return nil
 }
 
-// create makes the directory of a census that spills for the first time
-// and names its n partition files, created at their first record. The
-// directory's name holds the process's id, so that the first spill of a
-// later process removes what a killed one left (removeStaleSpills).
-func (sp *spill) create(n int) (err error) {
-	if sp.under == "" {
-		removeStaleSpills(os.TempDir())
+// openPart opens partition file i of a census that spilled, to read it
+// back: nil and no error when no value fell in it.
+func (c *Census) openPart(i int) (*os.File, error) {
+	f, err := c.spill.files.Open(i)
+	if err != nil {
+		return nil, fmt.Errorf("read back the census: %w", err)
 	}
-	if sp.dir, err = os.MkdirTemp(sp.under, fmt.Sprintf("%s%d-", spillDirPrefix, os.Getpid())); err != nil {
-		sp.dir = ""
-		return fmt.Errorf("spill the census: %w", err)
-	}
-	for i := range n {
-		sp.parts = append(sp.parts, &partitionFile{path: filepath.Join(sp.dir, fmt.Sprintf("part-%03d", i))})
-	}
-	return nil
-}
-
-// partition is the partition of value v of constraint ci.
-func (sp *spill) partition(ci int, v []byte) int {
-	h := maphash.Bytes(sp.seed, v) + uint64(ci)*0x9e3779b97f4a7c15
-	return int(h % uint64(len(sp.parts)))
+	return f, nil
 }
 
 // eachRecord hands write each value the census holds in memory, as a
@@ -293,11 +224,14 @@ func appendString(buf []byte, s []byte) []byte {
 	return append(buf, s...)
 }
 
-// replay reads partition file p and adds each record to c, as the census
-// that spilled it had added it.
-func (c *Census) replay(p *partitionFile) error {
-	path := p.path
-	f, err := p.open()
+// replay reads partition file i of from and adds each record to c, as
+// from had added it.
+func (c *Census) replay(from *spill.Set, i int) error {
+	path := from.Path(i)
+	f, err := from.Open(i)
+	if err != nil {
+		err = fmt.Errorf("read back the census: %w", err)
+	}
 	if f == nil && err == nil {
 		return nil // no value of the census fell in this partition
 	}
@@ -427,13 +361,13 @@ func (c *Census) Reconcile() ([]Problem, error) {
 // under this one); without, it holds the whole partition.
 func (c *Census) eachPartition(split bool, visit func(part *Census) error) error {
 	sp := c.spill
-	for _, p := range sp.parts {
+	for i := range sp.files.Len() {
 		part := NewCensus(c.schema)
 		if split && sp.depth < maxSpillDepth {
-			part.spill = &spill{budget: sp.budget, depth: sp.depth + 1, under: sp.dir, seed: maphash.MakeSeed()}
-			part.spill.stats.Partitions = len(sp.parts)
+			part.spill = &spillBudget{budget: sp.budget, depth: sp.depth + 1, under: sp.files.Dir()}
+			part.spill.stats.Partitions = sp.files.Len()
 		}
-		err := part.replay(p)
+		err := part.replay(sp.files, i)
 		if err == nil {
 			err = visit(part)
 		}
@@ -458,14 +392,9 @@ func (c *Census) Close() error {
 	if c == nil || !c.spilled() {
 		return nil
 	}
-	sp := c.spill
-	var errs []error
-	for _, p := range sp.parts {
-		errs = append(errs, p.close())
-	}
-	errs = append(errs, os.RemoveAll(sp.dir))
-	sp.parts, sp.dir = nil, ""
+	err := c.spill.files.Remove()
+	c.spill.files = nil
 	c.forget()
 	c.err = errClosed
-	return errors.Join(errs...)
+	return err
 }

@@ -56,8 +56,8 @@ func TestSpillCensusCases(t *testing.T) {
 				t.Fatalf("the census did not spill")
 			}
 			dir := ""
-			if c.spill != nil {
-				dir = c.spill.dir
+			if c.spilled() {
+				dir = c.spill.files.Dir()
 			}
 			checkProblems(t, tt.schema, reconciled(t, c), tt.want)
 			if err := c.Close(); err != nil {
@@ -431,7 +431,7 @@ func TestSpillFailures(t *testing.T) {
 	if err := c.readable(); err != nil {
 		t.Fatal(err)
 	}
-	cut := c.spill.parts[0].path
+	cut := c.spill.files.Path(0)
 	info, err := os.Stat(cut)
 	if err != nil {
 		t.Fatal(err)
@@ -445,5 +445,32 @@ func TestSpillFailures(t *testing.T) {
 	c.Close()
 	if _, err := c.Reconcile(); !errors.Is(err, errClosed) {
 		t.Errorf("reconciled after Close: %v", err)
+	}
+}
+
+// TestSpillFileGone: a partition file removed under a census that wrote to
+// it is an error when reconciled, never a partition of no value.
+func TestSpillFileGone(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	s := DefaultSchema(LayoutSingle)
+	c := spillingCensus(&s)
+	defer c.Close()
+	for _, r := range randomRows(rand.New(rand.NewPCG(2, 2)), &s, 50) {
+		c.Add(r.table, r.item)
+	}
+	if err := c.readable(); err != nil {
+		t.Fatal(err)
+	}
+	removed := false
+	for i := range c.spill.files.Len() {
+		if !removed {
+			removed = os.Remove(c.spill.files.Path(i)) == nil
+		}
+	}
+	if !removed {
+		t.Fatal("no partition file to remove")
+	}
+	if _, err := c.Reconcile(); err == nil || !strings.Contains(err.Error(), "read back the census") {
+		t.Errorf("a partition file gone: Reconcile() error %v, want one", err)
 	}
 }

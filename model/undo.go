@@ -73,7 +73,7 @@ func UndoItems(p Plan, before func(table string, key map[string]string) Item) []
 // undo (now), that the write did not leave must be absent. A lock the
 // write deleted while locktable's claim was on it (a reclaimed orphan) is
 // put back as it was before the claim, naming no owner.
-func (s *Schema) Undo(r UndoRecord, now func(table string, key map[string]string) Item) (Plan, error) {
+func (s Planner) Undo(r UndoRecord, now func(table string, key map[string]string) Item) (Plan, error) {
 	p := Plan{Operation: "undo", Keys: append([]string{}, r.Keys...), Undoes: r.Token,
 		Note: fmt.Sprintf("undo of %s %s (token %s): each item is set back only if it is still as that write left it",
 			r.Operation, Printable(strings.Join(r.Keys, ", ")), r.Token)}
@@ -95,8 +95,8 @@ func (s *Schema) Undo(r UndoRecord, now func(table string, key map[string]string
 
 // restore is the action that sets one item back to how it was before the
 // write, guarded by the item being as the write left it.
-func (s *Schema) restore(it UndoItem, now Item) (Action, bool) {
-	e := s.Classify(it.Table, firstItem(it.Before, it.After, KeyItem(it.Key)))
+func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
+	e := Classifier(s).Classify(it.Table, firstItem(it.Before, it.After, KeyItem(it.Key)))
 	a := Action{Role: RoleRestore, Table: it.Table, Key: it.Key, Constraint: -1}
 	switch e.Kind {
 	case EntryAccount:
@@ -199,19 +199,4 @@ func (a Action) restorePurpose(k string) string {
 		return "delete " + n + " " + k + ", which that write created"
 	}
 	return "set " + n + " " + k + " back as it was"
-}
-
-// explainRestore is Explain for RoleRestore: what changed since the write.
-func (s *Schema) explainRestore(a Action, now Item) string {
-	what := a.restoreNoun() + " " + Printable(a.KeyText(s))
-	if a.Kind == ActPut {
-		if now != nil {
-			return what + " exists again"
-		}
-		return what + ": its condition failed"
-	}
-	if now == nil {
-		return what + " no longer exists"
-	}
-	return what + " changed since that write" + changedAttr(a.Conds, now, true)
 }

@@ -100,7 +100,7 @@ func TestUndo(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := UndoRecord{Token: "t0", Operation: "op", Keys: []string{"ACCT#a1"}, Items: tc.items}
-			p, err := sc.Undo(r, func(_ string, key map[string]string) Item { return tc.now[key["PK"]] })
+			p, err := Planner{&sc}.Undo(r, func(_ string, key map[string]string) Item { return tc.now[key["PK"]] })
 			var fe *FieldError
 			if tc.err != "" {
 				if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.err) {
@@ -151,7 +151,7 @@ func TestAfterAndUndoItems(t *testing.T) {
 func TestExplainRestore(t *testing.T) {
 	sc := DefaultSchema(LayoutSingle)
 	r := UndoRecord{Token: "t0", Items: []UndoItem{undoItem(accountItemOf("ACCT#a1", "email", "a@x.io"), accountItemOf("ACCT#a1", "email", "b@x.io"))}}
-	p, err := sc.Undo(r, func(string, map[string]string) Item { return nil })
+	p, err := Planner{&sc}.Undo(r, func(string, map[string]string) Item { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestExplainRestore(t *testing.T) {
 		if now != "" {
 			it = accountItemOf("ACCT#a1", "email", now)
 		}
-		if got := sc.Explain(a, it); got != want {
+		if got := (Classifier{&sc}).Explain(a, it); got != want {
 			t.Errorf("now %q: %q, want %q", now, got, want)
 		}
 	}

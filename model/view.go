@@ -66,7 +66,7 @@ func (a AccountView) Duplicate() bool {
 }
 
 // ExpectedLocks returns the keys of the locks account it should have.
-func (s *Schema) ExpectedLocks(it Item) []KeyRef {
+func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 	var refs []KeyRef
 	for ci := range s.Constraints {
 		if h, v := s.Held(ci, it); h == HoldsValue {
@@ -80,7 +80,7 @@ func (s *Schema) ExpectedLocks(it Item) []KeyRef {
 // Judge builds the view of account it from consistent reads: lockAt finds
 // a lock read by its key; holds says whether an account (a lock's owner
 // other than this one) holds value v of constraint ci.
-func (s *Schema) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool) AccountView {
+func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool) AccountView {
 	id := ""
 	if pk, ok := it[s.PK]; ok {
 		id = pk.S

@@ -427,7 +427,7 @@ func ofRound(s, tag string) bool {
 func notApplied(sn snapshot, p model.Plan, a model.Action) []string {
 	if p.Reclaim != nil {
 		// A committed reclaim deleted the lock it claimed.
-		a = sn.s.DeleteClaimed(*p.Reclaim)
+		a = model.Planner{Schema: sn.s}.DeleteClaimed(*p.Reclaim)
 	}
 	now := sn.at(a.Table, a.Key)
 	if model.Applied(a, now) {

@@ -225,7 +225,7 @@ func (sn snapshot) lock(ci int, v string) model.Item {
 func (sn snapshot) holders(ci int, v string) []string {
 	var ids []string
 	for _, it := range sn.items {
-		if sn.s.Classify(sn.s.Table, it).Kind != model.EntryAccount {
+		if (model.Classifier{Schema: sn.s}).Classify(sn.s.Table, it).Kind != model.EntryAccount {
 			continue
 		}
 		if h, hv := sn.s.Held(ci, it); h == model.HoldsValue && hv == v {
@@ -248,7 +248,7 @@ func (sn snapshot) applied(p model.Plan) (all, none bool) {
 		// A reclaim (claim, look again, delete) is done when the lock is
 		// gone; a lock left ownerless or still claimed is an orphan not
 		// repaired (a claim left is reported so, and a rerun finishes it).
-		del := sn.s.DeleteClaimed(*r)
+		del := model.Planner{Schema: sn.s}.DeleteClaimed(*r)
 		gone := sn.at(del.Table, del.Key) == nil
 		return gone, !gone
 	}

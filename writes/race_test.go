@@ -69,7 +69,7 @@ func TestRaceViolations(t *testing.T) {
 	const v = "race@x.io"
 	signup := func(id string) backend.Tx { return tx(sc.Signup(id, map[string]string{"email": v})) }
 	rename := func(id string) backend.Tx {
-		return tx(sc.Rename(renameOf(id, "own-"+id), map[string]string{"email": v}, nil, nil))
+		return tx(model.Planner{Schema: &sc}.Rename(renameOf(id, "own-"+id), map[string]string{"email": v}, nil, nil))
 	}
 	txs := []backend.Tx{
 		signup("ACCT#win"),     // 1 committed: written, not judged

@@ -82,7 +82,7 @@ func value(attr, suffix string) string {
 func (r *replayer) involve(account model.Item) {
 	id := account[r.sc.PK].S
 	r.refs = append(r.refs, model.KeyRef{Table: r.sc.Table, Key: r.sc.AccountKey(id)})
-	r.refs = append(r.refs, r.sc.ExpectedLocks(account)...)
+	r.refs = append(r.refs, model.Classifier{Schema: r.sc}.ExpectedLocks(account)...)
 }
 
 // signupPlan plans the signup of id with attrs, records it as the
@@ -256,7 +256,7 @@ func (r *replayer) foreignLock() error {
 	attr := r.sc.Constraints[0].Attr
 	p := r.sc.HolderProblem(model.ForeignLock, 0, l.Value, holder.ID, []string{other.ID})
 	to := model.AccountView{ID: other.ID, Item: model.Item{attr: holder.Item[attr]}}
-	if err := r.guarded(r.sc.RepairForeign(p, l.Item, to)); err != nil {
+	if err := r.guarded(model.Planner{Schema: r.sc}.RepairForeign(p, l.Item, to)); err != nil {
 		return err
 	}
 	lock := maps.Clone(l.Item)

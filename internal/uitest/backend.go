@@ -2,7 +2,7 @@
 // items live in maps, pages are cut by position, and accounts, locks and
 // problems are judged with model's own functions. Writes evaluate each
 // action's conditions and apply all of them or none, explaining a failed
-// condition as model.Schema.Explain does. It answers in microseconds, so
+// condition as model.Classifier.Explain does. It answers in microseconds, so
 // Update and golden tests need no emulator; what only DynamoDB can show
 // (a commit, ALL_OLD reasons, indexes) is tested against dynoxide.
 package uitest
@@ -202,7 +202,7 @@ func (b *Backend) sorted(table string) []model.Item {
 func (b *Backend) accounts() []model.Item {
 	var out []model.Item
 	for _, it := range b.sorted(b.schema.Table) {
-		if b.schema.Classify(b.schema.Table, it).Kind == model.EntryAccount {
+		if (model.Classifier{Schema: &b.schema}).Classify(b.schema.Table, it).Kind == model.EntryAccount {
 			out = append(out, it)
 		}
 	}
@@ -233,7 +233,7 @@ func (b *Backend) judge(items []model.Item) []model.AccountView {
 	views := make([]model.AccountView, len(items))
 	held := map[string]int{}
 	for i, it := range items {
-		views[i] = sc.Judge(it, lockAt, holds)
+		views[i] = model.Classifier{Schema: sc}.Judge(it, lockAt, holds)
 		for _, l := range views[i].Locks {
 			if l.Value != "" {
 				held[fmt.Sprint(l.Constraint, l.Value)]++
@@ -269,7 +269,7 @@ func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) 
 	var locks []model.Lock
 	for _, table := range sc.Tables() {
 		for _, it := range b.sorted(table) {
-			if e := sc.Classify(table, it); e.Kind == model.EntryLock {
+			if e := (model.Classifier{Schema: sc}).Classify(table, it); e.Kind == model.EntryLock {
 				lt, key := sc.LockKey(e.Constraint, e.Value)
 				locks = append(locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner})
 			}
@@ -289,7 +289,7 @@ func (b *Backend) Account(ctx context.Context, id string) (model.AccountView, bo
 func (b *Backend) account(id string) (model.AccountView, bool, error) {
 	sc := &b.schema
 	it := b.get(sc.Table, sc.AccountKey(id))
-	if it == nil || sc.Classify(sc.Table, it).Kind != model.EntryAccount {
+	if it == nil || (model.Classifier{Schema: sc}).Classify(sc.Table, it).Kind != model.EntryAccount {
 		return model.AccountView{}, false, nil
 	}
 	return b.judge([]model.Item{it})[0], true, nil
@@ -400,7 +400,7 @@ func (b *Backend) PlanRename(ctx context.Context, id string, changes map[string]
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return b.schema.Rename(a, changes, others, seen)
+	return model.Planner{Schema: &b.schema}.Rename(a, changes, others, seen)
 }
 
 // PlanDelete plans deleting account id with its locks.
@@ -411,7 +411,7 @@ func (b *Backend) PlanDelete(ctx context.Context, id string, others model.Others
 	if err != nil {
 		return model.Plan{}, err
 	}
-	return b.schema.Delete(a, others, seen)
+	return model.Planner{Schema: &b.schema}.Delete(a, others, seen)
 }
 
 // PlanRepair plans the repair of p as it stands now, by the rules of
@@ -422,7 +422,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	sc := &b.schema
 	r := backend.Repair{Problem: p}
 	fresh := model.NewCensus(sc)
-	for _, ref := range sc.Involved(p) {
+	for _, ref := range (model.Classifier{Schema: sc}).Involved(p) {
 		if it := b.get(ref.Table, ref.Key); it != nil {
 			fresh.Add(ref.Table, it)
 		}
@@ -444,16 +444,16 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	var err error
 	switch {
 	case p.Kind == model.OrphanLock:
-		r.Plan, err = sc.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
+		r.Plan, err = model.Planner{Schema: sc}.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
 	default:
 		var holder model.AccountView
 		if holder, err = b.mustAccount(p.Accounts[0]); err != nil {
 			return r, err
 		}
 		if p.Kind == model.MissingLock {
-			r.Plan, err = sc.RepairMissing(p, holder)
+			r.Plan, err = model.Planner{Schema: sc}.RepairMissing(p, holder)
 		} else {
-			r.Plan, err = sc.RepairForeign(p, lock, holder)
+			r.Plan, err = model.Planner{Schema: sc}.RepairForeign(p, lock, holder)
 		}
 	}
 	return r, err
@@ -584,13 +584,13 @@ func (b *Backend) transact(p model.Plan, res *model.Result) model.Outcome {
 	var held []model.Action
 	for i, a := range p.Actions {
 		if now := b.get(a.Table, a.Key); !conditionsHold(a.Conds, now) {
-			res.Reasons = append(res.Reasons, model.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: sc.Explain(a, now)})
+			res.Reasons = append(res.Reasons, model.Reason{Slot: i, Action: a.Purpose(sc), Code: "ConditionalCheckFailed", Message: model.Classifier{Schema: sc}.Explain(a, now)})
 			failed = append(failed, model.Failure{Slot: i, Code: "ConditionalCheckFailed", Now: now})
 		} else {
 			held = append(held, a)
 		}
 	}
-	if note, ok := sc.AlreadyRepaired(p, failed); ok {
+	if note, ok := (model.Classifier{Schema: sc}).AlreadyRepaired(p, failed); ok {
 		res.Reasons, res.Note = []model.Reason{}, note
 		return model.Skipped
 	}

@@ -112,7 +112,7 @@ type Model struct {
 	op      operation
 	id      string // the account a rename or delete is about
 	// seen is that account as the screen showed it: a rename or delete
-	// from here is guarded on it (model.Schema.Rename).
+	// from here is guarded on it (model.Planner.Rename).
 	seen model.Item
 	// prepared is the transaction the dialog previews; sending, the one in
 	// flight: quitting waits for its outcome (quitting), unless asked

@@ -1,6 +1,6 @@
 //go:build windows
 
-package model
+package spill
 
 import (
 	"errors"

@@ -1,8 +1,7 @@
-package model
+package spill
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +11,7 @@ import (
 	"time"
 )
 
-// TestSpillRemovesStaleDirs: the first spill of a process removes the
+// TestSpillRemovesStaleDirs: the first set a process creates removes the
 // spill directories of processes that are gone (a check killed) once
 // nothing has written to them for a day, and leaves the others.
 func TestSpillRemovesStaleDirs(t *testing.T) {
@@ -46,15 +45,11 @@ func TestSpillRemovesStaleDirs(t *testing.T) {
 			os.Chtimes(d, dayAgo, dayAgo)
 		}
 	}
-	s := DefaultSchema(LayoutSingle)
-	c := spillingCensus(&s)
-	defer c.Close()
-	for _, r := range randomRows(rand.New(rand.NewPCG(1, 1)), &s, 20) {
-		c.Add(r.table, r.item)
+	set, err := Create("", 4)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if c.Spilled().Spills == 0 {
-		t.Fatal("the census did not spill")
-	}
+	defer set.Remove()
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the spill of a process gone is still there: %v", err)
 	}
@@ -63,34 +58,7 @@ func TestSpillRemovesStaleDirs(t *testing.T) {
 			t.Errorf("%s was removed: %v", d, err)
 		}
 	}
-	if !strings.HasPrefix(filepath.Base(c.spill.dir), fmt.Sprintf("%s%d-", spillDirPrefix, os.Getpid())) {
-		t.Errorf("spill directory %s does not name this process", c.spill.dir)
-	}
-}
-
-// TestSpillFileGone: a partition file removed under a census that wrote to
-// it is an error when reconciled, never a partition of no value.
-func TestSpillFileGone(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	s := DefaultSchema(LayoutSingle)
-	c := spillingCensus(&s)
-	defer c.Close()
-	for _, r := range randomRows(rand.New(rand.NewPCG(2, 2)), &s, 50) {
-		c.Add(r.table, r.item)
-	}
-	if err := c.readable(); err != nil {
-		t.Fatal(err)
-	}
-	removed := false
-	for _, p := range c.spill.parts {
-		if p.created && !removed {
-			removed = os.Remove(p.path) == nil
-		}
-	}
-	if !removed {
-		t.Fatal("no partition file to remove")
-	}
-	if _, err := c.Reconcile(); err == nil || !strings.Contains(err.Error(), "read back the census") {
-		t.Errorf("a partition file gone: Reconcile() error %v, want one", err)
+	if !strings.HasPrefix(filepath.Base(set.Dir()), fmt.Sprintf("%s%d-", spillDirPrefix, os.Getpid())) {
+		t.Errorf("spill directory %s does not name this process", set.Dir())
 	}
 }

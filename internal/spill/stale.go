@@ -1,4 +1,4 @@
-package model
+package spill
 
 import (
 	"io/fs"

@@ -1,0 +1,73 @@
+package model
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+)
+
+// IDKeyPrefix is what an account's key holds before its id: IDPrefix
+// where given, else the account prefix.
+func (s *Schema) IDKeyPrefix() string {
+	if s.IDPrefix != "" {
+		return s.IDPrefix
+	}
+	return s.AccountPrefix
+}
+
+// SignupKey is the key of a new account whose attributes attrs give its
+// id in the id attribute: IDKeyPrefix and that id. False when the schema
+// has no id attribute or attrs leave it empty.
+func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
+	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
+		return s.IDKeyPrefix() + v, true
+	}
+	return "", false
+}
+
+// IDAttrFlag is the value of --id-attr that gives IDAttr and IDPrefix.
+func (s *Schema) IDAttrFlag() string {
+	if s.IDPrefix != "" {
+		return s.IDAttr + "=" + s.IDPrefix
+	}
+	return s.IDAttr
+}
+
+// NewAccountID returns a fresh account key for a signup: the account
+// prefix and 12 random hex digits.
+func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
+
+// NewAccountIDLike returns a fresh account key that looks like ids, keys
+// of the table: the account prefix, or when there is none the prefix most
+// of ids share up to a separator (dev- of dev-7f3a91c2), then 12 random
+// hex digits.
+func (s *Schema) NewAccountIDLike(ids []string) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	prefix := s.IDKeyPrefix()
+	if prefix == "" {
+		prefix = commonIDPrefix(ids)
+	}
+	return prefix + hex.EncodeToString(b)
+}
+
+// commonIDPrefix is the part up to the first separator (- _ # : / .)
+// that more than half of ids start with, "" when there is none.
+func commonIDPrefix(ids []string) string {
+	seen := map[string]int{}
+	best := ""
+	for _, id := range ids {
+		i := strings.IndexAny(id, "-_#:/.")
+		if i <= 0 {
+			continue
+		}
+		p := id[:i+1]
+		if seen[p]++; seen[p] > seen[best] {
+			best = p
+		}
+	}
+	if 2*seen[best] <= len(ids) {
+		return ""
+	}
+	return best
+}
