@@ -8,6 +8,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -17,6 +18,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -40,10 +42,11 @@ type PageMsg struct {
 // RefreshedMsg carries accounts read again after a write; gone lists those
 // that no longer exist.
 type RefreshedMsg struct {
-	req   reqID
-	views []model.AccountView
-	gone  []string
-	err   error
+	req     reqID
+	written []string // the accounts written (the others were read as related)
+	views   []model.AccountView
+	gone    []string
+	err     error
 }
 
 // PinMsg pins a group on top of the view.
@@ -83,9 +86,8 @@ type Model struct {
 	walk       int
 	jumping    bool
 	seekMore   bool
-	dup        model.OthersHold // the check's duplicate values, once known
-	emptyTable bool             // the check scanned no item at all
-	note       string           // what the last key could not do
+	emptyTable bool   // the check scanned no item at all
+	note       string // what the last key could not do
 	err        error
 	retry      func(*Model) tea.Cmd // redoes what failed
 	// first is the first page when it was asked for before the view
@@ -134,6 +136,10 @@ func (m Model) Init() tea.Cmd {
 	return m.load(backend.Cursor{}, false)
 }
 
+// UseItems makes the view keep its accounts in c, the item cache the
+// other views share, instead of its own.
+func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
+
 // SetFirst hands the view a first page asked for before it existed.
 func (m *Model) SetFirst(first FirstPage) { m.first = first }
 
@@ -169,7 +175,8 @@ func (m *Model) Reload() tea.Cmd {
 	m.restore = m.src.selection(cursor)
 	m.src.reset()
 	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
-	m.dup, m.err, m.retry = nil, nil, nil
+	m.err, m.retry = nil, nil
+	m.src.items.SetReport(nil, nil) // the check runs anew: rows say what was read
 	if m.restore != nil {
 		cursor = 0
 	}
@@ -195,12 +202,20 @@ func (m *Model) Retry() tea.Cmd {
 	return retry(m)
 }
 
-// Refresh reads accounts ids again, consistently, after a write.
+// Refresh reads accounts ids again, consistently, after a write, and with
+// them every account shown whose rows name what they hold (a value, or
+// one of them as a lock's owner): the write changed what those rows say.
 func (m Model) Refresh(ids []string) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.req
+	read := slices.Clone(ids)
+	for _, id := range m.src.items.Related(ids) {
+		if _, shown := m.src.index[id]; shown || m.src.isPinned(id) {
+			read = append(read, id)
+		}
+	}
 	return func() tea.Msg {
-		msg := RefreshedMsg{req: req}
-		for _, id := range ids {
+		msg := RefreshedMsg{req: req, written: ids}
+		for _, id := range read {
 			a, found, err := b.Account(ctx, id)
 			if err != nil {
 				msg.err = err
@@ -219,8 +234,11 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 // SetReport marks the duplicates dup a finished check found (report r's),
 // and shows its orphan locks on top.
 func (m *Model) SetReport(r *model.Report, dup model.OthersHold) {
-	m.dup, m.emptyTable = dup, r.ScannedItems == 0
-	m.src.markDuplicates(m.dup)
+	m.emptyTable = r.ScannedItems == 0
+	m.src.items.SetReport(r, dup)
+	if p := m.src.pin; p != nil && p.Problem != nil {
+		p.fixed = !m.src.items.Reports(*p.Problem)
+	}
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1
 	m.setOrphans(r.Problems, false)
@@ -291,7 +309,7 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, km.PrevProblem):
 		cmd = m.seek(-1)
 	case key.Matches(k, km.Unpin):
-		m.src.pin = nil
+		m.src.setPin(nil)
 		m.keepSelection(m.src.rebuildTop())
 	case key.Matches(k, km.Edit, km.Delete):
 		a, ok := m.SelectedAccount()
@@ -369,11 +387,6 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.err, m.retry = nil, nil
-	if m.dup != nil {
-		for i := range msg.page.Accounts {
-			msg.page.Accounts[i].MarkDuplicates(m.dup)
-		}
-	}
 	m.src.appendAccounts(msg.page.Accounts)
 	m.next = msg.page.Next
 	if m.next.Done() {
@@ -414,8 +427,8 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	}
 	var added []model.AccountView
 	for _, a := range msg.views {
-		if _, shown := m.src.index[a.ID]; shown || m.src.pinned(a.ID) {
-			m.src.replaceAccount(a)
+		if _, shown := m.src.index[a.ID]; shown || m.src.isPinned(a.ID) || !slices.Contains(msg.written, a.ID) {
+			m.src.items.Put(a)
 		} else {
 			added = append(added, a)
 		}
@@ -433,13 +446,8 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 
 // pin shows p on top, its first row selected.
 func (m *Model) pin(p Pin) {
-	if m.dup != nil {
-		for i := range p.Accounts {
-			p.Accounts[i].MarkDuplicates(m.dup)
-		}
-	}
 	m.note = ""
-	m.src.pin = &p
+	m.src.setPin(&p)
 	m.src.rebuildTop()
 	m.list.SetCursor(min(1, m.src.Len()-1))
 	m.list.ScrollToTop()
@@ -493,9 +501,7 @@ func (m Model) Title() string { return strings.ToUpper(m.src.many[:1]) + m.src.m
 // key to look like them.
 func (m Model) SampleIDs(n int) []string {
 	ids := make([]string, 0, min(n, len(m.src.main)))
-	for _, c := range m.src.main[:min(n, len(m.src.main))] {
-		ids = append(ids, c.id)
-	}
+	ids = append(ids, m.src.main[:min(n, len(m.src.main))]...)
 	return ids
 }
 

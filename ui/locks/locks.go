@@ -16,6 +16,7 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 )
 
@@ -54,7 +55,7 @@ type Model struct {
 
 // New returns the locks view, empty until Show.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
-	src := &source{r: r}
+	src := &source{r: r, items: items.New(r.Schema)}
 	return Model{ctx: ctx, backend: backend, km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
 
@@ -107,7 +108,11 @@ func (m *Model) Retry() tea.Cmd {
 
 // SetReport gives each lock its status from a finished check's report r
 // and its duplicate values dup.
-func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.setReport(r, dup) }
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.items.SetReport(r, dup) }
+
+// UseItems makes the view judge its locks by c, the item cache the other
+// views share, instead of its own.
+func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
 
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -203,53 +208,19 @@ func (m Model) Done() bool { return m.next.Done() }
 // Count is how many locks are loaded.
 func (m Model) Count() int { return len(m.src.locks) }
 
-// source is the locks view's rows: every lock item, with its status once
-// the check knows it. It implements browser.Source.
+// source is the locks view's rows: every lock item, with its status as
+// the item cache judges it once the check is done. It implements
+// browser.Source.
 type source struct {
-	r      *rows.Renderer
-	locks  []model.Lock
-	report *model.Report
-	// status of (constraint, raw value) from the report: orphan or foreign.
-	status map[lockID]model.LockStatus
-	dup    model.OthersHold // the values two or more accounts hold
-}
-
-type lockID struct {
-	ci    int
-	value string
+	r     *rows.Renderer
+	items *items.Cache
+	locks []model.Lock
 }
 
 func (d *source) Len() int { return len(d.locks) }
 
-// setReport indexes a check's report by lock.
-func (d *source) setReport(r *model.Report, dup model.OthersHold) {
-	d.report, d.dup = r, dup
-	d.status = map[lockID]model.LockStatus{}
-	for _, p := range r.Problems {
-		switch p.Kind {
-		case model.OrphanLock:
-			d.status[lockID{p.ConstraintIndex(), p.Value}] = model.LockOrphan
-		case model.ForeignLock:
-			d.status[lockID{p.ConstraintIndex(), p.Value}] = model.LockForeign
-		}
-	}
-}
-
 // lockStatus is a lock's status in words: "checking" until the check is done.
-func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) {
-	if d.report == nil {
-		return "checking", model.LockNone
-	}
-	if s, ok := d.status[lockID{l.Constraint, l.Value}]; ok {
-		return string(s), s
-	}
-	if d.dup(l.Constraint, l.Value) {
-		// The lock is sound, but the value it guards is held twice: the
-		// accounts view calls it so too.
-		return string(model.LockDuplicate), model.LockDuplicate
-	}
-	return string(model.LockOK), model.LockOK
-}
+func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) { return d.items.LockStatus(l) }
 
 func (d *source) Render(i, width int, selected bool) string {
 	l := &d.locks[i]

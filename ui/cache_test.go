@@ -1,0 +1,125 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/model"
+)
+
+// renameSelected renames the account of the selected row: attr (email or
+// username) becomes v, sent and committed, the dialog closed, and waits
+// for the check that follows.
+func renameSelected(d *driver, attr, v string) {
+	d.t.Helper()
+	d.press("e")
+	if attr == "username" {
+		d.press("tab")
+	}
+	waitScreen(d, "the form", "rename ACCT#")
+	d.send(ctrlU())
+	d.typeText(v)
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the check after the write", func(m *Model) bool { return !m.write.Open() && !m.check.Bar().Running && m.check.Report() != nil })
+	d.settle()
+}
+
+// saying returns the first row of the list whose status is status, "" for
+// none.
+func (d *driver) saying(status string) string {
+	for _, l := range d.lines()[2:] {
+		if f := strings.Fields(l); len(f) > 0 && f[len(f)-1] == status {
+			return fields(l)
+		}
+	}
+	return ""
+}
+
+// TestRenameOffADuplicateClearsItEverywhere (issue 19, 1): once an
+// account is renamed off a duplicate value, no row shows the value's
+// other holder as a duplicate any more, and the pinned heading of the
+// problem says it is fixed.
+func TestRenameOffADuplicateClearsItEverywhere(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.jump(d.problem(model.DuplicateValue))
+	title := "duplicate_value email=dup@x.io"
+	if got := strings.Join(d.pinned(title), "\n"); strings.Count(got, "duplicate") < 2 {
+		t.Fatalf("before the rename the pin shows no duplicate:\n%s", d.screen())
+	}
+	d.selectRow("ACCT#e5")
+	renameSelected(d, "email", "eve@x.io")
+	if n := d.m.check.Report().Counts()[model.DuplicateValue]; n != 0 {
+		t.Fatalf("the check still finds %d duplicates", n)
+	}
+	if r := d.saying("duplicate"); r != "" {
+		t.Errorf("row %q still says duplicate:\n%s", r, d.screen())
+	}
+	if d.rowIndex(title+" (fixed") < 0 {
+		t.Errorf("the pinned heading does not say the problem is fixed:\n%s", d.screen())
+	}
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	if r := d.saying("duplicate"); r != "" {
+		t.Errorf("lock %q still says duplicate:\n%s", r, d.screen())
+	}
+}
+
+// TestASearchUpdatesTheListRow (issue 19, 2): an account changed outside
+// the UI and found by a search shows as it is now in its list row too,
+// and the check runs again, so the header's counts follow.
+func TestASearchUpdatesTheListRow(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	missing := d.m.check.Report().Counts()[model.MissingLock]
+	// ada renamed by someone else, without her new lock.
+	store.Put(tablePlaceholder, acct("ACCT#a1", "ada@x.io", "ada.ext"))
+	d.search("ACCT#a1")
+	if got := d.pinned("search: ACCT#a1"); len(got) < 3 || !strings.Contains(got[2], "missing") {
+		t.Fatalf("the search does not show the account as it is now: %q", got)
+	}
+	var listed []string
+	for _, l := range d.lines()[d.rowIndex("accounts")+1:] {
+		if f := fields(strings.TrimPrefix(l, "▸ ")); strings.Contains(f, "ada") {
+			listed = append(listed, f)
+		}
+	}
+	if j := strings.Join(listed, "\n"); !strings.Contains(j, "ada.ext") || !strings.Contains(j, "missing") {
+		t.Errorf("the list row still shows the account as it was:\n%s", d.screen())
+	}
+	d.until("the check again", func(m *Model) bool {
+		return m.check.Report() != nil && m.check.Report().Counts()[model.MissingLock] == missing+1
+	})
+}
+
+// TestAWriteReadsTheRowsThatNameItsKeys (issue 19): after a write, the
+// rows of other accounts that name what it changed are read again: the
+// other holder of a value, whose lock named the account renamed.
+func TestAWriteReadsTheRowsThatNameItsKeys(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.jump(d.problem(model.DuplicateValue))
+	d.selectRow("ACCT#d4")
+	renameSelected(d, "email", "dave@x.io")
+	want, _, _ := store.Account(context.Background(), "ACCT#e5")
+	row := ""
+	for _, l := range d.pinned("duplicate_value email=dup@x.io") {
+		if strings.HasPrefix(l, "└ UNIQ#EMAIL#dup@x.io") {
+			row = l
+			break
+		}
+	}
+	if st := string(want.Locks[0].Status); !strings.HasSuffix(row, " "+st) || !strings.Contains(row, want.Locks[0].Owner) {
+		t.Errorf("ACCT#e5's email lock row is %q; the table has its lock %s, owner %q:\n%s", row, st, want.Locks[0].Owner, d.screen())
+	}
+}
