@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -121,5 +122,61 @@ func TestAWriteReadsTheRowsThatNameItsKeys(t *testing.T) {
 	}
 	if st := string(want.Locks[0].Status); !strings.HasSuffix(row, " "+st) || !strings.Contains(row, want.Locks[0].Owner) {
 		t.Errorf("ACCT#e5's email lock row is %q; the table has its lock %s, owner %q:\n%s", row, st, want.Locks[0].Owner, d.screen())
+	}
+}
+
+// TestAFailedReloadKeepsTheRows (issue 19, 4): a reload that cannot read
+// (the emulator is down) leaves the rows shown, says they are stale and
+// why, in full; r once it is back reads them again.
+func TestAFailedReloadKeepsTheRows(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 80, 24)
+	d.ready()
+	down := errors.New(`operation error DynamoDB: Scan, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post "http://127.0.0.1:8000/": dial tcp 127.0.0.1:8000: connect: connection refused`)
+	store.Fail("AccountsPage", down)
+	store.Fail("Check", down)
+	d.press("r")
+	d.until("the reload's answer", func(m *Model) bool { return !m.accounts.Loading() })
+	d.settle()
+	if d.m.accounts.Count() != 7 || d.rowIndex("ACCT#a1") < 0 {
+		t.Fatalf("after the failed reload %d accounts are listed:\n%s", d.m.accounts.Count(), d.screen())
+	}
+	s := fields(d.screen())
+	if !strings.Contains(s, "stale: reading these rows again failed") || !strings.Contains(s, fields(down.Error())) {
+		t.Errorf("the screen does not say in full why the rows are stale:\n%s", d.screen())
+	}
+	store.Fail("AccountsPage", nil)
+	store.Fail("Check", nil)
+	d.press("r")
+	d.until("the reload", func(m *Model) bool { return !m.accounts.Loading() && m.accounts.Stale() == nil })
+	d.settle()
+	if s := d.screen(); strings.Contains(s, "stale") || d.m.accounts.Count() != 7 {
+		t.Errorf("after a reload that worked:\n%s", s)
+	}
+}
+
+// TestAFailedReloadKeepsTheLocks (issue 19, 4): the same in the locks view.
+func TestAFailedReloadKeepsTheLocks(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	n := d.m.locks.Count()
+	store.Fail("LocksPage", errors.New("connection refused"))
+	d.press("r")
+	d.until("the reload's answer", func(m *Model) bool { return !m.locks.Loading() })
+	d.settle()
+	if d.m.locks.Count() != n || d.rowIndex("UNIQ#EMAIL#ada@x.io") < 0 || !strings.Contains(d.screen(), "stale") {
+		t.Fatalf("after the failed reload %d locks of %d are listed:\n%s", d.m.locks.Count(), n, d.screen())
+	}
+	store.Fail("LocksPage", nil)
+	d.press("r")
+	d.until("the reload", func(m *Model) bool { return !m.locks.Loading() && m.locks.Stale() == nil })
+	d.settle()
+	if d.m.locks.Count() != n || strings.Contains(d.screen(), "stale") {
+		t.Errorf("after a reload that worked:\n%s", d.screen())
 	}
 }

@@ -75,6 +75,15 @@ type Model struct {
 	followEnd bool
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
+	// reloading: a reload's first page is on its way; the rows shown stay
+	// until it comes. stale is why it did not (the rows are as last read),
+	// said in full above them (staleLines, wrapped to the width); resumed
+	// is where the paging before the reload stood, to go on from there.
+	reloading  bool
+	stale      error
+	staleLines []string
+	resumed    backend.Cursor
+	w, h       int
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
 	restore *selection
@@ -153,8 +162,21 @@ func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
 	}
 }
 
-// SetSize sets the list's size in cells.
-func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
+// SetSize sets the view's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.layout()
+}
+
+// layout says why the rows are stale above them, wrapped to the width,
+// and gives the list the rest.
+func (m *Model) layout() {
+	m.staleLines = nil
+	if m.stale != nil {
+		m.staleLines = items.StaleLines(m.stale, m.w)
+	}
+	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
+}
 
 // Prefetch asks for the next page when fewer than a few screens of rows
 // are loaded below the selection, so that scrolling does not wait.
@@ -167,20 +189,18 @@ func (m *Model) Prefetch() tea.Cmd {
 	return m.load(m.next, m.consistent)
 }
 
-// Reload forgets every account and reads them again, consistently, the
-// pinned ones too.
+// Reload reads every account again, consistently, the pinned ones too.
+// The rows shown stay until the first page comes: if it does not, they
+// stay, marked stale, with why.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
-	cursor := m.list.Cursor()
-	m.restore = m.src.selection(cursor)
-	m.src.reset()
+	if !m.reloading {
+		m.resumed = m.next
+	}
+	m.reloading = true
 	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
 	m.err, m.retry = nil, nil
 	m.src.items.SetReport(nil, nil) // the check runs anew: rows say what was read
-	if m.restore != nil {
-		cursor = 0
-	}
-	m.list.SetCursor(cursor) // a row on top stays selected
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
@@ -382,11 +402,21 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.loading = false
+	if msg.err != nil && m.reloading {
+		// The rows stay as they were read, said to be so.
+		m.reloading, m.next = false, m.resumed
+		m.err, m.retry, m.stale = msg.err, (*Model).Reload, msg.err
+		m.layout()
+		return m, nil
+	}
 	if msg.err != nil {
 		m.err, m.retry = msg.err, (*Model).Prefetch
 		return m, nil
 	}
 	m.err, m.retry = nil, nil
+	if m.reloading {
+		m.replaceRows()
+	}
 	m.src.appendAccounts(msg.page.Accounts)
 	m.next = msg.page.Next
 	if m.next.Done() {
@@ -415,6 +445,22 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		m.list.SetCursor(m.list.Cursor())
 	}
 	return m, m.Prefetch()
+}
+
+// replaceRows forgets the rows listed when a reload's first page comes,
+// keeping the selected body row selected once its account is read again.
+func (m *Model) replaceRows() {
+	cursor := m.list.Cursor()
+	if m.restore == nil {
+		m.restore = m.src.selection(cursor)
+	}
+	m.reloading, m.stale = false, nil
+	m.layout()
+	m.src.reset()
+	if m.restore != nil {
+		cursor = 0
+	}
+	m.list.SetCursor(cursor) // a row on top stays selected
 }
 
 func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
@@ -462,8 +508,19 @@ func (m Model) View() string {
 		}
 		return m.r.Styles.Dim.Render("  " + msg)
 	}
+	if m.staleLines != nil {
+		var b strings.Builder
+		for _, l := range m.staleLines {
+			b.WriteString(m.r.Styles.Error.Render(l) + "\n")
+		}
+		return b.String() + m.list.View()
+	}
 	return m.list.View()
 }
+
+// Stale is why the rows are as last read and not as they are now (a
+// reload failed), nil when they are not.
+func (m Model) Stale() error { return m.stale }
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {

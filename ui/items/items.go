@@ -8,8 +8,12 @@ package items
 
 import (
 	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
 )
 
 // Cache holds the accounts read, by key, and the finished check's
@@ -198,4 +202,11 @@ func (c *Cache) TakeDrift() bool {
 	d := c.drift
 	c.drift = false
 	return d
+}
+
+// StaleLines say why rows are shown as last read, not as they are now (a
+// read failed: err), in full, wrapped to width, for above the rows.
+func StaleLines(err error, width int) []string {
+	why := "stale: reading these rows again failed, so they are as last read (r retries): " + model.OneLine(redact.String(err.Error()))
+	return strings.Split(ansi.Wrap(why, max(width-2, 20), " "), "\n")
 }
