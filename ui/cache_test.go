@@ -180,3 +180,54 @@ func TestAFailedReloadKeepsTheLocks(t *testing.T) {
 		t.Errorf("after a reload that worked:\n%s", d.screen())
 	}
 }
+
+// TestUndoneDeleteShowsOnceAfterR (issue 19, 3): the account a delete's
+// undo brings back is pinned as written; once r lists it, it is shown
+// once, not pinned and listed. A later write's accounts replace an earlier
+// write's pin.
+func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	deletePinned(d, "ada", "ACCT#a1")
+	d.press("enter")
+	d.press("u")
+	waitScreen(d, "the undo's preview", "undo delete ACCT#a1")
+	d.press("enter")
+	waitScreen(d, "the undo's result", "COMMITTED")
+	d.press("enter")
+	d.until("the account back", func(m *Model) bool { return m.accounts.Pinned() && d.rowIndex("ACCT#a1") >= 0 })
+	d.settle()
+	if got := d.pinned("written"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1") {
+		t.Fatalf("the account undeleted is not pinned as written: %q", got)
+	}
+	d.press("r")
+	d.until("the reload", func(m *Model) bool { return !m.accounts.Loading() && m.check.Report() != nil && !m.check.Bar().Running })
+	d.settle()
+	n := 0
+	for _, l := range d.lines() {
+		if strings.HasPrefix(fields(strings.TrimPrefix(l, "▸ ")), "ACCT#a1 ") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("ACCT#a1 is shown %d times after r:\n%s", n, d.screen())
+	}
+
+	// A write pins what it wrote; a later write of an account listed
+	// leaves no earlier write's pin behind.
+	deletePinned(d, "ada", "ACCT#a1")
+	d.press("enter")
+	d.press("u")
+	waitScreen(d, "the undo's preview", "undo delete ACCT#a1")
+	d.press("enter")
+	waitScreen(d, "the undo's result", "COMMITTED")
+	d.press("enter")
+	d.until("the account back", func(m *Model) bool { return m.accounts.Pinned() && d.rowIndex("written") >= 0 })
+	d.settle()
+	d.selectRow("ACCT#g7")
+	renameSelected(d, "username", "gina")
+	if d.m.accounts.Pinned() {
+		t.Errorf("an earlier write's pin is still shown after a later write:\n%s", d.screen())
+	}
+}

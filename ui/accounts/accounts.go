@@ -418,6 +418,9 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		m.replaceRows()
 	}
 	m.src.appendAccounts(msg.page.Accounts)
+	if m.src.unpinListed() {
+		m.keepSelection(m.src.rebuildTop())
+	}
 	m.next = msg.page.Next
 	if m.next.Done() {
 		m.consistent = false
@@ -482,9 +485,14 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	if len(msg.gone) > 0 {
 		m.src.remove(msg.gone)
 	}
-	if len(added) > 0 {
-		m.pin(Pin{Title: "written", Accounts: added})
-	} else {
+	switch {
+	case len(added) > 0:
+		m.pin(Pin{Title: "written", Accounts: added, written: true})
+	case m.src.pin != nil && m.src.pin.written:
+		// An earlier write's accounts: this write's are all listed.
+		m.src.setPin(nil)
+		m.keepSelection(m.src.rebuildTop())
+	default:
 		m.keepSelection(0)
 	}
 	return m, nil

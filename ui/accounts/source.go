@@ -32,6 +32,9 @@ type Pin struct {
 	Problem *model.Problem
 	// fixed: the last check no longer finds Problem.
 	fixed bool
+	// written: the accounts of the last write that no list showed; each
+	// leaves the group once a page lists it.
+	written bool
 }
 
 // title is the pinned group's heading.
@@ -207,6 +210,21 @@ func (d *source) rebuildTop() int {
 	}
 	d.top = top
 	return len(top) - before
+}
+
+// unpinListed drops from a group of accounts written those the body now
+// lists, and the group once it is empty; it reports whether it dropped
+// any (the top is to be laid out again).
+func (d *source) unpinListed() bool {
+	if d.pin == nil || !d.pin.written {
+		return false
+	}
+	n := len(d.pinned)
+	d.pinned = slices.DeleteFunc(d.pinned, func(id string) bool { _, ok := d.index[id]; return ok })
+	if len(d.pinned) == 0 {
+		d.pin = nil
+	}
+	return len(d.pinned) != n
 }
 
 // isPinned reports whether account id is shown in the pinned group.
