@@ -216,7 +216,44 @@ func metered[Out any](ctx context.Context, m *meter, units float64, call func() 
 		used = reported(out)
 	}
 	m.settle(r, used)
+	tallied(ctx, used)
 	return out, err
+}
+
+// tally counts the capacity consumed by the reads made under one context
+// (withTally), so that a check reports its own reads' capacity and not
+// that of the reads the store makes meanwhile for others (the terminal
+// UI pages, searches and re-reads while its check runs).
+type tally struct {
+	mu     sync.Mutex
+	units  float64
+	parent *tally // a tally of an enclosing context counts these reads too
+}
+
+type tallyKey struct{}
+
+// withTally returns a context whose reads are counted in the tally
+// returned, and in that of ctx if it has one.
+func withTally(ctx context.Context) (context.Context, *tally) {
+	parent, _ := ctx.Value(tallyKey{}).(*tally)
+	t := &tally{parent: parent}
+	return context.WithValue(ctx, tallyKey{}, t), t
+}
+
+// tallied counts units in the tallies of ctx.
+func tallied(ctx context.Context, units float64) {
+	for t, _ := ctx.Value(tallyKey{}).(*tally); t != nil; t = t.parent {
+		t.mu.Lock()
+		t.units += units
+		t.mu.Unlock()
+	}
+}
+
+// consumed is the capacity counted so far.
+func (t *tally) consumed() float64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.units
 }
 
 func (m *meter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {

@@ -165,3 +165,37 @@ func TestMaxRCUReservesBeforeSending(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckCountsItsOwnReadsOnly: the capacity a check reports is what
+// its own reads consumed, not what the store read meanwhile for others
+// (the terminal UI pages through the accounts while its check runs).
+func TestCheckCountsItsOwnReadsOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, model.LayoutSingle)
+	if _, err := seed.Run(context.Background(), f.store, seed.Options{Accounts: 60}); err != nil {
+		t.Fatal(err)
+	}
+	f.store.PageSize = 20
+	alone := check(t, f.store)
+	if alone.ConsumedRCU <= 0 {
+		t.Fatalf("the check reports %v RCU: nothing to compare", alone.ConsumedRCU)
+	}
+	browsed := 0
+	busy, err := f.store.Check(context.Background(), func(model.CheckProgress) {
+		// A consistent page of accounts read by someone else at each of
+		// the check's pages.
+		if _, err := f.store.AccountsPage(context.Background(), backend.Cursor{}, 50, true); err != nil {
+			t.Error(err)
+		}
+		browsed++
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if browsed == 0 {
+		t.Fatal("no page was read during the check")
+	}
+	if busy.ConsumedRCU != alone.ConsumedRCU {
+		t.Fatalf("with %d pages read by others meanwhile the check reports %.1f RCU, alone %.1f", browsed, busy.ConsumedRCU, alone.ConsumedRCU)
+	}
+}

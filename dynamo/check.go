@@ -46,7 +46,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 		}
 		to = 1
 	}
-	startRCU := s.meter.Consumed()
+	ctx, reads := withTally(ctx)
 	census := model.NewCensus(&s.Schema)
 	census.LimitMemory(s.MaxMemory)
 	// One goroutine fills the census; the segment workers hand it their
@@ -103,7 +103,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 		census.Close()
 		return nil, err
 	}
-	census.ConsumedRCU = s.meter.Consumed() - startRCU
+	census.ConsumedRCU = reads.consumed()
 	return census, nil
 }
 
@@ -117,7 +117,7 @@ type censusPage struct {
 // problems of census with strongly consistent reads (and, for orphan locks
 // that name no owner, a lookup by value) and reports them.
 func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func(model.CheckProgress)) (model.Report, error) {
-	startRCU := s.meter.Consumed()
+	ctx, reads := withTally(ctx)
 	scanned := int64(census.Scanned)
 	report := func(phase model.CheckPhase) {
 		if progress != nil {
@@ -171,7 +171,7 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		Locks:        census.Locks,
 		Problems:     confirmed,
 		Others:       census.Others,
-		ConsumedRCU:  math.Round((census.ConsumedRCU+s.meter.Consumed()-startRCU)*10) / 10,
+		ConsumedRCU:  math.Round((census.ConsumedRCU+reads.consumed())*10) / 10,
 	}, nil
 }
 

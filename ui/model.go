@@ -23,6 +23,7 @@ import (
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/problems"
@@ -100,6 +101,7 @@ type Model struct {
 
 	accounts accounts.Model
 	locks    locks.Model
+	items    *items.Cache // what every view shows of the table, by key
 	problems problems.Model
 	detail   detail.Model
 	search   search.Model
@@ -158,12 +160,19 @@ func New(ctx context.Context, o Options) Model {
 	}
 	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
 	w.SaveDir = o.SaveDir
+	// One picture of the table: every view renders the accounts and
+	// judges the locks from the same cache.
+	cache := items.New(&sc)
 	acc := accounts.New(ctx, o.Store, r, akm)
 	acc.SetFirst(o.First)
+	acc.UseItems(cache)
+	lks := locks.New(ctx, o.Store, r, keys.Locks)
+	lks.UseItems(cache)
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
-		locks:    locks.New(ctx, o.Store, r, keys.Locks),
+		locks:    lks,
+		items:    cache,
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),

@@ -104,6 +104,11 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		m.view, m.helpOpen = viewAccounts, false
 		m.detail.Close()
 		m.accounts, cmd = m.accounts.Update(msg)
+		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.opts.NoCheck {
+			// What was found differs from what the rows showed: the table
+			// changed since the check, whose counts the header shows.
+			cmd = tea.Batch(cmd, m.startCheck(false))
+		}
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
 		m.problems.ShowKind(msg.Kind)

@@ -8,6 +8,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -17,6 +18,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -40,10 +42,11 @@ type PageMsg struct {
 // RefreshedMsg carries accounts read again after a write; gone lists those
 // that no longer exist.
 type RefreshedMsg struct {
-	req   reqID
-	views []model.AccountView
-	gone  []string
-	err   error
+	req     reqID
+	written []string // the accounts written (the others were read as related)
+	views   []model.AccountView
+	gone    []string
+	err     error
 }
 
 // PinMsg pins a group on top of the view.
@@ -72,6 +75,15 @@ type Model struct {
 	followEnd bool
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
+	// reloading: a reload's first page is on its way; the rows shown stay
+	// until it comes. stale is why it did not (the rows are as last read),
+	// said in full above them (staleLines, wrapped to the width); resumed
+	// is where the paging before the reload stood, to go on from there.
+	reloading  bool
+	stale      error
+	staleLines []string
+	resumed    backend.Cursor
+	w, h       int
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
 	restore *selection
@@ -83,9 +95,8 @@ type Model struct {
 	walk       int
 	jumping    bool
 	seekMore   bool
-	dup        model.OthersHold // the check's duplicate values, once known
-	emptyTable bool             // the check scanned no item at all
-	note       string           // what the last key could not do
+	emptyTable bool   // the check scanned no item at all
+	note       string // what the last key could not do
 	err        error
 	retry      func(*Model) tea.Cmd // redoes what failed
 	// first is the first page when it was asked for before the view
@@ -134,6 +145,10 @@ func (m Model) Init() tea.Cmd {
 	return m.load(backend.Cursor{}, false)
 }
 
+// UseItems makes the view keep its accounts in c, the item cache the
+// other views share, instead of its own.
+func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
+
 // SetFirst hands the view a first page asked for before it existed.
 func (m *Model) SetFirst(first FirstPage) { m.first = first }
 
@@ -147,8 +162,21 @@ func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
 	}
 }
 
-// SetSize sets the list's size in cells.
-func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
+// SetSize sets the view's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.layout()
+}
+
+// layout says why the rows are stale above them, wrapped to the width,
+// and gives the list the rest.
+func (m *Model) layout() {
+	m.staleLines = nil
+	if m.stale != nil {
+		m.staleLines = items.StaleLines(m.stale, m.w)
+	}
+	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
+}
 
 // Prefetch asks for the next page when fewer than a few screens of rows
 // are loaded below the selection, so that scrolling does not wait.
@@ -161,19 +189,18 @@ func (m *Model) Prefetch() tea.Cmd {
 	return m.load(m.next, m.consistent)
 }
 
-// Reload forgets every account and reads them again, consistently, the
-// pinned ones too.
+// Reload reads every account again, consistently, the pinned ones too.
+// The rows shown stay until the first page comes: if it does not, they
+// stay, marked stale, with why.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
-	cursor := m.list.Cursor()
-	m.restore = m.src.selection(cursor)
-	m.src.reset()
-	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
-	m.dup, m.err, m.retry = nil, nil, nil
-	if m.restore != nil {
-		cursor = 0
+	if !m.reloading {
+		m.resumed = m.next
 	}
-	m.list.SetCursor(cursor) // a row on top stays selected
+	m.reloading = true
+	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
+	m.err, m.retry = nil, nil
+	m.src.items.SetReport(nil, nil) // the check runs anew: rows say what was read
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
@@ -195,12 +222,20 @@ func (m *Model) Retry() tea.Cmd {
 	return retry(m)
 }
 
-// Refresh reads accounts ids again, consistently, after a write.
+// Refresh reads accounts ids again, consistently, after a write, and with
+// them every account shown whose rows name what they hold (a value, or
+// one of them as a lock's owner): the write changed what those rows say.
 func (m Model) Refresh(ids []string) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.req
+	read := slices.Clone(ids)
+	for _, id := range m.src.items.Related(ids) {
+		if _, shown := m.src.index[id]; shown || m.src.isPinned(id) {
+			read = append(read, id)
+		}
+	}
 	return func() tea.Msg {
-		msg := RefreshedMsg{req: req}
-		for _, id := range ids {
+		msg := RefreshedMsg{req: req, written: ids}
+		for _, id := range read {
 			a, found, err := b.Account(ctx, id)
 			if err != nil {
 				msg.err = err
@@ -219,8 +254,11 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 // SetReport marks the duplicates dup a finished check found (report r's),
 // and shows its orphan locks on top.
 func (m *Model) SetReport(r *model.Report, dup model.OthersHold) {
-	m.dup, m.emptyTable = dup, r.ScannedItems == 0
-	m.src.markDuplicates(m.dup)
+	m.emptyTable = r.ScannedItems == 0
+	m.src.items.SetReport(r, dup)
+	if p := m.src.pin; p != nil && p.Problem != nil {
+		p.fixed = !m.src.items.Reports(*p.Problem)
+	}
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1
 	m.setOrphans(r.Problems, false)
@@ -291,7 +329,7 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, km.PrevProblem):
 		cmd = m.seek(-1)
 	case key.Matches(k, km.Unpin):
-		m.src.pin = nil
+		m.src.setPin(nil)
 		m.keepSelection(m.src.rebuildTop())
 	case key.Matches(k, km.Edit, km.Delete):
 		a, ok := m.SelectedAccount()
@@ -364,17 +402,25 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.loading = false
+	if msg.err != nil && m.reloading {
+		// The rows stay as they were read, said to be so.
+		m.reloading, m.next = false, m.resumed
+		m.err, m.retry, m.stale = msg.err, (*Model).Reload, msg.err
+		m.layout()
+		return m, nil
+	}
 	if msg.err != nil {
 		m.err, m.retry = msg.err, (*Model).Prefetch
 		return m, nil
 	}
 	m.err, m.retry = nil, nil
-	if m.dup != nil {
-		for i := range msg.page.Accounts {
-			msg.page.Accounts[i].MarkDuplicates(m.dup)
-		}
+	if m.reloading {
+		m.replaceRows()
 	}
 	m.src.appendAccounts(msg.page.Accounts)
+	if m.src.unpinListed() {
+		m.keepSelection(m.src.rebuildTop())
+	}
 	m.next = msg.page.Next
 	if m.next.Done() {
 		m.consistent = false
@@ -404,6 +450,22 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	return m, m.Prefetch()
 }
 
+// replaceRows forgets the rows listed when a reload's first page comes,
+// keeping the selected body row selected once its account is read again.
+func (m *Model) replaceRows() {
+	cursor := m.list.Cursor()
+	if m.restore == nil {
+		m.restore = m.src.selection(cursor)
+	}
+	m.reloading, m.stale = false, nil
+	m.layout()
+	m.src.reset()
+	if m.restore != nil {
+		cursor = 0
+	}
+	m.list.SetCursor(cursor) // a row on top stays selected
+}
+
 func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	if msg.req != m.req {
 		return m, nil
@@ -414,8 +476,8 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	}
 	var added []model.AccountView
 	for _, a := range msg.views {
-		if _, shown := m.src.index[a.ID]; shown || m.src.pinned(a.ID) {
-			m.src.replaceAccount(a)
+		if _, shown := m.src.index[a.ID]; shown || m.src.isPinned(a.ID) || !slices.Contains(msg.written, a.ID) {
+			m.src.items.Put(a)
 		} else {
 			added = append(added, a)
 		}
@@ -423,9 +485,14 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	if len(msg.gone) > 0 {
 		m.src.remove(msg.gone)
 	}
-	if len(added) > 0 {
-		m.pin(Pin{Title: "written", Accounts: added})
-	} else {
+	switch {
+	case len(added) > 0:
+		m.pin(Pin{Title: "written", Accounts: added, written: true})
+	case m.src.pin != nil && m.src.pin.written:
+		// An earlier write's accounts: this write's are all listed.
+		m.src.setPin(nil)
+		m.keepSelection(m.src.rebuildTop())
+	default:
 		m.keepSelection(0)
 	}
 	return m, nil
@@ -433,13 +500,8 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 
 // pin shows p on top, its first row selected.
 func (m *Model) pin(p Pin) {
-	if m.dup != nil {
-		for i := range p.Accounts {
-			p.Accounts[i].MarkDuplicates(m.dup)
-		}
-	}
 	m.note = ""
-	m.src.pin = &p
+	m.src.setPin(&p)
 	m.src.rebuildTop()
 	m.list.SetCursor(min(1, m.src.Len()-1))
 	m.list.ScrollToTop()
@@ -454,8 +516,19 @@ func (m Model) View() string {
 		}
 		return m.r.Styles.Dim.Render("  " + msg)
 	}
+	if m.staleLines != nil {
+		var b strings.Builder
+		for _, l := range m.staleLines {
+			b.WriteString(m.r.Styles.Error.Render(l) + "\n")
+		}
+		return b.String() + m.list.View()
+	}
 	return m.list.View()
 }
+
+// Stale is why the rows are as last read and not as they are now (a
+// reload failed), nil when they are not.
+func (m Model) Stale() error { return m.stale }
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {
@@ -493,9 +566,7 @@ func (m Model) Title() string { return strings.ToUpper(m.src.many[:1]) + m.src.m
 // key to look like them.
 func (m Model) SampleIDs(n int) []string {
 	ids := make([]string, 0, min(n, len(m.src.main)))
-	for _, c := range m.src.main[:min(n, len(m.src.main))] {
-		ids = append(ids, c.id)
-	}
+	ids = append(ids, m.src.main[:min(n, len(m.src.main))]...)
 	return ids
 }
 

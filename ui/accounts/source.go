@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 )
 
@@ -19,34 +20,62 @@ const (
 const maxOrphanRows = 5
 
 // Pin is a group shown on top of the accounts view: search results, the
-// rows of a problem jumped to, or accounts just written.
+// rows of a problem jumped to, or accounts just written. Its accounts go
+// to the item cache, which the rows are rendered from.
 type Pin struct {
 	Title    string
 	Accounts []model.AccountView
 	Orphans  []model.Problem
 	Note     string // shown when there is nothing else, e.g. "not found"
+	// Problem is the problem whose rows these are (a jump), nil for
+	// others: once a check no longer finds it, the title says so.
+	Problem *model.Problem
+	// fixed: the last check no longer finds Problem.
+	fixed bool
+	// written: the accounts of the last write that no list showed; each
+	// leaves the group once a page lists it.
+	written bool
+}
+
+// title is the pinned group's heading.
+func (p *Pin) title() string {
+	if p.fixed {
+		return p.Title + " (fixed since: the check no longer finds it)"
+	}
+	return p.Title
 }
 
 // source is the accounts view's rows: a small top part (orphan locks
 // from the check, a pinned group) above the body, each account followed by
-// one row per constraint. It implements browser.Source.
+// one row per constraint. Rows name accounts by key; the accounts are the
+// item cache's. It implements browser.Source.
 type source struct {
 	r       *rows.Renderer
-	many    string // accounts, or records: the items of the account table
-	main    []compactAccount
+	items   *items.Cache
+	many    string         // accounts, or records: the items of the account table
+	main    []string       // the keys of the accounts paged in, in order
 	index   map[string]int // account id -> index in main
 	body    []rows.Row
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
-	pinEnd  int // the first row after the pinned group (0: none pinned)
+	pinned  []string // the keys of the pinned accounts (pin.Accounts are cached)
+	pinEnd  int      // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
 	unpin   string // the key that unpins, as a note says it
 }
 
 func newSource(r *rows.Renderer, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, many: many, index: map[string]int{}, unpin: unpin}
+	return &source{r: r, items: items.New(r.Schema), many: many, index: map[string]int{}, unpin: unpin}
+}
+
+// id is the key of the account a row refers to.
+func (d *source) id(r rows.Row) string {
+	if r.Set == setPinned {
+		return d.pinned[r.Index]
+	}
+	return d.main[r.Index]
 }
 
 func (d *source) Len() int { return len(d.top) + len(d.body) }
@@ -59,22 +88,16 @@ func (d *source) row(i int) rows.Row {
 	return d.body[i-len(d.top)]
 }
 
-// account returns the account a row refers to. Accounts of the body are
-// rebuilt from their compact form: callers read it, never change it.
+// account returns the account a row refers to, as the item cache holds
+// and judges it.
 func (d *source) account(r rows.Row) *model.AccountView {
-	if r.Set == setPinned {
-		return &d.pin.Accounts[r.Index]
-	}
-	v := d.main[r.Index].view(d.r.Schema)
+	v, _ := d.items.Account(d.id(r))
 	return &v
 }
 
 // status is the status of a lock row, without building a view.
 func (d *source) status(r rows.Row) model.LockStatus {
-	if r.Set == setPinned {
-		return d.pin.Accounts[r.Index].Locks[r.Lock].Status
-	}
-	return d.main[r.Index].status(int(r.Lock))
+	return d.items.Status(d.id(r), int(r.Lock))
 }
 
 // orphan returns the problem an Orphan row refers to.
@@ -131,32 +154,18 @@ func accountRows(dst []rows.Row, set uint8, i, constraints int) []rows.Row {
 	return dst
 }
 
-// appendAccounts adds a page of accounts to the body. Accounts already
-// listed (a page boundary seen twice) are replaced, not repeated.
+// appendAccounts adds a page of accounts to the body, and to the item
+// cache. Accounts already listed (a page boundary seen twice) are
+// replaced, not repeated.
 func (d *source) appendAccounts(page []model.AccountView) {
 	for _, a := range page {
-		c := compact(d.r.Schema, a)
-		if i, ok := d.index[a.ID]; ok {
-			d.main[i] = c
+		d.items.Put(a)
+		if _, ok := d.index[a.ID]; ok {
 			continue
 		}
 		d.index[a.ID] = len(d.main)
-		d.main = append(d.main, c)
-		d.body = accountRows(d.body, setMain, len(d.main)-1, len(a.Locks))
-	}
-}
-
-// replaceAccount puts a freshly read account in place wherever it is shown.
-func (d *source) replaceAccount(a model.AccountView) {
-	if i, ok := d.index[a.ID]; ok {
-		d.main[i] = compact(d.r.Schema, a)
-	}
-	if d.pin != nil {
-		for i := range d.pin.Accounts {
-			if d.pin.Accounts[i].ID == a.ID {
-				d.pin.Accounts[i] = a
-			}
-		}
+		d.main = append(d.main, a.ID)
+		d.body = accountRows(d.body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 	}
 }
 
@@ -171,12 +180,12 @@ func (d *source) rebuildTop() int {
 	before := len(d.top)
 	top := d.top[:0:0]
 	if d.pin != nil {
-		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.Title})
+		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.title()})
 		for i := range d.pin.Orphans {
 			top = append(top, rows.Row{Kind: rows.Orphan, Set: setPinned, Index: int32(i)})
 		}
-		for i := range d.pin.Accounts {
-			top = accountRows(top, setPinned, i, len(d.pin.Accounts[i].Locks))
+		for i := range d.pinned {
+			top = accountRows(top, setPinned, i, len(d.r.Schema.Constraints))
 		}
 		if d.pin.Note != "" {
 			top = append(top, rows.Row{Kind: rows.Note, Text: d.pin.Note})
@@ -203,29 +212,37 @@ func (d *source) rebuildTop() int {
 	return len(top) - before
 }
 
-// markDuplicates applies a check's duplicate values to every account shown.
-func (d *source) markDuplicates(dup func(ci int, v string) bool) {
-	for i := range d.main {
-		d.main[i].markDuplicates(dup)
-	}
-	if d.pin != nil {
-		for i := range d.pin.Accounts {
-			d.pin.Accounts[i].MarkDuplicates(dup)
-		}
-	}
-}
-
-// pinned reports whether account id is shown in the pinned group.
-func (d *source) pinned(id string) bool {
-	if d.pin == nil {
+// unpinListed drops from a group of accounts written those the body now
+// lists, and the group once it is empty; it reports whether it dropped
+// any (the top is to be laid out again).
+func (d *source) unpinListed() bool {
+	if d.pin == nil || !d.pin.written {
 		return false
 	}
-	for _, a := range d.pin.Accounts {
-		if a.ID == id {
-			return true
+	n := len(d.pinned)
+	d.pinned = slices.DeleteFunc(d.pinned, func(id string) bool { _, ok := d.index[id]; return ok })
+	if len(d.pinned) == 0 {
+		d.pin = nil
+	}
+	return len(d.pinned) != n
+}
+
+// isPinned reports whether account id is shown in the pinned group.
+func (d *source) isPinned(id string) bool { return slices.Contains(d.pinned, id) }
+
+// setPin shows p on top (nil: nothing), its accounts put in the item cache.
+func (d *source) setPin(p *Pin) {
+	d.pin, d.pinned = p, nil
+	if p == nil {
+		return
+	}
+	for _, a := range p.Accounts {
+		d.items.Put(a)
+		if !d.isPinned(a.ID) {
+			d.pinned = append(d.pinned, a.ID)
 		}
 	}
-	return false
+	p.Accounts = nil // the cache's from now on
 }
 
 // prunePinnedOrphans drops the pinned orphan locks that a check no longer
@@ -245,7 +262,7 @@ func (d *source) prunePinnedOrphans(problems []model.Problem) {
 // sayIfEmptied says so when the pinned group lost all its rows, rather
 // than leave its title over nothing.
 func (d *source) sayIfEmptied() {
-	if p := d.pin; p != nil && len(p.Accounts) == 0 && len(p.Orphans) == 0 && p.Note == "" {
+	if p := d.pin; p != nil && len(d.pinned) == 0 && len(p.Orphans) == 0 && p.Note == "" {
 		p.Note = "nothing left: deleted or fixed since (" + d.unpin + " unpins)"
 	}
 }
@@ -263,7 +280,7 @@ func (d *source) selection(i int) *selection {
 		return nil
 	}
 	r := d.row(i)
-	sel := &selection{id: d.main[r.Index].id}
+	sel := &selection{id: d.main[r.Index]}
 	if r.Kind == rows.Lock {
 		sel.row = 1 + int(r.Lock)
 	}
@@ -292,16 +309,7 @@ func (d *source) shows(p model.Problem) bool {
 }
 
 // pinnedIDs are the accounts of the pinned group.
-func (d *source) pinnedIDs() []string {
-	if d.pin == nil {
-		return nil
-	}
-	ids := make([]string, len(d.pin.Accounts))
-	for i, a := range d.pin.Accounts {
-		ids[i] = a.ID
-	}
-	return ids
-}
+func (d *source) pinnedIDs() []string { return slices.Clone(d.pinned) }
 
 // remove drops deleted accounts from every list, rebuilding the body.
 func (d *source) remove(ids []string) {
@@ -309,24 +317,26 @@ func (d *source) remove(ids []string) {
 	for _, id := range ids {
 		gone[id] = true
 	}
-	main := d.main
-	d.main, d.body, d.index = nil, nil, map[string]int{}
-	for _, c := range main {
-		if !gone[c.id] {
-			d.index[c.id] = len(d.main)
-			d.main = append(d.main, c)
-			d.body = accountRows(d.body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
-		}
+	for id := range gone {
+		d.items.Drop(id)
 	}
+	d.dropFromBody(gone)
 	if d.pin != nil {
-		kept := d.pin.Accounts[:0]
-		for _, a := range d.pin.Accounts {
-			if !gone[a.ID] {
-				kept = append(kept, a)
-			}
-		}
-		d.pin.Accounts = kept
+		d.pinned = slices.DeleteFunc(d.pinned, func(id string) bool { return gone[id] })
 		d.sayIfEmptied()
 	}
 	d.rebuildTop()
+}
+
+// dropFromBody drops the accounts of gone from the body, rebuilding it.
+func (d *source) dropFromBody(gone map[string]bool) {
+	main := d.main
+	d.main, d.body, d.index = nil, nil, map[string]int{}
+	for _, id := range main {
+		if !gone[id] {
+			d.index[id] = len(d.main)
+			d.main = append(d.main, id)
+			d.body = accountRows(d.body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
+		}
+	}
 }

@@ -7,6 +7,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 )
 
@@ -50,11 +52,19 @@ type Model struct {
 	followEnd bool
 	note      string // what the last key could not do
 	err       error
+	// reloading: a reload's first page is on its way; the locks shown
+	// stay until it comes, and stay, stale, if it does not (stale is why;
+	// resumed is where the paging stood before, to go on from there).
+	reloading  bool
+	stale      error
+	staleLines []string // stale said in full, above the rows
+	resumed    backend.Cursor
+	w, h       int
 }
 
 // New returns the locks view, empty until Show.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
-	src := &source{r: r}
+	src := &source{r: r, items: items.New(r.Schema)}
 	return Model{ctx: ctx, backend: backend, km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
 
@@ -64,8 +74,21 @@ func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
 // FullHelp is the help screen's part for this view.
 func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
 
-// SetSize sets the list's size in cells.
-func (m *Model) SetSize(w, h int) { m.list.SetSize(w, h) }
+// SetSize sets the view's size in cells.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.layout()
+}
+
+// layout says why the locks are stale above them, and gives the list the
+// rest.
+func (m *Model) layout() {
+	m.staleLines = nil
+	if m.stale != nil {
+		m.staleLines = items.StaleLines(m.stale, m.w)
+	}
+	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
+}
 
 // Show marks the view shown: from now on its pages load.
 func (m *Model) Show() tea.Cmd {
@@ -80,21 +103,37 @@ func (m *Model) Prefetch() tea.Cmd {
 	if !m.shown || m.loading || m.next.Done() || len(m.src.locks)-m.list.Cursor() >= ahead {
 		return nil
 	}
+	return m.load()
+}
+
+// load asks for the page at m.next.
+func (m *Model) load() tea.Cmd {
 	m.loading = true
-	ctx, b, req, from := m.ctx, m.backend, m.req, m.next
+	ctx, b, req, from, ahead := m.ctx, m.backend, m.req, m.next, 3*m.list.Height()
 	return func() tea.Msg {
 		page, err := b.LocksPage(ctx, from, ahead)
 		return PageMsg{req: req, page: page, err: err}
 	}
 }
 
-// Reload forgets every lock and reads them again once shown.
+// Reload reads every lock again once shown. The locks shown stay until
+// the first page comes; if it does not, they stay, stale.
 func (m *Model) Reload() tea.Cmd {
 	m.req++
-	m.src.locks, m.next, m.loading, m.err, m.followEnd = nil, backend.Cursor{}, false, nil, false
-	m.list.SetCursor(0)
-	return m.Prefetch()
+	if !m.shown {
+		m.src.locks, m.next = nil, backend.Cursor{}
+		return nil
+	}
+	if !m.reloading {
+		m.resumed = m.next
+	}
+	m.reloading, m.next, m.err, m.followEnd = true, backend.Cursor{}, nil, false
+	return m.load()
 }
+
+// Stale is why the locks are as last read and not as they are now (a
+// reload failed), nil when they are not.
+func (m Model) Stale() error { return m.stale }
 
 // Err is what failed, if anything did.
 func (m Model) Err() error { return m.err }
@@ -107,7 +146,11 @@ func (m *Model) Retry() tea.Cmd {
 
 // SetReport gives each lock its status from a finished check's report r
 // and its duplicate values dup.
-func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.setReport(r, dup) }
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.items.SetReport(r, dup) }
+
+// UseItems makes the view judge its locks by c, the item cache the other
+// views share, instead of its own.
+func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
 
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -118,7 +161,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.loading = false
 		if m.err = msg.err; m.err != nil {
+			if m.reloading {
+				m.reloading, m.next, m.stale = false, m.resumed, msg.err
+				m.layout()
+			}
 			return m, nil
+		}
+		if m.reloading {
+			m.reloading, m.stale, m.src.locks = false, nil, nil
+			m.layout()
+			m.list.SetCursor(0)
 		}
 		m.src.locks = append(m.src.locks, msg.page.Locks...)
 		m.next = msg.page.Next
@@ -176,7 +228,11 @@ func (m Model) View() string {
 	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
 		return m.src.r.Styles.Dim.Render("  no locks")
 	}
-	return m.list.View()
+	var b strings.Builder
+	for _, l := range m.staleLines {
+		b.WriteString(m.src.r.Styles.Error.Render(l) + "\n")
+	}
+	return b.String() + m.list.View()
 }
 
 // Status says what is loaded, or what the last key could not do.
@@ -203,53 +259,19 @@ func (m Model) Done() bool { return m.next.Done() }
 // Count is how many locks are loaded.
 func (m Model) Count() int { return len(m.src.locks) }
 
-// source is the locks view's rows: every lock item, with its status once
-// the check knows it. It implements browser.Source.
+// source is the locks view's rows: every lock item, with its status as
+// the item cache judges it once the check is done. It implements
+// browser.Source.
 type source struct {
-	r      *rows.Renderer
-	locks  []model.Lock
-	report *model.Report
-	// status of (constraint, raw value) from the report: orphan or foreign.
-	status map[lockID]model.LockStatus
-	dup    model.OthersHold // the values two or more accounts hold
-}
-
-type lockID struct {
-	ci    int
-	value string
+	r     *rows.Renderer
+	items *items.Cache
+	locks []model.Lock
 }
 
 func (d *source) Len() int { return len(d.locks) }
 
-// setReport indexes a check's report by lock.
-func (d *source) setReport(r *model.Report, dup model.OthersHold) {
-	d.report, d.dup = r, dup
-	d.status = map[lockID]model.LockStatus{}
-	for _, p := range r.Problems {
-		switch p.Kind {
-		case model.OrphanLock:
-			d.status[lockID{p.ConstraintIndex(), p.Value}] = model.LockOrphan
-		case model.ForeignLock:
-			d.status[lockID{p.ConstraintIndex(), p.Value}] = model.LockForeign
-		}
-	}
-}
-
 // lockStatus is a lock's status in words: "checking" until the check is done.
-func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) {
-	if d.report == nil {
-		return "checking", model.LockNone
-	}
-	if s, ok := d.status[lockID{l.Constraint, l.Value}]; ok {
-		return string(s), s
-	}
-	if d.dup(l.Constraint, l.Value) {
-		// The lock is sound, but the value it guards is held twice: the
-		// accounts view calls it so too.
-		return string(model.LockDuplicate), model.LockDuplicate
-	}
-	return string(model.LockOK), model.LockOK
-}
+func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) { return d.items.LockStatus(l) }
 
 func (d *source) Render(i, width int, selected bool) string {
 	l := &d.locks[i]

@@ -11,7 +11,7 @@ import (
 
 // jump reads the accounts a problem involves, to show them pinned on top.
 func jump(ctx context.Context, s Backend, prob model.Problem) (accounts.Pin, error) {
-	p := accounts.Pin{Title: fmt.Sprintf("%s %s=%s", prob.Kind, prob.Constraint, model.Printable(prob.Value))}
+	p := accounts.Pin{Title: fmt.Sprintf("%s %s=%s", prob.Kind, prob.Constraint, model.Printable(prob.Value)), Problem: &prob}
 	if prob.Kind == model.OrphanLock || (prob.Kind == model.InvalidValue && prob.Lock != nil) {
 		p.Orphans = append(p.Orphans, prob)
 	}

@@ -1,10 +1,13 @@
-package accounts
+package items
 
 import (
+	"reflect"
+	"slices"
+
 	"github.com/locktable/locktable/model"
 )
 
-// compactAccount is an account as the accounts view keeps it: its key, the
+// compactAccount is an account as the cache keeps it: its key, the
 // values of its unique attributes and what its locks showed, without the
 // item maps. A 100k-account table is loaded into tens of megabytes this
 // way; the full items are read again, consistently, when a row is opened.
@@ -56,19 +59,6 @@ func (c *compactAccount) status(ci int) model.LockStatus {
 	return c.locks[ci].status
 }
 
-// markDuplicates is model.AccountView.MarkDuplicates on the compact form.
-func (c *compactAccount) markDuplicates(dup func(ci int, v string) bool) {
-	if c.full != nil {
-		c.full.MarkDuplicates(dup)
-		return
-	}
-	for ci := range c.locks {
-		if l := &c.locks[ci]; l.status == model.LockOK && dup(ci, l.value) {
-			l.status = model.LockDuplicate
-		}
-	}
-}
-
 // view rebuilds the account's view for rendering: its key and unique
 // attributes as the item, each found lock as a minimal item naming its
 // owner.
@@ -97,4 +87,26 @@ func (c *compactAccount) view(sc *model.Schema) model.AccountView {
 		a.Locks[ci] = lv
 	}
 	return a
+}
+
+// equal reports whether c and o show the same: the same values, locks
+// and statuses as read.
+func (c *compactAccount) equal(o *compactAccount) bool {
+	if c.full != nil || o.full != nil {
+		return c.full != nil && o.full != nil && reflect.DeepEqual(c.full, o.full)
+	}
+	return c.id == o.id && slices.Equal(c.attrs, o.attrs) && slices.Equal(c.locks, o.locks)
+}
+
+// eachLock calls f with each value c's locks are for, and their owners.
+func (c *compactAccount) eachLock(f func(ci int, value, owner string)) {
+	if c.full != nil {
+		for _, l := range c.full.Locks {
+			f(l.Constraint, l.Value, l.Owner)
+		}
+		return
+	}
+	for ci, l := range c.locks {
+		f(ci, l.value, l.owner)
+	}
 }

@@ -1,0 +1,212 @@
+// Package items is the terminal UI's one picture of the table: every
+// account read so far, by its key, as it was last read, with what the
+// last finished check says of it and of each lock. Pages, searches,
+// jumps and the re-reads after a write all put what they read here, and
+// every view renders its rows from it, so that a row shows an account
+// the same way wherever it is shown, and one read changes them all.
+package items
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
+)
+
+// Cache holds the accounts read, by key, and the finished check's
+// judgement. Views share one (a pointer): it is changed only from Update.
+type Cache struct {
+	schema   *model.Schema
+	accounts map[string]*compactAccount
+	report   *model.Report
+	dup      model.OthersHold // the report's duplicate values (nil: none known)
+	// lockStatus is the status of (constraint, raw value) of a lock item
+	// from the report: orphan or foreign.
+	lockStatus map[lockID]model.LockStatus
+	// drift says an account was read showing something else than what
+	// was held for it: the table changed since.
+	drift bool
+}
+
+type lockID struct {
+	ci    int
+	value string
+}
+
+// New returns an empty cache of the tables of schema sc.
+func New(sc *model.Schema) *Cache {
+	return &Cache{schema: sc, accounts: map[string]*compactAccount{}}
+}
+
+// Put keeps a as the account is now: its statuses as read (Schema.Judge),
+// the check's duplicates applied when it is shown (Account).
+func (c *Cache) Put(a model.AccountView) {
+	n := compact(c.schema, a)
+	if old, ok := c.accounts[a.ID]; ok && !old.equal(&n) {
+		c.drift = true
+	}
+	c.accounts[a.ID] = &n
+}
+
+// Drop forgets account id: it no longer exists.
+func (c *Cache) Drop(id string) {
+	if _, ok := c.accounts[id]; ok {
+		c.drift = true
+	}
+	delete(c.accounts, id)
+}
+
+// Has reports whether account id is held.
+func (c *Cache) Has(id string) bool {
+	_, ok := c.accounts[id]
+	return ok
+}
+
+// Account is account id as last read, judged by the last check: an ok
+// lock of a value the check found held twice is a duplicate.
+func (c *Cache) Account(id string) (model.AccountView, bool) {
+	ca, ok := c.accounts[id]
+	if !ok {
+		return model.AccountView{ID: id}, false
+	}
+	a := ca.view(c.schema)
+	if c.dup != nil {
+		if ca.full != nil {
+			a.Locks = slices.Clone(a.Locks) // the held view stays as read
+		}
+		a.MarkDuplicates(c.dup)
+	}
+	return a, true
+}
+
+// Status is the status of lock ci of account id, as Account shows it,
+// without building the view.
+func (c *Cache) Status(id string, ci int) model.LockStatus {
+	ca, ok := c.accounts[id]
+	if !ok {
+		return model.LockNone
+	}
+	if ca.full != nil {
+		l := ca.full.Locks[ci]
+		if l.Status == model.LockOK && c.dup != nil && c.dup(l.Constraint, l.Value) {
+			return model.LockDuplicate
+		}
+		return l.Status
+	}
+	l := ca.locks[ci]
+	if l.status == model.LockOK && c.dup != nil && c.dup(ci, l.value) {
+		return model.LockDuplicate
+	}
+	return l.status
+}
+
+// SetReport judges every row again by a finished check's report r and its
+// duplicate values dup; nil forgets the judgement (a reload runs the check
+// anew).
+func (c *Cache) SetReport(r *model.Report, dup model.OthersHold) {
+	if r != nil && r == c.report {
+		return // each view that shows the report hands it over
+	}
+	c.report, c.dup, c.lockStatus = r, dup, nil
+	if r == nil {
+		c.dup = nil
+		return
+	}
+	c.lockStatus = map[lockID]model.LockStatus{}
+	for _, p := range r.Problems {
+		switch p.Kind {
+		case model.OrphanLock:
+			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockOrphan
+		case model.ForeignLock:
+			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockForeign
+		}
+	}
+}
+
+// Report is the finished check's report the rows are judged by, nil
+// before there is one.
+func (c *Cache) Report() *model.Report { return c.report }
+
+// Reports reports whether the last finished check (the report held)
+// still finds problem p.
+func (c *Cache) Reports(p model.Problem) bool {
+	if c.report == nil {
+		return true // not known otherwise yet
+	}
+	return slices.ContainsFunc(c.report.Problems, func(q model.Problem) bool {
+		return q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value
+	})
+}
+
+// LockStatus is a lock item's status by the check, in words and as a
+// status: "checking" until a check has finished.
+func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
+	if c.report == nil {
+		return "checking", model.LockNone
+	}
+	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok {
+		return string(s), s
+	}
+	if c.dup(l.Constraint, l.Value) {
+		// The lock is sound, but the value it guards is held twice: the
+		// accounts view calls it so too.
+		return string(model.LockDuplicate), model.LockDuplicate
+	}
+	return string(model.LockOK), model.LockOK
+}
+
+// Related lists the accounts held, ids aside, whose rows name what the
+// accounts ids hold: one of their values, or one of them as a lock's
+// owner (or that own one of their locks). A write to ids changes what
+// those rows say, so they are read again with them.
+func (c *Cache) Related(ids []string) []string {
+	written := map[string]bool{}
+	values := map[lockID]bool{}
+	for _, id := range ids {
+		written[id] = true
+		if ca, ok := c.accounts[id]; ok {
+			ca.eachLock(func(ci int, v, owner string) {
+				if v != "" {
+					values[lockID{ci, v}] = true
+				}
+				if owner != "" && owner != id {
+					written[owner] = true // named by their row: read it too
+				}
+			})
+		}
+	}
+	var related []string
+	for id, ca := range c.accounts {
+		if slices.Contains(ids, id) {
+			continue
+		}
+		named := written[id]
+		ca.eachLock(func(ci int, v, owner string) {
+			named = named || values[lockID{ci, v}] || (owner != id && written[owner])
+		})
+		if named {
+			related = append(related, id)
+		}
+	}
+	slices.Sort(related)
+	return related
+}
+
+// TakeDrift reports whether an account was read showing something else
+// than what was held for it since the last call: the table changed under
+// the check's report.
+func (c *Cache) TakeDrift() bool {
+	d := c.drift
+	c.drift = false
+	return d
+}
+
+// StaleLines say why rows are shown as last read, not as they are now (a
+// read failed: err), in full, wrapped to width, for above the rows.
+func StaleLines(err error, width int) []string {
+	why := "stale: reading these rows again failed, so they are as last read (r retries): " + model.OneLine(redact.String(err.Error()))
+	return strings.Split(ansi.Wrap(why, max(width-2, 20), " "), "\n")
+}
