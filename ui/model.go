@@ -124,6 +124,7 @@ type Model struct {
 	// the copy keys; ctx bounds the read of C.
 	shownRef *model.KeyRef
 	ctx      context.Context
+	altBound bool // the config binds a key with alt: such keys are not split (escThen)
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -176,6 +177,7 @@ func New(ctx context.Context, o Options) Model {
 		race:     short(km.Race, "race"),
 		nav:      keys.Help,
 		writable: writable,
+		altBound: bindsAlt(o.Keys),
 	}
 }
 

@@ -91,6 +91,17 @@ type Model struct {
 	// first is the first page when it was asked for before the view
 	// existed (ui.Open): Init waits for it instead of asking again.
 	first FirstPage
+	// asked is what the last key asks of the write dialog (Asked).
+	asked tea.Msg
+}
+
+// Asked returns what the last key asks of the write dialog (a rename, a
+// delete, a fix; nil for none) and forgets it: the root opens the dialog
+// in the same update, so that the keys typed next land in it.
+func (m *Model) Asked() tea.Msg {
+	a := m.asked
+	m.asked = nil
+	return a
 }
 
 // FirstPage waits for a first page asked for ahead of the view.
@@ -301,13 +312,13 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		case !ok:
 			m.note = "select " + article(m.one()) + " to delete"
 		case key.Matches(k, km.Edit):
-			cmd = events.Emit(write.RenameMsg{Account: a})
+			m.asked = write.RenameMsg{Account: a}
 		default:
-			cmd = events.Emit(write.DeleteMsg{Account: a})
+			m.asked = write.DeleteMsg{Account: a}
 		}
 	case key.Matches(k, km.Fix):
 		if p, ok := m.SelectedProblem(); ok {
-			cmd = events.Emit(write.FixMsg{Problem: p})
+			m.asked = write.FixMsg{Problem: p}
 		} else {
 			m.note = write.SelectAProblem
 		}

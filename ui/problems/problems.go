@@ -31,6 +31,7 @@ type Model struct {
 	hint    string   // the report's schema hint ("" for none)
 	wrapped []string // hint, wrapped to the width: shown above the list
 	note    string   // what the last key could not do
+	asked   tea.Msg  // what the last key asks of the write dialog (Asked)
 }
 
 // New returns the problems view, waiting for the check.
@@ -118,9 +119,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, m.km.Enter):
 		return m, events.Emit(search.JumpMsg{Problem: p})
 	default:
-		return m, events.Emit(write.FixMsg{Problem: p})
+		m.asked = write.FixMsg{Problem: p}
 	}
 	return m, nil
+}
+
+// Asked returns what the last key asks of the write dialog (a fix; nil
+// for none) and forgets it: the root opens the dialog in the same update.
+func (m *Model) Asked() tea.Msg {
+	a := m.asked
+	m.asked = nil
+	return a
 }
 
 // Selected is the problem on the selected line, if it is one.
