@@ -47,7 +47,7 @@ func DefaultKeyMap() KeyMap {
 		// they are (a key typed back).
 		Copy: key.NewBinding(key.WithKeys("c", "ctrl+y"), key.WithHelp("c", "copy request")),
 		Save: key.NewBinding(key.WithKeys("w", "ctrl+s"), key.WithHelp("w", "save request")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 
