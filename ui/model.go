@@ -145,16 +145,16 @@ func New(ctx context.Context, o Options) Model {
 	km.Race.SetEnabled(writable)
 	km.Undo.SetEnabled(writable)
 	km.Break.SetEnabled(writable && o.Break != nil)
-	akm, pkm := keys.Accounts, keys.Problems
+	akm, lkm, pkm := keys.Accounts, keys.Locks, keys.Problems
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
 	add, undo := short(km.Add, "add"), short(km.Undo, "undo")
 	var writes [3][]key.Binding
 	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add, undo}
-	writes[viewLocks] = []key.Binding{add, undo}
+	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
 	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
-	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
+	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &lkm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
 	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
@@ -164,7 +164,7 @@ func New(ctx context.Context, o Options) Model {
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
-		locks:    locks.New(ctx, o.Store, r, keys.Locks),
+		locks:    locks.New(ctx, o.Store, r, lkm),
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),

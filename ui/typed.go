@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
 	"strings"
 	"unicode"
 
@@ -48,4 +51,17 @@ func (m Model) onKeys(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	after, cmd := m.onKey(esc)
 	after, ncmd := after.(Model).onKeys(next)
 	return after, tea.Batch(cmd, ncmd)
+}
+
+// taker is a list view that says which of its keys the selected row takes.
+type taker interface{ Takes(key.Binding) bool }
+
+// rowWrites are the write keys of the view shown that act on its selected
+// row: the help line offers only those.
+func (m Model) rowWrites() []key.Binding {
+	t, ok := m.list().(taker)
+	if !ok {
+		return m.writes[m.view]
+	}
+	return slices.DeleteFunc(slices.Clone(m.writes[m.view]), func(b key.Binding) bool { return !t.Takes(b) })
 }

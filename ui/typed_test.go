@@ -171,3 +171,75 @@ func TestTypedConfirmationKeys(t *testing.T) {
 		t.Fatalf("the scroll keys were typed:\n%s", d.screen())
 	}
 }
+
+// status is the status line: the line above the help line.
+func (d *driver) status() string {
+	ls := d.lines()
+	return ls[len(ls)-2]
+}
+
+// TestWriteKeysSayWhyOnRowsTheyDoNotTake: f, e and d on a row that does
+// not take them (an orphan, a lock that is ok, a missing value, a lock of
+// the locks view) did nothing, or said too little; the status says why,
+// and the help line and the help screen offer only what works on the row.
+func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	say := func(keys, want string) {
+		t.Helper()
+		d.press(keys)
+		if d.m.write.Open() || !strings.Contains(d.status(), want) {
+			t.Errorf("%s on %q: status %q, want %q", keys, d.selected(), d.status(), want)
+		}
+	}
+	offers := func(has, lacks []string) {
+		t.Helper()
+		f := d.footer()
+		for _, want := range has {
+			if !strings.Contains(f, want) {
+				t.Errorf("on %q the help line lacks %q: %q", d.selected(), want, f)
+			}
+		}
+		for _, not := range lacks {
+			if strings.Contains(f, not) {
+				t.Errorf("on %q the help line offers %q: %q", d.selected(), not, f)
+			}
+		}
+	}
+	d.selectRow("ACCT#a1")
+	say("f", "nothing to fix: this account's locks are ok")
+	offers([]string{"e rename", "d delete"}, []string{"f fix"})
+	d.press("g")
+	d.selectRow("UNIQ#EMAIL#old@x.io")
+	say("e", "e renames an account, and this is an orphan lock, which no account holds (f fixes it)")
+	say("d", "d deletes an account, and this is an orphan lock")
+	offers([]string{"f fix"}, []string{"e rename", "d delete"})
+	d.press("?")
+	if s := fields(d.screen()); strings.Contains(s, "edit/rename account") || !strings.Contains(s, "f fix problem") {
+		t.Errorf("help over an orphan offers rename, or not fix:\n%s", d.screen())
+	}
+	d.press("?")
+	d.selectRow("ACCT#c3")
+	say("f", "f fixes a lock: select its foreign lock below")
+	d.press("g")
+	d.selectRow("UNIQ#HANDLE#ada") // ACCT#a1's, ok
+	say("f", "nothing to fix: this lock is ok")
+	d.press("g")
+	d.selectRow("(username)") // ACCT#g7 has none
+	say("f", "nothing to fix: no value, so no lock is expected")
+	offers([]string{"e rename"}, []string{"f fix"})
+
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.locks.Count() > 0 && !m.locks.Loading() })
+	say("f", "nothing to fix: this lock is ok")
+	offers(nil, []string{"f fix"})
+	say("e", "e renames or deletes an account, with its locks: in the accounts view")
+	say("d", "d renames or deletes an account, with its locks: in the accounts view")
+	d.selectRow("UNIQ#EMAIL#old@x.io")
+	offers([]string{"f fix"}, []string{"e rename"})
+	d.press("f")
+	if !d.m.write.Open() || !strings.Contains(d.screen(), "fix orphan_lock email=old@x.io") {
+		t.Fatalf("f on an orphan of the locks view: want its repair:\n%s", d.screen())
+	}
+}

@@ -392,6 +392,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.detail, cmd = m.detail.Update(msg)
 	case m.view == viewLocks:
 		m.locks, cmd = m.locks.Update(msg)
+		return m.opened(cmd, m.locks.Asked())
 	case m.view == viewProblems:
 		m.problems, cmd = m.problems.Update(msg)
 		return m.opened(cmd, m.problems.Asked())

@@ -8,6 +8,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -121,11 +122,29 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Mode
 	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true, walk: -1}
 }
 
-// keys are the bindings as they work now: esc unpins only what is pinned.
+// keys are the bindings as they work now: esc unpins only what is pinned;
+// e and d need an account's row (or one of its locks), f a problem's.
 func (m Model) keys() KeyMap {
 	km := m.km
 	km.Unpin.SetEnabled(m.src.pin != nil)
+	_, account := m.SelectedAccount()
+	_, problem := m.SelectedProblem()
+	km.Edit.SetEnabled(km.Edit.Enabled() && account)
+	km.Delete.SetEnabled(km.Delete.Enabled() && account)
+	km.Fix.SetEnabled(km.Fix.Enabled() && problem)
 	return km
+}
+
+// Takes reports whether the selected row takes b: the help line offers
+// e, d and f only where they act.
+func (m Model) Takes(b key.Binding) bool {
+	km := m.keys()
+	for _, w := range []key.Binding{km.Edit, km.Delete, km.Fix} {
+		if slices.Equal(w.Keys(), b.Keys()) {
+			return w.Enabled()
+		}
+	}
+	return true
 }
 
 // ShortHelp is the help line's part for this view.
@@ -304,23 +323,23 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, km.Unpin):
 		m.src.pin = nil
 		m.keepSelection(m.src.rebuildTop())
-	case key.Matches(k, km.Edit, km.Delete):
+	case key.Matches(k, m.km.Edit, m.km.Delete):
+		// Matched as bound, not as help offers them: on a row they do not
+		// act on, the status says why.
 		a, ok := m.SelectedAccount()
 		switch {
-		case !ok && key.Matches(k, km.Edit):
-			m.note = "select " + article(m.one()) + " to rename"
 		case !ok:
-			m.note = "select " + article(m.one()) + " to delete"
+			m.note = m.whyNoAccount(k)
 		case key.Matches(k, km.Edit):
 			m.asked = write.RenameMsg{Account: a}
 		default:
 			m.asked = write.DeleteMsg{Account: a}
 		}
-	case key.Matches(k, km.Fix):
+	case key.Matches(k, m.km.Fix):
 		if p, ok := m.SelectedProblem(); ok {
 			m.asked = write.FixMsg{Problem: p}
 		} else {
-			m.note = write.SelectAProblem
+			m.note = m.whyNothingToFix()
 		}
 	default:
 		m.list, _ = m.list.Update(k)

@@ -5,6 +5,7 @@ package problems
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -46,7 +47,16 @@ func (m Model) keys() KeyMap {
 	km := m.km
 	_, selected := m.Selected()
 	km.Enter.SetEnabled(selected)
+	km.Fix.SetEnabled(km.Fix.Enabled() && selected)
 	return km
+}
+
+// Takes reports whether the selected line takes b: f needs a problem.
+func (m Model) Takes(b key.Binding) bool {
+	if km := m.keys(); slices.Equal(b.Keys(), km.Fix.Keys()) {
+		return km.Fix.Enabled()
+	}
+	return true
 }
 
 // ShortHelp is the help line's part for this view.
