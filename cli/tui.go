@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/tty"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/model/mistake"
 	"github.com/locktable/locktable/ui"
@@ -33,6 +34,10 @@ func (a *app) runTUI(ctx context.Context) error {
 	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 		return usageErr("the terminal UI needs a terminal; for scripts use 'locktable check'")
 	}
+	// What is typed while the UI starts is kept for it, not echoed on the
+	// shell's screen; what is left unread at the end does not reach the
+	// shell.
+	defer tty.Quiet(os.Stdin)()
 	s, err := a.schema()
 	if err != nil {
 		return err
@@ -92,7 +97,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
 		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First, Break: replay})
-	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin))).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.
 	if fm, ok := final.(ui.Model); ok && fm.Farewell() != "" {

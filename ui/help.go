@@ -26,7 +26,7 @@ func (m Model) footer() string {
 	}
 	var writes []key.Binding
 	if m.writable && !m.search.Typing() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() {
-		writes = m.writes[m.view]
+		writes = m.rowWrites()
 	}
 	kept := append(slices.Clip(writes), tail...)
 	short := km.ShortHelp()

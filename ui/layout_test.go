@@ -45,7 +45,7 @@ func TestLayoutTablesSpeaksOfRecords(t *testing.T) {
 			t.Errorf("a line speaks of accounts: %q", l)
 		}
 	}
-	d.press("?")
+	d.press("j", "?") // back on a record: help offers what works on it
 	for _, want := range []string{"edit/rename record", "1         records", "add record"} {
 		if !strings.Contains(d.screen(), want) {
 			t.Errorf("no %q on the help screen:\n%s", want, d.screen())

@@ -126,6 +126,7 @@ type Model struct {
 	// the copy keys; ctx bounds the read of C.
 	shownRef *model.KeyRef
 	ctx      context.Context
+	altBound bool // the config binds a key with alt: such keys are not split (escThen)
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -146,16 +147,16 @@ func New(ctx context.Context, o Options) Model {
 	km.Race.SetEnabled(writable)
 	km.Undo.SetEnabled(writable)
 	km.Break.SetEnabled(writable && o.Break != nil)
-	akm, pkm := keys.Accounts, keys.Problems
+	akm, lkm, pkm := keys.Accounts, keys.Locks, keys.Problems
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
 	add, undo := short(km.Add, "add"), short(km.Undo, "undo")
 	var writes [3][]key.Binding
 	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add, undo}
-	writes[viewLocks] = []key.Binding{add, undo}
+	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
 	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
-	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &pkm.Fix} {
+	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &lkm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
 	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
@@ -166,7 +167,7 @@ func New(ctx context.Context, o Options) Model {
 	acc := accounts.New(ctx, o.Store, r, akm)
 	acc.SetFirst(o.First)
 	acc.UseItems(cache)
-	lks := locks.New(ctx, o.Store, r, keys.Locks)
+	lks := locks.New(ctx, o.Store, r, lkm)
 	lks.UseItems(cache)
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
@@ -185,6 +186,7 @@ func New(ctx context.Context, o Options) Model {
 		race:     short(km.Race, "race"),
 		nav:      keys.Help,
 		writable: writable,
+		altBound: bindsAlt(o.Keys),
 	}
 }
 

@@ -66,7 +66,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.mistakes, mcmd = m.mistakes.Update(msg)
 		cmd = tea.Batch(cmd, wcmd, mcmd)
 	case tea.KeyPressMsg:
-		return m.onKey(msg)
+		return m.onKeys(msg)
 	case tea.MouseWheelMsg:
 		if m.tooSmall() {
 			return m, nil
@@ -397,12 +397,26 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.detail, cmd = m.detail.Update(msg)
 	case m.view == viewLocks:
 		m.locks, cmd = m.locks.Update(msg)
+		return m.opened(cmd, m.locks.Asked())
 	case m.view == viewProblems:
 		m.problems, cmd = m.problems.Update(msg)
+		return m.opened(cmd, m.problems.Asked())
 	default:
 		m.accounts, cmd = m.accounts.Update(msg)
+		return m.opened(cmd, m.accounts.Asked())
 	}
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// opened opens the dialog a key asked for (asked: a write message, nil
+// for none) in the update of that key, not a message later: the keys
+// typed next land in it, not in the list under it. cmd is the list's.
+func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
+	var wcmd tea.Cmd
+	if asked != nil {
+		m.write, wcmd = m.write.Update(asked)
+	}
+	return m, tea.Batch(cmd, wcmd, m.prefetch())
 }
 
 // switchTo shows a list view, closing what was open over the last one.

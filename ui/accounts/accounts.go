@@ -102,6 +102,17 @@ type Model struct {
 	// first is the first page when it was asked for before the view
 	// existed (ui.Open): Init waits for it instead of asking again.
 	first FirstPage
+	// asked is what the last key asks of the write dialog (Asked).
+	asked tea.Msg
+}
+
+// Asked returns what the last key asks of the write dialog (a rename, a
+// delete, a fix; nil for none) and forgets it: the root opens the dialog
+// in the same update, so that the keys typed next land in it.
+func (m *Model) Asked() tea.Msg {
+	a := m.asked
+	m.asked = nil
+	return a
 }
 
 // FirstPage waits for a first page asked for ahead of the view.
@@ -121,11 +132,29 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Mode
 	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true, walk: -1}
 }
 
-// keys are the bindings as they work now: esc unpins only what is pinned.
+// keys are the bindings as they work now: esc unpins only what is pinned;
+// e and d need an account's row (or one of its locks), f a problem's.
 func (m Model) keys() KeyMap {
 	km := m.km
 	km.Unpin.SetEnabled(m.src.pin != nil)
+	_, account := m.SelectedAccount()
+	_, problem := m.SelectedProblem()
+	km.Edit.SetEnabled(km.Edit.Enabled() && account)
+	km.Delete.SetEnabled(km.Delete.Enabled() && account)
+	km.Fix.SetEnabled(km.Fix.Enabled() && problem)
 	return km
+}
+
+// Takes reports whether the selected row takes b: the help line offers
+// e, d and f only where they act.
+func (m Model) Takes(b key.Binding) bool {
+	km := m.keys()
+	for _, w := range []key.Binding{km.Edit, km.Delete, km.Fix} {
+		if slices.Equal(w.Keys(), b.Keys()) {
+			return w.Enabled()
+		}
+	}
+	return true
 }
 
 // ShortHelp is the help line's part for this view.
@@ -331,23 +360,23 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, km.Unpin):
 		m.src.setPin(nil)
 		m.keepSelection(m.src.rebuildTop())
-	case key.Matches(k, km.Edit, km.Delete):
+	case key.Matches(k, m.km.Edit, m.km.Delete):
+		// Matched as bound, not as help offers them: on a row they do not
+		// act on, the status says why.
 		a, ok := m.SelectedAccount()
 		switch {
-		case !ok && key.Matches(k, km.Edit):
-			m.note = "select " + article(m.one()) + " to rename"
 		case !ok:
-			m.note = "select " + article(m.one()) + " to delete"
+			m.note = m.whyNoAccount(k)
 		case key.Matches(k, km.Edit):
-			cmd = events.Emit(write.RenameMsg{Account: a})
+			m.asked = write.RenameMsg{Account: a}
 		default:
-			cmd = events.Emit(write.DeleteMsg{Account: a})
+			m.asked = write.DeleteMsg{Account: a}
 		}
-	case key.Matches(k, km.Fix):
+	case key.Matches(k, m.km.Fix):
 		if p, ok := m.SelectedProblem(); ok {
-			cmd = events.Emit(write.FixMsg{Problem: p})
+			m.asked = write.FixMsg{Problem: p}
 		} else {
-			m.note = write.SelectAProblem
+			m.note = m.whyNothingToFix()
 		}
 	default:
 		m.list, _ = m.list.Update(k)

@@ -86,8 +86,17 @@ type Model struct {
 	info    string // what the last copy or save did
 	spin    spinner.Model
 	waiting string // what the root is doing, while StageWaiting
-	width   int
-	height  int
+	// sending says the wait is for a send's outcome; early are the keys
+	// pressed while waiting for a plan, handed to the preview once it is
+	// shown (Replay): what is typed right after d lands in its box.
+	sending bool
+	early   []tea.KeyPressMsg
+	// closed says a key closed the dialog (Closed), committed whether a
+	// write went through: the flow closes it in the same update, so that
+	// the next key finds the list.
+	closed, committed bool
+	width             int
+	height            int
 }
 
 // New returns a dialog titled title. With fields it opens on the form;
@@ -121,8 +130,41 @@ func (m Model) Init() tea.Cmd {
 
 // wait moves to StageWaiting, saying what for, with the spinner turning.
 func (m *Model) wait(what string) tea.Cmd {
-	m.Stage, m.waiting = StageWaiting, what
+	m.Stage, m.waiting, m.sending = StageWaiting, what, false
 	return m.spin.Tick
+}
+
+// Closed reports whether a key closed the dialog, and whether a write it
+// showed went through.
+func (m Model) Closed() (committed, closed bool) { return m.committed, m.closed }
+
+// close marks the dialog closed by a key.
+func (m *Model) close(committed bool) { m.closed, m.committed = true, committed }
+
+// Replay hands the keys pressed while the plan was read to the stage it
+// opened on, in order; a key that would send is dropped, since the user
+// had not seen what it sends.
+func (m *Model) Replay() tea.Cmd {
+	early := m.early
+	m.early = nil
+	var cmds []tea.Cmd
+	for _, k := range early {
+		km := m.keys()
+		if m.Stage == StageWaiting || m.closed || !m.typing(k) && key.Matches(k, km.Send, km.SendTyped, km.Resend, km.Preview) {
+			continue
+		}
+		var cmd tea.Cmd
+		*m, cmd = m.Update(k)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// typing reports whether k is text for the typed confirmation's box: the
+// preview asks for a key typed back and k has text. Such keys never copy,
+// save or scroll.
+func (m Model) typing(k tea.KeyPressMsg) bool {
+	return m.Stage == StagePreview && m.tx.Plan.MustType != "" && k.Text != ""
 }
 
 // NewField returns a form field; validate runs as the user types.
@@ -210,9 +252,11 @@ func (m Model) previewLines() []string {
 	if m.tx.Plan.Note != "" {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
-	lines = append(lines, "",
-		"the request: w saves it to a file, c copies it;",
-		"send it with: aws dynamodb transact-write-items --cli-input-json file://FILE",
+	lines = append(lines, "")
+	if says := m.saveAndCopy(); says != "" {
+		lines = append(lines, "the request: "+says+";")
+	}
+	lines = append(lines, "send it with: aws dynamodb transact-write-items --cli-input-json file://FILE",
 		"(its ClientRequestToken makes a resend within 10 minutes a no-op)")
 	// EscapeJSON keeps the request valid JSON to copy, and the same;
 	// indented, one member a line, it wraps between tokens, not in them.
@@ -225,6 +269,23 @@ func (m Model) previewLines() []string {
 		lines = append(lines, model.Printable(l))
 	}
 	return rows.Wrap(lines, m.width)
+}
+
+// saveAndCopy names the keys that save and copy the request at this
+// stage, as "w saves it to a file, c copies it" ("" when neither works).
+func (m Model) saveAndCopy() string {
+	km := m.keys()
+	var says []string
+	if km.Save.Enabled() {
+		says = append(says, km.Save.Help().Key+" saves it to a file")
+	}
+	if km.Copy.Enabled() {
+		says = append(says, km.Copy.Help().Key+" copies it")
+	}
+	if len(says) == 0 {
+		return ""
+	}
+	return strings.Join(says, ", ")
 }
 
 // SlotLines says each slot of a request, numbered as its actions, with
@@ -265,10 +326,22 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	km := m.keys() // nothing works while waiting: the answer must find this dialog
+	if m.Stage == StageWaiting {
+		// Nothing works while waiting (the answer must find this dialog);
+		// what is typed for the plan's preview waits for it.
+		if !m.sending {
+			m.early = append(m.early, k)
+		}
+		return m, nil
+	}
+	km := m.keys()
 	committed := m.result != nil && m.result.Outcome == model.Committed
 	m.info = ""
 	switch {
+	case m.typing(k) && !key.Matches(k, km.SendTyped):
+		var cmd tea.Cmd
+		m.typed, cmd = m.typed.Update(k)
+		return m, cmd
 	case key.Matches(k, km.Copy):
 		// OSC 52: only on this key, never by itself.
 		m.info = fmt.Sprintf("copied the request (%d bytes) to the clipboard, if the terminal allows it (OSC 52)", len(m.tx.Request))
@@ -279,7 +352,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.Stage = StageForm // back to the values, kept as typed
 		return m, m.fields[m.focus].Input.Focus()
 	case key.Matches(k, km.Back, km.Close):
-		return m, events.Emit(CloseMsg{Committed: committed})
+		m.close(committed)
+		return m, nil
 	case m.Stage == StageForm:
 		return m.updateForm(k, km)
 	case key.Matches(k, km.SendTyped) && m.typed.Value() != m.tx.Plan.MustType:
@@ -287,8 +361,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, km.Send, km.SendTyped, km.Resend):
 		// A resend is the same request and token: a no-op if it had committed.
 		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
+		m.sending = true
 		return m, tea.Batch(spin, events.Emit(SendMsg{}))
-	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
+	case m.Stage == StagePreview && m.tx.Plan.MustType != "" && !key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown):
+		// Editing the answer (backspace, ctrl+u, the arrows along it).
 		var cmd tea.Cmd
 		m.typed, cmd = m.typed.Update(k)
 		return m, cmd

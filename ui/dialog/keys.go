@@ -1,6 +1,8 @@
 package dialog
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 
 	"github.com/locktable/locktable/model"
@@ -41,9 +43,11 @@ func DefaultKeyMap() KeyMap {
 		PageDown:  nav.PageDown,
 		Resend:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send again (same token: a no-op if it committed)")),
 		Close:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "close")),
-		Copy:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy request")),
-		Save:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save request")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		// c and w where keys are not text; ctrl+y and ctrl+s also where
+		// they are (a key typed back).
+		Copy: key.NewBinding(key.WithKeys("c", "ctrl+y"), key.WithHelp("c", "copy request")),
+		Save: key.NewBinding(key.WithKeys("w", "ctrl+s"), key.WithHelp("w", "save request")),
+		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 
@@ -59,14 +63,19 @@ func (m Model) keys() KeyMap {
 		on[&k.Next], on[&k.Prev], on[&k.Preview], on[&k.Back] = true, true, true, true
 	case StagePreview:
 		on[&k.Back] = true
+		on[&k.Up], on[&k.Down], on[&k.PageUp], on[&k.PageDown] = true, true, true, true
+		on[&k.Copy], on[&k.Save] = true, true
 		if m.tx.Plan.MustType != "" {
-			// Typed back: y is text, and the keys edit the answer.
+			// Typed back: y, c and w are text, and the keys edit the
+			// answer; only the keys that cannot be typed scroll, copy
+			// and save.
 			on[&k.SendTyped] = true
+			for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Copy, &k.Save} {
+				*b = untyped(*b)
+				on[b] = len(b.Keys()) > 0
+			}
 		} else {
 			on[&k.Send] = true
-			// Where the keys are not text: c and w copy and save the request.
-			on[&k.Up], on[&k.Down], on[&k.PageUp], on[&k.PageDown] = true, true, true, true
-			on[&k.Copy], on[&k.Save] = true, true
 		}
 		if form {
 			k.Back.SetHelp(k.Back.Help().Key, "back")
@@ -102,4 +111,20 @@ func (m Model) ShortHelp() []key.Binding {
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys()
 	return [][]key.Binding{{k.Next, k.Prev, k.Preview, k.Send, k.SendTyped, k.Resend, k.Close, k.Back}, {k.Up, k.PageUp, k.PageDown, k.Copy, k.Save}}
+}
+
+// untyped is b without the keys that are text (a letter, a digit, space),
+// its help naming the keys left.
+func untyped(b key.Binding) key.Binding {
+	var keys []string
+	for _, k := range b.Keys() {
+		if len([]rune(k)) > 1 && k != "space" {
+			keys = append(keys, k)
+		}
+	}
+	h := b.Help()
+	if len(keys) < len(b.Keys()) && h.Key != "↑↓" {
+		h.Key = strings.Join(keys, "/")
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(h.Key, h.Desc))
 }

@@ -12,17 +12,27 @@ import (
 type KeyMap struct {
 	browser.KeyMap
 	keymap.Rows
+	// Fix asks the write dialog to repair the selected lock's problem;
+	// disable it where writes are.
+	Fix key.Binding
+	// Edit and Delete act on accounts, not here: pressed on a lock, the
+	// status says where they do (help never offers them).
+	Edit, Delete key.Binding
 }
 
 // DefaultKeyMap returns the locks view's bindings.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{KeyMap: browser.DefaultKeyMap(), Rows: keymap.DefaultRows()}
+	return KeyMap{KeyMap: browser.DefaultKeyMap(), Rows: keymap.DefaultRows(),
+		Fix:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
+		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "rename (in the accounts view)")),
+		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (in the accounts view)")),
+	}
 }
 
 // ShortHelp is the help line's part for the locks view.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Enter, k.BothProblems()} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Enter, k.BothProblems(), k.Fix} }
 
 // FullHelp is the help screen's part for the locks view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.NextProblem, k.PrevProblem})
+	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Fix})
 }

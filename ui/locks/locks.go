@@ -7,6 +7,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -19,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/write"
 )
 
 // Backend is what the locks view reads.
@@ -50,7 +52,8 @@ type Model struct {
 	// followEnd: G keeps the selection on the last row as pages arrive,
 	// so that one press reads to the end, as in the accounts view.
 	followEnd bool
-	note      string // what the last key could not do
+	note      string  // what the last key could not do
+	asked     tea.Msg // what the last key asks of the write dialog (Asked)
 	err       error
 	// reloading: a reload's first page is on its way; the locks shown
 	// stay until it comes, and stay, stale, if it does not (stale is why;
@@ -68,11 +71,76 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Mode
 	return Model{ctx: ctx, backend: backend, km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
 
+// keys are the bindings as they work now: f needs a lock with a problem.
+func (m Model) keys() KeyMap {
+	km := m.km
+	_, problem := m.SelectedProblem()
+	km.Fix.SetEnabled(km.Fix.Enabled() && problem)
+	km.Edit.SetEnabled(false)
+	km.Delete.SetEnabled(false)
+	return km
+}
+
+// Takes reports whether the selected lock takes b: f needs a problem.
+func (m Model) Takes(b key.Binding) bool {
+	if km := m.keys(); slices.Equal(b.Keys(), km.Fix.Keys()) {
+		return km.Fix.Enabled()
+	}
+	return true
+}
+
 // ShortHelp is the help line's part for this view.
-func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
+func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
 
 // FullHelp is the help screen's part for this view.
-func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
+func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
+
+// Asked returns what the last key asks of the write dialog (a fix; nil
+// for none) and forgets it: the root opens the dialog in the same update.
+func (m *Model) Asked() tea.Msg {
+	a := m.asked
+	m.asked = nil
+	return a
+}
+
+// SelectedProblem is the problem the selected lock shows, once the check
+// has judged it: an orphan, a foreign lock, a value held twice.
+func (m Model) SelectedProblem() (model.Problem, bool) {
+	if m.src.Len() == 0 || m.src.items.Report() == nil {
+		return model.Problem{}, false
+	}
+	l := &m.src.locks[m.list.Cursor()]
+	_, st := m.src.lockStatus(l)
+	if !st.Problematic() {
+		return model.Problem{}, false
+	}
+	for _, p := range m.src.items.Report().Problems {
+		if p.ConstraintIndex() == l.Constraint && p.Value == l.Value && kindOf[st] == p.Kind {
+			return p, true
+		}
+	}
+	return model.Problem{}, false
+}
+
+// kindOf is the problem a lock's status says.
+var kindOf = map[model.LockStatus]model.ProblemKind{
+	model.LockOrphan: model.OrphanLock, model.LockForeign: model.ForeignLock, model.LockDuplicate: model.DuplicateValue,
+}
+
+// whyNot says why f, e or d (k) does nothing on the selected lock.
+func (m Model) whyNot(k tea.KeyPressMsg) string {
+	if !key.Matches(k, m.km.Fix) {
+		return k.String() + " renames or deletes an account, with its locks: in the accounts view"
+	}
+	if m.src.Len() == 0 {
+		return "nothing to fix: no lock is loaded"
+	}
+	words, _ := m.src.lockStatus(&m.src.locks[m.list.Cursor()])
+	if m.src.items.Report() == nil {
+		return "nothing to fix yet: the check has not judged this lock"
+	}
+	return "nothing to fix: this lock is " + words
+}
 
 // SetSize sets the view's size in cells.
 func (m *Model) SetSize(w, h int) {
@@ -184,6 +252,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
+		case key.Matches(msg, m.km.Fix, m.km.Edit, m.km.Delete):
+			// Matched as bound, not as help offers them: where they do not
+			// act, the status says why.
+			if p, ok := m.SelectedProblem(); ok && key.Matches(msg, m.km.Fix) {
+				m.asked = write.FixMsg{Problem: p}
+			} else {
+				m.note = m.whyNot(msg)
+			}
 		case key.Matches(msg, m.km.NextProblem, m.km.PrevProblem):
 			dir := 1
 			if key.Matches(msg, m.km.PrevProblem) {

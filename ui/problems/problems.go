@@ -5,6 +5,7 @@ package problems
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -31,6 +32,7 @@ type Model struct {
 	hint    string   // the report's schema hint ("" for none)
 	wrapped []string // hint, wrapped to the width: shown above the list
 	note    string   // what the last key could not do
+	asked   tea.Msg  // what the last key asks of the write dialog (Asked)
 }
 
 // New returns the problems view, waiting for the check.
@@ -45,7 +47,16 @@ func (m Model) keys() KeyMap {
 	km := m.km
 	_, selected := m.Selected()
 	km.Enter.SetEnabled(selected)
+	km.Fix.SetEnabled(km.Fix.Enabled() && selected)
 	return km
+}
+
+// Takes reports whether the selected line takes b: f needs a problem.
+func (m Model) Takes(b key.Binding) bool {
+	if km := m.keys(); slices.Equal(b.Keys(), km.Fix.Keys()) {
+		return km.Fix.Enabled()
+	}
+	return true
 }
 
 // ShortHelp is the help line's part for this view.
@@ -118,9 +129,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, m.km.Enter):
 		return m, events.Emit(search.JumpMsg{Problem: p})
 	default:
-		return m, events.Emit(write.FixMsg{Problem: p})
+		m.asked = write.FixMsg{Problem: p}
 	}
 	return m, nil
+}
+
+// Asked returns what the last key asks of the write dialog (a fix; nil
+// for none) and forgets it: the root opens the dialog in the same update.
+func (m *Model) Asked() tea.Msg {
+	a := m.asked
+	m.asked = nil
+	return a
 }
 
 // Selected is the problem on the selected line, if it is one.

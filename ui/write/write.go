@@ -315,13 +315,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			// answer and the cancelled ones are read back; then enter or
 			// esc closes it.
 			if m.board.done() && key.Matches(msg, m.km.Close, m.km.Back) {
-				return m, events.Emit(dialog.CloseMsg{Committed: len(m.written) > 0})
+				return m.close(len(m.written) > 0)
 			}
 			return m, nil
 		}
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
-		return m, cmd
+		return m.closeIfDone(cmd)
 	case spinner.TickMsg:
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
@@ -345,11 +345,29 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case SentMsg:
 		return m.sent(msg)
 	case dialog.CloseMsg:
-		m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil
-		if ids := m.written; msg.Committed || len(ids) > 0 {
-			m.written = nil
-			return m, events.Emit(WrittenMsg{Accounts: ids, Committed: msg.Committed})
-		}
+		return m.close(msg.Committed)
+	}
+	return m, nil
+}
+
+// closeIfDone closes the dialog in this update when a key closed it, so
+// that the next key finds what is under it; cmd is the dialog's.
+func (m Model) closeIfDone(cmd tea.Cmd) (Model, tea.Cmd) {
+	if committed, closed := m.dialog.Closed(); closed {
+		var wcmd tea.Cmd
+		m, wcmd = m.close(committed)
+		return m, tea.Batch(cmd, wcmd)
+	}
+	return m, cmd
+}
+
+// close closes the dialog; the accounts a sent write involves are to be
+// read again.
+func (m Model) close(committed bool) (Model, tea.Cmd) {
+	m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil
+	if ids := m.written; committed || len(ids) > 0 {
+		m.written = nil
+		return m, events.Emit(WrittenMsg{Accounts: ids, Committed: committed})
 	}
 	return m, nil
 }
@@ -358,28 +376,32 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) showPlan(msg PlanMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.req != m.req: // for a dialog since closed
+		return m, nil
 	case msg.err != nil:
 		m.dialog.SetError(redact.String(msg.err.Error()))
 	case msg.skip != "":
 		m.dialog.SetSkipped(msg.skip)
 	default:
 		m.prepared = &msg.tx
-		return m, m.dialog.SetPlan(msg.preview)
+		cmd := m.dialog.SetPlan(msg.preview)
+		return m.closeIfDone(tea.Batch(cmd, m.dialog.Replay()))
 	}
-	return m, nil
+	return m.closeIfDone(m.dialog.Replay())
 }
 
 // showRace shows a planned race's preview, or why there is none.
 func (m Model) showRace(msg RacePlannedMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.req != m.req:
+		return m, nil
 	case msg.err != nil:
 		m.dialog.SetError(redact.String(msg.err.Error()))
 	default:
 		m.raceTxs, m.prepared = msg.txs, &msg.txs[0]
-		return m, m.dialog.SetPlan(msg.preview)
+		cmd := m.dialog.SetPlan(msg.preview)
+		return m.closeIfDone(tea.Batch(cmd, m.dialog.Replay()))
 	}
-	return m, nil
+	return m.closeIfDone(m.dialog.Replay())
 }
 
 // submit plans the write the form's values describe.

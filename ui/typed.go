@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// escThen splits a key the terminal's input reader merged with an esc
+// pressed just before it: esc followed within its timeout by another key
+// reads as that key with alt (two quick esc read as alt+esc). No binding
+// takes alt unless the config's keys: binds one (altBound), so such a key
+// is the esc and the key, in that order. ok is false for any other key.
+func escThen(k tea.KeyPressMsg, altBound bool) (esc, next tea.KeyPressMsg, ok bool) {
+	if altBound || k.Mod&tea.ModAlt == 0 || k.Mod&^(tea.ModAlt|tea.ModShift) != 0 {
+		return k, k, false
+	}
+	next = k
+	next.Mod &^= tea.ModAlt
+	if next.Text == "" && next.Mod == 0 && unicode.IsPrint(next.Code) {
+		next.Text = string(next.Code)
+	} else if next.Text == "" && next.Mod == tea.ModShift && unicode.IsPrint(next.ShiftedCode) {
+		next.Text = string(next.ShiftedCode)
+	}
+	return tea.KeyPressMsg{Code: tea.KeyEscape}, next, true
+}
+
+// bindsAlt reports whether a remap binds a key with alt.
+func bindsAlt(remap map[string][]string) bool {
+	for _, keys := range remap {
+		for _, k := range keys {
+			if strings.Contains(k, "alt+") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onKeys handles a key as typed: an esc the input reader merged with the
+// key after it is handled first, then that key.
+func (m Model) onKeys(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	esc, next, ok := escThen(k, m.altBound)
+	if !ok {
+		return m.onKey(k)
+	}
+	after, cmd := m.onKey(esc)
+	after, ncmd := after.(Model).onKeys(next)
+	return after, tea.Batch(cmd, ncmd)
+}
+
+// taker is a list view that says which of its keys the selected row takes.
+type taker interface{ Takes(key.Binding) bool }
+
+// rowWrites are the write keys of the view shown that act on its selected
+// row: the help line offers only those.
+func (m Model) rowWrites() []key.Binding {
+	t, ok := m.list().(taker)
+	if !ok {
+		return m.writes[m.view]
+	}
+	return slices.DeleteFunc(slices.Clone(m.writes[m.view]), func(b key.Binding) bool { return !t.Takes(b) })
+}
