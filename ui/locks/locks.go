@@ -212,6 +212,7 @@ type source struct {
 	// status of (constraint, raw value) from the report: orphan or foreign.
 	status map[lockID]model.LockStatus
 	dup    model.OthersHold // the values two or more accounts hold
+	screen rows.Screen
 }
 
 type lockID struct {
@@ -251,10 +252,24 @@ func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) {
 	return string(model.LockOK), model.LockOK
 }
 
-func (d *source) Render(i, width int, selected bool) string {
+// cells are row i's parts.
+func (d *source) cells(i int) (rows.Cells, bool) {
 	l := &d.locks[i]
 	words, st := d.lockStatus(l)
-	return d.r.LockItem(l, words, st, width, selected)
+	return d.r.LockItemCells(l, words, st), true
+}
+
+// Measure lays out the rows about to be shown together (browser.Measurer).
+func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+
+func (d *source) Render(i, width int, selected bool) string {
+	l, ok := d.screen.Layout(width)
+	if !ok {
+		c, _ := d.cells(i)
+		l = rows.Measure([]rows.Cells{c}, width)
+	}
+	c, _ := d.cells(i)
+	return d.r.Line(c, l, selected)
 }
 
 func (d *source) problematic(i int) bool {
