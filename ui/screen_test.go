@@ -112,3 +112,43 @@ func TestBackendLacksSaidInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceBoardScrolls: with more racers than lines the board said "…
+// 84 more racers" and could not be scrolled; the winner could be among
+// them. Once it is over the winner is listed first, and every racer can
+// be scrolled to.
+func TestRaceBoardScrolls(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d.ready()
+	d.press("R")
+	waitScreen(d, "the race form", "race: new accounts claim")
+	d.send(ctrlU())
+	d.typeText("racer@x.io")
+	d.press("tab", "tab")
+	d.send(ctrlU())
+	d.typeText("60")
+	d.press("enter")
+	waitScreen(d, "the preview", "60 racers send this transaction")
+	d.press("y")
+	waitScreen(d, "the verdict", "1 of 60 racers committed")
+	if n := len(strings.Split(d.screen(), "\n")); n != 24 {
+		t.Errorf("the board takes %d lines, want 24:\n%s", n, d.screen())
+	}
+	wantFits(t, d, 80)
+	if !strings.Contains(d.lines()[3], "committed") {
+		t.Errorf("the winner is not the board's first racer:\n%s", d.screen())
+	}
+	seen := map[string]bool{}
+	for range 20 {
+		for _, l := range d.lines() {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "racer" {
+				seen[f[1]] = true
+			}
+		}
+		d.press("pgdown")
+	}
+	if len(seen) != 60 {
+		t.Errorf("scrolling shows %d racers of 60:\n%s", len(seen), d.screen())
+	}
+}
