@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/uitest"
 )
 
 // wantFits fails for a line of the screen wider than the terminal.
@@ -150,5 +151,68 @@ func TestRaceBoardScrolls(t *testing.T) {
 	}
 	if len(seen) != 60 {
 		t.Errorf("scrolling shows %d racers of 60:\n%s", len(seen), d.screen())
+	}
+}
+
+// fakeLongValues is the demo's kind of table: emails that share their
+// prefix and domain, foreign locks and a duplicate.
+func fakeLongValues() *uitest.Backend {
+	return fake(
+		acct("ACCT#a851f637", "barbara.1000104@example.org", "barbara104"), lock("UNIQ#EMAIL#barbara.1000104@example.org", "ACCT#a851f637"),
+		acct("ACCT#e4c0e999", "edsger.103@example.org", "edsger103"), lock("UNIQ#EMAIL#edsger.103@example.org", "ACCT#a851f637"),
+		acct("ACCT#38453d70", "john.110@example.org", "john110"), lock("UNIQ#EMAIL#john.110@example.org", "ACCT#fbd64a0e"),
+		acct("ACCT#8bc99147", "niklaus.117@example.org", "niklaus117"), lock("UNIQ#EMAIL#niklaus.117@example.org", "ACCT#4f5a9de5"),
+		acct("ACCT#212fdcfb", "margaret.106@example.org", "margaret106"), lock("UNIQ#EMAIL#margaret.106@example.org", "ACCT#82f8634a"),
+		acct("ACCT#82f8634a", "margaret.106@example.org", "margaret1060"),
+	)
+}
+
+// TestRowsKeepWhatTellsThemApart: at 80 columns the problems view kept
+// the prefix every lock shares and cut the holder ("UNIQ#EMAIL#edsger.103@
+// exa… email owner ACCT#a851f637 held by…"). Owners and holders show
+// whole, no two rows show the same key, the statuses align; at 200
+// columns nothing is cut.
+func TestRowsKeepWhatTellsThemApart(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		d := newDriver(t, Options{Store: fakeLongValues()}, size[0], size[1])
+		d.ready()
+		d.press("3")
+		wantFits(t, d, size[0])
+		s := d.screen()
+		for _, want := range []string{
+			"owner ACCT#a851f637  held by ACCT#e4c0e999", "owner ACCT#fbd64a0e  held by ACCT#38453d70",
+			"owner ACCT#4f5a9de5  held by ACCT#8bc99147", "held by ACCT#212fdcfb",
+		} {
+			if !strings.Contains(s, want) {
+				t.Errorf("at %d %q is cut:\n%s", size[0], want, s)
+			}
+		}
+		keys, col := map[string]bool{}, -1
+		for _, l := range d.lines() {
+			f := strings.Fields(l)
+			if len(f) < 3 || !strings.HasPrefix(f[len(f)-1], "foreign") {
+				continue
+			}
+			if keys[f[0]] {
+				t.Errorf("at %d two rows show the key %q:\n%s", size[0], f[0], s)
+			}
+			keys[f[0]] = true
+			at := ansi.StringWidth(l[:strings.LastIndex(l, "foreign")])
+			if col >= 0 && at != col {
+				t.Errorf("at %d statuses start at %d and %d:\n%s", size[0], col, at, s)
+			}
+			col = at
+		}
+		if len(keys) != 3 {
+			t.Errorf("at %d, %d foreign rows, want 3:\n%s", size[0], len(keys), s)
+		}
+		if size[0] == 200 && strings.Contains(s, "…") {
+			t.Errorf("at 200 a row is cut:\n%s", s)
+		}
+		d.press("1")
+		if size[0] == 200 && strings.Contains(d.screen(), "…") {
+			t.Errorf("at 200 an account row is cut:\n%s", d.screen())
+		}
 	}
 }
