@@ -83,7 +83,7 @@ func (c Capabilities) Missing() []string {
 		out = append(out, "no parallel scan (Segment is ignored): every scan reads with one segment")
 	}
 	if !c.Comparisons {
-		out = append(out, "a filter comparing values of different types fails the scan: scans for holders filter on attribute_exists only")
+		out = append(out, "no mixed-type comparisons (a filter comparing values of different types fails the scan): scans for holders filter on attribute_exists only")
 	}
 	return out
 }

@@ -7,7 +7,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -122,6 +121,9 @@ type Model struct {
 	// on a resize (layHelp), not each frame.
 	helpPages []string
 	status    string // what the last key did not do, or what is being done
+	// keyed says a key was pressed: the start-up note on what the backend
+	// lacks has been read.
+	keyed bool
 	// shownRef is the key of the item the detail shows (nil: none), for
 	// the copy keys; ctx bounds the read of C.
 	shownRef *model.KeyRef
@@ -260,8 +262,7 @@ func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeig
 
 func (m Model) content() string {
 	if m.tooSmall() {
-		return fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d\n(%s quits)",
-			m.width, m.height, MinWidth, MinHeight, m.km.Quit.Help().Key)
+		return statusbar.TooSmall(m.width, m.height, MinWidth, MinHeight, m.km.Quit.Help().Key)
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
@@ -289,11 +290,17 @@ func (m Model) content() string {
 		err = fs[0].err
 	}
 	bottom := statusbar.Status(m.st, m.width, m.spinner.View(), m.loading(), m.statusText(), errText(err))
+	if !m.keyed && err == nil && len(m.opts.Missing) > 0 {
+		bottom = statusbar.Lacks(m.st, m.width, m.opts.Missing)
+	}
 	if m.search.Typing() {
 		bottom = m.search.View()
 	}
-	return h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" +
-		m.footer()
+	out := h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
+	if strings.Contains(bottom, "\n") {
+		return out // a status of two lines takes the help line's
+	}
+	return out + "\n" + m.footer()
 }
 
 // active is what takes the keys the root does not: the search field, the

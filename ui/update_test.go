@@ -377,7 +377,7 @@ func TestTooSmall(t *testing.T) {
 		d.send(size)
 		d.settle()
 		want := "terminal too small: " + strconv.Itoa(size.Width) + "x" + strconv.Itoa(size.Height) + ", locktable needs at least 60x16"
-		if s := d.screen(); !strings.HasPrefix(s, want) || strings.Contains(s, "ACCT#") {
+		if s := d.screen(); !strings.HasPrefix(fields(s), want) || strings.Contains(s, "ACCT#") {
 			t.Errorf("at %dx%d:\n%s", size.Width, size.Height, s)
 		}
 	}

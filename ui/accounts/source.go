@@ -63,6 +63,7 @@ type source struct {
 	pinEnd  int      // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
 	unpin   string // the key that unpins, as a note says it
+	screen  rows.Screen
 }
 
 func newSource(r *rows.Renderer, unpin string) *source {
@@ -108,7 +109,29 @@ func (d *source) orphan(r rows.Row) *model.Problem {
 	return &d.orphans[r.Index]
 }
 
+// cells are row i's parts, false for a title or a note.
+func (d *source) cells(i int) (rows.Cells, bool) {
+	r := d.row(i)
+	switch r.Kind {
+	case rows.Account:
+		return d.r.AccountCells(d.account(r)), true
+	case rows.Lock:
+		return d.r.LockCells(d.account(r), int(r.Lock)), true
+	case rows.Orphan:
+		return d.r.OrphanCells(d.orphan(r)), true
+	}
+	return rows.Cells{}, false
+}
+
+// Measure lays out the rows about to be shown together (browser.Measurer).
+func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+
 func (d *source) Render(i, width int, selected bool) string {
+	if l, ok := d.screen.Layout(width); ok {
+		if c, ok := d.cells(i); ok {
+			return d.r.Line(c, l, selected)
+		}
+	}
 	r := d.row(i)
 	switch r.Kind {
 	case rows.Account:

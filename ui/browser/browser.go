@@ -22,6 +22,12 @@ type Headings interface {
 	Heading(i int) bool
 }
 
+// Measurer is a Source that lays out its visible rows together (their
+// columns aligned): View tells it which rows it is about to render.
+type Measurer interface {
+	Measure(from, to, width int)
+}
+
 // Model is the list's state: which row is selected and which is on top.
 type Model struct {
 	km                            KeyMap
@@ -161,6 +167,9 @@ func (m *Model) skipHeadings(delta int) {
 func (m Model) View() string {
 	var b strings.Builder
 	n := m.src.Len()
+	if ms, ok := m.src.(Measurer); ok {
+		ms.Measure(m.offset, min(m.offset+m.height, n), m.width)
+	}
 	for i := m.offset; i < m.offset+m.height; i++ {
 		if i > m.offset {
 			b.WriteByte('\n')

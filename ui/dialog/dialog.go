@@ -95,6 +95,7 @@ type Model struct {
 	// write went through: the flow closes it in the same update, so that
 	// the next key finds the list.
 	closed, committed bool
+	scroll            int // the first line of an outcome shown, when it is longer than the dialog
 	width             int
 	height            int
 }
@@ -206,7 +207,7 @@ func (m *Model) SetPlan(p Preview) tea.Cmd {
 
 // SetSkipped shows why nothing is sent.
 func (m *Model) SetSkipped(why string) {
-	m.Stage, m.note = StageSkipped, why
+	m.Stage, m.note, m.scroll = StageSkipped, why, 0
 }
 
 // SetError shows an error, as it may be shown (credentials redacted); a
@@ -236,7 +237,7 @@ func (m *Model) SetInfo(text string) { m.info = text }
 // SetResult shows the outcome. A cancelled or unknown write keeps the
 // dialog open, slot by slot, for the user to edit and retry.
 func (m *Model) SetResult(r model.Result) {
-	m.result, m.Stage, m.err = &r, StageResult, ""
+	m.result, m.Stage, m.err, m.scroll = &r, StageResult, "", 0
 }
 
 // previewLines is what each action does, in words, then the exact request
@@ -356,6 +357,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case m.Stage == StageForm:
 		return m.updateForm(k, km)
+	case (m.Stage == StageResult || m.Stage == StageSkipped) && key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown):
+		m.scrollOutcome(k, km)
 	case key.Matches(k, km.SendTyped) && m.typed.Value() != m.tx.Plan.MustType:
 		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
 	case key.Matches(k, km.Send, km.SendTyped, km.Resend):
@@ -386,7 +389,10 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		values := map[string]string{}
 		for _, f := range m.fields {
 			if f.Err != "" {
-				m.err = f.Label + ": " + f.Err
+				m.err = f.Err
+				if !strings.HasPrefix(f.Err, f.Label+": ") {
+					m.err = f.Label + ": " + f.Err // said once: most errors name their field
+				}
 				return m, nil
 			}
 			values[f.Label] = f.Input.Value()
@@ -397,7 +403,11 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	f := &m.fields[m.focus]
+	before := f.Input.Value()
 	f.Input, cmd = f.Input.Update(k)
+	if f.Input.Value() != before {
+		m.err = "" // it was about the values as they were
+	}
 	f.Err = ""
 	if f.validate != nil {
 		if err := f.validate(f.Input.Value()); err != nil {
@@ -449,7 +459,50 @@ func (m Model) View() string {
 		p.SetHeight(max(m.height-1-strings.Count(below, "\n"), 3))
 		b.WriteString(p.View() + "\n" + below)
 		return b.String()
-	case StageResult:
+	case StageResult, StageSkipped:
+		lines := m.outcomeLines()
+		if room := m.outcomeRoom(); len(lines) > room {
+			top := min(m.scroll, len(lines)-room+1)
+			more := m.st.Dim.Render(fmt.Sprintf("lines %d-%d of %d (%s/%s scroll)", top+1, top+room-1, len(lines),
+				m.km.Up.Help().Key, m.km.PageDown.Help().Key))
+			lines = append(lines[top:top+room-1:top+room-1], more)
+		}
+		b.WriteString(strings.Join(lines, "\n") + "\n")
+		return b.String()
+	}
+	b.WriteString(m.notes())
+	return b.String()
+}
+
+// outcomeRoom is the lines an outcome has below the title.
+func (m Model) outcomeRoom() int { return max(m.height-1, 2) }
+
+// outcomeLong reports whether the outcome is longer than the dialog.
+func (m Model) outcomeLong() bool { return len(m.outcomeLines()) > m.outcomeRoom() }
+
+// scrollOutcome scrolls an outcome longer than the dialog.
+func (m *Model) scrollOutcome(k tea.KeyPressMsg, km KeyMap) {
+	room := m.outcomeRoom()
+	switch {
+	case key.Matches(k, km.Up):
+		m.scroll--
+	case key.Matches(k, km.Down):
+		m.scroll++
+	case key.Matches(k, km.PageUp):
+		m.scroll -= room - 1
+	case key.Matches(k, km.PageDown):
+		m.scroll += room - 1
+	}
+	m.scroll = max(min(m.scroll, len(m.outcomeLines())-room+1), 0)
+}
+
+// outcomeLines are an outcome's lines (or why nothing was sent), wrapped
+// between words to the width, then the notes.
+func (m Model) outcomeLines() []string {
+	var b strings.Builder
+	if m.Stage == StageSkipped {
+		b.WriteString(m.wrap(model.Printable(m.note), 0) + "\n")
+	} else {
 		r := m.result
 		style := m.st.Status[model.LockOK]
 		if r.Outcome != model.Committed && r.Outcome != model.Skipped {
@@ -463,17 +516,20 @@ func (m Model) View() string {
 		}
 		for _, rs := range r.Reasons {
 			if rs.Slot >= 0 {
-				fmt.Fprintf(&b, "  slot %d  %s\n%s\n", rs.Slot, m.wrap(model.Printable(rs.Action), 10),
-					m.st.Error.Render(m.wrap(rs.Code+": "+model.Printable(rs.Message), 10)))
+				// The action follows its slot number, its further lines
+				// under its first.
+				head := fmt.Sprintf("  slot %d  ", rs.Slot)
+				indent := max(ansi.StringWidth(head), 10)
+				action := m.wrap(model.Printable(rs.Action), indent)
+				fmt.Fprintf(&b, "%-*s%s\n%s\n", indent, head, strings.TrimLeft(action, " "),
+					m.st.Error.Render(m.wrap(rs.Code+": "+model.Printable(rs.Message), indent)))
 			} else {
 				b.WriteString(m.wrap(rs.Code+": "+model.Printable(rs.Message), 2) + "\n")
 			}
 		}
-	case StageSkipped:
-		b.WriteString(m.wrap(model.Printable(m.note), 0) + "\n")
 	}
 	b.WriteString(m.notes())
-	return b.String()
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 }
 
 // notes are the error and what the last copy or save did, wrapped.

@@ -82,6 +82,8 @@ func (m Model) keys() KeyMap {
 		}
 	case StageResult:
 		on[&k.Close], on[&k.Back] = true, true
+		long := m.outcomeLong() // scrolled when longer than the dialog
+		on[&k.Up], on[&k.Down], on[&k.PageUp], on[&k.PageDown] = long, long, long, long
 		on[&k.Resend] = m.result.Outcome == model.Unknown || m.result.Outcome == model.NotSent
 		on[&k.Copy], on[&k.Save] = m.tx != nil, m.tx != nil
 		if form && m.result.Outcome != model.Committed {
@@ -91,6 +93,8 @@ func (m Model) keys() KeyMap {
 		}
 	case StageSkipped:
 		on[&k.Close], on[&k.Back] = true, true
+		long := m.outcomeLong() // scrolled when longer than the dialog
+		on[&k.Up], on[&k.Down], on[&k.PageUp], on[&k.PageDown] = long, long, long, long
 		k.Back.SetHelp(k.Back.Help().Key, "close")
 	}
 	for _, b := range all {

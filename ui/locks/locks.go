@@ -339,9 +339,10 @@ func (m Model) Count() int { return len(m.src.locks) }
 // the item cache judges it once the check is done. It implements
 // browser.Source.
 type source struct {
-	r     *rows.Renderer
-	items *items.Cache
-	locks []model.Lock
+	r      *rows.Renderer
+	items  *items.Cache
+	locks  []model.Lock
+	screen rows.Screen
 }
 
 func (d *source) Len() int { return len(d.locks) }
@@ -349,10 +350,24 @@ func (d *source) Len() int { return len(d.locks) }
 // lockStatus is a lock's status in words: "checking" until the check is done.
 func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) { return d.items.LockStatus(l) }
 
-func (d *source) Render(i, width int, selected bool) string {
+// cells are row i's parts.
+func (d *source) cells(i int) (rows.Cells, bool) {
 	l := &d.locks[i]
 	words, st := d.lockStatus(l)
-	return d.r.LockItem(l, words, st, width, selected)
+	return d.r.LockItemCells(l, words, st), true
+}
+
+// Measure lays out the rows about to be shown together (browser.Measurer).
+func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+
+func (d *source) Render(i, width int, selected bool) string {
+	l, ok := d.screen.Layout(width)
+	if !ok {
+		c, _ := d.cells(i)
+		l = rows.Measure([]rows.Cells{c}, width)
+	}
+	c, _ := d.cells(i)
+	return d.r.Line(c, l, selected)
 }
 
 func (d *source) problematic(i int) bool {

@@ -209,6 +209,7 @@ type source struct {
 	report   *model.Report
 	problems []model.Problem // grouped by kind, report order within a kind
 	lines    []line
+	screen   rows.Screen
 }
 
 // line is a group title (problem < 0) or a problem.
@@ -249,10 +250,25 @@ func (d *source) Len() int { return len(d.lines) }
 // over it (browser.Headings).
 func (d *source) Heading(i int) bool { return d.lines[i].problem < 0 }
 
+// cells are line i's parts, false for a group's title.
+func (d *source) cells(i int) (rows.Cells, bool) {
+	if l := d.lines[i]; l.problem >= 0 {
+		return d.r.ProblemCells(&d.problems[l.problem]), true
+	}
+	return rows.Cells{}, false
+}
+
+// Measure lays out the lines about to be shown together (browser.Measurer).
+func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+
 func (d *source) Render(i, width int, selected bool) string {
 	l := d.lines[i]
 	if l.problem < 0 {
 		return d.r.Text(l.title, d.r.Styles.Group, width, selected)
+	}
+	if lay, ok := d.screen.Layout(width); ok {
+		c, _ := d.cells(i)
+		return d.r.Line(c, lay, selected)
 	}
 	return d.r.Problem(&d.problems[l.problem], width, selected)
 }

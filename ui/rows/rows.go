@@ -5,6 +5,7 @@ package rows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -41,44 +42,6 @@ type Row struct {
 type Renderer struct {
 	Schema *model.Schema
 	Styles *styles.Styles
-}
-
-// maxDetail caps the detail column, so that on a wide terminal the status
-// stays near its key; what is left of the line stays blank.
-const maxDetail = 64
-
-// columns splits a width into the key, detail and status columns.
-func columns(width int) (key, detail, status int) {
-	status = 10
-	rest := width - 2 - status - 4 // marker, two gaps
-	key = min(max(rest*45/100, 16), 56)
-	detail = min(max(rest-key, 0), maxDetail)
-	return
-}
-
-// line lays out marker, key, detail and status in columns, truncating
-// each, and styles the whole line when selected. Every part must already
-// be printable.
-func (r Renderer) line(width int, selected bool, indent, key, detail string, status string, statusStyle styles.Style) string {
-	kw, dw, sw := columns(width)
-	// A key longer than its column borrows what this row's detail leaves
-	// empty of its own: the status column stays where it is.
-	if over, spare := cellWidth(indent+key)-kw, dw-cellWidth(detail); over > 0 && spare > 0 {
-		kw, dw = kw+min(over, spare), dw-min(over, spare)
-	}
-	pad := strings.Repeat(" ", max(width-(2+kw+2+dw+2+sw), 0))
-	marker := "  "
-	if selected {
-		marker = "▸ "
-	}
-	k := fit(indent+key, kw)
-	d := fit(detail, dw)
-	st := fit(status, sw)
-	s := r.Styles
-	if selected {
-		return s.Selected.Render(fit(marker+k+"  "+d+"  "+st, width))
-	}
-	return marker + s.Key.Render(k) + "  " + s.Attr.Render(d) + "  " + statusStyle.Render(st) + pad
 }
 
 // fit truncates or pads plain text to exactly w cells.
@@ -120,9 +83,19 @@ func AccountKey(a *model.AccountView) string { return model.Printable(a.ID) }
 // Account renders an account row: its key, its constrained attributes, and
 // "duplicate" when it shares a value with another account.
 func (r Renderer) Account(a *model.AccountView, width int, selected bool) string {
-	var attrs []string
-	for _, c := range r.Schema.Constraints {
-		attrs = append(attrs, c.Attr+"="+AttrText(a.Item, c.Attr))
+	return r.line(r.AccountCells(a), width, selected)
+}
+
+// AccountCells are an account row's parts: its key whole, its values cut
+// first.
+func (r Renderer) AccountCells(a *model.AccountView) Cells {
+	var attrs []Part
+	for i, c := range r.Schema.Constraints {
+		sep := "  "
+		if i == 0 {
+			sep = ""
+		}
+		attrs = append(attrs, Part{Text: sep + c.Attr + "=" + AttrText(a.Item, c.Attr), Rank: Value})
 	}
 	status, st := "", r.Styles.Dim
 	switch {
@@ -131,7 +104,7 @@ func (r Renderer) Account(a *model.AccountView, width int, selected bool) string
 	case a.Problematic():
 		status, st = "problem", r.Styles.Dim
 	}
-	return r.line(width, selected, "", AccountKey(a), strings.Join(attrs, "  "), status, st)
+	return Cells{Key: AccountKey(a), Detail: attrs, Status: status, StatusStyle: st}
 }
 
 // AttrText renders attribute name of it for a row: a string as it is
@@ -157,65 +130,100 @@ func (r Renderer) LockKey(ci int, value string) string {
 	return model.Printable(key[r.Schema.PK])
 }
 
+// sharedOf is how many cells of lock key key (for value) every lock of
+// its constraint shares: all but the value's.
+func sharedOf(key, value string) int {
+	return max(cellWidth(key)-cellWidth(model.Printable(value)), 0)
+}
+
 // Lock renders the lock row of constraint ci under account a.
 func (r Renderer) Lock(a *model.AccountView, ci int, width int, selected bool) string {
+	return r.line(r.LockCells(a, ci), width, selected)
+}
+
+// LockCells are the parts of the lock row of constraint ci under account
+// a: its key cut in the middle, its owner whole.
+func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 	l := a.Locks[ci]
 	attr := r.Schema.Constraints[ci].Attr
-	key, detail := "", ""
+	c := Cells{Indent: "  └ ", Elide: true, Status: string(l.Status), StatusStyle: r.Styles.Status[l.Status]}
 	switch l.Status {
 	case model.LockNone:
-		key, detail = "("+attr+")", "no value: no lock expected"
+		c.Key, c.Elide, c.Detail = "("+attr+")", false, []Part{{Text: "no value: no lock expected", Rank: Value}}
 	case model.LockInvalid:
 		if l.Item == nil {
-			key, detail = "("+attr+")", attr+" is "+AttrText(a.Item, attr)+": cannot be locked"
+			c.Key, c.Elide, c.Detail = "("+attr+")", false, []Part{{Text: attr + " is " + AttrText(a.Item, attr) + ": cannot be locked", Rank: Value}}
 		} else {
-			key, detail = r.LockKey(ci, l.Value), "owner is "+AttrText(l.Item, r.Schema.OwnerAttr)+", not a string"
+			c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value), -1, []Part{{Text: "owner is " + AttrText(l.Item, r.Schema.OwnerAttr) + ", not a string", Rank: Value}}
 		}
 	case model.LockMissing:
-		key, detail = r.LockKey(ci, l.Value), "expected, not found"
+		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value), -1, []Part{{Text: "expected, not found", Rank: Whole}}
 	default:
-		key = r.LockKey(ci, l.Value)
-		detail = "no owner"
+		c.Key, c.Shared = r.LockKey(ci, l.Value), -1
+		c.Detail = []Part{{Text: "no owner", Rank: Whole}}
 		if l.Owner != "" {
-			detail = "owner " + model.Printable(l.Owner)
+			c.Detail = []Part{{Text: "owner " + model.Printable(l.Owner), Rank: Whole}}
 		}
 		if l.Status == model.LockForeign {
-			detail += " (does not hold " + attr + ")"
+			c.Detail = append(c.Detail, Part{Text: " (does not hold " + attr + ")", Rank: Words})
 		}
 	}
-	return r.line(width, selected, "  └ ", key, detail, string(l.Status), r.Styles.Status[l.Status])
+	if c.Shared < 0 {
+		c.Shared = sharedOf(c.Key, l.Value)
+	}
+	return c
 }
 
 // Orphan renders an orphan lock found by the check.
 func (r Renderer) Orphan(p *model.Problem, width int, selected bool) string {
+	return r.line(r.OrphanCells(p), width, selected)
+}
+
+// OrphanCells are an orphan lock's parts: its key, and its owner whole.
+func (r Renderer) OrphanCells(p *model.Problem) Cells {
 	ci := p.ConstraintIndex()
-	detail := "no owner; nobody holds " + p.Constraint
+	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
 	if p.Owner != "" {
-		detail = "owner " + model.Printable(p.Owner) + " does not hold it"
+		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
 	}
-	return r.line(width, selected, "", r.LockKey(ci, p.Value), detail, string(model.LockOrphan), r.Styles.Status[model.LockOrphan])
+	key := r.LockKey(ci, p.Value)
+	return Cells{Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail,
+		Status: string(model.LockOrphan), StatusStyle: r.Styles.Status[model.LockOrphan]}
 }
 
 // Problem renders a problem of the problems view.
 func (r Renderer) Problem(p *model.Problem, width int, selected bool) string {
+	return r.line(r.ProblemCells(p), width, selected)
+}
+
+// ProblemCells are a problem's parts: its lock key (or value) cut in the
+// middle, its owner and holders whole, its attribute dropped first.
+func (r Renderer) ProblemCells(p *model.Problem) Cells {
 	key := model.Printable(p.Value)
 	if p.Lock != nil {
 		key = r.LockKey(p.ConstraintIndex(), p.Value)
 	}
-	var detail []string
-	detail = append(detail, p.Constraint)
+	detail := []Part{{Text: p.Constraint, Rank: Words}}
 	if p.Owner != "" {
-		detail = append(detail, "owner "+model.Printable(p.Owner))
+		// An owner that is one of the holders is said by them.
+		rank := Whole
+		if slices.Contains(p.Accounts, p.Owner) {
+			rank = Words
+		}
+		detail = append(detail, Part{Text: "  owner " + model.Printable(p.Owner), Rank: rank})
 	}
 	if len(p.Accounts) > 0 {
 		ids := make([]string, len(p.Accounts))
 		for i, id := range p.Accounts {
 			ids[i] = model.Printable(id)
 		}
-		detail = append(detail, "held by "+strings.Join(ids, ", "))
+		detail = append(detail, Part{Text: "  held by " + ids[0], Rank: Whole})
+		if len(ids) > 1 {
+			detail = append(detail, Part{Text: ", " + strings.Join(ids[1:], ", "), Rank: Value, Short: fmt.Sprintf(" +%d", len(ids)-1)})
+		}
 	}
 	status := strings.TrimSuffix(strings.TrimSuffix(string(p.Kind), "_lock"), "_value")
-	return r.line(width, selected, "  ", key, strings.Join(detail, "  "), status, r.Styles.Kind[p.Kind])
+	return Cells{Indent: "  ", Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail, Status: status, StatusStyle: r.Styles.Kind[p.Kind]}
 }
 
 // Text renders a group title, a note or a link line.
@@ -238,15 +246,22 @@ func Count(n int64) string {
 // LockItem renders a row of the locks view: the lock's key, its owner and
 // its status in words.
 func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus, width int, selected bool) string {
-	detail := r.Schema.Constraints[l.Constraint].Attr + "  no owner"
+	return r.line(r.LockItemCells(l, words, status), width, selected)
+}
+
+// LockItemCells are a lock item's parts: its key cut in the middle, its
+// owner whole, its attribute dropped first.
+func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockStatus) Cells {
+	detail := []Part{{Text: r.Schema.Constraints[l.Constraint].Attr, Rank: Words}, {Text: "  no owner", Rank: Whole}}
 	if l.Owner != "" {
-		detail = r.Schema.Constraints[l.Constraint].Attr + "  owner " + model.Printable(l.Owner)
+		detail[1].Text = "  owner " + model.Printable(l.Owner)
 	}
 	st := r.Styles.Dim
 	if status != model.LockNone {
 		st = r.Styles.Status[status]
 	}
-	return r.line(width, selected, "", r.LockKey(l.Constraint, l.Value), detail, words, st)
+	key := r.LockKey(l.Constraint, l.Value)
+	return Cells{Key: key, Elide: true, Shared: sharedOf(key, l.Value), Detail: detail, Status: words, StatusStyle: st}
 }
 
 // Where says which row of how many loaded is selected, for a view's

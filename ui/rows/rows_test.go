@@ -20,10 +20,11 @@ func renderer() (*rows.Renderer, *model.Schema) {
 	return &rows.Renderer{Schema: &sc, Styles: &st}, &sc
 }
 
-// cols lays out a row at width 100 the way the renderer must: marker, key
-// (37 cells), detail (47), status (10), two spaces between each.
+// cols lays out a row by itself at width 100 the way the renderer must:
+// marker, key, detail (each as wide as it is: they fit), status (10), two
+// spaces between each, padded to the width.
 func cols(marker, key, detail, status string) string {
-	return fmt.Sprintf("%s%-37s  %-47s  %-10s", marker, key, detail, status)
+	return fmt.Sprintf("%-100s", fmt.Sprintf("%s%s  %s  %-10s", marker, key, detail, status))
 }
 
 // acctItem is a layout-1 account item.

@@ -1,6 +1,10 @@
 package rows
 
 import (
+	"strings"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/styles"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -12,6 +16,56 @@ func TestCellWidth(t *testing.T) {
 	for _, s := range []string{"", "ACCT#a1", "  └ UNIQ#EMAIL#ada@x.io", "▸ ACCT#a1 …", "Ådå", "日本語", "e\u0301", "👩‍💻", "\\x1b[31m"} {
 		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
 			t.Errorf("cellWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestScreenKeepsWhatTellsRowsApart lays out problems of the demo at 80
+// columns: every owner and holder shows whole, no two keys look the
+// same, the statuses start in one column, and at 200 nothing is cut.
+func TestScreenKeepsWhatTellsRowsApart(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	st := styles.New(true)
+	r := Renderer{Schema: &sc, Styles: &st}
+	var cs []Cells
+	var whole []string
+	for _, v := range [][3]string{
+		{"edsger.103@example.org", "ACCT#a851f637", "ACCT#e4c0e999"},
+		{"john.110@example.org", "ACCT#fbd64a0e", "ACCT#38453d70"},
+		{"niklaus.117@example.org", "ACCT#4f5a9de5", "ACCT#8bc99147"},
+		{"niklaus.118@example.org", "ACCT#4f5a9de6", "ACCT#8bc99148"},
+	} {
+		p := sc.LockProblem(model.ForeignLock, 0, v[0], v[1])
+		p.Accounts = []string{v[2]}
+		cs = append(cs, r.ProblemCells(&p))
+		whole = append(whole, "owner "+v[1], "held by "+v[2])
+	}
+	for _, width := range []int{80, 200} {
+		l := Measure(cs, width)
+		seen, col := map[string]bool{}, -1
+		for i, c := range cs {
+			line := ansi.Strip(r.Line(c, l, false))
+			if w := ansi.StringWidth(line); w != width {
+				t.Errorf("at %d: row is %d cells: %q", width, w, line)
+			}
+			for _, s := range whole[2*i : 2*i+2] {
+				if !strings.Contains(line, s) {
+					t.Errorf("at %d: %q is cut: %q", width, s, line)
+				}
+			}
+			key := strings.Fields(line)[0]
+			if seen[key] {
+				t.Errorf("at %d: two rows show the key %q", width, key)
+			}
+			seen[key] = true
+			if at := ansi.StringWidth(line[:strings.Index(line, "foreign")]); col >= 0 && at != col {
+				t.Errorf("at %d: statuses start at %d and %d", width, col, at)
+			} else {
+				col = at
+			}
+			if width == 200 && (strings.Contains(line, "…") || !strings.Contains(line, "UNIQ#EMAIL#")) {
+				t.Errorf("at 200 a row is cut: %q", line)
+			}
 		}
 	}
 }

@@ -65,7 +65,9 @@ func (h Header) Render(st *styles.Styles, width int) string {
 			parts = append(parts, st.Error.Render("READ-ONLY"))
 		}
 		if len(lacks) > 0 {
-			parts = append(parts, st.Error.Render(try[1]))
+			// Not an alarm: what it lacks is worked around (writes a
+			// backend cannot make safe are disabled, and READ-ONLY says so).
+			parts = append(parts, st.Dim.Render(try[1]))
 		}
 		if h.Check.Hint != "" {
 			parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
@@ -75,26 +77,29 @@ func (h Header) Render(st *styles.Styles, width int) string {
 		}
 	}
 
-	// Narrower, the inactive tabs keep their keys only, then the counts
-	// their short words, before anything is cut.
+	// Narrower, the counts take their short words and lose the check's
+	// read capacity, and only then do the inactive tabs keep their keys
+	// only, before anything is cut.
 	var line2 string
-	for compact := range 3 {
+	for _, try := range []struct{ compact, tiny, rcu bool }{
+		{false, false, true}, {false, true, true}, {false, true, false}, {true, true, true}, {true, true, false},
+	} {
 		var tabs []string
 		for i, v := range h.Views {
 			switch t := fmt.Sprintf("%d %s", i+1, v); {
 			case i == h.Active:
 				tabs = append(tabs, st.ActiveTab.Render(t))
-			case compact > 0:
+			case try.compact:
 				tabs = append(tabs, st.Tab.Render(fmt.Sprint(i+1)))
 			default:
 				tabs = append(tabs, st.Tab.Render(t))
 			}
 		}
 		gap := "    "
-		if compact > 0 {
+		if try.tiny {
 			gap = "  "
 		}
-		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, compact > 1)
+		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, try.tiny, try.rcu)
 		if ansi.StringWidth(line2) <= width {
 			break
 		}
@@ -116,8 +121,9 @@ var tinyKind = map[model.ProblemKind]string{
 }
 
 // render says how the check stands: its progress while it runs, the
-// problem counts per kind once it is done (tiny: in fewer letters).
-func (c Check) render(st *styles.Styles, tiny bool) string {
+// problem counts per kind once it is done (tiny: in fewer letters; rcu:
+// with the read capacity it took).
+func (c Check) render(st *styles.Styles, tiny, rcu bool) string {
 	switch {
 	case c.Err != nil:
 		return st.Error.Render("check failed (r to retry)")
@@ -134,8 +140,8 @@ func (c Check) render(st *styles.Styles, tiny bool) string {
 			}
 			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
 		}
-		if rcu := c.Report.ConsumedRCU; rcu > 0 {
-			parts = append(parts, st.Dim.Render("check: "+rcuText(rcu)+" RCU"))
+		if used := c.Report.ConsumedRCU; used > 0 && rcu {
+			parts = append(parts, st.Dim.Render("check: "+rcuText(used)+" RCU"))
 		}
 		return strings.Join(parts, sep)
 	case c.Running:
@@ -159,18 +165,70 @@ func (c Check) render(st *styles.Styles, tiny bool) string {
 
 // Status renders the status line: an error (with how to retry) wins over a
 // message; spinner is shown while something loads. errText is the error
-// as it may be shown (credentials redacted), "" for none.
+// as it may be shown (credentials redacted), "" for none. What does not
+// fit one line wraps between words onto a second (the root gives it the
+// help line's), cut only past that.
 func Status(st *styles.Styles, width int, spinner string, loading bool, msg string, errText string) string {
 	var s string
+	style := st.Dim
 	switch {
 	case errText != "":
-		s = st.Error.Render("error: "+model.OneLine(errText)) + st.Dim.Render("  (r to retry)")
+		text := "error: " + model.OneLine(errText)
+		if ansi.StringWidth(text)+len("  (r to retry)") <= width {
+			return st.Error.Render(text) + st.Dim.Render("  (r to retry)")
+		}
+		s, style = text+"  (r to retry)", st.Error
 	case loading:
-		s = spinner + " " + msg
+		s, style = spinner+" "+msg, st.Header
 	default:
-		s = st.Dim.Render(msg)
+		s = msg
 	}
-	return ansi.Truncate(s, width, "…")
+	if ansi.StringWidth(s) <= width {
+		return style.Render(s)
+	}
+	lines := strings.Split(ansi.Wrap(s, max(width, 1), " "), "\n")
+	if len(lines) > 2 {
+		lines = []string{lines[0], ansi.Truncate(strings.Join(lines[1:], " "), width, "…")}
+	}
+	for i := range lines {
+		lines[i] = style.Render(strings.TrimRight(lines[i], " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Lacks says in one line what the backend lacks (missing, one line each,
+// "what (why): what it changes") and that locktable works around it: the
+// status line's the first time. Narrower, the names are cut.
+func Lacks(st *styles.Styles, width int, missing []string) string {
+	var names []string
+	for _, m := range missing {
+		what, _, _ := strings.Cut(model.Printable(m), ":")
+		what, _, _ = strings.Cut(what, " (")
+		what, _, _ = strings.Cut(what, " on ")
+		names = append(names, strings.TrimPrefix(what, "no "))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if len(missing) == 1 {
+		// Writes it cannot make safe are disabled, not worked around.
+		if what, then, ok := strings.Cut(model.Printable(missing[0]), ": "); ok && strings.Contains(then, "disabled") {
+			return st.Dim.Render(ansi.Truncate("this backend has "+what+": "+then, width, "…"))
+		}
+	}
+	list := strings.Join(names, ", ")
+	s := "this backend lacks " + list + "; locktable works around it (? says how)"
+	if ansi.StringWidth(s) > width {
+		s = ansi.Truncate(fmt.Sprintf("backend lacks %d, locktable works around them (?): %s", len(names), list), width, "…")
+	}
+	return st.Dim.Render(s)
+}
+
+// TooSmall says the terminal is w by h cells and needs minW by minH, in
+// lines that fit it; quit is the key that quits.
+func TooSmall(w, h, minW, minH int, quit string) string {
+	s := fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d (%s quits)", w, h, minW, minH, quit)
+	return ansi.Wrap(s, max(w, 1), " ")
 }
 
 // rcuText is read capacity as the header shows it: whole units with

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -66,6 +67,7 @@ type board struct {
 	verifying  bool
 	violations []writes.Violation
 	verifyErr  error
+	scroll     int // the first racer's line shown, when they do not all fit
 }
 
 // violation returns what was found written of racer i (from 0), if it
@@ -283,32 +285,78 @@ func (m Model) raceSummary() string {
 
 // boardView renders the race: one line per racer, its outcome and, when
 // cancelled, the first failed slot in words; then the verdict, which stays
-// on screen (racers past the room are counted on one line).
+// on screen. Once the race is over the winners and any racer written
+// although cancelled come first; racers past the room scroll.
 func (m Model) boardView() string {
 	bd := m.board
 	var lines []string
-	for i, tx := range bd.txs {
-		line := fmt.Sprintf("racer %3d  %-9s %s", i+1, "racing…", model.Printable(tx.Plan.Actions[0].Account))
-		v, written := bd.violation(i)
-		if r := bd.results[i]; r != nil {
-			line = fmt.Sprintf("racer %3d  %-9s %s", i+1, r.Outcome, model.Printable(tx.Plan.Actions[0].Account))
-			if written {
-				// First: at 80 columns what is cut is the slot.
-				line += "  WRITTEN although cancelled: " + model.OneLine(strings.Join(v.Found, "; "))
-			}
-			if why := racerWhy(r, bd.errs[i]); why != "" {
-				line += "  " + why
-			}
-		}
-		line = ansi.Truncate(line, max(m.width, 20), "…")
-		switch r := bd.results[i]; {
-		case written:
-			line = m.st.Status[model.LockDuplicate].Render(line)
-		case r != nil && r.Outcome == model.Committed:
-			line = m.st.Status[model.LockOK].Render(line)
-		}
-		lines = append(lines, line)
+	for _, i := range bd.order() {
+		lines = append(lines, m.racerLine(i))
 	}
+	foot := m.boardFoot()
+	if room := m.boardRoom(foot); len(lines) > room {
+		top := min(bd.scroll, len(lines)-room+1)
+		more := m.st.Dim.Render(fmt.Sprintf("racers %d-%d of %d (%s/%s scroll)", top+1, top+room-1, len(lines),
+			m.km.Up.Help().Key, m.km.PageDown.Help().Key))
+		lines = append(lines[top:top+room-1:top+room-1], more)
+	}
+	return m.st.Title.Render(model.Printable(m.dialog.Title)) + "\n" + strings.Join(lines, "\n") + "\n\n" + foot + "\n"
+}
+
+// order is the order the racers are listed in: by number while they
+// race; once it is over, those written first (winners, then any written
+// although cancelled), so that the verdict's racers are on screen.
+func (b *board) order() []int {
+	idx := make([]int, len(b.txs))
+	for i := range idx {
+		idx[i] = i
+	}
+	if !b.done() {
+		return idx
+	}
+	rank := func(i int) int {
+		if r := b.results[i]; r != nil && r.Outcome == model.Committed {
+			return 0
+		}
+		if _, written := b.violation(i); written {
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(idx, func(a, c int) int { return rank(a) - rank(c) })
+	return idx
+}
+
+// racerLine is racer i's line.
+func (m Model) racerLine(i int) string {
+	bd, tx := m.board, m.board.txs[i]
+	line := fmt.Sprintf("racer %3d  %-9s %s", i+1, "racing…", model.Printable(tx.Plan.Actions[0].Account))
+	v, written := bd.violation(i)
+	r := bd.results[i]
+	if r != nil {
+		line = fmt.Sprintf("racer %3d  %-9s %s", i+1, r.Outcome, model.Printable(tx.Plan.Actions[0].Account))
+		if written {
+			// First: at 80 columns what is cut is the slot.
+			line += "  WRITTEN although cancelled: " + model.OneLine(strings.Join(v.Found, "; "))
+		}
+		if why := racerWhy(r, bd.errs[i]); why != "" {
+			line += "  " + why
+		}
+	}
+	line = ansi.Truncate(line, max(m.width, 20), "…")
+	switch {
+	case written:
+		return m.st.Status[model.LockDuplicate].Render(line)
+	case r != nil && r.Outcome == model.Committed:
+		return m.st.Status[model.LockOK].Render(line)
+	}
+	return line
+}
+
+// boardFoot is the board's last lines: how many racers answered, then
+// the verdict, wrapped.
+func (m Model) boardFoot() string {
+	bd := m.board
 	foot := fmt.Sprintf("%d of %d racers answered", len(bd.txs)-bd.left, len(bd.txs))
 	switch {
 	case bd.verifying:
@@ -316,13 +364,28 @@ func (m Model) boardView() string {
 	case bd.left == 0:
 		foot = m.raceSummary() + "; " + m.km.Close.Help().Key + " closes, and the check runs again"
 	}
-	foot = ansi.Wrap(foot, max(m.width, 20), " ")
-	room := max(m.height-2-strings.Count(foot, "\n"), 2)
-	if len(lines) > room {
-		rest := len(lines) - room + 1
-		lines = append(lines[:room-1], m.st.Dim.Render(fmt.Sprintf("… %d more racers", rest)))
+	return ansi.Wrap(foot, max(m.width, 20), " ")
+}
+
+// boardRoom is the lines the racers have above foot.
+func (m Model) boardRoom(foot string) int {
+	return max(m.height-2-strings.Count(foot, "\n"), 2)
+}
+
+// scrollBoard scrolls the racers' lines when they do not all fit.
+func (m Model) scrollBoard(k tea.KeyPressMsg) {
+	bd, room := m.board, m.boardRoom(m.boardFoot())
+	switch {
+	case key.Matches(k, m.km.Up):
+		bd.scroll--
+	case key.Matches(k, m.km.Down):
+		bd.scroll++
+	case key.Matches(k, m.km.PageUp):
+		bd.scroll -= room - 1
+	case key.Matches(k, m.km.PageDown):
+		bd.scroll += room - 1
 	}
-	return m.st.Title.Render(model.Printable(m.dialog.Title)) + "\n" + strings.Join(lines, "\n") + "\n\n" + foot + "\n"
+	bd.scroll = max(min(bd.scroll, len(bd.txs)-room+1), 0)
 }
 
 // racerWhy says why a racer did not commit: its first failed slot, or

@@ -311,12 +311,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if m.board != nil {
-			// A race's board: nothing to do until every racer has its
-			// answer and the cancelled ones are read back; then enter or
-			// esc closes it.
+			// A race's board: it scrolls; nothing else until every racer
+			// has its answer and the cancelled ones are read back; then
+			// enter or esc closes it.
 			if m.board.done() && key.Matches(msg, m.km.Close, m.km.Back) {
 				return m.close(len(m.written) > 0)
 			}
+			m.scrollBoard(msg)
 			return m, nil
 		}
 		d, cmd := m.dialog.Update(msg)
@@ -584,10 +585,11 @@ func (m Model) ShortHelp() []key.Binding {
 		return nil
 	}
 	if m.board != nil {
+		up := key.NewBinding(key.WithKeys(m.km.Up.Keys()...), key.WithHelp(m.km.Up.Help().Key, "scroll"))
 		if !m.board.done() {
-			return nil
+			return []key.Binding{up}
 		}
-		return []key.Binding{m.km.Close}
+		return []key.Binding{m.km.Close, up}
 	}
 	return m.dialog.ShortHelp()
 }

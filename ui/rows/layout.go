@@ -1,0 +1,255 @@
+package rows
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/locktable/locktable/ui/styles"
+)
+
+// Cells are a row's parts before they are laid out in columns: what the
+// row shows, and what of it may be cut first when a column is narrow.
+// Every part is printable.
+type Cells struct {
+	Indent string // before the key ("  └ "), never cut
+	Key    string
+	// Elide says the key is a lock's: its end (the value) tells it from
+	// the rows around it, which share its first Shared cells (UNIQ#EMAIL#),
+	// so it is cut in the middle. Other keys (an account's) are whole.
+	Elide       bool
+	Shared      int
+	Detail      []Part
+	Status      string
+	StatusStyle styles.Style
+}
+
+// Part is a piece of a row's detail, with the separator before it.
+type Part struct {
+	Text string
+	Rank Rank
+	// Short stands for Text when a Value part must give way (" +2" for
+	// two more holders); "": Text is cut at its end.
+	Short string
+}
+
+// Rank says how a part of a detail gives way when the column is narrow.
+type Rank uint8
+
+// The ranks, the last to give way first.
+const (
+	Whole Rank = iota // an owner or a holder: shown whole while anything else can give way
+	Value             // a value: cut at its end, down to a few cells
+	Words             // words the row says otherwise (the attribute of a lock key): dropped first
+)
+
+// valueFloor is the fewest cells a cut value keeps, ellipsis included.
+const valueFloor = 6
+
+// keyFloor is the fewest cells a key column keeps.
+const keyFloor = 8
+
+// keyShare is the share of a row (in percent) beyond which keys are cut
+// before values are: one long key does not squash every value.
+const keyShare = 55
+
+// statusWidth is the status column's widest: "duplicate", "checking" and
+// "problem" fit. A screen whose statuses are shorter takes less.
+const statusWidth = 9
+
+// Layout is the width of each column of one screen of rows, measured from
+// the rows shown (Measure), so that the columns align.
+type Layout struct {
+	Width, Key, Detail, Status int
+}
+
+// Measure lays out rows cs at width: each column as wide as its widest
+// content when everything fits; else the keys whole (a lock key cut in
+// its middle only as far as the details' owners and holders need) and
+// the details giving way by rank.
+func Measure(cs []Cells, width int) Layout {
+	needK, needD, minD, indent, sw := 0, 0, 0, 0, 0
+	for i := range cs {
+		c := &cs[i]
+		sw = max(sw, min(cellWidth(c.Status), statusWidth))
+		in := cellWidth(c.Indent)
+		needK, indent = max(needK, in+cellWidth(c.Key)), max(indent, in)
+		full, least := detailWidths(c.Detail)
+		needD, minD = max(needD, full), max(minD, least)
+	}
+	avail := max(width-2-2-2-sw, 0)
+	l := Layout{Width: width, Key: needK, Detail: needD, Status: sw}
+	if needK+needD <= avail {
+		return l
+	}
+	// Owners and holders whole, keys as whole as that leaves, values cut
+	// first unless the keys would take most of the row.
+	k := min(needK, avail-minD, max(avail*keyShare/100, avail-needD))
+	l.Key = min(max(k, indent+keyFloor), avail)
+	l.Detail = max(avail-l.Key, 0)
+	return l
+}
+
+// detailWidths is a detail's width whole, and the least it takes with
+// its words dropped and its values cut to their floor.
+func detailWidths(parts []Part) (full, least int) {
+	first := true // the first part kept loses its separator
+	for _, p := range parts {
+		w := cellWidth(p.Text)
+		full += w
+		if p.Rank == Words {
+			continue
+		}
+		if first {
+			w -= sepWidth(p.Text)
+			first = false
+		}
+		switch p.Rank {
+		case Whole:
+			least += w
+		case Value:
+			least += min(w, floorOf(p))
+		}
+	}
+	return full, least
+}
+
+// floorOf is the fewest cells a Value part takes.
+func floorOf(p Part) int {
+	if p.Short != "" {
+		return cellWidth(p.Short)
+	}
+	return sepWidth(p.Text) + valueFloor
+}
+
+// sepWidth is the width of the separator a part starts with.
+func sepWidth(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
+// Line renders the row of cells c in layout l, styled whole when selected.
+func (r Renderer) Line(c Cells, l Layout, selected bool) string {
+	kw := max(l.Key-cellWidth(c.Indent), 0)
+	key := c.Key
+	if c.Elide {
+		key = elideMiddle(key, c.Shared, kw)
+	}
+	k := fit(c.Indent+key, l.Key)
+	d := fit(fitDetail(c.Detail, l.Detail), l.Detail)
+	st := fit(c.Status, l.Status)
+	marker := "  "
+	if selected {
+		marker = "▸ "
+		return r.Styles.Selected.Render(fit(marker+k+"  "+d+"  "+st, l.Width))
+	}
+	pad := strings.Repeat(" ", max(l.Width-(2+l.Key+2+l.Detail+2+l.Status), 0))
+	s := r.Styles
+	return marker + s.Key.Render(k) + "  " + s.Attr.Render(d) + "  " + c.StatusStyle.Render(st) + pad
+}
+
+// line renders one row by itself, laid out for its own content.
+func (r Renderer) line(c Cells, width int, selected bool) string {
+	return r.Line(c, Measure([]Cells{c}, width), selected)
+}
+
+// fitDetail joins a detail's parts in w cells: whole if they fit, else
+// without its words, then with its values cut from the last, and only
+// then cut at its end.
+func fitDetail(parts []Part, w int) string {
+	full, _ := detailWidths(parts)
+	if full <= w {
+		return joinParts(parts, nil)
+	}
+	widths := make([]int, len(parts))
+	over := full - w
+	for i, p := range parts {
+		widths[i] = cellWidth(p.Text)
+		if p.Rank == Words {
+			over -= widths[i]
+			widths[i] = 0
+		}
+	}
+	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
+		if parts[i].Rank != Value {
+			continue
+		}
+		if p := parts[i]; p.Short != "" {
+			over -= widths[i] - cellWidth(p.Short)
+			widths[i] = -1 // the short form
+			continue
+		}
+		floor := min(widths[i], floorOf(parts[i]))
+		cut := min(over, widths[i]-floor)
+		widths[i] -= cut
+		over -= cut
+	}
+	return strings.TrimLeft(joinParts(parts, widths), " ")
+}
+
+// joinParts joins parts, each cut to its width in widths (nil: whole; 0:
+// left out).
+func joinParts(parts []Part, widths []int) string {
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case widths == nil:
+			b.WriteString(p.Text)
+		case widths[i] == 0:
+		case widths[i] < 0:
+			b.WriteString(p.Short)
+		case widths[i] < cellWidth(p.Text):
+			b.WriteString(ansi.Truncate(p.Text, widths[i], "…"))
+		default:
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// elideMiddle cuts a lock key s to w cells in its middle, keeping its
+// end: what its first shared cells say (UNIQ#EMAIL#) goes first, down to
+// its head (UNIQ#…) and then to "…"; then the value loses its middle.
+func elideMiddle(s string, shared, w int) string {
+	n := cellWidth(s)
+	if n <= w {
+		return s
+	}
+	if w < 4 {
+		return ansi.Truncate(s, w, "…")
+	}
+	value := ansi.TruncateLeft(s, shared, "")
+	vw := n - shared
+	if i := strings.IndexByte(s, '#'); i >= 0 && i+1 < shared && i+2+vw <= w {
+		return s[:i+1] + "…" + value
+	}
+	if 1+vw <= w {
+		return "…" + value
+	}
+	// A value's head tells it apart more often than its end (emails
+	// share their domain): it keeps most.
+	head := (w - 2) * 3 / 5
+	return "…" + ansi.Truncate(value, head, "") + "…" + ansi.TruncateLeft(value, vw-(w-2-head), "")
+}
+
+// Screen keeps the layout of the rows a list is about to render, for a
+// source (browser.Measurer): Measure the rows shown, then render each
+// with Line and Layout.
+type Screen struct {
+	layout Layout
+	cells  []Cells
+}
+
+// Measure lays out the rows from to to at width; cells returns a row's
+// cells, false for a row that has none (a title).
+func (s *Screen) Measure(from, to, width int, cells func(i int) (Cells, bool)) {
+	s.cells = s.cells[:0]
+	for i := from; i < to; i++ {
+		if c, ok := cells(i); ok {
+			s.cells = append(s.cells, c)
+		}
+	}
+	s.layout = Measure(s.cells, width)
+}
+
+// Layout is the layout measured for width, false when none was.
+func (s *Screen) Layout(width int) (Layout, bool) {
+	return s.layout, s.layout.Width == width && width > 0
+}
