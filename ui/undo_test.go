@@ -55,9 +55,13 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 		t.Fatalf("after undo:\n got %q\nwant %q", got, before)
 	}
 
-	// u again takes the undo back: the rename is there again.
+	// u again takes the undo back: a redo of the rename, so named (not
+	// "undo undo"), and the rename is there again.
 	d.press("u")
-	waitScreen(d, "the second undo's preview", "undo undo ACCT#a1")
+	waitScreen(d, "the second undo's preview", "redo rename ACCT#a1")
+	if strings.Contains(d.screen(), "undo undo") {
+		t.Fatalf("the redo is offered as an undo of the undo:\n%s", d.screen())
+	}
 	d.press("enter")
 	waitScreen(d, "the second undo's result", "COMMITTED")
 	if got := []string{item(account), item(oldLock), item(newLock)}; strings.Join(got, "\n") != strings.Join(renamed, "\n") {
