@@ -61,10 +61,11 @@ type Model struct {
 	width   int
 	height  int
 	status  string // why the last u did nothing
+	opWidth int    // of the widest operation logged, for the column
 }
 
 // New returns the log, empty and hidden; audit is the audit log's path
-// ("": none, writes are disabled).
+// ("": none, as on a read-only store).
 func New(km KeyMap, st *styles.Styles, audit string) Model {
 	return Model{km: km, st: st, audit: audit}
 }
@@ -111,9 +112,9 @@ func (m *Model) Record(o write.OutcomeMsg) {
 
 func (m *Model) add(e entry) {
 	m.entries = append(m.entries, e)
+	m.opWidth = max(m.opWidth, len(m.operation(len(m.entries))))
 	if m.cursor > 0 {
 		m.cursor++
-		m.offset++
 	}
 	m.clamp()
 }
@@ -240,7 +241,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		_, n := m.at(m.cursor)
 		u, why := m.offer(n, m.takenBack())
 		if why != "" {
-			m.status = why
+			// The whole reason is under the list.
+			m.status = fmt.Sprintf("%s on #%d: not offered for undo (why: under the list)", m.km.Undo.Help().Key, n)
 			return m, nil
 		}
 		return m, events.Emit(u)
@@ -283,9 +285,9 @@ func (m Model) FullHelp() [][]key.Binding {
 // head is the log's first lines: what it lists and where it is recorded.
 func (m Model) head() []string {
 	title := fmt.Sprintf("writes of this session, newest first: %d", len(m.entries))
-	audit := "audit log: none (writes are disabled here)"
+	audit := "audit log: none"
 	if m.audit != "" {
-		audit = "audit log: " + model.Printable(m.audit) + " (undo journal beside it, .undo)"
+		audit = "audit log: " + model.Printable(m.audit)
 	}
 	lines := []string{m.st.Title.Render(ansi.Truncate(title, m.width, "…"))}
 	for _, l := range strings.Split(ansi.Wrap(audit, max(m.width, 20), " /"), "\n") {
@@ -303,7 +305,7 @@ func (m Model) foot() []string {
 	u, why := m.offer(n, m.takenBack())
 	text := why
 	if why == "" {
-		text = fmt.Sprintf("%s: %s #%d, its preview first", m.km.Undo.Help().Key, u.Title, n)
+		text = fmt.Sprintf("%s on #%d: %s (previewed first)", m.km.Undo.Help().Key, n, u.Title)
 	}
 	return append([]string{""}, strings.Split(ansi.Wrap(text, max(m.width, 20), " "), "\n")...)
 }
@@ -337,7 +339,7 @@ func (m Model) row(i int, taken map[int]int) []string {
 		outcome = "failed"
 	}
 	nw := len(fmt.Sprint(len(m.entries))) + 1
-	first := fmt.Sprintf("%-*s %-9s  %-8s  %s", nw, fmt.Sprintf("#%d", n), outcome, m.operation(n), model.Printable(strings.Join(e.res.Keys, ", ")))
+	first := fmt.Sprintf("%-*s %-9s  %-*s  %s", nw, fmt.Sprintf("#%d", n), outcome, m.opWidth, m.operation(n), model.Printable(strings.Join(e.res.Keys, ", ")))
 	var notes []string
 	if e.racer != "" {
 		notes = append(notes, e.racer)
