@@ -250,9 +250,6 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	m.status = m.refusedWrite(msg)
 	switch {
 	case m.status != "":
-	case m.writelog.Shown() && !m.helpOpen && !m.detail.Shown() && m.writelog.Takes(msg):
-		m.writelog, cmd = m.writelog.Update(msg)
-		return m, cmd
 	case key.Matches(msg, km.WriteLog):
 		m.openLog()
 	case key.Matches(msg, km.Help):
@@ -414,6 +411,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case m.detail.Shown():
 		m.detail, cmd = m.detail.Update(msg)
+	case m.writelog.Shown():
+		m.writelog, cmd = m.writelog.Update(msg)
 	case m.view == viewLocks:
 		m.locks, cmd = m.locks.Update(msg)
 	case m.view == viewProblems:

@@ -89,6 +89,20 @@ func TestWritesLogListsTheWritesNewestFirst(t *testing.T) {
 	if !strings.Contains(d.selected(), "#2 cancelled") {
 		t.Errorf("the newest write is not selected: %q", d.selected())
 	}
+	// enter shows all of it; esc goes back to the log.
+	d.press("enter")
+	if s := d.screen(); !d.m.detail.Shown() || !strings.Contains(s, "write #2: rename") || !strings.Contains(s, "token      "+tokens[1]) {
+		t.Fatalf("enter on #2:\n%s", s)
+	}
+	d.press("esc")
+	if !d.m.writelog.Shown() || d.m.detail.Shown() {
+		t.Fatalf("esc from the detail does not go back to the log:\n%s", d.screen())
+	}
+	// The keys of the list under it do nothing while the log is shown.
+	d.press("e", "d")
+	if d.m.write.Open() {
+		t.Fatalf("a key for the list under the log opened a dialog:\n%s", d.screen())
+	}
 	d.press("esc")
 	if d.m.writelog.Shown() {
 		t.Fatalf("esc leaves the log open:\n%s", d.screen())

@@ -17,6 +17,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/ui/write"
@@ -30,13 +31,16 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	// Undo previews taking back the selected write (redoing, for an undo).
 	Undo key.Binding
+	// Enter opens the selected write's detail: every key and reason.
+	Enter key.Binding
 }
 
 // DefaultKeyMap returns the log's bindings: lists' moves, and u.
 func DefaultKeyMap() KeyMap {
 	nav := browser.DefaultKeyMap()
 	return KeyMap{Up: nav.Up, Down: nav.Down, PageUp: nav.PageUp, PageDown: nav.PageDown, Top: nav.Top, Bottom: nav.Bottom,
-		Undo: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo/redo the selected write"))}
+		Undo:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo/redo it")),
+		Enter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail"))}
 }
 
 // entry is one transaction the session sent.
@@ -60,8 +64,9 @@ type Model struct {
 	offset  int
 	width   int
 	height  int
-	status  string // why the last u did nothing
-	opWidth int    // of the widest operation logged, for the column
+	status  string         // why the last u did nothing
+	opWidth int            // of the widest operation logged, for the column
+	byToken map[string]int // each write's number by its token
 }
 
 // New returns the log, empty and hidden; audit is the audit log's path
@@ -112,6 +117,12 @@ func (m *Model) Record(o write.OutcomeMsg) {
 
 func (m *Model) add(e entry) {
 	m.entries = append(m.entries, e)
+	if m.byToken == nil {
+		m.byToken = map[string]int{}
+	}
+	if _, seen := m.byToken[e.res.Token]; !seen && !e.claim && e.res.Token != "" {
+		m.byToken[e.res.Token] = len(m.entries)
+	}
 	m.opWidth = max(m.opWidth, len(m.operation(len(m.entries))))
 	if m.cursor > 0 {
 		m.cursor++
@@ -127,28 +138,28 @@ func (m Model) at(i int) (entry, int) {
 }
 
 // number is the number of the write with token, 0 if it is not logged.
-func (m Model) number(token string) int {
-	for i, e := range m.entries {
-		if e.res.Token == token && !e.claim {
-			return i + 1
+func (m Model) number(token string) int { return m.byToken[token] }
+
+// takenBack maps each committed write no longer in effect to the newest
+// committed write of its family (a write and the undos that go back to
+// it) that took it back: the family's items are as its newest left them,
+// so the writes in effect are those that leave the same (an even number of
+// undos apart), and undoing any of them passes its guards.
+func (m Model) takenBack() map[int]int {
+	type newest struct{ n, parity int }
+	latest := map[int]newest{}
+	for n := 1; n <= len(m.entries); n++ {
+		if e := m.entries[n-1]; e.res.Outcome == model.Committed && !e.claim {
+			_, k, undos := m.origin(n)
+			latest[k] = newest{n, undos % 2}
 		}
 	}
-	return 0
-}
-
-// takenBack maps each write's number to the number of the committed undo
-// in effect that took it back: a write is in effect when it committed and
-// nothing in effect took it back (an undo undone, a redo, puts it back).
-func (m Model) takenBack() map[int]int {
 	by := map[int]int{}
-	for n := len(m.entries); n >= 1; n-- {
-		e := m.entries[n-1]
-		if _, undone := by[n]; undone || e.res.Outcome != model.Committed || e.undoes == "" {
-			continue
-		}
-		if k := m.number(e.undoes); k > 0 {
-			if _, ok := by[k]; !ok {
-				by[k] = n
+	for n := 1; n <= len(m.entries); n++ {
+		if e := m.entries[n-1]; e.res.Outcome == model.Committed && !e.claim {
+			_, k, undos := m.origin(n)
+			if l := latest[k]; l.parity != undos%2 {
+				by[n] = l.n
 			}
 		}
 	}
@@ -228,17 +239,32 @@ func (m Model) UndoLast() (write.UndoMsg, string) {
 // Status says why the last u did nothing, "" when it did.
 func (m Model) Status() string { return m.status }
 
-// Update moves the selection and answers u on the selected write.
+// Update moves the selection (keys and the wheel), answers u on the
+// selected write, and opens its detail on enter.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || len(m.entries) == 0 {
+	if len(m.entries) == 0 {
 		return m, nil
 	}
 	m.status = ""
-	rows := m.listHeight()
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.cursor--
+		case tea.MouseWheelDown:
+			m.cursor++
+		}
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	}
+	m.clamp()
+	return m, nil
+}
+
+func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	_, n := m.at(m.cursor)
 	switch {
 	case key.Matches(k, m.km.Undo):
-		_, n := m.at(m.cursor)
 		u, why := m.offer(n, m.takenBack())
 		if why != "" {
 			// The whole reason is under the list.
@@ -246,14 +272,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, events.Emit(u)
+	case key.Matches(k, m.km.Enter):
+		lines := m.detail(n)
+		return m, events.Emit(detail.OpenMsg{Title: fmt.Sprintf("write #%d: %s", n, m.operation(n)),
+			Render: func(model.Item) []string { return lines }})
 	case key.Matches(k, m.km.Up):
 		m.cursor--
 	case key.Matches(k, m.km.Down):
 		m.cursor++
 	case key.Matches(k, m.km.PageUp):
-		m.cursor -= rows
+		m.cursor -= m.listHeight()
 	case key.Matches(k, m.km.PageDown):
-		m.cursor += rows
+		m.cursor += m.listHeight()
 	case key.Matches(k, m.km.Top):
 		m.cursor = 0
 	case key.Matches(k, m.km.Bottom):
@@ -263,17 +293,52 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// Takes reports whether key k is one of the log's own.
-func (m Model) Takes(k tea.KeyPressMsg) bool {
-	km := m.km
-	return key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom, km.Undo)
+// detail is all the log knows of write n, one fact a line: what the
+// rows cut at the terminal's width.
+func (m Model) detail(n int) []string {
+	e := m.entries[n-1]
+	outcome := string(e.res.Outcome)
+	if outcome == "" {
+		outcome = "failed before an outcome"
+	}
+	lines := []string{"operation  " + m.operation(n), "outcome    " + outcome, "token      " + e.res.Token}
+	if e.undoes != "" {
+		lines = append(lines, "undoes     "+e.undoes)
+	}
+	if e.racer != "" {
+		lines = append(lines, "race       "+e.racer)
+	}
+	lines = append(lines, "keys")
+	for _, k := range e.res.Keys {
+		lines = append(lines, "  "+model.Printable(k))
+	}
+	for _, r := range e.res.Reasons {
+		what := model.OneLine(r.Message)
+		if r.Slot >= 0 {
+			what = fmt.Sprintf("slot %d (%s): %s", r.Slot, model.OneLine(r.Action), what)
+		}
+		lines = append(lines, "reason     "+what)
+	}
+	if e.res.Note != "" {
+		lines = append(lines, "note       "+model.OneLine(e.res.Note))
+	}
+	if e.err != "" {
+		lines = append(lines, "error      "+e.err)
+	}
+	if u, why := m.offer(n, m.takenBack()); why != "" {
+		lines = append(lines, "", why)
+	} else {
+		lines = append(lines, "", fmt.Sprintf("%s in the log: %s (previewed first); headless: locktable undo %s", m.km.Undo.Help().Key, u.Title, e.res.Token))
+	}
+	return lines
 }
 
 // ShortHelp is the help line's part for the log.
 func (m Model) ShortHelp() []key.Binding {
-	u := m.km.Undo
+	u, enter := m.km.Undo, m.km.Enter
 	u.SetEnabled(len(m.entries) > 0)
-	return []key.Binding{u}
+	enter.SetEnabled(len(m.entries) > 0)
+	return []key.Binding{u, enter}
 }
 
 // FullHelp is the help screen's part for the log.
