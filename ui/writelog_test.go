@@ -199,6 +199,11 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
+	// bob holds his username without its lock: the holder lookup refuses
+	// ada's rename onto it before anything is sent.
+	renameAccount(d, "ada", "ACCT#a1", "username", "bob")
+	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2")
+	d.press("esc")
 	renameAccount(d, "bob", "ACCT#b2", "username", "ada")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#ada (owner ACCT#b2)")
 	d.press("enter")
@@ -215,9 +220,13 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 	}
 
 	d.press("w")
-	logRow(d, "#2 unknown rename ACCT#a1")
+	logRow(d, "#3 unknown rename ACCT#a1")
+	if ls := d.lines(); !strings.Contains(ls[logRow(d, "#1 cancelled rename ACCT#a1")+1], "never sent, no token · username bob is taken by ACCT#b2") {
+		t.Errorf("the refusal is not logged as such:\n%s", d.screen())
+	}
 	for _, want := range []string{
-		"#2 is not offered for undo: its outcome is unknown, so it may have written nothing",
+		"#3 is not offered for undo: its outcome is unknown, so it may have written nothing",
+		"#2 is not offered for undo: it was cancelled, so it wrote nothing",
 		"#1 is not offered for undo: it was cancelled, so it wrote nothing",
 	} {
 		if !strings.Contains(fields(d.screen()), want) {

@@ -62,6 +62,9 @@ type PlanMsg struct {
 	preview dialog.Preview
 	skip    string
 	err     error
+	// refused is the outcome of a write the holder lookup refused: not
+	// sent, but recorded, and logged.
+	refused *model.Result
 }
 
 // SentMsg answers a send.
@@ -295,7 +298,7 @@ func (req reqID) planned(w writes.Write, err error) PlanMsg {
 	case w.Skip != "":
 		return PlanMsg{req: req, skip: w.Skip}
 	case w.Refused != nil:
-		return PlanMsg{req: req, err: errors.New(w.Refused.Reasons[0].Message)}
+		return PlanMsg{req: req, err: errors.New(w.Refused.Reasons[0].Message), refused: w.Refused}
 	}
 	doc, err := w.Tx.Request.CLIInput()
 	if err != nil {
@@ -369,6 +372,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) showPlan(msg PlanMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.req != m.req: // for a dialog since closed
+	case msg.refused != nil:
+		m.dialog.SetError(redact.String(msg.err.Error()))
+		return m, events.Emit(OutcomeMsg{Result: *msg.refused})
 	case msg.err != nil:
 		m.dialog.SetError(redact.String(msg.err.Error()))
 	case msg.skip != "":

@@ -422,7 +422,7 @@ func (m Model) row(i int, taken map[int]int) []string {
 	}
 	second := strings.Repeat(" ", nw+1) + "token " + e.res.Token
 	if e.res.Token == "" {
-		second = strings.Repeat(" ", nw+1) + "no token"
+		second = strings.Repeat(" ", nw+1) + "never sent, no token"
 	}
 	if len(notes) > 0 {
 		second += " · " + strings.Join(notes, " · ")
