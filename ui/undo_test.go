@@ -57,13 +57,7 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 
 	// u again takes the undo back: a redo of the rename, so named (not
 	// "undo undo"), and the rename is there again.
-	d.press("u")
-	waitScreen(d, "the second undo's preview", "redo rename ACCT#a1")
-	if strings.Contains(d.screen(), "undo undo") {
-		t.Fatalf("the redo is offered as an undo of the undo:\n%s", d.screen())
-	}
-	d.press("enter")
-	waitScreen(d, "the second undo's result", "COMMITTED")
+	redo(d, "redo rename ACCT#a1")
 	if got := []string{item(account), item(oldLock), item(newLock)}; strings.Join(got, "\n") != strings.Join(renamed, "\n") {
 		t.Fatalf("after undoing the undo:\n got %q\nwant %q", got, renamed)
 	}

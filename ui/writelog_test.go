@@ -3,11 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/locktable/locktable/dynamo"
 )
 
 // commitRename renames account id (found by searching q) and closes the
@@ -19,6 +17,40 @@ func commitRename(d *driver, q, id, attr, v string) {
 	d.press("enter")
 	waitScreen(d, "the result of "+id+"'s rename", "COMMITTED")
 	d.press("enter")
+}
+
+// cancelRenameOntoAda renames bob's username onto ada's, whose lock is
+// held: the guard cancels it.
+func cancelRenameOntoAda(d *driver) {
+	d.t.Helper()
+	renameAccount(d, "bob", "ACCT#b2", "username", "ada")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#ada (owner ACCT#b2)")
+	sendAndLeave(d, "CANCELLED")
+}
+
+// sendAndLeave sends the write previewed, waits for its outcome and
+// leaves the dialog (back to the form, then closed).
+func sendAndLeave(d *driver, outcome string) {
+	d.t.Helper()
+	d.press("enter")
+	waitScreen(d, "the result", outcome)
+	d.press("esc", "esc")
+	if d.m.write.Open() {
+		d.t.Fatalf("the dialog is still open:\n%s", d.screen())
+	}
+}
+
+// redo presses u where it redoes a write, sees its preview named title
+// (never "undo undo"), and sends it.
+func redo(d *driver, title string) {
+	d.t.Helper()
+	d.press("u")
+	waitScreen(d, "the redo's preview", title)
+	if strings.Contains(d.screen(), "undo undo") {
+		d.t.Fatalf("the redo is called an undo of the undo:\n%s", d.screen())
+	}
+	d.press("enter")
+	waitScreen(d, "the redo's result", "COMMITTED")
 }
 
 // logRow is the index of the screen line that starts, past the
@@ -57,15 +89,7 @@ func TestWritesLogListsTheWritesNewestFirst(t *testing.T) {
 	d.press("esc")
 
 	commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")
-	// bob's username onto ada's: its lock is held, the guard cancels it.
-	renameAccount(d, "bob", "ACCT#b2", "username", "ada")
-	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#ada (owner ACCT#b2)")
-	d.press("enter")
-	waitScreen(d, "the result", "CANCELLED")
-	d.press("esc", "esc")
-	if d.m.write.Open() {
-		t.Fatalf("the dialog is still open:\n%s", d.screen())
-	}
+	cancelRenameOntoAda(d)
 	tokens := store.Tokens()
 	if len(tokens) != 2 {
 		t.Fatalf("tokens sent: %q, want two", tokens)
@@ -123,12 +147,7 @@ func TestWritesLogUndoesAnOlderWrite(t *testing.T) {
 func TestWritesLogUndoesAnOlderWriteOnDynamoDB(t *testing.T) {
 	t.Parallel()
 	store, _ := planted(t)
-	journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "audit.log.undo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	store.Undo = journal
+	journaled(t, store)
 	undoAnOlderWrite(t, store)
 }
 
@@ -177,13 +196,7 @@ func undoAnOlderWrite(t *testing.T, store Backend) {
 	if !strings.Contains(d.screen(), "u on #3: redo rename ACCT#a1") {
 		t.Errorf("the undo's row does not offer the redo:\n%s", d.screen())
 	}
-	d.press("u")
-	waitScreen(d, "the redo's preview", "redo rename ACCT#a1")
-	if strings.Contains(d.screen(), "undo undo") {
-		t.Errorf("the redo is called an undo of the undo:\n%s", d.screen())
-	}
-	d.press("enter")
-	waitScreen(d, "the redo's result", "COMMITTED")
+	redo(d, "redo rename ACCT#a1")
 	d.press("enter")
 	if got := emailOf(t, store, "ACCT#a1"); got != "ada@new.io" {
 		t.Fatalf("after the redo ada's email is %q, want ada@new.io", got)
@@ -204,20 +217,11 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 	renameAccount(d, "ada", "ACCT#a1", "username", "bob")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2")
 	d.press("esc")
-	renameAccount(d, "bob", "ACCT#b2", "username", "ada")
-	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#ada (owner ACCT#b2)")
-	d.press("enter")
-	waitScreen(d, "the result", "CANCELLED")
-	d.press("esc", "esc")
+	cancelRenameOntoAda(d)
 	store.LoseWrites(1)
 	renameAccount(d, "ada", "ACCT#a1", "email", "ada@new.io")
 	waitScreen(d, "the preview", "owner ACCT#a1")
-	d.press("enter")
-	waitScreen(d, "the result", "UNKNOWN")
-	d.press("esc", "esc")
-	if d.m.write.Open() {
-		t.Fatalf("the dialog is still open:\n%s", d.screen())
-	}
+	sendAndLeave(d, "UNKNOWN")
 
 	d.press("w")
 	logRow(d, "#3 unknown rename ACCT#a1")
@@ -258,11 +262,8 @@ func TestGoldenWritesLog(t *testing.T) {
 		d := newDriver(t, Options{Store: fakePlanted(), AuditLog: "/home/ada/.local/state/locktable/audit.log"}, size[0], size[1])
 		d.ready()
 		commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")
-		renameAccount(d, "bob", "ACCT#b2", "username", "ada")
-		waitScreen(d, "the preview", "put lock UNIQ#HANDLE#ada (owner ACCT#b2)")
-		d.press("enter")
-		waitScreen(d, "the result", "CANCELLED")
-		d.press("esc", "esc", "w", "down")
+		cancelRenameOntoAda(d)
+		d.press("w", "down")
 		d.press("u")
 		waitScreen(d, "the undo's preview", "set account ACCT#a1 back as it was")
 		d.press("enter")
