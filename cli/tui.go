@@ -76,12 +76,14 @@ func (a *app) runTUI(ctx context.Context) error {
 		}
 		missing = opened.Capabilities.Missing()
 	}
+	var auditPath string // shown by the writes log
 	if store.Writable() {
 		audit, err := a.openAudit()
 		if err != nil {
 			return err
 		}
 		store.Audit, store.Undo = audit, a.undo
+		auditPath, _ = a.auditPath() // openAudit found it
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -96,7 +98,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First, Break: replay})
+		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First, Break: replay, AuditLog: auditPath})
 	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin))).Run()
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.

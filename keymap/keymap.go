@@ -18,6 +18,9 @@ type KeyMap struct {
 	// Undo takes back the session's last committed write (locktable
 	// undo --last), previewed like any write.
 	Undo key.Binding
+	// WriteLog shows the writes log: every write of the session, any
+	// committed one to undo.
+	WriteLog key.Binding
 	// Break opens the menu of mistakes to replay (the demo, a loopback
 	// table).
 	Break key.Binding
@@ -45,6 +48,7 @@ func Default() KeyMap {
 		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
 		Race:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "race for a value")),
 		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo a write")),
+		WriteLog:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "writes log")),
 		Break:     key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "replay a mistake")),
 		CopyKey:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key")),
 		CopyItem:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy item JSON")),
@@ -72,7 +76,7 @@ func (k KeyMap) DetailShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems},
-		{k.Search, k.Add, k.Race, k.Undo, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
+		{k.Search, k.Add, k.Race, k.Undo, k.WriteLog, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
 	}
 }
 

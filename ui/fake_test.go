@@ -14,6 +14,18 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
+// journaled gives store an undo journal of its own, in a directory the
+// test removes.
+func journaled(t *testing.T, store *dynamo.Store) {
+	t.Helper()
+	journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "audit.log.undo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { file.Close() })
+	store.Undo = journal
+}
+
 // TestFakeAnswersAsTheStore: the in-memory backend the Update tests run on
 // answers what the store answers on dynoxide, for the planted table: the
 // pages, the check, lookups, repair plans and their actions, a cancelled
@@ -24,12 +36,7 @@ import (
 func TestFakeAnswersAsTheStore(t *testing.T) {
 	t.Parallel()
 	store, _ := planted(t)
-	journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "audit.undo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	store.Undo = journal
+	journaled(t, store)
 	f := uitest.New(store.Schema) // the same table name: texts compare equal
 	f.Put(store.Schema.Table, plantedItems()...)
 	ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 	"github.com/locktable/locktable/ui/picker"
 	"github.com/locktable/locktable/ui/problems"
 	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/writelog"
 )
 
 // Keys are every binding of the terminal UI a user can press, by what
@@ -30,6 +31,7 @@ type Keys struct {
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
 	Mistakes mistakes.KeyMap
+	WriteLog writelog.KeyMap
 	Help     HelpKeyMap
 	// Picker is the table picker's, before the UI opens on a table.
 	Picker picker.KeyMap
@@ -57,6 +59,7 @@ func DefaultKeys() Keys {
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),
+		WriteLog: writelog.DefaultKeyMap(),
 		Help:     defaultHelpKeyMap(),
 		Picker:   picker.DefaultKeyMap(),
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/locktable/locktable/ui/statusbar"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/ui/write"
+	"github.com/locktable/locktable/ui/writelog"
 )
 
 // Minimum terminal size: below it the UI says so instead of drawing.
@@ -81,6 +82,9 @@ type Options struct {
 	// Break replays a mistake on fresh accounts (B); nil where that is not
 	// allowed (anything but the demo or a loopback endpoint).
 	Break mistakes.Runner
+	// AuditLog is the audit log's path, which the writes log shows ("":
+	// none, on a read-only store).
+	AuditLog string
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -107,6 +111,7 @@ type Model struct {
 	check    check.Model
 	write    write.Model
 	mistakes mistakes.Model
+	writelog writelog.Model
 	help     help.Model
 	spinner  spinner.Model
 	// writes are the write keys of each list view, named short: the help
@@ -182,6 +187,7 @@ func New(ctx context.Context, o Options) Model {
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,
 		mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
+		writelog: writelog.New(keys.WriteLog, &st, o.AuditLog),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
 		writes:   writes,
@@ -214,6 +220,7 @@ func (m *Model) resize(w, h int) {
 	m.problems.SetSize(w, lh)
 	m.detail.SetSize(w, lh-1)
 	m.write.SetSize(w, lh)
+	m.writelog.SetSize(w, lh)
 	m.mistakes.SetWidth(w)
 	m.help.SetWidth(w)
 	m.search.SetSize(w, 1)
@@ -234,6 +241,8 @@ func (m Model) copyRef() (model.KeyRef, bool) {
 			return model.KeyRef{}, false
 		}
 		return *m.shownRef, true
+	case m.writelog.Shown():
+		return model.KeyRef{}, false
 	case m.view == viewLocks:
 		return m.locks.SelectedRef()
 	case m.view == viewProblems:
@@ -278,6 +287,8 @@ func (m Model) content() string {
 		body = m.helpScreen()
 	case m.detail.Shown():
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
+	case m.writelog.Shown():
+		body = m.writelog.View()
 	case m.view == viewLocks:
 		body = m.locks.View()
 	case m.view == viewProblems:
@@ -327,8 +338,11 @@ type noKeys struct{}
 func (noKeys) ShortHelp() []key.Binding  { return nil }
 func (noKeys) FullHelp() [][]key.Binding { return nil }
 
-// list is the list view shown.
+// list is the list view shown, or the writes log over it.
 func (m Model) list() help.KeyMap {
+	if m.writelog.Shown() {
+		return m.writelog
+	}
 	switch m.view {
 	case viewLocks:
 		return m.locks
@@ -353,6 +367,8 @@ func (m Model) statusText() string {
 	case m.detail.Shown() && !m.helpOpen:
 		h := m.detail.KeyMap().Close.Help()
 		return h.Key + ": " + h.Desc
+	case m.writelog.Shown() && !m.helpOpen:
+		return m.writelog.Status()
 	case m.view == viewLocks:
 		return m.locks.Status()
 	case m.view == viewProblems && m.problems.Status() != "":
@@ -406,11 +422,15 @@ func (m Model) keys() keymap.KeyMap {
 	copyable = copyable && !text
 	km.CopyKey.SetEnabled(copyable)
 	km.CopyItem.SetEnabled(copyable)
-	km.Add.SetEnabled(km.Add.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
-	km.Race.SetEnabled(km.Race.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
-	km.Break.SetEnabled(km.Break.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
-	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
-	if !text && (m.helpOpen || m.detail.Shown()) {
+	over := m.helpOpen || m.detail.Shown() || m.writelog.Shown()
+	km.Add.SetEnabled(km.Add.Enabled() && !text && !over)
+	km.Race.SetEnabled(km.Race.Enabled() && !text && !over)
+	km.Break.SetEnabled(km.Break.Enabled() && !text && !over)
+	// Over the writes log u is the log's: it undoes the selected write.
+	km.Undo.SetEnabled(km.Undo.Enabled() && !m.writelog.Shown())
+	km.WriteLog.SetEnabled(!text && !m.writelog.Shown())
+	km.Back.SetEnabled(!text && (over || m.view != viewAccounts))
+	if !text && over {
 		// Over the detail and help q goes back, as esc does: it quits only
 		// from a list view (k9s, lazygit).
 		km.Back.SetKeys(append(km.Back.Keys(), km.Quit.Keys()[0])...)

@@ -37,12 +37,19 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 // username) as v.
 func renameADA(d *driver, attr, v string) {
 	d.t.Helper()
-	pinAccount(d, "ada")
+	renameAccount(d, "ada", "ACCT#a1", attr, v)
+}
+
+// renameAccount searches q, account id's, and previews renaming its
+// attr to v.
+func renameAccount(d *driver, q, id, attr, v string) {
+	d.t.Helper()
+	pinAccount(d, q)
 	d.press("e")
 	if attr == "username" {
 		d.press("tab")
 	}
-	waitScreen(d, "the form", "rename ACCT#a1")
+	waitScreen(d, "the form", "rename "+id)
 	d.send(ctrlU())
 	d.typeText(v)
 	d.press("enter")

@@ -55,11 +55,9 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 		t.Fatalf("after undo:\n got %q\nwant %q", got, before)
 	}
 
-	// u again takes the undo back: the rename is there again.
-	d.press("u")
-	waitScreen(d, "the second undo's preview", "undo undo ACCT#a1")
-	d.press("enter")
-	waitScreen(d, "the second undo's result", "COMMITTED")
+	// u again takes the undo back: a redo of the rename, so named (not
+	// "undo undo"), and the rename is there again.
+	redo(d, "redo rename ACCT#a1")
 	if got := []string{item(account), item(oldLock), item(newLock)}; strings.Join(got, "\n") != strings.Join(renamed, "\n") {
 		t.Fatalf("after undoing the undo:\n got %q\nwant %q", got, renamed)
 	}

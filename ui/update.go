@@ -24,6 +24,7 @@ import (
 	"github.com/locktable/locktable/ui/search"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/ui/write"
+	"github.com/locktable/locktable/ui/writelog"
 )
 
 // Update routes a message to the widget it is for; what one widget asks
@@ -79,7 +80,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case accounts.JumpMsg, search.ProgressMsg, search.DoneMsg, search.JumpMsg, detail.OpenMsg, detail.ItemMsg, copyItemMsg:
 		return m.onLookup(msg)
 	case mistakes.DoneMsg, write.WrittenMsg, write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
-		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg,
+		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg, write.OutcomeMsg, write.UndoMsg, writelog.OpenMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		return m.onWrite(msg)
 	}
@@ -103,6 +104,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.PinMsg:
 		m.view, m.helpOpen = viewAccounts, false
 		m.detail.Close()
+		m.writelog.Close()
 		m.accounts, cmd = m.accounts.Update(msg)
 		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.opts.NoCheck {
 			// What was found differs from what the rows showed: the table
@@ -174,6 +176,12 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case mistakes.DoneMsg:
 		return m.replayed(msg)
+	case write.OutcomeMsg:
+		m.writelog.Record(msg)
+	case write.UndoMsg:
+		m.write, cmd = m.write.Undo(msg.Token, msg.Title)
+	case writelog.OpenMsg:
+		m.openLog()
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
@@ -248,6 +256,8 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	m.status = m.refusedWrite(msg)
 	switch {
 	case m.status != "":
+	case key.Matches(msg, km.WriteLog):
+		m.openLog()
 	case key.Matches(msg, km.Help):
 		m.toggleHelp()
 	case key.Matches(msg, km.Back):
@@ -308,19 +318,30 @@ func (m *Model) back() {
 		m.helpOpen = false
 	case m.detail.Shown():
 		m.detail.Close()
+	case m.writelog.Shown():
+		m.writelog.Close()
 	default:
 		m.view = viewAccounts
 	}
 }
 
-// undo previews taking back the session's last committed write.
+// openLog shows the writes log over the list view.
+func (m *Model) openLog() {
+	m.helpOpen = false
+	m.detail.Close()
+	m.writelog.Open()
+}
+
+// undo previews taking back the session's last committed write, or
+// redoing it when that was an undo (see writelog.Model.UndoLast).
 func (m Model) undo() (Model, tea.Cmd) {
-	if !m.write.CanUndo() {
-		m.status = "nothing to undo: no write of this session has committed"
+	u, why := m.writelog.UndoLast()
+	if why != "" {
+		m.status = why
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.write, cmd = m.write.Undo()
+	m.write, cmd = m.write.Undo(u.Token, u.Title)
 	return m, cmd
 }
 
@@ -396,6 +417,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case m.detail.Shown():
 		m.detail, cmd = m.detail.Update(msg)
+	case m.writelog.Shown():
+		m.writelog, cmd = m.writelog.Update(msg)
 	case m.view == viewLocks:
 		m.locks, cmd = m.locks.Update(msg)
 		return m.opened(cmd, m.locks.Asked())
@@ -424,6 +447,7 @@ func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) switchTo(v view) tea.Cmd {
 	m.view, m.helpOpen = v, false
 	m.detail.Close()
+	m.writelog.Close()
 	if v == viewLocks {
 		return m.locks.Show() // the locks are read on the first visit
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/writes"
 )
 
@@ -214,18 +215,18 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 	}
 	bd := m.board
 	bd.results[msg.i], bd.errs[msg.i] = &msg.res, msg.err
-	if msg.res.Outcome == model.Committed {
-		m.last = &msg.res // the winner's signup is what u takes back
-	}
+	o := outcome(bd.txs[msg.i], msg.res, msg.err)
+	o.Racer, o.Racers = msg.i+1, len(bd.txs)
+	logged := events.Emit(o) // the winner's signup is what u takes back
 	bd.left--
 	if bd.left > 0 {
-		return m, nil
+		return m, logged
 	}
 	// Nothing is in flight but reads: quitting now need not wait.
 	m.sending = nil
 	m.written = bd.committed()
 	bd.verifying = true
-	return m, verifyRace(m.ctx, m.req, m.backend, m.schema, bd)
+	return m, tea.Batch(logged, verifyRace(m.ctx, m.req, m.backend, m.schema, bd))
 }
 
 // verifyRace reads back, consistently, what the cancelled racers of bd

@@ -62,6 +62,9 @@ type PlanMsg struct {
 	preview dialog.Preview
 	skip    string
 	err     error
+	// refused is the outcome of a write the holder lookup refused: not
+	// sent, but recorded, and logged.
+	refused *model.Result
 }
 
 // SentMsg answers a send.
@@ -84,6 +87,26 @@ type WrittenMsg struct {
 	Accounts  []string
 	Committed bool
 }
+
+// OutcomeMsg reports the outcome of one write the session sent, once it
+// is known, whatever it is: what the writes log (ui/writelog) lists.
+type OutcomeMsg struct {
+	Result model.Result
+	// Undoes is, for an undo, the token of the write it takes back.
+	Undoes string
+	// Claimed is, for the repair of an ownerless orphan lock whose claim
+	// committed, the claim's token: Result is then its last step's.
+	Claimed string
+	// Racer is a race's racer, from 1, of Racers (0: not a race).
+	Racer, Racers int
+	// Err says why a write certainly did not apply (refused, not sent,
+	// rejected); with no Result.Outcome, why it has none.
+	Err error
+}
+
+// UndoMsg asks for the preview of taking back the write with Token;
+// Title says what that does ("undo rename ACCT#a1", "redo ...").
+type UndoMsg struct{ Token, Title string }
 
 // SelectAProblem is what f says on a row that shows no problem.
 const SelectAProblem = "select a problem row (a lock marked in words, an orphan, or a row of the problems view)"
@@ -127,9 +150,6 @@ type Model struct {
 	sampleIDs []string
 	raceTxs   []backend.Tx
 	board     *board
-	// last is the last write of the session that committed: what u
-	// undoes (an undo included, so that u again takes it back).
-	last *model.Result
 	// SaveDir is where w saves a previewed request ("": the current
 	// directory).
 	SaveDir string
@@ -237,20 +257,12 @@ func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
 	})
 }
 
-// CanUndo reports whether a write of this session committed: what Undo
-// takes back.
-func (m Model) CanUndo() bool { return m.last != nil }
-
-// Undo plans the undo of the session's last committed write: the items
+// Undo plans taking back the write with token (see UndoMsg): the items
 // it changed set back, guarded by their being as it left them, previewed
-// like any write.
-func (m Model) Undo() (Model, tea.Cmd) {
-	if m.last == nil {
-		return m, nil
-	}
-	last := *m.last
-	m.open(fmt.Sprintf("undo %s %s", last.Operation, model.Printable(strings.Join(last.Keys, ", "))), nil, opUndo, "")
-	ctx, f, req, h, token := m.ctx, m.flow(), m.req, writes.FromReport(m.report), last.Token
+// like any write under title.
+func (m Model) Undo(token, title string) (Model, tea.Cmd) {
+	m.open(title, nil, opUndo, "")
+	ctx, f, req, h := m.ctx, m.flow(), m.req, writes.FromReport(m.report)
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		return req.planned(f.Undo(ctx, "", token, h))
 	})
@@ -286,7 +298,7 @@ func (req reqID) planned(w writes.Write, err error) PlanMsg {
 	case w.Skip != "":
 		return PlanMsg{req: req, skip: w.Skip}
 	case w.Refused != nil:
-		return PlanMsg{req: req, err: errors.New(w.Refused.Reasons[0].Message)}
+		return PlanMsg{req: req, err: errors.New(w.Refused.Reasons[0].Message), refused: w.Refused}
 	}
 	doc, err := w.Tx.Request.CLIInput()
 	if err != nil {
@@ -304,6 +316,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.Delete(msg.Account)
 	case FixMsg:
 		return m.Fix(msg.Problem)
+	case UndoMsg:
+		return m.Undo(msg.Token, msg.Title)
 	}
 	if m.dialog == nil {
 		return m, nil
@@ -378,6 +392,9 @@ func (m Model) showPlan(msg PlanMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.req != m.req: // for a dialog since closed
 		return m, nil
+	case msg.refused != nil:
+		m.dialog.SetError(redact.String(msg.err.Error()))
+		return m.closeIfDone(tea.Batch(events.Emit(OutcomeMsg{Result: *msg.refused}), m.dialog.Replay()))
 	case msg.err != nil:
 		m.dialog.SetError(redact.String(msg.err.Error()))
 	case msg.skip != "":
@@ -461,21 +478,30 @@ func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
 		m.farewell = farewell(msg.res, msg.err)
 		return m, tea.Quit
 	}
+	logged := events.Emit(outcome(*m.prepared, msg.res, msg.err))
 	switch {
 	case msg.err != nil && msg.res.Outcome != "":
 		// Certainly not applied: the outcome says how, in words.
 		m.dialog.SetFailure(msg.res, redact.String(msg.err.Error()))
-		return m, nil
+		return m, logged
 	case msg.err != nil:
 		m.dialog.SetError(redact.String(msg.err.Error()))
-		return m, nil
+		return m, logged
 	}
 	m.dialog.SetResult(msg.res)
-	if msg.res.Outcome == model.Committed {
-		m.last = &msg.res
-	}
 	m.written = written(m.prepared.Plan) // read again whatever the outcome
-	return m, nil
+	return m, logged
+}
+
+// outcome is the log's record of tx sent, with its result res: a
+// reclaim whose result has a token of its own claimed the lock first,
+// with tx's token.
+func outcome(tx backend.Tx, res model.Result, err error) OutcomeMsg {
+	o := OutcomeMsg{Result: res, Undoes: tx.Plan.Undoes, Err: err}
+	if r := tx.Plan.Reclaim; r != nil && !r.Resume && res.Token != "" && res.Token != tx.Token {
+		o.Claimed = tx.Token
+	}
+	return o
 }
 
 // saveRequest saves the previewed request to a file (see save).

@@ -27,7 +27,9 @@ type flow struct {
 	m       Model
 	b       *uitest.Backend
 	written []WrittenMsg
-	quit    bool
+	// outcomes are the writes sent, as the writes log is told them.
+	outcomes []OutcomeMsg
+	quit     bool
 }
 
 func newFlow(t *testing.T, km dialog.KeyMap) *flow {
@@ -62,6 +64,8 @@ func (f *flow) run(cmd tea.Cmd) {
 		}
 	case WrittenMsg:
 		f.written = append(f.written, msg)
+	case OutcomeMsg:
+		f.outcomes = append(f.outcomes, msg)
 	case tea.QuitMsg:
 		f.quit = true
 	default:
@@ -144,8 +148,8 @@ func TestSignupSendsWhatThePreviewShows(t *testing.T) {
 	if _, ok := f.b.Item(f.b.Schema().Table, map[string]string{"PK": "UNIQ#HANDLE#cy", "SK": "LOCK"}); !ok {
 		t.Error("the username lock was not written")
 	}
-	if !f.m.CanUndo() {
-		t.Error("a committed signup cannot be undone")
+	if len(f.outcomes) != 1 || f.outcomes[0].Result.Outcome != model.Committed || f.outcomes[0].Result.Token == "" {
+		t.Errorf("the log is told %+v; want one committed signup with its token", f.outcomes)
 	}
 	f.press("enter")
 	if f.m.Open() || len(f.written) != 1 || !f.written[0].Committed || len(f.written[0].Accounts) != 1 {
@@ -172,8 +176,8 @@ func TestRenameToATakenValueIsCancelled(t *testing.T) {
 	if it, _ := f.b.Item(f.b.Schema().Table, map[string]string{"PK": "UNIQ#EMAIL#bob@x.io", "SK": "LOCK"}); it["owner"].S != "ACCT#b2" {
 		t.Errorf("bob's lock now %v", it)
 	}
-	if f.m.CanUndo() {
-		t.Error("a cancelled write can be undone")
+	if len(f.outcomes) != 1 || f.outcomes[0].Result.Outcome != model.Cancelled {
+		t.Errorf("the log is told %+v; want one cancelled rename", f.outcomes)
 	}
 	f.press("esc")
 	f.expect(dialog.StageForm, "bob@x.io")
