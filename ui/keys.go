@@ -8,6 +8,7 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/picker"
@@ -26,6 +27,7 @@ type Keys struct {
 	Locks    locks.KeyMap
 	Problems problems.KeyMap
 	Detail   detail.KeyMap
+	Items    items.KeyMap
 	// Dialog is the write dialog's, the race's board among them.
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
@@ -54,6 +56,7 @@ func DefaultKeys() Keys {
 		Locks:    locks.DefaultKeyMap(),
 		Problems: problems.DefaultKeyMap(),
 		Detail:   detail.DefaultKeyMap(),
+		Items:    items.DefaultKeyMap(),
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),
