@@ -4,8 +4,8 @@ import (
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
-	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/search"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -19,7 +19,7 @@ type Backend interface {
 	locks.Backend    // pages of locks
 	search.Backend   // Find
 	detail.Reader    // consistent reads by key, an account's partition
-	items.Backend    // pages of the items that are neither accounts nor locks
+	others.Backend   // pages of the items that are neither accounts nor locks
 	check.Checker    // the background check
 	write.Backend    // plans, the holder lookup, Prepare and Execute
 	// Writable reports whether writes are allowed.

@@ -8,9 +8,9 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
-	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/picker"
 	"github.com/locktable/locktable/ui/problems"
 	"github.com/locktable/locktable/ui/search"
@@ -27,7 +27,7 @@ type Keys struct {
 	Locks    locks.KeyMap
 	Problems problems.KeyMap
 	Detail   detail.KeyMap
-	Items    items.KeyMap
+	Items    others.KeyMap
 	// Dialog is the write dialog's, the race's board among them.
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
@@ -56,7 +56,7 @@ func DefaultKeys() Keys {
 		Locks:    locks.DefaultKeyMap(),
 		Problems: problems.DefaultKeyMap(),
 		Detail:   detail.DefaultKeyMap(),
-		Items:    items.DefaultKeyMap(),
+		Items:    others.DefaultKeyMap(),
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),

@@ -23,9 +23,9 @@ import (
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
-	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/problems"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
@@ -103,7 +103,7 @@ type Model struct {
 	accounts accounts.Model
 	locks    locks.Model
 	problems problems.Model
-	items    items.Model
+	others   others.Model
 	detail   detail.Model
 	search   search.Model
 	check    check.Model
@@ -169,7 +169,7 @@ func New(ctx context.Context, o Options) Model {
 		accounts: acc,
 		locks:    locks.New(ctx, o.Store, r, keys.Locks),
 		problems: problems.New(r, pkm),
-		items:    items.New(ctx, o.Store, r, keys.Items),
+		others:   others.New(ctx, o.Store, r, keys.Items),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
@@ -204,7 +204,7 @@ func (m *Model) resize(w, h int) {
 	m.accounts.SetSize(w, lh)
 	m.locks.SetSize(w, lh)
 	m.problems.SetSize(w, lh)
-	m.items.SetSize(w, lh)
+	m.others.SetSize(w, lh)
 	m.detail.SetSize(w, lh-1)
 	m.write.SetSize(w, lh)
 	m.mistakes.SetWidth(w)
@@ -232,7 +232,7 @@ func (m Model) copyRef() (model.KeyRef, bool) {
 	case m.view == viewProblems:
 		return m.problems.SelectedRef()
 	case m.view == viewItems:
-		return m.items.SelectedRef()
+		return m.others.SelectedRef()
 	default:
 		return m.accounts.SelectedRef()
 	}
@@ -279,7 +279,7 @@ func (m Model) content() string {
 	case m.view == viewProblems:
 		body = m.problems.View()
 	case m.view == viewItems:
-		body = m.items.View()
+		body = m.others.View()
 	default:
 		body = m.accounts.View()
 	}
@@ -327,13 +327,13 @@ func (m Model) list() help.KeyMap {
 	case viewProblems:
 		return m.problems
 	case viewItems:
-		return m.items
+		return m.others
 	}
 	return m.accounts
 }
 
 func (m Model) loading() bool {
-	return m.accounts.Loading() || m.locks.Loading() || m.items.Loading() || m.search.Busy()
+	return m.accounts.Loading() || m.locks.Loading() || m.others.Loading() || m.search.Busy()
 }
 
 // statusText says what is being done, or what is loaded.
@@ -354,7 +354,7 @@ func (m Model) statusText() string {
 	case m.view == viewProblems && m.problems.Status() != "":
 		return m.problems.Status()
 	case m.view == viewItems:
-		return m.items.Status()
+		return m.others.Status()
 	}
 	return m.accounts.Status()
 }

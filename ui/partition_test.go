@@ -9,7 +9,7 @@ import (
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
-	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/others"
 )
 
 // otherItems are what a single-table design keeps beside the planted
@@ -131,7 +131,7 @@ func TestItemsViewListsOthers(t *testing.T) {
 		t.Fatal("4 shows the items view though items is remapped to I")
 	}
 	d.press("I")
-	d.until("the items", func(m *Model) bool { return m.items.Done() && !m.items.Loading() })
+	d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
 	d.settle()
 	d.wantRows("ACCT#a1 ORDER#0001 status=shipped total=12 other", `ACCT#a1 ORDER#0002 status=paid\x1b[2J total=7 other`,
 		"ACCT#a1 SESSION#s1 expires=1767225600 other", "CONFIG#site V1 motd=hello other")
@@ -152,10 +152,10 @@ func TestItemsViewListsOthers(t *testing.T) {
 		t.Errorf("shift+tab from the accounts shows view %d, want the items", d.m.view)
 	}
 	d.press("1")
-	d.send(items.ShowMsg{})
+	d.send(others.ShowMsg{})
 	d.settle()
 	if d.m.view != viewItems {
-		t.Errorf("items.ShowMsg shows view %d", d.m.view)
+		t.Errorf("others.ShowMsg shows view %d", d.m.view)
 	}
 }
 
@@ -172,7 +172,7 @@ func TestGoldenPartition(t *testing.T) {
 		waitScreen(d, "the partition", "other items under PK")
 		d.golden(name("partition"))
 		d.press("esc", "4")
-		d.until("the items", func(m *Model) bool { return m.items.Done() && !m.items.Loading() })
+		d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
 		d.settle()
 		d.golden(name("items"))
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
-	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/search"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/ui/write"
@@ -73,7 +73,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
-	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, items.PageMsg, items.ShowMsg:
+	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
@@ -110,9 +110,9 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		m.problems.ShowKind(msg.Kind)
 	case locks.PageMsg:
 		m.locks, cmd = m.locks.Update(msg)
-	case items.PageMsg:
-		m.items, cmd = m.items.Update(msg)
-	case items.ShowMsg:
+	case others.PageMsg:
+		m.others, cmd = m.others.Update(msg)
+	case others.ShowMsg:
 		cmd = m.switchTo(viewItems)
 	}
 	return m, cmd
@@ -402,7 +402,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case m.view == viewProblems:
 		m.problems, cmd = m.problems.Update(msg)
 	case m.view == viewItems:
-		m.items, cmd = m.items.Update(msg)
+		m.others, cmd = m.others.Update(msg)
 	default:
 		m.accounts, cmd = m.accounts.Update(msg)
 	}
@@ -417,7 +417,7 @@ func (m *Model) switchTo(v view) tea.Cmd {
 	case viewLocks:
 		return m.locks.Show() // the locks are read on the first visit
 	case viewItems:
-		return m.items.Show() // and the other items
+		return m.others.Show() // and the other items
 	}
 	return nil
 }
@@ -425,7 +425,7 @@ func (m *Model) switchTo(v view) tea.Cmd {
 // prefetch keeps a few screens loaded below the selection of each list,
 // so that scrolling does not wait on the network.
 func (m *Model) prefetch() tea.Cmd {
-	return tea.Batch(m.accounts.Prefetch(), m.locks.Prefetch(), m.items.Prefetch())
+	return tea.Batch(m.accounts.Prefetch(), m.locks.Prefetch(), m.others.Prefetch())
 }
 
 // failure is something that failed, and how r retries it (nil: r reloads).
@@ -436,7 +436,7 @@ type failure struct {
 
 // failures lists what failed, the view shown first.
 func (m *Model) failures() []failure {
-	fs := []failure{{m.accounts.Err(), m.accounts.Retry}, {m.locks.Err(), m.locks.Retry}, {m.items.Err(), m.items.Retry}}
+	fs := []failure{{m.accounts.Err(), m.accounts.Retry}, {m.locks.Err(), m.locks.Retry}, {m.others.Err(), m.others.Retry}}
 	switch m.view {
 	case viewLocks:
 		fs[0], fs[1] = fs[1], fs[0]
@@ -461,9 +461,9 @@ func (m *Model) reload() tea.Cmd {
 	case viewLocks:
 		return m.locks.Reload()
 	case viewItems:
-		return m.items.Reload()
+		return m.others.Reload()
 	}
-	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload(), m.items.Reload()}
+	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload(), m.others.Reload()}
 	if !m.opts.NoCheck {
 		cmds = append(cmds, m.startCheck(true))
 	}

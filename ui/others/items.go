@@ -1,9 +1,9 @@
-// Package items is the items view: the items of the account table that
+// Package others is the items view: the items of the account table that
 // are neither accounts nor locks (what a single-table design keeps beside
 // them: orders, sessions, settings), which no other view lists and the
 // check counts as others. It reads nothing until it is first shown, then
 // pages as the locks view does.
-package items
+package others
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package items
+package others
 
 import (
 	"context"

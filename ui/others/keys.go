@@ -1,4 +1,4 @@
-package items
+package others
 
 import (
 	"charm.land/bubbles/v2/key"
