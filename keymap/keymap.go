@@ -10,8 +10,9 @@ import "charm.land/bubbles/v2/key"
 // KeyMap is the root's bindings.
 type KeyMap struct {
 	NextView, PrevView, Accounts, Locks key.Binding
-	Problems                            key.Binding
-	Search, Add, Reload                 key.Binding
+	// Items shows the items that are neither accounts nor locks.
+	Problems, Items     key.Binding
+	Search, Add, Reload key.Binding
 	// Race opens a race: new accounts claim one value at once (writable
 	// stores only).
 	Race key.Binding
@@ -43,6 +44,7 @@ func Default() KeyMap {
 		Accounts:  key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
 		Locks:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
 		Problems:  key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
+		Items:     key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "other items")),
 		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
 		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
@@ -75,7 +77,7 @@ func (k KeyMap) DetailShortHelp() []key.Binding {
 // FullHelp is the root's columns of the help screen, after the view's.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems},
+		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems, k.Items},
 		{k.Search, k.Add, k.Race, k.Undo, k.WriteLog, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
 	}
 }

@@ -105,6 +105,16 @@ func (r Report) SchemaHint(s *Schema) string {
 		Printable(s.Table), strings.TrimSpace(want), strings.Join(seen, ", "), flags)
 }
 
+// OtherItems is how many items of the account table the report found
+// that are neither accounts nor locks (the sum of Others).
+func (r Report) OtherItems() int {
+	n := 0
+	for _, c := range r.Others {
+		n += c
+	}
+	return n
+}
+
 // Counts returns how many problems of each kind the report holds.
 func (r Report) Counts() map[ProblemKind]int {
 	n := map[ProblemKind]int{}

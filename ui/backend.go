@@ -5,6 +5,7 @@ import (
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/locks"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/search"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -17,7 +18,8 @@ type Backend interface {
 	accounts.Backend // pages of accounts, an account by key
 	locks.Backend    // pages of locks
 	search.Backend   // Find
-	detail.Reader    // consistent reads by key
+	detail.Reader    // consistent reads by key, an account's partition
+	others.Backend   // pages of the items that are neither accounts nor locks
 	check.Checker    // the background check
 	write.Backend    // plans, the holder lookup, Prepare and Execute
 	// Writable reports whether writes are allowed.

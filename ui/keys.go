@@ -10,6 +10,7 @@ import (
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/picker"
 	"github.com/locktable/locktable/ui/problems"
 	"github.com/locktable/locktable/ui/search"
@@ -27,6 +28,7 @@ type Keys struct {
 	Locks    locks.KeyMap
 	Problems problems.KeyMap
 	Detail   detail.KeyMap
+	Items    others.KeyMap
 	// Dialog is the write dialog's, the race's board among them.
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
@@ -56,6 +58,7 @@ func DefaultKeys() Keys {
 		Locks:    locks.DefaultKeyMap(),
 		Problems: problems.DefaultKeyMap(),
 		Detail:   detail.DefaultKeyMap(),
+		Items:    others.DefaultKeyMap(),
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),

@@ -25,6 +25,7 @@ import (
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/problems"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
@@ -47,9 +48,10 @@ const (
 	viewAccounts view = iota
 	viewLocks
 	viewProblems
+	viewItems // the items that are neither accounts nor locks: a tab once there are any (tabs)
 )
 
-var viewTitles = []string{"Accounts", "Locks", "Problems"}
+var viewTitles = []string{"Accounts", "Locks", "Problems", "Items"}
 
 // Options configure the UI.
 type Options struct {
@@ -106,6 +108,7 @@ type Model struct {
 	locks    locks.Model
 	items    *items.Cache // what every view shows of the table, by key
 	problems problems.Model
+	others   others.Model
 	detail   detail.Model
 	search   search.Model
 	check    check.Model
@@ -117,7 +120,7 @@ type Model struct {
 	// writes are the write keys of each list view, named short: the help
 	// line keeps them longest; on a read-only store, where they do
 	// nothing, the status says why when one is pressed.
-	writes   [3][]key.Binding
+	writes   [4][]key.Binding
 	race     key.Binding // a write the help screen offers, not the line
 	nav      HelpKeyMap  // the help screen's paging keys
 	writable bool
@@ -159,10 +162,11 @@ func New(ctx context.Context, o Options) Model {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
 	add, undo := short(km.Add, "add"), short(km.Undo, "undo")
-	var writes [3][]key.Binding
+	var writes [4][]key.Binding
 	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add, undo}
 	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
 	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
+	writes[viewItems] = []key.Binding{add, undo}
 	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &lkm.Fix, &pkm.Fix} {
 		b.SetEnabled(writable)
 	}
@@ -182,6 +186,7 @@ func New(ctx context.Context, o Options) Model {
 		locks:    lks,
 		items:    cache,
 		problems: problems.New(r, pkm),
+		others:   others.New(ctx, o.Store, r, keys.Items),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
@@ -218,6 +223,7 @@ func (m *Model) resize(w, h int) {
 	m.accounts.SetSize(w, lh)
 	m.locks.SetSize(w, lh)
 	m.problems.SetSize(w, lh)
+	m.others.SetSize(w, lh)
 	m.detail.SetSize(w, lh-1)
 	m.write.SetSize(w, lh)
 	m.writelog.SetSize(w, lh)
@@ -247,6 +253,8 @@ func (m Model) copyRef() (model.KeyRef, bool) {
 		return m.locks.SelectedRef()
 	case m.view == viewProblems:
 		return m.problems.SelectedRef()
+	case m.view == viewItems:
+		return m.others.SelectedRef()
 	default:
 		return m.accounts.SelectedRef()
 	}
@@ -275,7 +283,7 @@ func (m Model) content() string {
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
-		Views: append([]string{m.accounts.Title()}, viewTitles[1:]...), Active: int(m.view), Check: m.check.Bar(),
+		Views: append([]string{m.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.view), Check: m.check.Bar(),
 	}
 	var body string
 	switch {
@@ -293,6 +301,8 @@ func (m Model) content() string {
 		body = m.locks.View()
 	case m.view == viewProblems:
 		body = m.problems.View()
+	case m.view == viewItems:
+		body = m.others.View()
 	default:
 		body = m.accounts.View()
 	}
@@ -348,11 +358,15 @@ func (m Model) list() help.KeyMap {
 		return m.locks
 	case viewProblems:
 		return m.problems
+	case viewItems:
+		return m.others
 	}
 	return m.accounts
 }
 
-func (m Model) loading() bool { return m.accounts.Loading() || m.locks.Loading() || m.search.Busy() }
+func (m Model) loading() bool {
+	return m.accounts.Loading() || m.locks.Loading() || m.others.Loading() || m.search.Busy()
+}
 
 // statusText says what is being done, or what is loaded.
 func (m Model) statusText() string {
@@ -373,6 +387,8 @@ func (m Model) statusText() string {
 		return m.locks.Status()
 	case m.view == viewProblems && m.problems.Status() != "":
 		return m.problems.Status()
+	case m.view == viewItems:
+		return m.others.Status()
 	}
 	return m.accounts.Status()
 }
@@ -414,7 +430,7 @@ func errText(err error) string {
 func (m Model) keys() keymap.KeyMap {
 	km := m.km
 	text := m.search.Typing() || m.write.Open() || m.mistakes.Shown()
-	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
+	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Items, &km.Search, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)

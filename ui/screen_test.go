@@ -65,7 +65,7 @@ func TestLongStatusIsNotCut(t *testing.T) {
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.press("k", "k") // up to the orphan lock pinned above the accounts
-	d.press("e") // longer than 80 columns: "e renames an account, and this is an orphan lock, ..."
+	d.press("e")      // longer than 80 columns: "e renames an account, and this is an orphan lock, ..."
 	s := fields(strings.ReplaceAll(strings.Join(d.lines()[22:], " "), "\n", " "))
 	if !strings.Contains(s, "which no account holds (f fixes it)") {
 		t.Errorf("the status is cut:\n%s", d.screen())

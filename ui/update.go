@@ -21,6 +21,7 @@ import (
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
+	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/search"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/ui/write"
@@ -73,7 +74,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
-	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg:
+	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
@@ -116,6 +117,10 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		m.problems.ShowKind(msg.Kind)
 	case locks.PageMsg:
 		m.locks, cmd = m.locks.Update(msg)
+	case others.PageMsg:
+		m.others, cmd = m.others.Update(msg)
+	case others.ShowMsg:
+		cmd = m.switchTo(viewItems)
 	}
 	return m, cmd
 }
@@ -263,15 +268,17 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Back):
 		m.back()
 	case key.Matches(msg, km.NextView):
-		cmd = m.switchTo((m.view + 1) % 3)
+		cmd = m.switchTo((m.view + 1) % view(m.tabs()))
 	case key.Matches(msg, km.PrevView):
-		cmd = m.switchTo((m.view + 2) % 3)
+		cmd = m.switchTo((m.view + view(m.tabs()) - 1) % view(m.tabs()))
 	case key.Matches(msg, km.Accounts):
 		cmd = m.switchTo(viewAccounts)
 	case key.Matches(msg, km.Locks):
 		cmd = m.switchTo(viewLocks)
 	case key.Matches(msg, km.Problems):
 		cmd = m.switchTo(viewProblems)
+	case key.Matches(msg, km.Items):
+		cmd = m.switchTo(viewItems)
 	case key.Matches(msg, km.Search):
 		m.search, cmd = m.search.Open()
 		return m, cmd
@@ -425,6 +432,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case m.view == viewProblems:
 		m.problems, cmd = m.problems.Update(msg)
 		return m.opened(cmd, m.problems.Asked())
+	case m.view == viewItems:
+		m.others, cmd = m.others.Update(msg)
 	default:
 		m.accounts, cmd = m.accounts.Update(msg)
 		return m.opened(cmd, m.accounts.Asked())
@@ -448,15 +457,20 @@ func (m *Model) switchTo(v view) tea.Cmd {
 	m.view, m.helpOpen = v, false
 	m.detail.Close()
 	m.writelog.Close()
-	if v == viewLocks {
+	switch v {
+	case viewLocks:
 		return m.locks.Show() // the locks are read on the first visit
+	case viewItems:
+		return m.others.Show() // and the other items
 	}
 	return nil
 }
 
 // prefetch keeps a few screens loaded below the selection of each list,
 // so that scrolling does not wait on the network.
-func (m *Model) prefetch() tea.Cmd { return tea.Batch(m.accounts.Prefetch(), m.locks.Prefetch()) }
+func (m *Model) prefetch() tea.Cmd {
+	return tea.Batch(m.accounts.Prefetch(), m.locks.Prefetch(), m.others.Prefetch())
+}
 
 // failure is something that failed, and how r retries it (nil: r reloads).
 type failure struct {
@@ -466,9 +480,12 @@ type failure struct {
 
 // failures lists what failed, the view shown first.
 func (m *Model) failures() []failure {
-	fs := []failure{{m.accounts.Err(), m.accounts.Retry}, {m.locks.Err(), m.locks.Retry}}
-	if m.view == viewLocks {
+	fs := []failure{{m.accounts.Err(), m.accounts.Retry}, {m.locks.Err(), m.locks.Retry}, {m.others.Err(), m.others.Retry}}
+	switch m.view {
+	case viewLocks:
 		fs[0], fs[1] = fs[1], fs[0]
+	case viewItems:
+		fs[0], fs[2] = fs[2], fs[0]
 	}
 	fs = append(fs, failure{m.check.Err(), func() tea.Cmd { return m.startCheck(false) }}, failure{m.search.Err(), nil}, failure{m.detail.Err(), nil})
 	return slices.DeleteFunc(fs, func(f failure) bool { return f.err == nil })
@@ -484,10 +501,13 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.search.ClearErr()
 	m.detail.ClearErr()
-	if m.view == viewLocks {
+	switch m.view {
+	case viewLocks:
 		return m.locks.Reload()
+	case viewItems:
+		return m.others.Reload()
 	}
-	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload()}
+	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload(), m.others.Reload()}
 	if !m.opts.NoCheck {
 		cmds = append(cmds, m.startCheck(true))
 	}

@@ -34,7 +34,9 @@ type Options struct {
 	// far (from several goroutines, one call at a time).
 	Progress func(written int) `json:"-"`
 	// Showcase adds what the demo shows beyond the four repairable kinds:
-	// an invalid_value and an account whose text tries terminal escapes.
+	// an invalid_value, an account whose text tries terminal escapes and,
+	// in a table with a sort key, items that are neither accounts nor
+	// locks (two orders in the first account's partition, a setting).
 	Showcase bool
 }
 
@@ -100,6 +102,9 @@ func Run(ctx context.Context, store *dynamo.Store, o Options) (Result, error) {
 		}
 		if o.Showcase {
 			if err := s.showcase(ctx, next); err != nil {
+				return res, err
+			}
+			if err := s.others(ctx); err != nil {
 				return res, err
 			}
 			res.AnomalyCases += 2
@@ -294,6 +299,27 @@ func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 		}
 	}
 	return cases, next, nil
+}
+
+// others writes what a single-table design keeps beside accounts and
+// locks, in a table with a sort key: two orders under the first sample
+// account's partition key and a setting under a key of its own.
+func (s seeder) others(ctx context.Context) error {
+	if s.sc.SK == "" {
+		return nil
+	}
+	first, _ := s.sampleAccount(0)
+	pk, sk := s.sc.PK, s.sc.SK
+	for _, it := range []model.Item{
+		{pk: model.S(first), sk: model.S("ORDER#0001"), "status": model.S("shipped"), "total": model.N("42")},
+		{pk: model.S(first), sk: model.S("ORDER#0002"), "status": model.S("paid"), "total": model.N("7")},
+		{pk: model.S("CONFIG#site"), sk: model.S("SETTINGS"), "motd": model.S("welcome")},
+	} {
+		if err := s.put(ctx, s.sc.Table, it); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // showcase plants, from account number next on, an invalid_value (a client

@@ -670,3 +670,40 @@ func conditionsHold(conds []model.Cond, now model.Item) bool {
 	}
 	return true
 }
+
+// PartitionPage returns the items of the account table under partition
+// key value pk, in key order, from where from left off.
+func (b *Backend) PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error) {
+	err := b.called("PartitionPage")
+	defer b.mu.Unlock()
+	if err != nil {
+		return backend.ItemPage{}, err
+	}
+	var items []model.Item
+	for _, it := range b.sorted(b.schema.Table) {
+		if v := it[b.schema.PK]; v.Kind == model.KindS && v.S == pk {
+			items = append(items, maps.Clone(it))
+		}
+	}
+	got, next := page(b, items, from, want)
+	return backend.ItemPage{Items: got, Next: next}, ctx.Err()
+}
+
+// OthersPage returns the items of the account table that are neither
+// accounts nor locks, in key order, from where from left off.
+func (b *Backend) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
+	err := b.called("OthersPage")
+	defer b.mu.Unlock()
+	if err != nil {
+		return backend.ItemPage{}, err
+	}
+	sc := &b.schema
+	var items []model.Item
+	for _, it := range b.sorted(sc.Table) {
+		if (model.Classifier{Schema: sc}).Classify(sc.Table, it).Kind == model.EntryOther {
+			items = append(items, maps.Clone(it))
+		}
+	}
+	got, next := page(b, items, from, want)
+	return backend.ItemPage{Items: got, Next: next}, ctx.Err()
+}

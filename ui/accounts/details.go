@@ -23,7 +23,11 @@ func (m Model) open() tea.Cmd {
 	case rows.Account:
 		a := m.src.account(r)
 		ref := model.KeyRef{Table: sc.Table, Key: sc.AccountKey(a.ID)}
-		return events.Emit(detail.OpenMsg{Title: "account " + rows.AccountKey(a), Read: &ref, Render: itemOrGone})
+		open := detail.OpenMsg{Title: "account " + rows.AccountKey(a), Read: &ref, Render: itemOrGone}
+		if sc.SK != "" { // a table without a sort key holds one item per partition
+			open.Partition = partition(m.r, a.ID)
+		}
+		return events.Emit(open)
 	case rows.Lock:
 		a, ci, rr := *m.src.account(r), int(r.Lock), m.r
 		a.Locks = slices.Clone(a.Locks) // the pin or a page may change under it
@@ -79,6 +83,36 @@ func itemOrGone(it model.Item) []string {
 		return []string{"this item no longer exists: it may have been deleted (r reloads)"}
 	}
 	return detail.ItemLines(it)
+}
+
+// partition lists, under an account's detail, the other items its
+// partition key holds: what a single-table design keeps beside the
+// account (orders, sessions ...), one line each.
+func partition(r *rows.Renderer, id string) *detail.Partition {
+	sc := r.Schema
+	return &detail.Partition{PK: id, Lines: func(items []model.Item, more bool) []string {
+		var lines []string
+		for _, it := range items {
+			if e := (model.Classifier{Schema: sc}).Classify(sc.Table, it); e.Kind == model.EntryAccount && e.ID == id {
+				continue // the account itself, shown above
+			}
+			line := "  " + r.ItemKey(it)
+			if attrs := r.ItemAttrs(it); attrs != "" {
+				line += "  " + attrs
+			}
+			lines = append(lines, line)
+		}
+		head := "other items under " + sc.PK + " " + model.Printable(id) + ": "
+		switch {
+		case len(lines) == 0 && !more:
+			head += "none"
+		case more:
+			head += rows.Count(int64(len(lines))) + " read so far"
+		default:
+			head += rows.Count(int64(len(lines)))
+		}
+		return append([]string{"", head}, lines...)
+	}}
 }
 
 // orphanWhy says why an orphan lock is a problem.

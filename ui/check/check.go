@@ -79,7 +79,7 @@ func (m Model) Start(fresh bool) (Model, tea.Cmd) {
 	m.bar.Running, m.bar.Err = true, nil
 	m.bar.Progress, m.bar.Elapsed = model.CheckProgress{Approx: m.approx}, 0
 	if fresh {
-		m.bar.Report, m.bar.Hint, m.bar.Counts = nil, "", nil
+		m.bar.Report, m.bar.Hint, m.bar.Counts, m.bar.Others = nil, "", nil, 0
 	}
 	checker, pump, run := m.checker, m.pump, m.run
 	return m, func() tea.Msg {
@@ -116,6 +116,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema), report.Counts()
+		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
 	}
 	return m, nil

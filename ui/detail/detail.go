@@ -1,6 +1,7 @@
 // Package detail shows one item in full as DynamoDB JSON, scrollable. It
 // reads the item itself, consistently, when it is opened, so what it shows
-// is the item as it is now, not as a page listed it.
+// is the item as it is now, not as a page listed it. Asked to, it lists
+// under the item the other items of its partition, a Query page at a time.
 package detail
 
 import (
@@ -11,13 +12,16 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 )
 
-// Reader reads items by key with strongly consistent reads.
+// Reader reads items by key with strongly consistent reads, and the
+// items under one partition key of the account table a page at a time.
 type Reader interface {
 	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
+	PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error)
 }
 
 // OpenMsg asks for a detail: the item at Read (when set), read now and
@@ -28,16 +32,34 @@ type OpenMsg struct {
 	Title  string
 	Read   *model.KeyRef
 	Render func(model.Item) []string
+	// Partition, when set with Read, lists the other items under a
+	// partition key below the item.
+	Partition *Partition
 }
+
+// Partition asks the detail to list the items under partition key value
+// PK, read with the item and then a page at a time (More).
+type Partition struct {
+	PK string
+	// Lines renders the items read so far, more saying whether pages are
+	// left to read; every line must be printable.
+	Lines func(items []model.Item, more bool) []string
+}
+
+// PartitionPageSize is how many items of a partition one page reads.
+const PartitionPageSize = 50
 
 // reqID numbers reads, so that a read made stale by a later key is dropped.
 type reqID int
 
-// ItemMsg answers a read.
+// ItemMsg answers a read: the item and the first page of its partition,
+// or (next) a later page of the partition.
 type ItemMsg struct {
 	req  reqID
 	item model.Item
 	err  error
+	next bool
+	part backend.ItemPage
 }
 
 // Model is the detail view: a title and scrollable text.
@@ -45,13 +67,22 @@ type Model struct {
 	ctx     context.Context
 	reader  Reader
 	req     reqID
-	pending OpenMsg // the detail being read
+	pending OpenMsg // the detail being read, or shown
 	shown   bool
-	err     error
-	Title   string
-	km      KeyMap
-	vp      viewport.Model
-	lines   []string // as rendered, wrapped to the width when shown
+	// opened numbers Opens: a page of the partition answers the detail
+	// that asked for it, whatever keys came since (Drop leaves it).
+	opened reqID
+	item   model.Item // the item shown
+	// part is the partition read so far, partNext where it goes on;
+	// partLoading while a page is read.
+	part        []model.Item
+	partNext    backend.Cursor
+	partLoading bool
+	err         error
+	Title       string
+	km          KeyMap
+	vp          viewport.Model
+	lines       []string // as rendered, wrapped to the width when shown
 }
 
 // New returns a closed detail view reading through reader.
@@ -70,25 +101,68 @@ func New(ctx context.Context, reader Reader, km KeyMap) Model {
 	return Model{ctx: ctx, reader: reader, km: km, vp: vp}
 }
 
-// KeyMap returns the detail's bindings, for help.
-func (m Model) KeyMap() KeyMap { return m.km }
+// KeyMap returns the detail's bindings as they work now, for help: More
+// only while the partition has pages left.
+func (m Model) KeyMap() KeyMap {
+	km := m.km
+	km.More.SetEnabled(m.more())
+	return km
+}
+
+// more reports whether the partition shown has pages left to read.
+func (m Model) more() bool { return m.shown && m.pending.Partition != nil && !m.partNext.Done() }
 
 // Open shows what msg asks for: at once when there is nothing to read,
 // otherwise once the read answers.
 func (m Model) Open(msg OpenMsg) (Model, tea.Cmd) {
 	m.req++
+	m.opened++
 	m.err = nil
+	m.part, m.partNext, m.partLoading = nil, backend.End(), false
 	if msg.Read == nil {
+		msg.Partition = nil
+		m.pending, m.item = msg, nil
 		m.show(msg.Title, msg.Render(nil))
 		return m, nil
 	}
 	m.pending = msg
-	ctx, reader, req, ref := m.ctx, m.reader, m.req, *msg.Read
+	ctx, reader, req, ref, part := m.ctx, m.reader, m.req, *msg.Read, msg.Partition
 	return m, func() tea.Msg {
 		var found model.Item
 		err := reader.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it })
-		return ItemMsg{req: req, item: found, err: err}
+		msg := ItemMsg{req: req, item: found, err: err, part: backend.ItemPage{Next: backend.End()}}
+		if err == nil && part != nil {
+			msg.part, msg.err = reader.PartitionPage(ctx, part.PK, backend.Cursor{}, PartitionPageSize)
+		}
+		return msg
 	}
+}
+
+// readMore asks for the partition's next page.
+func (m Model) readMore() (Model, tea.Cmd) {
+	if !m.more() || m.partLoading {
+		return m, nil
+	}
+	m.partLoading = true
+	ctx, reader, opened, pk, from := m.ctx, m.reader, m.opened, m.pending.Partition.PK, m.partNext
+	return m, func() tea.Msg {
+		page, err := reader.PartitionPage(ctx, pk, from, PartitionPageSize)
+		return ItemMsg{req: opened, next: true, part: page, err: err}
+	}
+}
+
+// render renders the item shown and the partition read so far.
+func (m Model) render() []string {
+	lines := m.pending.Render(m.item)
+	if p := m.pending.Partition; p != nil {
+		more := !m.partNext.Done()
+		lines = append(lines, p.Lines(m.part, more)...)
+		if more {
+			h := m.km.More.Help()
+			lines = append(lines, "  … more below: "+h.Key+" reads the next "+rows.Count(PartitionPageSize))
+		}
+	}
+	return lines
 }
 
 // Drop makes a read in flight stale: the user has moved on.
@@ -112,6 +186,28 @@ func (m *Model) show(title string, lines []string) {
 	m.vp.GotoTop()
 }
 
+// onItem shows what a read answered: the item and its partition's first
+// page, or a later page below what is shown, where the text stays.
+func (m *Model) onItem(msg ItemMsg) {
+	switch {
+	case msg.next && (msg.req != m.opened || !m.shown):
+	case msg.next:
+		m.partLoading = false
+		if m.err = msg.err; msg.err != nil {
+			return
+		}
+		m.part, m.partNext = append(m.part, msg.part.Items...), msg.part.Next
+		m.lines = m.render()
+		m.vp.SetContentLines(rows.Wrap(m.lines, m.vp.Width()))
+	case msg.req != m.req:
+	case msg.err != nil:
+		m.err = msg.err
+	default:
+		m.item, m.part, m.partNext = msg.item, msg.part.Items, msg.part.Next
+		m.show(m.pending.Title, m.render())
+	}
+}
+
 // SetSize sets the text area's size in cells; the text is wrapped again
 // between words.
 func (m *Model) SetSize(w, h int) {
@@ -124,18 +220,15 @@ func (m *Model) SetSize(w, h int) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ItemMsg:
-		switch {
-		case msg.req != m.req:
-		case msg.err != nil:
-			m.err = msg.err
-		default:
-			m.show(m.pending.Title, m.pending.Render(msg.item))
-		}
+		m.onItem(msg)
 		return m, nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, m.km.Close) {
 			m.shown = false
 			return m, nil
+		}
+		if key.Matches(msg, m.km.More) {
+			return m.readMore()
 		}
 	}
 	var cmd tea.Cmd

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
 )
@@ -155,10 +156,18 @@ func TestModelScrollsTheText(t *testing.T) {
 	}
 }
 
-// reader is one item at one key.
+// reader is one item at one key, and a partition of items read by
+// position.
 type reader struct {
-	ref model.KeyRef
-	it  model.Item
+	ref  model.KeyRef
+	it   model.Item
+	part []model.Item
+}
+
+func (r reader) PartitionPage(_ context.Context, _ string, from backend.Cursor, want int) (backend.ItemPage, error) {
+	start := min(from.Pos(), len(r.part))
+	end := min(start+want, len(r.part))
+	return backend.ItemPage{Items: r.part[start:end], Next: backend.At(end, end == len(r.part))}, nil
 }
 
 func (r reader) ReadConsistent(_ context.Context, refs []model.KeyRef, visit func(string, model.Item)) error {
@@ -198,5 +207,51 @@ func TestOpenReadsTheItemNow(t *testing.T) {
 	m.Drop()
 	if m, _ = m.Update(cmd()); m.Shown() {
 		t.Errorf("a read dropped by a later key was shown")
+	}
+}
+
+// TestOpenListsThePartition: a detail asked for a partition lists its
+// first page under the item; m reads the next page below what is shown,
+// even after other keys (Drop), and is offered only while pages are left.
+func TestOpenListsThePartition(t *testing.T) {
+	ref := model.KeyRef{Table: "t", Key: map[string]string{"PK": "ACCT#a1", "SK": "PROFILE"}}
+	r := reader{ref: ref, it: model.Item{"PK": model.S("ACCT#a1")}}
+	for i := range detail.PartitionPageSize + 3 {
+		r.part = append(r.part, model.Item{"SK": model.S(fmt.Sprintf("ORDER#%03d", i))})
+	}
+	open := detail.OpenMsg{Title: "account ACCT#a1", Read: &ref, Render: func(model.Item) []string { return []string{"the account"} },
+		Partition: &detail.Partition{PK: "ACCT#a1", Lines: func(items []model.Item, more bool) []string {
+			lines := []string{fmt.Sprintf("%d read, more %v", len(items), more)}
+			for _, it := range items {
+				lines = append(lines, it["SK"].S)
+			}
+			return lines
+		}}}
+	m := detail.New(context.Background(), r, detail.DefaultKeyMap())
+	m.SetSize(40, 5)
+	m, cmd := m.Open(open)
+	m, _ = m.Update(cmd())
+	if got := ansi.Strip(m.View()); !strings.Contains(got, "the account") || !strings.Contains(got, "50 read, more true") || !strings.Contains(got, "ORDER#000") {
+		t.Fatalf("first page not listed:\n%s", got)
+	}
+	if !m.KeyMap().More.Enabled() {
+		t.Errorf("more is not offered with pages left")
+	}
+	m, cmd = m.Update(tea.KeyPressMsg{Code: 'm', Text: "m"})
+	if cmd == nil {
+		t.Fatal("m read nothing")
+	}
+	m.Drop() // another key comes before the page
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	m, _ = m.Update(cmd())
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	for range 60 {
+		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	if got := ansi.Strip(m.View()); !strings.Contains(got, "ORDER#052") {
+		t.Errorf("the second page is not listed:\n%s", got)
+	}
+	if m.KeyMap().More.Enabled() {
+		t.Errorf("more is still offered at the partition's end")
 	}
 }

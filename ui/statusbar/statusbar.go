@@ -42,6 +42,9 @@ type Check struct {
 	// Counts are the last report's problems by kind, counted once when it
 	// arrived, not at each frame.
 	Counts map[model.ProblemKind]int
+	// Others is how many items of the account table the last report
+	// found that are neither accounts nor locks (model.Report.OtherItems).
+	Others int
 }
 
 // Render renders the two header lines at width.
@@ -139,6 +142,13 @@ func (c Check) render(st *styles.Styles, tiny, rcu bool) string {
 				style = st.Kind[k]
 			}
 			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
+		}
+		if c.Others > 0 {
+			other := "other items "
+			if tiny {
+				other = "other "
+			}
+			parts = append(parts, st.Dim.Render(other+rows.Count(int64(c.Others))))
 		}
 		if used := c.Report.ConsumedRCU; used > 0 && rcu {
 			parts = append(parts, st.Dim.Render("check: "+rcuText(used)+" RCU"))
