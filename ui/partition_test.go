@@ -70,7 +70,11 @@ func TestAccountDetailListsItsPartitionOnDynamoDB(t *testing.T) {
 	d.ready()
 	wantPartition(d)
 	d.press("esc")
-	d.until("the header's count", func(*Model) bool { return strings.Contains(d.lines()[1], "other items 4") })
+	// At 120 columns with the check's RCU the counts take their short words.
+	d.until("the header's count", func(*Model) bool {
+		h := d.lines()[1]
+		return strings.Contains(h, "other items 4") || strings.Contains(h, "other 4")
+	})
 }
 
 // TestPartitionPages: a partition longer than a page lists its first
