@@ -39,7 +39,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	nav := browser.DefaultKeyMap()
 	return KeyMap{Up: nav.Up, Down: nav.Down, PageUp: nav.PageUp, PageDown: nav.PageDown, Top: nav.Top, Bottom: nav.Bottom,
-		Undo:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo/redo it")),
+		Undo:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo/redo write")),
 		Enter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail"))}
 }
 
