@@ -254,10 +254,10 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 
 // TestGoldenWritesLog renders the writes log after a rename, a cancelled
 // rename and the undo of the first, the undo selected, at a classic
-// terminal's size and the smallest locktable draws.
+// terminal's size, the smallest locktable draws and a large one.
 func TestGoldenWritesLog(t *testing.T) {
 	t.Parallel()
-	for _, size := range [][2]int{{80, 24}, {60, 16}} {
+	for _, size := range [][2]int{{80, 24}, {60, 16}, {200, 50}} {
 		d := newDriver(t, Options{Store: fakePlanted(), AuditLog: "/home/ada/.local/state/locktable/audit.log"}, size[0], size[1])
 		d.ready()
 		commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")

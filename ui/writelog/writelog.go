@@ -39,7 +39,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	nav := browser.DefaultKeyMap()
 	return KeyMap{Up: nav.Up, Down: nav.Down, PageUp: nav.PageUp, PageDown: nav.PageDown, Top: nav.Top, Bottom: nav.Bottom,
-		Undo:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo/redo it")),
+		Undo:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo/redo write")),
 		Enter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail"))}
 }
 
@@ -120,8 +120,8 @@ func (m *Model) add(e entry) {
 	if m.byToken == nil {
 		m.byToken = map[string]int{}
 	}
-	if _, seen := m.byToken[e.res.Token]; !seen && !e.claim && e.res.Token != "" {
-		m.byToken[e.res.Token] = len(m.entries)
+	if !e.claim && e.res.Token != "" {
+		m.byToken[e.res.Token] = len(m.entries) // a resend's answer settles the first
 	}
 	m.opWidth = max(m.opWidth, len(m.operation(len(m.entries))))
 	if m.cursor > 0 {
@@ -137,7 +137,8 @@ func (m Model) at(i int) (entry, int) {
 	return m.entries[n-1], n
 }
 
-// number is the number of the write with token, 0 if it is not logged.
+// number is the number of the write with token (its last sending), 0 if
+// it is not logged.
 func (m Model) number(token string) int { return m.byToken[token] }
 
 // takenBack maps each committed write no longer in effect to the newest
@@ -204,6 +205,8 @@ func (m Model) offer(n int, taken map[int]int) (write.UndoMsg, string) {
 	switch {
 	case e.claim:
 		return write.UndoMsg{}, fmt.Sprintf("#%d is the claim step of a repair, which its last step (#%d) ends: u there takes the repair back", n, n+1)
+	case m.number(e.res.Token) > n:
+		return write.UndoMsg{}, fmt.Sprintf("#%d was sent again, with its token, as #%d: u there", n, m.number(e.res.Token))
 	case e.res.Outcome == model.Unknown:
 		return write.UndoMsg{}, fmt.Sprintf("#%d is not offered for undo: its outcome is unknown, so it may have written nothing; check its keys (locktable check), then locktable undo %s if it committed", n, e.res.Token)
 	case e.res.Outcome != model.Committed:

@@ -141,3 +141,23 @@ func TestTheSelectionStaysOnItsWrite(t *testing.T) {
 		t.Errorf("#%d selected, want the newest, #4", n)
 	}
 }
+
+// TestAResendSettlesTheFirstSending: an unknown write sent again with its
+// token is offered where the resend's answer is, and an undo of that token
+// takes that one back.
+func TestAResendSettlesTheFirstSending(t *testing.T) {
+	m := newLog(t)
+	m.Record(write.OutcomeMsg{Result: model.Result{Operation: "rename", Outcome: model.Unknown, Token: "t"}})
+	m.Record(committed("rename", "t", ""))
+	taken := m.takenBack()
+	if _, why := m.offer(1, taken); why != "#1 was sent again, with its token, as #2: u there" {
+		t.Errorf("the first sending: %q", why)
+	}
+	m.Record(committed("undo", "u", "t"))
+	if got := m.operation(3); got != "undo #2" {
+		t.Errorf("the undo is named %q, want undo #2", got)
+	}
+	if k := m.takenBack()[2]; k != 3 {
+		t.Errorf("#2 taken back by #%d, want #3", k)
+	}
+}
