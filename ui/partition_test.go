@@ -167,7 +167,7 @@ func TestItemsViewListsOthers(t *testing.T) {
 // each size.
 func TestGoldenPartition(t *testing.T) {
 	t.Parallel()
-	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}} {
+	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}, {200, 50}} {
 		name := func(view string) string { return fmt.Sprintf("%s_%dx%d", view, size[0], size[1]) }
 		d := newDriver(t, Options{Store: fakeWithOthers()}, size[0], size[1])
 		d.ready()
