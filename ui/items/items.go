@@ -20,7 +20,7 @@ import (
 // judgement. Views share one (a pointer): it is changed only from Update.
 type Cache struct {
 	schema   *model.Schema
-	accounts map[string]*compactAccount
+	accounts map[string]compactAccount
 	report   *model.Report
 	dup      model.OthersHold // the report's duplicate values (nil: none known)
 	// lockStatus is the status of (constraint, raw value) of a lock item
@@ -38,7 +38,7 @@ type lockID struct {
 
 // New returns an empty cache of the tables of schema sc.
 func New(sc *model.Schema) *Cache {
-	return &Cache{schema: sc, accounts: map[string]*compactAccount{}}
+	return &Cache{schema: sc, accounts: map[string]compactAccount{}}
 }
 
 // Put keeps a as the account is now: its statuses as read (Schema.Judge),
@@ -48,7 +48,7 @@ func (c *Cache) Put(a model.AccountView) {
 	if old, ok := c.accounts[a.ID]; ok && !old.equal(&n) {
 		c.drift = true
 	}
-	c.accounts[a.ID] = &n
+	c.accounts[a.ID] = n
 }
 
 // Drop forgets account id: it no longer exists.
