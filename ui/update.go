@@ -72,7 +72,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
-	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg:
+	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
@@ -112,7 +112,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
 		m.problems.ShowKind(msg.Kind)
-	case locks.PageMsg:
+	case locks.PageMsg, locks.RefreshedMsg:
 		m.locks, cmd = m.locks.Update(msg)
 	}
 	return m, cmd
@@ -182,7 +182,9 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		} else {
 			m.status = "not written; reading the rows involved again"
 		}
-		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
+		// Every row that names what the write changed is read again.
+		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
+		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), m.locks.RefreshFor(named), start)
 	default:
 		m.write, cmd = m.write.Update(msg)
 	}

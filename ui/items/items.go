@@ -1,6 +1,6 @@
 // Package items is the terminal UI's one picture of the table: every
-// account read so far, by its key, as it was last read, with what the
-// last finished check says of it and of each lock. Pages, searches,
+// account and lock item read so far, by its key, as it was last read,
+// with what the last finished check says of it. Pages, searches,
 // jumps and the re-reads after a write all put what they read here, and
 // every view renders its rows from it, so that a row shows an account
 // the same way wherever it is shown, and one read changes them all.
@@ -26,6 +26,8 @@ type Cache struct {
 	// lockStatus is the status of (constraint, raw value) of a lock item
 	// from the report: orphan or foreign.
 	lockStatus map[lockID]model.LockStatus
+	// locks are the lock items paged in, by LockKey.
+	locks map[string]model.Lock
 	// drift says an account was read showing something else than what
 	// was held for it: the table changed since.
 	drift bool
@@ -49,6 +51,7 @@ func (c *Cache) Put(a model.AccountView) {
 		c.drift = true
 	}
 	c.accounts[a.ID] = n
+	c.readLocks(a)
 }
 
 // Drop forgets account id: it no longer exists.
@@ -144,7 +147,10 @@ func (c *Cache) Reports(p model.Problem) bool {
 // LockStatus is a lock item's status by the check, in words and as a
 // status: "checking" until a check has finished.
 func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
-	if c.report == nil {
+	switch {
+	case l.Item == nil:
+		return "gone", model.LockNone
+	case c.report == nil:
 		return "checking", model.LockNone
 	}
 	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok {
