@@ -273,3 +273,21 @@ func TestASearchUpdatesTheLockRow(t *testing.T) {
 		t.Errorf("the lock's row does not show its owner now:\n%s", d.screen())
 	}
 }
+
+// TestRReadsTheDetailAgain (issue 19): r over the detail reads its item
+// again, as it does the rows.
+func TestRReadsTheDetailAgain(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.selectRow("ACCT#a1")
+	d.press("enter")
+	waitScreen(d, "the detail", `"ada@x.io"`)
+	store.Put(tablePlaceholder, acct("ACCT#a1", "ada@changed.io", "ada"))
+	d.press("r")
+	d.until("the detail read again", func(m *Model) bool { return strings.Contains(d.screen(), `"ada@changed.io"`) })
+	if !d.m.detail.Shown() {
+		t.Fatal("r closed the detail")
+	}
+}

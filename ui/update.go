@@ -278,7 +278,9 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Undo):
 		return m.undo()
 	case key.Matches(msg, km.Reload):
-		cmd = m.reload()
+		var reread tea.Cmd
+		m.detail, reread = m.detail.Reread() // what is on screen, too
+		cmd = tea.Batch(m.reload(), reread)
 	case key.Matches(msg, km.CopyKey):
 		ref, _ := m.copyRef()
 		k := refKey(ref, m.schema.PK)

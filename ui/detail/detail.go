@@ -45,7 +45,7 @@ type Model struct {
 	ctx     context.Context
 	reader  Reader
 	req     reqID
-	pending OpenMsg // the detail being read
+	pending OpenMsg // the detail being read, or shown
 	shown   bool
 	err     error
 	Title   string
@@ -78,17 +78,26 @@ func (m Model) KeyMap() KeyMap { return m.km }
 func (m Model) Open(msg OpenMsg) (Model, tea.Cmd) {
 	m.req++
 	m.err = nil
+	m.pending = msg
 	if msg.Read == nil {
 		m.show(msg.Title, msg.Render(nil))
 		return m, nil
 	}
-	m.pending = msg
 	ctx, reader, req, ref := m.ctx, m.reader, m.req, *msg.Read
 	return m, func() tea.Msg {
 		var found model.Item
 		err := reader.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it })
 		return ItemMsg{req: req, item: found, err: err}
 	}
+}
+
+// Reread reads the item shown again (r), when it was read: the detail
+// shows it as it is now.
+func (m Model) Reread() (Model, tea.Cmd) {
+	if !m.shown || m.pending.Read == nil {
+		return m, nil
+	}
+	return m.Open(m.pending)
 }
 
 // Drop makes a read in flight stale: the user has moved on.
