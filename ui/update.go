@@ -100,6 +100,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.RefreshedMsg:
 		m.status = ""
 		m.accounts, cmd = m.accounts.Update(msg)
+		m.items.TakeDrift() // a write's, which runs the check again itself
 	case accounts.PinMsg:
 		m.view, m.helpOpen = viewAccounts, false
 		m.detail.Close()

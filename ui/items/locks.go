@@ -36,16 +36,19 @@ func (c *Cache) Lock(k string) model.Lock { return c.locks[k] }
 // lock is gone). Only locks held are kept: the cache lists no more locks
 // than the pages did.
 func (c *Cache) ReadLock(k string, it model.Item) {
-	l, ok := c.locks[k]
-	if !ok {
-		return
+	owner := ""
+	if l, ok := c.locks[k]; ok && it != nil {
+		owner = c.schema.Classify(l.Table, it).Owner
 	}
-	l.Item, l.Owner = it, ""
-	if it != nil {
-		e := c.schema.Classify(l.Table, it)
-		l.Owner = e.Owner
+	c.readLock(k, it, owner)
+}
+
+// readLock keeps lock k as read: it, owned by owner.
+func (c *Cache) readLock(k string, it model.Item, owner string) {
+	if l, ok := c.locks[k]; ok {
+		l.Item, l.Owner = it, owner
+		c.locks[k] = l
 	}
-	c.locks[k] = l
 }
 
 // readLocks keeps the locks an account's read found, or found missing.
@@ -58,7 +61,7 @@ func (c *Cache) readLocks(a model.AccountView) {
 			continue
 		}
 		table, key := c.schema.LockKey(ci, l.Value)
-		c.ReadLock(LockKey(table, key), l.Item)
+		c.readLock(LockKey(table, key), l.Item, l.Owner)
 	}
 }
 
