@@ -200,7 +200,6 @@ func (m *Model) Reload() tea.Cmd {
 	m.reloading = true
 	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
 	m.err, m.retry = nil, nil
-	m.src.items.SetReport(nil, nil) // the check runs anew: rows say what was read
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
@@ -460,6 +459,9 @@ func (m *Model) replaceRows() {
 	m.reloading, m.stale = false, nil
 	m.layout()
 	m.src.reset()
+	// The check runs anew: until it ends the rows say what was read. (A
+	// reload that fails keeps the rows and their judgement, stale.)
+	m.src.items.SetReport(nil, nil)
 	if m.restore != nil {
 		cursor = 0
 	}

@@ -92,18 +92,11 @@ func (c *Cache) Status(id string, ci int) model.LockStatus {
 	if !ok {
 		return model.LockNone
 	}
-	if ca.full != nil {
-		l := ca.full.Locks[ci]
-		if l.Status == model.LockOK && c.dup != nil && c.dup(l.Constraint, l.Value) {
-			return model.LockDuplicate
-		}
-		return l.Status
-	}
-	l := ca.locks[ci]
-	if l.status == model.LockOK && c.dup != nil && c.dup(ci, l.value) {
+	st := ca.status(ci)
+	if st == model.LockOK && c.dup != nil && c.dup(ci, ca.value(ci)) {
 		return model.LockDuplicate
 	}
-	return l.status
+	return st
 }
 
 // SetReport judges every row again by a finished check's report r and its
