@@ -83,6 +83,7 @@ type Model struct {
 	stale      error
 	staleLines []string
 	resumed    backend.Cursor
+	judgedBy   *model.Report // the report the rows were judged by when the reload began
 	w, h       int
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
@@ -197,7 +198,7 @@ func (m *Model) Reload() tea.Cmd {
 	if !m.reloading {
 		m.resumed = m.next
 	}
-	m.reloading = true
+	m.reloading, m.judgedBy = true, m.src.items.Report()
 	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
 	m.err, m.retry = nil, nil
 	var pinned tea.Cmd
@@ -461,7 +462,9 @@ func (m *Model) replaceRows() {
 	m.src.reset()
 	// The check runs anew: until it ends the rows say what was read. (A
 	// reload that fails keeps the rows and their judgement, stale.)
-	m.src.items.SetReport(nil, nil)
+	if r := m.src.items.Report(); r != nil && r == m.judgedBy {
+		m.src.items.SetReport(nil, nil)
+	}
 	if m.restore != nil {
 		cursor = 0
 	}
