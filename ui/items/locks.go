@@ -29,7 +29,8 @@ func (c *Cache) PutLock(l model.Lock) string {
 	return k
 }
 
-// Lock is lock k as last read; its Item is nil once it was found gone.
+// Lock is lock k as last read; its Item is nil once it was found gone
+// (its Owner is the one it had).
 func (c *Cache) Lock(k string) model.Lock { return c.locks[k] }
 
 // ReadLock keeps what a read of lock k found: it, or nothing (nil: the
@@ -43,10 +44,14 @@ func (c *Cache) ReadLock(k string, it model.Item) {
 	c.readLock(k, it, owner)
 }
 
-// readLock keeps lock k as read: it, owned by owner.
+// readLock keeps lock k as read: it, owned by owner. A lock gone keeps
+// the owner it had, for its row to say whose it was.
 func (c *Cache) readLock(k string, it model.Item, owner string) {
 	if l, ok := c.locks[k]; ok {
-		l.Item, l.Owner = it, owner
+		l.Item = it
+		if it != nil {
+			l.Owner = owner
+		}
 		c.locks[k] = l
 	}
 }
