@@ -231,3 +231,63 @@ func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
 		t.Errorf("an earlier write's pin is still shown after a later write:\n%s", d.screen())
 	}
 }
+
+// TestAWriteReadsTheLockRowsItChanged (issue 19): the locks view's rows
+// of the locks a write released are read again: the old lock of a rename
+// shows gone, without r.
+func TestAWriteReadsTheLockRowsItChanged(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	d.press("1")
+	renameADA(d, "email", "ada@new.io")
+	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#ada@new.io (owner ACCT#a1)")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the check after the write", func(m *Model) bool { return !m.write.Open() && !m.check.Bar().Running })
+	d.settle()
+	d.press("2")
+	if i := d.rowIndex("UNIQ#EMAIL#ada@x.io"); i < 0 || !strings.HasSuffix(fields(d.lines()[i]), " gone") {
+		t.Errorf("the released lock's row does not say it is gone:\n%s", d.screen())
+	}
+}
+
+// TestASearchUpdatesTheLockRow (issue 19, 2): a lock changed outside the
+// UI, read with its account by a search, shows as it is now in the locks
+// view too.
+func TestASearchUpdatesTheLockRow(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	store.Put(tablePlaceholder, lock("UNIQ#EMAIL#ada@x.io", "ACCT#z9"))
+	d.press("1")
+	d.search("ACCT#a1")
+	d.press("2")
+	if i := d.rowIndex("UNIQ#EMAIL#ada@x.io"); i < 0 || !strings.Contains(d.lines()[i], "owner ACCT#z9") {
+		t.Errorf("the lock's row does not show its owner now:\n%s", d.screen())
+	}
+}
+
+// TestRReadsTheDetailAgain (issue 19): r over the detail reads its item
+// again, as it does the rows.
+func TestRReadsTheDetailAgain(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	d.selectRow("ACCT#a1")
+	d.press("enter")
+	waitScreen(d, "the detail", `"ada@x.io"`)
+	store.Put(tablePlaceholder, acct("ACCT#a1", "ada@changed.io", "ada"))
+	d.press("r")
+	d.until("the detail read again", func(m *Model) bool { return strings.Contains(d.screen(), `"ada@changed.io"`) })
+	if !d.m.detail.Shown() {
+		t.Fatal("r closed the detail")
+	}
+}

@@ -172,8 +172,8 @@ func New(ctx context.Context, o Options) Model {
 	}
 	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
 	w.SaveDir = o.SaveDir
-	// One picture of the table: every view renders the accounts and
-	// judges the locks from the same cache.
+	// One picture of the table: the views render the accounts and the
+	// locks from one cache, judged by the last check.
 	cache := items.New(&sc)
 	acc := accounts.New(ctx, o.Store, r, akm)
 	acc.SetFirst(o.First)

@@ -74,7 +74,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
-	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, others.PageMsg, others.ShowMsg:
+	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
@@ -102,6 +102,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.RefreshedMsg:
 		m.status = ""
 		m.accounts, cmd = m.accounts.Update(msg)
+		m.items.TakeDrift() // a write's, which runs the check again itself
 	case accounts.PinMsg:
 		m.view, m.helpOpen = viewAccounts, false
 		m.detail.Close()
@@ -115,7 +116,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
 		m.problems.ShowKind(msg.Kind)
-	case locks.PageMsg:
+	case locks.PageMsg, locks.RefreshedMsg:
 		m.locks, cmd = m.locks.Update(msg)
 	case others.PageMsg:
 		m.others, cmd = m.others.Update(msg)
@@ -195,7 +196,9 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		} else {
 			m.status = "not written; reading the rows involved again"
 		}
-		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), start)
+		// Every row that names what the write changed is read again.
+		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
+		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), m.locks.RefreshFor(named), start)
 	default:
 		m.write, cmd = m.write.Update(msg)
 	}
@@ -294,7 +297,9 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Undo):
 		return m.undo()
 	case key.Matches(msg, km.Reload):
-		cmd = m.reload()
+		var reread tea.Cmd
+		m.detail, reread = m.detail.Reread() // what is on screen, too
+		cmd = tea.Batch(m.reload(), reread)
 	case key.Matches(msg, km.CopyKey):
 		ref, _ := m.copyRef()
 		k := refKey(ref, m.schema.PK)

@@ -83,6 +83,7 @@ type Model struct {
 	stale      error
 	staleLines []string
 	resumed    backend.Cursor
+	judgedBy   *model.Report // the report the rows were judged by when the reload began
 	w, h       int
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
@@ -226,10 +227,9 @@ func (m *Model) Reload() tea.Cmd {
 	if !m.reloading {
 		m.resumed = m.next
 	}
-	m.reloading = true
+	m.reloading, m.judgedBy = true, m.src.items.Report()
 	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
 	m.err, m.retry = nil, nil
-	m.src.items.SetReport(nil, nil) // the check runs anew: rows say what was read
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
@@ -489,6 +489,11 @@ func (m *Model) replaceRows() {
 	m.reloading, m.stale = false, nil
 	m.layout()
 	m.src.reset()
+	// The check runs anew: until it ends the rows say what was read. (A
+	// reload that fails keeps the rows and their judgement, stale.)
+	if r := m.src.items.Report(); r != nil && r == m.judgedBy {
+		m.src.items.SetReport(nil, nil)
+	}
 	if m.restore != nil {
 		cursor = 0
 	}

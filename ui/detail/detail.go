@@ -165,6 +165,15 @@ func (m Model) render() []string {
 	return lines
 }
 
+// Reread reads the item shown again (r), when it was read: the detail
+// shows it as it is now.
+func (m Model) Reread() (Model, tea.Cmd) {
+	if !m.shown || m.pending.Read == nil {
+		return m, nil
+	}
+	return m.Open(m.pending)
+}
+
 // Drop makes a read in flight stale: the user has moved on.
 func (m *Model) Drop() { m.req++ }
 

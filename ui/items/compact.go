@@ -51,6 +51,14 @@ func compact(sc *model.Schema, a model.AccountView) compactAccount {
 	return c
 }
 
+// value is the value lock ci is for.
+func (c *compactAccount) value(ci int) string {
+	if c.full != nil {
+		return c.full.Locks[ci].Value
+	}
+	return c.locks[ci].value
+}
+
 // status is the status of lock ci, without building a view.
 func (c *compactAccount) status(ci int) model.LockStatus {
 	if c.full != nil {

@@ -1,6 +1,6 @@
 // Package items is the terminal UI's one picture of the table: every
-// account read so far, by its key, as it was last read, with what the
-// last finished check says of it and of each lock. Pages, searches,
+// account and lock item read so far, by its key, as it was last read,
+// with what the last finished check says of it. Pages, searches,
 // jumps and the re-reads after a write all put what they read here, and
 // every view renders its rows from it, so that a row shows an account
 // the same way wherever it is shown, and one read changes them all.
@@ -20,12 +20,14 @@ import (
 // judgement. Views share one (a pointer): it is changed only from Update.
 type Cache struct {
 	schema   *model.Schema
-	accounts map[string]*compactAccount
+	accounts map[string]compactAccount
 	report   *model.Report
 	dup      model.OthersHold // the report's duplicate values (nil: none known)
 	// lockStatus is the status of (constraint, raw value) of a lock item
 	// from the report: orphan or foreign.
 	lockStatus map[lockID]model.LockStatus
+	// locks are the lock items paged in, by LockKey.
+	locks map[string]model.Lock
 	// drift says an account was read showing something else than what
 	// was held for it: the table changed since.
 	drift bool
@@ -38,7 +40,7 @@ type lockID struct {
 
 // New returns an empty cache of the tables of schema sc.
 func New(sc *model.Schema) *Cache {
-	return &Cache{schema: sc, accounts: map[string]*compactAccount{}}
+	return &Cache{schema: sc, accounts: map[string]compactAccount{}}
 }
 
 // Put keeps a as the account is now: its statuses as read (Schema.Judge),
@@ -48,7 +50,8 @@ func (c *Cache) Put(a model.AccountView) {
 	if old, ok := c.accounts[a.ID]; ok && !old.equal(&n) {
 		c.drift = true
 	}
-	c.accounts[a.ID] = &n
+	c.accounts[a.ID] = n
+	c.readLocks(a)
 }
 
 // Drop forgets account id: it no longer exists.
@@ -89,18 +92,11 @@ func (c *Cache) Status(id string, ci int) model.LockStatus {
 	if !ok {
 		return model.LockNone
 	}
-	if ca.full != nil {
-		l := ca.full.Locks[ci]
-		if l.Status == model.LockOK && c.dup != nil && c.dup(l.Constraint, l.Value) {
-			return model.LockDuplicate
-		}
-		return l.Status
-	}
-	l := ca.locks[ci]
-	if l.status == model.LockOK && c.dup != nil && c.dup(ci, l.value) {
+	st := ca.status(ci)
+	if st == model.LockOK && c.dup != nil && c.dup(ci, ca.value(ci)) {
 		return model.LockDuplicate
 	}
-	return l.status
+	return st
 }
 
 // SetReport judges every row again by a finished check's report r and its
@@ -144,7 +140,10 @@ func (c *Cache) Reports(p model.Problem) bool {
 // LockStatus is a lock item's status by the check, in words and as a
 // status: "checking" until a check has finished.
 func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
-	if c.report == nil {
+	switch {
+	case l.Item == nil:
+		return "gone", model.LockNone
+	case c.report == nil:
 		return "checking", model.LockNone
 	}
 	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok {

@@ -82,3 +82,30 @@ func TestDriftIsAChangeOfWhatWasRead(t *testing.T) {
 		t.Fatal("a dropped account did not drift")
 	}
 }
+
+// TestAnAccountReadUpdatesItsLocks: the locks listed follow what an
+// account's read found of them (another owner now, or none), and LocksOf
+// names those a written account owns.
+func TestAnAccountReadUpdatesItsLocks(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	c := New(&sc)
+	table, key := sc.LockKey(0, "ada@x.io")
+	k := c.PutLock(model.Lock{Constraint: 0, Value: "ada@x.io", Table: table, Key: key, Item: model.Item{"owner": model.S("ACCT#a1")}, Owner: "ACCT#a1"})
+	if refs := c.LocksOf([]string{"ACCT#a1"}); len(refs) != 1 || LockKey(refs[0].Table, refs[0].Key) != k {
+		t.Fatalf("LocksOf(ACCT#a1) = %v", refs)
+	}
+	a := view(&sc, "ACCT#a1", "ada@x.io", "ACCT#z9")
+	a.Locks[0].Item = model.Item{"owner": model.S("ACCT#z9")}
+	c.Put(a)
+	if l := c.Lock(k); l.Owner != "ACCT#z9" {
+		t.Fatalf("after the account's read the lock's owner is %q", l.Owner)
+	}
+	a.Locks[0] = model.LockView{Constraint: 0, Value: "ada@x.io", Status: model.LockMissing}
+	c.Put(a)
+	if l := c.Lock(k); l.Item != nil {
+		t.Fatalf("a lock read missing is still held: %v", l.Item)
+	}
+	if words, _ := c.LockStatus(new(c.Lock(k))); words != "gone" {
+		t.Fatalf("a lock gone is %q", words)
+	}
+}

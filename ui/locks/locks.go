@@ -26,6 +26,7 @@ import (
 // Backend is what the locks view reads.
 type Backend interface {
 	LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error)
+	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
 }
 
 // reqID numbers reloads: an answer to a request made before one is dropped.
@@ -36,6 +37,15 @@ type PageMsg struct {
 	req  reqID
 	page backend.LockPage
 	err  error
+}
+
+// RefreshedMsg carries locks read again after a write: found holds those
+// there, by items.LockKey; the others of refs are gone.
+type RefreshedMsg struct {
+	req   reqID
+	refs  []model.KeyRef
+	found map[string]model.Item
+	err   error
 }
 
 // Model is the locks view.
@@ -109,8 +119,8 @@ func (m Model) SelectedProblem() (model.Problem, bool) {
 	if m.src.Len() == 0 || m.src.items.Report() == nil {
 		return model.Problem{}, false
 	}
-	l := &m.src.locks[m.list.Cursor()]
-	_, st := m.src.lockStatus(l)
+	l := m.src.lock(m.list.Cursor())
+	_, st := m.src.lockStatus(&l)
 	if !st.Problematic() {
 		return model.Problem{}, false
 	}
@@ -135,7 +145,8 @@ func (m Model) whyNot(k tea.KeyPressMsg) string {
 	if m.src.Len() == 0 {
 		return "nothing to fix: no lock is loaded"
 	}
-	words, _ := m.src.lockStatus(&m.src.locks[m.list.Cursor()])
+	l := m.src.lock(m.list.Cursor())
+	words, _ := m.src.lockStatus(&l)
 	if m.src.items.Report() == nil {
 		return "nothing to fix yet: the check has not judged this lock"
 	}
@@ -199,6 +210,27 @@ func (m *Model) Reload() tea.Cmd {
 	return m.load()
 }
 
+// RefreshFor reads again, consistently, the locks listed that name one of
+// accounts ids as owner: a write to them may have released or handed
+// them over. (A lock they hold now is read with the accounts.)
+func (m Model) RefreshFor(ids []string) tea.Cmd {
+	refs := m.src.items.LocksOf(ids)
+	if len(refs) == 0 {
+		return nil
+	}
+	ctx, b, req, sc := m.ctx, m.backend, m.req, m.src.r.Schema
+	return func() tea.Msg {
+		msg := RefreshedMsg{req: req, refs: refs, found: map[string]model.Item{}}
+		msg.err = b.ReadConsistent(ctx, refs, func(table string, it model.Item) {
+			if e := (model.Classifier{Schema: sc}).Classify(table, it); e.Kind == model.EntryLock {
+				_, key := sc.LockKey(e.Constraint, e.Value)
+				msg.found[items.LockKey(table, key)] = it
+			}
+		})
+		return msg
+	}
+}
+
 // Stale is why the locks are as last read and not as they are now (a
 // reload failed), nil when they are not.
 func (m Model) Stale() error { return m.stale }
@@ -240,13 +272,25 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.layout()
 			m.list.SetCursor(0)
 		}
-		m.src.locks = append(m.src.locks, msg.page.Locks...)
+		m.src.add(msg.page.Locks)
 		m.next = msg.page.Next
 		if m.followEnd {
 			m.list.SetCursor(m.src.Len() - 1)
 		} else {
 			m.list.SetCursor(m.list.Cursor())
 		}
+	case RefreshedMsg:
+		if msg.req != m.req {
+			return m, nil
+		}
+		if m.err = msg.err; m.err != nil {
+			return m, nil
+		}
+		for _, ref := range msg.refs {
+			k := items.LockKey(ref.Table, ref.Key)
+			m.src.items.ReadLock(k, msg.found[k])
+		}
+		return m, nil
 	case tea.KeyPressMsg:
 		m.note, m.followEnd = "", false
 		switch {
@@ -284,10 +328,15 @@ func (m Model) open() tea.Cmd {
 	if m.src.Len() == 0 {
 		return nil
 	}
-	l := m.src.locks[m.list.Cursor()]
+	l := m.src.lock(m.list.Cursor())
 	words, _ := m.src.lockStatus(&l)
 	return events.Emit(detail.OpenMsg{Title: "lock " + m.src.r.LockKey(l.Constraint, l.Value) + "  (" + words + ")",
-		Render: func(model.Item) []string { return detail.ItemLines(l.Item) }})
+		Render: func(model.Item) []string {
+			if l.Item == nil {
+				return []string{"this lock no longer exists (r reloads)"}
+			}
+			return detail.ItemLines(l.Item)
+		}})
 }
 
 // SelectedRef is the key of the selected lock, for the copy keys.
@@ -295,7 +344,7 @@ func (m Model) SelectedRef() (model.KeyRef, bool) {
 	if m.src.Len() == 0 {
 		return model.KeyRef{}, false
 	}
-	l := m.src.locks[m.list.Cursor()]
+	l := m.src.lock(m.list.Cursor())
 	return model.KeyRef{Table: l.Table, Key: l.Key}, true
 }
 
@@ -335,26 +384,36 @@ func (m Model) Done() bool { return m.next.Done() }
 // Count is how many locks are loaded.
 func (m Model) Count() int { return len(m.src.locks) }
 
-// source is the locks view's rows: every lock item, with its status as
-// the item cache judges it once the check is done. It implements
-// browser.Source.
+// source is the locks view's rows: every lock item, by its name in the
+// item cache, which holds it as last read and judges it once the check is
+// done. It implements browser.Source.
 type source struct {
 	r      *rows.Renderer
 	items  *items.Cache
-	locks  []model.Lock
+	locks  []string
 	screen rows.Screen
 }
 
 func (d *source) Len() int { return len(d.locks) }
+
+// lock is the lock of row i, as the cache holds it.
+func (d *source) lock(i int) model.Lock { return d.items.Lock(d.locks[i]) }
+
+// add lists a page of locks, kept in the cache.
+func (d *source) add(page []model.Lock) {
+	for _, l := range page {
+		d.locks = append(d.locks, d.items.PutLock(l))
+	}
+}
 
 // lockStatus is a lock's status in words: "checking" until the check is done.
 func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) { return d.items.LockStatus(l) }
 
 // cells are row i's parts.
 func (d *source) cells(i int) (rows.Cells, bool) {
-	l := &d.locks[i]
-	words, st := d.lockStatus(l)
-	return d.r.LockItemCells(l, words, st), true
+	l := d.lock(i)
+	words, st := d.lockStatus(&l)
+	return d.r.LockItemCells(&l, words, st), true
 }
 
 // Measure lays out the rows about to be shown together (browser.Measurer).
@@ -371,6 +430,7 @@ func (d *source) Render(i, width int, selected bool) string {
 }
 
 func (d *source) problematic(i int) bool {
-	_, st := d.lockStatus(&d.locks[i])
+	l := d.lock(i)
+	_, st := d.lockStatus(&l)
 	return st.Problematic()
 }
