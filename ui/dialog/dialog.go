@@ -310,23 +310,10 @@ func SlotLines(slots []model.Slot) []string {
 // Update handles the dialog's keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		if _, tick := msg.(spinner.TickMsg); tick {
-			if m.Stage != StageWaiting {
-				return m, nil // the spinner stops with the wait
-			}
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
-		if m.Stage == StagePreview {
-			var cmd tea.Cmd
-			m.preview, cmd = m.preview.Update(msg)
-			return m, cmd
-		}
-		return m, nil
-	}
-	if m.Stage == StageWaiting {
+	switch {
+	case !ok:
+		return m.updateOther(msg)
+	case m.Stage == StageWaiting:
 		// Nothing works while waiting (the answer must find this dialog);
 		// what is typed for the plan's preview waits for it.
 		if !m.sending {
@@ -334,6 +321,28 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	return m.updateKey(k)
+}
+
+// updateOther turns the spinner while waiting, and scrolls the preview
+// with the mouse wheel.
+func (m Model) updateOther(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	if _, tick := msg.(spinner.TickMsg); tick {
+		if m.Stage != StageWaiting {
+			return m, nil // the spinner stops with the wait
+		}
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	}
+	if m.Stage == StagePreview {
+		m.preview, cmd = m.preview.Update(msg)
+	}
+	return m, cmd
+}
+
+// updateKey handles a key at any stage but waiting.
+func (m Model) updateKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	km := m.keys()
 	committed := m.result != nil && m.result.Outcome == model.Committed
 	m.info = ""
@@ -363,14 +372,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
 		m.sending = true
 		return m, tea.Batch(spin, events.Emit(SendMsg{}))
-	case m.Stage == StagePreview && m.tx.Plan.MustType != "" && !key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown):
-		// Editing the answer (backspace, ctrl+u, the arrows along it).
-		var cmd tea.Cmd
-		m.typed, cmd = m.typed.Update(k)
-		return m, cmd
 	case m.Stage == StagePreview:
 		var cmd tea.Cmd
-		m.preview, cmd = m.preview.Update(k)
+		if m.tx.Plan.MustType != "" && !key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown) {
+			// Editing the answer (backspace, ctrl+u, the arrows along it).
+			m.typed, cmd = m.typed.Update(k)
+		} else {
+			m.preview, cmd = m.preview.Update(k)
+		}
 		return m, cmd
 	}
 	return m, nil
