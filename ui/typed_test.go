@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
 )
 
@@ -241,5 +242,22 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	d.press("f")
 	if !d.m.write.Open() || !strings.Contains(d.screen(), "fix orphan_lock email=old@x.io") {
 		t.Fatalf("f on an orphan of the locks view: want its repair:\n%s", d.screen())
+	}
+}
+
+// TestEnterTypedAheadKeepsWhyNothingIsSent: f enter typed at once on a
+// duplicate value: enter came before the dialog said why nothing is sent,
+// and does not close it unread.
+func TestEnterTypedAheadKeepsWhyNothingIsSent(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	pinAccount(d, "eve")
+	d.press("down")
+	d.typeAhead("f", "enter")
+	why := model.Problem{Kind: model.DuplicateValue}.LeftToAPerson()
+	d.until("the explanation", func(m *Model) bool { return strings.Contains(fields(d.screen()), why) })
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageSkipped {
+		t.Fatalf("enter typed ahead closed the explanation:\n%s", d.screen())
 	}
 }

@@ -142,15 +142,15 @@ func (m Model) Closed() (committed, closed bool) { return m.committed, m.closed 
 func (m *Model) close(committed bool) { m.closed, m.committed = true, committed }
 
 // Replay hands the keys pressed while the plan was read to the stage it
-// opened on, in order; a key that would send is dropped, since the user
-// had not seen what it sends.
+// opened on, in order; a key that would send (or close what says why
+// nothing is sent) is dropped, since the user had not seen it.
 func (m *Model) Replay() tea.Cmd {
 	early := m.early
 	m.early = nil
 	var cmds []tea.Cmd
 	for _, k := range early {
 		km := m.keys()
-		if m.Stage == StageWaiting || m.closed || !m.typing(k) && key.Matches(k, km.Send, km.SendTyped, km.Resend, km.Preview) {
+		if m.Stage == StageWaiting || m.closed || !m.typing(k) && key.Matches(k, km.Send, km.SendTyped, km.Resend, km.Preview, km.Close) {
 			continue
 		}
 		var cmd tea.Cmd
