@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
 )
 
@@ -212,8 +213,8 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	offers([]string{"e rename", "d delete"}, []string{"f fix"})
 	d.press("g")
 	d.selectRow("UNIQ#EMAIL#old@x.io")
-	say("e", "e renames an account, and this is an orphan lock, which no account holds (f fixes it)")
-	say("d", "d deletes an account, and this is an orphan lock")
+	say("e", "e renames an account; this is an orphan lock (f fixes it)")
+	say("d", "d deletes an account; this is an orphan lock (f fixes it)")
 	offers([]string{"f fix"}, []string{"e rename", "d delete"})
 	d.press("?")
 	if s := fields(d.screen()); strings.Contains(s, "edit/rename account") || !strings.Contains(s, "f fix problem") {
@@ -234,12 +235,29 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	d.until("the locks", func(m *Model) bool { return m.locks.Count() > 0 && !m.locks.Loading() })
 	say("f", "nothing to fix: this lock is ok")
 	offers(nil, []string{"f fix"})
-	say("e", "e renames or deletes an account, with its locks: in the accounts view")
-	say("d", "d renames or deletes an account, with its locks: in the accounts view")
+	say("e", "e renames an account, with its locks: in the accounts view")
+	say("d", "d deletes an account, with its locks: in the accounts view")
 	d.selectRow("UNIQ#EMAIL#old@x.io")
 	offers([]string{"f fix"}, []string{"e rename"})
 	d.press("f")
 	if !d.m.write.Open() || !strings.Contains(d.screen(), "fix orphan_lock email=old@x.io") {
 		t.Fatalf("f on an orphan of the locks view: want its repair:\n%s", d.screen())
+	}
+}
+
+// TestEnterTypedAheadKeepsWhyNothingIsSent: f enter typed at once on a
+// duplicate value: enter came before the dialog said why nothing is sent,
+// and does not close it unread.
+func TestEnterTypedAheadKeepsWhyNothingIsSent(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	pinAccount(d, "eve")
+	d.press("down")
+	d.typeAhead("f", "enter")
+	why := model.Problem{Kind: model.DuplicateValue}.LeftToAPerson()
+	d.until("the explanation", func(m *Model) bool { return strings.Contains(fields(d.screen()), why) })
+	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageSkipped {
+		t.Fatalf("enter typed ahead closed the explanation:\n%s", d.screen())
 	}
 }

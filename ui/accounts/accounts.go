@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
@@ -150,12 +151,7 @@ func (m Model) keys() KeyMap {
 // e, d and f only where they act.
 func (m Model) Takes(b key.Binding) bool {
 	km := m.keys()
-	for _, w := range []key.Binding{km.Edit, km.Delete, km.Fix} {
-		if slices.Equal(w.Keys(), b.Keys()) {
-			return w.Enabled()
-		}
-	}
-	return true
+	return keymap.Offered(b, km.Edit, km.Delete, km.Fix)
 }
 
 // ShortHelp is the help line's part for this view.

@@ -21,15 +21,15 @@ func (m Model) whyNoAccount(k tea.KeyPressMsg) string {
 	if what == "delete" {
 		b = m.km.Delete
 	}
-	says := fmt.Sprintf("%s %ss %s, ", b.Help().Key, what, article(m.one()))
+	says := fmt.Sprintf("%s %ss %s; ", b.Help().Key, what, article(m.one()))
 	if m.src.Len() == 0 {
-		return says + "and none is loaded"
+		return says + "none is loaded"
 	}
 	switch m.src.row(m.list.Cursor()).Kind {
 	case rows.Orphan:
-		return says + "and this is an orphan lock, which no " + m.one() + " holds (" + m.km.Fix.Help().Key + " fixes it)"
+		return says + "this is an orphan lock (" + m.km.Fix.Help().Key + " fixes it)"
 	case rows.More:
-		return says + "and this row leads to the problems view"
+		return says + "this row leads to the problems view"
 	}
 	return says + "select one"
 }

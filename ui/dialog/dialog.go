@@ -143,15 +143,15 @@ func (m Model) Closed() (committed, closed bool) { return m.committed, m.closed 
 func (m *Model) close(committed bool) { m.closed, m.committed = true, committed }
 
 // Replay hands the keys pressed while the plan was read to the stage it
-// opened on, in order; a key that would send is dropped, since the user
-// had not seen what it sends.
+// opened on, in order; a key that would send (or close what says why
+// nothing is sent) is dropped, since the user had not seen it.
 func (m *Model) Replay() tea.Cmd {
 	early := m.early
 	m.early = nil
 	var cmds []tea.Cmd
 	for _, k := range early {
 		km := m.keys()
-		if m.Stage == StageWaiting || m.closed || !m.typing(k) && key.Matches(k, km.Send, km.SendTyped, km.Resend, km.Preview) {
+		if m.Stage == StageWaiting || m.closed || !m.typing(k) && key.Matches(k, km.Send, km.SendTyped, km.Resend, km.Preview, km.Close) {
 			continue
 		}
 		var cmd tea.Cmd
@@ -311,23 +311,10 @@ func SlotLines(slots []model.Slot) []string {
 // Update handles the dialog's keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		if _, tick := msg.(spinner.TickMsg); tick {
-			if m.Stage != StageWaiting {
-				return m, nil // the spinner stops with the wait
-			}
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
-		if m.Stage == StagePreview {
-			var cmd tea.Cmd
-			m.preview, cmd = m.preview.Update(msg)
-			return m, cmd
-		}
-		return m, nil
-	}
-	if m.Stage == StageWaiting {
+	switch {
+	case !ok:
+		return m.updateOther(msg)
+	case m.Stage == StageWaiting:
 		// Nothing works while waiting (the answer must find this dialog);
 		// what is typed for the plan's preview waits for it.
 		if !m.sending {
@@ -335,6 +322,28 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	return m.updateKey(k)
+}
+
+// updateOther turns the spinner while waiting, and scrolls the preview
+// with the mouse wheel.
+func (m Model) updateOther(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	if _, tick := msg.(spinner.TickMsg); tick {
+		if m.Stage != StageWaiting {
+			return m, nil // the spinner stops with the wait
+		}
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	}
+	if m.Stage == StagePreview {
+		m.preview, cmd = m.preview.Update(msg)
+	}
+	return m, cmd
+}
+
+// updateKey handles a key at any stage but waiting.
+func (m Model) updateKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	km := m.keys()
 	committed := m.result != nil && m.result.Outcome == model.Committed
 	m.info = ""
@@ -366,14 +375,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
 		m.sending = true
 		return m, tea.Batch(spin, events.Emit(SendMsg{}))
-	case m.Stage == StagePreview && m.tx.Plan.MustType != "" && !key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown):
-		// Editing the answer (backspace, ctrl+u, the arrows along it).
-		var cmd tea.Cmd
-		m.typed, cmd = m.typed.Update(k)
-		return m, cmd
 	case m.Stage == StagePreview:
 		var cmd tea.Cmd
-		m.preview, cmd = m.preview.Update(k)
+		if m.tx.Plan.MustType != "" && !key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown) {
+			// Editing the answer (backspace, ctrl+u, the arrows along it).
+			m.typed, cmd = m.typed.Update(k)
+		} else {
+			m.preview, cmd = m.preview.Update(k)
+		}
 		return m, cmd
 	}
 	return m, nil

@@ -7,13 +7,13 @@ package locks
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
@@ -92,12 +92,7 @@ func (m Model) keys() KeyMap {
 }
 
 // Takes reports whether the selected lock takes b: f needs a problem.
-func (m Model) Takes(b key.Binding) bool {
-	if km := m.keys(); slices.Equal(b.Keys(), km.Fix.Keys()) {
-		return km.Fix.Enabled()
-	}
-	return true
-}
+func (m Model) Takes(b key.Binding) bool { return keymap.Offered(b, m.keys().Fix) }
 
 // ShortHelp is the help line's part for this view.
 func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
@@ -139,8 +134,12 @@ var kindOf = map[model.LockStatus]model.ProblemKind{
 
 // whyNot says why f, e or d (k) does nothing on the selected lock.
 func (m Model) whyNot(k tea.KeyPressMsg) string {
-	if !key.Matches(k, m.km.Fix) {
-		return k.String() + " renames or deletes an account, with its locks: in the accounts view"
+	one, many := m.src.r.Schema.Nouns()
+	switch {
+	case key.Matches(k, m.km.Edit):
+		return k.String() + " renames " + article(one) + ", with its locks: in the " + many + " view"
+	case key.Matches(k, m.km.Delete):
+		return k.String() + " deletes " + article(one) + ", with its locks: in the " + many + " view"
 	}
 	if m.src.Len() == 0 {
 		return "nothing to fix: no lock is loaded"
@@ -433,4 +432,12 @@ func (d *source) problematic(i int) bool {
 	l := d.lock(i)
 	_, st := d.lockStatus(&l)
 	return st.Problematic()
+}
+
+// article puts a or an before a noun.
+func article(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }

@@ -5,13 +5,13 @@ package problems
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
@@ -52,12 +52,7 @@ func (m Model) keys() KeyMap {
 }
 
 // Takes reports whether the selected line takes b: f needs a problem.
-func (m Model) Takes(b key.Binding) bool {
-	if km := m.keys(); slices.Equal(b.Keys(), km.Fix.Keys()) {
-		return km.Fix.Enabled()
-	}
-	return true
-}
+func (m Model) Takes(b key.Binding) bool { return keymap.Offered(b, m.keys().Fix) }
 
 // ShortHelp is the help line's part for this view.
 func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
