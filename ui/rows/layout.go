@@ -21,7 +21,7 @@ type Cells struct {
 	Shared      int
 	Detail      []Part
 	Status      string
-	StatusStyle styles.Style
+	StatusStyle styles.Paint
 }
 
 // Part is a piece of a row's detail, with the separator before it.
@@ -67,9 +67,15 @@ type Layout struct {
 // content when everything fits; else the keys whole (a lock key cut in
 // its middle only as far as the details' owners and holders need) and
 // the details giving way by rank.
-func Measure(cs []Cells, width int) Layout {
+func Measure(cs []Cells, width int) Layout { return measure(cs, nil, width) }
+
+// measure is Measure of the cells cs for which has holds (nil: all).
+func measure(cs []Cells, has []bool, width int) Layout {
 	needK, needD, minD, indent, sw := 0, 0, 0, 0, 0
 	for i := range cs {
+		if has != nil && !has[i] {
+			continue
+		}
 		c := &cs[i]
 		sw = max(sw, min(cellWidth(c.Status), statusWidth))
 		in := cellWidth(c.Indent)
@@ -229,24 +235,34 @@ func elideMiddle(s string, shared, w int) string {
 	return "…" + ansi.Truncate(value, head, "") + "…" + ansi.TruncateLeft(value, vw-(w-2-head), "")
 }
 
-// Screen keeps the layout of the rows a list is about to render, for a
-// source (browser.Measurer): Measure the rows shown, then render each
-// with Line and Layout.
+// Screen keeps the layout of the rows a list is about to render, and
+// their cells, for a source (browser.Measurer): Measure the rows shown,
+// then render each from Cells with Line and Layout, in the same frame.
 type Screen struct {
 	layout Layout
+	from   int
 	cells  []Cells
+	has    []bool
 }
 
 // Measure lays out the rows from to to at width; cells returns a row's
 // cells, false for a row that has none (a title).
 func (s *Screen) Measure(from, to, width int, cells func(i int) (Cells, bool)) {
-	s.cells = s.cells[:0]
+	s.from, s.cells, s.has = from, s.cells[:0], s.has[:0]
 	for i := from; i < to; i++ {
-		if c, ok := cells(i); ok {
-			s.cells = append(s.cells, c)
-		}
+		c, ok := cells(i)
+		s.cells, s.has = append(s.cells, c), append(s.has, ok)
 	}
-	s.layout = Measure(s.cells, width)
+	s.layout = measure(s.cells, s.has, width)
+}
+
+// Cells are row i's cells as measured, false when it was not measured
+// or has none.
+func (s *Screen) Cells(i int) (Cells, bool) {
+	if i -= s.from; i < 0 || i >= len(s.cells) || !s.has[i] {
+		return Cells{}, false
+	}
+	return s.cells[i], true
 }
 
 // Layout is the layout measured for width, false when none was.
