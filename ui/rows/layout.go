@@ -1,6 +1,7 @@
 package rows
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -96,8 +97,8 @@ func measure(cs []Cells, has []bool, width int) Layout {
 	return l
 }
 
-// detailWidths is a detail's width whole, and the least it takes with
-// its words dropped and its values cut to their floor.
+// detailWidths is a detail's width whole, and the least it takes whole
+// where it must be: its owners and holders (values give way to keys).
 func detailWidths(parts []Part) (full, least int) {
 	first := true // the first part kept loses its separator
 	for _, p := range parts {
@@ -110,22 +111,27 @@ func detailWidths(parts []Part) (full, least int) {
 			w -= sepWidth(p.Text)
 			first = false
 		}
-		switch p.Rank {
-		case Whole:
+		switch {
+		case p.Rank == Whole:
 			least += w
-		case Value:
-			least += min(w, floorOf(p))
+		case p.Short != "": // more holders: counted, at least
+			least += min(w, cellWidth(p.Short))
 		}
 	}
 	return full, least
 }
 
-// floorOf is the fewest cells a Value part takes.
+// floorOf is the fewest cells a Value part takes: its short form, or its
+// name (email=) and a few cells of the value.
 func floorOf(p Part) int {
 	if p.Short != "" {
 		return cellWidth(p.Short)
 	}
-	return sepWidth(p.Text) + valueFloor
+	name := 0
+	if i := strings.IndexByte(p.Text, '='); i >= 0 {
+		name = cellWidth(p.Text[:i+1]) - sepWidth(p.Text)
+	}
+	return sepWidth(p.Text) + name + valueFloor
 }
 
 // sepWidth is the width of the separator a part starts with.
@@ -157,12 +163,33 @@ func (r Renderer) line(c Cells, width int, selected bool) string {
 }
 
 // fitDetail joins a detail's parts in w cells: whole if they fit, else
-// without its words, then with its values cut from the last, and only
-// then cut at its end.
+// without its words, then with its values cut (the widest first, each
+// keeping its name), then without its last values, and only then cut at
+// its end.
 func fitDetail(parts []Part, w int) string {
+	s, fits := cutDetail(parts, w)
+	// Values that cannot all keep their names go from the last, rather
+	// than the line being cut at its end (usernam…).
+	for last := len(parts) - 1; !fits && last > 0; last-- {
+		if parts[last].Rank != Value || parts[last].Short != "" {
+			continue
+		}
+		kept := append(slices.Clone(parts[:last]), Part{Text: parts[last].Text, Rank: Words})
+		kept = append(kept, parts[last+1:]...)
+		if t, ok := cutDetail(kept, w); ok {
+			return t
+		}
+		parts = kept
+	}
+	return s
+}
+
+// cutDetail is fitDetail without leaving a value out: false when even
+// so the detail does not fit.
+func cutDetail(parts []Part, w int) (string, bool) {
 	full, _ := detailWidths(parts)
 	if full <= w {
-		return joinParts(parts, nil)
+		return joinParts(parts, nil), true
 	}
 	widths := make([]int, len(parts))
 	over := full - w
@@ -174,20 +201,41 @@ func fitDetail(parts []Part, w int) string {
 		}
 	}
 	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
-		if parts[i].Rank != Value {
-			continue
-		}
-		if p := parts[i]; p.Short != "" {
+		if p := parts[i]; p.Rank == Value && p.Short != "" {
 			over -= widths[i] - cellWidth(p.Short)
 			widths[i] = -1 // the short form
-			continue
 		}
-		floor := min(widths[i], floorOf(parts[i]))
-		cut := min(over, widths[i]-floor)
-		widths[i] -= cut
+	}
+	// The widest value gives a cell at a time, so that every value keeps
+	// as much of itself as the others.
+	for over > 0 {
+		widest, room := -1, 0
+		for i, p := range parts {
+			if p.Rank == Value && widths[i] > 0 {
+				if r := widths[i] - floorOf(p); r > 0 && (widest < 0 || widths[i] > widths[widest]) {
+					widest, room = i, r
+				}
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		cut := min(over, room, max(widths[widest]-secondWidest(parts, widths, widest), 1))
+		widths[widest] -= cut
 		over -= cut
 	}
-	return strings.TrimLeft(joinParts(parts, widths), " ")
+	return strings.TrimLeft(joinParts(parts, widths), " "), over <= 0
+}
+
+// secondWidest is the widest of the Value parts but skip, 0 for none.
+func secondWidest(parts []Part, widths []int, skip int) int {
+	w := 0
+	for i, p := range parts {
+		if i != skip && p.Rank == Value {
+			w = max(w, widths[i])
+		}
+	}
+	return w
 }
 
 // joinParts joins parts, each cut to its width in widths (nil: whole; 0:
