@@ -216,3 +216,23 @@ func TestRowsKeepWhatTellsThemApart(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceVerdictWhole: the verdict wrapped onto a second line lost it
+// below the board ("enter closes," and nothing after).
+func TestRaceVerdictWhole(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d.ready()
+	d.press("R")
+	waitScreen(d, "the race form", "race: new accounts claim")
+	d.press("tab", "tab")
+	d.send(ctrlU())
+	d.typeText("40")
+	d.press("enter")
+	waitScreen(d, "the preview", "40 racers send this transaction")
+	d.press("y")
+	waitScreen(d, "the verdict", "1 of 40 racers committed")
+	if s := fields(strings.Join(d.lines(), " ")); !strings.Contains(s, "closes, and the check runs again") {
+		t.Errorf("the verdict is cut:\n%s", d.screen())
+	}
+}

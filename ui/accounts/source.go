@@ -128,7 +128,7 @@ func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width
 
 func (d *source) Render(i, width int, selected bool) string {
 	if l, ok := d.screen.Layout(width); ok {
-		if c, ok := d.cells(i); ok {
+		if c, ok := d.screen.Cells(i); ok {
 			return d.r.Line(c, l, selected)
 		}
 	}

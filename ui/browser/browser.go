@@ -23,7 +23,8 @@ type Headings interface {
 }
 
 // Measurer is a Source that lays out its visible rows together (their
-// columns aligned): View tells it which rows it is about to render.
+// columns aligned): View tells it which rows it is about to render, then
+// renders them, in the same frame.
 type Measurer interface {
 	Measure(from, to, width int)
 }

@@ -419,12 +419,14 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
 
 func (d *source) Render(i, width int, selected bool) string {
-	l, ok := d.screen.Layout(width)
+	l, measured := d.screen.Layout(width)
+	c, ok := d.screen.Cells(i)
 	if !ok {
-		c, _ := d.cells(i)
+		c, _ = d.cells(i)
+	}
+	if !measured {
 		l = rows.Measure([]rows.Cells{c}, width)
 	}
-	c, _ := d.cells(i)
 	return d.r.Line(c, l, selected)
 }
 

@@ -262,8 +262,9 @@ func (d *source) Render(i, width int, selected bool) string {
 		return d.r.Text(l.title, d.r.Styles.Group, width, selected)
 	}
 	if lay, ok := d.screen.Layout(width); ok {
-		c, _ := d.cells(i)
-		return d.r.Line(c, lay, selected)
+		if c, ok := d.screen.Cells(i); ok {
+			return d.r.Line(c, lay, selected)
+		}
 	}
 	return d.r.Problem(&d.problems[l.problem], width, selected)
 }

@@ -1,6 +1,7 @@
 package rows
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -21,7 +22,7 @@ type Cells struct {
 	Shared      int
 	Detail      []Part
 	Status      string
-	StatusStyle styles.Style
+	StatusStyle styles.Paint
 }
 
 // Part is a piece of a row's detail, with the separator before it.
@@ -67,9 +68,15 @@ type Layout struct {
 // content when everything fits; else the keys whole (a lock key cut in
 // its middle only as far as the details' owners and holders need) and
 // the details giving way by rank.
-func Measure(cs []Cells, width int) Layout {
+func Measure(cs []Cells, width int) Layout { return measure(cs, nil, width) }
+
+// measure is Measure of the cells cs for which has holds (nil: all).
+func measure(cs []Cells, has []bool, width int) Layout {
 	needK, needD, minD, indent, sw := 0, 0, 0, 0, 0
 	for i := range cs {
+		if has != nil && !has[i] {
+			continue
+		}
 		c := &cs[i]
 		sw = max(sw, min(cellWidth(c.Status), statusWidth))
 		in := cellWidth(c.Indent)
@@ -90,8 +97,8 @@ func Measure(cs []Cells, width int) Layout {
 	return l
 }
 
-// detailWidths is a detail's width whole, and the least it takes with
-// its words dropped and its values cut to their floor.
+// detailWidths is a detail's width whole, and the least it takes whole
+// where it must be: its owners and holders (values give way to keys).
 func detailWidths(parts []Part) (full, least int) {
 	first := true // the first part kept loses its separator
 	for _, p := range parts {
@@ -104,22 +111,27 @@ func detailWidths(parts []Part) (full, least int) {
 			w -= sepWidth(p.Text)
 			first = false
 		}
-		switch p.Rank {
-		case Whole:
+		switch {
+		case p.Rank == Whole:
 			least += w
-		case Value:
-			least += min(w, floorOf(p))
+		case p.Short != "": // more holders: counted, at least
+			least += min(w, cellWidth(p.Short))
 		}
 	}
 	return full, least
 }
 
-// floorOf is the fewest cells a Value part takes.
+// floorOf is the fewest cells a Value part takes: its short form, or its
+// name (email=) and a few cells of the value.
 func floorOf(p Part) int {
 	if p.Short != "" {
 		return cellWidth(p.Short)
 	}
-	return sepWidth(p.Text) + valueFloor
+	name := 0
+	if i := strings.IndexByte(p.Text, '='); i >= 0 {
+		name = cellWidth(p.Text[:i+1]) - sepWidth(p.Text)
+	}
+	return sepWidth(p.Text) + name + valueFloor
 }
 
 // sepWidth is the width of the separator a part starts with.
@@ -151,12 +163,33 @@ func (r Renderer) line(c Cells, width int, selected bool) string {
 }
 
 // fitDetail joins a detail's parts in w cells: whole if they fit, else
-// without its words, then with its values cut from the last, and only
-// then cut at its end.
+// without its words, then with its values cut (the widest first, each
+// keeping its name), then without its last values, and only then cut at
+// its end.
 func fitDetail(parts []Part, w int) string {
+	s, fits := cutDetail(parts, w)
+	// Values that cannot all keep their names go from the last, rather
+	// than the line being cut at its end (usernam…).
+	for last := len(parts) - 1; !fits && last > 0; last-- {
+		if parts[last].Rank != Value || parts[last].Short != "" {
+			continue
+		}
+		kept := append(slices.Clone(parts[:last]), Part{Text: parts[last].Text, Rank: Words})
+		kept = append(kept, parts[last+1:]...)
+		if t, ok := cutDetail(kept, w); ok {
+			return t
+		}
+		parts = kept
+	}
+	return s
+}
+
+// cutDetail is fitDetail without leaving a value out: false when even
+// so the detail does not fit.
+func cutDetail(parts []Part, w int) (string, bool) {
 	full, _ := detailWidths(parts)
 	if full <= w {
-		return joinParts(parts, nil)
+		return joinParts(parts, nil), true
 	}
 	widths := make([]int, len(parts))
 	over := full - w
@@ -168,20 +201,41 @@ func fitDetail(parts []Part, w int) string {
 		}
 	}
 	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
-		if parts[i].Rank != Value {
-			continue
-		}
-		if p := parts[i]; p.Short != "" {
+		if p := parts[i]; p.Rank == Value && p.Short != "" {
 			over -= widths[i] - cellWidth(p.Short)
 			widths[i] = -1 // the short form
-			continue
 		}
-		floor := min(widths[i], floorOf(parts[i]))
-		cut := min(over, widths[i]-floor)
-		widths[i] -= cut
+	}
+	// The widest value gives a cell at a time, so that every value keeps
+	// as much of itself as the others.
+	for over > 0 {
+		widest, room := -1, 0
+		for i, p := range parts {
+			if p.Rank == Value && widths[i] > 0 {
+				if r := widths[i] - floorOf(p); r > 0 && (widest < 0 || widths[i] > widths[widest]) {
+					widest, room = i, r
+				}
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		cut := min(over, room, max(widths[widest]-secondWidest(parts, widths, widest), 1))
+		widths[widest] -= cut
 		over -= cut
 	}
-	return strings.TrimLeft(joinParts(parts, widths), " ")
+	return strings.TrimLeft(joinParts(parts, widths), " "), over <= 0
+}
+
+// secondWidest is the widest of the Value parts but skip, 0 for none.
+func secondWidest(parts []Part, widths []int, skip int) int {
+	w := 0
+	for i, p := range parts {
+		if i != skip && p.Rank == Value {
+			w = max(w, widths[i])
+		}
+	}
+	return w
 }
 
 // joinParts joins parts, each cut to its width in widths (nil: whole; 0:
@@ -229,24 +283,34 @@ func elideMiddle(s string, shared, w int) string {
 	return "…" + ansi.Truncate(value, head, "") + "…" + ansi.TruncateLeft(value, vw-(w-2-head), "")
 }
 
-// Screen keeps the layout of the rows a list is about to render, for a
-// source (browser.Measurer): Measure the rows shown, then render each
-// with Line and Layout.
+// Screen keeps the layout of the rows a list is about to render, and
+// their cells, for a source (browser.Measurer): Measure the rows shown,
+// then render each from Cells with Line and Layout, in the same frame.
 type Screen struct {
 	layout Layout
+	from   int
 	cells  []Cells
+	has    []bool
 }
 
 // Measure lays out the rows from to to at width; cells returns a row's
 // cells, false for a row that has none (a title).
 func (s *Screen) Measure(from, to, width int, cells func(i int) (Cells, bool)) {
-	s.cells = s.cells[:0]
+	s.from, s.cells, s.has = from, s.cells[:0], s.has[:0]
 	for i := from; i < to; i++ {
-		if c, ok := cells(i); ok {
-			s.cells = append(s.cells, c)
-		}
+		c, ok := cells(i)
+		s.cells, s.has = append(s.cells, c), append(s.has, ok)
 	}
-	s.layout = Measure(s.cells, width)
+	s.layout = measure(s.cells, s.has, width)
+}
+
+// Cells are row i's cells as measured, false when it was not measured
+// or has none.
+func (s *Screen) Cells(i int) (Cells, bool) {
+	if i -= s.from; i < 0 || i >= len(s.cells) || !s.has[i] {
+		return Cells{}, false
+	}
+	return s.cells[i], true
 }
 
 // Layout is the layout measured for width, false when none was.

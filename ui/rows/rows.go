@@ -104,7 +104,7 @@ func (r Renderer) AccountCells(a *model.AccountView) Cells {
 	case a.Problematic():
 		status, st = "problem", r.Styles.Dim
 	}
-	return Cells{Key: AccountKey(a), Detail: attrs, Status: status, StatusStyle: st}
+	return Cells{Key: AccountKey(a), Detail: attrs, Status: status, StatusStyle: st.Paint()}
 }
 
 // AttrText renders attribute name of it for a row: a string as it is
@@ -146,7 +146,7 @@ func (r Renderer) Lock(a *model.AccountView, ci int, width int, selected bool) s
 func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 	l := a.Locks[ci]
 	attr := r.Schema.Constraints[ci].Attr
-	c := Cells{Indent: "  └ ", Elide: true, Status: string(l.Status), StatusStyle: r.Styles.Status[l.Status]}
+	c := Cells{Indent: "  └ ", Elide: true, Status: string(l.Status), StatusStyle: r.Styles.Status[l.Status].Paint()}
 	switch l.Status {
 	case model.LockNone:
 		c.Key, c.Elide, c.Detail = "("+attr+")", false, []Part{{Text: "no value: no lock expected", Rank: Value}}
@@ -188,7 +188,7 @@ func (r Renderer) OrphanCells(p *model.Problem) Cells {
 	}
 	key := r.LockKey(ci, p.Value)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail,
-		Status: string(model.LockOrphan), StatusStyle: r.Styles.Status[model.LockOrphan]}
+		Status: string(model.LockOrphan), StatusStyle: r.Styles.Status[model.LockOrphan].Paint()}
 }
 
 // Problem renders a problem of the problems view.
@@ -223,7 +223,7 @@ func (r Renderer) ProblemCells(p *model.Problem) Cells {
 		}
 	}
 	status := strings.TrimSuffix(strings.TrimSuffix(string(p.Kind), "_lock"), "_value")
-	return Cells{Indent: "  ", Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail, Status: status, StatusStyle: r.Styles.Kind[p.Kind]}
+	return Cells{Indent: "  ", Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail, Status: status, StatusStyle: r.Styles.Kind[p.Kind].Paint()}
 }
 
 // Text renders a group title, a note or a link line.
@@ -261,7 +261,7 @@ func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockSt
 		st = r.Styles.Status[status]
 	}
 	key := r.LockKey(l.Constraint, l.Value)
-	return Cells{Key: key, Elide: true, Shared: sharedOf(key, l.Value), Detail: detail, Status: words, StatusStyle: st}
+	return Cells{Key: key, Elide: true, Shared: sharedOf(key, l.Value), Detail: detail, Status: words, StatusStyle: st.Paint()}
 }
 
 // Where says which row of how many loaded is selected, for a view's

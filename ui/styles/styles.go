@@ -40,6 +40,21 @@ func (s Style) Render(text string) string {
 	return s.pre + text + s.post
 }
 
+// Paint is a Style's escape sequences alone: small to keep with each row
+// of a screen, where a Style (a whole lipgloss.Style) is not.
+type Paint struct{ pre, post string }
+
+// Paint returns the style's escape sequences.
+func (s Style) Paint() Paint { return Paint{s.pre, s.post} }
+
+// Render styles one line of text.
+func (p Paint) Render(text string) string {
+	if text == "" || p.pre == "" {
+		return text
+	}
+	return p.pre + text + p.post
+}
+
 // New returns the styles for a dark or light terminal background. Colour
 // only ever repeats what words already say (NO_COLOR drops it entirely).
 func New(isDark bool) Styles {

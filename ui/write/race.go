@@ -368,9 +368,10 @@ func (m Model) boardFoot() string {
 	return ansi.Wrap(foot, max(m.width, 20), " ")
 }
 
-// boardRoom is the lines the racers have above foot.
+// boardRoom is the lines the racers have below the title and above a
+// blank line and foot.
 func (m Model) boardRoom(foot string) int {
-	return max(m.height-2-strings.Count(foot, "\n"), 2)
+	return max(m.height-3-strings.Count(foot, "\n"), 2)
 }
 
 // scrollBoard scrolls the racers' lines when they do not all fit.
