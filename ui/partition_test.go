@@ -115,6 +115,13 @@ func TestHeaderCountsOtherItems(t *testing.T) {
 	if h := d.lines()[1]; !strings.Contains(h, "other items 4") || !strings.Contains(h, "4 Items") {
 		t.Errorf("header %q: want other items 4 and the Items tab", h)
 	}
+	// At 80 columns the views keep their names (issue 19, 12): the
+	// count of other items gives way first, the Items tab says they are.
+	d = newDriver(t, Options{Store: fakeWithOthers()}, 80, 24)
+	d.ready()
+	if h := d.lines()[1]; !strings.Contains(h, "2 Locks") || !strings.Contains(h, "4 Items") {
+		t.Errorf("header at 80 columns %q: the views lost their names", h)
+	}
 	d = newDriver(t, Options{Store: fakePlanted()}, 200, 40)
 	d.ready()
 	if h := d.lines()[1]; strings.Contains(h, "other") || strings.Contains(h, "Items") {

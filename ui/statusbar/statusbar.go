@@ -81,11 +81,13 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	}
 
 	// Narrower, the counts take their short words and lose the check's
-	// read capacity, and only then do the inactive tabs keep their keys
-	// only, before anything is cut.
+	// read capacity, then the count of other items (their tab says they
+	// are there), and only then do the inactive tabs keep their keys only,
+	// before anything is cut.
 	var line2 string
-	for _, try := range []struct{ compact, tiny, rcu bool }{
-		{false, false, true}, {false, true, true}, {false, true, false}, {true, true, true}, {true, true, false},
+	for _, try := range []struct{ compact, tiny, rcu, others bool }{
+		{false, false, true, true}, {false, true, true, true}, {false, true, false, true}, {false, true, false, false},
+		{true, true, true, true}, {true, true, false, true}, {true, true, false, false},
 	} {
 		var tabs []string
 		for i, v := range h.Views {
@@ -102,7 +104,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 		if try.tiny {
 			gap = "  "
 		}
-		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, try.tiny, try.rcu)
+		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, try.tiny, try.rcu, try.others)
 		if ansi.StringWidth(line2) <= width {
 			break
 		}
@@ -125,8 +127,8 @@ var tinyKind = map[model.ProblemKind]string{
 
 // render says how the check stands: its progress while it runs, the
 // problem counts per kind once it is done (tiny: in fewer letters; rcu:
-// with the read capacity it took).
-func (c Check) render(st *styles.Styles, tiny, rcu bool) string {
+// with the read capacity it took; others: with the count of other items).
+func (c Check) render(st *styles.Styles, tiny, rcu, others bool) string {
 	switch {
 	case c.Err != nil:
 		return st.Error.Render("check failed (r to retry)")
@@ -143,7 +145,7 @@ func (c Check) render(st *styles.Styles, tiny, rcu bool) string {
 			}
 			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
 		}
-		if c.Others > 0 {
+		if c.Others > 0 && others {
 			other := "other items "
 			if tiny {
 				other = "other "
