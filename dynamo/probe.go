@@ -38,6 +38,7 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 		return c, nil
 	}
 	c.Probed = true
+	s.probeReads(ctx) // asked once: Verify may be asking at the same time
 	c.Segments, c.Comparisons = s.readCapabilities(ctx)
 	sc := &s.Schema
 	// A key to point the checks at: any item of the account table, or, in
