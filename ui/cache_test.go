@@ -291,3 +291,25 @@ func TestRReadsTheDetailAgain(t *testing.T) {
 		t.Fatal("r closed the detail")
 	}
 }
+
+// TestAWrittenAccountWrittenAgainStaysPinned: a write to the account the
+// written pin shows keeps it pinned (no list shows it otherwise).
+func TestAWrittenAccountWrittenAgainStaysPinned(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	deletePinned(d, "ada", "ACCT#a1")
+	d.press("enter")
+	d.press("u")
+	waitScreen(d, "the undo's preview", "undo delete ACCT#a1")
+	d.press("enter")
+	waitScreen(d, "the undo's result", "COMMITTED")
+	d.press("enter")
+	d.until("the account back", func(m *Model) bool { return m.accounts.Pinned() && d.rowIndex("written") >= 0 })
+	d.settle()
+	d.selectRow("ACCT#a1")
+	renameSelected(d, "username", "adele")
+	if got := d.pinned("written"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada@x.io username=adele") {
+		t.Errorf("the account written again is not pinned as it is now: %q\n%s", got, d.screen())
+	}
+}

@@ -504,11 +504,14 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		m.err = msg.err
 		return m, nil
 	}
+	// The accounts written that no list shows are pinned as written: an
+	// earlier write's pin gives way (those of it written again stay).
 	var added []model.AccountView
+	written := m.src.pin != nil && m.src.pin.written
 	for _, a := range msg.views {
-		if _, shown := m.src.index[a.ID]; shown || m.src.isPinned(a.ID) || !slices.Contains(msg.written, a.ID) {
-			m.src.items.Put(a)
-		} else {
+		m.src.items.Put(a)
+		_, listed := m.src.index[a.ID]
+		if slices.Contains(msg.written, a.ID) && !listed && (written || !m.src.isPinned(a.ID)) {
 			added = append(added, a)
 		}
 	}
@@ -518,7 +521,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	switch {
 	case len(added) > 0:
 		m.pin(Pin{Title: "written", Accounts: added, written: true})
-	case m.src.pin != nil && m.src.pin.written:
+	case written:
 		// An earlier write's accounts: this write's are all listed.
 		m.src.setPin(nil)
 		m.keepSelection(m.src.rebuildTop())
