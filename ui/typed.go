@@ -4,19 +4,26 @@ import (
 	"slices"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	"strings"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 )
 
+// textKeys are a text field's bindings, some with alt (alt+b a word
+// back): those keys are the field's, not an esc and a key.
+var textKeys = textinput.DefaultKeyMap()
+
 // escThen splits a key the terminal's input reader merged with an esc
 // pressed just before it: esc followed within its timeout by another key
 // reads as that key with alt (two quick esc read as alt+esc). No binding
-// takes alt unless the config's keys: binds one (altBound), so such a key
-// is the esc and the key, in that order. ok is false for any other key.
+// takes alt unless the config's keys: binds one (altBound), and a text
+// field only the word keys, so such a key is the esc and the key, in that
+// order. ok is false for any other key.
 func escThen(k tea.KeyPressMsg, altBound bool) (esc, next tea.KeyPressMsg, ok bool) {
-	if altBound || k.Mod&tea.ModAlt == 0 || k.Mod&^(tea.ModAlt|tea.ModShift) != 0 {
+	if altBound || k.Mod&tea.ModAlt == 0 || k.Mod&^(tea.ModAlt|tea.ModShift) != 0 ||
+		key.Matches(k, textKeys.WordForward, textKeys.WordBackward, textKeys.DeleteWordForward, textKeys.DeleteWordBackward) {
 		return k, k, false
 	}
 	next = k

@@ -117,6 +117,11 @@ func TestEscMergedByTheReader(t *testing.T) {
 	}
 	renamePreview(d, "zed@x.io")
 	d.press("esc")                                      // back to the form
+	d.send(tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt}) // a word back: the field's
+	d.settle()
+	if !d.m.write.Open() {
+		t.Fatalf("alt+b in the form closed it:\n%s", d.screen())
+	}
 	d.send(tea.KeyPressMsg{Code: '2', Mod: tea.ModAlt}) // esc 2
 	d.settle()
 	if d.m.write.Open() || d.m.view != viewLocks {
