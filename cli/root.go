@@ -39,11 +39,12 @@ type app struct {
 	presetNotes                  []string // what a preset read from the table
 
 	// settings is where every flag's value came from, once settled
-	// (settle); theme and keys are the config file's preferences for the
-	// terminal UI (ui.Options.Theme and Keys).
+	// (settle); theme, keys and mouse are the config file's preferences
+	// for the terminal UI (ui.Options.Theme, Keys and Mouse).
 	settings *config.Settings
 	theme    config.Theme
 	keys     []config.Binding
+	mouse    bool
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
 	"github.com/locktable/locktable/dynamo"
@@ -91,8 +92,13 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First, Break: replay})
+		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, First: opened.First, Break: replay})
+	// The UI names the table in the window title, and Bubble Tea sets it
+	// to empty on exit: the terminal keeps the title it had on its stack
+	// meanwhile (XTWINOPS), and gets it back.
+	fmt.Fprint(os.Stdout, pushTitle)
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	fmt.Fprint(os.Stdout, popTitle)
 	// The terminal is the command's again: say how a write the UI waited
 	// for ended.
 	if fm, ok := final.(ui.Model); ok && fm.Farewell() != "" {
@@ -103,6 +109,11 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	return err
 }
+
+// pushTitle and popTitle save the window title on the terminal's stack
+// and restore it (XTWINOPS 22;0 and 23;0: icon name and title both);
+// terminals without a stack ignore them.
+var pushTitle, popTitle = ansi.WindowOp(22, 0), ansi.WindowOp(23, 0)
 
 // keyMap is the config file's keys: as the UI takes them.
 func (a *app) keyMap() map[string][]string {

@@ -81,6 +81,10 @@ type Options struct {
 	// Break replays a mistake on fresh accounts (B); nil where that is not
 	// allowed (anything but the demo or a loopback endpoint).
 	Break mistakes.Runner
+	// Mouse turns the mouse on (the config file's mouse:): a click
+	// selects a row, the wheel scrolls. Off, the terminal keeps its own
+	// selection of text, as k9s does.
+	Mouse bool
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -193,6 +197,9 @@ func (m Model) Init() tea.Cmd {
 // above the status and help lines.
 func (m Model) listHeight() int { return max(m.height-4, 1) }
 
+// listTop is the screen line of a list's first row, under the header.
+const listTop = 2
+
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	lh := m.listHeight()
@@ -238,7 +245,9 @@ func (m Model) Farewell() string { return m.write.Farewell() }
 func (m Model) View() tea.View {
 	v := tea.NewView(m.content())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if m.opts.Mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "locktable: " + model.Printable(m.schema.Table)
 	return v
 }

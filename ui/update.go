@@ -72,6 +72,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg)
 	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
@@ -398,6 +400,16 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.accounts, cmd = m.accounts.Update(msg)
 	}
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// click selects the row of the list clicked; over anything else (help,
+// the detail, a dialog, the header) it does nothing.
+func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	if m.tooSmall() || m.helpOpen || m.detail.Shown() || m.write.Open() || m.mistakes.Shown() || m.search.Typing() {
+		return m, nil
+	}
+	msg.Y -= listTop
+	return m.route(msg)
 }
 
 // switchTo shows a list view, closing what was open over the last one.

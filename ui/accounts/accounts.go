@@ -270,7 +270,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
-	case tea.MouseWheelMsg:
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
 		m.followEnd = false
 		return m, m.Prefetch()

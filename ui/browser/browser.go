@@ -129,6 +129,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case tea.MouseWheelDown:
 			m.cursor += 3
 		}
+	case tea.MouseClickMsg:
+		// Y is the line of the list clicked, 0 its first (the caller
+		// makes it relative); a click below the last row does nothing.
+		if msg.Button != tea.MouseLeft || msg.Y < 0 || msg.Y >= m.height || m.offset+msg.Y >= m.src.Len() {
+			return m, nil
+		}
+		m.cursor = m.offset + msg.Y
 	}
 	m.clamp()
 	m.skipHeadings(m.cursor - start)

@@ -144,7 +144,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.list, _ = m.list.Update(msg)
 			m.followEnd = key.Matches(msg, m.km.Bottom)
 		}
-	case tea.MouseWheelMsg:
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
 		m.followEnd = false
 	}

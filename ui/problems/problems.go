@@ -109,6 +109,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if ok {
 		m.note = ""
 	}
+	if c, click := msg.(tea.MouseClickMsg); click {
+		c.Y -= len(m.wrapped) // the hint is above the list
+		msg = c
+	}
 	switch p, selected := m.Selected(); {
 	case !ok || !key.Matches(k, m.km.Enter, m.km.Fix):
 		m.list, _ = m.list.Update(msg)
