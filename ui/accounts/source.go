@@ -42,6 +42,7 @@ type source struct {
 	pinEnd  int // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
 	unpin   string // the key that unpins, as a note says it
+	matched lastMatch
 }
 
 func newSource(r *rows.Renderer, unpin string) *source {

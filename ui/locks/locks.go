@@ -153,7 +153,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // open asks for the detail of the selected lock, as listed.
 func (m Model) open() tea.Cmd {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return nil
 	}
 	l := m.src.locks[m.list.Cursor()]
@@ -164,7 +164,7 @@ func (m Model) open() tea.Cmd {
 
 // SelectedRef is the key of the selected lock, for the copy keys.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return model.KeyRef{}, false
 	}
 	l := m.src.locks[m.list.Cursor()]
@@ -188,8 +188,19 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), m.list.Matched(), m.src.Len()) +
+		fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
 }
+
+// SetFilter shows only the locks that contain q
+// (browser.Model.SetFilter); "" shows them all.
+func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+
+// Filter is the filter in force, "" for none.
+func (m Model) Filter() string { return m.list.Filter() }
+
+// Matched is how many locks the filter keeps.
+func (m Model) Matched() int { return m.list.Matched() }
 
 // Loading reports whether a page is being read.
 func (m Model) Loading() bool { return m.loading }

@@ -60,7 +60,8 @@ func (m Model) Status() string {
 	if m.note != "" || !m.ready {
 		return m.note
 	}
-	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), m.list.Matched(), len(m.src.problems)) +
+		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
 }
 
 // SetSize sets the view's size in cells.
@@ -130,7 +131,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // Selected is the problem on the selected line, if it is one.
 func (m Model) Selected() (model.Problem, bool) {
 	p, ok := m.src.at(m.list.Cursor())
-	if !ok {
+	if !ok || m.list.Len() == 0 {
 		return model.Problem{}, false
 	}
 	return *p, true
@@ -157,6 +158,19 @@ func (m Model) SelectedRef() (model.KeyRef, bool) {
 	}
 	return model.KeyRef{Table: table, Key: p.Lock}, true
 }
+
+// SetFilter shows only the problems that contain q
+// (browser.Model.SetFilter); "" shows them all.
+func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+
+// Filter is the filter in force, "" for none.
+func (m Model) Filter() string { return m.list.Filter() }
+
+// Matched is how many problems the filter keeps.
+func (m Model) Matched() int { return m.list.Matched() }
+
+// Count is how many problems the view lists.
+func (m Model) Count() int { return len(m.src.problems) }
 
 // Ready reports whether a check's problems are shown.
 func (m Model) Ready() bool { return m.ready }
