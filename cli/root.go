@@ -45,6 +45,9 @@ type app struct {
 	theme    config.Theme
 	keys     []config.Binding
 	mouse    bool
+	// reopen is the command line the terminal UI quit to be run with
+	// (:table, :target), nil for none.
+	reopen []string
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -56,6 +59,20 @@ type app struct {
 // Main runs locktable with args and returns its exit status. What build
 // leaves empty is read from the binary's build information.
 func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) int {
+	for {
+		// The terminal UI may quit to be opened on another table or
+		// target (:table, :target): a fresh run, as if started so.
+		code, reopen := run(ctx, build, args, stdout, stderr)
+		if reopen == nil || code != ExitOK {
+			return code
+		}
+		args = reopen
+	}
+}
+
+// run runs locktable once with args, and returns its exit status and the
+// command line to run next, if the UI asked for one.
+func run(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) (int, []string) {
 	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr}
 	defer a.close()
 	root := a.rootCommand(build.resolved())
@@ -68,13 +85,13 @@ func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io
 	if errors.As(context.Cause(ctx), &intr) && err != nil && code == ExitError {
 		clearLine(stderr) // a progress line, if any
 		fmt.Fprintln(stderr, "locktable: interrupted")
-		return intr.code()
+		return intr.code(), nil
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
 		fmt.Fprintln(stderr, "locktable: "+model.OneLine(redact.String(err.Error())))
 	}
-	return code
+	return code, a.reopen
 }
 
 func (a *app) rootCommand(build BuildInfo) *cobra.Command {

@@ -92,7 +92,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, First: opened.First, Break: replay})
+		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), First: opened.First, Break: replay})
 	// The UI names the table in the window title, and Bubble Tea sets it
 	// to empty on exit: the terminal keeps the title it had on its stack
 	// meanwhile (XTWINOPS), and gets it back.
@@ -104,6 +104,11 @@ func (a *app) runTUI(ctx context.Context) error {
 	if fm, ok := final.(ui.Model); ok && fm.Farewell() != "" {
 		fmt.Fprintln(a.stderr, fm.Farewell())
 	}
+	if fm, ok := final.(ui.Model); ok && err == nil {
+		if r, ok := fm.Reopen(); ok {
+			a.reopen = a.reopenArgs(r)
+		}
+	}
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -114,6 +119,14 @@ func (a *app) runTUI(ctx context.Context) error {
 // and restore it (XTWINOPS 22;0 and 23;0: icon name and title both);
 // terminals without a stack ignore them.
 var pushTitle, popTitle = ansi.WindowOp(22, 0), ansi.WindowOp(23, 0)
+
+// targets are the config file's targets, for the UI's :target.
+func (a *app) targets() []string {
+	if a.settings == nil || a.settings.File == nil {
+		return nil
+	}
+	return a.settings.File.Names()
+}
 
 // keyMap is the config file's keys: as the UI takes them.
 func (a *app) keyMap() map[string][]string {

@@ -20,6 +20,7 @@ type Backend interface {
 	detail.Reader    // consistent reads by key
 	check.Checker    // the background check
 	write.Backend    // plans, the holder lookup, Prepare and Execute
+	TableLister      // the endpoint's tables, for :table
 	// Writable reports whether writes are allowed.
 	Writable() bool
 }

@@ -25,7 +25,7 @@ func (m Model) footer() string {
 		}
 	}
 	var writes []key.Binding
-	if m.writable && !m.search.Typing() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() {
+	if m.writable && !m.search.Typing() && !m.cmdline.Shown() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() {
 		writes = m.writes[m.view]
 	}
 	kept := append(slices.Clip(writes), tail...)

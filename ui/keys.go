@@ -6,6 +6,7 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/command"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/locks"
@@ -29,6 +30,7 @@ type Keys struct {
 	// Dialog is the write dialog's, the race's board among them.
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
+	Command  command.KeyMap
 	Mistakes mistakes.KeyMap
 	Help     HelpKeyMap
 	// Picker is the table picker's, before the UI opens on a table.
@@ -56,6 +58,7 @@ func DefaultKeys() Keys {
 		Detail:   detail.DefaultKeyMap(),
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
+		Command:  command.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),
 		Help:     defaultHelpKeyMap(),
 		Picker:   picker.DefaultKeyMap(),

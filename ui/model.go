@@ -21,6 +21,7 @@ import (
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
+	"github.com/locktable/locktable/ui/command"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/locks"
@@ -85,6 +86,8 @@ type Options struct {
 	// selects a row, the wheel scrolls. Off, the terminal keeps its own
 	// selection of text, as k9s does.
 	Mouse bool
+	// Targets are the config file's targets, for :target.
+	Targets []string
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -107,6 +110,7 @@ type Model struct {
 	problems problems.Model
 	detail   detail.Model
 	search   search.Model
+	cmdline  command.Model
 	check    check.Model
 	write    write.Model
 	mistakes mistakes.Model
@@ -128,6 +132,10 @@ type Model struct {
 	// the copy keys; ctx bounds the read of C.
 	shownRef *model.KeyRef
 	ctx      context.Context
+	// tables are the endpoint's, for :table (nil until listed); reopen
+	// is what the UI quit to open instead (Reopen).
+	tables []string
+	reopen *Reopen
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -171,6 +179,7 @@ func New(ctx context.Context, o Options) Model {
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
+		cmdline:  command.New(nil, keys.Command),
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,
 		mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
@@ -211,6 +220,7 @@ func (m *Model) resize(w, h int) {
 	m.mistakes.SetWidth(w)
 	m.help.SetWidth(w)
 	m.search.SetSize(w, 1)
+	m.cmdline.SetWidth(w)
 	if m.helpOpen {
 		m.layHelp()
 	}
@@ -290,6 +300,9 @@ func (m Model) content() string {
 	if m.search.Typing() {
 		bottom = m.search.View()
 	}
+	if m.cmdline.Shown() {
+		bottom = m.cmdline.View()
+	}
 	return h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" +
 		m.footer()
 }
@@ -300,6 +313,8 @@ func (m Model) active() help.KeyMap {
 	switch {
 	case m.search.Typing():
 		return m.search
+	case m.cmdline.Shown():
+		return m.cmdline
 	case m.write.Open():
 		return m.write
 	case m.mistakes.Shown():
@@ -388,8 +403,8 @@ func errText(err error) string {
 // and the dialog every key is text but ctrl+c.
 func (m Model) keys() keymap.KeyMap {
 	km := m.km
-	text := m.search.Typing() || m.write.Open() || m.mistakes.Shown()
-	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Reload, &km.Help, &km.Quit} {
+	text := m.search.Typing() || m.cmdline.Shown() || m.write.Open() || m.mistakes.Shown()
+	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Search, &km.Command, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
@@ -401,6 +416,9 @@ func (m Model) keys() keymap.KeyMap {
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Break.SetEnabled(km.Break.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
+	filtered := !text && !m.helpOpen && !m.detail.Shown() && m.listFilter() != ""
+	km.ClearFilter.SetEnabled(filtered)
+	km.Back.SetEnabled(km.Back.Enabled() && !filtered) // esc clears the filter first
 	if !text && (m.helpOpen || m.detail.Shown()) {
 		// Over the detail and help q goes back, as esc does: it quits only
 		// from a list view (k9s, lazygit).

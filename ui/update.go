@@ -74,6 +74,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.route(msg)
 	case tea.MouseClickMsg:
 		return m.click(msg)
+	case tablesMsg:
+		m.tables = msg.names
+		m.cmdline.SetCommands(m.lineCommands())
 	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
@@ -226,7 +229,10 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.search.Typing():
 		m.search, cmd = m.search.Update(msg)
+		m.filterShown()
 		return m, cmd
+	case m.cmdline.Shown():
+		return m.onCommandKey(msg)
 	case m.write.Open():
 		m.write, cmd = m.write.Update(msg)
 		return m, cmd
@@ -259,8 +265,15 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Problems):
 		cmd = m.switchTo(viewProblems)
 	case key.Matches(msg, km.Search):
-		m.search, cmd = m.search.Open()
+		m.helpOpen = false
+		m.detail.Close()
+		m.search, cmd = m.search.Open(m.listFilter())
+		m.filterShown()
 		return m, cmd
+	case key.Matches(msg, km.ClearFilter):
+		m.setFilter("")
+	case key.Matches(msg, km.Command):
+		return m.openCommandLine()
 	case key.Matches(msg, km.Add):
 		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
 		return m, cmd
@@ -405,7 +418,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 // click selects the row of the list clicked; over anything else (help,
 // the detail, a dialog, the header) it does nothing.
 func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
-	if m.tooSmall() || m.helpOpen || m.detail.Shown() || m.write.Open() || m.mistakes.Shown() || m.search.Typing() {
+	if m.tooSmall() || m.helpOpen || m.detail.Shown() || m.write.Open() || m.mistakes.Shown() || m.search.Typing() || m.cmdline.Shown() {
 		return m, nil
 	}
 	msg.Y -= listTop
