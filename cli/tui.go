@@ -93,19 +93,25 @@ func (a *app) runTUI(ctx context.Context) error {
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
 		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), First: opened.First, Break: replay})
+	return a.runUI(ctx, m)
+}
+
+// runUI runs the UI in the terminal until it quits, then does what it
+// asks of the command: print how a write it waited for ended, open
+// another table or target (:table, :target).
+func (a *app) runUI(ctx context.Context, m ui.Model) error {
 	// The UI names the table in the window title, and Bubble Tea sets it
 	// to empty on exit: the terminal keeps the title it had on its stack
 	// meanwhile (XTWINOPS), and gets it back.
 	fmt.Fprint(os.Stdout, pushTitle)
 	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	fmt.Fprint(os.Stdout, popTitle)
-	// The terminal is the command's again: say how a write the UI waited
-	// for ended.
-	if fm, ok := final.(ui.Model); ok && fm.Farewell() != "" {
-		fmt.Fprintln(a.stderr, fm.Farewell())
-	}
-	if fm, ok := final.(ui.Model); ok && err == nil {
-		if r, ok := fm.Reopen(); ok {
+	if fm, ok := final.(ui.Model); ok {
+		// The terminal is the command's again.
+		if fm.Farewell() != "" {
+			fmt.Fprintln(a.stderr, fm.Farewell())
+		}
+		if r, ok := fm.Reopen(); ok && err == nil {
 			a.reopen = a.reopenArgs(r)
 		}
 	}

@@ -38,9 +38,7 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	if d.m.view != viewLocks {
 		t.Errorf("2 no longer shows the locks")
 	}
-	d.command("find bob@x.io")
-	d.until("the lookup", func(m *Model) bool { return !m.search.Busy() })
-	d.settle()
+	d.search("bob@x.io") // :find
 	d.wantRows("search: bob@x.io", "ACCT#b2 email=bob@x.io username=bob")
 	if d.m.view != viewAccounts {
 		t.Errorf(":find shows view %d, want the accounts with the pin", d.m.view)

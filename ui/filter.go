@@ -42,9 +42,9 @@ func (m Model) listFilter() string {
 func (m Model) filterCount() (matched, rows int) {
 	switch m.view {
 	case viewLocks:
-		return m.locks.Matched(), m.locks.Count()
+		return m.locks.Matched()
 	case viewProblems:
-		return m.problems.Matched(), m.problems.Count()
+		return m.problems.Matched()
 	}
-	return m.accounts.Matched(), m.accounts.Len()
+	return m.accounts.Matched()
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -77,14 +78,14 @@ func TestFilterEachView(t *testing.T) {
 	d.typeText("orphan")
 	d.press("enter")
 	d.wantRows("UNIQ#EMAIL#old@x.io")
-	if n := d.m.locks.Matched(); n != 2 || d.rowIndex("UNIQ#EMAIL#ada@x.io") >= 0 {
+	if n, _ := d.m.locks.Matched(); n != 2 || d.rowIndex("UNIQ#EMAIL#ada@x.io") >= 0 {
 		t.Errorf("the locks filtered by orphan: %d kept\n%s", n, d.screen())
 	}
 	d.press("3")
 	d.press("/")
 	d.typeText("foreign")
 	d.press("enter")
-	if n := d.m.problems.Matched(); n != 1 || !strings.Contains(d.selected(), "carol@x.io") {
+	if n, _ := d.m.problems.Matched(); n != 1 || !strings.Contains(d.selected(), "carol@x.io") {
 		t.Errorf("the problems filtered by foreign: %d kept, selected %q\n%s", n, d.selected(), d.screen())
 	}
 	d.press("2")
@@ -116,4 +117,24 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Calls("Find"), d.m.accounts.Filter())
 	}
 	d.wantRows("search: user399@x.io", "ACCT#0399 email=user399@x.io username=user399")
+}
+
+// TestGoldenFilter renders a filter being typed and then kept, and the
+// command line completing, at the smallest size locktable draws, a
+// classic terminal and large ones.
+func TestGoldenFilter(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}, {200, 50}} {
+		name := func(view string) string { return fmt.Sprintf("%s_%dx%d", view, size[0], size[1]) }
+		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d.ready()
+		d.press("/")
+		d.typeText("dup")
+		d.golden(name("filter"))
+		d.press("enter")
+		d.golden(name("filter_kept"))
+		d.press("esc", ":")
+		d.typeText("pro")
+		d.golden(name("command"))
+	}
 }

@@ -469,7 +469,8 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), m.list.Matched(), m.src.Len()) +
+	kept, of := m.list.Matched()
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
 		fmt.Sprintf("%s %s loaded%s", rows.Count(int64(len(m.src.main))), m.src.many, more)
 }
 
@@ -525,8 +526,8 @@ func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
 // Filter is the filter in force, "" for none.
 func (m Model) Filter() string { return m.list.Filter() }
 
-// Matched is how many rows the filter keeps.
-func (m Model) Matched() int { return m.list.Matched() }
+// Matched is how many rows the filter keeps, of how many.
+func (m Model) Matched() (kept, of int) { return m.list.Matched() }
 
 // Pinned reports whether a group is pinned on top (esc unpins it).
 func (m Model) Pinned() bool { return m.src.pin != nil }

@@ -15,6 +15,9 @@ type compactAccount struct {
 	// full keeps the whole view of the rare account with a non-string
 	// attribute or lock owner, which the compact form cannot show.
 	full *model.AccountView
+	// hay is what a filter looks in, in lower case, made when one first
+	// does (see filter.go); "" until then, and once the account changes.
+	hay string
 }
 
 type compactAttr struct {
@@ -65,6 +68,7 @@ func (c *compactAccount) markDuplicates(dup func(ci int, v string) bool) {
 	for ci := range c.locks {
 		if l := &c.locks[ci]; l.status == model.LockOK && dup(ci, l.value) {
 			l.status = model.LockDuplicate
+			c.hay = ""
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package accounts
 
 import (
+	"strings"
+
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/rows"
@@ -42,21 +44,7 @@ type lastMatch struct {
 func (d *source) matchAccount(r rows.Row, q string) bool {
 	sc := d.r.Schema
 	if r.Set == setMain && d.main[r.Index].full == nil {
-		c := &d.main[r.Index]
-		if browser.Contains(c.id, q) {
-			return true
-		}
-		for ci, a := range c.attrs {
-			if a.present && browser.Contains(a.s, q) {
-				return true
-			}
-			if ci < len(c.locks) {
-				if l := c.locks[ci]; matchLock(sc, ci, l.value, q) || browser.Contains(l.owner, q) || browser.Contains(string(l.status), q) {
-					return true
-				}
-			}
-		}
-		return false
+		return strings.Contains(d.main[r.Index].haystack(sc), q)
 	}
 	a := d.account(r)
 	if browser.Contains(a.ID, q) {
@@ -73,6 +61,35 @@ func (d *source) matchAccount(r rows.Row, q string) bool {
 		}
 	}
 	return false
+}
+
+// haystack is the text a filter looks in for c, made once: its key, its
+// values, and its locks' keys, owners and statuses, in lower case, apart.
+func (c *compactAccount) haystack(sc *model.Schema) string {
+	if c.hay != "" {
+		return c.hay
+	}
+	var b strings.Builder
+	b.WriteString(c.id)
+	for ci, a := range c.attrs {
+		b.WriteByte(0)
+		b.WriteString(a.s)
+		if ci >= len(c.locks) {
+			continue
+		}
+		l := c.locks[ci]
+		b.WriteByte(0)
+		if con := sc.Constraints[ci]; l.value != "" && con.InAccountTable() {
+			b.WriteString(con.Prefix)
+		}
+		b.WriteString(l.value)
+		b.WriteByte(0)
+		b.WriteString(l.owner)
+		b.WriteByte(0)
+		b.WriteString(string(l.status))
+	}
+	c.hay = strings.ToLower(b.String())
+	return c.hay
 }
 
 // matchLock reports whether the key of the lock of value v (constraint

@@ -20,6 +20,7 @@ type filter struct {
 	q       string
 	shown   []int
 	matched int // rows of shown that matched (headings aside)
+	rows    int // the source's rows, headings aside, when judged
 	judged  int
 }
 
@@ -67,6 +68,7 @@ func (m *Model) SetFilter(q string) {
 		m.filter = filter{}
 	case old.on() && old.judged == m.src.Len() && strings.Contains(q, old.q):
 		m.filter = m.judge(q, old.shown)
+		m.filter.rows = old.rows
 	default:
 		m.filter = m.judge(q, nil)
 	}
@@ -78,14 +80,9 @@ func (m *Model) SetFilter(q string) {
 // Filter is the filter in force, in lower case ("" for none).
 func (m Model) Filter() string { return m.filter.q }
 
-// Matched is how many rows the filter keeps, headings aside (every row's
-// count when there is no filter).
-func (m Model) Matched() int {
-	if !m.filter.on() {
-		return m.src.Len()
-	}
-	return m.filter.matched
-}
+// Matched is how many rows the filter keeps of how many there are,
+// headings aside (0 of 0 when there is no filter).
+func (m Model) Matched() (kept, of int) { return m.filter.matched, m.filter.rows }
 
 // Pos is the selected row's position among those shown.
 func (m Model) Pos() int { return m.cursor }
@@ -131,6 +128,7 @@ func (m *Model) judge(q string, from []int) filter {
 			continue
 		}
 		inRows = true
+		f.rows++
 		if !match.Match(i, q) {
 			continue
 		}

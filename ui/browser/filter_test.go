@@ -59,8 +59,8 @@ func TestFilterKeepsMatchesAndTheirHeadings(t *testing.T) {
 	if got, want := shown(m), []string{"#pinned", "Ada", "#accounts", "ADAM"}; !slices.Equal(got, want) {
 		t.Errorf("filter ada shows %q, want %q", got, want)
 	}
-	if m.Matched() != 2 || m.Len() != 4 || m.Filter() != "ada" {
-		t.Errorf("matched %d, len %d, filter %q; want 2, 4, ada", m.Matched(), m.Len(), m.Filter())
+	if kept, of := m.Matched(); kept != 2 || of != 5 || m.Len() != 4 || m.Filter() != "ada" {
+		t.Errorf("matched %d of %d, len %d, filter %q; want 2 of 5, 4, ada", kept, of, m.Len(), m.Filter())
 	}
 	if m.Cursor() != 1 {
 		t.Errorf("selection at row %d, want 1 (Ada: the heading is stepped over)", m.Cursor())
@@ -70,7 +70,7 @@ func TestFilterKeepsMatchesAndTheirHeadings(t *testing.T) {
 		t.Errorf("down selects source row %d, want 5 (ADAM)", m.Cursor())
 	}
 	m.SetFilter("zz")
-	if m.Len() != 0 || m.Matched() != 0 || len(shown(m)) != 0 {
+	if kept, _ := m.Matched(); m.Len() != 0 || kept != 0 || len(shown(m)) != 0 {
 		t.Errorf("a filter that matches nothing shows %q", shown(m))
 	}
 	m.SetFilter("")
@@ -110,8 +110,8 @@ func TestFilterNarrows(t *testing.T) {
 	if narrowed := src.matches - first; narrowed != 111 {
 		t.Errorf("user99 after user9 judged %d rows, want only user9's 111", narrowed)
 	}
-	if m.Matched() != 11 {
-		t.Errorf("user99 keeps %d rows, want 11", m.Matched())
+	if kept, of := m.Matched(); kept != 11 || of != 1000 {
+		t.Errorf("user99 keeps %d of %d rows, want 11 of 1000", kept, of)
 	}
 }
 

@@ -188,7 +188,8 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), m.list.Matched(), m.src.Len()) +
+	kept, of := m.list.Matched()
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
 		fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
 }
 
@@ -199,8 +200,8 @@ func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
 // Filter is the filter in force, "" for none.
 func (m Model) Filter() string { return m.list.Filter() }
 
-// Matched is how many locks the filter keeps.
-func (m Model) Matched() int { return m.list.Matched() }
+// Matched is how many locks the filter keeps, of how many.
+func (m Model) Matched() (kept, of int) { return m.list.Matched() }
 
 // Loading reports whether a page is being read.
 func (m Model) Loading() bool { return m.loading }

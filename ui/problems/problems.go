@@ -60,7 +60,8 @@ func (m Model) Status() string {
 	if m.note != "" || !m.ready {
 		return m.note
 	}
-	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), m.list.Matched(), len(m.src.problems)) +
+	kept, of := m.list.Matched()
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
 		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
 }
 
@@ -166,11 +167,8 @@ func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
 // Filter is the filter in force, "" for none.
 func (m Model) Filter() string { return m.list.Filter() }
 
-// Matched is how many problems the filter keeps.
-func (m Model) Matched() int { return m.list.Matched() }
-
-// Count is how many problems the view lists.
-func (m Model) Count() int { return len(m.src.problems) }
+// Matched is how many problems the filter keeps, of how many.
+func (m Model) Matched() (kept, of int) { return m.list.Matched() }
 
 // Ready reports whether a check's problems are shown.
 func (m Model) Ready() bool { return m.ready }

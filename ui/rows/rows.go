@@ -258,8 +258,8 @@ func Where(cursor, n int) string {
 	return fmt.Sprintf("row %s of %s · ", Count(int64(cursor+1)), Count(int64(n)))
 }
 
-// Filtered says what a filter keeps, for a view's status line:
-// "filter ada: 4 of 1,204 rows · ", "" when there is none.
+// Filtered says what a filter keeps of how many rows, for a view's
+// status line: "filter ada: 4 of 1,204 rows · ", "" when there is none.
 func Filtered(q string, matched, rows int) string {
 	if q == "" {
 		return ""
