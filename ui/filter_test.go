@@ -117,6 +117,16 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Calls("Find"), d.m.accounts.Filter())
 	}
 	d.wantRows("search: user399@x.io", "ACCT#0399 email=user399@x.io username=user399")
+
+	// A pin is shown whole: a filter kept over the accounts is dropped.
+	d.press("/")
+	d.typeText("user1")
+	d.press("enter")
+	d.search("user398@x.io")
+	if d.m.accounts.Filter() != "" {
+		t.Errorf("the filter %q stayed over the pin", d.m.accounts.Filter())
+	}
+	d.wantRows("search: user398@x.io", "ACCT#0398 email=user398@x.io username=user398")
 }
 
 // TestGoldenFilter renders a filter being typed and then kept, and the

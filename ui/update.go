@@ -108,6 +108,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.PinMsg:
 		m.view, m.helpOpen = viewAccounts, false
 		m.detail.Close()
+		m.accounts.SetFilter("") // what was asked for is shown, not filtered out
 		m.accounts, cmd = m.accounts.Update(msg)
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
