@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
 )
 
 // Terminal sequences the UI writes, as bytes on the wire.
@@ -75,3 +77,33 @@ func TestTUIMouseOffByDefault(t *testing.T) {
 
 // tail is the end of a stream, for a failure's message.
 func tail(s string) string { return s[max(len(s)-600, 0):] }
+
+// TestTUISwitchTable: :table opens another table of the endpoint in the
+// same terminal, completed with tab from the endpoint's tables, and the
+// command line remembers what was entered before the switch.
+func TestTUISwitchTable(t *testing.T) {
+	ep, first := seededTable(t, "--accounts", "3")
+	client, _ := dynamotest.Client(t)
+	second := first + "-b"
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, second) })
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", second, "--accounts", "2"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	tm := startTUISized(t, 120, 30, "--endpoint-url", ep, "--table", first)
+	tm.start()
+	tm.waitText("the first table", "locktable  │  "+first+" @ ")
+	tm.keys(":")
+	tm.text("table " + first + "-")
+	tm.keys("Tab")
+	tm.waitText("the table completed", ":table "+second)
+	tm.keys("Enter")
+	tm.waitText("the second table", "locktable  │  "+second+" @ ")
+	tm.waitText("its accounts", "2 accounts loaded")
+	tm.keys(":", "Up")
+	tm.waitText("the history carried over", ":table "+second)
+	tm.keys("Escape")
+	tm.waitText("the line closed", "2 accounts loaded")
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}

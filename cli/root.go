@@ -46,8 +46,9 @@ type app struct {
 	keys     []config.Binding
 	mouse    bool
 	// reopen is the command line the terminal UI quit to be run with
-	// (:table, :target), nil for none.
-	reopen []string
+	// (:table, :target), nil for none; history is its command line's.
+	reopen  []string
+	history []string
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -59,21 +60,24 @@ type app struct {
 // Main runs locktable with args and returns its exit status. What build
 // leaves empty is read from the binary's build information.
 func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) int {
+	var history []string
 	for {
 		// The terminal UI may quit to be opened on another table or
-		// target (:table, :target): a fresh run, as if started so.
-		code, reopen := run(ctx, build, args, stdout, stderr)
-		if reopen == nil || code != ExitOK {
+		// target (:table, :target): a fresh run, as if started so, but
+		// for the command line's history.
+		code, a := run(ctx, build, args, stdout, stderr, history)
+		if a.reopen == nil || code != ExitOK {
 			return code
 		}
-		args = reopen
+		args, history = a.reopen, a.history
 	}
 }
 
-// run runs locktable once with args, and returns its exit status and the
-// command line to run next, if the UI asked for one.
-func run(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) (int, []string) {
-	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr}
+// run runs locktable once with args (history is the UI's command line's
+// so far), and returns its exit status and the app, which holds the
+// command line to run next if the UI asked for one.
+func run(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer, history []string) (int, *app) {
+	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr, history: history}
 	defer a.close()
 	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)
@@ -85,13 +89,13 @@ func run(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.
 	if errors.As(context.Cause(ctx), &intr) && err != nil && code == ExitError {
 		clearLine(stderr) // a progress line, if any
 		fmt.Fprintln(stderr, "locktable: interrupted")
-		return intr.code(), nil
+		return intr.code(), a
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
 		fmt.Fprintln(stderr, "locktable: "+model.OneLine(redact.String(err.Error())))
 	}
-	return code, a.reopen
+	return code, a
 }
 
 func (a *app) rootCommand(build BuildInfo) *cobra.Command {

@@ -92,7 +92,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), First: opened.First, Break: replay})
+		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.history, First: opened.First, Break: replay})
 	return a.runUI(ctx, m)
 }
 
@@ -112,7 +112,7 @@ func (a *app) runUI(ctx context.Context, m ui.Model) error {
 			fmt.Fprintln(a.stderr, fm.Farewell())
 		}
 		if r, ok := fm.Reopen(); ok && err == nil {
-			a.reopen = a.reopenArgs(r)
+			a.reopen, a.history = a.reopenArgs(r), fm.History()
 		}
 	}
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {

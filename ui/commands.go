@@ -103,6 +103,10 @@ func (m Model) Reopen() (Reopen, bool) {
 	return *m.reopen, true
 }
 
+// History is the command line's lines of this session, for the UI that
+// replaces this one (Options.History).
+func (m Model) History() []string { return m.cmdline.History() }
+
 // reopenOn quits, asking to be opened on r.
 func (m Model) reopenOn(r Reopen) (Model, tea.Cmd) {
 	if m.write.Sending() {

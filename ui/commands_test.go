@@ -103,8 +103,14 @@ func TestSwitchTableAndTarget(t *testing.T) {
 	if r, ok := d.m.Reopen(); !d.quit || !ok || r != (Reopen{Table: "orders"}) {
 		t.Errorf(":table orders: quit %v, reopen %+v %v", d.quit, r, ok)
 	}
-	d = newDriver(t, Options{Store: store, NoCheck: true, Targets: []string{"local", "prod"}}, 120, 30)
+	// The UI opened again carries the command line's history on.
+	d = newDriver(t, Options{Store: store, NoCheck: true, Targets: []string{"local", "prod"}, History: d.m.History()}, 120, 30)
 	d.ready()
+	d.press(":", "up")
+	if !strings.Contains(d.status(), ":table orders") {
+		t.Errorf("up in the UI opened again: %q, want the last line of the one before", d.status())
+	}
+	d.press("esc")
 	d.command("target prod")
 	if r, ok := d.m.Reopen(); !d.quit || !ok || r != (Reopen{Target: "prod"}) {
 		t.Errorf(":target prod: quit %v, reopen %+v %v", d.quit, r, ok)

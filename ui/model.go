@@ -88,6 +88,9 @@ type Options struct {
 	Mouse bool
 	// Targets are the config file's targets, for :target.
 	Targets []string
+	// History is the command line's, from the UI this one replaces
+	// (Model.History after a Reopen).
+	History []string
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -172,6 +175,8 @@ func New(ctx context.Context, o Options) Model {
 	w.SaveDir = o.SaveDir
 	acc := accounts.New(ctx, o.Store, r, akm)
 	acc.SetFirst(o.First)
+	cmdline := command.New(nil, keys.Command)
+	cmdline.SetHistory(o.History)
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
@@ -179,7 +184,7 @@ func New(ctx context.Context, o Options) Model {
 		problems: problems.New(r, pkm),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
-		cmdline:  command.New(nil, keys.Command),
+		cmdline:  cmdline,
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,
 		mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),

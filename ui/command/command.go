@@ -75,6 +75,13 @@ func New(cmds []Command, km KeyMap) Model {
 	return Model{km: km, cmds: cmds, input: in}
 }
 
+// SetHistory gives the line the lines entered before, oldest first (a
+// session's, carried over when the UI opens again on another table).
+func (m *Model) SetHistory(lines []string) { m.history = slices.Clone(lines) }
+
+// History is the lines entered this session, oldest first.
+func (m Model) History() []string { return slices.Clone(m.history) }
+
 // SetCommands replaces the commands (their completions read what the
 // root knows now).
 func (m *Model) SetCommands(cmds []Command) { m.cmds = cmds }
