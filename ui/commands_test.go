@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // command types line on the command line and enters it.
@@ -116,3 +118,39 @@ func TestSwitchTableAndTarget(t *testing.T) {
 		t.Errorf(":target prod: quit %v, reopen %+v %v", d.quit, r, ok)
 	}
 }
+
+// TestRemappedCommandAndFilterKeys: the command line's and the filter's
+// keys are remappable as every other: command to ;, clear-filter to x,
+// command.complete to right; the old keys no longer do it.
+func TestRemappedCommandAndFilterKeys(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true,
+		Keys: map[string][]string{"command": {";"}, "clear-filter": {"x"}, "command.complete": {"right"}}}, 200, 30)
+	d.ready()
+	d.press(":")
+	if d.m.cmdline.Shown() {
+		t.Fatal(": opened the command line, remapped to ;")
+	}
+	d.press(";")
+	d.typeText("lo")
+	d.send(keyMsgRight)
+	d.settle()
+	if !strings.Contains(d.status(), ":locks") {
+		t.Errorf("right after lo: %q, want :locks", d.status())
+	}
+	d.press("esc", "/")
+	d.typeText("ada")
+	d.press("enter", "esc")
+	if d.m.accounts.Filter() != "ada" {
+		t.Fatalf("esc cleared the filter, remapped to x")
+	}
+	if !strings.Contains(d.footer(), "x clear the filter") {
+		t.Errorf("the help line %q does not say x clears the filter", d.footer())
+	}
+	d.press("x")
+	if d.m.accounts.Filter() != "" {
+		t.Errorf("x left the filter %q", d.m.accounts.Filter())
+	}
+}
+
+var keyMsgRight = tea.KeyPressMsg{Code: tea.KeyRight}

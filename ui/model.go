@@ -8,6 +8,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -423,7 +424,9 @@ func (m Model) keys() keymap.KeyMap {
 	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
 	filtered := !text && !m.helpOpen && !m.detail.Shown() && m.listFilter() != ""
 	km.ClearFilter.SetEnabled(filtered)
-	km.Back.SetEnabled(km.Back.Enabled() && !filtered) // esc clears the filter first
+	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
+		km.Back.SetEnabled(false) // esc clears the filter first
+	}
 	if !text && (m.helpOpen || m.detail.Shown()) {
 		// Over the detail and help q goes back, as esc does: it quits only
 		// from a list view (k9s, lazygit).
