@@ -1,5 +1,11 @@
 package ui
 
+import (
+	"slices"
+
+	"github.com/locktable/locktable/keymap"
+)
+
 // The filter: / narrows the list shown to the loaded rows that contain
 // what is typed (each list view keeps its own, until esc clears it); when
 // none does, enter looks the text up in the whole table (search.Find).
@@ -12,6 +18,17 @@ func (m *Model) filterShown() {
 	}
 	matched, rows := m.filterCount()
 	m.search.SetMatches(matched, rows)
+}
+
+// filterKeys turns clear-filter on where a filter is kept over the list
+// shown (text: the keys are typed into a field); esc then clears it
+// before it goes back.
+func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
+	filtered := !text && !m.helpOpen && !m.detail.Shown() && m.listFilter() != ""
+	km.ClearFilter.SetEnabled(filtered)
+	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
+		km.Back.SetEnabled(false)
+	}
 }
 
 // setFilter sets the filter of the list view shown ("" clears it).

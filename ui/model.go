@@ -8,7 +8,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -422,11 +421,7 @@ func (m Model) keys() keymap.KeyMap {
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Break.SetEnabled(km.Break.Enabled() && !text && !m.helpOpen && !m.detail.Shown())
 	km.Back.SetEnabled(!text && (m.helpOpen || m.detail.Shown() || m.view != viewAccounts))
-	filtered := !text && !m.helpOpen && !m.detail.Shown() && m.listFilter() != ""
-	km.ClearFilter.SetEnabled(filtered)
-	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
-		km.Back.SetEnabled(false) // esc clears the filter first
-	}
+	m.filterKeys(&km, text)
 	if !text && (m.helpOpen || m.detail.Shown()) {
 		// Over the detail and help q goes back, as esc does: it quits only
 		// from a list view (k9s, lazygit).
