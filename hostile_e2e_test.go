@@ -523,9 +523,9 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 	}
 	for _, i := range renames {
 		email := fmt.Sprintf("h%02d@x.io", i)
-		tm.keys("/")
-		tm.waitText("the search field", "or account id")
-		tm.text(email)
+		tm.keys(":")
+		tm.waitText("the command line", "command (tab lists them)")
+		tm.text("find " + email)
 		tm.keys("Enter")
 		tm.waitText("the search result", "search: "+email)
 		look("the search for " + email)

@@ -182,10 +182,24 @@ func TestTUISmoke(t *testing.T) {
 		return !strings.Contains(s, `{"S":`) && strings.Contains(s, "▸   └ UNIQ#EMAIL#")
 	})
 
-	// Search an email: the account is pinned on top with its locks.
+	// Filter the loaded rows by an email: its account and its locks.
 	tm.keys("/")
-	tm.waitText("the search field", "or account id")
-	tm.text("linus.13@example.org")
+	tm.waitText("the filter field", "filter: email, username")
+	tm.text("LINUS.13@")
+	tm.waitText("the filter's count", "3 of ")
+	tm.keys("Enter")
+	screen = tm.waitText("the filter kept", "filter linus.13@: 3 of")
+	if !hasLine(screen, regexp.MustCompile(`^▸ ACCT#\S+\s+email=linus\.13@example\.org\s+username=linus13`)) || strings.Contains(screen, "ada.1@") {
+		t.Errorf("the filter does not keep the account alone, selected:\n%s", screen)
+	}
+	tm.keys("Escape")
+	tm.waitFor("the filter cleared", func(s string) bool { return !strings.Contains(s, "filter linus") })
+
+	// Look an email up in the whole table (:find): the account is pinned
+	// on top with its locks.
+	tm.keys(":")
+	tm.waitText("the command line", "command (tab lists them)")
+	tm.text("find linus.13@example.org")
 	tm.keys("Enter")
 	screen = tm.waitText("the search result", "search: linus.13@example.org")
 	if !hasLine(screen, regexp.MustCompile(`^▸ ACCT#\S+\s+email=linus\.13@example\.org\s+username=linus13`)) {
@@ -193,8 +207,8 @@ func TestTUISmoke(t *testing.T) {
 	}
 
 	// The first account with a planted missing lock (the seed's 21st).
-	tm.keys("/")
-	tm.text("ada.20@example.org")
+	tm.keys(":")
+	tm.text("find ada.20@example.org")
 	tm.keys("Enter")
 	screen = tm.waitText("the second search", "search: ada.20@example.org")
 	if !hasLine(screen, regexp.MustCompile(`└ UNIQ#EMAIL#ada\.20@example\.org\s+expected, not found\s+missing\s*$`)) {
@@ -232,9 +246,9 @@ func TestTUIRename(t *testing.T) {
 	tm.start()
 	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
 
-	tm.keys("/")
-	tm.waitText("the search field", "or account id")
-	tm.text("ada0")
+	tm.keys(":")
+	tm.waitText("the command line", "command (tab lists them)")
+	tm.text("find ada0")
 	tm.keys("Enter")
 	tm.waitText("the search result", "search: ada0")
 	tm.keys("e")

@@ -201,6 +201,11 @@ func (a *app) shownSettings() []shownSetting {
 		theme = config.Origin{Source: config.FromFile, File: s.File.Path, Line: s.File.ThemeLine}
 	}
 	out = append(out, shownSetting{"theme", "terminal UI", string(s.File.Theme), theme})
+	mouse := config.Origin{Source: config.FromDefault}
+	if s.File.MouseLine > 0 {
+		mouse = config.Origin{Source: config.FromFile, File: s.File.Path, Line: s.File.MouseLine}
+	}
+	out = append(out, shownSetting{"mouse", "terminal UI", s.File.Mouse, mouse})
 	for _, b := range s.File.Keys {
 		out = append(out, shownSetting{"keys." + b.Name, "terminal UI", b.Keys, config.Origin{Source: config.FromFile, File: s.File.Path, Line: b.Line}})
 	}

@@ -39,11 +39,16 @@ type app struct {
 	presetNotes                  []string // what a preset read from the table
 
 	// settings is where every flag's value came from, once settled
-	// (settle); theme and keys are the config file's preferences for the
-	// terminal UI (ui.Options.Theme and Keys).
+	// (settle); theme, keys and mouse are the config file's preferences
+	// for the terminal UI (ui.Options.Theme, Keys and Mouse).
 	settings *config.Settings
 	theme    config.Theme
 	keys     []config.Binding
+	mouse    bool
+	// reopen is the command line the terminal UI quit to be run with
+	// (:table, :target), nil for none; history is its command line's.
+	reopen  []string
+	history []string
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -55,7 +60,24 @@ type app struct {
 // Main runs locktable with args and returns its exit status. What build
 // leaves empty is read from the binary's build information.
 func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) int {
-	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr}
+	var history []string
+	for {
+		// The terminal UI may quit to be opened on another table or
+		// target (:table, :target): a fresh run, as if started so, but
+		// for the command line's history.
+		code, a := run(ctx, build, args, stdout, stderr, history)
+		if a.reopen == nil || code != ExitOK {
+			return code
+		}
+		args, history = a.reopen, a.history
+	}
+}
+
+// run runs locktable once with args (history is the UI's command line's
+// so far), and returns its exit status and the app, which holds the
+// command line to run next if the UI asked for one.
+func run(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer, history []string) (int, *app) {
+	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr, history: history}
 	defer a.close()
 	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)
@@ -67,13 +89,13 @@ func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io
 	if errors.As(context.Cause(ctx), &intr) && err != nil && code == ExitError {
 		clearLine(stderr) // a progress line, if any
 		fmt.Fprintln(stderr, "locktable: interrupted")
-		return intr.code()
+		return intr.code(), a
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
 		fmt.Fprintln(stderr, "locktable: "+model.OneLine(redact.String(err.Error())))
 	}
-	return code
+	return code, a
 }
 
 func (a *app) rootCommand(build BuildInfo) *cobra.Command {

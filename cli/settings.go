@@ -59,7 +59,7 @@ func (a *app) settle() error {
 		return &exitError{code: ExitError, err: err}
 	}
 	a.settings = s
-	a.theme, a.keys = s.File.Theme, s.File.Keys
+	a.theme, a.keys, a.mouse = s.File.Theme, s.File.Keys, s.File.Mouse
 	return nil
 }
 

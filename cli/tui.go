@@ -7,6 +7,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
 	"github.com/locktable/locktable/dynamo"
@@ -98,17 +99,46 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
-		Theme: string(a.theme), Keys: a.keyMap(), First: opened.First, Break: replay, AuditLog: auditPath})
+		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.history, First: opened.First, Break: replay, AuditLog: auditPath})
+	return a.runUI(ctx, m)
+}
+
+// runUI runs the UI in the terminal until it quits, then does what it
+// asks of the command: print how a write it waited for ended, open
+// another table or target (:table, :target).
+func (a *app) runUI(ctx context.Context, m ui.Model) error {
+	// The UI names the table in the window title, and Bubble Tea sets it
+	// to empty on exit: the terminal keeps the title it had on its stack
+	// meanwhile (XTWINOPS), and gets it back.
+	fmt.Fprint(os.Stdout, pushTitle)
 	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin))).Run()
-	// The terminal is the command's again: say how a write the UI waited
-	// for ended.
-	if fm, ok := final.(ui.Model); ok && fm.Farewell() != "" {
-		fmt.Fprintln(a.stderr, fm.Farewell())
+	fmt.Fprint(os.Stdout, popTitle)
+	if fm, ok := final.(ui.Model); ok {
+		// The terminal is the command's again.
+		if fm.Farewell() != "" {
+			fmt.Fprintln(a.stderr, fm.Farewell())
+		}
+		if r, ok := fm.Reopen(); ok && err == nil {
+			a.reopen, a.history = a.reopenArgs(r), fm.History()
+		}
 	}
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// pushTitle and popTitle save the window title on the terminal's stack
+// and restore it (XTWINOPS 22;0 and 23;0: icon name and title both);
+// terminals without a stack ignore them.
+var pushTitle, popTitle = ansi.WindowOp(22, 0), ansi.WindowOp(23, 0)
+
+// targets are the config file's targets, for the UI's :target.
+func (a *app) targets() []string {
+	if a.settings == nil || a.settings.File == nil {
+		return nil
+	}
+	return a.settings.File.Names()
 }
 
 // keyMap is the config file's keys: as the UI takes them.

@@ -11,6 +11,7 @@
 //	  local: {endpoint-url: http://localhost:8000, table: accounts}
 //	keys: {quit: [q, ctrl+c]}
 //	theme: dark
+//	mouse: true
 package config
 
 import (
@@ -40,6 +41,11 @@ type File struct {
 	// file does not set it.
 	Theme     Theme
 	ThemeLine int
+	// Mouse turns on the terminal UI's mouse (click to select, the
+	// wheel); off, the terminal keeps its own selection. MouseLine is 0
+	// when the file does not set it.
+	Mouse     bool
+	MouseLine int
 	// Keys remaps key bindings by name, in file order. The terminal UI
 	// applies them; the file only guarantees their shape.
 	Keys []Binding

@@ -72,6 +72,7 @@ targets:
     unique: [email=UNIQ#EMAIL#, "a=x,y"]
 keys: { quit: [q, ctrl+c] }
 theme: dark
+mouse: true
 `
 	f, err := parse(t, full)
 	if err != nil {
@@ -93,13 +94,16 @@ theme: dark
 	if f.Default != "local" || f.DefaultLine != 2 || f.Theme != config.ThemeDark || f.ThemeLine != 13 {
 		t.Errorf("default %q line %d, theme %q line %d", f.Default, f.DefaultLine, f.Theme, f.ThemeLine)
 	}
+	if !f.Mouse || f.MouseLine != 14 {
+		t.Errorf("mouse %v line %d, want true at line 14", f.Mouse, f.MouseLine)
+	}
 	if want := []config.Binding{{Name: "quit", Keys: []string{"q", "ctrl+c"}, Line: 12}}; !reflect.DeepEqual(f.Keys, want) {
 		t.Errorf("keys %+v, want %+v", f.Keys, want)
 	}
 
 	for _, text := range []string{"", "# nothing yet\n", "---\n", "~\n", "targets:\n"} {
 		f, err := parse(t, text)
-		if err != nil || len(f.Targets) != 0 || f.Default != "" || f.Theme != config.ThemeAuto {
+		if err != nil || len(f.Targets) != 0 || f.Default != "" || f.Theme != config.ThemeAuto || f.Mouse {
 			t.Errorf("%q: %+v, %v; want an empty config with theme auto", text, f, err)
 		}
 	}
@@ -155,7 +159,13 @@ func TestParseErrors(t *testing.T) {
 		{"binding not a list", "keys:\n  quit: q\n", `config.yaml:2: keys: quit: want a list, like [q]`},
 		{"binding without keys", "keys:\n  quit: []\n", `config.yaml:2: keys: quit: want at least one key`},
 		{"default a list", "default: [a]\n", `config.yaml:1: default: want a target name`},
-		{"not a mapping", "- a\n- b\n", `config.yaml:1: want a mapping of default, targets, keys, theme`},
+		{"not a mapping", "- a\n- b\n", `config.yaml:1: want a mapping of default, targets, keys, theme, mouse`},
+		{"mouse a word", "mouse: on\n", `config.yaml:1: mouse: want true or false, not "on"`},
+		{"mouse quoted", "mouse: \"true\"\n", `config.yaml:1: mouse: want true or false, not "true"`},
+		{"mouse a number", "mouse: 1\n", `config.yaml:1: mouse: want true or false, not "1"`},
+		{"mouse a list", "mouse: [true]\n", `config.yaml:1: mouse: want true or false`},
+		{"mouse null", "mouse:\n", `config.yaml:1: mouse: want true or false`},
+		{"mouse misspelt", "mosue: true\n", `config.yaml:1: unknown key "mosue" (did you mean "mouse"?)`},
 		{"syntax", "targets:\n  p:\n    table: a\n   bad: [\n", `config.yaml:4: not valid YAML`},
 		{"syntax, a flow list over lines", "targets:\n  p:\n    unique: [a,\n      b]\n    table: a\n  q: {\n", `config.yaml:6: not valid YAML`},
 		{"tab indentation", "targets:\n\tp: {}\n", `config.yaml:2: not valid YAML`},

@@ -16,7 +16,7 @@ import (
 )
 
 // topKeys are the keys of the file's top mapping.
-var topKeys = []string{"default", "targets", "keys", "theme"}
+var topKeys = []string{"default", "targets", "keys", "theme", "mouse"}
 
 // Parse reads a config file's contents; path names it in errors. Every
 // error names the line it is about.
@@ -60,6 +60,12 @@ func Parse(path string, data []byte, spec Spec) (*File, error) {
 				return nil, p.errorf(v, "theme: %q is not auto, dark or light", t)
 			}
 			f.ThemeLine = k.Line
+		case "mouse":
+			var on bool
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&on) != nil {
+				return nil, p.errorf(v, "mouse: want true or false%s", not(v))
+			}
+			f.Mouse, f.MouseLine = on, k.Line
 		default:
 			return nil, p.errorf(k, "unknown key %q%s (the file holds %s)", k.Value, suggest(k.Value, topKeys), strings.Join(topKeys, ", "))
 		}

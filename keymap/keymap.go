@@ -34,30 +34,37 @@ type KeyMap struct {
 	// goes back too: it quits only from a list view.
 	// Interrupt quits where q is text: in the search field, the dialog.
 	Interrupt key.Binding
+	// Command opens the command line (:accounts, :find X, :table NAME ...).
+	Command key.Binding
+	// ClearFilter shows every row of the list again, when a filter (/)
+	// keeps some.
+	ClearFilter key.Binding
 }
 
 // Default returns the bindings locktable ships with.
 func Default() KeyMap {
 	return KeyMap{
-		NextView:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
-		PrevView:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
-		Accounts:  key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
-		Locks:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
-		Problems:  key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
-		Items:     key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "other items")),
-		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
-		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
-		Race:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "race for a value")),
-		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo a write")),
-		WriteLog:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "writes log")),
-		Break:     key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "replay a mistake")),
-		CopyKey:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key")),
-		CopyItem:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy item JSON")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		NextView:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
+		PrevView:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
+		Accounts:    key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "accounts")),
+		Locks:       key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "locks")),
+		Problems:    key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "problems")),
+		Items:       key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "other items")),
+		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Add:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add account")),
+		Reload:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload / retry")),
+		Race:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "race for a value")),
+		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo a write")),
+		WriteLog:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "writes log")),
+		Break:       key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "replay a mistake")),
+		CopyKey:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key")),
+		CopyItem:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy item JSON")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Interrupt:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Command:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 	}
 }
 
@@ -65,7 +72,7 @@ func Default() KeyMap {
 // wanted first (the line drops from the end): in a list, moving between
 // views and searching come before copying.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Back, k.NextView, k.Search, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit, k.Interrupt}
+	return []key.Binding{k.ClearFilter, k.Back, k.NextView, k.Search, k.Command, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit, k.Interrupt}
 }
 
 // DetailShortHelp is ShortHelp over a detail, where copying what it shows
@@ -78,7 +85,7 @@ func (k KeyMap) DetailShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems, k.Items},
-		{k.Search, k.Add, k.Race, k.Undo, k.WriteLog, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
+		{k.Search, k.ClearFilter, k.Command, k.Add, k.Race, k.Undo, k.WriteLog, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
 	}
 }
 

@@ -22,6 +22,7 @@ type Backend interface {
 	others.Backend   // pages of the items that are neither accounts nor locks
 	check.Checker    // the background check
 	write.Backend    // plans, the holder lookup, Prepare and Execute
+	TableLister      // the endpoint's tables, for :table
 	// Writable reports whether writes are allowed.
 	Writable() bool
 }

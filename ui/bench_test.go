@@ -69,19 +69,7 @@ func BenchmarkView(b *testing.B) {
 // BenchmarkKeypress is the CPU of one cursor move, Update and View, with
 // 100k accounts (300k rows) loaded. Target: under 1 ms.
 func BenchmarkKeypress(b *testing.B) {
-	m := loadedModel(b, 100_000)
-	down, up := tea.KeyPressMsg{Code: 'j', Text: "j"}, tea.KeyPressMsg{Code: 'k', Text: "k"}
-	i := 0
-	for b.Loop() {
-		k := down
-		if i%2 == 1 {
-			k = up
-		}
-		i++
-		next, _ := m.Update(k)
-		m = next.(Model)
-		_ = m.View()
-	}
+	moveDownUp(b, loadedModel(b, 100_000))
 }
 
 // BenchmarkLoadedHeap reports the live heap after 100k accounts with their

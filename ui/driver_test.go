@@ -235,11 +235,11 @@ func (d *driver) typeText(text string) {
 	d.settle()
 }
 
-// search runs a search and waits for its result.
+// search looks q up in the whole table (:find) and waits for its result.
 func (d *driver) search(q string) {
 	d.t.Helper()
-	d.press("/")
-	d.typeText(q)
+	d.press(":")
+	d.typeText("find " + q)
 	d.press("enter")
 	d.until("the search for "+q, func(m *Model) bool { return !m.search.Busy() })
 	d.settle()

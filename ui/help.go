@@ -25,7 +25,7 @@ func (m Model) footer() string {
 		}
 	}
 	var writes []key.Binding
-	if m.writable && !m.search.Typing() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() && !m.writelog.Shown() {
+	if m.writable && !m.search.Typing() && !m.cmdline.Shown() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() && !m.writelog.Shown() {
 		writes = m.rowWrites()
 	}
 	kept := append(slices.Clip(writes), tail...)

@@ -6,6 +6,7 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/command"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/locks"
@@ -32,6 +33,7 @@ type Keys struct {
 	// Dialog is the write dialog's, the race's board among them.
 	Dialog   dialog.KeyMap
 	Search   search.KeyMap
+	Command  command.KeyMap
 	Mistakes mistakes.KeyMap
 	WriteLog writelog.KeyMap
 	Help     HelpKeyMap
@@ -61,6 +63,7 @@ func DefaultKeys() Keys {
 		Items:    others.DefaultKeyMap(),
 		Dialog:   dialog.DefaultKeyMap(),
 		Search:   search.DefaultKeyMap(),
+		Command:  command.DefaultKeyMap(),
 		Mistakes: mistakes.DefaultKeyMap(),
 		WriteLog: writelog.DefaultKeyMap(),
 		Help:     defaultHelpKeyMap(),

@@ -32,13 +32,13 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 		has, lacks []string
 	}{
 		// On an account whose locks are ok f fixes nothing: not offered.
-		{nil, []string{"enter detail", "n/N next/prev problem", "e rename", "a add", "/ search", "q quit"}, []string{"esc", "ctrl+c", "f fix"}},
+		{nil, []string{"enter detail", "n/N next/prev problem", "e rename", "a add", "/ filter", ": command", "q quit"}, []string{"esc", "ctrl+c", "f fix"}},
 		{[]string{"n"}, []string{"f fix", "e rename", "d delete"}, nil},
 		{[]string{"2"}, []string{"enter detail", "n/N next/prev problem", "esc back"}, []string{"f fix problem"}},
 		{[]string{"3"}, []string{"enter show its rows", "f fix", "esc back"}, []string{"n/N"}},
 		{[]string{"1", "enter"}, []string{"esc/q back", "tab next view", "ctrl+c quit"}, []string{"enter detail", "f fix", "q quit"}},
-		{[]string{"esc", "/"}, []string{"enter search", "esc cancel", "ctrl+c quit"}, []string{"q quit", "tab next view", "n/N", "f fix"}},
-		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ search", "tab next view", "n/N"}},
+		{[]string{"esc", "/"}, []string{"enter keep the filter", "esc clear the filter", "ctrl+c quit"}, []string{"q quit", "tab next view", "n/N", "f fix"}},
+		{[]string{"esc", "a"}, []string{"tab next field", "enter preview", "esc cancel", "ctrl+c quit"}, []string{"q quit", "/ filter", "tab next view", "n/N"}},
 	}
 	for _, s := range steps {
 		d.press(s.keys...)

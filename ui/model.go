@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
+	"github.com/locktable/locktable/ui/command"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
@@ -87,6 +88,15 @@ type Options struct {
 	// AuditLog is the audit log's path, which the writes log shows ("":
 	// none, on a read-only store).
 	AuditLog string
+	// Mouse turns the mouse on (the config file's mouse:): a click
+	// selects a row, the wheel scrolls. Off, the terminal keeps its own
+	// selection of text, as k9s does.
+	Mouse bool
+	// Targets are the config file's targets, for :target.
+	Targets []string
+	// History is the command line's, from the UI this one replaces
+	// (Model.History after a Reopen).
+	History []string
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -111,6 +121,7 @@ type Model struct {
 	others   others.Model
 	detail   detail.Model
 	search   search.Model
+	cmdline  command.Model
 	check    check.Model
 	write    write.Model
 	mistakes mistakes.Model
@@ -137,6 +148,10 @@ type Model struct {
 	shownRef *model.KeyRef
 	ctx      context.Context
 	altBound bool // the config binds a key with alt: such keys are not split (escThen)
+	// tables are the endpoint's, for :table (nil until listed); reopen
+	// is what the UI quit to open instead (Reopen).
+	tables []string
+	reopen *Reopen
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -180,6 +195,8 @@ func New(ctx context.Context, o Options) Model {
 	acc.UseItems(cache)
 	lks := locks.New(ctx, o.Store, r, lkm)
 	lks.UseItems(cache)
+	cmdline := command.New(nil, keys.Command)
+	cmdline.SetHistory(o.History)
 	return Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
@@ -189,6 +206,7 @@ func New(ctx context.Context, o Options) Model {
 		others:   others.New(ctx, o.Store, r, keys.Items),
 		detail:   detail.New(ctx, o.Store, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
+		cmdline:  cmdline,
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,
 		mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
@@ -217,6 +235,9 @@ func (m Model) Init() tea.Cmd {
 // above the status and help lines.
 func (m Model) listHeight() int { return max(m.height-4, 1) }
 
+// listTop is the screen line of a list's first row, under the header.
+const listTop = 2
+
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	lh := m.listHeight()
@@ -230,6 +251,7 @@ func (m *Model) resize(w, h int) {
 	m.mistakes.SetWidth(w)
 	m.help.SetWidth(w)
 	m.search.SetSize(w, 1)
+	m.cmdline.SetWidth(w)
 	if m.helpOpen {
 		m.layHelp()
 	}
@@ -268,7 +290,9 @@ func (m Model) Farewell() string { return m.write.Farewell() }
 func (m Model) View() tea.View {
 	v := tea.NewView(m.content())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if m.opts.Mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "locktable: " + model.Printable(m.schema.Table)
 	return v
 }
@@ -317,6 +341,9 @@ func (m Model) content() string {
 	if m.search.Typing() {
 		bottom = m.search.View()
 	}
+	if m.cmdline.Shown() {
+		bottom = m.cmdline.View()
+	}
 	out := h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
 	if strings.Contains(bottom, "\n") {
 		return out // a status of two lines takes the help line's
@@ -330,6 +357,8 @@ func (m Model) active() help.KeyMap {
 	switch {
 	case m.search.Typing():
 		return m.search
+	case m.cmdline.Shown():
+		return m.cmdline
 	case m.write.Open():
 		return m.write
 	case m.mistakes.Shown():
@@ -429,8 +458,8 @@ func errText(err error) string {
 // and the dialog every key is text but ctrl+c.
 func (m Model) keys() keymap.KeyMap {
 	km := m.km
-	text := m.search.Typing() || m.write.Open() || m.mistakes.Shown()
-	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Items, &km.Search, &km.Reload, &km.Help, &km.Quit} {
+	text := m.search.Typing() || m.cmdline.Shown() || m.write.Open() || m.mistakes.Shown()
+	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Items, &km.Search, &km.Command, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
@@ -446,6 +475,7 @@ func (m Model) keys() keymap.KeyMap {
 	km.Undo.SetEnabled(km.Undo.Enabled() && !m.writelog.Shown())
 	km.WriteLog.SetEnabled(!text && !m.writelog.Shown())
 	km.Back.SetEnabled(!text && (over || m.view != viewAccounts))
+	m.filterKeys(&km, text)
 	if !text && over {
 		// Over the detail and help q goes back, as esc does: it quits only
 		// from a list view (k9s, lazygit).

@@ -33,7 +33,7 @@ func TestRemappedKeysReachTheWidgets(t *testing.T) {
 	if !d.m.search.Typing() {
 		t.Fatal("esc closed the search field, remapped to ctrl+g")
 	}
-	if !strings.Contains(d.footer(), "ctrl+g cancel") {
+	if !strings.Contains(d.footer(), "ctrl+g clear the filter") {
 		t.Errorf("help line %q, want ctrl+g to cancel", d.footer())
 	}
 	d.send(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})

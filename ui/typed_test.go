@@ -178,12 +178,6 @@ func TestTypedConfirmationKeys(t *testing.T) {
 	}
 }
 
-// status is the status line: the line above the help line.
-func (d *driver) status() string {
-	ls := d.lines()
-	return ls[len(ls)-2]
-}
-
 // TestWriteKeysSayWhyOnRowsTheyDoNotTake: f, e and d on a row that does
 // not take them (an orphan, a lock that is ok, a missing value, a lock of
 // the locks view) did nothing, or said too little; the status says why,

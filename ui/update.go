@@ -74,6 +74,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.route(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg)
+	case tablesMsg:
+		m.tables = msg.names
+		m.cmdline.SetCommands(m.lineCommands())
 	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
@@ -107,6 +112,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		m.view, m.helpOpen = viewAccounts, false
 		m.detail.Close()
 		m.writelog.Close()
+		m.accounts.SetFilter("") // what was asked for is shown, not filtered out
 		m.accounts, cmd = m.accounts.Update(msg)
 		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.opts.NoCheck {
 			// What was found differs from what the rows showed: the table
@@ -246,7 +252,10 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.search.Typing():
 		m.search, cmd = m.search.Update(msg)
+		m.filterShown()
 		return m, cmd
+	case m.cmdline.Shown():
+		return m.onCommandKey(msg)
 	case m.write.Open():
 		m.write, cmd = m.write.Update(msg)
 		return m, cmd
@@ -283,8 +292,15 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Items):
 		cmd = m.switchTo(viewItems)
 	case key.Matches(msg, km.Search):
-		m.search, cmd = m.search.Open()
+		m.helpOpen = false
+		m.detail.Close()
+		m.search, cmd = m.search.Open(m.listFilter())
+		m.filterShown()
 		return m, cmd
+	case key.Matches(msg, km.ClearFilter):
+		m.setFilter("")
+	case key.Matches(msg, km.Command):
+		return m.openCommandLine()
 	case key.Matches(msg, km.Add):
 		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
 		return m, cmd
@@ -455,6 +471,16 @@ func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
 		m.write, wcmd = m.write.Update(asked)
 	}
 	return m, tea.Batch(cmd, wcmd, m.prefetch())
+}
+
+// click selects the row of the list clicked; over anything else (help,
+// the detail, a dialog, the header) it does nothing.
+func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	if m.tooSmall() || m.helpOpen || m.detail.Shown() || m.write.Open() || m.mistakes.Shown() || m.search.Typing() || m.cmdline.Shown() {
+		return m, nil
+	}
+	msg.Y -= listTop
+	return m.route(msg)
 }
 
 // switchTo shows a list view, closing what was open over the last one.

@@ -72,6 +72,24 @@ func (b *Backend) Put(table string, items ...model.Item) {
 	}
 }
 
+// Tables lists the tables the backend holds, the schema's among them,
+// sorted (ListTables).
+func (b *Backend) Tables(ctx context.Context) ([]string, error) {
+	err := b.called("Tables")
+	defer b.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	names := []string{b.schema.Table}
+	for name := range b.tables {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
 // Item returns the item of table at key, as stored now.
 func (b *Backend) Item(table string, key map[string]string) (model.Item, bool) {
 	b.mu.Lock()

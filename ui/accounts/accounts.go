@@ -333,7 +333,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
-	case tea.MouseWheelMsg:
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
 		m.followEnd = false
 		return m, m.Prefetch()
@@ -575,7 +575,9 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s %s loaded%s", rows.Count(int64(len(m.src.main))), m.src.many, more)
+	kept, of := m.list.Matched()
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
+		fmt.Sprintf("%s %s loaded%s", rows.Count(int64(len(m.src.main))), m.src.many, more)
 }
 
 // one is what an item of the account table is called: account, or record.
@@ -621,13 +623,23 @@ func (m Model) Cursor() int { return m.list.Cursor() }
 // SetCursor selects row i.
 func (m *Model) SetCursor(i int) { m.list.SetCursor(i) }
 
+// SetFilter shows only the rows that contain q, accounts whole
+// (browser.Model.SetFilter); "" shows them all.
+func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+
+// Filter is the filter in force, "" for none.
+func (m Model) Filter() string { return m.list.Filter() }
+
+// Matched is how many rows the filter keeps, of how many.
+func (m Model) Matched() (kept, of int) { return m.list.Matched() }
+
 // Pinned reports whether a group is pinned on top (esc unpins it).
 func (m Model) Pinned() bool { return m.src.pin != nil }
 
 // SelectedAccount is the account of the selected row, when it is an
 // account or one of its locks.
 func (m Model) SelectedAccount() (model.AccountView, bool) {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return model.AccountView{}, false
 	}
 	r := m.src.row(m.list.Cursor())
@@ -641,7 +653,7 @@ func (m Model) SelectedAccount() (model.AccountView, bool) {
 // it (a lock row knows only its own account). Why one is left to a person
 // is the repair plan's to say (model.Problem.LeftToAPerson), not the row's.
 func (m Model) SelectedProblem() (p model.Problem, ok bool) {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return p, false
 	}
 	sc := m.r.Schema

@@ -15,7 +15,7 @@ import (
 // and for a lock, why it has the status it has. The "… more orphan locks"
 // row leads to the problems view.
 func (m Model) open() tea.Cmd {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return nil
 	}
 	r, sc := m.src.row(m.list.Cursor()), m.r.Schema
@@ -57,7 +57,7 @@ func (m Model) open() tea.Cmd {
 // keys: an account, or a lock that has a value; false on a heading, a
 // missing lock's row or the "… more" row.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return model.KeyRef{}, false
 	}
 	r, sc := m.src.row(m.list.Cursor()), m.r.Schema

@@ -64,6 +64,7 @@ type source struct {
 	top     []rows.Row
 	unpin   string // the key that unpins, as a note says it
 	screen  rows.Screen
+	matched lastMatch
 }
 
 func newSource(r *rows.Renderer, unpin string) *source {
@@ -124,7 +125,7 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 }
 
 // Measure lays out the rows about to be shown together (browser.Measurer).
-func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+func (d *source) Measure(shown []int, width int) { d.screen.Measure(shown, width, d.cells) }
 
 func (d *source) Render(i, width int, selected bool) string {
 	if l, ok := d.screen.Layout(width); ok {

@@ -1,5 +1,7 @@
 // Package browser is a scrolling list that renders only its visible rows,
-// so that drawing costs the same with a thousand rows or a million.
+// so that drawing costs the same with a thousand rows or a million. A
+// filter (SetFilter) narrows it to the rows that contain some text; the
+// list's indices stay the source's.
 package browser
 
 import (
@@ -26,14 +28,18 @@ type Headings interface {
 // columns aligned): View tells it which rows it is about to render, then
 // renders them, in the same frame.
 type Measurer interface {
-	Measure(from, to, width int)
+	Measure(shown []int, width int)
 }
 
 // Model is the list's state: which row is selected and which is on top.
+// cursor and offset are positions among the rows shown, which are the
+// source's rows unless a filter keeps fewer (see filter.go); its methods
+// take and return source rows.
 type Model struct {
 	km                            KeyMap
 	src                           Source
 	cursor, offset, width, height int
+	filter                        filter
 }
 
 // New returns a list over src, moved by km.
@@ -42,14 +48,15 @@ func New(km KeyMap, src Source) Model { return Model{km: km, src: src} }
 // SetSize sets the list's size in cells.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, max(h, 1)
+	m.sync()
 	m.clamp()
 }
 
 // Cursor returns the selected row.
-func (m Model) Cursor() int { return m.cursor }
+func (m Model) Cursor() int { return m.row(m.cursor) }
 
 // Offset returns the row shown on top.
-func (m Model) Offset() int { return m.offset }
+func (m Model) Offset() int { return m.row(m.offset) }
 
 // Height returns the number of rows shown.
 func (m Model) Height() int { return m.height }
@@ -57,7 +64,8 @@ func (m Model) Height() int { return m.height }
 // SetCursor selects row i (clamped), or the first row after it that is
 // not a heading, and scrolls it into view.
 func (m *Model) SetCursor(i int) {
-	m.cursor = i
+	m.sync()
+	m.cursor = m.pos(i)
 	m.clamp()
 	m.skipHeadings(+1)
 }
@@ -65,6 +73,14 @@ func (m *Model) SetCursor(i int) {
 // Shift moves the selection and the view by d rows, for when rows are
 // inserted or removed above them: the same row stays selected, in place.
 func (m *Model) Shift(d int) {
+	if m.filter.on() {
+		i, line := m.Cursor(), m.cursor-m.offset
+		m.sync()
+		m.cursor = m.pos(i + d)
+		m.offset = m.cursor - line
+		m.clamp()
+		return
+	}
 	m.cursor += d
 	m.offset += d
 	m.clamp()
@@ -74,6 +90,13 @@ func (m *Model) Shift(d int) {
 // rows inserted above while the top of the list is on screen: the new rows
 // come into view and the same row stays selected.
 func (m *Model) ShiftCursor(d int) {
+	if m.filter.on() {
+		i := m.Cursor()
+		m.sync()
+		m.cursor = m.pos(i + d)
+		m.clamp()
+		return
+	}
 	m.cursor += d
 	m.clamp()
 }
@@ -81,8 +104,9 @@ func (m *Model) ShiftCursor(d int) {
 // Seek selects the next row (dir +1) or previous row (dir -1) for which
 // match holds, and reports whether there was one.
 func (m *Model) Seek(dir int, match func(i int) bool) bool {
-	for i := m.cursor + dir; i >= 0 && i < m.src.Len(); i += dir {
-		if match(i) {
+	m.sync()
+	for p := m.cursor + dir; p >= 0 && p < m.n(); p += dir {
+		if i := m.row(p); match(i) {
 			m.SetCursor(i)
 			return true
 		}
@@ -97,7 +121,7 @@ func (m *Model) ScrollToTop() {
 }
 
 func (m *Model) clamp() {
-	n := m.src.Len()
+	n := m.n()
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
 	if m.cursor < m.offset {
 		m.offset = m.cursor
@@ -110,6 +134,7 @@ func (m *Model) clamp() {
 
 // Update moves the selection on navigation keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m.sync()
 	start := m.cursor
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -127,7 +152,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, m.km.Top):
 			m.cursor = 0
 		case key.Matches(msg, m.km.Bottom):
-			m.cursor = m.src.Len() - 1
+			m.cursor = m.n() - 1
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {
@@ -136,6 +161,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case tea.MouseWheelDown:
 			m.cursor += 3
 		}
+	case tea.MouseClickMsg:
+		// Y is the line of the list clicked, 0 its first (the caller
+		// makes it relative); a click below the last row does nothing.
+		if msg.Button != tea.MouseLeft || msg.Y < 0 || msg.Y >= m.height || m.offset+msg.Y >= m.n() {
+			return m, nil
+		}
+		m.cursor = m.offset + msg.Y
 	}
 	m.clamp()
 	m.skipHeadings(m.cursor - start)
@@ -154,9 +186,9 @@ func (m *Model) skipHeadings(delta int) {
 		dir = -1
 	}
 	for _, d := range []int{dir, -dir} {
-		for i := m.cursor; i >= 0 && i < m.src.Len(); i += d {
-			if !h.Heading(i) {
-				m.cursor = i
+		for p := m.cursor; p >= 0 && p < m.n(); p += d {
+			if !h.Heading(m.row(p)) {
+				m.cursor = p
 				m.clamp()
 				return
 			}
@@ -167,16 +199,24 @@ func (m *Model) skipHeadings(delta int) {
 // View renders the visible rows, padded to the list's height.
 func (m Model) View() string {
 	var b strings.Builder
-	n := m.src.Len()
+	n, rows := m.n(), m.src.Len()
 	if ms, ok := m.src.(Measurer); ok {
-		ms.Measure(m.offset, min(m.offset+m.height, n), m.width)
+		shown := make([]int, 0, m.height)
+		for p := m.offset; p < min(m.offset+m.height, n); p++ {
+			if !m.filter.on() || m.filter.shown[p] < rows {
+				shown = append(shown, m.row(p))
+			}
+		}
+		ms.Measure(shown, m.width)
 	}
-	for i := m.offset; i < m.offset+m.height; i++ {
-		if i > m.offset {
+	for p := m.offset; p < m.offset+m.height; p++ {
+		if p > m.offset {
 			b.WriteByte('\n')
 		}
-		if i < n {
-			b.WriteString(m.src.Render(i, m.width, i == m.cursor))
+		// A row past the source's end is one the filter kept before
+		// the source shrank, and the view has not told the list yet.
+		if p < n && (!m.filter.on() || m.filter.shown[p] < rows) {
+			b.WriteString(m.src.Render(m.row(p), m.width, p == m.cursor))
 		}
 	}
 	return b.String()

@@ -18,6 +18,10 @@ type compactAccount struct {
 	// full keeps the whole view of the rare account with a non-string
 	// attribute or lock owner, which the compact form cannot show.
 	full *model.AccountView
+	// hay is what a filter looks in, in lower case, made when one first
+	// does (Cache.Haystack); "" until then. A read replaces the whole
+	// compact form, hay with it.
+	hay string
 }
 
 type compactAttr struct {

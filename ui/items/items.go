@@ -209,3 +209,48 @@ func StaleLines(err error, width int) []string {
 	why := "stale: reading these rows again failed, so they are as last read (r retries): " + model.OneLine(redact.String(err.Error()))
 	return strings.Split(ansi.Wrap(why, max(width-2, 20), " "), "\n")
 }
+
+// Haystack is what a filter looks in for account id, in lower case: its
+// key, its values, its locks' keys and owners (made once a read), then
+// its locks' statuses as judged now; false for an account not held, or
+// one the compact form cannot show (the filter asks Account then).
+func (c *Cache) Haystack(id string) (string, bool) {
+	ca, ok := c.accounts[id]
+	if !ok || ca.full != nil {
+		return "", false
+	}
+	if ca.hay == "" {
+		ca.hay = ca.haystack(c.schema)
+		c.accounts[id] = ca
+	}
+	var b strings.Builder
+	b.WriteString(ca.hay)
+	for ci := range ca.locks {
+		b.WriteByte(0)
+		b.WriteString(string(c.Status(id, ci)))
+	}
+	return b.String(), true
+}
+
+// haystack is the part of Haystack a read fixes: the key, the values and
+// the locks' keys and owners, in lower case, apart.
+func (c *compactAccount) haystack(sc *model.Schema) string {
+	var b strings.Builder
+	b.WriteString(c.id)
+	for ci, a := range c.attrs {
+		b.WriteByte(0)
+		b.WriteString(a.s)
+		if ci >= len(c.locks) {
+			continue
+		}
+		l := c.locks[ci]
+		b.WriteByte(0)
+		if con := sc.Constraints[ci]; l.value != "" && con.InAccountTable() {
+			b.WriteString(con.Prefix)
+		}
+		b.WriteString(l.value)
+		b.WriteByte(0)
+		b.WriteString(l.owner)
+	}
+	return strings.ToLower(b.String())
+}

@@ -315,7 +315,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.list, _ = m.list.Update(msg)
 			m.followEnd = key.Matches(msg, m.km.Bottom)
 		}
-	case tea.MouseWheelMsg:
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
 		m.followEnd = false
 	}
@@ -324,7 +324,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // open asks for the detail of the selected lock, as listed.
 func (m Model) open() tea.Cmd {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return nil
 	}
 	l := m.src.lock(m.list.Cursor())
@@ -340,7 +340,7 @@ func (m Model) open() tea.Cmd {
 
 // SelectedRef is the key of the selected lock, for the copy keys.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 {
 		return model.KeyRef{}, false
 	}
 	l := m.src.lock(m.list.Cursor())
@@ -368,8 +368,20 @@ func (m Model) Status() string {
 	if !m.next.Done() {
 		more = ", more below"
 	}
-	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
+	kept, of := m.list.Matched()
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
+		fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
 }
+
+// SetFilter shows only the locks that contain q
+// (browser.Model.SetFilter); "" shows them all.
+func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+
+// Filter is the filter in force, "" for none.
+func (m Model) Filter() string { return m.list.Filter() }
+
+// Matched is how many locks the filter keeps, of how many.
+func (m Model) Matched() (kept, of int) { return m.list.Matched() }
 
 // Loading reports whether a page is being read.
 func (m Model) Loading() bool { return m.loading }
@@ -416,7 +428,7 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 }
 
 // Measure lays out the rows about to be shown together (browser.Measurer).
-func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+func (d *source) Measure(shown []int, width int) { d.screen.Measure(shown, width, d.cells) }
 
 func (d *source) Render(i, width int, selected bool) string {
 	l, measured := d.screen.Layout(width)

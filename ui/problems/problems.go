@@ -66,7 +66,9 @@ func (m Model) Status() string {
 	if m.note != "" || !m.ready {
 		return m.note
 	}
-	return rows.Where(m.list.Cursor(), m.src.Len()) + fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
+	kept, of := m.list.Matched()
+	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
+		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
 }
 
 // SetSize sets the view's size in cells.
@@ -115,6 +117,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if ok {
 		m.note = ""
 	}
+	if c, click := msg.(tea.MouseClickMsg); click {
+		c.Y -= len(m.wrapped) // the hint is above the list
+		msg = c
+	}
 	switch p, selected := m.Selected(); {
 	case !ok || !key.Matches(k, m.km.Enter, m.km.Fix):
 		m.list, _ = m.list.Update(msg)
@@ -140,7 +146,7 @@ func (m *Model) Asked() tea.Msg {
 // Selected is the problem on the selected line, if it is one.
 func (m Model) Selected() (model.Problem, bool) {
 	p, ok := m.src.at(m.list.Cursor())
-	if !ok {
+	if !ok || m.list.Len() == 0 {
 		return model.Problem{}, false
 	}
 	return *p, true
@@ -167,6 +173,16 @@ func (m Model) SelectedRef() (model.KeyRef, bool) {
 	}
 	return model.KeyRef{Table: table, Key: p.Lock}, true
 }
+
+// SetFilter shows only the problems that contain q
+// (browser.Model.SetFilter); "" shows them all.
+func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+
+// Filter is the filter in force, "" for none.
+func (m Model) Filter() string { return m.list.Filter() }
+
+// Matched is how many problems the filter keeps, of how many.
+func (m Model) Matched() (kept, of int) { return m.list.Matched() }
 
 // Ready reports whether a check's problems are shown.
 func (m Model) Ready() bool { return m.ready }
@@ -254,7 +270,7 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 }
 
 // Measure lays out the lines about to be shown together (browser.Measurer).
-func (d *source) Measure(from, to, width int) { d.screen.Measure(from, to, width, d.cells) }
+func (d *source) Measure(shown []int, width int) { d.screen.Measure(shown, width, d.cells) }
 
 func (d *source) Render(i, width int, selected bool) string {
 	l := d.lines[i]

@@ -288,16 +288,17 @@ func elideMiddle(s string, shared, w int) string {
 // then render each from Cells with Line and Layout, in the same frame.
 type Screen struct {
 	layout Layout
-	from   int
+	rows   []int // the rows measured, ascending
 	cells  []Cells
 	has    []bool
 }
 
-// Measure lays out the rows from to to at width; cells returns a row's
-// cells, false for a row that has none (a title).
-func (s *Screen) Measure(from, to, width int, cells func(i int) (Cells, bool)) {
-	s.from, s.cells, s.has = from, s.cells[:0], s.has[:0]
-	for i := from; i < to; i++ {
+// Measure lays out the rows shown (ascending: a filter may skip some) at
+// width; cells returns a row's cells, false for a row that has none (a
+// title).
+func (s *Screen) Measure(shown []int, width int, cells func(i int) (Cells, bool)) {
+	s.rows, s.cells, s.has = append(s.rows[:0], shown...), s.cells[:0], s.has[:0]
+	for _, i := range shown {
 		c, ok := cells(i)
 		s.cells, s.has = append(s.cells, c), append(s.has, ok)
 	}
@@ -307,10 +308,11 @@ func (s *Screen) Measure(from, to, width int, cells func(i int) (Cells, bool)) {
 // Cells are row i's cells as measured, false when it was not measured
 // or has none.
 func (s *Screen) Cells(i int) (Cells, bool) {
-	if i -= s.from; i < 0 || i >= len(s.cells) || !s.has[i] {
+	k, found := slices.BinarySearch(s.rows, i)
+	if !found || !s.has[k] {
 		return Cells{}, false
 	}
-	return s.cells[i], true
+	return s.cells[k], true
 }
 
 // Layout is the layout measured for width, false when none was.

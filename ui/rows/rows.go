@@ -273,6 +273,15 @@ func Where(cursor, n int) string {
 	return fmt.Sprintf("row %s of %s · ", Count(int64(cursor+1)), Count(int64(n)))
 }
 
+// Filtered says what a filter keeps of how many rows, for a view's
+// status line: "filter ada: 4 of 1,204 rows · ", "" when there is none.
+func Filtered(q string, matched, rows int) string {
+	if q == "" {
+		return ""
+	}
+	return fmt.Sprintf("filter %s: %s of %s rows · ", model.Printable(q), Count(int64(matched)), Count(int64(rows)))
+}
+
 // Wrap fits lines to width between words (a word longer than a line is
 // broken, never cut), each continuation indented as its line is, plus two:
 // JSON indented one member a line wraps between its tokens, not inside

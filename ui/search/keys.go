@@ -2,7 +2,7 @@ package search
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is the search field's bindings; every other key is text.
+// KeyMap is the filter field's bindings; every other key is text.
 type KeyMap struct {
 	Search, Cancel key.Binding
 }
@@ -10,8 +10,8 @@ type KeyMap struct {
 // DefaultKeyMap returns the search field's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Search: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Search: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 	}
 }
 

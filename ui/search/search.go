@@ -1,8 +1,11 @@
-// Package search is the search field and what it finds: an account by its
-// key, an email or a handle (through the lock and its owner, or by looking
-// for holders), pinned on top of the accounts view. It also reads the rows
-// of a problem the problems view jumps to. It owns its field, its busy
-// state and its request id.
+// Package search is the filter field and the lookup across the whole
+// table: the field (/) filters the loaded rows as it is typed (the root
+// hands its Query to the list shown), and when nothing loaded matches,
+// enter looks the text up (Find, also :find): an account by its key, an
+// email or a handle (through the lock and its owner, or by looking for
+// holders), pinned on top of the accounts view. It also reads the rows of
+// a problem the problems view jumps to. It owns its field, its busy state
+// and its request id.
 package search
 
 import (
@@ -13,6 +16,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
@@ -56,10 +60,14 @@ type Model struct {
 	km      KeyMap
 	input   textinput.Model
 	typing  bool // the field is open
-	busy    bool
-	req     reqID
-	status  string
-	err     error
+	// matched and rows are how many rows the field's text keeps of how
+	// many loaded (SetMatches): with none kept, enter looks it up.
+	matched, rows int
+	width         int
+	busy          bool
+	req           reqID
+	status        string
+	err           error
 	// known are the holders of each value the finished check found
 	// shared or unlocked, so that a search need not look them up.
 	known map[heldValue][]string
@@ -81,7 +89,7 @@ func New(ctx context.Context, backend Backend, schema *model.Schema, pump events
 		attrs = append(attrs, c.Attr)
 	}
 	one, _ := schema.Nouns()
-	in.Placeholder = strings.Join(attrs, ", ") + " or " + one + " id" // email, username or account id
+	in.Placeholder = "filter: " + strings.Join(attrs, ", ") + ", " + one + " id…" // email, username, account id
 	in.CharLimit = 2048
 	return Model{ctx: ctx, backend: backend, schema: schema, pump: pump, km: km, input: in}
 }
@@ -99,15 +107,33 @@ func (m *Model) SetReport(r *model.Report) {
 	}
 }
 
-// Open opens the field, empty.
-func (m Model) Open() (Model, tea.Cmd) {
+// Open opens the field holding the filter in force (q, "" for none).
+func (m Model) Open(q string) (Model, tea.Cmd) {
 	m.typing = true
-	m.input.SetValue("")
+	m.input.SetValue(q)
+	m.input.CursorEnd()
 	return m, m.input.Focus()
 }
 
+// SetMatches says how many rows the field's text keeps of how many are
+// loaded, for the field to show and for enter.
+func (m *Model) SetMatches(matched, rows int) { m.matched, m.rows = matched, rows }
+
+// Query is the filter the list shown should have: the field's text while
+// it is open and once enter kept it, "" once esc cleared it or a lookup
+// took it.
+func (m Model) Query() string { return strings.TrimSpace(m.input.Value()) }
+
+// lookUp says whether enter looks the text up across the whole table:
+// some text, and no loaded row it keeps.
+func (m Model) lookUp() bool { return m.Query() != "" && m.matched == 0 }
+
 // SetSize sets the field's size in cells: it is one line high.
-func (m *Model) SetSize(w, _ int) { m.input.SetWidth(max(w-4, 10)) }
+// The count, or the offer to look the text up, follows the text.
+func (m *Model) SetSize(w, _ int) {
+	m.width = w
+	m.input.SetWidth(max(w-4, 10))
+}
 
 // Update edits the field, starts a search on enter, and follows it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -139,29 +165,41 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, m.km.Cancel):
 		m.typing = false
+		m.input.SetValue("")
 		m.input.Blur()
 		return m, nil
 	case key.Matches(k, m.km.Search):
-		q := strings.TrimSpace(m.input.Value())
+		look, q := m.lookUp(), m.Query()
 		m.typing = false
 		m.input.Blur()
-		if q == "" {
-			return m, nil
+		if !look {
+			return m, nil // the filter stays
 		}
-		m.status = "searching for " + model.Printable(q) + "…"
-		ctx, b, o := m.ctx, m.backend, backend.FindOptions{}
-		if known := m.known; known != nil {
-			o.Known = func(ci int, v string) []string { return known[heldValue{ci, v}] }
-		}
-		return m.start(func(progress func(string, int64)) (accounts.Pin, error) {
-			o.Progress = progress
-			f, err := b.Find(ctx, q, o)
-			return accounts.Pin{Title: "search: " + model.Printable(q), Accounts: f.Accounts, Orphans: f.Orphans, Note: f.Note}, err
-		})
+		m.input.SetValue("")
+		return m.Find(q)
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return m, cmd
+}
+
+// Find looks q up across the whole table (Store.Find) and pins what it
+// finds on top of the accounts view; an empty q does nothing.
+func (m Model) Find(q string) (Model, tea.Cmd) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return m, nil
+	}
+	m.status = "searching for " + model.Printable(q) + "…"
+	ctx, b, o := m.ctx, m.backend, backend.FindOptions{}
+	if known := m.known; known != nil {
+		o.Known = func(ci int, v string) []string { return known[heldValue{ci, v}] }
+	}
+	return m.start(func(progress func(string, int64)) (accounts.Pin, error) {
+		o.Progress = progress
+		f, err := b.Find(ctx, q, o)
+		return accounts.Pin{Title: "search: " + model.Printable(q), Accounts: f.Accounts, Orphans: f.Orphans, Note: f.Note}, err
+	})
 }
 
 // start runs look in the background, posting its progress and its answer.
@@ -180,14 +218,38 @@ func (m Model) start(look func(progress func(what string, scanned int64)) (accou
 	}
 }
 
+// keys are the bindings as they work now: enter keeps the filter, or
+// looks the text up when it keeps no row.
+func (m Model) keys() KeyMap {
+	km := m.km
+	if m.lookUp() {
+		km.Search.SetHelp(km.Search.Help().Key, "look it up in the whole table")
+	}
+	return km
+}
+
 // ShortHelp is the help line's part while the field is open.
-func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
+func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
 
 // FullHelp is the help screen's part while the field is open.
-func (m Model) FullHelp() [][]key.Binding { return m.km.FullHelp() }
+func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
-// View renders the field.
-func (m Model) View() string { return m.input.View() }
+// View renders the field, and how many loaded rows its text keeps.
+func (m Model) View() string {
+	if m.Query() == "" {
+		return m.input.View()
+	}
+	in := m.input // as wide as its text, so that what follows is close
+	in.SetWidth(min(ansi.StringWidth(in.Value())+1, max(m.width-4, 10)))
+	line := in.View()
+	switch {
+	case m.lookUp():
+		line += "  no loaded row matches; " + m.km.Search.Help().Key + " looks it up in the whole table"
+	default:
+		line += fmt.Sprintf("  %s of %s rows", rows.Count(int64(m.matched)), rows.Count(int64(m.rows)))
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
 
 // Typing reports whether the field is open.
 func (m Model) Typing() bool { return m.typing }

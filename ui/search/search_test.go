@@ -43,7 +43,7 @@ func press(code rune) tea.KeyPressMsg {
 // typeIn opens the field and types text.
 func typeIn(t *testing.T, m Model, text string) Model {
 	t.Helper()
-	m, _ = m.Open()
+	m, _ = m.Open("")
 	for _, r := range text {
 		m, _ = m.Update(press(r))
 	}
@@ -124,7 +124,7 @@ func TestCancelAndEmpty(t *testing.T) {
 	if m.Typing() || m.Busy() || cmd != nil || b.Calls("Find") != 0 {
 		t.Errorf("enter on spaces: typing %v, busy %v, %d finds; want closed, nothing asked", m.Typing(), m.Busy(), b.Calls("Find"))
 	}
-	if m, _ = m.Open(); m.Value() != "" {
+	if m, _ = m.Open(""); m.Value() != "" {
 		t.Errorf("the field opens holding %q, want it empty", m.Value())
 	}
 }
@@ -196,7 +196,47 @@ func TestRemappedCancel(t *testing.T) {
 	if m, _ = m.Update(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl}); m.Typing() {
 		t.Error("ctrl+g did not close the field")
 	}
-	if h := m.ShortHelp()[1].Help(); h.Key != "ctrl+g" || h.Desc != "cancel" {
+	if h := m.ShortHelp()[1].Help(); h.Key != "ctrl+g" || h.Desc != "clear the filter" {
 		t.Errorf("help says %+v", h)
+	}
+}
+
+// TestFilterKeptOrLookedUp: the field's text is the list's filter; enter
+// keeps it when it keeps rows, and looks it up across the table when it
+// keeps none, offering that first; esc clears it.
+func TestFilterKeptOrLookedUp(t *testing.T) {
+	m, b, pump := field(t, DefaultKeyMap())
+	m = typeIn(t, m, "ada")
+	m.SetMatches(3, 21)
+	if m.Query() != "ada" || !strings.Contains(m.View(), "3 of 21 rows") {
+		t.Fatalf("query %q, view %q; want ada and the count", m.Query(), m.View())
+	}
+	m, cmd := m.Update(press(tea.KeyEnter))
+	if m.Typing() || m.Busy() || cmd != nil || m.Query() != "ada" || b.Calls("Find") != 0 {
+		t.Fatalf("enter on a filter that keeps rows: typing %v, busy %v, query %q, %d finds; want it kept, nothing looked up",
+			m.Typing(), m.Busy(), m.Query(), b.Calls("Find"))
+	}
+	m, _ = m.Open(m.Query())
+	if m.Value() != "ada" {
+		t.Errorf("the field opens holding %q, want the filter in force", m.Value())
+	}
+	m, _ = m.Update(press(tea.KeyEscape))
+	if m.Query() != "" {
+		t.Errorf("esc left the filter %q", m.Query())
+	}
+	m = typeIn(t, m, "zed@x.io")
+	m.SetMatches(0, 21)
+	if !strings.Contains(m.View(), "no loaded row matches; enter looks it up in the whole table") {
+		t.Errorf("a filter that keeps nothing does not offer the lookup: %q", m.View())
+	}
+	if h := m.ShortHelp()[0].Help(); h.Desc != "look it up in the whole table" {
+		t.Errorf("enter's help says %q", h.Desc)
+	}
+	m, cmd = m.Update(press(tea.KeyEnter))
+	if m.Query() != "" || !m.Busy() {
+		t.Fatalf("enter on a filter that keeps nothing: query %q, busy %v; want it cleared and looked up", m.Query(), m.Busy())
+	}
+	if d := done(t, cmd, pump); d.err != nil {
+		t.Errorf("the lookup failed: %v", d.err)
 	}
 }

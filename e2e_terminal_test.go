@@ -1,0 +1,109 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
+)
+
+// Terminal sequences the UI writes, as bytes on the wire.
+const (
+	pushTitle  = "\x1b[22;0t"     // XTWINOPS: save the window title
+	popTitle   = "\x1b[23;0t"     // XTWINOPS: restore it
+	setTitle   = "\x1b]2;"        // OSC 2: set the title
+	emptyTitle = "\x1b]2;\x07"    // what Bubble Tea writes on exit
+	mouseOn    = "\x1b[?1002h"    // button-event tracking: the terminal no longer selects text
+	mouseSGR   = "\x1b[?1006h"    // SGR mouse reports
+	demoHeader = "locktable  │  " // the header, once the UI draws
+)
+
+// recorded runs the demo in tmux with args, every byte it writes to the
+// terminal recorded (pipe-pane), and returns that stream once it quit.
+func recorded(t *testing.T, args ...string) string {
+	t.Helper()
+	tm := startTUISized(t, 80, 24, append([]string{"--demo"}, args...)...)
+	out := filepath.Join(t.TempDir(), "stream")
+	tm.tmux("pipe-pane", "-o", "-t", tm.session, "cat >> "+shellQuote(out))
+	tm.start()
+	tm.waitText("the header", demoHeader)
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Fatalf("after q: %q, want EXIT=0", got)
+	}
+	// pipe-pane's cat may lag the pane by a moment.
+	deadline := time.Now().Add(tmuxWait)
+	for {
+		b, _ := os.ReadFile(out)
+		if s := string(b); strings.Contains(s, popTitle) || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// TestTUIRestoresTheTitle: the title the terminal had is saved before the
+// UI names the table in it and restored after the UI empties it on exit,
+// rather than left empty.
+func TestTUIRestoresTheTitle(t *testing.T) {
+	s := recorded(t)
+	push, set := strings.Index(s, pushTitle), strings.Index(s, setTitle+"locktable: ")
+	if push < 0 || set < 0 || push > set {
+		t.Fatalf("title saved at byte %d, set at %d: want it saved before it is set; stream %q", push, set, tail(s))
+	}
+	empty, pop := strings.LastIndex(s, emptyTitle), strings.LastIndex(s, popTitle)
+	if pop < 0 || pop < empty {
+		t.Fatalf("title emptied at byte %d, restored at %d: want it restored last; stream %q", empty, pop, tail(s))
+	}
+}
+
+// TestTUIMouseOffByDefault: without mouse: in the config the UI never
+// turns mouse reporting on, so the terminal's own selection works; with
+// mouse: true it does.
+func TestTUIMouseOffByDefault(t *testing.T) {
+	if s := recorded(t); strings.Contains(s, mouseOn) || strings.Contains(s, mouseSGR) {
+		t.Errorf("mouse reporting turned on without mouse: in the config; stream %q", tail(s))
+	}
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("mouse: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := recorded(t, "--config", cfg); !strings.Contains(s, mouseOn) {
+		t.Errorf("mouse: true did not turn mouse reporting on; stream %q", tail(s))
+	}
+}
+
+// tail is the end of a stream, for a failure's message.
+func tail(s string) string { return s[max(len(s)-600, 0):] }
+
+// TestTUISwitchTable: :table opens another table of the endpoint in the
+// same terminal, completed with tab from the endpoint's tables, and the
+// command line remembers what was entered before the switch.
+func TestTUISwitchTable(t *testing.T) {
+	ep, first := seededTable(t, "--accounts", "3")
+	client, _ := dynamotest.Client(t)
+	second := first + "-b"
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, second) })
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", second, "--accounts", "2"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	tm := startTUISized(t, 120, 30, "--endpoint-url", ep, "--table", first)
+	tm.start()
+	tm.waitText("the first table", "locktable  │  "+first+" @ ")
+	tm.keys(":")
+	tm.text("table " + first + "-")
+	tm.keys("Tab")
+	tm.waitText("the table completed", ":table "+second)
+	tm.keys("Enter")
+	tm.waitText("the second table", "locktable  │  "+second+" @ ")
+	tm.waitText("its accounts", "2 accounts loaded")
+	tm.keys(":", "Up")
+	tm.waitText("the history carried over", ":table "+second)
+	tm.keys("Escape")
+	tm.waitText("the line closed", "2 accounts loaded")
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}

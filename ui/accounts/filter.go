@@ -1,0 +1,76 @@
+package accounts
+
+import (
+	"strings"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// Match reports whether row i shows q (browser.Matcher). An account and
+// its lock rows match together, on the account's key, its unique values
+// and its locks' keys, owners and statuses: the filter keeps accounts
+// whole. An orphan lock matches on its key, owner and kind.
+func (d *source) Match(i int, q string) bool {
+	r := d.row(i)
+	switch r.Kind {
+	case rows.Account, rows.Lock:
+		// A lock row comes after its account's: judged once for all.
+		if m := d.matched; r.Kind == rows.Lock && m.set == r.Set && m.index == r.Index && m.q == q {
+			return m.ok
+		}
+		ok := d.matchAccount(r, q)
+		d.matched = lastMatch{set: r.Set, index: r.Index, q: q, ok: ok}
+		return ok
+	case rows.Orphan:
+		p := d.orphan(r)
+		return matchLock(d.r.Schema, p.ConstraintIndex(), p.Value, q) ||
+			browser.Contains(p.Owner, q) || browser.Contains(string(p.Kind), q)
+	case rows.More:
+		return browser.Contains(r.Text, q)
+	}
+	return false
+}
+
+// lastMatch is the last account judged, for its lock rows.
+type lastMatch struct {
+	set   uint8
+	index int32
+	q     string
+	ok    bool
+}
+
+func (d *source) matchAccount(r rows.Row, q string) bool {
+	sc := d.r.Schema
+	if hay, ok := d.items.Haystack(d.id(r)); ok {
+		return strings.Contains(hay, q)
+	}
+	a := d.account(r)
+	if browser.Contains(a.ID, q) {
+		return true
+	}
+	for ci, con := range sc.Constraints {
+		if v, ok := a.Item[con.Attr]; ok && (browser.Contains(v.S, q) || browser.Contains(v.DynamoJSON(), q)) {
+			return true
+		}
+		if ci < len(a.Locks) {
+			if l := a.Locks[ci]; matchLock(sc, ci, l.Value, q) || browser.Contains(l.Owner, q) || browser.Contains(string(l.Status), q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchLock reports whether the key of the lock of value v (constraint
+// ci) contains q.
+func matchLock(sc *model.Schema, ci int, v, q string) bool {
+	if v == "" {
+		return false
+	}
+	if c := sc.Constraints[ci]; c.InAccountTable() {
+		return browser.ContainsJoined(c.Prefix, v, q)
+	}
+	return browser.Contains(v, q)
+}

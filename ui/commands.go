@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/ui/command"
+)
+
+// entry is a command of the command line (:) and what it does: adding a
+// command is one entry in commands.
+type entry struct {
+	command.Command
+	run func(m Model, arg string) (Model, tea.Cmd)
+}
+
+// commands are the command line's, in the order tab offers them. Each
+// that a key also does says so.
+func (m Model) commands() []entry {
+	km := m.km
+	view := func(v view) func(Model, string) (Model, tea.Cmd) {
+		return func(m Model, _ string) (Model, tea.Cmd) { return m, m.switchTo(v) }
+	}
+	// No targets is a list (none is known); no tables is none (the
+	// endpoint cannot list them: any name is tried).
+	targets, tables := append([]string{}, m.opts.Targets...), m.tables
+	return []entry{
+		{command.Command{Name: "accounts", Help: "the " + m.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
+		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
+		{command.Command{Name: "problems", Help: "the Problems view (" + km.Problems.Help().Key + ")"}, view(viewProblems)},
+		{command.Command{Name: "find", Args: "VALUE|KEY", Help: "look it up in the whole table, as locktable find"}, func(m Model, q string) (Model, tea.Cmd) {
+			var cmd tea.Cmd
+			m.search, cmd = m.search.Find(q)
+			return m, cmd
+		}},
+		{command.Command{Name: "target", Args: "NAME", Help: "open a target of the config file",
+			Complete: func() []string { return targets }}, func(m Model, name string) (Model, tea.Cmd) {
+			return m.reopenOn(Reopen{Target: name})
+		}},
+		{command.Command{Name: "table", Args: "NAME", Help: "open another table of this endpoint",
+			Complete: func() []string { return tables }}, func(m Model, name string) (Model, tea.Cmd) {
+			return m.reopenOn(Reopen{Table: name})
+		}},
+		{command.Command{Name: "q", Help: "quit (" + km.Quit.Help().Key + ")"}, func(m Model, _ string) (Model, tea.Cmd) { return m, tea.Quit }},
+	}
+}
+
+// lineCommands are the commands as the command line reads them.
+func (m Model) lineCommands() []command.Command {
+	es := m.commands()
+	cmds := make([]command.Command, len(es))
+	for i, e := range es {
+		cmds[i] = e.Command
+	}
+	return cmds
+}
+
+// openCommandLine opens the command line over what is shown, and lists
+// the endpoint's tables for :table once.
+func (m Model) openCommandLine() (Model, tea.Cmd) {
+	m.helpOpen = false
+	m.detail.Close()
+	m.cmdline.SetCommands(m.lineCommands())
+	var cmd tea.Cmd
+	m.cmdline, cmd = m.cmdline.Open()
+	if m.tables == nil {
+		cmd = tea.Batch(cmd, listTables(m.ctx, m.opts.Store))
+	}
+	return m, cmd
+}
+
+// onCommandKey hands a key to the command line, and runs what it enters.
+func (m Model) onCommandKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.cmdline, cmd = m.cmdline.Update(msg)
+	call, ok := m.cmdline.Take()
+	if !ok {
+		return m, cmd
+	}
+	for _, e := range m.commands() {
+		if e.Name == call.Name {
+			var run tea.Cmd
+			m, run = e.run(m, call.Arg)
+			return m, tea.Batch(cmd, run, m.prefetch())
+		}
+	}
+	return m, cmd
+}
+
+// Reopen is what the UI asks to be opened instead once it has quit
+// (:target, :table): the caller starts it again on that (Model.Reopen).
+type Reopen struct {
+	Target string // a target of the config file, as --target
+	Table  string // another table of the endpoint, as --table
+}
+
+// Reopen is what the UI asks to be opened next, if it asked.
+func (m Model) Reopen() (Reopen, bool) {
+	if m.reopen == nil {
+		return Reopen{}, false
+	}
+	return *m.reopen, true
+}
+
+// History is the command line's lines of this session, for the UI that
+// replaces this one (Options.History).
+func (m Model) History() []string { return m.cmdline.History() }
+
+// reopenOn quits, asking to be opened on r.
+func (m Model) reopenOn(r Reopen) (Model, tea.Cmd) {
+	if m.write.Sending() {
+		m.status = "a write is on its way: wait for its outcome before switching"
+		return m, nil
+	}
+	m.reopen = &r
+	return m, tea.Quit
+}
+
+// TableLister lists the endpoint's tables, for :table.
+type TableLister interface {
+	Tables(ctx context.Context) ([]string, error)
+}
+
+// tablesMsg carries the endpoint's tables (nil when they cannot be
+// listed: :table then takes any name).
+type tablesMsg struct{ names []string }
+
+func listTables(ctx context.Context, b TableLister) tea.Cmd {
+	return func() tea.Msg {
+		names, err := b.Tables(ctx)
+		if err != nil {
+			return tablesMsg{}
+		}
+		return tablesMsg{names: names}
+	}
+}
