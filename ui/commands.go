@@ -6,6 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/ui/command"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/writelog"
 )
 
 // entry is a command of the command line (:) and what it does: adding a
@@ -29,6 +31,10 @@ func (m Model) commands() []entry {
 		{command.Command{Name: "accounts", Help: "the " + m.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
 		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
 		{command.Command{Name: "problems", Help: "the Problems view (" + km.Problems.Help().Key + ")"}, view(viewProblems)},
+		{command.Command{Name: "items", Help: "the Items view: what is neither an account nor a lock (" + km.Items.Help().Key + ")"}, view(viewItems)},
+		{command.Command{Name: "writes", Help: "the writes log of this session (" + km.WriteLog.Help().Key + ")"}, func(m Model, _ string) (Model, tea.Cmd) {
+			return m, events.Emit(writelog.OpenMsg{})
+		}},
 		{command.Command{Name: "find", Args: "VALUE|KEY", Help: "look it up in the whole table, as locktable find"}, func(m Model, q string) (Model, tea.Cmd) {
 			var cmd tea.Cmd
 			m.search, cmd = m.search.Find(q)

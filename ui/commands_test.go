@@ -15,8 +15,9 @@ func (d *driver) command(line string) {
 	d.press("enter")
 }
 
-// TestCommandsDoWhatTheirKeysDo: :locks, :problems and :accounts show
-// their views, :find pins what it finds, and :q quits; every key that
+// TestCommandsDoWhatTheirKeysDo: :locks, :problems, :items and
+// :accounts show their views, :writes the writes log, :find pins what it
+// finds, and :q quits; every key that
 // does the same still does.
 func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	t.Parallel()
@@ -32,6 +33,15 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	if d.m.view != viewProblems {
 		t.Errorf(":prob shows view %d, want the problems", d.m.view)
 	}
+	d.command("items")
+	if d.m.view != viewItems {
+		t.Errorf(":items shows view %d, want the items", d.m.view)
+	}
+	d.command("writes")
+	if !d.m.writelog.Shown() {
+		t.Errorf(":writes did not show the writes log:\n%s", d.screen())
+	}
+	d.press("esc")
 	d.command("accounts")
 	if d.m.view != viewAccounts {
 		t.Errorf(":accounts shows view %d", d.m.view)
