@@ -166,8 +166,28 @@ func (s *Store) scanSegments(ctx context.Context) int {
 // found). An empty table, or a scan that fails, tells nothing: it is
 // asked again at the next Verify, and meanwhile DynamoDB's rules hold.
 func (s *Store) probeReads(ctx context.Context) {
-	s.reads.Lock()
+	if !s.reads.TryLock() {
+		return // asked in the background (ProbeReadsLater): reads wait for it
+	}
 	defer s.reads.Unlock()
+	s.askReads(ctx)
+}
+
+// ProbeReadsLater asks the read questions of probeReads in the
+// background and returns at once: the terminal UI's first rows do not
+// wait for them (on dynoxide a segment's first page sorts the segment),
+// while every read that needs the answer (a check, a scan for holders)
+// waits for it, and Verify meanwhile does not ask again.
+func (s *Store) ProbeReadsLater(ctx context.Context) {
+	s.reads.Lock()
+	go func() {
+		defer s.reads.Unlock()
+		s.askReads(ctx)
+	}()
+}
+
+// askReads asks the read questions; s.reads is locked.
+func (s *Store) askReads(ctx context.Context) {
 	if s.reads.asked || s.Endpoint.URL == "" {
 		return
 	}

@@ -25,6 +25,9 @@ type Store interface {
 	Verify(ctx context.Context) error
 	Probe(ctx context.Context) (backend.Capabilities, error)
 	UseAccountsIndex(ctx context.Context, name string) error
+	// ProbeReadsLater asks what reads the backend honours without holding
+	// up the first rows; reads that need the answer wait for it.
+	ProbeReadsLater(ctx context.Context)
 	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
 }
 
@@ -47,6 +50,7 @@ func Open(ctx context.Context, s Store, constraints int, accountsIndex string, p
 	if probe {
 		wg.Go(func() { o.Capabilities, probeErr = s.Probe(ctx) })
 	}
+	s.ProbeReadsLater(ctx) // the first rows do not wait for it (Verify asks it otherwise)
 	err := s.Verify(ctx)
 	if err == nil && accountsIndex != "" {
 		err = s.UseAccountsIndex(ctx, accountsIndex)
