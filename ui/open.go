@@ -25,9 +25,10 @@ type Store interface {
 	Verify(ctx context.Context) error
 	Probe(ctx context.Context) (backend.Capabilities, error)
 	UseAccountsIndex(ctx context.Context, name string) error
-	// ProbeReadsLater asks what reads the backend honours without holding
-	// up the first rows; reads that need the answer wait for it.
-	ProbeReadsLater(ctx context.Context)
+	// ProbeReadsLater asks what reads the backend honours once after
+	// returns, without holding up the first rows; reads that need the
+	// answer wait for it.
+	ProbeReadsLater(ctx context.Context, after func())
 	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
 }
 
@@ -45,12 +46,19 @@ func Open(ctx context.Context, s Store, constraints int, accountsIndex string, p
 	if accountsIndex == "" {
 		o.First, stop = prefetch(ctx, s, constraints)
 	}
+	// The read probe waits for the first page, so that neither waits for
+	// the other (Verify asks it otherwise).
+	var firstRead func()
+	if o.First != nil {
+		first := o.First
+		firstRead = func() { _, _ = first() }
+	}
+	s.ProbeReadsLater(ctx, firstRead)
 	var wg sync.WaitGroup
 	var probeErr error
 	if probe {
 		wg.Go(func() { o.Capabilities, probeErr = s.Probe(ctx) })
 	}
-	s.ProbeReadsLater(ctx) // the first rows do not wait for it (Verify asks it otherwise)
 	err := s.Verify(ctx)
 	if err == nil && accountsIndex != "" {
 		err = s.UseAccountsIndex(ctx, accountsIndex)
