@@ -91,7 +91,7 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 // layHelp lays out the help screen's pages for the view help is open
 // over, at the terminal's size: when help opens and on a resize.
 func (m *Model) layHelp() {
-	m.helpPages = m.withBackendNotes(m.layHelpPages())
+	m.helpPages = m.withNotes(m.layHelpPages())
 	m.helpPage = min(m.helpPage, len(m.helpPages)-1)
 }
 
@@ -110,16 +110,22 @@ func (m Model) helpScreen() string {
 	return out
 }
 
-// withBackendNotes ends the help with what the backend lacks and what
-// that changes, in full (the header has room for a count only), on the
-// last page when it fits, else on pages of their own.
-func (m Model) withBackendNotes(pages []string) []string {
-	if len(m.opts.Missing) == 0 {
-		return pages
+// withNotes ends the help with what the mouse does (the config file's
+// mouse:) and what the backend lacks and what that changes, in full (the
+// header has room for a count only), on the last page when it fits, else
+// on pages of their own.
+func (m Model) withNotes(pages []string) []string {
+	wrap := func(l string) []string { return strings.Split(ansi.Wrap(l, max(m.width-2, 20), " "), "\n") }
+	mouse := "mouse: off, so that the terminal selects and copies text (mouse: true in the config file: a click selects a row, the wheel scrolls)"
+	if m.opts.Mouse {
+		mouse = "mouse: on (the config file's mouse: true): a click selects a row, the wheel scrolls; shift+drag selects text in most terminals"
 	}
-	notes := []string{"", "this backend lacks (the start-up probe found):"}
+	notes := append([]string{""}, wrap(mouse)...)
+	if len(m.opts.Missing) > 0 {
+		notes = append(notes, "", "this backend lacks (the start-up probe found):")
+	}
 	for _, l := range m.opts.Missing {
-		notes = append(notes, strings.Split(ansi.Wrap("- "+model.Printable(l), max(m.width-2, 20), " "), "\n")...)
+		notes = append(notes, wrap("- "+model.Printable(l))...)
 	}
 	room := max(m.listHeight()-1, 2)
 	last := strings.Split(pages[len(pages)-1], "\n")

@@ -68,3 +68,21 @@ func TestHelpFollowsAReportArriving(t *testing.T) {
 		t.Errorf("help still lists enter after a report with no problem:\n%s", d.screen())
 	}
 }
+
+// TestHelpSaysTheMouseSetting: help ends with what the mouse does, as the
+// config file's mouse: set it (issue 19: the ? help describes it).
+func TestHelpSaysTheMouseSetting(t *testing.T) {
+	t.Parallel()
+	for _, on := range []bool{false, true} {
+		d := newDriver(t, Options{Store: fakePlanted(), Mouse: on}, 100, 40)
+		d.ready()
+		d.press("?")
+		want := "mouse: off, so that the terminal selects and copies text"
+		if on {
+			want = "mouse: on (the config file's mouse: true)"
+		}
+		if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, want) {
+			t.Errorf("mouse %v: help does not say %q:\n%s", on, want, d.screen())
+		}
+	}
+}
