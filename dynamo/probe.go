@@ -150,6 +150,13 @@ func (s *Store) readCapabilities(context.Context) (segments, comparisons bool) {
 	return s.reads.segments, s.reads.comparisons
 }
 
+// ReadCapabilities says whether the backend honours a parallel scan's
+// segments and compares values of different types as DynamoDB does,
+// waiting for a read probe in flight (ProbeReadsLater).
+func (s *Store) ReadCapabilities(ctx context.Context) (segments, comparisons bool) {
+	return s.readCapabilities(ctx)
+}
+
 // scanSegments is how many segments a parallel scan reads: s.Segments, or
 // one where the backend ignores segments (each would read the whole
 // table).

@@ -100,6 +100,12 @@ func BenchmarkFirstRows(b *testing.B) {
 				if !strings.Contains(m.View().Content, "UNIQ#EMAIL#") {
 					b.Fatal("no lock rows on screen")
 				}
+				// The read probe Open left asking after the first rows
+				// is not theirs: let it end before the next start, as a
+				// real start has the emulator to itself.
+				b.StopTimer()
+				store.ReadCapabilities(ctx)
+				b.StartTimer()
 			}
 		})
 	}
