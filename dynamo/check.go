@@ -37,7 +37,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
-	segments := s.scanSegments(ctx)
+	segments := s.scanSegments()
 	if segments < s.Segments {
 		// The backend reads the whole table for any segment: the first
 		// reads it, the others nothing.
@@ -238,7 +238,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 		}
 		wanted[ci][p.Value] = true
 	}
-	if _, err := s.visitHolders(ctx, wanted, holderScan{segments: s.rescanSegments(ctx), consistent: true},
+	if _, err := s.visitHolders(ctx, wanted, holderScan{segments: s.rescanSegments(), consistent: true},
 		func(it model.Item, _ bool) { fresh.Add(sc.Table, it) }); err != nil {
 		return nil, err
 	}
@@ -254,8 +254,8 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 // and 32 segments slower again (380 and 512 ms naming one).
 // One segment stays one: a backend that ignores segments (minidyn) is
 // scanned with one.
-func (s *Store) rescanSegments(ctx context.Context) int {
-	segments := s.scanSegments(ctx)
+func (s *Store) rescanSegments() int {
+	segments := s.scanSegments()
 	if segments <= 1 {
 		return max(segments, 1)
 	}

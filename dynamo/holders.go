@@ -52,7 +52,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (bac
 		}
 	}
 	candidates := map[string]bool{}
-	read, err := s.visitHolders(ctx, values, holderScan{segments: s.scanSegments(ctx), consistent: true, accounts: true},
+	read, err := s.visitHolders(ctx, values, holderScan{segments: s.scanSegments(), consistent: true, accounts: true},
 		func(it model.Item, fromIndex bool) {
 			switch {
 			case fromIndex:
@@ -142,7 +142,7 @@ func (s *Store) visitHolders(ctx context.Context, wanted []map[string]bool, opts
 		}
 	}
 	if scan {
-		_, comparisons := s.readCapabilities(ctx)
+		_, comparisons := s.ReadCapabilities()
 		filter := s.holderFilter(wanted, comparisons)
 		if opts.accounts {
 			filter = s.accountFilter(*filter)

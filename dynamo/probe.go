@@ -39,7 +39,7 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 	}
 	c.Probed = true
 	s.probeReads(ctx) // asked once: Verify may be asking at the same time
-	c.Segments, c.Comparisons = s.readCapabilities(ctx)
+	c.Segments, c.Comparisons = s.ReadCapabilities()
 	sc := &s.Schema
 	// A key to point the checks at: any item of the account table, or, in
 	// an empty table, a key nobody uses.
@@ -138,10 +138,11 @@ type readProbe struct {
 	segments, comparisons bool
 }
 
-// readCapabilities returns whether the backend honours a parallel scan's
+// ReadCapabilities says whether the backend honours a parallel scan's
 // segments and compares values of different types as DynamoDB does: as
-// probeReads found, or as DynamoDB does until it found otherwise.
-func (s *Store) readCapabilities(context.Context) (segments, comparisons bool) {
+// the read probe found, waiting for one in flight (ProbeReadsLater), or
+// as DynamoDB does until a probe found otherwise.
+func (s *Store) ReadCapabilities() (segments, comparisons bool) {
 	s.reads.Lock()
 	defer s.reads.Unlock()
 	if !s.reads.asked {
@@ -150,18 +151,11 @@ func (s *Store) readCapabilities(context.Context) (segments, comparisons bool) {
 	return s.reads.segments, s.reads.comparisons
 }
 
-// ReadCapabilities says whether the backend honours a parallel scan's
-// segments and compares values of different types as DynamoDB does,
-// waiting for a read probe in flight (ProbeReadsLater).
-func (s *Store) ReadCapabilities(ctx context.Context) (segments, comparisons bool) {
-	return s.readCapabilities(ctx)
-}
-
 // scanSegments is how many segments a parallel scan reads: s.Segments, or
 // one where the backend ignores segments (each would read the whole
 // table).
-func (s *Store) scanSegments(ctx context.Context) int {
-	if segments, _ := s.readCapabilities(ctx); !segments {
+func (s *Store) scanSegments() int {
+	if segments, _ := s.ReadCapabilities(); !segments {
 		return 1
 	}
 	return s.Segments
@@ -213,7 +207,7 @@ func (s *Store) askReads(ctx context.Context) {
 		}
 		return out.Items[0], nil
 	}
-	// The three are asked at once: the first rows of the UI wait for them.
+	// The three are asked at once.
 	var a, b map[string]types.AttributeValue
 	var cmpErr error
 	var wg sync.WaitGroup

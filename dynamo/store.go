@@ -27,7 +27,7 @@ type Store struct {
 	Endpoint backend.Endpoint
 	// Segments is the number of parallel scan segments; scans read one
 	// where the backend ignores Segment and returns the whole table to
-	// each (see readCapabilities).
+	// each (see ReadCapabilities).
 	Segments int
 	// PageSize is the scan Limit; 0 leaves DynamoDB's 1 MB pages.
 	PageSize int32

@@ -104,7 +104,7 @@ func BenchmarkFirstRows(b *testing.B) {
 				// is not theirs: let it end before the next start, as a
 				// real start has the emulator to itself.
 				b.StopTimer()
-				store.ReadCapabilities(ctx)
+				store.ReadCapabilities()
 				b.StartTimer()
 			}
 		})
