@@ -123,10 +123,16 @@ func (s *Store) accountsCall(ctx context.Context, from backend.Cursor, consisten
 			items = append(items, it)
 		}
 	}
+	return items, after(last), nil
+}
+
+// after is the cursor of a one-table read that ended on last (its
+// LastEvaluatedKey): the end when there is none.
+func after(last map[string]types.AttributeValue) backend.Cursor {
 	if len(last) == 0 {
-		return items, backend.End(), nil
+		return backend.End()
 	}
-	return items, backend.Within(0, fromSDK(last)), nil
+	return backend.Within(0, fromSDK(last))
 }
 
 // AccountsIndex names a GSI that lists account items (--accounts-index):

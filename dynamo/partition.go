@@ -39,12 +39,9 @@ func (s *Store) PartitionPage(ctx context.Context, pk string, from backend.Curso
 	if err != nil {
 		return backend.ItemPage{}, explain(err, "query", s.Schema.Table, s.Endpoint)
 	}
-	page := backend.ItemPage{Items: make([]model.Item, 0, len(out.Items)), Next: backend.End()}
+	page := backend.ItemPage{Items: make([]model.Item, 0, len(out.Items)), Next: after(out.LastEvaluatedKey)}
 	for _, av := range out.Items {
 		page.Items = append(page.Items, fromSDK(av))
-	}
-	if len(out.LastEvaluatedKey) > 0 {
-		page.Next = backend.Within(0, fromSDK(out.LastEvaluatedKey))
 	}
 	return page, nil
 }
@@ -56,12 +53,10 @@ func (s *Store) PartitionPage(ctx context.Context, pk string, from backend.Curso
 // with what it found, and the next page goes on.
 func (s *Store) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
 	page := backend.ItemPage{Next: from}
+	classifier := model.Classifier{Schema: &s.Schema}
+	in := &dynamodb.ScanInput{TableName: aws.String(s.Schema.Table), Limit: aws.Int32(backend.BrowseLimit)}
 	for calls := 0; !page.Next.Done() && len(page.Items) < want && calls < maxCallsPerPage; calls++ {
-		in, err := s.scanInput(scanRequest{table: s.Schema.Table}, 0)
-		if err != nil {
-			return page, err
-		}
-		in.ExclusiveStartKey, in.Limit = startKey(page.Next), aws.Int32(backend.BrowseLimit)
+		in.ExclusiveStartKey = startKey(page.Next)
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		out, err := s.api.Scan(cctx, in)
 		cancel()
@@ -69,14 +64,11 @@ func (s *Store) OthersPage(ctx context.Context, from backend.Cursor, want int) (
 			return page, explain(err, "scan", s.Schema.Table, s.Endpoint)
 		}
 		for _, av := range out.Items {
-			if it := fromSDK(av); (model.Classifier{Schema: &s.Schema}).Classify(s.Schema.Table, it).Kind == model.EntryOther {
+			if it := fromSDK(av); classifier.Classify(s.Schema.Table, it).Kind == model.EntryOther {
 				page.Items = append(page.Items, it)
 			}
 		}
-		page.Next = backend.End()
-		if len(out.LastEvaluatedKey) > 0 {
-			page.Next = backend.Within(0, fromSDK(out.LastEvaluatedKey))
-		}
+		page.Next = after(out.LastEvaluatedKey)
 	}
 	return page, nil
 }

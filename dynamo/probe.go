@@ -23,23 +23,19 @@ var noOperation = map[string]bool{
 // ConditionCheck alone), whether it has transactions, honours
 // ClientRequestToken and returns ALL_OLD items. Only writable stores on an
 // endpoint other than AWS's are probed: it costs three calls, and writes
-// nothing. The answer also says what Verify's read probe found (segments,
-// comparisons of values of different types), and the store keeps it in
-// s.Capabilities.
+// nothing. The answer also says what the read probe found (segments,
+// comparisons of values of different types), asked beside the write
+// questions when no read probe has asked yet.
 func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 	c = backend.Every()
-	defer func() {
-		if err == nil {
-			s.Capabilities = c
-		}
-	}()
 	w, err := s.writer()
 	if err != nil || s.Endpoint.URL == "" {
 		return c, nil
 	}
 	c.Probed = true
-	s.probeReads(ctx) // asked once: Verify may be asking at the same time
-	c.Segments, c.Comparisons = s.ReadCapabilities()
+	var reads sync.WaitGroup
+	reads.Go(func() { s.probeReads(ctx) }) // at once with the write questions, not before them
+	defer func() { reads.Wait(); c.Segments, c.Comparisons = s.ReadCapabilities() }()
 	sc := &s.Schema
 	// A key to point the checks at: any item of the account table, or, in
 	// an empty table, a key nobody uses.

@@ -45,8 +45,6 @@ type Store struct {
 	// (set by UseAccountsIndex), and accountsIndexHash its hash key.
 	AccountsIndex     string
 	accountsIndexHash string
-	// Capabilities is what Probe found (all true until it runs).
-	Capabilities backend.Capabilities
 	// w is set only when writes are allowed (SetWritable).
 	w writer
 	// Audit, when set, records every write: its intent before it is sent,
@@ -85,8 +83,7 @@ const DefaultSegments = 4
 // Open checks them.
 func NewStore(api API, ep backend.Endpoint, schema model.Schema) *Store {
 	m := &meter{API: api}
-	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments,
-		Capabilities: backend.Every()}
+	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments}
 	m.sizes = &s.described // a read's estimate reads the item size from what describe cached
 	return s
 }

@@ -139,12 +139,34 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Mode
 func (m Model) keys() KeyMap {
 	km := m.km
 	km.Unpin.SetEnabled(m.src.pin != nil)
-	_, account := m.SelectedAccount()
-	_, problem := m.SelectedProblem()
+	account, problem := m.selectedTakes()
 	km.Edit.SetEnabled(km.Edit.Enabled() && account)
 	km.Delete.SetEnabled(km.Delete.Enabled() && account)
 	km.Fix.SetEnabled(km.Fix.Enabled() && problem)
 	return km
+}
+
+// selectedTakes says what SelectedAccount and SelectedProblem would find
+// on the selected row, from its kind and its lock's status alone: the
+// help line asks every frame, and building the account view for it would
+// cost a map and a clone each time.
+func (m Model) selectedTakes() (account, problem bool) {
+	if m.list.Len() == 0 {
+		return false, false
+	}
+	switch r := m.src.row(m.list.Cursor()); r.Kind {
+	case rows.Account:
+		return true, false
+	case rows.Lock:
+		switch m.src.status(r) {
+		case model.LockMissing, model.LockForeign, model.LockDuplicate, model.LockInvalid:
+			return true, true
+		}
+		return true, false
+	case rows.Orphan:
+		return false, true
+	}
+	return false, false
 }
 
 // Takes reports whether the selected row takes b: the help line offers

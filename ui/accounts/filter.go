@@ -1,8 +1,6 @@
 package accounts
 
 import (
-	"strings"
-
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/rows"
@@ -43,8 +41,8 @@ type lastMatch struct {
 
 func (d *source) matchAccount(r rows.Row, q string) bool {
 	sc := d.r.Schema
-	if hay, ok := d.items.Haystack(d.id(r)); ok {
-		return strings.Contains(hay, q)
+	if matched, ok := d.items.Match(d.id(r), q); ok {
+		return matched
 	}
 	a := d.account(r)
 	if browser.Contains(a.ID, q) {

@@ -19,7 +19,7 @@ type compactAccount struct {
 	// attribute or lock owner, which the compact form cannot show.
 	full *model.AccountView
 	// hay is what a filter looks in, in lower case, made when one first
-	// does (Cache.Haystack); "" until then. A read replaces the whole
+	// does (Cache.Match); "" until then. A read replaces the whole
 	// compact form, hay with it.
 	hay string
 }

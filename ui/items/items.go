@@ -210,29 +210,32 @@ func StaleLines(err error, width int) []string {
 	return strings.Split(ansi.Wrap(why, max(width-2, 20), " "), "\n")
 }
 
-// Haystack is what a filter looks in for account id, in lower case: its
-// key, its values, its locks' keys and owners (made once a read), then
-// its locks' statuses as judged now; false for an account not held, or
-// one the compact form cannot show (the filter asks Account then).
-func (c *Cache) Haystack(id string) (string, bool) {
+// Match reports whether account id shows q (lower case) to a filter: in
+// its key, its values, its locks' keys and owners (kept in lower case,
+// made once a read), or its locks' statuses as judged now; ok is false
+// for an account not held, or one the compact form cannot show (the
+// filter asks Account then).
+func (c *Cache) Match(id, q string) (matched, ok bool) {
 	ca, ok := c.accounts[id]
 	if !ok || ca.full != nil {
-		return "", false
+		return false, false
 	}
 	if ca.hay == "" {
 		ca.hay = ca.haystack(c.schema)
 		c.accounts[id] = ca
 	}
-	var b strings.Builder
-	b.WriteString(ca.hay)
-	for ci := range ca.locks {
-		b.WriteByte(0)
-		b.WriteString(string(c.Status(id, ci)))
+	if strings.Contains(ca.hay, q) {
+		return true, true
 	}
-	return b.String(), true
+	for ci := range ca.locks {
+		if strings.Contains(string(c.Status(id, ci)), q) {
+			return true, true
+		}
+	}
+	return false, true
 }
 
-// haystack is the part of Haystack a read fixes: the key, the values and
+// haystack is the part of Match a read fixes: the key, the values and
 // the locks' keys and owners, in lower case, apart.
 func (c *compactAccount) haystack(sc *model.Schema) string {
 	var b strings.Builder

@@ -364,13 +364,14 @@ func (m Model) head() []string {
 	return lines
 }
 
-// foot is the lines under the list: what u does on the selected write.
-func (m Model) foot() []string {
+// foot is the lines under the list: what u does on the selected write,
+// taken being m.takenBack().
+func (m Model) foot(taken map[int]int) []string {
 	if len(m.entries) == 0 {
 		return nil
 	}
 	_, n := m.at(m.cursor)
-	u, why := m.offer(n, m.takenBack())
+	u, why := m.offer(n, taken)
 	text := why
 	if why == "" {
 		text = fmt.Sprintf("%s on #%d: %s (previewed first)", m.km.Undo.Help().Key, n, u.Title)
@@ -379,9 +380,11 @@ func (m Model) foot() []string {
 }
 
 // listHeight is the rows the list has: two lines a write.
-func (m Model) listHeight() int {
-	return max((m.height-len(m.head())-len(m.foot()))/2, 1)
-}
+func (m Model) listHeight() int { return rowsBetween(m.height, m.head(), m.foot(m.takenBack())) }
+
+// rowsBetween is the rows of two lines that fit height under head and
+// above foot.
+func rowsBetween(height int, head, foot []string) int { return max((height-len(head)-len(foot))/2, 1) }
 
 // View renders the log: its head, the writes shown, and what u does.
 func (m Model) View() string {
@@ -390,12 +393,14 @@ func (m Model) View() string {
 		lines = append(lines, "", "no write yet in this session: every write sent (add, rename, delete, fix, race, undo) is listed here")
 		return strings.Join(lines, "\n")
 	}
-	rows := m.listHeight()
+	// Each once a frame: the undo chains are walked for every write.
 	taken := m.takenBack()
+	foot := m.foot(taken)
+	rows := rowsBetween(m.height, lines, foot)
 	for i := m.offset; i < min(m.offset+rows, len(m.entries)); i++ {
 		lines = append(lines, m.row(i, taken)...)
 	}
-	return strings.Join(append(lines, m.foot()...), "\n")
+	return strings.Join(append(lines, foot...), "\n")
 }
 
 // row renders the write at row i on two lines: its number, outcome,
