@@ -100,4 +100,17 @@ func TestProbeMinidyn(t *testing.T) {
 	if want := (backend.Capabilities{Probed: true, Transactions: true}); c != want || len(c.Missing()) != 4 {
 		t.Fatalf("capabilities %+v (%q), want %+v", c, c.Missing(), want)
 	}
+	// And the store scans with one segment: with four, each would read
+	// the whole table, and the check would count every item four times.
+	scanned := func(segments int) int {
+		store.Segments = segments
+		r, err := store.Check(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ScannedItems
+	}
+	if one, four := scanned(1), scanned(4); four != one {
+		t.Errorf("a check with 4 segments scanned %d items, with 1 %d", four, one)
+	}
 }
