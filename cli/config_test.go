@@ -263,7 +263,7 @@ func TestCompletion(t *testing.T) {
 		want string
 	}{
 		{[]string{"--layout", ""}, "single tables"},
-		{[]string{"repair", "--kind", ""}, "missing_lock orphan_lock foreign_lock duplicate_value invalid_value"},
+		{[]string{"repair", "--kind", ""}, "missing_lock orphan_lock foreign_lock expired_lock expiring_lock duplicate_value invalid_value"},
 		{[]string{"--config", path, "--target", ""}, "local prod extra"},
 		{[]string{"--config", path, "target", "use", ""}, "local prod extra"},
 		{[]string{"--config", path, "--table", ""}, "accounts other"},

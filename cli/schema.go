@@ -16,7 +16,7 @@ type schemaFlags struct {
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
 	preset, accountType, idAttr             string
-	lockAttrs, scope                        []string
+	lockAttrs, scope, ttlAttr               []string
 }
 
 func (f *schemaFlags) register(fs *pflag.FlagSet) {
@@ -36,6 +36,7 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
 	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
+	fs.StringArrayVar(&f.ttlAttr, "ttl-attr", nil, `TTL attribute (epoch seconds) of every table, or TABLE=ATTR for one (repeat); "" for none; default: each table's own (DescribeTimeToLive, when ENABLED)`)
 	fs.StringVar(&f.idAttr, "id-attr", "", "ATTR[=PREFIX]: accounts carry their id, their key without PREFIX (default --account-prefix), in ATTR; signups write it (a preset finds both in the accounts present)")
 }
 
@@ -57,6 +58,9 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 		return model.Schema{}, err
 	}
 	if err := f.setConstraints(&s); err != nil {
+		return model.Schema{}, err
+	}
+	if err := f.setTTL(fs, &s); err != nil {
 		return model.Schema{}, err
 	}
 	if s.Unresolved() != "" {
@@ -163,6 +167,30 @@ func (f *schemaFlags) setConstraints(s *model.Schema) error {
 	})
 }
 
+// setTTL sets what --ttl-attr gives: ATTR for every table, TABLE=ATTR
+// for one, "" for none. Given, the tables' own TTL settings are not asked.
+func (f *schemaFlags) setTTL(fs *pflag.FlagSet, s *model.Schema) error {
+	if !fs.Changed("ttl-attr") {
+		return nil
+	}
+	s.TTLGiven = true
+	for _, x := range f.ttlAttr {
+		table, attr, one := strings.Cut(x, "=")
+		if !one {
+			for _, t := range s.Tables() {
+				if err := s.SetTTLAttr(t, x); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := s.SetTTLAttr(table, attr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // constraint parses one --unique value; with a preset, a bare attribute
 // takes the library's own prefix.
 func (f *schemaFlags) constraint(s *model.Schema, u string) (model.Constraint, error) {
@@ -212,6 +240,7 @@ var schemaFlagNames = map[model.SchemaField]string{
 	model.FieldLockAttrs:     "lock-attr",
 	model.FieldIDAttr:        "id-attr",
 	model.FieldPreset:        "preset",
+	model.FieldTTLAttr:       "ttl-attr",
 }
 
 // flagOf is the flag that sets field f (without its dashes).

@@ -55,6 +55,10 @@ type Store struct {
 	Undo *UndoJournal
 
 	reads readProbe
+	// TTLUnasked says, per table, why its TTL setting could not be read
+	// (DescribeTimeToLive refused): a check reports it as a warning, since
+	// expired locks are then judged as ordinary ones.
+	TTLUnasked []string
 }
 
 // SetWritable allows or forbids writes. A new store is read-only: the
@@ -112,6 +116,7 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		s.ApproxItems += aws.ToInt64(desc.ItemCount)
 	}
+	s.readTTL(ctx)
 	s.probeReads(ctx)
 	return nil
 }

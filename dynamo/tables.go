@@ -130,7 +130,7 @@ func (s *Store) createTable(ctx context.Context, table string, indexes bool) err
 			return err
 		}
 		if desc.TableStatus == types.TableStatusActive || desc.TableStatus == "" {
-			return nil
+			return s.enableTTL(ctx, table)
 		}
 		if attempt > 60 {
 			return &Error{Msg: fmt.Sprintf("table %q at %s is still %s after a minute", table, s.Endpoint, desc.TableStatus)}

@@ -847,6 +847,16 @@ func (c *countingAPI) TransactWriteItems(ctx context.Context, in *dynamodb.Trans
 	return c.api.TransactWriteItems(ctx, in, o...)
 }
 
+func (c *countingAPI) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, o ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
+	c.count("UpdateTimeToLive")
+	return c.api.UpdateTimeToLive(ctx, in, o...)
+}
+
+func (c *countingAPI) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	c.count("DescribeTimeToLive")
+	return c.api.DescribeTimeToLive(ctx, in, o...)
+}
+
 func (c *countingAPI) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
 	c.count("TransactGetItems")
 	for _, g := range in.TransactItems {

@@ -283,6 +283,21 @@ func (s *Schema) Flags() []string {
 			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))
 		}
 	}
+	return append(f, s.ttlFlags()...)
+}
+
+// ttlFlags renders the TTL attributes: one --ttl-attr ATTR when the only
+// table with one is the account table, TABLE=ATTR for each otherwise.
+func (s *Schema) ttlFlags() []string {
+	var f []string
+	for _, t := range s.Tables() {
+		if a := s.TTLAttrOf(t); a != "" {
+			f = append(f, "--ttl-attr", t+"="+a)
+		}
+	}
+	if len(f) == 2 && s.TTLAttr != "" {
+		f[1] = s.TTLAttr
+	}
 	return f
 }
 
@@ -307,5 +322,5 @@ func (s *Schema) presetFlags() []string {
 			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))
 		}
 	}
-	return f
+	return append(f, s.ttlFlags()...)
 }

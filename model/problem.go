@@ -19,10 +19,18 @@ const (
 	ForeignLock    ProblemKind = "foreign_lock"
 	DuplicateValue ProblemKind = "duplicate_value"
 	InvalidValue   ProblemKind = "invalid_value"
+	// ExpiredLock is a lock whose TTL has passed: it still blocks its
+	// value until DynamoDB deletes it. Never also an orphan or foreign
+	// lock, and its holders are reported by it, not by missing_lock.
+	ExpiredLock ProblemKind = "expired_lock"
+	// ExpiringLock is a reserved lock (TTL ahead) whose value has a holder
+	// that does not expire with it: when the lock goes, the value is
+	// unprotected.
+	ExpiringLock ProblemKind = "expiring_lock"
 )
 
 // ProblemKinds lists every kind in report order.
-var ProblemKinds = []ProblemKind{MissingLock, OrphanLock, ForeignLock, DuplicateValue, InvalidValue}
+var ProblemKinds = []ProblemKind{MissingLock, OrphanLock, ForeignLock, ExpiredLock, ExpiringLock, DuplicateValue, InvalidValue}
 
 // Problem is one integrity problem of one constraint.
 type Problem struct {
@@ -37,6 +45,9 @@ type Problem struct {
 	Owner     string            `json:"owner,omitempty"`
 	// Accounts are the holders of the value, sorted (never the owner).
 	Accounts []string `json:"accounts"`
+	// ExpiresAt is the lock's TTL, in epoch seconds, for expired_lock and
+	// expiring_lock.
+	ExpiresAt int64 `json:"expires_at,omitempty"`
 
 	constraint int // index in Schema.Constraints, for ordering
 }
@@ -61,11 +72,20 @@ func (p Problem) LeftToAPerson() string {
 
 // Report is the result of `locktable check`.
 type Report struct {
-	Table        string    `json:"table"`
-	ScannedItems int       `json:"scanned_items"`
-	Accounts     int       `json:"accounts"`
-	Locks        int       `json:"locks"`
+	Table        string `json:"table"`
+	ScannedItems int    `json:"scanned_items"`
+	Accounts     int    `json:"accounts"`
+	Locks        int    `json:"locks"`
+	// Reservations are the locks whose TTL is ahead and whose value has
+	// no holder: signups in progress, not problems.
+	Reservations int       `json:"reservations"`
 	Problems     []Problem `json:"problems"`
+	// Warnings name the items whose TTL attribute DynamoDB ignores (not a
+	// number, or in milliseconds), once each; they are judged as having
+	// no TTL.
+	Warnings []string `json:"warnings,omitempty"`
+	// Now is the check's start in epoch seconds: what expired means.
+	Now int64 `json:"now,omitempty"`
 	// ConsumedRCU is the read capacity the check consumed, as DynamoDB
 	// reported it (0 where a backend reports none).
 	ConsumedRCU float64 `json:"consumed_rcu,omitempty"`

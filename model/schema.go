@@ -42,6 +42,10 @@ type Constraint struct {
 	// (OneTable's _unique#<scope>#User#email#<value>). The constraint's
 	// value is then the lock key minus Prefix: scope, Tail and the value.
 	Scope, Tail string
+	// TTLAttr is the TTL attribute of the lock table, where the locks live
+	// in one (each table has its own); locks in the account table have
+	// the schema's TTLAttr.
+	TTLAttr string
 }
 
 // Indexed reports whether holders of a value are looked up on the
@@ -115,6 +119,14 @@ type Schema struct {
 	// Preset is the library and model the schema was derived from
 	// ("onetable:User"), "" for none.
 	Preset string
+	// TTLAttr is the account table's TTL attribute (epoch seconds, type
+	// N), "" for none: a lock whose TTL is not after now is expired, and
+	// one whose TTL is later is reserved until then (PATTERN.md, "Locks
+	// with a time to live").
+	TTLAttr string
+	// TTLGiven says the TTL attributes were given (--ttl-attr), so the
+	// tables' own TTL settings (DescribeTimeToLive) are not asked.
+	TTLGiven bool
 	// KeysFromTable says that the key attribute names (and, where left
 	// empty, the account sort key and the constraints) are still to be
 	// read from the table: a preset's schema before the table is opened.
@@ -200,6 +212,7 @@ const (
 	FieldLockAttrs     SchemaField = "LockAttrs"
 	FieldIDAttr        SchemaField = "IDAttr" // with IDPrefix
 	FieldPreset        SchemaField = "Preset"
+	FieldTTLAttr       SchemaField = "TTLAttr" // of the schema, or of a constraint's lock table
 )
 
 // SchemaError is invalid schema input, named by the field that carried
@@ -326,13 +339,16 @@ func (s *Schema) lockKeyFits(ci int, v string) bool {
 }
 
 // ReadNames are the attributes an item of table is judged by (Classify,
-// Held): its keys, the owner, and for the account table the account type,
+// Held): its keys, the owner, its TTL attribute, and for the account table the account type,
 // the constrained attributes and their scopes. A check projects its scans
 // on them, and an export is read down to them.
 func (s *Schema) ReadNames(table string) []string {
 	if table != s.Table {
 		for _, c := range s.Constraints {
 			if c.LockTable == table {
+				if c.TTLAttr != "" {
+					return []string{c.KeyAttr, s.OwnerAttr, c.TTLAttr}
+				}
 				return []string{c.KeyAttr, s.OwnerAttr}
 			}
 		}
@@ -342,6 +358,9 @@ func (s *Schema) ReadNames(table string) []string {
 		names = append(names, s.SK)
 	}
 	names = append(names, s.OwnerAttr)
+	if s.TTLAttr != "" && !slices.Contains(names, s.TTLAttr) {
+		names = append(names, s.TTLAttr)
+	}
 	if s.AccountType.Attr != "" {
 		names = append(names, s.AccountType.Attr)
 	}
@@ -405,6 +424,52 @@ func (s *Schema) tableOr(t string) string {
 		return s.Table
 	}
 	return t
+}
+
+// TTLAttrOf is the TTL attribute of table, "" when it has none.
+func (s *Schema) TTLAttrOf(table string) string {
+	for _, c := range s.Constraints {
+		if !c.InAccountTable() && c.LockTable == table {
+			return c.TTLAttr
+		}
+	}
+	if table == s.Table {
+		return s.TTLAttr
+	}
+	return ""
+}
+
+// LockTTLAttr is the TTL attribute of constraint ci's locks, "" for none.
+func (s *Schema) LockTTLAttr(ci int) string {
+	if c := s.Constraints[ci]; !c.InAccountTable() {
+		return c.TTLAttr
+	}
+	return s.TTLAttr
+}
+
+// HasTTL reports whether any table of the schema has a TTL attribute.
+func (s *Schema) HasTTL() bool {
+	for _, t := range s.Tables() {
+		if s.TTLAttrOf(t) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// SetTTLAttr sets the TTL attribute of table, one of the schema's.
+func (s *Schema) SetTTLAttr(table, attr string) error {
+	for i, c := range s.Constraints {
+		if !c.InAccountTable() && c.LockTable == table {
+			s.Constraints[i].TTLAttr = attr
+			return nil
+		}
+	}
+	if table != s.Table {
+		return NewSchemaError(FieldTTLAttr, "%q is none of the tables (%s)", table, strings.Join(s.Tables(), ", "))
+	}
+	s.TTLAttr = attr
+	return nil
 }
 
 // LockPK is the partition key attribute of constraint ci's locks.

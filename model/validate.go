@@ -12,6 +12,7 @@ func (s *Schema) Validate() error {
 		s.validateLockPrefixes,
 		s.validateTypes,
 		s.validateAccountPrefix,
+		s.validateTTL,
 	} {
 		if err := check(); err != nil {
 			return err
@@ -223,6 +224,31 @@ func (s *Schema) validateIDAttr() error {
 	}
 	if s.IDAttr == s.AccountType.Attr {
 		return NewSchemaError(FieldIDAttr, "attribute %q is the account type attribute", s.IDAttr)
+	}
+	return nil
+}
+
+// validateTTL checks the TTL attributes: valid names, and none that is a
+// key, owner or unique attribute (a lock's key attribute in its table).
+func (s *Schema) validateTTL() error {
+	if s.TTLAttr != "" {
+		if err := s.validateWritten(FieldTTLAttr, s.TTLAttr); err != nil {
+			return err
+		}
+	}
+	for _, c := range s.Constraints {
+		if c.TTLAttr == "" {
+			continue
+		}
+		if c.InAccountTable() {
+			return NewSchemaError(FieldTTLAttr, "%s: its locks are in the account table, whose TTL attribute is the table's", c.Attr)
+		}
+		if err := ValidateAttrName(c.TTLAttr); err != nil {
+			return NewSchemaError(FieldTTLAttr, "%s: attribute %v", c.LockTable, err)
+		}
+		if c.TTLAttr == c.KeyAttr || c.TTLAttr == s.OwnerAttr {
+			return NewSchemaError(FieldTTLAttr, "%s: attribute %q is its key or owner attribute", c.LockTable, c.TTLAttr)
+		}
 	}
 	return nil
 }

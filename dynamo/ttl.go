@@ -1,0 +1,95 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+)
+
+// readTTL asks each table of the schema its TTL setting, unless the TTL
+// attributes were given (--ttl-attr): a table whose TTL is ENABLED (or
+// being enabled) has its attribute set in the schema. A backend without
+// the operation (minidyn) has no TTL; any other refusal (a role without
+// dynamodb:DescribeTimeToLive) is kept in TTLUnasked, for the check to
+// say, and the table is judged without TTL.
+func (s *Store) readTTL(ctx context.Context) {
+	if s.Schema.TTLGiven {
+		return
+	}
+	s.TTLUnasked = nil
+	for _, table := range s.Schema.Tables() {
+		attr, err := s.describeTTL(ctx, table)
+		if err != nil {
+			if !unsupported(err) {
+				s.TTLUnasked = append(s.TTLUnasked, fmt.Sprintf("%s: its TTL setting could not be read (%v): expired locks are judged as ordinary ones; pass --ttl-attr", table, err))
+			}
+			continue
+		}
+		if attr != "" {
+			// Verify ran the schema's validation before the tables
+			// were described; a table's own attribute is valid.
+			_ = s.Schema.SetTTLAttr(table, attr)
+		}
+	}
+}
+
+// describeTTL returns table's TTL attribute, "" when TTL is not enabled.
+func (s *Store) describeTTL(ctx context.Context, table string) (string, error) {
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	out, err := s.api.DescribeTimeToLive(cctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(table)})
+	if err != nil {
+		return "", err
+	}
+	d := out.TimeToLiveDescription
+	if d == nil {
+		return "", nil
+	}
+	switch d.TimeToLiveStatus {
+	case types.TimeToLiveStatusEnabled, types.TimeToLiveStatusEnabling:
+		return aws.ToString(d.AttributeName), nil
+	}
+	return "", nil
+}
+
+// unsupported reports whether err says the backend does not have the
+// operation at all.
+func unsupported(err error) bool {
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	switch ae.ErrorCode() {
+	case "UnknownOperationException", "UnrecognizedClientException", "NotImplemented", "InvalidAction":
+		return true
+	}
+	return false
+}
+
+// enableTTL turns TTL on for a table just created, on the schema's TTL
+// attribute for it, so that the tables seed and the tests create expire
+// as the schema says. A backend without TTL (minidyn) is left as it is:
+// the schema's attribute still judges the locks.
+func (s *Store) enableTTL(ctx context.Context, table string) error {
+	attr := s.Schema.TTLAttrOf(table)
+	if attr == "" {
+		return nil
+	}
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	_, err = w.UpdateTimeToLive(cctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(table),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(attr), Enabled: aws.Bool(true)}})
+	if err != nil && !unsupported(err) {
+		return explain(err, "enable TTL on", table, s.Endpoint)
+	}
+	return nil
+}
