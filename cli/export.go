@@ -66,7 +66,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	}
 	p := newProgress(a.stderr)
 	defer holdMemory(checkMemoryLimit, maxMemory)()
-	census, err := export.Census(ctx, &s, exports, maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
+	census, err := export.Census(ctx, &s, exports, model.Epoch(time.Now()), maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
 	p.done()
 	if err != nil {
 		return err

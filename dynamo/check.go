@@ -37,17 +37,18 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
+	now := model.Epoch(time.Now()) // the check's start: what "expired" means
 	segments := s.scanSegments()
 	if segments < s.Segments {
 		// The backend reads the whole table for any segment: the first
 		// reads it, the others nothing.
 		if from > 0 {
-			return model.NewCensus(&s.Schema), nil
+			return model.NewCensus(&s.Schema, now), nil
 		}
 		to = 1
 	}
 	ctx, reads := withTally(ctx)
-	census := model.NewCensus(&s.Schema)
+	census := model.NewCensus(&s.Schema, now)
 	census.LimitMemory(s.MaxMemory)
 	// One goroutine fills the census; the segment workers hand it their
 	// pages and ask for the next one at once, instead of waiting their turn
@@ -144,11 +145,11 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 	g, gctx := errgroup.WithContext(ctx)
 	if len(ownerless) > 0 {
 		g.Go(func() (err error) {
-			more, err = s.confirmOwnerless(gctx, ownerless)
+			more, err = s.confirmOwnerless(gctx, ownerless, census.Now())
 			return err
 		})
 	}
-	confirmed, err := s.confirmByKey(gctx, byKey)
+	confirmed, err := s.confirmByKey(gctx, byKey, census.Now())
 	if err != nil {
 		g.Wait()
 		return model.Report{}, err
@@ -194,7 +195,7 @@ func (s *Store) worthProjecting(table string) bool {
 
 // confirmByKey re-reads the keys each candidate involves with strongly
 // consistent reads and keeps those the fresh items still show.
-func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([]model.Problem, error) {
+func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem, now int64) ([]model.Problem, error) {
 	if len(candidates) == 0 {
 		return []model.Problem{}, nil
 	}
@@ -202,7 +203,7 @@ func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([
 	for _, p := range candidates {
 		refs = append(refs, model.Classifier{Schema: &s.Schema}.Involved(p)...)
 	}
-	fresh := model.NewCensus(&s.Schema)
+	fresh := model.NewCensus(&s.Schema, now)
 	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
 		return nil, err
 	}
@@ -216,9 +217,9 @@ func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem) ([
 // accounts, which starts after the main scan ended (and after the locks
 // were re-read). An in-pattern signup cannot commit while the lock exists,
 // so what this finds settles it.
-func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem) ([]model.Problem, error) {
+func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem, now int64) ([]model.Problem, error) {
 	sc := &s.Schema
-	fresh := model.NewCensus(sc)
+	fresh := model.NewCensus(sc, now)
 	var refs []model.KeyRef
 	for _, p := range candidates {
 		refs = append(refs, model.Classifier{Schema: sc}.Involved(p)...)

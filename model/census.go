@@ -29,6 +29,7 @@ type Census struct {
 	others      map[valueRef]uint32   // owners of locks that name another account than the first holder
 	moreBytes   int64                 // what more and others hold, estimated
 	invalid     []Problem
+	now         int64        // the check's start in epoch seconds: a TTL not after it has passed
 	spill       *spillBudget // nil: no budget, everything stays in memory
 	err         error        // the first failure (a spill, a full arena); the census records nothing after it
 }
@@ -121,12 +122,16 @@ type valueRef struct{ ci, v uint32 }
 // slice header and its allocation. Rare: only duplicates have one.
 const moreRefBytes = 96
 
-// NewCensus returns an empty census for s.
-func NewCensus(s *Schema) *Census {
-	c := &Census{schema: s}
+// NewCensus returns an empty census for s, judging TTLs at now (epoch
+// seconds: the check's start, the same for every census of one check).
+func NewCensus(s *Schema, now int64) *Census {
+	c := &Census{schema: s, now: now}
 	c.forget()
 	return c
 }
+
+// Now is the time, in epoch seconds, the census judges TTLs at.
+func (c *Census) Now() int64 { return c.now }
 
 // full reports that one of the census's tables may not take another item.
 func (c *Census) full() bool {

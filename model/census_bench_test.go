@@ -35,7 +35,7 @@ func BenchmarkCensusMemory(b *testing.B) {
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				c := NewCensus(&s)
+				c := NewCensus(&s, 0)
 				feedHealthy(c, n)
 				runtime.GC()
 				runtime.ReadMemStats(&after)

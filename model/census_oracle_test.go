@@ -117,7 +117,7 @@ func TestCensusMatchesTheOracle(t *testing.T) {
 					}
 					want := problemsJSON(t, o.problems())
 					for _, budget := range []int64{0, 16 << 10} {
-						c := NewCensus(&s)
+						c := NewCensus(&s, 0)
 						c.LimitMemory(budget)
 						for _, row := range rows {
 							c.Add(row.table, row.item)

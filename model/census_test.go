@@ -75,7 +75,7 @@ func codeLock(v string, owner ...any) row {
 }
 
 func censusOf(s *Schema, rows []row) *Census {
-	c := NewCensus(s)
+	c := NewCensus(s, 0)
 	for _, r := range rows {
 		c.Add(r.table, r.item)
 	}
@@ -644,7 +644,7 @@ func freshCensus(t *testing.T, s *Schema, candidates []Problem, db []row) *Censu
 			}
 		}
 	}
-	fresh := NewCensus(s)
+	fresh := NewCensus(s, 0)
 	for i, r := range db {
 		if read[i] {
 			fresh.Add(r.table, r.item)

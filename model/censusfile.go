@@ -24,6 +24,7 @@ type PartHeader struct {
 	Version  int    `json:"version"`
 	Schema   string `json:"schema"` // Schema.Flags, joined: parts of another schema are refused
 	Segments int    `json:"segments"`
+	Now      int64  `json:"now"` // the part's check started then (epoch seconds)
 	From     int    `json:"from"` // segments From..To-1
 	To       int    `json:"to"`
 
@@ -36,8 +37,8 @@ type PartHeader struct {
 }
 
 // censusFileVersion changes when the format does: 1 was one JSON object
-// holding every value.
-const censusFileVersion = 2
+// holding every value; 2 had no TTLs.
+const censusFileVersion = 3
 
 // partEnd is the byte after a part's last record, which no record begins
 // with (a record's flags are under 8): a part cut between two records is
@@ -54,7 +55,7 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 	if c.err != nil {
 		return c.err
 	}
-	h := PartHeader{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, From: from, To: to,
+	h := PartHeader{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, Now: c.now, From: from, To: to,
 		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
 		Invalid: c.invalid}
 	if h.Invalid == nil {
@@ -113,7 +114,7 @@ type Merger struct {
 // NewMerger returns a merger for s whose census has a budget of about
 // budget bytes (0: none; see Census.LimitMemory).
 func NewMerger(s *Schema, budget int64) *Merger {
-	c := NewCensus(s)
+	c := NewCensus(s, 0) // judged at the earliest part's start (readPart)
 	c.LimitMemory(budget)
 	return &Merger{schema: s, id: schemaID(s), census: c}
 }
@@ -169,6 +170,9 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 	}
 	for seg := p.From; seg < p.To; seg++ {
 		m.covered[seg]++
+	}
+	if i == 1 || p.Now < c.now {
+		c.now = p.Now // the merged check started when its first part did
 	}
 	c.Scanned += p.Scanned
 	c.Accounts += p.Accounts

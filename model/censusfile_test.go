@@ -43,8 +43,8 @@ func TestMergeCensusIsOneCensus(t *testing.T) {
 		lock("UNIQ#EMAIL#dup@x", "ACCT#b"), lock("UNIQ#EMAIL#old@x", "ACCT#gone"), lock("UNIQ#HANDLE#ghost"),
 		row{"accounts", attrs("PK", "CONFIG", "SK", "X")},
 	}
-	one := NewCensus(&s)
-	parts := []*Census{NewCensus(&s), NewCensus(&s), NewCensus(&s)}
+	one := NewCensus(&s, 0)
+	parts := []*Census{NewCensus(&s, 0), NewCensus(&s, 0), NewCensus(&s, 0)}
 	for i, r := range rows {
 		one.Add(r.table, r.item)
 		parts[i%3].Add(r.table, r.item) // an account and its locks fall in different parts
@@ -75,7 +75,7 @@ func TestMergeCensusIsOneCensus(t *testing.T) {
 // short or not a part at all is an error, never fewer problems.
 func TestMergeRefusesBadParts(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
-	c := NewCensus(&s)
+	c := NewCensus(&s, 0)
 	c.Add("accounts", Item{"PK": S("ACCT#a"), "SK": S("PROFILE"), "email": S("a@x"), "username": S("ada")})
 	good := part(t, c, 1, 0, 1)
 	other := DefaultSchema(LayoutTables)
@@ -83,7 +83,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		name, want string
 		part       []byte
 	}{
-		{"another schema", "other schema flags", part(t, NewCensus(&other), 1, 0, 1)},
+		{"another schema", "other schema flags", part(t, NewCensus(&other, 0), 1, 0, 1)},
 		// As version 1 wrote it: one JSON object of every value.
 		{"format 1", "census format 1, want 2", []byte(`{"version":1,"schema":"x","segments":1,"from":0,"to":1,"holders":[{"a@x":["ACCT#a"]}],"locks_seen":[{}],"invalid":[]}` + "\n")},
 		{"cut inside a record", "unexpected EOF", good[:len(good)-3]},
@@ -108,7 +108,7 @@ func TestMergedShapesAreCapped(t *testing.T) {
 	var files [][]byte
 	total := 0
 	for p := range 3 {
-		c := NewCensus(&s)
+		c := NewCensus(&s, 0)
 		for i := range maxShapes {
 			c.Add(s.Table, Item{"PK": S(fmt.Sprintf("P%dS%d#x", p, i)), "SK": S("X")})
 			total++
@@ -144,7 +144,7 @@ func TestMergeUnderABudget(t *testing.T) {
 		}
 	}
 	one := censusOf(&s, rows)
-	parts := []*Census{NewCensus(&s), NewCensus(&s), NewCensus(&s), NewCensus(&s)}
+	parts := []*Census{NewCensus(&s, 0), NewCensus(&s, 0), NewCensus(&s, 0), NewCensus(&s, 0)}
 	for i, r := range rows {
 		parts[i%len(parts)].Add(r.table, r.item)
 	}

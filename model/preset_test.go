@@ -208,7 +208,7 @@ func TestScopedConstraint(t *testing.T) {
 	if got := (Classifier{s}).Classify("accounts", attrs("PK", "_unique#User#email#a@x.io", "SK", "_unique#")); got.Kind != EntryOther {
 		t.Errorf("Classify(another model's unique item) = %+v, want other", got)
 	}
-	census := NewCensus(s)
+	census := NewCensus(s, 0)
 	for _, it := range []Item{
 		member("m1", "acme", "a@x.io"), member("m2", "globex", "a@x.io"), member("m3", "acme", "a@x.io"),
 		attrs("PK", "_unique#acme#Member#email#a@x.io", "SK", "_unique#"),

@@ -362,7 +362,7 @@ func (c *Census) Reconcile() ([]Problem, error) {
 func (c *Census) eachPartition(split bool, visit func(part *Census) error) error {
 	sp := c.spill
 	for i := range sp.files.Len() {
-		part := NewCensus(c.schema)
+		part := NewCensus(c.schema, c.now)
 		if split && sp.depth < maxSpillDepth {
 			part.spill = &spillBudget{budget: sp.budget, depth: sp.depth + 1, under: sp.files.Dir()}
 			part.spill.stats.Partitions = sp.files.Len()

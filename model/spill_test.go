@@ -22,7 +22,7 @@ import (
 // spillingCensus returns a census whose budget is so small that it spills
 // after every value, at every level of partitioning.
 func spillingCensus(s *Schema) *Census {
-	c := NewCensus(s)
+	c := NewCensus(s, 0)
 	c.LimitMemory(1)
 	return c
 }
@@ -165,7 +165,7 @@ func TestSpillEqualsInMemory(t *testing.T) {
 						if run.accounts >= 400 && len(kinds) != len(ProblemKinds) {
 							t.Fatalf("the stream has only %v: not every kind", kinds)
 						}
-						c := NewCensus(&s)
+						c := NewCensus(&s, 0)
 						c.LimitMemory(run.budget)
 						for _, r := range rows {
 							c.Add(r.table, r.item)
@@ -333,7 +333,7 @@ func TestSpillHeapBounded(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget))
 	stop := heapPeak()
 	start := time.Now()
-	c := NewCensus(&s)
+	c := NewCensus(&s, 0)
 	c.LimitMemory(budget)
 	defer c.Close()
 	planted := synthetic(&s, items, c.Add)
@@ -362,7 +362,7 @@ func TestSpillHeapBounded(t *testing.T) {
 	}
 	c.Close()
 	debug.SetMemoryLimit(math.MaxInt64)
-	memory := NewCensus(&s)
+	memory := NewCensus(&s, 0)
 	synthetic(&s, items, memory.Add)
 	if !slices.Equal(problemsJSON(t, memory.Problems()), gotJSON) {
 		t.Fatalf("in memory and spilled differ")
@@ -387,7 +387,7 @@ func TestSpillEstimate(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		c := NewCensus(&s)
+		c := NewCensus(&s, 0)
 		synthetic(&s, n, c.Add) // what it planted is garbage: not the census's
 		runtime.GC()
 		runtime.ReadMemStats(&after)

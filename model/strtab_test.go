@@ -84,7 +84,7 @@ func TestStrtabLimits(t *testing.T) {
 // why, as one that could not spill does.
 func TestCensusFull(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
-	c := NewCensus(&s)
+	c := NewCensus(&s, 0)
 	c.Add("accounts", Item{"PK": S("ACCT#1"), "SK": S("PROFILE"), "email": S("a@x.io"), "username": S("a")})
 	c.ids.chunks = append(c.ids.chunks, make([][]byte, maxChunks)...)
 	c.Add("accounts", Item{"PK": S("ACCT#2"), "SK": S("PROFILE"), "email": S("b@x.io"), "username": S("b")})
@@ -121,7 +121,7 @@ func TestStrtabSize(t *testing.T) {
 func TestFullCensusSpills(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	s := DefaultSchema(LayoutSingle)
-	c := NewCensus(&s)
+	c := NewCensus(&s, 0)
 	c.LimitMemory(8 << 30)
 	defer c.Close()
 	c.Add("accounts", Item{"PK": S("ACCT#1"), "SK": S("PROFILE"), "email": S("a@x.io"), "username": S("a")})

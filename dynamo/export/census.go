@@ -80,9 +80,9 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // progress, if not nil, is called with the items read so far and the
 // exports' total, never concurrently. Past maxMemory bytes (0: no limit)
 // the census spills to disk (model.Census.LimitMemory): the caller closes
-// it.
-func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, maxMemory int64, progress func(read, total int64)) (*model.Census, error) {
-	census := model.NewCensus(s)
+// it. TTLs are judged at now (epoch seconds).
+func Census(ctx context.Context, s *model.Schema, exports map[string]*Export, now int64, maxMemory int64, progress func(read, total int64)) (*model.Census, error) {
+	census := model.NewCensus(s, now)
 	census.LimitMemory(maxMemory)
 	var total, read int64
 	for _, t := range s.Tables() {

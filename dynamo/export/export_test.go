@@ -22,7 +22,7 @@ import (
 
 // direct is the census of the items themselves, as a scan would fill it.
 func direct(s *model.Schema, tables map[string][]model.Item) *model.Census {
-	c := model.NewCensus(s)
+	c := model.NewCensus(s, 0)
 	for _, t := range s.Tables() {
 		for _, it := range tables[t] {
 			c.Add(t, it)
@@ -92,7 +92,7 @@ func readCensus(t *testing.T, src export.Source, dir string, s *model.Schema) *m
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := export.Census(ctx, s, exports, 0, nil)
+	c, err := export.Census(ctx, s, exports, 0, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestDamagedExportsAreRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = export.Census(ctx, &s, map[string]*export.Export{"accounts": found[0]}, 0, nil)
+			_, err = export.Census(ctx, &s, map[string]*export.Export{"accounts": found[0]}, 0, 0, nil)
 			if err == nil || !strings.Contains(err.Error(), want[name]) {
 				t.Fatalf("error %v, want one that says %q", err, want[name])
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"time"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
@@ -48,7 +49,7 @@ func Run(ctx context.Context, store *dynamo.Store, k mistake.Kind) (mistake.Repl
 	if err := replay(r); err != nil {
 		return r.out, err
 	}
-	census := model.NewCensus(r.sc)
+	census := model.NewCensus(r.sc, model.Epoch(time.Now()))
 	if err := store.ReadConsistent(ctx, r.refs, census.Add); err != nil {
 		return r.out, err
 	}

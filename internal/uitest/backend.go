@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
@@ -43,6 +44,17 @@ type Backend struct {
 	// journal is the undo journal as dynamo.ReadUndoJournal reads the
 	// store's: every transaction sent, oldest first, with its outcome.
 	journal []dynamo.Undoable
+	// Clock, when set, is the backend's time, which its checks judge TTLs
+	// by and its conditions compare them with; nil: the wall clock.
+	Clock func() time.Time
+}
+
+// now is the backend's time (Clock).
+func (b *Backend) now() time.Time {
+	if b.Clock != nil {
+		return b.Clock()
+	}
+	return time.Now()
 }
 
 // New returns an empty, writable backend for schema sc.
@@ -381,7 +393,7 @@ func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress))
 		b.mu.Unlock()
 		return model.Report{}, err
 	}
-	census := model.NewCensus(&b.schema)
+	census := model.NewCensus(&b.schema, model.Epoch(b.now()))
 	for _, table := range b.schema.Tables() {
 		for _, it := range b.sorted(table) {
 			census.Add(table, it)
@@ -439,7 +451,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	defer b.mu.Unlock()
 	sc := &b.schema
 	r := backend.Repair{Problem: p}
-	fresh := model.NewCensus(sc)
+	fresh := model.NewCensus(sc, model.Epoch(b.now()))
 	for _, ref := range (model.Classifier{Schema: sc}).Involved(p) {
 		if it := b.get(ref.Table, ref.Key); it != nil {
 			fresh.Add(ref.Table, it)
