@@ -403,8 +403,7 @@ func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress))
 	if progress != nil {
 		progress(model.CheckProgress{Phase: model.PhaseDone, Scanned: int64(census.Scanned)})
 	}
-	return model.Report{Table: b.schema.Table, ScannedItems: census.Scanned, Accounts: census.Accounts,
-		Locks: census.Locks, Problems: census.Problems(), Others: census.Others}, ctx.Err()
+	return census.Report(census.Problems()), ctx.Err()
 }
 
 // Writable reports whether writes are allowed.

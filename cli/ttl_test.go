@@ -1,0 +1,99 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// ttlTable is a layout-1 table whose TTL attribute is ttl (enabled on the
+// table, so that check finds it with DescribeTimeToLive) holding one case
+// of each TTL rule, with TTLs relative to now:
+//   - a clean account and its locks, none expiring;
+//   - a live reservation: a lock of pending@x, 12 min ahead, nobody holds;
+//   - an expired lock nobody holds, which still names its owner;
+//   - an expired lock held by its account (ada);
+//   - a reserved lock held by an account that does not expire (bob);
+//   - a reserved lock whose account expires before it (trial): fine;
+//   - a lock whose ttl is a string (carol's username): a warning, judged as none.
+func ttlTable(t *testing.T, now time.Time) (ep, table string) {
+	t.Helper()
+	ep = dynamotest.Endpoint(t)
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.TTLAttr, sc.TTLGiven = "ttl", true
+	store, client := dynamotest.Store(t, sc)
+	at := func(d time.Duration) model.Value { return model.N(strconv.FormatInt(now.Add(d).Unix(), 10)) }
+	with := func(it model.Item, attr string, v model.Value) model.Item { it[attr] = v; return it }
+	table = store.Schema.Table
+	dynamotest.Put(t, client, table,
+		dynamotest.Account("ACCT#clean", "clean@x", "clean"),
+		dynamotest.Lock("UNIQ#EMAIL#clean@x", "ACCT#clean"), dynamotest.Lock("UNIQ#HANDLE#clean", "ACCT#clean"),
+		with(dynamotest.Lock("UNIQ#EMAIL#pending@x", ""), "ttl", at(12*time.Minute+30*time.Second)),
+		with(dynamotest.Lock("UNIQ#EMAIL#gone@x", "ACCT#gone"), "ttl", at(-3*time.Hour)),
+		dynamotest.Account("ACCT#ada", "ada@x", "ada"),
+		with(dynamotest.Lock("UNIQ#EMAIL#ada@x", "ACCT#ada"), "ttl", at(-3*time.Hour)), dynamotest.Lock("UNIQ#HANDLE#ada", "ACCT#ada"),
+		dynamotest.Account("ACCT#bob", "bob@x", "bob"),
+		with(dynamotest.Lock("UNIQ#EMAIL#bob@x", "ACCT#bob"), "ttl", at(time.Hour)), dynamotest.Lock("UNIQ#HANDLE#bob", "ACCT#bob"),
+		with(dynamotest.Account("ACCT#trial", "trial@x", "trial"), "ttl", at(10*time.Minute)),
+		with(dynamotest.Lock("UNIQ#EMAIL#trial@x", "ACCT#trial"), "ttl", at(time.Hour)), dynamotest.Lock("UNIQ#HANDLE#trial", "ACCT#trial"),
+		dynamotest.Account("ACCT#carol", "carol@x", "carol"),
+		dynamotest.Lock("UNIQ#EMAIL#carol@x", "ACCT#carol"), with(dynamotest.Lock("UNIQ#HANDLE#carol", "ACCT#carol"), "ttl", model.S("tomorrow")),
+	)
+	return ep, table
+}
+
+// ttlProblems is what check must report of ttlTable, exactly.
+func ttlProblems(table string, now time.Time) string {
+	lock := func(v string) string { return `{"PK":"UNIQ#EMAIL#` + v + `","SK":"LOCK"}` }
+	return fmt.Sprintf(`"problems":[`+
+		`{"kind":"expired_lock","constraint":"email","value":"ada@x","lock":%s,"owner":"ACCT#ada","accounts":["ACCT#ada"],"expires_at":%d},`+
+		`{"kind":"expiring_lock","constraint":"email","value":"bob@x","lock":%s,"owner":"ACCT#bob","accounts":["ACCT#bob"],"expires_at":%d},`+
+		`{"kind":"expired_lock","constraint":"email","value":"gone@x","lock":%s,"owner":"ACCT#gone","accounts":[],"expires_at":%d}],`+
+		`"warnings":["%s {\"PK\":\"UNIQ#HANDLE#carol\",\"SK\":\"LOCK\"}: ttl is {\"S\":\"tomorrow\"}, not a number; judged as having no TTL"]`,
+		lock("ada@x"), now.Add(-3*time.Hour).Unix(), lock("bob@x"), now.Add(time.Hour).Unix(), lock("gone@x"), now.Add(-3*time.Hour).Unix(), table)
+}
+
+// TestCheckJudgesTTLs: check, finding the TTL attribute from the table,
+// reports each TTL case exactly: expired locks (held or not), a reserved
+// lock its holder outlives, the reservation counted, the account that
+// expires before its lock left alone, and the string TTL warned of once;
+// the human report says when each expired and what it blocks.
+func TestCheckJudgesTTLs(t *testing.T) {
+	now := time.Now()
+	ep, table := ttlTable(t, now)
+	j := run(t, "check", "--endpoint-url", ep, "--table", table, "--json")
+	if j.code != cli.ExitProblems {
+		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", j.code, j.stdout, j.stderr)
+	}
+	if want := `"accounts":5,"locks":12,"reservations":1,` + ttlProblems(table, now); !strings.Contains(j.stdout, want) {
+		t.Fatalf("check --json:\n got %s\nwant ...%s...", j.stdout, want)
+	}
+	var r model.Report
+	if err := json.Unmarshal([]byte(j.stdout), &r); err != nil || r.Now < now.Unix() || r.Now > now.Unix()+60 {
+		t.Errorf("now %d (%v): want the check's start, about %d", r.Now, err, now.Unix())
+	}
+	h := run(t, "check", "--endpoint-url", ep, "--table", table)
+	for _, want := range []string{
+		"1 reserved: signups in progress",
+		"expired_lock     2\nexpiring_lock    1\n",
+		`owner ACCT#ada  accounts ACCT#ada  expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email ada@x`,
+		`owner ACCT#gone  expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email gone@x`,
+		`warning: ` + table + ` {"PK":"UNIQ#HANDLE#carol","SK":"LOCK"}: ttl is {"S":"tomorrow"}, not a number`,
+	} {
+		if !strings.Contains(h.stdout, want) {
+			t.Errorf("the report does not say %q:\n%s", want, h.stdout)
+		}
+	}
+	// An hour ahead, less the seconds since: 59 min, or 1 h within the second.
+	if !regexp.MustCompile(`owner ACCT#bob  accounts ACCT#bob  reserved (59 min|1 h) more; when it goes, email bob@x is unprotected`).MatchString(h.stdout) {
+		t.Errorf("the report does not say bob's lock is reserved an hour more:\n%s", h.stdout)
+	}
+}
