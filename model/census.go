@@ -36,9 +36,9 @@ type Census struct {
 	// reservations counts, as the last Problems or Reconcile found,
 	// the locks reserved (TTL ahead) whose value has no holder.
 	reservations int
-	now         int64        // the check's start in epoch seconds: a TTL not after it has passed
-	spill       *spillBudget // nil: no budget, everything stays in memory
-	err         error        // the first failure (a spill, a full arena); the census records nothing after it
+	now          int64        // the check's start in epoch seconds: a TTL not after it has passed
+	spill        *spillBudget // nil: no budget, everything stays in memory
+	err          error        // the first failure (a spill, a full arena); the census records nothing after it
 }
 
 // entry is what the census knows of one value of one constraint: the value
@@ -92,10 +92,10 @@ const entryBytes = 5
 
 // lock states, the fifth byte of an entry.
 const (
-	lockNone     = iota // no lock seen; the position is the holder's, if held
-	lockNobody          // a lock that names no owner; the position is the holder's, if held
-	lockByHolder        // a lock naming the holder, or the position when no holder is seen yet
-	lockByOther         // a lock naming another account than the holder (Census.others)
+	lockNone     = iota   // no lock seen; the position is the holder's, if held
+	lockNobody            // a lock that names no owner; the position is the holder's, if held
+	lockByHolder          // a lock naming the holder, or the position when no holder is seen yet
+	lockByOther           // a lock naming another account than the holder (Census.others)
 	ttlFlag      = 1 << 6 // the value's lock or holders expire (Census.ttls)
 	heldFlag     = 1 << 7
 	stateFlags   = ttlFlag | heldFlag

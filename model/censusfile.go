@@ -24,7 +24,7 @@ type PartHeader struct {
 	Version  int    `json:"version"`
 	Schema   string `json:"schema"` // Schema.Flags, joined: parts of another schema are refused
 	Segments int    `json:"segments"`
-	Now      int64  `json:"now"` // the part's check started then (epoch seconds)
+	Now      int64  `json:"now"`  // the part's check started then (epoch seconds)
 	From     int    `json:"from"` // segments From..To-1
 	To       int    `json:"to"`
 
