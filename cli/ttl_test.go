@@ -97,3 +97,44 @@ func TestCheckJudgesTTLs(t *testing.T) {
 		t.Errorf("the report does not say bob's lock is reserved an hour more:\n%s", h.stdout)
 	}
 }
+
+// TestRepairTTLs: on ttlTable, repair --dry-run shows the conditions the
+// contract names (the unheld expired lock deleted while its ttl is not
+// after now; ada's and bob's locks kept for good while they name their
+// owner and hold the ttl read); repair then leaves a clean table, the
+// reservation untouched, and a second repair changes nothing.
+func TestRepairTTLs(t *testing.T) {
+	now := time.Now()
+	ep, table := ttlTable(t, now)
+	args := []string{"--endpoint-url", ep, "--table", table, "--audit-log", t.TempDir() + "/audit.log"}
+	dry := run(t, append([]string{"repair", "--dry-run"}, args...)...)
+	if dry.code != cli.ExitOK {
+		t.Fatalf("--dry-run: exit %d\n%s\n%s", dry.code, dry.stdout, dry.stderr)
+	}
+	for _, want := range []string{
+		`"Delete":{"ConditionExpression":"#0 <= :0","ExpressionAttributeNames":{"#0":"ttl"}`,
+		`"Key":{"PK":{"S":"UNIQ#EMAIL#gone@x"},"SK":{"S":"LOCK"}}`,
+		`"ConditionExpression":"(#0 = :0) AND (#1 = :1)","ExpressionAttributeNames":{"#0":"owner","#1":"ttl"}`, `"UpdateExpression":"REMOVE #1`,
+		`"Key":{"PK":{"S":"UNIQ#EMAIL#ada@x"},"SK":{"S":"LOCK"}}`,
+		`"Key":{"PK":{"S":"UNIQ#EMAIL#bob@x"},"SK":{"S":"LOCK"}}`,
+	} {
+		if !strings.Contains(dry.stdout, want) {
+			t.Errorf("--dry-run does not print %s:\n%s", want, dry.stdout)
+		}
+	}
+	if strings.Contains(dry.stdout, "pending@x") || strings.Contains(dry.stdout, "trial@x") {
+		t.Errorf("--dry-run touches the reservation or the account that expires first:\n%s", dry.stdout)
+	}
+	r := run(t, append([]string{"repair", "--yes"}, args...)...)
+	if r.code != cli.ExitOK {
+		t.Fatalf("repair: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	j := run(t, "check", "--endpoint-url", ep, "--table", table, "--json")
+	if j.code != cli.ExitOK || !strings.Contains(j.stdout, `"accounts":5,"locks":11,"reservations":1,"problems":[]`) {
+		t.Fatalf("after repair: exit %d\n%s\n%s", j.code, j.stdout, j.stderr)
+	}
+	again := run(t, append([]string{"repair", "--yes", "--json"}, args...)...)
+	if again.code != cli.ExitOK || strings.Contains(again.stdout, `"committed"`) {
+		t.Fatalf("a second repair: exit %d\n%s\n%s", again.code, again.stdout, again.stderr)
+	}
+}
