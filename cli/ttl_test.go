@@ -3,6 +3,8 @@ package cli_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -136,5 +138,41 @@ func TestRepairTTLs(t *testing.T) {
 	again := run(t, append([]string{"repair", "--yes", "--json"}, args...)...)
 	if again.code != cli.ExitOK || strings.Contains(again.stdout, `"committed"`) {
 		t.Fatalf("a second repair: exit %d\n%s\n%s", again.code, again.stdout, again.stderr)
+	}
+}
+
+// TestInitProposesTheTTL: init reads each table's TTL setting and
+// proposes it, in layout 2 per table (here only the MAC lock table has
+// TTL enabled); the target it saves keeps it, and a check through that
+// target judges the MAC table's expired lock as expired.
+func TestInitProposesTheTTL(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	sc := model.DefaultSchema(model.LayoutTables)
+	sc.Constraints = append([]model.Constraint{}, sc.Constraints...)
+	sc.Constraints[0].TTLAttr, sc.TTLGiven = "expires", true
+	store, client := dynamotest.Store(t, sc)
+	sc = store.Schema
+	macs := sc.Constraints[0].LockTable
+	dynamotest.Put(t, client, sc.Table, model.Item{"id": model.S("dev-1"), "mac_address": model.S("02:00:00:00:00:01"), "registration_code": model.S("RC-1")})
+	dynamotest.Put(t, client, macs,
+		model.Item{"MacAddress": model.S("02:00:00:00:00:01"), "owner": model.S("dev-1")},
+		model.Item{"MacAddress": model.S("02:00:00:00:00:09"), "owner": model.S("dev-9"), "expires": model.N(strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10))})
+	dynamotest.Put(t, client, sc.Constraints[1].LockTable, model.Item{"RegistrationCode": model.S("RC-1"), "owner": model.S("dev-1")})
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "init", "--endpoint-url", ep, "--table", sc.Table, "--save", "devices", "--config", cfg)
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "--ttl-attr "+macs+"=expires") ||
+		!strings.Contains(r.stderr, "TTL of "+macs+": attribute expires (DescribeTimeToLive: enabled)") ||
+		!strings.Contains(r.stderr, "TTL of "+sc.Table+": not enabled") {
+		t.Fatalf("init: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if data, _ := os.ReadFile(cfg); !strings.Contains(string(data), "ttl-attr: ["+macs+"=expires]") {
+		t.Errorf("the saved target lacks the TTL attribute:\n%s", data)
+	}
+	j := run(t, "check", "--config", cfg, "--target", "devices", "--json")
+	if j.code != cli.ExitProblems || !strings.Contains(j.stdout, `"kind":"expired_lock","constraint":"mac_address","value":"02:00:00:00:00:09"`) {
+		t.Fatalf("check --target devices: exit %d\n%s\n%s", j.code, j.stdout, j.stderr)
 	}
 }
