@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -252,6 +253,9 @@ func writeJSON(w io.Writer, v any) error {
 func writeReport(w io.Writer, r model.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "table %s: %d items scanned, %d accounts, %d locks", model.Printable(r.Table), r.ScannedItems, r.Accounts, r.Locks)
+	if r.Now != 0 {
+		fmt.Fprintf(&b, " (%d reserved: signups in progress; TTLs judged at %s)", r.Reservations, time.Unix(r.Now, 0).UTC().Format(time.RFC3339))
+	}
 	if r.ConsumedRCU > 0 {
 		fmt.Fprintf(&b, ", %.1f read capacity units consumed", r.ConsumedRCU)
 	}
@@ -267,10 +271,30 @@ func writeReport(w io.Writer, r model.Report) error {
 	}
 	for _, p := range r.Problems {
 		b.WriteString(problemLine(p))
+		if why := ttlSaid(p, r.Now); why != "" {
+			b.WriteString("  " + why)
+		}
 		b.WriteString("\n")
+	}
+	for _, warning := range r.Warnings {
+		b.WriteString("warning: " + model.Printable(warning) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ttlSaid says what an expired or expiring lock means, at now: when it
+// expired and what it blocks until it goes, or how long it is reserved
+// and what it leaves unprotected then.
+func ttlSaid(p model.Problem, now int64) string {
+	value := p.Constraint + " " + quote(p.Value)
+	switch p.Kind {
+	case model.ExpiredLock:
+		return model.TTLSaid(p.ExpiresAt, now) + "; DynamoDB deletes it eventually, until then it blocks " + value
+	case model.ExpiringLock:
+		return model.TTLSaid(p.ExpiresAt, now) + "; when it goes, " + value + " is unprotected"
+	}
+	return ""
 }
 
 // problemLine renders one problem on one line, every table-sourced string

@@ -94,13 +94,14 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 		return err
 	}
 	defer census.Close()
-	report := model.Report{Table: s.Table, ScannedItems: census.Scanned, Accounts: census.Accounts, Locks: census.Locks,
-		Others: census.Others}
+	var report model.Report
 	if f.confirm {
 		report, err = store.Confirm(ctx, census, progressLine(p))
 		p.done()
 	} else {
-		report.Problems, err = census.Reconcile()
+		var ps []model.Problem
+		ps, err = census.Reconcile()
+		report = census.Report(ps)
 	}
 	if err != nil {
 		return err

@@ -165,15 +165,10 @@ func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func
 		model.SortProblems(confirmed)
 	}
 	report(model.PhaseDone)
-	return model.Report{
-		Table:        s.Schema.Table,
-		ScannedItems: census.Scanned,
-		Accounts:     census.Accounts,
-		Locks:        census.Locks,
-		Problems:     confirmed,
-		Others:       census.Others,
-		ConsumedRCU:  math.Round((census.ConsumedRCU+reads.consumed())*10) / 10,
-	}, nil
+	r := census.Report(confirmed)
+	r.ConsumedRCU = math.Round((census.ConsumedRCU+reads.consumed())*10) / 10
+	r.Warnings = append(r.Warnings, s.TTLUnasked...)
+	return r, nil
 }
 
 // projectAbove is the average item size past which a check's scan

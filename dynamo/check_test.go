@@ -132,7 +132,7 @@ func TestCheckClassifiesEveryKind(t *testing.T) {
 	}
 	r.ConsumedRCU = 0 // it depends on paging; the rest must not
 	got, _ := json.Marshal(r)
-	want := `{"table":"` + store.Schema.Table + `","scanned_items":21,"accounts":8,"locks":12,"problems":[` +
+	want := `{"table":"` + store.Schema.Table + `","scanned_items":21,"accounts":8,"locks":12,"reservations":0,"problems":[` +
 		`{"kind":"foreign_lock","constraint":"email","value":"c@x.io","lock":{"PK":"UNIQ#EMAIL#c@x.io","SK":"LOCK"},"owner":"ACCT#a","accounts":["ACCT#c"]},` +
 		`{"kind":"duplicate_value","constraint":"email","value":"dup@x.io","lock":{"PK":"UNIQ#EMAIL#dup@x.io","SK":"LOCK"},"owner":"ACCT#d","accounts":["ACCT#d","ACCT#e"]},` +
 		`{"kind":"orphan_lock","constraint":"email","value":"old@x.io","lock":{"PK":"UNIQ#EMAIL#old@x.io","SK":"LOCK"},"owner":"ACCT#b","accounts":[]},` +

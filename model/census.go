@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -27,11 +28,17 @@ type Census struct {
 	values      []strtab              // per constraint: each value, with its entry as tail
 	more        map[valueRef][]uint32 // holders past the first (duplicates)
 	others      map[valueRef]uint32   // owners of locks that name another account than the first holder
+	ttls        map[valueRef]ttlPair  // the TTLs of values whose lock or holders expire (ttlFlag)
 	moreBytes   int64                 // what more and others hold, estimated
 	invalid     []Problem
-	now         int64        // the check's start in epoch seconds: a TTL not after it has passed
-	spill       *spillBudget // nil: no budget, everything stays in memory
-	err         error        // the first failure (a spill, a full arena); the census records nothing after it
+	warnings    []string // items whose TTL attribute is ignored, the first maxWarnings of them
+	unwarned    int      // such items past maxWarnings
+	// reservations counts, as the last Problems or Reconcile found,
+	// the locks reserved (TTL ahead) whose value has no holder.
+	reservations int
+	now          int64        // the check's start in epoch seconds: a TTL not after it has passed
+	spill        *spillBudget // nil: no budget, everything stays in memory
+	err          error        // the first failure (a spill, a full arena); the census records nothing after it
 }
 
 // entry is what the census knows of one value of one constraint: the value
@@ -40,7 +47,34 @@ type Census struct {
 type entry struct {
 	holder uint32 // the first holder's position in ids, or noPos
 	owner  uint32 // the lock's owner's position in ids, or ownerNobody, or noPos: no lock seen
+	ttlPair
 }
+
+// ttlPair is what expires of a value, in epoch seconds: its lock's TTL (0:
+// none), and the latest TTL of its holders (0: a holder that never
+// expires, or no holder). Most tables have neither, so a census keeps
+// them beside the entries (Census.ttls), for the values that have one.
+type ttlPair struct{ lockTTL, holderTTL int64 }
+
+// later is the latest expiry of holders whose latest expiries are a and
+// b: 0, "never", when either never expires.
+func later(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	return max(a, b)
+}
+
+// expired reports whether the value's lock has a TTL that has passed.
+func (t ttlPair) expired(now int64) bool { return t.lockTTL != 0 && Expired(t.lockTTL, now) }
+
+// reserved reports whether the value's lock has a TTL still ahead.
+func (t ttlPair) reserved(now int64) bool { return t.lockTTL != 0 && !Expired(t.lockTTL, now) }
+
+// outlived reports whether a holder outlives the reserved lock: one never
+// expires, or one expires after the lock does; then, when the lock goes,
+// the value is unprotected (expiring_lock).
+func (t ttlPair) outlived() bool { return t.holderTTL == 0 || t.holderTTL > t.lockTTL }
 
 // ownerNobody is entry.owner for a lock that names no owner.
 const ownerNobody = noPos - 1
@@ -58,11 +92,13 @@ const entryBytes = 5
 
 // lock states, the fifth byte of an entry.
 const (
-	lockNone     = iota // no lock seen; the position is the holder's, if held
-	lockNobody          // a lock that names no owner; the position is the holder's, if held
-	lockByHolder        // a lock naming the holder, or the position when no holder is seen yet
-	lockByOther         // a lock naming another account than the holder (Census.others)
+	lockNone     = iota   // no lock seen; the position is the holder's, if held
+	lockNobody            // a lock that names no owner; the position is the holder's, if held
+	lockByHolder          // a lock naming the holder, or the position when no holder is seen yet
+	lockByOther           // a lock naming another account than the holder (Census.others)
+	ttlFlag      = 1 << 6 // the value's lock or holders expire (Census.ttls)
 	heldFlag     = 1 << 7
+	stateFlags   = ttlFlag | heldFlag
 )
 
 // entry reads the entry of value vi of constraint ci from its tail.
@@ -72,7 +108,7 @@ func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
 	if state&heldFlag != 0 {
 		e.holder = pos
 	}
-	switch state &^ heldFlag {
+	switch state &^ stateFlags {
 	case lockNobody:
 		e.owner = ownerNobody
 	case lockByHolder:
@@ -80,13 +116,16 @@ func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
 	case lockByOther:
 		e.owner = c.others[valueRef{uint32(ci), vi}]
 	}
+	if state&ttlFlag != 0 {
+		e.ttlPair = c.ttls[valueRef{uint32(ci), vi}]
+	}
 	return e
 }
 
 // setEntry writes e as the entry of value vi of constraint ci, in tail.
 func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 	pos, state, ref := e.holder, byte(lockNone), valueRef{uint32(ci), vi}
-	wasOther := tail[4]&^heldFlag == lockByOther // a new value's tail is zero: lockNone
+	wasOther := tail[4]&^stateFlags == lockByOther // a new value's tail is zero: lockNone
 	if e.held() {
 		state = heldFlag
 	}
@@ -110,8 +149,29 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 		delete(c.others, ref)
 		c.moreBytes -= moreRefBytes
 	}
+	state |= c.setTTLs(ref, tail[4]&ttlFlag != 0, e.ttlPair)
 	binary.LittleEndian.PutUint32(tail, pos)
 	tail[4] = state
+}
+
+// setTTLs keeps t as the TTLs of value ref (which had some when had) and
+// returns the state flag that says so.
+func (c *Census) setTTLs(ref valueRef, had bool, t ttlPair) byte {
+	if t == (ttlPair{}) {
+		if had {
+			delete(c.ttls, ref)
+			c.moreBytes -= moreRefBytes
+		}
+		return 0
+	}
+	if c.ttls == nil {
+		c.ttls = map[valueRef]ttlPair{}
+	}
+	if !had {
+		c.moreBytes += moreRefBytes
+	}
+	c.ttls[ref] = t
+	return ttlFlag
 }
 
 // valueRef names a value of a constraint: its index and its position.
@@ -216,8 +276,9 @@ func (c *Census) appendID(buf []byte, pos uint32) []byte {
 	return append(append(buf, c.schema.AccountPrefix...), kept...)
 }
 
-// addHolder records that account id holds value v of constraint ci.
-func (c *Census) addHolder(ci int, v, id string) {
+// addHolder records that account id, which expires at ttl (0: never),
+// holds value v of constraint ci.
+func (c *Census) addHolder(ci int, v, id string, ttl int64) {
 	n, ok := c.account(id)
 	if !ok {
 		return
@@ -230,9 +291,13 @@ func (c *Census) addHolder(ci int, v, id string) {
 	case e.holder == n:
 		return // the same account again: nothing new to record
 	case !e.held():
-		e.holder = n
+		e.holder, e.holderTTL = n, ttl
 		c.setEntry(ci, vi, b, e)
 	default:
+		if t := later(e.holderTTL, ttl); t != e.holderTTL {
+			e.holderTTL = t
+			c.setEntry(ci, vi, b, e)
+		}
 		ref := valueRef{uint32(ci), vi}
 		if c.more == nil {
 			c.more = map[valueRef][]uint32{}
@@ -249,8 +314,8 @@ func (c *Census) addHolder(ci int, v, id string) {
 }
 
 // addLock records the lock of raw value v of constraint ci, naming owner
-// ("" for nobody).
-func (c *Census) addLock(ci int, v, owner string) {
+// ("" for nobody), which expires at ttl (0: never).
+func (c *Census) addLock(ci int, v, owner string, ttl int64) {
 	n := ownerNobody
 	if owner != "" {
 		var ok bool
@@ -263,7 +328,7 @@ func (c *Census) addLock(ci int, v, owner string) {
 		return
 	}
 	e := c.entry(ci, vi, b)
-	e.owner = n
+	e.owner, e.lockTTL = n, ttl
 	c.setEntry(ci, vi, b, e)
 	c.spillPastBudget()
 }
@@ -279,14 +344,14 @@ func (c *Census) Add(table string, it Item) {
 	switch e.Kind {
 	case EntryAccount:
 		c.Accounts++
-		c.addAccount(e.ID, it)
+		c.addAccount(e.ID, it, c.ttl(table, it, c.schema.TTLAttr))
 	case EntryOther:
 		if table == c.schema.Table {
 			c.addOther(it)
 		}
 	case EntryLock:
 		c.Locks++
-		c.addLock(e.Constraint, e.Value, e.Owner)
+		c.addLock(e.Constraint, e.Value, e.Owner, c.ttl(table, it, c.schema.LockTTLAttr(e.Constraint)))
 		if e.OwnerInvalid != nil {
 			lt, key := c.schema.lockRef(e.Constraint, e.Value)
 			c.invalid = append(c.invalid, Problem{
@@ -325,11 +390,60 @@ func keyShape(key string) string {
 	return "(no prefix)"
 }
 
-func (c *Census) addAccount(id string, it Item) {
+// ttl reads the TTL of item it of table, attribute attr, as the census
+// keeps it: its epoch seconds, 0 for none. An ignored one (not a number,
+// or in milliseconds) is warned of, naming the item, and is none.
+func (c *Census) ttl(table string, it Item, attr string) int64 {
+	at, state, why := ReadTTL(it, attr)
+	if state == TTLIgnored {
+		if len(c.warnings) < maxWarnings {
+			c.warnings = append(c.warnings, TTLWarning(table, c.schema.KeyOf(table, it), why))
+		} else {
+			c.unwarned++
+		}
+	}
+	if state != TTLAt || at == 0 {
+		return 0
+	}
+	return at
+}
+
+// maxWarnings bounds the warnings a census keeps: a table whose every
+// item has a TTL in milliseconds is told of its first items and a count.
+const maxWarnings = 20
+
+// Warnings are the items whose TTL attribute was ignored, each named
+// once, and a count of those past the first maxWarnings.
+func (c *Census) Warnings() []string {
+	w := slices.Clone(c.warnings)
+	if c.unwarned > 0 {
+		w = append(w, fmt.Sprintf("and %d more items whose TTL attribute is ignored", c.unwarned))
+	}
+	return w
+}
+
+// Report is the report of the census with problems found (after Problems
+// or Reconcile, which count the reservations): its counts, warnings and
+// the time its TTLs were judged at, where the schema has TTLs.
+func (c *Census) Report(problems []Problem) Report {
+	r := Report{Table: c.schema.Table, ScannedItems: c.Scanned, Accounts: c.Accounts, Locks: c.Locks,
+		Reservations: c.reservations, Problems: problems, Others: c.Others, Warnings: c.Warnings(),
+		ConsumedRCU: c.ConsumedRCU}
+	if c.schema.HasTTL() {
+		r.Now = c.now
+	}
+	return r
+}
+
+// Reservations is how many reserved locks (TTL ahead) of values nobody
+// holds the last Problems or Reconcile found: signups in progress.
+func (c *Census) Reservations() int { return c.reservations }
+
+func (c *Census) addAccount(id string, it Item, ttl int64) {
 	for ci, con := range c.schema.Constraints {
 		switch h, v := c.schema.Held(ci, it); h {
 		case HoldsValue:
-			c.addHolder(ci, v, id)
+			c.addHolder(ci, v, id, ttl)
 		case HoldsInvalid:
 			c.invalid = append(c.invalid, Problem{
 				Kind: InvalidValue, Constraint: con.Attr, Value: it[con.Attr].DynamoJSON(),
@@ -363,32 +477,55 @@ func (c *Census) Problems() []Problem {
 		panic("model: Problems of a census that spilled to disk; use Reconcile")
 	}
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
+	c.reservations = 0
 	for ci := range c.values {
 		c.values[ci].each(func(vi uint32, vb, tail []byte) {
 			e := c.entry(ci, vi, tail)
 			several := e.held() && len(c.more[valueRef{uint32(ci), vi}]) > 0
 			// The healthy case, skipped without building a string: one
-			// holder and its lock, owned by that holder or by nobody.
-			if e.held() && !several && e.locked() && (!e.owned() || e.owner == e.holder) {
+			// holder and its lock, owned by that holder or by nobody,
+			// neither of them expiring.
+			if e.held() && !several && e.locked() && (!e.owned() || e.owner == e.holder) && tail[4]&ttlFlag == 0 {
+				return
+			}
+			if !e.held() && e.reserved(c.now) {
+				c.reservations++ // a signup in progress: no problem
 				return
 			}
 			v, h := string(vb), c.holders(ci, vi, e)
 			if several {
 				ps = append(ps, c.problem(DuplicateValue, ci, v, e, h))
 			}
-			switch {
-			case e.held() && !e.locked():
-				ps = append(ps, c.problem(MissingLock, ci, v, e, h))
-			case !e.locked():
-			case !e.held():
-				ps = append(ps, c.problem(OrphanLock, ci, v, e, h))
-			case e.owned() && !slices.Contains(h, c.idAt(e.owner)):
-				ps = append(ps, c.problem(ForeignLock, ci, v, e, h))
+			if kind, ok := c.judge(e, h); ok {
+				ps = append(ps, c.problem(kind, ci, v, e, h))
 			}
 		})
 	}
 	SortProblems(ps)
 	return ps
+}
+
+// judge says what problem, besides a duplicate, the value whose entry is
+// e and whose holders are h has (PATTERN.md's rules, with "Locks with a
+// time to live"): an expired lock is only that, whoever holds the value;
+// a reserved one that a holder outlives is only expiring; a reserved one
+// that every holder expires with is judged as any lock.
+func (c *Census) judge(e entry, h []string) (ProblemKind, bool) {
+	switch {
+	case e.held() && !e.locked():
+		return MissingLock, true
+	case !e.locked():
+		return "", false
+	case e.expired(c.now):
+		return ExpiredLock, true
+	case e.held() && e.reserved(c.now) && e.outlived():
+		return ExpiringLock, true
+	case !e.held():
+		return OrphanLock, true
+	case e.owned() && !slices.Contains(h, c.idAt(e.owner)):
+		return ForeignLock, true
+	}
+	return "", false
 }
 
 // problem builds a problem of constraint ci about value v, with the lock and
@@ -400,6 +537,9 @@ func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []
 		if e.owned() {
 			p.Owner = c.idAt(e.owner)
 		}
+	}
+	if kind == ExpiredLock || kind == ExpiringLock {
+		p.ExpiresAt = e.lockTTL
 	}
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -11,19 +12,38 @@ import (
 // strings and no encoding (what the census was before it was made
 // compact): the reference TestCensusMatchesTheOracle holds the census to.
 type oracle struct {
-	s       *Schema
-	values  []map[string]*oracleValue
-	invalid []Problem
+	s            *Schema
+	values       []map[string]*oracleValue
+	invalid      []Problem
+	now          int64
+	reservations int
 }
 
 type oracleValue struct {
-	holders []string // in the order first seen
-	locked  bool
-	owner   string // "" for nobody
+	holders  []string          // in the order first seen
+	expiries map[string]*int64 // each holder's TTL, nil for none
+	locked   bool
+	owner    string // "" for nobody
+	lockTTL  *int64 // nil for none
 }
 
-func newOracle(s *Schema) *oracle {
-	o := &oracle{s: s}
+// oracleTTL is the TTL attribute attr of it, nil when it has none that
+// DynamoDB honours.
+func oracleTTL(it Item, attr string) *int64 {
+	v, ok := it[attr]
+	if attr == "" || !ok || v.Kind != KindN {
+		return nil
+	}
+	f, err := strconv.ParseFloat(v.S, 64)
+	if err != nil || f <= 0 || f > 1e11 {
+		return nil
+	}
+	n := int64(f)
+	return &n
+}
+
+func newOracle(s *Schema, now int64) *oracle {
+	o := &oracle{s: s, now: now}
 	for range s.Constraints {
 		o.values = append(o.values, map[string]*oracleValue{})
 	}
@@ -46,6 +66,10 @@ func (o *oracle) add(table string, it Item) {
 			case HoldsValue:
 				if ov := o.at(ci, v); !slices.Contains(ov.holders, e.ID) {
 					ov.holders = append(ov.holders, e.ID)
+					if ov.expiries == nil {
+						ov.expiries = map[string]*int64{}
+					}
+					ov.expiries[e.ID] = oracleTTL(it, o.s.TTLAttr)
 				}
 			case HoldsInvalid:
 				o.invalid = append(o.invalid, Problem{Kind: InvalidValue, Constraint: con.Attr,
@@ -55,6 +79,7 @@ func (o *oracle) add(table string, it Item) {
 	case EntryLock:
 		ov := o.at(e.Constraint, e.Value)
 		ov.locked, ov.owner = true, e.Owner
+		ov.lockTTL = oracleTTL(it, o.s.LockTTLAttr(e.Constraint))
 		if e.OwnerInvalid != nil {
 			lt, key := o.s.lockRef(e.Constraint, e.Value)
 			o.invalid = append(o.invalid, Problem{Kind: InvalidValue, Constraint: o.s.Constraints[e.Constraint].Attr,
@@ -80,13 +105,32 @@ func (o *oracle) problems() []Problem {
 				}
 				return q
 			}
+			expired := ov.lockTTL != nil && *ov.lockTTL <= o.now
+			reserved := ov.lockTTL != nil && *ov.lockTTL > o.now
+			outlived := false // a holder never expires, or expires after the lock
+			for _, at := range ov.expiries {
+				outlived = outlived || at == nil || reserved && *at > *ov.lockTTL
+			}
+			if reserved && len(holders) == 0 {
+				o.reservations++
+				continue
+			}
 			if len(holders) > 1 {
 				ps = append(ps, p(DuplicateValue))
+			}
+			ttlProblem := func(kind ProblemKind) Problem {
+				q := p(kind)
+				q.ExpiresAt = *ov.lockTTL
+				return q
 			}
 			switch {
 			case len(holders) > 0 && !ov.locked:
 				ps = append(ps, p(MissingLock))
 			case !ov.locked:
+			case expired:
+				ps = append(ps, ttlProblem(ExpiredLock))
+			case reserved && outlived:
+				ps = append(ps, ttlProblem(ExpiringLock))
 			case len(holders) == 0:
 				ps = append(ps, p(OrphanLock))
 			case ov.owner != "" && !slices.Contains(holders, ov.owner):
@@ -106,18 +150,18 @@ func TestCensusMatchesTheOracle(t *testing.T) {
 	for _, n := range []Normalization{NormalizeNone, NormalizeLower, NormalizeCasefold} {
 		single, tables := DefaultSchema(LayoutSingle), DefaultSchema(LayoutTables)
 		single.Constraints[0].Normalize, tables.Constraints[1].Normalize = n, n
-		for _, s := range []Schema{single, tables} {
+		for _, s := range []Schema{single, tables, withTTL(single), withTTL(tables)} {
 			for seed := range uint64(8) {
-				t.Run(fmt.Sprintf("%s/%s/%d", s.Layout, n, seed), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/ttl=%v/%d", s.Layout, n, s.HasTTL(), seed), func(t *testing.T) {
 					r := rand.New(rand.NewPCG(seed, 99))
 					rows := randomRows(r, &s, 50+r.IntN(400))
-					o := newOracle(&s)
+					o := newOracle(&s, testNow)
 					for _, row := range rows {
 						o.add(row.table, row.item)
 					}
 					want := problemsJSON(t, o.problems())
 					for _, budget := range []int64{0, 16 << 10} {
-						c := NewCensus(&s, 0)
+						c := NewCensus(&s, testNow)
 						c.LimitMemory(budget)
 						for _, row := range rows {
 							c.Add(row.table, row.item)
@@ -126,6 +170,9 @@ func TestCensusMatchesTheOracle(t *testing.T) {
 						c.Close()
 						if !slices.Equal(got, want) {
 							t.Fatalf("budget %d: the census and the oracle differ:\n got %v\nwant %v", budget, got, want)
+						}
+						if c.Reservations() != o.reservations {
+							t.Fatalf("budget %d: %d reservations, the oracle %d", budget, c.Reservations(), o.reservations)
 						}
 					}
 				})

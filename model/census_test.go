@@ -75,11 +75,27 @@ func codeLock(v string, owner ...any) row {
 }
 
 func censusOf(s *Schema, rows []row) *Census {
-	c := NewCensus(s, 0)
+	c := NewCensus(s, testNow)
 	for _, r := range rows {
 		c.Add(r.table, r.item)
 	}
 	return c
+}
+
+// testNow is the time the census tests judge TTLs at: 2025-12-01 14:40 UTC.
+const testNow = 1_764_600_000
+
+// withTTL is s with TTL attributes: ttl on the account table (its
+// accounts and the locks beside them), expires on each lock table.
+func withTTL(s Schema) Schema {
+	s.TTLAttr = "ttl"
+	s.Constraints = slices.Clone(s.Constraints)
+	for i := range s.Constraints {
+		if !s.Constraints[i].InAccountTable() {
+			s.Constraints[i].TTLAttr = "expires"
+		}
+	}
+	return s
 }
 
 // problemsJSON renders each problem as the JSON of `locktable check`.
@@ -460,18 +476,18 @@ func TestReportJSON(t *testing.T) {
 				lock("UNIQ#EMAIL#old@x.io", "ACCT#b2"),
 			},
 			// Constraint order: email (the default's first) before username.
-			want: `{"table":"accounts","scanned_items":6,"accounts":2,"locks":4,"problems":[` +
+			want: `{"table":"accounts","scanned_items":6,"accounts":2,"locks":4,"reservations":0,"problems":[` +
 				`{"kind":"orphan_lock","constraint":"email","value":"old@x.io","lock":{"PK":"UNIQ#EMAIL#old@x.io","SK":"LOCK"},"owner":"ACCT#b2","accounts":[]},` +
 				`{"kind":"missing_lock","constraint":"username","value":"bob","accounts":["ACCT#b2"]}]}`,
 		},
 		{
 			name: "no problems",
 			rows: []row{acct("ACCT#a1")},
-			want: `{"table":"accounts","scanned_items":1,"accounts":1,"locks":0,"problems":[]}`,
+			want: `{"table":"accounts","scanned_items":1,"accounts":1,"locks":0,"reservations":0,"problems":[]}`,
 		},
 		{
 			name: "empty table",
-			want: `{"table":"accounts","scanned_items":0,"accounts":0,"locks":0,"problems":[]}`,
+			want: `{"table":"accounts","scanned_items":0,"accounts":0,"locks":0,"reservations":0,"problems":[]}`,
 		},
 	}
 	for _, tt := range tests {

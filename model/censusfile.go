@@ -24,7 +24,7 @@ type PartHeader struct {
 	Version  int    `json:"version"`
 	Schema   string `json:"schema"` // Schema.Flags, joined: parts of another schema are refused
 	Segments int    `json:"segments"`
-	Now      int64  `json:"now"` // the part's check started then (epoch seconds)
+	Now      int64  `json:"now"`  // the part's check started then (epoch seconds)
 	From     int    `json:"from"` // segments From..To-1
 	To       int    `json:"to"`
 
@@ -34,6 +34,8 @@ type PartHeader struct {
 	ConsumedRCU float64        `json:"consumed_rcu"`
 	Others      map[string]int `json:"others,omitempty"`
 	Invalid     []Problem      `json:"invalid"`
+	Warnings    []string       `json:"warnings,omitempty"` // items whose TTL is ignored (Census.warnings)
+	Unwarned    int            `json:"unwarned,omitempty"`
 }
 
 // censusFileVersion changes when the format does: 1 was one JSON object
@@ -57,7 +59,7 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 	}
 	h := PartHeader{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, Now: c.now, From: from, To: to,
 		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
-		Invalid: c.invalid}
+		Invalid: c.invalid, Warnings: c.warnings, Unwarned: c.unwarned}
 	if h.Invalid == nil {
 		h.Invalid = []Problem{}
 	}
@@ -181,6 +183,14 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 	for _, shape := range slices.Sorted(maps.Keys(p.Others)) { // the same shapes kept, whatever the order
 		c.addShape(shape, p.Others[shape])
 	}
+	for _, w := range p.Warnings {
+		if len(c.warnings) < maxWarnings {
+			c.warnings = append(c.warnings, w)
+		} else {
+			c.unwarned++
+		}
+	}
+	c.unwarned += p.Unwarned
 	for _, q := range p.Invalid {
 		q.constraint = s.Constraint(q.Constraint)
 		if q.constraint < 0 {

@@ -85,7 +85,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	}{
 		{"another schema", "other schema flags", part(t, NewCensus(&other, 0), 1, 0, 1)},
 		// As version 1 wrote it: one JSON object of every value.
-		{"format 1", "census format 1, want 2", []byte(`{"version":1,"schema":"x","segments":1,"from":0,"to":1,"holders":[{"a@x":["ACCT#a"]}],"locks_seen":[{}],"invalid":[]}` + "\n")},
+		{"format 1", "census format 1, want 3", []byte(`{"version":1,"schema":"x","segments":1,"from":0,"to":1,"holders":[{"a@x":["ACCT#a"]}],"locks_seen":[{}],"invalid":[]}` + "\n")},
 		{"cut inside a record", "unexpected EOF", good[:len(good)-3]},
 		{"cut between records", "cut short", good[:len(good)-1]},
 		{"cut after its header", "cut short", good[:bytes.IndexByte(good, '\n')+1]},
@@ -164,4 +164,62 @@ func TestMergeUnderABudget(t *testing.T) {
 	if !slices.Equal(got, want) || len(want) == 0 {
 		t.Fatalf("merged under a budget: %d problems, in memory %d:\n got %v\nwant %v", len(got), len(want), got, want)
 	}
+}
+
+// TestMergeKeepsTTLs: random rows with TTLs, split between parts that
+// started a few seconds apart, merge into what one census of every row
+// judged at the earliest start finds: the same problems (expired and
+// expiring locks with their expires_at), reservations and warnings.
+func TestMergeKeepsTTLs(t *testing.T) {
+	for _, s := range []Schema{withTTL(DefaultSchema(LayoutSingle)), withTTL(DefaultSchema(LayoutTables))} {
+		rows := uniqueKeys(&s, randomRows(rand.New(rand.NewPCG(3, 5)), &s, 400))
+		one := NewCensus(&s, testNow)
+		parts := []*Census{NewCensus(&s, testNow+5), NewCensus(&s, testNow), NewCensus(&s, testNow+9)}
+		for i, r := range rows {
+			one.Add(r.table, r.item)
+			parts[i%3].Add(r.table, r.item)
+		}
+		var files [][]byte
+		for i, p := range parts {
+			files = append(files, part(t, p, 3, i, i+1))
+		}
+		merged, err := merge(&s, 0, files...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := problemsJSON(t, one.Problems())
+		got := problemsJSON(t, reconciled(t, merged))
+		kinds := map[ProblemKind]bool{}
+		for _, p := range one.Problems() {
+			kinds[p.Kind] = true
+		}
+		if !kinds[ExpiredLock] || !kinds[ExpiringLock] || one.Reservations() == 0 || len(one.Warnings()) == 0 {
+			t.Fatalf("%s: the rows hold %v, %d reservations, warnings %q: not every TTL case", s.Layout, kinds, one.Reservations(), one.Warnings())
+		}
+		if merged.Now() != testNow {
+			t.Errorf("%s: merged judges at %d, want the earliest start %d", s.Layout, merged.Now(), testNow)
+		}
+		if !slices.Equal(got, want) || merged.Reservations() != one.Reservations() || len(merged.Warnings()) != len(one.Warnings()) {
+			t.Fatalf("%s: merged %d problems, %d reservations, %d warnings; one census %d, %d, %d:\n got %v\nwant %v", s.Layout,
+				len(got), merged.Reservations(), len(merged.Warnings()), len(want), one.Reservations(), len(one.Warnings()), got, want)
+		}
+	}
+}
+
+// uniqueKeys keeps the last row of each key, as a table would hold it: a
+// random stream may write a lock twice, and which write is last must not
+// depend on how the rows are split.
+func uniqueKeys(s *Schema, rows []row) []row {
+	last := map[string]int{}
+	for i, r := range rows {
+		k, _ := json.Marshal(s.KeyOf(r.table, r.item))
+		last[r.table+string(k)] = i
+	}
+	var out []row
+	for i, r := range rows {
+		if k, _ := json.Marshal(s.KeyOf(r.table, r.item)); last[r.table+string(k)] == i {
+			out = append(out, r)
+		}
+	}
+	return out
 }

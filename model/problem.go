@@ -66,8 +66,29 @@ func (p Problem) LeftToAPerson() string {
 		return "the value cannot be locked as it is: fix the attribute (rename) or delete the account"
 	case len(p.Accounts) > 1 && (p.Kind == MissingLock || p.Kind == ForeignLock):
 		return fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
+	case p.Kind == ExpiredLock || p.Kind == ExpiringLock:
+		return p.ttlLeft()
 	}
 	return ""
+}
+
+// ttlLeft is LeftToAPerson for an expired or expiring lock: repaired
+// when nobody holds an expired lock's value (deleted), or when its owner
+// holds the value, or, naming none, its one holder does (made permanent);
+// a lock naming another account than the holders, or naming none with
+// several holders, is a person's to decide.
+func (p Problem) ttlLeft() string {
+	switch {
+	case len(p.Accounts) == 0:
+		return "" // expired: deleted
+	case p.Owner != "" && slices.Contains(p.Accounts, p.Owner):
+		return "" // the owner keeps it: made permanent
+	case p.Owner == "" && len(p.Accounts) == 1:
+		return ""
+	case p.Owner != "":
+		return "the lock names " + Printable(p.Owner) + ", who does not hold the value: a person decides who keeps it"
+	}
+	return fmt.Sprintf("%d accounts hold the value and the lock names none of them: a person decides which keeps it", len(p.Accounts))
 }
 
 // Report is the result of `locktable check`.

@@ -426,6 +426,24 @@ func (s *Schema) tableOr(t string) string {
 	return t
 }
 
+// KeyOf is the primary key of item it of table, its key attributes that
+// are strings (the schema's tables are keyed by strings).
+func (s *Schema) KeyOf(table string, it Item) map[string]string {
+	names := []string{s.PK, s.SK}
+	for _, c := range s.Constraints {
+		if !c.InAccountTable() && c.LockTable == table {
+			names = []string{c.KeyAttr}
+		}
+	}
+	key := map[string]string{}
+	for _, n := range names {
+		if v, ok := it[n]; ok && n != "" && v.Kind == KindS {
+			key[n] = v.S
+		}
+	}
+	return key
+}
+
 // TTLAttrOf is the TTL attribute of table, "" when it has none.
 func (s *Schema) TTLAttrOf(table string) string {
 	for _, c := range s.Constraints {

@@ -102,7 +102,7 @@ func (c *Census) forget() {
 	for i := range c.values {
 		c.values[i].tail = entryBytes
 	}
-	c.more, c.others, c.ids, c.moreBytes = nil, nil, strtab{}, 0
+	c.more, c.others, c.ttls, c.ids, c.moreBytes = nil, nil, nil, strtab{}, 0
 }
 
 // spillAll appends every value the census holds to its partition file and
@@ -176,14 +176,18 @@ func (c *Census) eachRecord(write func(ci int, v, record []byte) error) error {
 
 // A record is one value of one constraint as the census knew it when it
 // spilled: flags, the constraint index, the value, the lock's owner when
-// named (recordOwned), then the number of holders and each holder's id.
-// Numbers are uvarints; strings are a uvarint length and the bytes.
+// named (recordOwned), the lock's TTL (recordLockTTL) and the holders'
+// latest (recordHolderTTL) where they have one, then the number of
+// holders and each holder's id. Numbers are uvarints; strings are a
+// uvarint length and the bytes.
 const (
 	recordLocked = 1 << iota
 	recordOwned
 	// recordOwnedByHolder: the owner is the first holder and is not
 	// written again, the case of every healthy value.
 	recordOwnedByHolder
+	recordLockTTL
+	recordHolderTTL
 )
 
 func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint32) []byte {
@@ -197,11 +201,23 @@ func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint
 	case e.owned():
 		flags |= recordOwned
 	}
+	if e.lockTTL != 0 {
+		flags |= recordLockTTL
+	}
+	if e.held() && e.holderTTL != 0 {
+		flags |= recordHolderTTL
+	}
 	buf = append(buf, flags)
 	buf = binary.AppendUvarint(buf, uint64(ci))
 	buf = appendString(buf, v)
 	if flags&recordOwned != 0 {
 		buf = c.appendIDString(buf, e.owner)
+	}
+	if flags&recordLockTTL != 0 {
+		buf = binary.AppendUvarint(buf, uint64(e.lockTTL))
+	}
+	if flags&recordHolderTTL != 0 {
+		buf = binary.AppendUvarint(buf, uint64(e.holderTTL))
 	}
 	if !e.held() {
 		return binary.AppendUvarint(buf, 0)
@@ -281,6 +297,19 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 			return err
 		}
 	}
+	var ttls ttlPair // the holders' latest TTL is each holder's, so their merge is it again
+	for _, t := range []struct {
+		flag byte
+		dst  *int64
+	}{{recordLockTTL, &ttls.lockTTL}, {recordHolderTTL, &ttls.holderTTL}} {
+		if flags&t.flag != 0 {
+			n, err := binary.ReadUvarint(r)
+			if err != nil || n == 0 || n > maxTTL {
+				return errors.Join(errors.New("a record with a TTL out of range"), noEOF(err))
+			}
+			*t.dst = int64(n)
+		}
+	}
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return noEOF(err)
@@ -293,10 +322,10 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 		if i == 0 && flags&recordOwnedByHolder != 0 {
 			owner = id
 		}
-		c.addHolder(int(ci), v, id)
+		c.addHolder(int(ci), v, id, ttls.holderTTL)
 	}
 	if flags&recordLocked != 0 {
-		c.addLock(int(ci), v, owner) // after the holders: the owner may be the first
+		c.addLock(int(ci), v, owner, ttls.lockTTL) // after the holders: the owner may be the first
 	}
 	return nil
 }
@@ -343,9 +372,11 @@ func (c *Census) Reconcile() ([]Problem, error) {
 		return nil, err
 	}
 	ps := append([]Problem{}, c.invalid...)
+	c.reservations = 0
 	err := c.eachPartition(true, func(part *Census) error {
 		more, err := part.Reconcile()
 		ps = append(ps, more...)
+		c.reservations += part.reservations
 		return err
 	})
 	if err != nil {

@@ -73,7 +73,9 @@ func TestSpillCensusCases(t *testing.T) {
 // randomRows is a stream with every kind of problem, in both layouts:
 // accounts drawing values from a small pool (duplicates, values in other
 // cases), locks for some values with random owners (orphans, foreign
-// locks), some missing, some invalid, in random order.
+// locks), some missing, some invalid, in random order. Where s has TTL
+// attributes, some locks and accounts expire (expired and expiring
+// locks, reservations), and some TTLs are ones DynamoDB ignores.
 func randomRows(r *rand.Rand, s *Schema, accounts int) []row {
 	var rows []row
 	pool := accounts / 2
@@ -91,6 +93,21 @@ func randomRows(r *rand.Rand, s *Schema, accounts int) []row {
 		}
 		return S(v)
 	}
+	// ttl gives item it a TTL now and then, where attr is one: mostly an
+	// hour either side of testNow, sometimes one DynamoDB ignores.
+	ttl := func(it Item, attr string, one int) {
+		if attr == "" || r.IntN(one) != 0 {
+			return
+		}
+		switch r.IntN(12) {
+		case 0:
+			it[attr] = S("soon")
+		case 1:
+			it[attr] = N(strconv.FormatInt(testNow*1000, 10)) // milliseconds
+		default:
+			it[attr] = N(strconv.Itoa(testNow + r.IntN(7200) - 3600))
+		}
+	}
 	lockRow := func(ci int, v string, owner Value, owned bool) row {
 		table, key := s.LockKey(ci, v)
 		it := Item{}
@@ -100,6 +117,7 @@ func randomRows(r *rand.Rand, s *Schema, accounts int) []row {
 		if owned {
 			it[s.OwnerAttr] = owner
 		}
+		ttl(it, s.LockTTLAttr(ci), 4)
 		return row{table, it}
 	}
 	for i := range accounts {
@@ -119,6 +137,7 @@ func randomRows(r *rand.Rand, s *Schema, accounts int) []row {
 			}
 			rows = append(rows, lockRow(ci, con.Normalize.Apply(v.S), owner, r.IntN(4) != 0))
 		}
+		ttl(it, s.TTLAttr, 6)
 		rows = append(rows, row{s.Table, it})
 	}
 	for range accounts / 4 { // locks of values nobody may hold: orphans
@@ -141,7 +160,7 @@ func TestSpillEqualsInMemory(t *testing.T) {
 	for _, n := range []Normalization{NormalizeNone, NormalizeLower, NormalizeCasefold} {
 		single := DefaultSchema(LayoutSingle)
 		single.Constraints[0].Normalize, tables.Constraints[1].Normalize = n, n
-		for _, s := range []Schema{single, tables} {
+		for _, s := range []Schema{withTTL(single), withTTL(tables)} {
 			for seed := range uint64(4) {
 				name := fmt.Sprintf("%s/%s/%d", s.Layout, n, seed)
 				t.Run(name, func(t *testing.T) {
@@ -165,7 +184,7 @@ func TestSpillEqualsInMemory(t *testing.T) {
 						if run.accounts >= 400 && len(kinds) != len(ProblemKinds) {
 							t.Fatalf("the stream has only %v: not every kind", kinds)
 						}
-						c := NewCensus(&s, 0)
+						c := NewCensus(&s, testNow)
 						c.LimitMemory(run.budget)
 						for _, r := range rows {
 							c.Add(r.table, r.item)
@@ -176,6 +195,10 @@ func TestSpillEqualsInMemory(t *testing.T) {
 						got := problemsJSON(t, reconciled(t, c))
 						if !slices.Equal(got, want) {
 							t.Errorf("budget %d: spilled problems differ:\n got %v\nwant %v", run.budget, got, want)
+						}
+						if c.Reservations() != memory.Reservations() || !slices.Equal(c.Warnings(), memory.Warnings()) {
+							t.Errorf("budget %d: %d reservations and warnings %q, in memory %d and %q", run.budget,
+								c.Reservations(), c.Warnings(), memory.Reservations(), memory.Warnings())
 						}
 						if c.Scanned != memory.Scanned || c.Accounts != memory.Accounts || c.Locks != memory.Locks {
 							t.Errorf("budget %d: counts %d/%d/%d, in memory %d/%d/%d", run.budget,
