@@ -106,7 +106,6 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	if err != nil {
 		return err
 	}
-	report.Now = now
 	a.noteSpill(census, maxMemory)
 	if hint := report.SchemaHint(&s); hint != "" {
 		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
@@ -152,7 +151,7 @@ func writeExportReport(w io.Writer, s *model.Schema, exports map[string]*export.
 		fmt.Fprintf(&b, "problems as of %s, not confirmed against the live table (--confirm confirms them)\n", asOf)
 	}
 	if s.HasTTL() {
-		fmt.Fprintf(&b, "TTLs judged at %s (%s)\n", nowStamp(r.Now), nowIs)
+		fmt.Fprintf(&b, "TTLs judged at %s (%s)\n", nowIs, nowStamp(r.Now))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err

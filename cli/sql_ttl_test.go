@@ -153,8 +153,8 @@ func (f *ttlFixture) wantLines(t *testing.T) []string {
 }
 
 // TestDuckDBQueryJudgesTTLs: on a table of every TTL case, in both
-// layouts, the DuckDB query at --now (the export's time) finds exactly the
-// problems the contract lists: expired locks (also at now exactly, with
+// layouts, the DuckDB query at --now (the export's time) and check
+// --export find exactly the problems the contract lists: expired locks (also at now exactly, with
 // their holders and owner, never as orphan, foreign or missing), expiring
 // locks, no reservation, a TTL DynamoDB ignores judged as none, and in
 // layout 2 the lock table's own TTL attribute, not the account table's.
@@ -164,7 +164,7 @@ func TestDuckDBQueryJudgesTTLs(t *testing.T) {
 		t.Run(string(layout), func(t *testing.T) {
 			t.Parallel()
 			f := newTTLFixture(layout)
-			_, tableFlags, setup := duckExports(t, &f.s, f.tables)
+			dir, tableFlags, setup := duckExports(t, &f.s, f.tables)
 			args := append(append([]string{"sql", "--dialect", "duckdb"}, tableFlags...), f.s.Flags()...)
 			q := run(t, append(args, "--now", exporttest.TTLNow.Format("2006-01-02T15:04:05Z07:00"))...)
 			if q.code != 0 || q.stderr != "" {
@@ -175,8 +175,29 @@ func TestDuckDBQueryJudgesTTLs(t *testing.T) {
 			}
 			got := problemLines(t, duckDB(t, duck, setup, q.stdout))
 			slices.Sort(got)
-			if want := f.wantLines(t); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			want := f.wantLines(t)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("the query found\n%s\nwant\n%s\nquery:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), q.stdout)
+			}
+			// check --export, at the export's time by default: the same
+			// problems, the reservation counted, a warning for each item
+			// whose TTL DynamoDB ignores (the query gives none).
+			c := run(t, append([]string{"check", "--json", "--export", dir}, f.s.Flags()...)...)
+			var report struct {
+				Problems     []map[string]any
+				Reservations int
+				Warnings     []string
+			}
+			if err := json.Unmarshal([]byte(c.stdout), &report); err != nil || c.code != cli.ExitProblems {
+				t.Fatalf("check --export: exit %d, %v: %s", c.code, err, c.stderr)
+			}
+			checked := problemLines(t, report.Problems)
+			slices.Sort(checked)
+			if strings.Join(checked, "\n") != strings.Join(want, "\n") {
+				t.Errorf("check --export found\n%s\nwant\n%s", strings.Join(checked, "\n"), strings.Join(want, "\n"))
+			}
+			if report.Reservations != 1 || len(report.Warnings) != 3 {
+				t.Errorf("check --export: %d reservations, want 1; warnings %q, want the locks of millis and text and the account a10", report.Reservations, report.Warnings)
 			}
 		})
 	}
@@ -197,9 +218,9 @@ func TestExportNow(t *testing.T) {
 		now   int64
 		human string
 	}{
-		{nil, f.now, "TTLs judged at 2024-03-01T12:30:00Z (the export's time)\n"},
-		{[]string{"--now", "2024-03-01T14:30:00Z"}, later, "TTLs judged at 2024-03-01T14:30:00Z (--now)\n"},
-		{[]string{"--now", strconv.FormatInt(later, 10)}, later, "TTLs judged at 2024-03-01T14:30:00Z (--now)\n"},
+		{nil, f.now, "TTLs judged at the export's time (2024-03-01T12:30:00Z)\n"},
+		{[]string{"--now", "2024-03-01T14:30:00Z"}, later, "TTLs judged at --now (2024-03-01T14:30:00Z)\n"},
+		{[]string{"--now", strconv.FormatInt(later, 10)}, later, "TTLs judged at --now (2024-03-01T14:30:00Z)\n"},
 	} {
 		r := run(t, append(append(check, "--json"), c.args...)...)
 		var report struct{ Now int64 }
