@@ -433,7 +433,7 @@ func (g *gen) scopeAnomalies(ci int) {
 // with a later one (expiring_lock, also when the owner is another),
 // reserved locks held by an account with an earlier TTL (fine, or
 // foreign_lock when another account owns it), and TTLs DynamoDB ignores
-// (a string, milliseconds, negative: judged as none) or that are none
+// (a string, milliseconds, 0 or less: judged as none) or that are none
 // (NULL). A TTL at now has expired; one with a fraction is read down to
 // its second.
 func (g *gen) ttlAnomalies(ci int) {
@@ -480,9 +480,9 @@ func (g *gen) ttlAnomalies(ci int) {
 	g.lockTTL(ci, v, g.id(), n(at))
 	v = g.value(ci)
 	g.lockTTL(ci, v, g.maybe(g.holdsTTL(ci, v, model.S(strconv.FormatInt(at-600, 10)))), n(at))
-	// TTLs that are none: a string, milliseconds, negative, NULL; an
+	// TTLs that are none: a string, milliseconds, 0 or negative, NULL; an
 	// orphan without a holder, fine with its owner holding it.
-	for _, none := range []model.Value{model.S(strconv.FormatInt(earlier(), 10)), n(later() * 1000), model.N("-5"), model.Null()} {
+	for _, none := range []model.Value{model.S(strconv.FormatInt(earlier(), 10)), n(later() * 1000), model.N("-5"), model.N("0"), model.N("0.5"), model.Null()} {
 		g.lockTTL(ci, g.value(ci), g.maybe(g.id()), none)
 		v = g.value(ci)
 		g.lockTTL(ci, v, g.maybe(g.holds(ci, v)), none)
