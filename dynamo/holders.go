@@ -319,14 +319,11 @@ func (s *Store) readLocks(ctx context.Context, wanted []backend.Wanted, found *b
 		found.Holders[w] = slices.Compact(ids)
 	}
 	for _, w := range wanted {
-		lock, locked, err := s.LockAt(ctx, w.Constraint, w.Value)
+		lock, _, err := s.LockAt(ctx, w.Constraint, w.Value)
 		if err != nil {
 			return err
 		}
-		found.Locked[w] = locked
-		if locked {
-			found.Owners[w] = s.Schema.NamedOwner(lock)
-		}
+		found.FoundLock(&s.Schema, w, lock)
 	}
 	return nil
 }

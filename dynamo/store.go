@@ -59,6 +59,17 @@ type Store struct {
 	// (DescribeTimeToLive refused): a check reports it as a warning, since
 	// expired locks are then judged as ordinary ones.
 	TTLUnasked []string
+	// Clock, when set, is the time requests are built at (see Prepare);
+	// nil: the wall clock.
+	Clock func() time.Time
+}
+
+// now is the store's time (Clock).
+func (s *Store) now() time.Time {
+	if s.Clock != nil {
+		return s.Clock()
+	}
+	return time.Now()
 }
 
 // SetWritable allows or forbids writes. A new store is read-only: the

@@ -69,6 +69,10 @@ func TTLWarning(table string, key map[string]string, why string) string {
 // Epoch is t in epoch seconds, the unit of TTL attributes.
 func Epoch(t time.Time) int64 { return t.Unix() }
 
+// TTLTime is epoch second at as a person reads it, in UTC:
+// "2026-12-01 23:20:00 UTC".
+func TTLTime(at int64) string { return time.Unix(at, 0).UTC().Format("2006-01-02 15:04:05 UTC") }
+
 // Until says how far epoch second at is from now in a person's words, the
 // way the TUI and the report mark a lock: "12 min", "3 h", "2 days".
 func Until(at, now int64) string {
