@@ -41,7 +41,7 @@ func TestSignupTakesAnExpiredLockOver(t *testing.T) {
 
 	r := signup("pending@x", "ACCT#late", "--yes", "--json")
 	o := outcomes(t, r.stdout)
-	reserved := regexp.MustCompile(`^email pending@x is reserved until \d{4}-\d\d-\d\d \d\d:\d\d UTC \(12 min more\) by lock UNIQ#EMAIL#pending@x$`)
+	reserved := regexp.MustCompile(`^email pending@x is reserved until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(12 min more\) by lock UNIQ#EMAIL#pending@x$`)
 	if r.code != cli.ExitCancelled || len(o) != 1 || len(o[0].Reasons) != 1 || !reserved.MatchString(o[0].Reasons[0].Message) {
 		t.Fatalf("signup of a reserved value: exit %d, %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}

@@ -62,7 +62,7 @@ func TestGuardsTakeExpiredLocksOver(t *testing.T) {
 	}
 	free := Cond{Kind: CondFreeOrExpired, Attr: "PK", TTL: "ttl", Now: 1796167200}
 	if got, want := free.Sentence(func(a string) bool { return a == "PK" }), "only if no item with this key exists, or its ttl (epoch seconds) is not after 1796167200 "+
-		"(2026-12-01 23:20 UTC): an expired lock still blocks the value until DynamoDB deletes it, so it is taken over"; got != want {
+		"(2026-12-01 23:20:00 UTC): an expired lock still blocks the value until DynamoDB deletes it, so it is taken over"; got != want {
 		t.Errorf("Sentence = %q, want %q", got, want)
 	}
 }
@@ -97,8 +97,8 @@ func TestExplainAReservation(t *testing.T) {
 		now  Item
 		want string
 	}{
-		{s, put, lock("", N("1796167920")), "email ada@x.io is reserved until 2026-12-01 23:32 UTC (12 min more) by lock UNIQ#EMAIL#ada@x.io"},
-		{s, put, lock("ACCT#b", N("1796174400")), "email ada@x.io is reserved until 2026-12-02 01:20 UTC (2 h more) by lock UNIQ#EMAIL#ada@x.io (owner ACCT#b)"},
+		{s, put, lock("", N("1796167920")), "email ada@x.io is reserved until 2026-12-01 23:32:00 UTC (12 min more) by lock UNIQ#EMAIL#ada@x.io"},
+		{s, put, lock("ACCT#b", N("1796174400")), "email ada@x.io is reserved until 2026-12-02 01:20:00 UTC (2 h more) by lock UNIQ#EMAIL#ada@x.io (owner ACCT#b)"},
 		{s, put, lock("ACCT#b", S("1796174400")), "email ada@x.io is taken by ACCT#b"},
 		{s, put, Item{"PK": S("UNIQ#EMAIL#ada@x.io"), "SK": S("LOCK"), "owner": S("ACCT#b")}, "email ada@x.io is taken by ACCT#b"},
 		{noTTL, plain.Actions[1], lock("ACCT#b", N("1796174400")), "email ada@x.io is taken by ACCT#b"},

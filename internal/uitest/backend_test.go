@@ -32,7 +32,7 @@ func TestGuardOnALockWithTTL(t *testing.T) {
 		// Compared as a decimal, as DynamoDB does: half a second later is
 		// after now (ReadTTL, in whole seconds, calls it expired now).
 		{"half a second later", model.N(strconv.FormatInt(now.Unix(), 10) + ".5"), "email ada@x is taken (its lock names no owner)"},
-		{"reserved 12 min more", at(12 * time.Minute), "email ada@x is reserved until 2026-12-02 00:05 UTC (12 min more) by lock UNIQ#EMAIL#ada@x"},
+		{"reserved 12 min more", at(12 * time.Minute), "email ada@x is reserved until 2026-12-02 00:05:00 UTC (12 min more) by lock UNIQ#EMAIL#ada@x"},
 		{"a string", model.S("0"), "email ada@x is taken (its lock names no owner)"},
 		{"milliseconds", model.N(strconv.FormatInt(now.Add(-time.Hour).UnixMilli(), 10)), "email ada@x is taken (its lock names no owner)"},
 	} {
