@@ -55,7 +55,9 @@ func condition(c model.Cond) expression.ConditionBuilder {
 	case model.CondNotAfter:
 		return name.LessThanEqual(val)
 	case model.CondFreeOrExpired:
-		return expression.AttributeNotExists(name).Or(expression.Name(c.TTL).LessThanEqual(expression.Value(c.Now)))
+		// Not "#ttl <= :now": a TTL under MinTTL is no time (ReadTTL
+		// ignores it, and so does DynamoDB), and such a lock is live.
+		return expression.AttributeNotExists(name).Or(expression.Name(c.TTL).Between(expression.Value(model.MinTTL), expression.Value(c.Now)))
 	}
 	if c.Absent {
 		return expression.AttributeNotExists(name)

@@ -36,7 +36,7 @@ func (c Cond) Sentence(isKey func(attr string) bool) string {
 		if !isKey(c.Attr) {
 			free = "only if it has no " + c.Attr
 		}
-		return free + ", or its " + c.TTL + " (epoch seconds) is not after " + epochSaid(N(strconv.FormatInt(c.Now, 10))) +
+		return free + ", or its " + c.TTL + " is an epoch second from " + strconv.Itoa(MinTTL) + " to " + epochSaid(N(strconv.FormatInt(c.Now, 10))) +
 			": an expired lock still blocks the value until DynamoDB deletes it, so it is taken over"
 	}
 	if c.Absent {
@@ -124,7 +124,7 @@ func GuardAt(conds []Cond, now int64) []Cond {
 
 // TakeOver is action a's guard that takes an expired lock over
 // (CondFreeOrExpired), if it has one: a lock whose TTL attribute c.TTL is
-// a number not after c.Now is free to it.
+// a time (ReadTTL) not after c.Now is free to it.
 func (a Action) TakeOver() (c Cond, ok bool) {
 	for _, c := range a.Conds {
 		if c.Kind == CondFreeOrExpired {

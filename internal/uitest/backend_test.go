@@ -14,8 +14,8 @@ import (
 // TestGuardOnALockWithTTL: the fake evaluates the guard that takes an
 // expired lock over as DynamoDB does, at the second its request was built
 // (the backend's Clock): a lock whose TTL is a number not after it is
-// taken over and replaced by a permanent lock; a later TTL, a string, or
-// milliseconds block the value, and a reservation is explained as the
+// taken over and replaced by a permanent lock; a later TTL, a string,
+// milliseconds or a number under 1 (no time) block the value, and a reservation is explained as the
 // store explains it.
 func TestGuardOnALockWithTTL(t *testing.T) {
 	now := time.Date(2026, 12, 1, 23, 53, 0, 0, time.UTC)
@@ -34,6 +34,10 @@ func TestGuardOnALockWithTTL(t *testing.T) {
 		{"half a second later", model.N(strconv.FormatInt(now.Unix(), 10) + ".5"), "email ada@x is taken (its lock names no owner)"},
 		{"reserved 12 min more", at(12 * time.Minute), "email ada@x is reserved until 2026-12-02 00:05:00 UTC (12 min more) by lock UNIQ#EMAIL#ada@x"},
 		{"a string", model.S("0"), "email ada@x is taken (its lock names no owner)"},
+		// No time after 1970: ignored by DynamoDB and the check, a live lock.
+		{"zero", model.N("0"), "email ada@x is taken (its lock names no owner)"},
+		{"negative", model.N("-5"), "email ada@x is taken (its lock names no owner)"},
+		{"the first second", model.N("1"), ""},
 		{"milliseconds", model.N(strconv.FormatInt(now.Add(-time.Hour).UnixMilli(), 10)), "email ada@x is taken (its lock names no owner)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
