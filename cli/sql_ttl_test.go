@@ -47,9 +47,14 @@ func newTTLFixture(layout model.Layout) *ttlFixture {
 	f.account(acct+"a4", "stolen", nil)
 	f.lock("stolen", acct+"x", n(now-7200))
 	f.want = append(f.want, f.problem(model.ExpiredLock, "stolen", acct+"x", now-7200, acct+"a4"))
-	frac := model.N(fmt.Sprintf("%d.9", now))
+	frac := model.N(fmt.Sprintf("%d.9", now-1)) // rounded up, as #ttl <= :now compares it
 	f.lock("frac", "", &frac)
 	f.want = append(f.want, f.problem(model.ExpiredLock, "frac", "", now))
+	// Long past: 0 (its expires_at said, not left out) and below.
+	f.lock("zero", "", n(0))
+	f.want = append(f.want, f.problem(model.ExpiredLock, "zero", "", 0))
+	f.lock("negative", "", n(-5))
+	f.want = append(f.want, f.problem(model.ExpiredLock, "negative", "", -5))
 	// Reserved and held: by an account without a TTL; by one with a
 	// later TTL, owned by another (expiring, not foreign); by one with an
 	// earlier TTL (fine), owned by another (foreign).

@@ -47,8 +47,7 @@ func (f fixture) expiring(r row, at time.Time) row {
 // has passed still blocks its value until DynamoDB deletes it; the
 // guards take it over, in both layouts. A signup of an expired value
 // commits and leaves a permanent lock naming the new account; one of a
-// live reservation is cancelled, naming it, and so is one of a value
-// whose lock has a TTL of 0 (no time: live); a rename onto an expired
+// live reservation is cancelled, naming it; a rename onto an expired
 // value commits; the undo of a delete puts its locks back over expired
 // ones; racers for an expired value: one commits, and the lock it leaves
 // stops the others.
@@ -74,13 +73,7 @@ func TestGuardTakesAnExpiredLockOver(t *testing.T) {
 				fmt.Sprintf("%s held@x is reserved until %s (12 min more) by lock %s", f.attr(0), model.TTLTime(ahead.Unix()), lock))
 			f.wantState(f.healthy(a, "ada@x", "ada"), []row{reserved})
 
-			// A TTL of 0 is no time (DynamoDB never deletes it, the check
-			// ignores it): z0's lock is live.
-			kept := []row{reserved, f.account(f.id("z0"), "zero@x", ""), f.expiring(f.lock(0, "zero@x", f.id("z0")), time.Unix(0, 0))}
-			f.put(kept[1:]...)
-			p = must(t)(s.Schema.Signup(b, f.attrs("zero@x", "bob")))
-			wantCancelled(t, execute(t, s, p), 1, p.Actions[1].Purpose(&s.Schema), f.attr(0)+" zero@x is taken by "+f.id("z0"))
-			f.wantState(f.healthy(a, "ada@x", "ada"), kept)
+			kept := []row{reserved}
 
 			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(b, f.attrs("bob@x", "bob")))))
 			f.put(f.expiring(f.lock(0, "new@x", f.id("gone")), ago))

@@ -43,17 +43,14 @@ var condTerms = []struct {
 		return model.Cond{Kind: model.CondAbsentOrDiffers, Key: n[m[1]], Attr: n[m[2]], Value: value(v[m[3]])}
 	}},
 	{freeOrExpired, func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
-		if from := value(v[m[3]]); from.S != strconv.Itoa(model.MinTTL) {
-			return model.Cond{Kind: model.CondEquals, Attr: "BETWEEN's lower bound", Value: from} // no sentence says it
-		}
-		now, _ := strconv.ParseInt(value(v[m[4]]).S, 10, 64)
+		now, _ := strconv.ParseInt(value(v[m[3]]).S, 10, 64)
 		return model.Cond{Kind: model.CondFreeOrExpired, Attr: n[m[1]], TTL: n[m[2]], Now: now}
 	}},
 }
 
 // freeOrExpired is the guard of a lock's put on a table with TTL: no lock,
 // or an expired one.
-var freeOrExpired = regexp.MustCompile(`^\(attribute_not_exists \((#\w+)\)\) OR \((#\w+) BETWEEN (:\w+) AND (:\w+)\)$`)
+var freeOrExpired = regexp.MustCompile(`^\(attribute_not_exists \((#\w+)\)\) OR \((#\w+) <= (:\w+)\)$`)
 
 // value reads one SDK attribute value.
 func value(av types.AttributeValue) model.Value {
@@ -204,7 +201,7 @@ var builtAt = time.Date(2026, 12, 1, 23, 20, 0, 0, time.UTC)
 
 // wantExpiredTakenOver checks that each put of a lock in tx, where its
 // table has a TTL attribute, is guarded by attribute_not_exists(PK) OR
-// #ttl BETWEEN 1 AND :now, with the lock table's own attribute and builtAt, and
+// #ttl <= :now, with the lock table's own attribute and builtAt, and
 // that its slot says so; elsewhere by attribute_not_exists alone.
 func wantExpiredTakenOver(t *testing.T, sc *model.Schema, name string, tx backend.Tx) {
 	t.Helper()
@@ -221,11 +218,11 @@ func wantExpiredTakenOver(t *testing.T, sc *model.Schema, name string, tx backen
 			continue
 		}
 		if m == nil || put.ExpressionAttributeNames[m[1]] != sc.LockPK(a.Constraint) || put.ExpressionAttributeNames[m[2]] != sc.LockTTLAttr(a.Constraint) ||
-			value(put.ExpressionAttributeValues[m[3]]).S != "1" || value(put.ExpressionAttributeValues[m[4]]).S != strconv.FormatInt(builtAt.Unix(), 10) {
-			t.Errorf("%s slot %d (%s): %s %v %v; want attribute_not_exists(%s) OR %s BETWEEN 1 AND %d", name, i, tx.Slots[i].Does, deref(put.ConditionExpression),
+			value(put.ExpressionAttributeValues[m[3]]).S != strconv.FormatInt(builtAt.Unix(), 10) {
+			t.Errorf("%s slot %d (%s): %s %v %v; want attribute_not_exists(%s) OR %s <= %d", name, i, tx.Slots[i].Does, deref(put.ConditionExpression),
 				put.ExpressionAttributeNames, put.ExpressionAttributeValues, sc.LockPK(a.Constraint), sc.LockTTLAttr(a.Constraint), builtAt.Unix())
 		}
-		want := fmt.Sprintf("only if no item with this key exists, or its %s is an epoch second from 1 to 1796167200 (2026-12-01 23:20:00 UTC): "+
+		want := fmt.Sprintf("only if no item with this key exists, or its %s is not after 1796167200 (2026-12-01 23:20:00 UTC): "+
 			"an expired lock still blocks the value until DynamoDB deletes it, so it is taken over", sc.LockTTLAttr(a.Constraint))
 		if !slices.Equal(tx.Slots[i].Conditions, []string{want}) {
 			t.Errorf("%s slot %d: %q, want %q", name, i, tx.Slots[i].Conditions, want)

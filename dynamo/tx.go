@@ -55,9 +55,9 @@ func condition(c model.Cond) expression.ConditionBuilder {
 	case model.CondNotAfter:
 		return name.LessThanEqual(val)
 	case model.CondFreeOrExpired:
-		// Not "#ttl <= :now": a TTL under MinTTL is no time (ReadTTL
-		// ignores it, and so does DynamoDB), and such a lock is live.
-		return expression.AttributeNotExists(name).Or(expression.Name(c.TTL).Between(expression.Value(model.MinTTL), expression.Value(c.Now)))
+		// A TTL that is not a number (or is no TTL at all) compares
+		// false: such a lock is live, as the check judges it.
+		return expression.AttributeNotExists(name).Or(expression.Name(c.TTL).LessThanEqual(expression.Value(c.Now)))
 	}
 	if c.Absent {
 		return expression.AttributeNotExists(name)

@@ -50,31 +50,37 @@ type entry struct {
 	ttlPair
 }
 
-// ttlPair is what expires of a value, in epoch seconds: its lock's TTL (0:
-// none), and the latest TTL of its holders (0: a holder that never
-// expires, or no holder). Most tables have neither, so a census keeps
-// them beside the entries (Census.ttls), for the values that have one.
-type ttlPair struct{ lockTTL, holderTTL int64 }
+// ttlPair is what expires of a value: its lock, and the latest of its
+// holders (never, when one never expires or none is seen). Most tables
+// have neither, so a census keeps them beside the entries (Census.ttls),
+// for the values that have one.
+type ttlPair struct{ lock, holders expiry }
 
-// later is the latest expiry of holders whose latest expiries are a and
-// b: 0, "never", when either never expires.
-func later(a, b int64) int64 {
-	if a == 0 || b == 0 {
-		return 0
+// expiry is when an item expires, in epoch seconds; the zero expiry is
+// never.
+type expiry struct {
+	at  int64
+	set bool
+}
+
+// later is the latest of expiries a and b: never, when either is.
+func later(a, b expiry) expiry {
+	if !a.set || !b.set {
+		return expiry{}
 	}
-	return max(a, b)
+	return expiry{max(a.at, b.at), true}
 }
 
 // expired reports whether the value's lock has a TTL that has passed.
-func (t ttlPair) expired(now int64) bool { return t.lockTTL != 0 && Expired(t.lockTTL, now) }
+func (t ttlPair) expired(now int64) bool { return t.lock.set && Expired(t.lock.at, now) }
 
 // reserved reports whether the value's lock has a TTL still ahead.
-func (t ttlPair) reserved(now int64) bool { return t.lockTTL != 0 && !Expired(t.lockTTL, now) }
+func (t ttlPair) reserved(now int64) bool { return t.lock.set && !Expired(t.lock.at, now) }
 
 // outlived reports whether a holder outlives the reserved lock: one never
 // expires, or one expires after the lock does; then, when the lock goes,
 // the value is unprotected (expiring_lock).
-func (t ttlPair) outlived() bool { return t.holderTTL == 0 || t.holderTTL > t.lockTTL }
+func (t ttlPair) outlived() bool { return !t.holders.set || t.holders.at > t.lock.at }
 
 // ownerNobody is entry.owner for a lock that names no owner.
 const ownerNobody = noPos - 1
@@ -276,9 +282,9 @@ func (c *Census) appendID(buf []byte, pos uint32) []byte {
 	return append(append(buf, c.schema.AccountPrefix...), kept...)
 }
 
-// addHolder records that account id, which expires at ttl (0: never),
-// holds value v of constraint ci.
-func (c *Census) addHolder(ci int, v, id string, ttl int64) {
+// addHolder records that account id, which expires at ttl, holds value v
+// of constraint ci.
+func (c *Census) addHolder(ci int, v, id string, ttl expiry) {
 	n, ok := c.account(id)
 	if !ok {
 		return
@@ -291,11 +297,11 @@ func (c *Census) addHolder(ci int, v, id string, ttl int64) {
 	case e.holder == n:
 		return // the same account again: nothing new to record
 	case !e.held():
-		e.holder, e.holderTTL = n, ttl
+		e.holder, e.holders = n, ttl
 		c.setEntry(ci, vi, b, e)
 	default:
-		if t := later(e.holderTTL, ttl); t != e.holderTTL {
-			e.holderTTL = t
+		if t := later(e.holders, ttl); t != e.holders {
+			e.holders = t
 			c.setEntry(ci, vi, b, e)
 		}
 		ref := valueRef{uint32(ci), vi}
@@ -314,8 +320,8 @@ func (c *Census) addHolder(ci int, v, id string, ttl int64) {
 }
 
 // addLock records the lock of raw value v of constraint ci, naming owner
-// ("" for nobody), which expires at ttl (0: never).
-func (c *Census) addLock(ci int, v, owner string, ttl int64) {
+// ("" for nobody), which expires at ttl.
+func (c *Census) addLock(ci int, v, owner string, ttl expiry) {
 	n := ownerNobody
 	if owner != "" {
 		var ok bool
@@ -328,7 +334,7 @@ func (c *Census) addLock(ci int, v, owner string, ttl int64) {
 		return
 	}
 	e := c.entry(ci, vi, b)
-	e.owner, e.lockTTL = n, ttl
+	e.owner, e.lock = n, ttl
 	c.setEntry(ci, vi, b, e)
 	c.spillPastBudget()
 }
@@ -391,9 +397,9 @@ func keyShape(key string) string {
 }
 
 // ttl reads the TTL of item it of table, attribute attr, as the census
-// keeps it: its epoch seconds, 0 for none. An ignored one (not a number,
-// or in milliseconds) is warned of, naming the item, and is none.
-func (c *Census) ttl(table string, it Item, attr string) int64 {
+// keeps it. An ignored one (not a number, or in milliseconds) is warned
+// of, naming the item, and is none: never.
+func (c *Census) ttl(table string, it Item, attr string) expiry {
 	at, state, why := ReadTTL(it, attr)
 	if state == TTLIgnored {
 		if len(c.warnings) < maxWarnings {
@@ -402,10 +408,7 @@ func (c *Census) ttl(table string, it Item, attr string) int64 {
 			c.unwarned++
 		}
 	}
-	if state != TTLAt || at == 0 {
-		return 0
-	}
-	return at
+	return expiry{at, state == TTLAt}
 }
 
 // maxWarnings bounds the warnings a census keeps: a table whose every
@@ -439,7 +442,7 @@ func (c *Census) Report(problems []Problem) Report {
 // holds the last Problems or Reconcile found: signups in progress.
 func (c *Census) Reservations() int { return c.reservations }
 
-func (c *Census) addAccount(id string, it Item, ttl int64) {
+func (c *Census) addAccount(id string, it Item, ttl expiry) {
 	for ci, con := range c.schema.Constraints {
 		switch h, v := c.schema.Held(ci, it); h {
 		case HoldsValue:
@@ -539,7 +542,7 @@ func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []
 		}
 	}
 	if kind == ExpiredLock || kind == ExpiringLock {
-		p.ExpiresAt = e.lockTTL
+		p.ExpiresAt = e.lock.at
 	}
 	return p
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -35,10 +36,10 @@ func oracleTTL(it Item, attr string) *int64 {
 		return nil
 	}
 	f, err := strconv.ParseFloat(v.S, 64)
-	if err != nil || f <= 0 || f > 1e11 {
+	if err != nil || f > 1e11 {
 		return nil
 	}
-	n := int64(f)
+	n := int64(math.Ceil(f))
 	return &n
 }
 

@@ -36,7 +36,7 @@ func (c Cond) Sentence(isKey func(attr string) bool) string {
 		if !isKey(c.Attr) {
 			free = "only if it has no " + c.Attr
 		}
-		return free + ", or its " + c.TTL + " is an epoch second from " + strconv.Itoa(MinTTL) + " to " + epochSaid(N(strconv.FormatInt(c.Now, 10))) +
+		return free + ", or its " + c.TTL + " is not after " + epochSaid(N(strconv.FormatInt(c.Now, 10))) +
 			": an expired lock still blocks the value until DynamoDB deletes it, so it is taken over"
 	}
 	if c.Absent {

@@ -61,7 +61,7 @@ func TestGuardsTakeExpiredLocksOver(t *testing.T) {
 		}
 	}
 	free := Cond{Kind: CondFreeOrExpired, Attr: "PK", TTL: "ttl", Now: 1796167200}
-	if got, want := free.Sentence(func(a string) bool { return a == "PK" }), "only if no item with this key exists, or its ttl is an epoch second from 1 to 1796167200 "+
+	if got, want := free.Sentence(func(a string) bool { return a == "PK" }), "only if no item with this key exists, or its ttl is not after 1796167200 "+
 		"(2026-12-01 23:20:00 UTC): an expired lock still blocks the value until DynamoDB deletes it, so it is taken over"; got != want {
 		t.Errorf("Sentence = %q, want %q", got, want)
 	}

@@ -56,7 +56,7 @@ const (
 	CondAbsentOrDiffers                 // attribute_not_exists(Key) OR Attr <> Value
 	CondExists                          // attribute_exists(Attr)
 	CondNotAfter                        // Attr <= Value: a TTL that has passed by then
-	CondFreeOrExpired                   // attribute_not_exists(Attr) OR TTL BETWEEN MinTTL AND Now: no lock, or an expired one
+	CondFreeOrExpired                   // attribute_not_exists(Attr) OR TTL <= Now: no lock, or an expired one
 )
 
 // Cond is one condition of an action; an action's conditions are ANDed.

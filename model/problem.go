@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -46,10 +47,48 @@ type Problem struct {
 	// Accounts are the holders of the value, sorted (never the owner).
 	Accounts []string `json:"accounts"`
 	// ExpiresAt is the lock's TTL, in epoch seconds, for expired_lock and
-	// expiring_lock.
-	ExpiresAt int64 `json:"expires_at,omitempty"`
+	// expiring_lock, in whose JSON it always is (0 too: long past), and
+	// in no other's (see MarshalJSON).
+	ExpiresAt int64 `json:"-"`
 
 	constraint int // index in Schema.Constraints, for ordering
+}
+
+// problemJSON is a Problem as the JSON contract has it: expires_at only
+// for the kinds about a TTL.
+type problemJSON struct {
+	plainProblem
+	ExpiresAt *int64 `json:"expires_at,omitempty"`
+}
+
+// plainProblem is Problem without its methods, so that problemJSON
+// marshals its fields rather than calling MarshalJSON again.
+type plainProblem Problem
+
+// TTLKind reports whether kind is about a lock's TTL: expired_lock or
+// expiring_lock, the kinds that carry expires_at.
+func TTLKind(kind ProblemKind) bool { return kind == ExpiredLock || kind == ExpiringLock }
+
+// MarshalJSON writes p with expires_at where its kind is about a TTL.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	j := problemJSON{plainProblem: plainProblem(p)}
+	if TTLKind(p.Kind) {
+		j.ExpiresAt = &p.ExpiresAt
+	}
+	return marshal(j) // HTML left unescaped, as the report's encoder does
+}
+
+// UnmarshalJSON reads p as MarshalJSON writes it.
+func (p *Problem) UnmarshalJSON(b []byte) error {
+	var j problemJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = Problem(j.plainProblem)
+	if j.ExpiresAt != nil {
+		p.ExpiresAt = *j.ExpiresAt
+	}
+	return nil
 }
 
 // ConstraintIndex returns the index of the problem's constraint in the schema.

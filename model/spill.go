@@ -201,10 +201,10 @@ func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint
 	case e.owned():
 		flags |= recordOwned
 	}
-	if e.lockTTL != 0 {
+	if e.lock.set {
 		flags |= recordLockTTL
 	}
-	if e.held() && e.holderTTL != 0 {
+	if e.held() && e.holders.set {
 		flags |= recordHolderTTL
 	}
 	buf = append(buf, flags)
@@ -214,10 +214,10 @@ func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint
 		buf = c.appendIDString(buf, e.owner)
 	}
 	if flags&recordLockTTL != 0 {
-		buf = binary.AppendUvarint(buf, uint64(e.lockTTL))
+		buf = binary.AppendVarint(buf, e.lock.at)
 	}
 	if flags&recordHolderTTL != 0 {
-		buf = binary.AppendUvarint(buf, uint64(e.holderTTL))
+		buf = binary.AppendVarint(buf, e.holders.at)
 	}
 	if !e.held() {
 		return binary.AppendUvarint(buf, 0)
@@ -300,14 +300,14 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 	var ttls ttlPair // the holders' latest TTL is each holder's, so their merge is it again
 	for _, t := range []struct {
 		flag byte
-		dst  *int64
-	}{{recordLockTTL, &ttls.lockTTL}, {recordHolderTTL, &ttls.holderTTL}} {
+		dst  *expiry
+	}{{recordLockTTL, &ttls.lock}, {recordHolderTTL, &ttls.holders}} {
 		if flags&t.flag != 0 {
-			n, err := binary.ReadUvarint(r)
-			if err != nil || n == 0 || n > maxTTL {
+			at, err := binary.ReadVarint(r)
+			if err != nil || at > maxTTL {
 				return errors.Join(errors.New("a record with a TTL out of range"), noEOF(err))
 			}
-			*t.dst = int64(n)
+			*t.dst = expiry{at, true}
 		}
 	}
 	n, err := binary.ReadUvarint(r)
@@ -322,10 +322,10 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 		if i == 0 && flags&recordOwnedByHolder != 0 {
 			owner = id
 		}
-		c.addHolder(int(ci), v, id, ttls.holderTTL)
+		c.addHolder(int(ci), v, id, ttls.holders)
 	}
 	if flags&recordLocked != 0 {
-		c.addLock(int(ci), v, owner, ttls.lockTTL) // after the holders: the owner may be the first
+		c.addLock(int(ci), v, owner, ttls.lock) // after the holders: the owner may be the first
 	}
 	return nil
 }

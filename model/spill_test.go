@@ -104,6 +104,8 @@ func randomRows(r *rand.Rand, s *Schema, accounts int) []row {
 			it[attr] = S("soon")
 		case 1:
 			it[attr] = N(strconv.FormatInt(testNow*1000, 10)) // milliseconds
+		case 2:
+			it[attr] = N([]string{"0", "-5", strconv.Itoa(testNow) + ".5"}[r.IntN(3)]) // long past, or reserved a second more
 		default:
 			it[attr] = N(strconv.Itoa(testNow + r.IntN(7200) - 3600))
 		}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 )
@@ -17,11 +18,6 @@ import (
 // seconds is the year 5138) is in milliseconds, which DynamoDB reads as
 // seconds and so never expires; it is judged as no TTL, with a warning.
 const maxTTL = 1e11
-
-// MinTTL is the least TTL that is a time: 0 and below are no time after
-// 1970 (and DynamoDB deletes nothing expired more than five years ago),
-// so ReadTTL ignores them, and a guard takes no lock with one over.
-const MinTTL = 1
 
 // TTLState is what an item's TTL attribute says.
 type TTLState uint8
@@ -52,12 +48,13 @@ func ReadTTL(it Item, attr string) (at int64, state TTLState, why string) {
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a number", attr, Printable(v.S))
 	case f > maxTTL:
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, which looks like milliseconds (DynamoDB reads epoch seconds, so it never expires)", attr, v.S)
-	case f < MinTTL:
-		// 0 and below: no time after the epoch (and DynamoDB deletes
-		// nothing expired more than five years ago).
-		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a time after 1970", attr, v.S)
 	}
-	return int64(f), TTLAt, ""
+	// Rounded up: a lock is expired once its TTL is not after now, as the
+	// guard #ttl <= :now compares the number itself, so 100.5 is expired
+	// from second 101 on, for the check as for the guard. 0 and below
+	// are long past (and DynamoDB deletes nothing expired more than five
+	// years ago: such a lock stays until a repair deletes it).
+	return int64(math.Ceil(f)), TTLAt, ""
 }
 
 // Expired reports whether a TTL of at epoch seconds has passed at now:

@@ -2,9 +2,10 @@ package model
 
 import "testing"
 
-// TestReadTTL: epoch seconds are a TTL (a fraction dropped); anything
-// DynamoDB would not expire by (not a number, milliseconds, no time after
-// 1970) is ignored with why; absent, NULL or no attribute is none.
+// TestReadTTL: a number of epoch seconds is a TTL (a fraction rounded
+// up, 0 and below long past); one DynamoDB would not expire by (not a
+// number, milliseconds) is ignored with why; absent, NULL or no
+// attribute is none.
 func TestReadTTL(t *testing.T) {
 	tests := []struct {
 		v     Value
@@ -13,11 +14,11 @@ func TestReadTTL(t *testing.T) {
 		why   string
 	}{
 		{N("1764600000"), 1764600000, TTLAt, ""},
-		{N("1764600000.9"), 1764600000, TTLAt, ""},
+		{N("1764600000.2"), 1764600001, TTLAt, ""}, // expired from the second after, as #ttl <= :now compares it
 		{N("1"), 1, TTLAt, ""},
 		{N("1764600000000"), 0, TTLIgnored, "ttl is 1764600000000, which looks like milliseconds"},
-		{N("0"), 0, TTLIgnored, "ttl is 0, not a time after 1970"},
-		{N("-5"), 0, TTLIgnored, "not a time after 1970"},
+		{N("0"), 0, TTLAt, ""}, // long past: expired
+		{N("-5"), -5, TTLAt, ""},
 		{S("1764600000"), 0, TTLIgnored, `ttl is {"S":"1764600000"}, not a number`},
 		{Value{Kind: KindNULL}, 0, TTLNone, ""},
 	}

@@ -54,7 +54,7 @@ func ParseDialect(s string) (Dialect, error) {
 // lock held by an account that outlives it an expiring_lock (both with
 // expires_at), a reserved lock nobody holds no problem. The query reports
 // problems only: it counts no reservations, and a TTL that DynamoDB
-// ignores (not a number, in milliseconds, not after 1970) is judged as none
+// ignores (not a number, or in milliseconds) is judged as none
 // without the warning check --export gives for it.
 func Query(s *model.Schema, d Dialect, relations map[string]string, now int64) (string, error) {
 	for _, c := range s.Constraints {
@@ -199,7 +199,7 @@ func (q *query) write(relations map[string]string) string {
 	q.line("-- locktable sql: every problem of %s, as check --export reports them", sqlComment(s.Table))
 	if s.HasTTL() {
 		q.line("-- TTLs judged at %d (%s): a TTL not after it has passed; one that is not a number", q.now, time.Unix(q.now, 0).UTC().Format(time.RFC3339))
-		q.line("-- of epoch seconds (a string, milliseconds above 1e11, 0 or less) is judged as none, with no warning")
+		q.line("-- of epoch seconds (a string, milliseconds above 1e11) is judged as none, with no warning")
 	}
 	q.line("WITH")
 	var sources []string
@@ -396,15 +396,15 @@ func (q *query) kinds() string {
 }
 
 // ttl is the SQL of an item's TTL in epoch seconds, as model.ReadTTL
-// reads column x (an attribute's DynamoDB JSON): a number from 1 to 1e11
-// (above is milliseconds), its fraction dropped; NULL for none and for
+// reads column x (an attribute's DynamoDB JSON): a number up to 1e11
+// (above is milliseconds), rounded up; NULL for none and for
 // one DynamoDB ignores. x "" is a table without a TTL attribute.
 func (q *query) ttl(x string) string {
 	if x == "" {
 		return "CAST(NULL AS BIGINT)"
 	}
 	f := fmt.Sprintf("TRY_CAST(%s AS DOUBLE)", q.d.text(x, "N"))
-	return fmt.Sprintf("CAST(floor(CASE WHEN %s BETWEEN 1 AND 1e11 THEN %s END) AS BIGINT)", f, f)
+	return fmt.Sprintf("CAST(ceil(CASE WHEN %s <= 1e11 THEN %s END) AS BIGINT)", f, f)
 }
 
 func slotValues(n int) string {

@@ -709,7 +709,7 @@ func conditionsHold(conds []model.Cond, now model.Item) bool {
 			ok = !exists || !same
 		case model.CondFreeOrExpired:
 			ttl := now[c.TTL]
-			ok = !present || ttl.Kind == model.KindN && numberNotAfter(strconv.Itoa(model.MinTTL), ttl.S) && numberNotAfter(ttl.S, strconv.FormatInt(c.Now, 10))
+			ok = !present || ttl.Kind == model.KindN && numberNotAfter(ttl.S, strconv.FormatInt(c.Now, 10))
 		case model.CondEquals:
 			ok = same
 			if c.Absent {

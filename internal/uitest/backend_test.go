@@ -15,8 +15,8 @@ import (
 // expired lock over as DynamoDB does, at the second its request was built
 // (the backend's Clock): a lock whose TTL is a number not after it is
 // taken over and replaced by a permanent lock; a later TTL, a string,
-// milliseconds or a number under 1 (no time) block the value, and a reservation is explained as the
-// store explains it.
+// milliseconds block the value; 0 and below are long past (taken over);
+// and a reservation is explained as the store explains it.
 func TestGuardOnALockWithTTL(t *testing.T) {
 	now := time.Date(2026, 12, 1, 23, 53, 0, 0, time.UTC)
 	sc := model.DefaultSchema(model.LayoutSingle)
@@ -30,13 +30,13 @@ func TestGuardOnALockWithTTL(t *testing.T) {
 		{"expired 3 h ago", at(-3 * time.Hour), ""},
 		{"expiring this second", at(0), ""},
 		// Compared as a decimal, as DynamoDB does: half a second later is
-		// after now (ReadTTL, in whole seconds, calls it expired now).
-		{"half a second later", model.N(strconv.FormatInt(now.Unix(), 10) + ".5"), "email ada@x is taken (its lock names no owner)"},
+		// after now (ReadTTL rounds it up to the next second: reserved).
+		{"half a second later", model.N(strconv.FormatInt(now.Unix(), 10) + ".5"), "email ada@x is reserved until 2026-12-01 23:53:01 UTC (1 s more) by lock UNIQ#EMAIL#ada@x"},
 		{"reserved 12 min more", at(12 * time.Minute), "email ada@x is reserved until 2026-12-02 00:05:00 UTC (12 min more) by lock UNIQ#EMAIL#ada@x"},
 		{"a string", model.S("0"), "email ada@x is taken (its lock names no owner)"},
-		// No time after 1970: ignored by DynamoDB and the check, a live lock.
-		{"zero", model.N("0"), "email ada@x is taken (its lock names no owner)"},
-		{"negative", model.N("-5"), "email ada@x is taken (its lock names no owner)"},
+		// Long past: expired, for the check as for the guard.
+		{"zero", model.N("0"), ""},
+		{"negative", model.N("-5"), ""},
 		{"the first second", model.N("1"), ""},
 		{"milliseconds", model.N(strconv.FormatInt(now.Add(-time.Hour).UnixMilli(), 10)), "email ada@x is taken (its lock names no owner)"},
 	} {

@@ -433,9 +433,9 @@ func (g *gen) scopeAnomalies(ci int) {
 // with a later one (expiring_lock, also when the owner is another),
 // reserved locks held by an account with an earlier TTL (fine, or
 // foreign_lock when another account owns it), and TTLs DynamoDB ignores
-// (a string, milliseconds, 0 or less: judged as none) or that are none
-// (NULL). A TTL at now has expired; one with a fraction is read down to
-// its second.
+// (a string, milliseconds: judged as none) or that are none
+// (NULL). A TTL at now has expired; one with a fraction is read up to
+// the next second, as DynamoDB's #ttl <= :now compares it.
 func (g *gen) ttlAnomalies(ci int) {
 	s := g.s
 	later := func() int64 { return g.now + 3600*int64(1+g.rng.IntN(72)) }
@@ -444,7 +444,7 @@ func (g *gen) ttlAnomalies(ci int) {
 	// Reservations: nobody holds the value yet.
 	g.lockTTL(ci, g.value(ci), g.maybe(g.id()), n(later()))
 	// Expired: no holder; held by its owner (or, ownerless, its holder);
-	// at now exactly, or a fraction of a second after it; by two; owned
+	// at now exactly, or a fraction of a second before it; by two; owned
 	// by another than its holder.
 	g.lockTTL(ci, g.value(ci), g.maybe(g.id()), n(earlier()))
 	v := g.value(ci)
@@ -452,7 +452,7 @@ func (g *gen) ttlAnomalies(ci int) {
 	v = g.value(ci)
 	g.lockTTL(ci, v, g.holds(ci, v), n(g.now))
 	v = g.value(ci)
-	g.lockTTL(ci, v, "", model.N(fmt.Sprintf("%d.75", g.now)))
+	g.lockTTL(ci, v, "", model.N(fmt.Sprintf("%d.75", g.now-1))) // rounded up: now
 	v = g.value(ci)
 	a := g.holds(ci, v)
 	g.holds(ci, v)
@@ -480,12 +480,19 @@ func (g *gen) ttlAnomalies(ci int) {
 	g.lockTTL(ci, v, g.id(), n(at))
 	v = g.value(ci)
 	g.lockTTL(ci, v, g.maybe(g.holdsTTL(ci, v, model.S(strconv.FormatInt(at-600, 10)))), n(at))
-	// TTLs that are none: a string, milliseconds, 0 or negative, NULL; an
+	// TTLs that are none: a string, milliseconds, NULL; an
 	// orphan without a holder, fine with its owner holding it.
-	for _, none := range []model.Value{model.S(strconv.FormatInt(earlier(), 10)), n(later() * 1000), model.N("-5"), model.N("0"), model.N("0.5"), model.Null()} {
+	for _, none := range []model.Value{model.S(strconv.FormatInt(earlier(), 10)), n(later() * 1000), model.Null()} {
 		g.lockTTL(ci, g.value(ci), g.maybe(g.id()), none)
 		v = g.value(ci)
 		g.lockTTL(ci, v, g.maybe(g.holds(ci, v)), none)
+	}
+	// TTLs long past: 0, below, and one with a fraction of a second
+	// (rounded up).
+	for _, ttl := range []model.Value{model.N("0"), model.N("-5"), model.N(strconv.FormatInt(at-600, 10) + ".5")} {
+		g.lockTTL(ci, g.value(ci), g.maybe(g.id()), ttl)
+		v = g.value(ci)
+		g.lockTTL(ci, v, g.maybe(g.holds(ci, v)), ttl)
 	}
 	// Layout 2: a lock table's TTL is its own attribute; the account
 	// table's, on a lock there, means nothing.
