@@ -175,6 +175,15 @@ func lockLines(r *rows.Renderer, a *model.AccountView, ci int, lock model.Item) 
 		lines = append(lines, "why: duplicate_value: other accounts hold "+attr+" = "+model.Printable(l.Value)+" too (see the problems view).")
 	case model.LockOK:
 		lines = append(lines, "ok: "+id+" holds "+attr+" = "+model.Printable(l.Value)+" and this lock protects it.")
+	case model.LockExpired:
+		lines = append(lines, "why: expired_lock: "+lockTTLProblem(sc, a, ci).TTLNote(a.Now)+
+			"; once it is gone, nothing stops another account from taking the value "+id+" holds.")
+	case model.LockExpiring:
+		lines = append(lines, "why: expiring_lock: "+lockTTLProblem(sc, a, ci).TTLNote(a.Now)+
+			": "+id+" does not expire with it.")
+	case model.LockReserved:
+		lines = append(lines, "ok: "+id+" holds "+attr+" = "+model.Printable(l.Value)+" and this lock protects it, "+
+			model.TTLSaid(l.ExpiresAt, a.Now)+"; "+id+" expires no later.")
 	}
 	return lines
 }

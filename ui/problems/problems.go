@@ -264,7 +264,7 @@ func (d *source) Heading(i int) bool { return d.lines[i].problem < 0 }
 // cells are line i's parts, false for a group's title.
 func (d *source) cells(i int) (rows.Cells, bool) {
 	if l := d.lines[i]; l.problem >= 0 {
-		return d.r.ProblemCells(&d.problems[l.problem]), true
+		return d.r.ProblemCells(&d.problems[l.problem], d.report.Now), true
 	}
 	return rows.Cells{}, false
 }
@@ -282,7 +282,7 @@ func (d *source) Render(i, width int, selected bool) string {
 			return d.r.Line(c, lay, selected)
 		}
 	}
-	return d.r.Problem(&d.problems[l.problem], width, selected)
+	return d.r.Problem(&d.problems[l.problem], d.report.Now, width, selected)
 }
 
 // at returns the problem on line i, if the line is one.
