@@ -50,6 +50,9 @@ func (a *app) initCommand() *cobra.Command {
 				}
 			}
 			proposed, notes, err := store.InferSchema(cmd.Context(), table, sample)
+			if err == nil {
+				notes = append(notes, store.ProposeTTL(cmd.Context(), &proposed)...)
+			}
 			for _, n := range notes {
 				fmt.Fprintln(a.stderr, model.Printable(n))
 			}
@@ -107,7 +110,7 @@ func (a *app) targetEntries(s *model.Schema) []config.Entry {
 			continue
 		}
 		index[key] = len(entries)
-		entries = append(entries, config.Entry{Key: key, Values: []string{flags[i+1]}, List: key == "unique" || key == "normalize" || key == "lock-attr"})
+		entries = append(entries, config.Entry{Key: key, Values: []string{flags[i+1]}, List: key == "unique" || key == "normalize" || key == "lock-attr" || key == "ttl-attr"})
 	}
 	return entries
 }

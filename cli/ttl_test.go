@@ -3,6 +3,8 @@ package cli_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -95,5 +97,82 @@ func TestCheckJudgesTTLs(t *testing.T) {
 	// An hour ahead, less the seconds since: 59 min, or 1 h within the second.
 	if !regexp.MustCompile(`owner ACCT#bob  accounts ACCT#bob  reserved (59 min|1 h) more; when it goes, email bob@x is unprotected`).MatchString(h.stdout) {
 		t.Errorf("the report does not say bob's lock is reserved an hour more:\n%s", h.stdout)
+	}
+}
+
+// TestRepairTTLs: on ttlTable, repair --dry-run shows the conditions the
+// contract names (the unheld expired lock deleted while its ttl is not
+// after now; ada's and bob's locks kept for good while they name their
+// owner and hold the ttl read); repair then leaves a clean table, the
+// reservation untouched, and a second repair changes nothing.
+func TestRepairTTLs(t *testing.T) {
+	now := time.Now()
+	ep, table := ttlTable(t, now)
+	args := []string{"--endpoint-url", ep, "--table", table, "--audit-log", t.TempDir() + "/audit.log"}
+	dry := run(t, append([]string{"repair", "--dry-run"}, args...)...)
+	if dry.code != cli.ExitOK {
+		t.Fatalf("--dry-run: exit %d\n%s\n%s", dry.code, dry.stdout, dry.stderr)
+	}
+	for _, want := range []string{
+		`"Delete":{"ConditionExpression":"#0 <= :0","ExpressionAttributeNames":{"#0":"ttl"}`,
+		`"Key":{"PK":{"S":"UNIQ#EMAIL#gone@x"},"SK":{"S":"LOCK"}}`,
+		`"ConditionExpression":"(#0 = :0) AND (#1 = :1)","ExpressionAttributeNames":{"#0":"owner","#1":"ttl"}`, `"UpdateExpression":"REMOVE #1`,
+		`"Key":{"PK":{"S":"UNIQ#EMAIL#ada@x"},"SK":{"S":"LOCK"}}`,
+		`"Key":{"PK":{"S":"UNIQ#EMAIL#bob@x"},"SK":{"S":"LOCK"}}`,
+	} {
+		if !strings.Contains(dry.stdout, want) {
+			t.Errorf("--dry-run does not print %s:\n%s", want, dry.stdout)
+		}
+	}
+	if strings.Contains(dry.stdout, "pending@x") || strings.Contains(dry.stdout, "trial@x") {
+		t.Errorf("--dry-run touches the reservation or the account that expires first:\n%s", dry.stdout)
+	}
+	r := run(t, append([]string{"repair", "--yes"}, args...)...)
+	if r.code != cli.ExitOK {
+		t.Fatalf("repair: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	j := run(t, "check", "--endpoint-url", ep, "--table", table, "--json")
+	if j.code != cli.ExitOK || !strings.Contains(j.stdout, `"accounts":5,"locks":11,"reservations":1,"problems":[]`) {
+		t.Fatalf("after repair: exit %d\n%s\n%s", j.code, j.stdout, j.stderr)
+	}
+	again := run(t, append([]string{"repair", "--yes", "--json"}, args...)...)
+	if again.code != cli.ExitOK || strings.Contains(again.stdout, `"committed"`) {
+		t.Fatalf("a second repair: exit %d\n%s\n%s", again.code, again.stdout, again.stderr)
+	}
+}
+
+// TestInitProposesTheTTL: init reads each table's TTL setting and
+// proposes it, in layout 2 per table (here only the MAC lock table has
+// TTL enabled); the target it saves keeps it, and a check through that
+// target judges the MAC table's expired lock as expired.
+func TestInitProposesTheTTL(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	sc := model.DefaultSchema(model.LayoutTables)
+	sc.Constraints = append([]model.Constraint{}, sc.Constraints...)
+	sc.Constraints[0].TTLAttr, sc.TTLGiven = "expires", true
+	store, client := dynamotest.Store(t, sc)
+	sc = store.Schema
+	macs := sc.Constraints[0].LockTable
+	dynamotest.Put(t, client, sc.Table, model.Item{"id": model.S("dev-1"), "mac_address": model.S("02:00:00:00:00:01"), "registration_code": model.S("RC-1")})
+	dynamotest.Put(t, client, macs,
+		model.Item{"MacAddress": model.S("02:00:00:00:00:01"), "owner": model.S("dev-1")},
+		model.Item{"MacAddress": model.S("02:00:00:00:00:09"), "owner": model.S("dev-9"), "expires": model.N(strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10))})
+	dynamotest.Put(t, client, sc.Constraints[1].LockTable, model.Item{"RegistrationCode": model.S("RC-1"), "owner": model.S("dev-1")})
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "init", "--endpoint-url", ep, "--table", sc.Table, "--save", "devices", "--config", cfg)
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "--ttl-attr "+macs+"=expires") ||
+		!strings.Contains(r.stderr, "TTL of "+macs+": attribute expires (DescribeTimeToLive: enabled)") ||
+		!strings.Contains(r.stderr, "TTL of "+sc.Table+": not enabled") {
+		t.Fatalf("init: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if data, _ := os.ReadFile(cfg); !strings.Contains(string(data), "ttl-attr: ["+macs+"=expires]") {
+		t.Errorf("the saved target lacks the TTL attribute:\n%s", data)
+	}
+	j := run(t, "check", "--config", cfg, "--target", "devices", "--json")
+	if j.code != cli.ExitProblems || !strings.Contains(j.stdout, `"kind":"expired_lock","constraint":"mac_address","value":"02:00:00:00:00:09"`) {
+		t.Fatalf("check --target devices: exit %d\n%s\n%s", j.code, j.stdout, j.stderr)
 	}
 }

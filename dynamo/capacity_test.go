@@ -96,6 +96,11 @@ func (f *heldScans) DescribeTable(_ context.Context, in *dynamodb.DescribeTableI
 	}}, nil
 }
 
+// DescribeTimeToLive says the table has no TTL.
+func (f *heldScans) DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &types.TimeToLiveDescription{TimeToLiveStatus: types.TimeToLiveStatusDisabled}}, nil
+}
+
 // TestMaxRCUReservesBeforeSending: --max-rcu charged a read only once its
 // answer came, so all the segments' first pages went out at once, each
 // up to 1 MB (128 RCU), whatever the budget. A read now reserves its

@@ -56,7 +56,8 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 	// that names no owner (or a claim) was confirmed by the check's index
 	// lookup or second scan; its repair claims the lock and looks again
 	// (model.Reclaim), since an article-style signup can re-create it.
-	fresh := model.NewCensus(&s.Schema, model.Epoch(time.Now()))
+	at := model.Epoch(time.Now()) // expired means expired now, not at the check
+	fresh := model.NewCensus(&s.Schema, at)
 	if err := s.ReadConsistent(ctx, model.Classifier{Schema: &s.Schema}.Involved(p), fresh.Add); err != nil {
 		return r, err
 	}
@@ -76,6 +77,8 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 	switch p.Kind {
 	case model.OrphanLock:
 		r.Plan, err = model.Planner{Schema: &s.Schema}.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
+	case model.ExpiredLock, model.ExpiringLock:
+		return s.planTTLRepair(ctx, r, lock, at)
 	case model.MissingLock, model.ForeignLock:
 		if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 			return r, nil
@@ -97,5 +100,35 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 		}
 		return r, err
 	}
+	return r, err
+}
+
+// planTTLRepair plans the repair of an expired or expiring lock, as read
+// now (at): deleted where nobody holds an expired lock's value, made
+// permanent for its owner (or, naming none, its one holder) otherwise.
+// LeftToAPerson has turned away the rest.
+func (s *Store) planTTLRepair(ctx context.Context, r backend.Repair, lock model.Item, at int64) (backend.Repair, error) {
+	p, planner := r.Problem, model.Planner{Schema: &s.Schema}
+	if r.Skip = p.LeftToAPerson(); r.Skip != "" {
+		return r, nil
+	}
+	if len(p.Accounts) == 0 {
+		var err error
+		r.Plan, err = planner.RepairExpired(p, lock, at)
+		return r, err
+	}
+	id := p.Owner
+	if id == "" {
+		id = p.Accounts[0] // the one holder
+	}
+	holder, err := s.mustAccount(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	if h, v := s.Schema.Held(p.ConstraintIndex(), holder.Item); h != model.HoldsValue || v != p.Value {
+		r.Skip = "the holder changed its value since the check: check again"
+		return r, nil
+	}
+	r.Plan, err = planner.RepairForGood(p, lock, holder)
 	return r, err
 }

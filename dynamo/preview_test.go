@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -33,6 +35,9 @@ var condTerms = []struct {
 	}},
 	{regexp.MustCompile(`^(#\w+) = (:\w+)$`), func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
 		return model.Cond{Kind: model.CondEquals, Attr: n[m[1]], Value: value(v[m[2]])}
+	}},
+	{regexp.MustCompile(`^(#\w+) <= (:\w+)$`), func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
+		return model.Cond{Kind: model.CondNotAfter, Attr: n[m[1]], Value: value(v[m[2]])}
 	}},
 	{regexp.MustCompile(`^\(attribute_not_exists \((#\w+)\)\) OR \((#\w+) <> (:\w+)\)$`), func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
 		return model.Cond{Kind: model.CondAbsentOrDiffers, Key: n[m[1]], Attr: n[m[2]], Value: value(v[m[3]])}
@@ -165,6 +170,22 @@ func TestPreviewSaysTheRequestsConditions(t *testing.T) {
 			previewEveryPlanKind(t, schemas[name])
 		})
 	}
+	// With TTL attributes, on the account table and on each lock table:
+	// the repairs of expired and expiring locks too.
+	for _, name := range []string{"single", "tables"} {
+		s := schemas[name]
+		s.Constraints = slices.Clone(s.Constraints)
+		for _, table := range s.Tables() {
+			if err := s.SetTTLAttr(table, "ttl_"+strings.ReplaceAll(table, "_", "")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.TTLGiven = true
+		t.Run(name+"+ttl", func(t *testing.T) {
+			t.Parallel()
+			previewEveryPlanKind(t, s)
+		})
+	}
 }
 
 func previewEveryPlanKind(t *testing.T, s model.Schema) {
@@ -240,7 +261,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 		}
 		return it
 	}
-	lock := func(v, owner string) model.Item {
+	lockUntil := func(v, owner string, ttl time.Duration) model.Item {
 		_, held := sc.Held(0, acct("x", v))
 		table, key := sc.LockKey(0, held)
 		it := model.KeyItem(key)
@@ -250,13 +271,25 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 		if owner != "" {
 			it[sc.OwnerAttr] = model.S(owner)
 		}
+		if ttl != 0 {
+			it[sc.LockTTLAttr(0)] = model.N(strconv.FormatInt(time.Now().Add(ttl).Unix(), 10))
+		}
 		dynamotest.Put(t, client, table, it)
 		return it
 	}
+	lock := func(v, owner string) model.Item { return lockUntil(v, owner, 0) }
 	dynamotest.Put(t, client, sc.Table, acct("m1", "missing@x.io"), acct("f1", "foreign@x.io"))
 	lock("foreign@x.io", id("gone"))
 	lock("orphan@x.io", id("gone2"))
 	lock("ownerless@x.io", "")
+	repairable := []model.ProblemKind{model.MissingLock, model.ForeignLock, model.OrphanLock}
+	if sc.HasTTL() {
+		dynamotest.Put(t, client, sc.Table, acct("e1", "expheld@x.io"), acct("r1", "reserved@x.io"))
+		lockUntil("expheld@x.io", id("e1"), -3*time.Hour)
+		lockUntil("expired@x.io", id("gone3"), -3*time.Hour)
+		lockUntil("reserved@x.io", id("r1"), time.Hour)
+		repairable = append(repairable, model.ExpiredLock, model.ExpiringLock)
+	}
 	report, err := store.Check(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +308,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 			prepare("reclaim: give back", model.Plan{Operation: "repair", Actions: []model.Action{model.Planner{Schema: sc}.GiveBack(*rc)}}, nil)
 		}
 	}
-	for _, k := range []model.ProblemKind{model.MissingLock, model.ForeignLock, model.OrphanLock} {
+	for _, k := range repairable {
 		if !kinds[k] {
 			t.Errorf("no %s repair was planned: problems %v", k, report.Problems)
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/locktable/locktable/model"
 )
 
 // readTTL asks each table of the schema its TTL setting, unless the TTL
@@ -92,4 +94,27 @@ func (s *Store) enableTTL(ctx context.Context, table string) error {
 		return explain(err, "enable TTL on", table, s.Endpoint)
 	}
 	return nil
+}
+
+// ProposeTTL fills in the TTL attribute of each table of sc that has
+// none, from the table's own TTL setting, for init's proposal; it returns
+// a note per table it asked, saying what it found.
+func (s *Store) ProposeTTL(ctx context.Context, sc *model.Schema) []string {
+	var notes []string
+	for _, table := range sc.Tables() {
+		if sc.TTLAttrOf(table) != "" {
+			continue
+		}
+		switch attr, err := s.describeTTL(ctx, table); {
+		case err != nil && unsupported(err):
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("TTL of %s: not read (%v); name it with --ttl-attr if its locks expire", table, err))
+		case attr == "":
+			notes = append(notes, fmt.Sprintf("TTL of %s: not enabled (DescribeTimeToLive)", table))
+		default:
+			_ = sc.SetTTLAttr(table, attr) // a table of sc: never refused
+			notes = append(notes, fmt.Sprintf("TTL of %s: attribute %s (DescribeTimeToLive: enabled): expired locks still block their values until DynamoDB deletes them", table, attr))
+		}
+	}
+	return notes
 }

@@ -52,6 +52,8 @@ func condition(c model.Cond) expression.ConditionBuilder {
 		return expression.AttributeNotExists(expression.Name(c.Key)).Or(name.NotEqual(val))
 	case model.CondExists:
 		return expression.AttributeExists(name)
+	case model.CondNotAfter:
+		return name.LessThanEqual(val)
 	}
 	if c.Absent {
 		return expression.AttributeNotExists(name)

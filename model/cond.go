@@ -1,5 +1,10 @@
 package model
 
+import (
+	"strconv"
+	"time"
+)
+
 // The words of a request: each condition an action carries, said so that
 // a person reading the preview knows exactly what DynamoDB will check.
 // The preview is built from the same conditions, in the same order, as
@@ -24,11 +29,23 @@ func (c Cond) Sentence(isKey func(attr string) bool) string {
 		return "only if it has " + c.Attr
 	case CondAbsentOrDiffers:
 		return "only if the item does not exist or its " + c.Attr + " is not " + condValue(c.Value)
+	case CondNotAfter:
+		return "only if its " + c.Attr + " is not after " + epochSaid(c.Value) + ": still expired"
 	}
 	if c.Absent {
 		return "only if it has no " + c.Attr
 	}
 	return "only if its " + c.Attr + " is " + condValue(c.Value)
+}
+
+// epochSaid shows a TTL condition's value, epoch seconds, with the UTC
+// time it is.
+func epochSaid(v Value) string {
+	n, err := strconv.ParseInt(v.S, 10, 64)
+	if v.Kind != KindN || err != nil {
+		return condValue(v)
+	}
+	return v.S + " (" + time.Unix(n, 0).UTC().Format("2006-01-02 15:04:05 UTC") + ")"
 }
 
 // condValue shows a condition's value: a string quoted, anything else as

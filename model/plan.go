@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -41,6 +42,8 @@ const (
 	RoleClaimLock                 // repair: claim an ownerless orphan lock (step 1 of Reclaim)
 	RoleGiveBack                  // repair: remove a claim from a lock someone holds (step 3 of Reclaim)
 	RoleRestore                   // undo: set an item back, if it is still as the write left it
+	RoleExpiredLock               // repair: delete an expired lock nobody holds, still expired
+	RoleKeepForGood               // repair: remove an expired or expiring lock's TTL, for its holder
 )
 
 // CondKind is one kind of condition the pattern uses.
@@ -52,6 +55,7 @@ const (
 	CondEquals                          // Attr = Value, or attribute_not_exists(Attr) when Absent
 	CondAbsentOrDiffers                 // attribute_not_exists(Key) OR Attr <> Value
 	CondExists                          // attribute_exists(Attr)
+	CondNotAfter                        // Attr <= Value: a TTL that has passed by then
 )
 
 // Cond is one condition of an action; an action's conditions are ANDed.
@@ -129,6 +133,10 @@ func (a Action) Purpose(s *Schema) string {
 		return "give lock " + k + " back: remove locktable's claim"
 	case RoleRestore:
 		return a.restorePurpose(k)
+	case RoleExpiredLock:
+		return "delete expired lock " + k + " (DynamoDB would, eventually)"
+	case RoleKeepForGood:
+		return "keep lock " + k + " for good, for " + a.Account
 	}
 	return string(a.Kind) + " " + k
 }
@@ -482,6 +490,43 @@ func (s Planner) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, 
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
 	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s.Schema), holder.ID}, Actions: []Action{hand, check},
 		MustType: s.NamedOwner(lock)})
+}
+
+// RepairExpired plans deleting an expired lock whose value nobody holds,
+// as DynamoDB's TTL will eventually: only while it is still expired at
+// now (its TTL, not renewed meanwhile, is not after now), which no signup
+// that took the value over leaves it (a new lock has no TTL).
+func (s Planner) RepairExpired(p Problem, lock Item, now int64) (Plan, error) {
+	ci := p.constraint
+	attr := s.LockTTLAttr(ci)
+	if attr == "" {
+		return Plan{}, fmt.Errorf("%s locks have no TTL attribute", s.Constraints[ci].Attr)
+	}
+	table, key := s.LockKey(ci, p.Value)
+	del := Action{Kind: ActDelete, Role: RoleExpiredLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
+		Conds: []Cond{{Kind: CondNotAfter, Attr: attr, Value: N(strconv.FormatInt(now, 10))}}}
+	return s.finish(Plan{Operation: "repair", Keys: []string{del.KeyText(s.Schema)}, Actions: []Action{del}})
+}
+
+// RepairForGood plans making an expired or expiring lock permanent for
+// holder, the lock's owner (or, where it names none, the value's one
+// holder): its TTL removed while the lock still names that owner and
+// still has the TTL read, and the holder still holds the value as loaded.
+func (s Planner) RepairForGood(p Problem, lock Item, holder AccountView) (Plan, error) {
+	ci := p.constraint
+	attr := s.LockTTLAttr(ci)
+	ttl, ok := lock[attr]
+	if attr == "" || !ok {
+		return Plan{}, fmt.Errorf("lock %s has no TTL to remove", Printable(p.Value))
+	}
+	table, key := s.LockKey(ci, p.Value)
+	owner, hasOwner := lock[s.OwnerAttr]
+	keep := Action{Kind: ActUpdate, Role: RoleKeepForGood, Table: table, Key: key, Constraint: ci, Value: p.Value,
+		Remove: []string{attr}, Account: holder.ID,
+		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}, {Kind: CondEquals, Attr: attr, Value: ttl}}}
+	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
+		Conds: []Cond{loadedCond(holder.Item, s.Constraints[ci].Attr)}, Constraint: -1, Account: holder.ID}
+	return s.finish(Plan{Operation: "repair", Keys: []string{keep.KeyText(s.Schema), holder.ID}, Actions: []Action{keep, check}})
 }
 
 // Applied reports whether now, the item at an action's key read after the

@@ -29,7 +29,12 @@ func (s Classifier) explain(a Action, now Item) (string, bool) {
 		return "account " + k + " changed since it was loaded" + changedAttr(a.Conds, now, false), true
 	case RoleClaimLock:
 		return s.explainClaimed(k, now)
-	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock, RoleGiveBack:
+	case RoleExpiredLock:
+		if now == nil {
+			return "lock " + k + " is gone already (DynamoDB's TTL deleted it, or a repair did)", true
+		}
+		return "lock " + k + " is no longer expired: its TTL was renewed, or a signup took the value", true
+	case RoleReleaseLock, RoleKeepLock, RoleOrphanLock, RoleHandLock, RoleGiveBack, RoleKeepForGood:
 		return s.explainLockChanged(k, now), true
 	case RoleRestore:
 		return s.explainRestore(a, now), true

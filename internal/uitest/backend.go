@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -453,7 +454,8 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	defer b.mu.Unlock()
 	sc := &b.schema
 	r := backend.Repair{Problem: p}
-	fresh := model.NewCensus(sc, model.Epoch(b.now()))
+	at := model.Epoch(b.now())
+	fresh := model.NewCensus(sc, at)
 	for _, ref := range (model.Classifier{Schema: sc}).Involved(p) {
 		if it := b.get(ref.Table, ref.Key); it != nil {
 			fresh.Add(ref.Table, it)
@@ -477,6 +479,18 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	switch {
 	case p.Kind == model.OrphanLock:
 		r.Plan, err = model.Planner{Schema: sc}.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
+	case p.Kind == model.ExpiredLock && len(p.Accounts) == 0:
+		r.Plan, err = model.Planner{Schema: sc}.RepairExpired(p, lock, at)
+	case p.Kind == model.ExpiredLock || p.Kind == model.ExpiringLock:
+		id := p.Owner
+		if id == "" {
+			id = p.Accounts[0] // the one holder
+		}
+		var holder model.AccountView
+		if holder, err = b.mustAccount(id); err != nil {
+			return r, err
+		}
+		r.Plan, err = model.Planner{Schema: sc}.RepairForGood(p, lock, holder)
 	default:
 		var holder model.AccountView
 		if holder, err = b.mustAccount(p.Accounts[0]); err != nil {
@@ -675,6 +689,13 @@ func (b *Backend) UndoToken(ctx context.Context, token string) (model.Plan, erro
 	return u.Plan(&b.schema, b.get)
 }
 
+// numberNotAfter compares two DynamoDB numbers, a <= b.
+func numberNotAfter(a, b string) bool {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	return errA == nil && errB == nil && x <= y
+}
+
 // conditionsHold evaluates an action's conditions on the item now at its
 // key (nil: none), as DynamoDB would.
 func conditionsHold(conds []model.Cond, now model.Item) bool {
@@ -695,6 +716,8 @@ func conditionsHold(conds []model.Cond, now model.Item) bool {
 			if c.Absent {
 				ok = !present
 			}
+		case model.CondNotAfter:
+			ok = present && v.Kind == model.KindN && c.Value.Kind == model.KindN && numberNotAfter(v.S, c.Value.S)
 		}
 		if !ok {
 			return false
