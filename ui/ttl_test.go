@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/internal/uitest"
+	"github.com/locktable/locktable/model"
+)
+
+// ttlNow is the time the TTL tests' backend reads and checks at:
+// 2025-12-01 14:40 UTC. Every TTL is relative to it, so the goldens hold.
+var ttlNow = time.Unix(1_764_600_000, 0)
+
+// ttlItems are cli's ttlTable on the fake, TTLs relative to now: a clean
+// account; a live reservation (pending@x, 12 min ahead, nobody holds it);
+// an expired lock nobody holds (gone@x, naming its owner); an expired lock
+// held by its account (ada); a reserved lock held by an account that does
+// not expire (bob); a reserved lock whose account expires before it
+// (trial); a TTL that is a string (carol's username lock).
+func ttlItems(now time.Time) []model.Item {
+	at := func(d time.Duration) model.Value { return model.N(strconv.FormatInt(now.Add(d).Unix(), 10)) }
+	with := func(it model.Item, attr string, v model.Value) model.Item { it[attr] = v; return it }
+	return []model.Item{
+		acct("ACCT#clean", "clean@x", "clean"), lock("UNIQ#EMAIL#clean@x", "ACCT#clean"), lock("UNIQ#HANDLE#clean", "ACCT#clean"),
+		with(lock("UNIQ#EMAIL#pending@x", ""), "ttl", at(12*time.Minute+30*time.Second)),
+		with(lock("UNIQ#EMAIL#gone@x", "ACCT#gone"), "ttl", at(-3*time.Hour)),
+		acct("ACCT#ada", "ada@x", "ada"), with(lock("UNIQ#EMAIL#ada@x", "ACCT#ada"), "ttl", at(-3*time.Hour)), lock("UNIQ#HANDLE#ada", "ACCT#ada"),
+		acct("ACCT#bob", "bob@x", "bob"), with(lock("UNIQ#EMAIL#bob@x", "ACCT#bob"), "ttl", at(time.Hour)), lock("UNIQ#HANDLE#bob", "ACCT#bob"),
+		with(acct("ACCT#trial", "trial@x", "trial"), "ttl", at(10*time.Minute)),
+		with(lock("UNIQ#EMAIL#trial@x", "ACCT#trial"), "ttl", at(time.Hour)), lock("UNIQ#HANDLE#trial", "ACCT#trial"),
+		acct("ACCT#carol", "carol@x", "carol"), lock("UNIQ#EMAIL#carol@x", "ACCT#carol"),
+		with(lock("UNIQ#HANDLE#carol", "ACCT#carol"), "ttl", model.S("tomorrow")),
+	}
+}
+
+// fakeTTL is the fake holding ttlItems and extra, whose TTL attribute is
+// ttl and whose clock stands at ttlNow.
+func fakeTTL(extra ...model.Item) *uitest.Backend {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.Table, sc.TTLAttr, sc.TTLGiven = tablePlaceholder, "ttl", true
+	b := uitest.New(sc)
+	b.Clock = func() time.Time { return ttlNow }
+	b.Put(sc.Table, append(ttlItems(ttlNow), extra...)...)
+	return b
+}
+
+// wantRow asserts that a line of the screen has every one of words, in
+// this order (by fields: the spaces between columns do not count).
+func (d *driver) wantRow(words ...string) {
+	d.t.Helper()
+	for _, l := range d.lines() {
+		if strings.Contains(fields(strings.TrimPrefix(l, "▸ ")), strings.Join(words, " ")) {
+			return
+		}
+	}
+	d.t.Errorf("no row says %q:\n%s", strings.Join(words, " "), d.screen())
+}
+
+// TestTTLCasesAt80x24: each TTL case shows its mark and its time at 80x24
+// (issue 20): in the accounts view an expired lock held by its account,
+// a reserved lock its account outlives (expiring) and one its account
+// expires before (reserved), beside the clean locks; in the locks view
+// the live reservation (reserved, not orphan) and the expired lock nobody
+// holds; in the problems view both expired locks and the expiring one,
+// with what they mean as far as the row has room; the header counts them
+// and the reservation.
+func TestTTLCasesAt80x24(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakeTTL()}, 80, 24)
+	d.ready()
+	d.golden("ttl_accounts_80x24")
+	if h := d.lines()[1]; !strings.Contains(h, "expd 2·expg 1") || !strings.Contains(h, "resv 1") {
+		t.Errorf("the header does not count the expired, expiring and reserved locks: %q", h)
+	}
+	d.wantRow("ACCT#ada", "email=ada@x", "username=ada", "problem")
+	d.wantRow("└ UNIQ#EMAIL#ada@x", "owner ACCT#ada", "expired 3 h ago", "expired")
+	d.wantRow("└ UNIQ#EMAIL#bob@x", "owner ACCT#bob", "reserved 1 h more", "expiring")
+	d.wantRow("└ UNIQ#EMAIL#trial@x", "owner ACCT#trial", "reserved 1 h more", "reserved")
+	d.wantRow("└ UNIQ#EMAIL#clean@x", "owner ACCT#clean", "ok")
+	d.wantRow("└ UNIQ#HANDLE#carol", "owner ACCT#carol", "ok") // a TTL DynamoDB ignores is none
+
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.settle()
+	d.golden("ttl_locks_80x24")
+	d.wantRow("UNIQ#EMAIL#pending@x", "email", "no owner", "reserved 12 min more", "reserved")
+	d.wantRow("UNIQ#EMAIL#gone@x", "email", "owner ACCT#gone", "expired 3 h ago", "expired")
+	d.wantRow("UNIQ#EMAIL#ada@x", "email", "owner ACCT#ada", "expired 3 h ago", "expired")
+	d.wantRow("UNIQ#EMAIL#bob@x", "email", "owner ACCT#bob", "reserved 1 h more", "expiring")
+	d.wantRow("UNIQ#EMAIL#clean@x", "email", "owner ACCT#clean", "ok")
+
+	d.press("3")
+	d.golden("ttl_problems_80x24")
+	d.wantRow("expired_lock (2)")
+	d.wantRow("UNIQ#EMAIL#ada@x", "held by ACCT#ada", "expired 3 h ago", "expired")
+	d.wantRow("UNIQ#EMAIL#gone@x", "owner ACCT#gone", "expired 3 h ago", "expired")
+	d.wantRow("expiring_lock (1)")
+	d.wantRow("UNIQ#EMAIL#bob@x", "held by ACCT#bob", "reserved 1 h more", "expiring")
+	if s := fields(d.screen()); !strings.Contains(s, `warning: `+tablePlaceholder+` {"PK":"UNIQ#HANDLE#carol","SK":"LOCK"}: ttl is {"S":"tomorrow"}, not a number`) {
+		t.Errorf("the problems view does not warn of the TTL that is a string:\n%s", d.screen())
+	}
+}
+
+// TestTTLSaysWhatItMeans: where the row has room, the problems view says
+// what an expired or expiring lock means in the report's words; the
+// detail of an account's lock says it whatever the width.
+func TestTTLSaysWhatItMeans(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakeTTL()}, 200, 30)
+	d.ready()
+	for row, why := range map[string]string{
+		"└ UNIQ#EMAIL#ada@x":   "why: expired_lock: expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email ada@x",
+		"└ UNIQ#EMAIL#bob@x":   "why: expiring_lock: reserved 1 h more; when it goes, email bob@x is unprotected: ACCT#bob does not expire with it",
+		"└ UNIQ#EMAIL#trial@x": "ok: ACCT#trial holds email = trial@x and this lock protects it, reserved 1 h more; ACCT#trial expires no later",
+	} {
+		d.press("g")
+		d.selectRow(row)
+		d.press("enter")
+		waitScreen(d, "the lock's detail", "lock UNIQ#EMAIL#")
+		if s := fields(d.screen()); !strings.Contains(s, why) {
+			t.Errorf("the detail of %s does not say %q:\n%s", row, why, d.screen())
+		}
+		d.press("esc")
+	}
+	d.press("3")
+	d.wantRow("UNIQ#EMAIL#gone@x", "email", "owner ACCT#gone", "expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email gone@x", "expired")
+	d.wantRow("UNIQ#EMAIL#bob@x", "email", "owner ACCT#bob", "held by ACCT#bob", "reserved 1 h more; when it goes, email bob@x is unprotected", "expiring")
+}
+
+// TestFixExpiredLocks: f on an expired or expiring lock reaches its
+// repair wherever the lock is shown: the expired lock nobody holds, from
+// the problems view and the locks view, is deleted while still expired;
+// the one its account holds, from the account's lock row, is kept for
+// good. An expired lock naming an account that does not hold the value
+// is a person's to decide, and the dialog says why.
+func TestFixExpiredLocks(t *testing.T) {
+	t.Parallel()
+	zed := map[string]model.Value{"ttl": model.N(strconv.FormatInt(ttlNow.Add(-time.Hour).Unix(), 10))}
+	foreign := lock("UNIQ#EMAIL#zed@x", "ACCT#other")
+	for k, v := range zed {
+		foreign[k] = v
+	}
+	store := fakeTTL(acct("ACCT#zed", "zed@x", "zed"), foreign, lock("UNIQ#HANDLE#zed", "ACCT#zed"))
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+
+	d.press("3")
+	d.selectRow("UNIQ#EMAIL#gone@x")
+	d.press("f")
+	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
+	if s := fields(d.screen()); !strings.Contains(s, "only if its ttl is not after "+strconv.FormatInt(ttlNow.Unix(), 10)) {
+		t.Errorf("the preview does not say the lock must still be expired:\n%s", d.screen())
+	}
+	d.press("esc")
+
+	d.selectRow("UNIQ#EMAIL#zed@x")
+	d.press("f")
+	waitScreen(d, "why not", "the lock names ACCT#other, who does not hold the value: a person decides who keeps it")
+	d.press("esc")
+
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.settle()
+	d.selectRow("UNIQ#EMAIL#gone@x")
+	if !strings.Contains(d.footer(), "f fix") {
+		t.Errorf("the help line does not offer f on an expired lock: %q", d.footer())
+	}
+	d.press("f")
+	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
+	d.press("esc")
+
+	d.press("1")
+	d.selectRow("└ UNIQ#EMAIL#ada@x")
+	if !strings.Contains(d.footer(), "f fix") {
+		t.Errorf("the help line does not offer f on an account's expired lock: %q", d.footer())
+	}
+	d.press("f")
+	waitScreen(d, "the repair's preview", "keep lock UNIQ#EMAIL#ada@x for good, for ACCT#ada")
+}
