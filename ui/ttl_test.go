@@ -1,11 +1,16 @@
 package ui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 )
@@ -14,36 +19,14 @@ import (
 // 2025-12-01 14:40 UTC. Every TTL is relative to it, so the goldens hold.
 var ttlNow = time.Unix(1_764_600_000, 0)
 
-// ttlItems are cli's ttlTable on the fake, TTLs relative to now: a clean
-// account; a live reservation (pending@x, 12 min ahead, nobody holds it);
-// an expired lock nobody holds (gone@x, naming its owner); an expired lock
-// held by its account (ada); a reserved lock held by an account that does
-// not expire (bob); a reserved lock whose account expires before it
-// (trial); a TTL that is a string (carol's username lock).
-func ttlItems(now time.Time) []model.Item {
-	at := func(d time.Duration) model.Value { return model.N(strconv.FormatInt(now.Add(d).Unix(), 10)) }
-	with := func(it model.Item, attr string, v model.Value) model.Item { it[attr] = v; return it }
-	return []model.Item{
-		acct("ACCT#clean", "clean@x", "clean"), lock("UNIQ#EMAIL#clean@x", "ACCT#clean"), lock("UNIQ#HANDLE#clean", "ACCT#clean"),
-		with(lock("UNIQ#EMAIL#pending@x", ""), "ttl", at(12*time.Minute+30*time.Second)),
-		with(lock("UNIQ#EMAIL#gone@x", "ACCT#gone"), "ttl", at(-3*time.Hour)),
-		acct("ACCT#ada", "ada@x", "ada"), with(lock("UNIQ#EMAIL#ada@x", "ACCT#ada"), "ttl", at(-3*time.Hour)), lock("UNIQ#HANDLE#ada", "ACCT#ada"),
-		acct("ACCT#bob", "bob@x", "bob"), with(lock("UNIQ#EMAIL#bob@x", "ACCT#bob"), "ttl", at(time.Hour)), lock("UNIQ#HANDLE#bob", "ACCT#bob"),
-		with(acct("ACCT#trial", "trial@x", "trial"), "ttl", at(10*time.Minute)),
-		with(lock("UNIQ#EMAIL#trial@x", "ACCT#trial"), "ttl", at(time.Hour)), lock("UNIQ#HANDLE#trial", "ACCT#trial"),
-		acct("ACCT#carol", "carol@x", "carol"), lock("UNIQ#EMAIL#carol@x", "ACCT#carol"),
-		with(lock("UNIQ#HANDLE#carol", "ACCT#carol"), "ttl", model.S("tomorrow")),
-	}
-}
-
-// fakeTTL is the fake holding ttlItems and extra, whose TTL attribute is
+// fakeTTL is the fake holding dynamotest.TTLItems and extra, whose TTL attribute is
 // ttl and whose clock stands at ttlNow.
 func fakeTTL(extra ...model.Item) *uitest.Backend {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	sc.Table, sc.TTLAttr, sc.TTLGiven = tablePlaceholder, "ttl", true
 	b := uitest.New(sc)
 	b.Clock = func() time.Time { return ttlNow }
-	b.Put(sc.Table, append(ttlItems(ttlNow), extra...)...)
+	b.Put(sc.Table, append(dynamotest.TTLItems(ttlNow), extra...)...)
 	return b
 }
 
@@ -179,4 +162,48 @@ func TestFixExpiredLocks(t *testing.T) {
 	}
 	d.press("f")
 	waitScreen(d, "the repair's preview", "keep lock UNIQ#EMAIL#ada@x for good, for ACCT#ada")
+}
+
+// slowTTL is the emulator answering DescribeTimeToLive late, as a remote
+// endpoint may: a first page read meanwhile is judged without the TTL.
+type slowTTL struct{ dynamo.API }
+
+func (s slowTTL) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, opts ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	time.Sleep(200 * time.Millisecond)
+	return s.API.DescribeTimeToLive(ctx, in, opts...)
+}
+
+// TestOpenJudgesTheFirstPageByTheTTL: the first page, read by Open beside
+// the tables' description, was judged by the schema as it stood before
+// DescribeTimeToLive named the TTL attribute (and read while Verify set
+// it): an expired lock showed ok until a reload. The TTL is asked first.
+func TestOpenJudgesTheFirstPageByTheTTL(t *testing.T) {
+	t.Parallel()
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.TTLAttr, sc.TTLGiven = "ttl", true
+	creator, client := dynamotest.Store(t, sc) // TTL enabled on the table
+	dynamotest.Put(t, client, creator.Schema.Table, dynamotest.TTLItems(time.Now())...)
+	bare := creator.Schema
+	bare.TTLAttr, bare.TTLGiven = "", false
+	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare)
+	opened, err := Open(context.Background(), store, len(bare.Constraints), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := opened.First()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if store.Schema.TTLAttr != "ttl" {
+		t.Fatalf("the TTL attribute is %q, want ttl (DescribeTimeToLive)", store.Schema.TTLAttr)
+	}
+	for _, a := range page.Accounts {
+		if a.ID == "ACCT#ada" {
+			if l := a.Locks[0]; l.Status != model.LockExpired || l.ExpiresAt == 0 {
+				t.Errorf("ada's email lock in the first page: %s, expires at %d; want expired", l.Status, l.ExpiresAt)
+			}
+			return
+		}
+	}
+	t.Fatalf("no ACCT#ada in the first page: %+v", page.Accounts)
 }

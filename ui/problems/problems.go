@@ -34,8 +34,8 @@ type Model struct {
 	// warned are the report's warnings (TTLs DynamoDB ignores), the first
 	// maxWarnings of them wrapped to the width, shown under the hint.
 	warned []string
-	note    string   // what the last key could not do
-	asked   tea.Msg  // what the last key asks of the write dialog (Asked)
+	note   string  // what the last key could not do
+	asked  tea.Msg // what the last key asks of the write dialog (Asked)
 }
 
 // New returns the problems view, waiting for the check.
