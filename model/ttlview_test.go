@@ -38,7 +38,7 @@ func TestJudgeTTLsAsTheCensus(t *testing.T) {
 		kind ProblemKind // what the census reports of v@x ("" nothing)
 	}{
 		{"no TTL", []row{account(none), ttlLock("ACCT#a", none)}, LockOK, ""},
-		{"expired, its own", []row{account(none), ttlLock("ACCT#a", at(-3 * 3600))}, LockExpired, ExpiredLock},
+		{"expired, its own", []row{account(none), ttlLock("ACCT#a", at(-3*3600))}, LockExpired, ExpiredLock},
 		{"expired at now", []row{account(none), ttlLock("ACCT#a", at(0))}, LockExpired, ExpiredLock},
 		{"expired, another's", []row{account(none), ttlLock("ACCT#z", at(-60))}, LockExpired, ExpiredLock},
 		{"reserved, the account never expires", []row{account(none), ttlLock("ACCT#a", at(3600))}, LockExpiring, ExpiringLock},

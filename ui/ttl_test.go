@@ -114,32 +114,29 @@ func TestTTLSaysWhatItMeans(t *testing.T) {
 }
 
 // TestFixExpiredLocks: f on an expired or expiring lock reaches its
-// repair wherever the lock is shown: the expired lock nobody holds, from
-// the problems view and the locks view, is deleted while still expired;
-// the one its account holds, from the account's lock row, is kept for
-// good. An expired lock naming an account that does not hold the value
-// is a person's to decide, and the dialog says why.
+// repair wherever the lock is shown, and the help line offers it: the
+// expired lock nobody holds, from the locks view and the problems view,
+// is deleted while still expired; the one its account holds, from the
+// account's lock row, is kept for good, and the row says ok. An expired
+// lock naming an account that does not hold the value is a person's to
+// decide, and the dialog says why.
 func TestFixExpiredLocks(t *testing.T) {
 	t.Parallel()
-	zed := map[string]model.Value{"ttl": model.N(strconv.FormatInt(ttlNow.Add(-time.Hour).Unix(), 10))}
 	foreign := lock("UNIQ#EMAIL#zed@x", "ACCT#other")
-	for k, v := range zed {
-		foreign[k] = v
-	}
+	foreign["ttl"] = model.N(strconv.FormatInt(ttlNow.Add(-time.Hour).Unix(), 10))
 	store := fakeTTL(acct("ACCT#zed", "zed@x", "zed"), foreign, lock("UNIQ#HANDLE#zed", "ACCT#zed"))
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
+	offered := func(where string) {
+		t.Helper()
+		if !strings.Contains(d.footer(), "f fix") {
+			t.Errorf("the help line does not offer f on %s: %q", where, d.footer())
+		}
+	}
 
 	d.press("3")
-	d.selectRow("UNIQ#EMAIL#gone@x")
-	d.press("f")
-	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
-	if s := fields(d.screen()); !strings.Contains(s, "only if its ttl is not after "+strconv.FormatInt(ttlNow.Unix(), 10)) {
-		t.Errorf("the preview does not say the lock must still be expired:\n%s", d.screen())
-	}
-	d.press("esc")
-
 	d.selectRow("UNIQ#EMAIL#zed@x")
+	offered("an expired lock naming another account")
 	d.press("f")
 	waitScreen(d, "why not", "the lock names ACCT#other, who does not hold the value: a person decides who keeps it")
 	d.press("esc")
@@ -148,20 +145,39 @@ func TestFixExpiredLocks(t *testing.T) {
 	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
 	d.settle()
 	d.selectRow("UNIQ#EMAIL#gone@x")
-	if !strings.Contains(d.footer(), "f fix") {
-		t.Errorf("the help line does not offer f on an expired lock: %q", d.footer())
-	}
+	offered("an expired lock in the locks view")
 	d.press("f")
 	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
 	d.press("esc")
 
-	d.press("1")
-	d.selectRow("└ UNIQ#EMAIL#ada@x")
-	if !strings.Contains(d.footer(), "f fix") {
-		t.Errorf("the help line does not offer f on an account's expired lock: %q", d.footer())
+	d.press("3", "g")
+	d.selectRow("UNIQ#EMAIL#gone@x")
+	d.press("f")
+	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
+	if s := fields(d.screen()); !strings.Contains(s, "only if its ttl is not after "+strconv.FormatInt(ttlNow.Unix(), 10)) {
+		t.Errorf("the preview does not say the lock must still be expired:\n%s", d.screen())
 	}
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	if _, found := store.Item(tablePlaceholder, lockKey("UNIQ#EMAIL#gone@x")); found {
+		t.Error("the expired lock is still in the table")
+	}
+	d.press("enter")
+
+	d.press("1", "g")
+	d.selectRow("└ UNIQ#EMAIL#ada@x")
+	offered("an account's expired lock")
 	d.press("f")
 	waitScreen(d, "the repair's preview", "keep lock UNIQ#EMAIL#ada@x for good, for ACCT#ada")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	d.until("the row reloaded", func(m *Model) bool {
+		return strings.Contains(fields(d.screen()), "└ UNIQ#EMAIL#ada@x owner ACCT#ada ok")
+	})
+	if it, _ := store.Item(tablePlaceholder, lockKey("UNIQ#EMAIL#ada@x")); it["owner"].S != "ACCT#ada" || len(it) != 3 {
+		t.Errorf("ada's lock is not PK, SK and its owner alone (its TTL removed): %v", it)
+	}
 }
 
 // slowTTL is the emulator answering DescribeTimeToLive late, as a remote
