@@ -17,6 +17,13 @@ DUCKDB_DIR     ?= .tools/duckdb
 DUCKDB_API     := $(DUCKDB_DIR)/node_modules/@duckdb/node-api/package.json
 export DUCKDB_NODE_DIR := $(abspath $(DUCKDB_DIR))
 
+# A Trino SQL parser checks that Athena (engine 3, Trino) would read the
+# query `locktable sql --dialect athena` writes; nothing here runs Athena.
+TRINO_PARSER_VERSION ?= 4.5.1
+TRINO_PARSER_DIR     ?= .tools/dt-sql-parser-$(TRINO_PARSER_VERSION)
+TRINO_PARSER_PKG     := $(TRINO_PARSER_DIR)/node_modules/dt-sql-parser/package.json
+export TRINO_PARSER_NODE_DIR := $(abspath $(TRINO_PARSER_DIR))
+
 # The Node libraries whose own writes the preset tests check (OneTable,
 # TypeDORM); each in a directory of its own, pinned with its SDK.
 AWS_SDK_V3_VERSION ?= 3.1169.0
@@ -34,11 +41,11 @@ export TYPEDORM_NODE_DIR := $(abspath $(TYPEDORM_DIR))
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui bench-paths lint dynoxide duckdb onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: test build bench bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; both run even if the first fails.
-test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(ONETABLE_PKG) $(TYPEDORM_PKG)
+test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(TRINO_PARSER_PKG) $(ONETABLE_PKG) $(TYPEDORM_PKG)
 	rc=0; \
 	.ci/with-dynoxide go test -race ./... || rc=$$?; \
 	reliability/fuzz $(TEST_FUZZTIME) || rc=$$?; \
@@ -108,6 +115,12 @@ duckdb: $(DUCKDB_API)
 $(DUCKDB_API):
 	npm install --no-audit --no-fund --prefix $(DUCKDB_DIR) @duckdb/node-api@$(DUCKDB_VERSION)
 	node -e 'require("$(DUCKDB_NODE_DIR)/node_modules/@duckdb/node-api")'
+
+trino-parser: $(TRINO_PARSER_PKG)
+
+$(TRINO_PARSER_PKG):
+	npm install --no-audit --no-fund --prefix $(TRINO_PARSER_DIR) dt-sql-parser@$(TRINO_PARSER_VERSION)
+	test -f $@
 
 onetable: $(ONETABLE_PKG)
 

@@ -20,7 +20,16 @@ func TestDemoBreakShowsExactlyItsProblem(t *testing.T) {
 	// only other one.
 	w.write(cli.ExitOK, "signup", "--set", "email=ok@x.io", "--set", "username=ok", "--id", "ACCT#ok")
 	w.run("demo", "break", "delete-leak")
-	breakEach(t, w.run)
+	// With a TTL attribute, so that a reservation can lapse.
+	breakEach(t, func(args ...string) result { return w.run(append(args, "--ttl-attr", "ttl")...) })
+}
+
+// TestDemoBreakNeedsATTL: a table without a TTL attribute cannot replay a
+// lapsed reservation, and says what it needs.
+func TestDemoBreakNeedsATTL(t *testing.T) {
+	t.Parallel()
+	w := newWriteEnv(t)
+	wantError(t, w.run("demo", "break", "lapsed-reservation"), cli.ExitError, "no TTL attribute", "--ttl-attr")
 }
 
 func TestDemoBreakLayoutTables(t *testing.T) {
@@ -29,7 +38,7 @@ func TestDemoBreakLayoutTables(t *testing.T) {
 	client, _ := dynamotest.Client(t)
 	devices, macs, codes := dynamotest.Name(t, "devices"), dynamotest.Name(t, "macs"), dynamotest.Name(t, "codes")
 	schema := []string{"--endpoint-url", ep, "--layout", "tables", "--table", devices, "--audit-log", filepath.Join(t.TempDir(), "audit.log"),
-		"--unique", "mac_address=@" + macs + "/MacAddress", "--unique", "registration_code=@" + codes + "/RegistrationCode"}
+		"--unique", "mac_address=@" + macs + "/MacAddress", "--unique", "registration_code=@" + codes + "/RegistrationCode", "--ttl-attr", "expires"}
 	seed(t, client, []string{devices, macs, codes}, append(schema, "--accounts", "2")...)
 	breakEach(t, func(args ...string) result { return run(t, append(args, schema...)...) })
 }
@@ -105,5 +114,32 @@ func TestDemoBreakHuman(t *testing.T) {
 		!strings.HasPrefix(lines[4], "locktable would send instead") || !strings.HasPrefix(lines[5], `  {"ClientRequestToken":`) ||
 		!strings.HasPrefix(lines[6], "now (consistent reads of the keys involved): 2 problem(s)") || !strings.HasPrefix(lines[7], "  orphan_lock email=break-") {
 		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestDemoTableHasReservations: the demo's tables have a TTL attribute,
+// and its table holds a live reservation, expired reservations (held and
+// not) and a reservation its account outlives.
+func TestDemoTableHasReservations(t *testing.T) {
+	t.Parallel()
+	r := run(t, "--demo", "check", "--json")
+	var report model.Report
+	if r.code != cli.ExitProblems || json.Unmarshal([]byte(r.stdout), &report) != nil {
+		t.Fatalf("check --demo: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	held, unheld, expiring := 0, 0, 0
+	for _, p := range report.Problems {
+		switch {
+		case p.Kind == model.ExpiredLock && len(p.Accounts) > 0:
+			held++
+		case p.Kind == model.ExpiredLock:
+			unheld++
+		case p.Kind == model.ExpiringLock:
+			expiring++
+		}
+	}
+	if report.Reservations == 0 || held == 0 || unheld == 0 || expiring == 0 || report.Now == 0 {
+		t.Errorf("the demo has %d reservations, %d expired locks held, %d not, %d expiring (now %d)",
+			report.Reservations, held, unheld, expiring, report.Now)
 	}
 }

@@ -21,6 +21,7 @@ type exportFlags struct {
 	locations  []string
 	confirm    bool
 	s3Endpoint string
+	now        nowFlag
 }
 
 func (f *exportFlags) register(fs *pflag.FlagSet) {
@@ -28,10 +29,27 @@ func (f *exportFlags) register(fs *pflag.FlagSet) {
 		"each table's export is found by name, or given as TABLE=LOCATION (repeat)")
 	fs.BoolVar(&f.confirm, "confirm", false, "with --export: confirm the export's problems against the live table with consistent reads")
 	fs.StringVar(&f.s3Endpoint, "s3-endpoint-url", "", "S3 endpoint for s3:// exports (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then AWS)")
+	fs.Var(&f.now, "now", "with --export: judge TTLs at this time (epoch seconds or RFC 3339; default: the export's time, or with --confirm the check's start)")
 }
 
 // used reports whether the flags ask for an export check.
-func (f *exportFlags) used() bool { return len(f.locations) > 0 || f.confirm }
+func (f *exportFlags) used() bool { return len(f.locations) > 0 || f.confirm || f.now.set }
+
+// judgedAt is the time an export check judges TTLs at, and what it is:
+// --now; with --confirm the check's start, since the problems are
+// confirmed against the live table as it is now (a lock reserved at the
+// export time may have expired since); otherwise the export's time, as of
+// which the items are what they are (a later "now" would call every
+// reservation the export holds expired, though nobody saw it expire).
+func (f *exportFlags) judgedAt(asOf time.Time) (int64, string) {
+	switch {
+	case f.now.set:
+		return f.now.at, "--now"
+	case f.confirm:
+		return model.Epoch(time.Now()), "the check's start"
+	}
+	return model.Epoch(asOf), "the export's time"
+}
 
 // exportReport is a check report read from an export: as of its time.
 type exportReport struct {
@@ -43,6 +61,9 @@ type exportReport struct {
 // reported as of the export time, or confirmed against the live tables
 // with --confirm.
 func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, maxMemory int64, asJSON bool) error {
+	if len(f.locations) == 0 && f.now.set {
+		return usageErr("--now goes with --export: a check of the live table judges TTLs at its start")
+	}
 	if len(f.locations) == 0 {
 		return usageErr("--confirm goes with --export: it confirms an export's problems against the live table")
 	}
@@ -64,9 +85,10 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	if note != "" && !f.confirm {
 		fmt.Fprintln(a.stderr, "locktable: note: "+note)
 	}
+	now, nowIs := f.judgedAt(asOf)
 	p := newProgress(a.stderr)
 	defer holdMemory(checkMemoryLimit, maxMemory)()
-	census, err := export.Census(ctx, &s, exports, model.Epoch(time.Now()), maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
+	census, err := export.Census(ctx, &s, exports, now, maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })
 	p.done()
 	if err != nil {
 		return err
@@ -92,7 +114,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	if asJSON {
 		err = writeJSON(a.stdout, exportReport{Report: report, AsOf: stamp})
 	} else {
-		err = writeExportReport(a.stdout, &s, exports, stamp, f.confirm, report)
+		err = writeExportReport(a.stdout, &s, exports, stamp, f.confirm, nowIs, report)
 	}
 	if err != nil {
 		return err
@@ -117,7 +139,7 @@ func offlinePreset(s *model.Schema, cmd, or string) error {
 
 // writeExportReport prints which exports were read and as of when, then
 // the report as check prints it.
-func writeExportReport(w io.Writer, s *model.Schema, exports map[string]*export.Export, asOf string, confirmed bool, r model.Report) error {
+func writeExportReport(w io.Writer, s *model.Schema, exports map[string]*export.Export, asOf string, confirmed bool, nowIs string, r model.Report) error {
 	var b strings.Builder
 	for _, t := range s.Tables() {
 		e := exports[t]
@@ -127,6 +149,9 @@ func writeExportReport(w io.Writer, s *model.Schema, exports map[string]*export.
 		fmt.Fprintf(&b, "problems found as of %s, confirmed against the live table now\n", asOf)
 	} else {
 		fmt.Fprintf(&b, "problems as of %s, not confirmed against the live table (--confirm confirms them)\n", asOf)
+	}
+	if s.HasTTL() {
+		fmt.Fprintf(&b, "TTLs judged at %s (%s)\n", nowIs, nowStamp(r.Now))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err

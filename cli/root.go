@@ -248,6 +248,9 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		}
 		a.closers = append(a.closers, func() { backend.Close() })
 		opts = dynamo.ClientOptions{EndpointURL: backend.URL, Region: "us-east-1", Log: logw, Demo: true}
+		if !s.TTLGiven {
+			s = demoTTL(s)
+		}
 	}
 	client, ep, err := dynamo.NewClient(ctx, opts)
 	if err != nil {
@@ -290,6 +293,21 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	store.SetWritable(a.mayWrite(store.Endpoint) == nil)
 	return store, nil
 }
+
+// demoTTL gives the demo's tables the TTL attribute ttl, which the
+// embedded backend cannot enable (it has no TTL operations), so that the
+// demo shows reservations, expired and expiring locks.
+func demoTTL(s model.Schema) model.Schema {
+	s.Constraints = slices.Clone(s.Constraints)
+	for _, table := range s.Tables() {
+		_ = s.SetTTLAttr(table, DemoTTLAttr) // one of the schema's tables
+	}
+	s.TTLGiven = true
+	return s
+}
+
+// DemoTTLAttr is the TTL attribute of the demo's tables.
+const DemoTTLAttr = "ttl"
 
 // DemoAccounts is the number of healthy accounts in the demo table.
 const DemoAccounts = 100

@@ -14,6 +14,7 @@ func (a *app) sqlCommand() *cobra.Command {
 	var (
 		dialect string
 		tables  []string
+		now     nowFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "sql --dialect athena|duckdb [--export-table [TABLE=]RELATION]...",
@@ -29,7 +30,13 @@ DynamoDB JSON as JSON text (the "Item" of each line of the export's data
 files). RELATION is used as written; by default each table's own name,
 quoted. Layout 2 has one export per table: name each with TABLE=RELATION.
 --normalize lower is SQL's lower(); casefold is refused. A --preset reads
-nothing from the table here: give --pk, --sk, --account-sk and --unique.`,
+nothing from the table here: give --pk, --sk, --account-sk and --unique.
+
+With --ttl-attr, TTLs are judged at --now, a literal in the query, as
+check --export judges them: give the export's time (exportTime in its
+manifest-summary.json, which check --export uses by default), since the
+items are as of then. The query reports problems only: no count of
+reservations, and no warning for a TTL DynamoDB ignores (judged as none).`,
 		Example: `  # DuckDB, straight from the export's files
   locktable sql --dialect duckdb --export-table "read_json('exports/AWSDynamoDB/01709294400000-ab12cd34/data/*.json.gz', columns={Item: 'JSON'})" | duckdb
 
@@ -38,7 +45,11 @@ nothing from the table here: give --pk, --sk, --account-sk and --unique.`,
 
   # layout 2: one export table per DynamoDB table
   locktable sql --dialect duckdb --layout tables --export-table devices=devices_x \
-    --export-table unique_mac_addresses=macs_x --export-table unique_registration_codes=codes_x`,
+    --export-table unique_mac_addresses=macs_x --export-table unique_registration_codes=codes_x
+
+  # reservations: TTLs judged as of the export's time
+  locktable sql --dialect duckdb --ttl-attr expires_at \
+    --now "$(jq -r .exportTime exports/AWSDynamoDB/01709294400000-ab12cd34/manifest-summary.json)"`,
 		GroupID: "read",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -52,6 +63,11 @@ nothing from the table here: give --pk, --sk, --account-sk and --unique.`,
 			d, err := export.ParseDialect(dialect)
 			if err != nil {
 				return usageErr("%v", err)
+			}
+			if s.HasTTL() && !now.set {
+				// check --export's default, the export's time, is in a
+				// file this command does not read.
+				return usageErr("--ttl-attr: give --now, the time TTLs are judged at: the export's time (exportTime in its %s), as check --export judges them", export.SummaryFile)
 			}
 			relations := map[string]string{}
 			for _, t := range s.Tables() {
@@ -67,7 +83,7 @@ nothing from the table here: give --pk, --sk, --account-sk and --unique.`,
 				}
 				relations[table] = rel
 			}
-			q, err := export.Query(&s, d, relations)
+			q, err := export.Query(&s, d, relations, now.at)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -76,6 +92,7 @@ nothing from the table here: give --pk, --sk, --account-sk and --unique.`,
 		},
 	}
 	cmd.Flags().StringVar(&dialect, "dialect", "", "athena (Athena engine 3, Trino) or duckdb")
+	cmd.Flags().Var(&now, "now", "with --ttl-attr: judge TTLs at this time (epoch seconds or RFC 3339): the export's time")
 	cmd.Flags().StringArrayVar(&tables, "export-table", nil, "[TABLE=]RELATION: the SQL relation holding TABLE's export (default: the account table; repeat; default relation: the table's name)")
 	return cmd
 }

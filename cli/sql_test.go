@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,19 +22,25 @@ import (
 )
 
 // duckDBDir returns where `make duckdb` installed @duckdb/node-api (the
-// Makefile exports DUCKDB_NODE_DIR). Without it, or without node, the test
-// is skipped on a developer's machine and fails in CI.
+// Makefile exports DUCKDB_NODE_DIR).
 func duckDBDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("DUCKDB_NODE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", ".tools", "duckdb")
+	return nodePackage(t, "DUCKDB_NODE_DIR", filepath.Join("..", ".tools", "duckdb"), filepath.Join("@duckdb", "node-api"), "duckdb")
+}
+
+// nodePackage returns the directory a make target installed npm package
+// pkg into: $env, else dir. Without it, or without node, the test is
+// skipped on a developer's machine and fails in CI.
+func nodePackage(t *testing.T, env, dir, pkg, target string) string {
+	t.Helper()
+	if d := os.Getenv(env); d != "" {
+		dir = d
 	}
 	dir, _ = filepath.Abs(dir)
-	_, errPkg := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json"))
+	_, errPkg := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json"))
 	_, errNode := exec.LookPath("node")
 	if errPkg != nil || errNode != nil {
-		msg := fmt.Sprintf("DuckDB for node not found (%v, %v): run `make duckdb`, or `make test`", errPkg, errNode)
+		msg := fmt.Sprintf("%s for node not found (%v, %v): run `make %s`, or `make test`", pkg, errPkg, errNode, target)
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
@@ -46,27 +53,36 @@ func duckDBDir(t *testing.T) string {
 // rows.
 func duckDB(t *testing.T, dir string, setup []string, query string) []map[string]any {
 	t.Helper()
-	in, _ := json.Marshal(map[string]any{"setup": setup, "query": query})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join("testdata", "duckdb.cjs"))
-	cmd.Env = append(os.Environ(), "DUCKDB_NODE_DIR="+dir)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("duckdb: %v: %s\nquery:\n%s", err, stderr.String(), query)
-	}
 	var rows []map[string]any
-	if err := json.Unmarshal(stdout.Bytes(), &rows); err != nil {
-		t.Fatalf("duckdb printed %v: %.300s", err, stdout.String())
+	if err := runNode("duckdb.cjs", "DUCKDB_NODE_DIR", dir, map[string]any{"setup": setup, "query": query}, &rows); err != nil {
+		t.Fatalf("duckdb: %v\nquery:\n%s", err, query)
 	}
 	return rows
 }
 
+// runNode runs testdata/script with $env set to dir, in as JSON on its
+// stdin, and decodes its stdout into out.
+func runNode(script, env, dir string, in, out any) error {
+	b, _ := json.Marshal(in)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join("testdata", script))
+	cmd.Env = append(os.Environ(), env+"="+dir)
+	cmd.Stdin = bytes.NewReader(b)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%w: %.2000s", err, stderr.String())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		return fmt.Errorf("printed %v: %.300s", err, stdout.String())
+	}
+	return nil
+}
+
 // problemLines renders problems (check --json's, or the query's rows) one
 // a line, absent and null fields alike left out, an invalid_value's value
-// as check renders that DynamoDB JSON.
+// as check renders that DynamoDB JSON, expires_at as a number.
 func problemLines(t *testing.T, problems []map[string]any) []string {
 	t.Helper()
 	var lines []string
@@ -75,6 +91,13 @@ func problemLines(t *testing.T, problems []map[string]any) []string {
 			if v == nil {
 				delete(p, k)
 			}
+		}
+		if at, ok := p["expires_at"].(string); ok { // DuckDB's node API renders a BIGINT as a string
+			n, err := strconv.ParseInt(at, 10, 64)
+			if err != nil {
+				t.Fatalf("expires_at %q is not a number", at)
+			}
+			p["expires_at"] = n
 		}
 		if p["kind"] == string(model.InvalidValue) {
 			var v model.Value
@@ -91,25 +114,25 @@ func problemLines(t *testing.T, problems []map[string]any) []string {
 
 // TestDuckDBQueryIsCheckExport: on random tables with every kind of
 // problem, in both layouts, the DuckDB query over the exports finds what
-// check --export reports, and orders it as check does.
+// check --export reports, and orders it as check does. With TTL
+// attributes (every TTL case: exporttest.TablesAt), the query's --now is
+// the export's time, which check --export judges at by default; without,
+// no lock expires.
 func TestDuckDBQueryIsCheckExport(t *testing.T) {
 	duck := duckDBDir(t)
-	for name, s := range exporttest.Schemas() {
+	for name, plain := range exporttest.Schemas() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			for seed := range uint64(3) {
+			for seed := range uint64(4) {
+				s := plain
+				if seed > 0 { // seed 0 without TTL attributes
+					s = exporttest.WithTTL(plain)
+				}
 				tables := exporttest.Tables(rand.New(rand.NewPCG(seed, 11)), &s, 25)
-				dir := t.TempDir()
-				args := []string{"sql", "--dialect", "duckdb"}
-				var setup []string
-				for i, table := range s.Tables() {
-					exportDir, err := export.Write(dir, export.Options{Table: table, Files: 2}, tables[table])
-					if err != nil {
-						t.Fatal(err)
-					}
-					view := fmt.Sprintf("export_%d", i)
-					setup = append(setup, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_json('%s/data/*.json.gz', columns={Item: 'JSON'})", view, exportDir))
-					args = append(args, "--export-table", table+"="+view)
+				dir, tableFlags, setup := duckExports(t, &s, tables)
+				args := append([]string{"sql", "--dialect", "duckdb"}, tableFlags...)
+				if s.HasTTL() {
+					args = append(args, "--now", strconv.FormatInt(model.Epoch(exporttest.TTLNow), 10))
 				}
 				q := run(t, append(args, exporttest.OfflineFlags(&s)...)...)
 				if q.code != 0 || q.stderr != "" {
@@ -144,15 +167,43 @@ func TestDuckDBQueryIsCheckExport(t *testing.T) {
 						}
 					}
 				}
-				kinds := map[string]bool{}
-				for _, r := range rows {
-					kinds[r["kind"].(string)] = true
-				}
-				if len(kinds) != len(model.ProblemKinds) {
-					t.Fatalf("seed %d: the tables hold only %v", seed, kinds)
-				}
+				wantEveryKind(t, fmt.Sprintf("seed %d", seed), &s, rows)
 			}
 		})
+	}
+}
+
+// duckExports writes tables as the exports of s's tables, taken at
+// exporttest.TTLNow, under a new directory, and returns it, the flags
+// naming each export as a DuckDB view, and the setup that makes them.
+func duckExports(t *testing.T, s *model.Schema, tables map[string][]model.Item) (dir string, tableFlags, setup []string) {
+	t.Helper()
+	dir = t.TempDir()
+	for i, table := range s.Tables() {
+		exportDir, err := export.Write(dir, export.Options{Table: table, ExportTime: exporttest.TTLNow, Files: 2}, tables[table])
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := fmt.Sprintf("export_%d", i)
+		setup = append(setup, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_json('%s/data/*.json.gz', columns={Item: 'JSON'})", view, exportDir))
+		tableFlags = append(tableFlags, "--export-table", table+"="+view)
+	}
+	return dir, tableFlags, setup
+}
+
+// wantEveryKind fails unless the problems hold every kind, the TTL kinds
+// only where s has a TTL attribute.
+func wantEveryKind(t *testing.T, what string, s *model.Schema, problems []map[string]any) {
+	t.Helper()
+	kinds := map[string]bool{}
+	for _, p := range problems {
+		kinds[p["kind"].(string)] = true
+	}
+	for _, k := range model.ProblemKinds {
+		ttl := k == model.ExpiredLock || k == model.ExpiringLock
+		if kinds[string(k)] != (!ttl || s.HasTTL()) {
+			t.Fatalf("%s (TTL attributes %v): the tables hold %v", what, s.HasTTL(), kinds)
+		}
 	}
 }
 

@@ -47,8 +47,10 @@ func ReadTTL(it Item, attr string) (at int64, state TTLState, why string) {
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a number", attr, Printable(v.S))
 	case f > maxTTL:
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, which looks like milliseconds (DynamoDB reads epoch seconds, so it never expires)", attr, v.S)
-	case f < 0:
-		return 0, TTLIgnored, fmt.Sprintf("%s is %s, a negative time", attr, v.S)
+	case f < 1:
+		// 0 and below: no time after the epoch (and DynamoDB deletes
+		// nothing expired more than five years ago).
+		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a time after 1970", attr, v.S)
 	}
 	return int64(f), TTLAt, ""
 }
@@ -88,7 +90,10 @@ func Until(at, now int64) string {
 // TTLSaid says a lock's TTL at now as the report and the TUI mark it:
 // "expired 3 h ago" or "reserved 12 min more".
 func TTLSaid(at, now int64) string {
-	if Expired(at, now) {
+	switch {
+	case at == now:
+		return "expired just now"
+	case Expired(at, now):
 		return "expired " + Until(at, now) + " ago"
 	}
 	return "reserved " + Until(at, now) + " more"

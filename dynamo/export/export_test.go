@@ -20,9 +20,13 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
+// ttlNow is the time the censuses judge TTLs at: the one the TTL cases
+// of exporttest.Tables are around.
+var ttlNow = model.Epoch(exporttest.TTLNow)
+
 // direct is the census of the items themselves, as a scan would fill it.
 func direct(s *model.Schema, tables map[string][]model.Item) *model.Census {
-	c := model.NewCensus(s, 0)
+	c := model.NewCensus(s, ttlNow)
 	for _, t := range s.Tables() {
 		for _, it := range tables[t] {
 			c.Add(t, it)
@@ -92,7 +96,7 @@ func readCensus(t *testing.T, src export.Source, dir string, s *model.Schema) *m
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := export.Census(ctx, s, exports, 0, 0, nil)
+	c, err := export.Census(ctx, s, exports, ttlNow, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +104,16 @@ func readCensus(t *testing.T, src export.Source, dir string, s *model.Schema) *m
 }
 
 // TestExportCensusIsTheTables: an export written from items and read back
-// gives the census of the items themselves, in both layouts.
+// gives the census of the items themselves, in both layouts, with TTL
+// attributes (every TTL case) and without.
 func TestExportCensusIsTheTables(t *testing.T) {
-	for name, s := range exporttest.Schemas() {
+	for name, plain := range exporttest.Schemas() {
 		t.Run(name, func(t *testing.T) {
 			for seed := range uint64(3) {
+				s := plain
+				if seed > 0 {
+					s = exporttest.WithTTL(plain)
+				}
 				tables := exporttest.Tables(rand.New(rand.NewPCG(seed, 1)), &s, 40)
 				dir := t.TempDir()
 				writeAll(t, dir, &s, tables, export.Options{Bucket: "b", Prefix: "exports/daily"})
@@ -115,6 +124,56 @@ func TestExportCensusIsTheTables(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExportReadsTTLs: reading an export down to the attributes a check
+// judges (Schema.ReadNames) keeps each table's TTL attribute as it is
+// stored, a number's digits and all, and what is not one as what it is;
+// the account table's TTL attribute on a lock table is not read.
+func TestExportReadsTTLs(t *testing.T) {
+	s := exporttest.WithTTL(model.DefaultSchema(model.LayoutTables))
+	ttls := []model.Value{model.N("1709296200"), model.N("1709296200.75"), model.N("1709296200000"), model.S("1709296200"), model.Null()}
+	tables := map[string][]model.Item{}
+	for i, v := range ttls {
+		id := fmt.Sprint(i)
+		tables[s.Table] = append(tables[s.Table], model.Item{s.PK: model.S(id), s.TTLAttr: v, "other": model.S("x")})
+		table, key := s.LockKey(0, id)
+		tables[table] = append(tables[table], model.Item{s.Constraints[0].KeyAttr: model.S(key[s.Constraints[0].KeyAttr]), s.LockTTLAttr(0): v, s.TTLAttr: model.N("1")})
+	}
+	dir := t.TempDir()
+	writeAll(t, dir, &s, tables, export.Options{})
+	ctx := context.Background()
+	found, err := export.Find(ctx, export.Dir{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exports, err := export.Match(&s, []export.Found{{Location: dir, Exports: found}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{s.Table, s.Constraints[0].LockTable} {
+		attr := s.TTLAttrOf(table)
+		got := map[string]model.Value{}
+		err := exports[table].Items(ctx, s.ReadNames(table), func(it model.Item) error {
+			key := it[s.PK]
+			if table != s.Table {
+				key = it[s.Constraints[0].KeyAttr]
+				if _, ok := it[s.TTLAttr]; ok {
+					t.Errorf("%s: the account table's TTL attribute %s was read", table, s.TTLAttr)
+				}
+			}
+			got[key.S] = it[attr]
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range ttls {
+			if g := got[fmt.Sprint(i)]; g.DynamoJSON() != v.DynamoJSON() {
+				t.Errorf("%s item %d: %s is %s, want %s", table, i, attr, g.DynamoJSON(), v.DynamoJSON())
+			}
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/locktable/locktable/model"
@@ -46,7 +47,16 @@ func ParseDialect(s string) (Dialect, error) {
 // escaping and in the order of a map's keys. --normalize lower is SQL's
 // lower(), which agrees with Go's strings.ToLower wherever the engines'
 // Unicode tables do; casefold has no SQL equivalent and is refused.
-func Query(s *model.Schema, d Dialect, relations map[string]string) (string, error) {
+//
+// TTLs are judged at now (epoch seconds), written into the query as a
+// literal, by the rules of model.Census: an expired lock is an
+// expired_lock and never an orphan, foreign or missing lock, a reserved
+// lock held by an account that outlives it an expiring_lock (both with
+// expires_at), a reserved lock nobody holds no problem. The query reports
+// problems only: it counts no reservations, and a TTL that DynamoDB
+// ignores (not a number, in milliseconds, not after 1970) is judged as none
+// without the warning check --export gives for it.
+func Query(s *model.Schema, d Dialect, relations map[string]string, now int64) (string, error) {
 	for _, c := range s.Constraints {
 		if c.Normalize == model.NormalizeCasefold {
 			return "", fmt.Errorf("--normalize %s=casefold (NFC, then full Unicode case folding) has no SQL equivalent; check --export reads the export with it", c.Attr)
@@ -55,9 +65,11 @@ func Query(s *model.Schema, d Dialect, relations map[string]string) (string, err
 	var sq sqlDialect = duckdb{}
 	if d == Athena {
 		sq = trino{}
-		for _, name := range s.ReadNames(s.Table) {
-			if strings.ContainsAny(name, `"\`) {
-				return "", fmt.Errorf("attribute %s: Athena's JSON paths cannot name an attribute with \" or \\ in it", model.Printable(name))
+		for _, t := range s.Tables() {
+			for _, name := range s.ReadNames(t) {
+				if strings.ContainsAny(name, `"\`) {
+					return "", fmt.Errorf("attribute %s: Athena's JSON paths cannot name an attribute with \" or \\ in it", model.Printable(name))
+				}
 			}
 		}
 	}
@@ -66,7 +78,7 @@ func Query(s *model.Schema, d Dialect, relations map[string]string) (string, err
 			return "", fmt.Errorf("no export table for %s", t)
 		}
 	}
-	q := &query{s: s, d: sq}
+	q := &query{s: s, d: sq, now: now}
 	return q.write(relations), nil
 }
 
@@ -174,9 +186,10 @@ func (trino) mapOf(keys, values []string) string {
 // do not materialize a common table expression used twice (Trino), a
 // second reference would read the export again.
 type query struct {
-	s *model.Schema
-	d sqlDialect
-	b strings.Builder
+	s   *model.Schema
+	d   sqlDialect
+	now int64 // epoch seconds: a TTL not after it has passed
+	b   strings.Builder
 }
 
 func (q *query) line(format string, a ...any) { fmt.Fprintf(&q.b, format+"\n", a...) }
@@ -184,6 +197,10 @@ func (q *query) line(format string, a ...any) { fmt.Fprintf(&q.b, format+"\n", a
 func (q *query) write(relations map[string]string) string {
 	s, d := q.s, q.d
 	q.line("-- locktable sql: every problem of %s, as check --export reports them", sqlComment(s.Table))
+	if s.HasTTL() {
+		q.line("-- TTLs judged at %d (%s): a TTL not after it has passed; one that is not a number", q.now, time.Unix(q.now, 0).UTC().Format(time.RFC3339))
+		q.line("-- of epoch seconds (a string, milliseconds above 1e11, 0 or less) is judged as none, with no warning")
+	}
 	q.line("WITH")
 	var sources []string
 	// The account table.
@@ -229,9 +246,10 @@ func (q *query) write(relations map[string]string) string {
 	if s.SK != "" {
 		sk = d.text(col[s.SK], "S")
 	}
-	// a0: the attributes of each item; a1: its key parts; a2: what it is.
+	// a0: the attributes of each item; a1: its key parts and TTL (the
+	// account's, and that of the locks beside the accounts); a2: what it is.
 	q.line("a0 AS (%s),", d.attrs(relations[s.Table], names))
-	q.line("a1 AS (SELECT *, %s AS pk, %s AS sk FROM a0),", d.text(col[s.PK], "S"), sk)
+	q.line("a1 AS (SELECT *, %s AS pk, %s AS sk, %s AS ttl FROM a0),", d.text(col[s.PK], "S"), sk, q.ttl(col[s.TTLAttr]))
 	q.line("a2 AS (SELECT *, %s AS lock_ci FROM a1 WHERE pk IS NOT NULL),", lockCI)
 	q.line("a3 AS (SELECT *, %s AS lock_value, lock_ci IS NULL AND %s AS is_account FROM a2),", lockValue, account)
 	// Slots: 0 the lock, 1 its owner when not a string, 2+ci the
@@ -273,7 +291,8 @@ func (q *query) write(relations map[string]string) string {
 			n = slots
 		}
 		return fmt.Sprintf("SELECT * FROM (SELECT CASE %s END AS ci, CASE %s END AS role, CASE %s END AS v, "+
-			"CASE WHEN slot >= 2 THEN %s END AS id, CASE WHEN slot = 0 THEN coalesce(%s, '') END AS owner, lock_value "+
+			"CASE WHEN slot >= 2 THEN %s END AS id, CASE WHEN slot = 0 THEN coalesce(%s, '') END AS owner, lock_value, "+
+			"CASE WHEN slot <> 1 THEN ttl END AS item_ttl "+
 			"FROM %s CROSS JOIN (VALUES %s) AS s(slot)) AS e WHERE ci IS NOT NULL",
 			strings.Join(ci, " "), strings.Join(role, " "), strings.Join(v, " "), id, ownerS, from, slotValues(n))
 	}
@@ -284,19 +303,34 @@ func (q *query) write(relations map[string]string) string {
 			continue
 		}
 		name := fmt.Sprintf("l%d", ci)
-		q.line("%s AS (SELECT *, %d AS lock_ci, %s AS lock_value FROM (%s) AS r WHERE %s IS NOT NULL),",
-			name, ci, d.text("x0", "S"), d.attrs(relations[c.LockTable], []string{c.KeyAttr, s.OwnerAttr}), d.text("x0", "S"))
+		read, ttl := []string{c.KeyAttr, s.OwnerAttr}, "" // the lock table's own TTL attribute
+		if c.TTLAttr != "" {
+			read, ttl = append(read, c.TTLAttr), "x2"
+		}
+		q.line("%s AS (SELECT *, %d AS lock_ci, %s AS lock_value, %s AS ttl FROM (%s) AS r WHERE %s IS NOT NULL),",
+			name, ci, d.text("x0", "S"), q.ttl(ttl), d.attrs(relations[c.LockTable], read), d.text("x0", "S"))
 		sources = append(sources, entries(name, "x1", "CAST(NULL AS VARCHAR)", false))
 	}
 	q.line("entries AS (%s),", strings.Join(sources, " UNION ALL "))
-	// One group per (constraint, value); an invalid entry is a group of its own.
+	// One group per (constraint, value); an invalid entry is a group of
+	// its own. Of the TTLs: the lock's, the latest holder's, and whether
+	// a holder has none (it never expires).
 	q.line("grouped AS (SELECT ci, v, grp, %s AS holders, max(CASE WHEN role = 'lock' THEN 1 ELSE 0 END) = 1 AS locked, "+
-		"max(CASE WHEN role = 'lock' THEN owner END) AS owner, max(role) AS role, max(id) AS id, max(lock_value) AS lock_value "+
+		"max(CASE WHEN role = 'lock' THEN owner END) AS owner, max(role) AS role, max(id) AS id, max(lock_value) AS lock_value, "+
+		"max(CASE WHEN role = 'lock' THEN item_ttl END) AS lock_at, max(CASE WHEN role = 'hold' THEN item_ttl END) AS latest, "+
+		"max(CASE WHEN role = 'hold' AND item_ttl IS NULL THEN 1 ELSE 0 END) = 1 AS never "+
 		"FROM (SELECT *, CASE role WHEN 'bad_value' THEN 'a' || id WHEN 'bad_owner' THEN 'l' || lock_value ELSE '' END AS grp FROM entries) AS g "+
 		"GROUP BY ci, v, grp),", d.collect("id", "role = 'hold'"))
-	q.line("problems AS (SELECT ci, kind, v, grp, coalesce(holders, %s) AS holders, locked, owner, role, id, "+
-		"CASE WHEN grp = '' THEN v ELSE lock_value END AS lock_value FROM grouped CROSS JOIN (VALUES %s) AS k(kind) WHERE %s)",
-		d.emptyList(), kindValues(), q.kinds())
+	// An expired lock: its TTL is not after now. An expiring one: its TTL
+	// is ahead, and a holder has none or a later one.
+	q.line("judged AS (SELECT ci, v, grp, holders, locked, owner, role, id, lock_value, lock_at, "+
+		"locked AND coalesce(lock_at <= %[1]d, FALSE) AS expired, "+
+		"locked AND coalesce(lock_at > %[1]d, FALSE) AND %[2]s >= 1 AND (never OR coalesce(latest > lock_at, FALSE)) AS expiring "+
+		"FROM (SELECT ci, v, grp, coalesce(holders, %[3]s) AS holders, locked, owner, role, id, lock_value, lock_at, latest, never FROM grouped) AS h),",
+		q.now, d.size("holders"), d.emptyList())
+	q.line("problems AS (SELECT ci, kind, v, grp, holders, locked, owner, role, id, lock_at, "+
+		"CASE WHEN grp = '' THEN v ELSE lock_value END AS lock_value FROM judged CROSS JOIN (VALUES %s) AS k(kind) WHERE %s)",
+		kindValues(), q.kinds())
 	var constraintCase, lockCase, tableCase []string
 	for ci, c := range s.Constraints {
 		constraintCase = append(constraintCase, fmt.Sprintf("WHEN %d THEN %s", ci, sqlString(c.Attr)))
@@ -327,7 +361,8 @@ func (q *query) write(relations map[string]string) string {
 	q.line("  CASE WHEN %s THEN CASE ci %s END END AS %s,", hasLock, strings.Join(lockCase, " "), Ident("lock"))
 	q.line("  %s AS lock_table,", lockTable)
 	q.line("  CASE WHEN grp = '' AND locked AND owner <> '' THEN owner END AS %s,", Ident("owner"))
-	q.line("  CASE WHEN grp = '' THEN holders WHEN role = 'bad_value' THEN %s ELSE %s END AS accounts", d.list("id"), d.emptyList())
+	q.line("  CASE WHEN grp = '' THEN holders WHEN role = 'bad_value' THEN %s ELSE %s END AS accounts,", d.list("id"), d.emptyList())
+	q.line("  CASE WHEN kind IN ('expired_lock', 'expiring_lock') THEN lock_at END AS expires_at")
 	q.line("FROM problems")
 	q.line("ORDER BY ci, v, kind, accounts, lock_value")
 	return q.b.String()
@@ -343,16 +378,33 @@ func sortKey(sk string) string {
 }
 
 // kinds is the condition under which a group yields each kind, as
-// model.Census.Problems decides.
+// model.Census.Problems decides. A lock with a TTL is never an orphan:
+// expired, it is an expired_lock; reserved, nobody's yet. An expired or
+// expiring lock is never a foreign one.
 func (q *query) kinds() string {
-	n := q.d.size("coalesce(holders, " + q.d.emptyList() + ")")
+	n := q.d.size("holders")
 	return strings.Join([]string{
 		fmt.Sprintf("(kind = 'duplicate_value' AND grp = '' AND %s >= 2)", n),
 		fmt.Sprintf("(kind = 'missing_lock' AND grp = '' AND %s >= 1 AND NOT locked)", n),
-		fmt.Sprintf("(kind = 'orphan_lock' AND grp = '' AND locked AND %s = 0)", n),
-		fmt.Sprintf("(kind = 'foreign_lock' AND grp = '' AND locked AND %s >= 1 AND owner <> '' AND NOT %s)", n, q.d.contains("holders", "owner")),
+		fmt.Sprintf("(kind = 'orphan_lock' AND grp = '' AND locked AND %s = 0 AND lock_at IS NULL)", n),
+		fmt.Sprintf("(kind = 'foreign_lock' AND grp = '' AND locked AND %s >= 1 AND owner <> '' AND NOT %s AND NOT expired AND NOT expiring)",
+			n, q.d.contains("holders", "owner")),
+		"(kind = 'expired_lock' AND grp = '' AND expired)",
+		"(kind = 'expiring_lock' AND grp = '' AND expiring)",
 		"(kind = 'invalid_value' AND grp <> '')",
 	}, " OR ")
+}
+
+// ttl is the SQL of an item's TTL in epoch seconds, as model.ReadTTL
+// reads column x (an attribute's DynamoDB JSON): a number from 1 to 1e11
+// (above is milliseconds), its fraction dropped; NULL for none and for
+// one DynamoDB ignores. x "" is a table without a TTL attribute.
+func (q *query) ttl(x string) string {
+	if x == "" {
+		return "CAST(NULL AS BIGINT)"
+	}
+	f := fmt.Sprintf("TRY_CAST(%s AS DOUBLE)", q.d.text(x, "N"))
+	return fmt.Sprintf("CAST(floor(CASE WHEN %s BETWEEN 1 AND 1e11 THEN %s END) AS BIGINT)", f, f)
 }
 
 func slotValues(n int) string {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ var replays = map[string]func(*replayer) error{
 	"rename-leak":   (*replayer).renameLeak,
 	"delete-leak":   (*replayer).deleteLeak,
 	"foreign-lock":  (*replayer).foreignLock,
+	// A table without a TTL attribute cannot replay it: Run says so.
+	"lapsed-reservation": (*replayer).lapsedReservation,
 }
 
 // replayer replays one mistake through a store.
@@ -264,4 +267,36 @@ func (r *replayer) foreignLock() error {
 	lock[r.sc.OwnerAttr] = model.S(other.ID)
 	table, _ := r.sc.LockKey(0, l.Value)
 	return r.put(table, lock)
+}
+
+// reservationTTL is how long the replayed signup reserves its values, and
+// reservedAgo how long before the replay it did: the reservation has
+// lapsed by a minute.
+const (
+	reservationTTL = 15 * time.Minute
+	reservedAgo    = 16 * time.Minute
+)
+
+func (r *replayer) lapsedReservation() error {
+	for ci := range r.sc.Constraints {
+		if r.sc.LockTTLAttr(ci) == "" {
+			return fmt.Errorf("the %s locks have no TTL attribute, so no reservation can lapse: give the table one (--ttl-attr)", r.sc.Constraints[ci].Attr)
+		}
+	}
+	account, locks, err := r.signupPlan(r.account())
+	if err != nil {
+		return err
+	}
+	// Each value reserved with the guard a signup uses, the TTL set to
+	// when the reservation made reservedAgo ended.
+	ttl := model.N(strconv.FormatInt(time.Now().Add(reservationTTL-reservedAgo).Unix(), 10))
+	for _, l := range locks {
+		lock := maps.Clone(l.Item)
+		lock[r.sc.LockTTLAttr(l.Constraint)] = ttl
+		if err := r.put(l.Table, lock, l.Conds...); err != nil {
+			return err
+		}
+	}
+	// The account, then the process dies before removing the TTLs.
+	return r.put(r.sc.Table, account)
 }

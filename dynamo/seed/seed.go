@@ -6,8 +6,10 @@ package seed
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -291,6 +293,9 @@ func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 				return s.putAccount(ctx, d, dAttrs, others()...)
 			},
 		}
+		if s.sc.LockTTLAttr(0) != "" {
+			steps = append(steps, s.reservations(ctx, account)...)
+		}
 		for _, step := range steps {
 			if err := step(); err != nil {
 				return cases, next, err
@@ -299,6 +304,45 @@ func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 		}
 	}
 	return cases, next, nil
+}
+
+// reservations are the cases a table whose locks have a TTL attribute
+// gets, each on fresh accounts from account, with TTLs relative to now: a
+// signup that reserves each value first (a lock with a TTL), then writes
+// the account and makes the reservations permanent (removes the TTL),
+// dying at each step in turn.
+func (s seeder) reservations(ctx context.Context, account func() (string, map[string]string)) []func() error {
+	first := s.sc.Constraints[0].Attr
+	reserve := func(v, owner string, ttl time.Duration) error {
+		table, lock := s.lockItem(0, v, owner)
+		lock[s.sc.LockTTLAttr(0)] = model.N(strconv.FormatInt(time.Now().Add(ttl).Unix(), 10))
+		return s.put(ctx, table, lock)
+	}
+	// reserved writes an account whose first value's lock is still a
+	// reservation until ttl from now: the signup died before making it
+	// permanent.
+	reserved := func(ttl time.Duration) error {
+		id, attrs := account()
+		others := make([]int, 0, len(s.sc.Constraints)-1)
+		for ci := 1; ci < len(s.sc.Constraints); ci++ {
+			others = append(others, ci)
+		}
+		if err := s.putAccount(ctx, id, attrs, others...); err != nil {
+			return err
+		}
+		return reserve(attrs[first], id, ttl)
+	}
+	return []func() error{
+		// A live reservation: a signup in progress, no problem.
+		func() error { id, attrs := account(); return reserve(attrs[first], id, 15*time.Minute) },
+		// An expired reservation nobody holds: the signup died before
+		// writing the account, and DynamoDB has not deleted the lock yet.
+		func() error { id, attrs := account(); return reserve(attrs[first], id, -3*time.Hour) },
+		// A lapsed reservation its account holds: expired_lock.
+		func() error { return reserved(-40 * time.Minute) },
+		// A reservation its account outlives: expiring_lock.
+		func() error { return reserved(time.Hour) },
+	}
 }
 
 // others writes what a single-table design keeps beside accounts and

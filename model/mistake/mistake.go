@@ -32,6 +32,8 @@ var Kinds = []Kind{
 		"a delete of the account alone: its locks stay behind"},
 	{"foreign-lock", model.ForeignLock,
 		"a lock handed to the wrong account: overwritten with another account as its owner while its holder keeps the value"},
+	{"lapsed-reservation", model.ExpiredLock,
+		"a signup that reserves each value first (a guarded put of its lock with a TTL 15 minutes ahead), writes the account, and dies before making the reservations permanent (removing the TTL); replayed with the reservation made 16 minutes ago, so its TTL has passed: the expired lock is still there (DynamoDB deletes it only eventually), blocking the value, and when it goes the account's value is unprotected"},
 }
 
 // Names lists the kinds' names.

@@ -13,8 +13,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -81,6 +84,27 @@ func must(err error) {
 	}
 }
 
+// TTLNow is the time the TTL cases of Tables are judged at: tests take
+// their exports then (export.Options.ExportTime), so that check --export
+// judges at it by default, and give it to sql as --now.
+var TTLNow = time.Date(2024, 3, 1, 12, 30, 0, 0, time.UTC)
+
+// WithTTL returns s with TTL attributes: "expires" on the account table
+// (the accounts' and the locks' beside them) and, in layout 2, each lock
+// table's own, named after its constraint, so that a query reading the
+// account table's attribute from a lock table is caught.
+func WithTTL(s model.Schema) model.Schema {
+	s.Constraints = slices.Clone(s.Constraints)
+	s.TTLAttr, s.TTLGiven = "expires", true
+	for i, c := range s.Constraints {
+		if !c.InAccountTable() {
+			s.Constraints[i].TTLAttr = "ttl_" + c.Attr
+		}
+	}
+	must(s.Validate())
+	return s
+}
+
 // OfflineFlags are model.Schema.Flags plus what a preset otherwise reads from the
 // live table (its key names): the flags for commands that read nothing
 // from DynamoDB (check --export without --confirm, sql).
@@ -99,9 +123,18 @@ func OfflineFlags(s *model.Schema) []string {
 // invalid values of every type, values too long to lock, owners that are
 // not strings), values that hold nothing (NULL, "", absent), values that
 // differ only in case, text that needs escaping, and items that are
-// neither accounts nor locks. Every item is one DynamoDB accepts.
+// neither accounts nor locks. Every item is one DynamoDB accepts. Where
+// s has a TTL attribute, each constraint also has every TTL case
+// (ttlAnomalies), around TTLNow.
 func Tables(rng *rand.Rand, s *model.Schema, healthy int) map[string][]model.Item {
-	g := &gen{rng: rng, s: s, out: map[string][]model.Item{}, ids: map[string]bool{}}
+	return TablesAt(rng, s, healthy, TTLNow)
+}
+
+// TablesAt is Tables with the TTL cases around now, hours away from it
+// (but for a TTL at now itself), so that a check run a few seconds later
+// judges them alike.
+func TablesAt(rng *rand.Rand, s *model.Schema, healthy int, now time.Time) map[string][]model.Item {
+	g := &gen{rng: rng, s: s, out: map[string][]model.Item{}, ids: map[string]bool{}, now: model.Epoch(now)}
 	for _, t := range s.Tables() {
 		g.out[t] = []model.Item{}
 	}
@@ -119,6 +152,9 @@ func Tables(rng *rand.Rand, s *model.Schema, healthy int) map[string][]model.Ite
 	for ci := range s.Constraints {
 		for range 2 + rng.IntN(2) {
 			g.anomalies(ci)
+			if s.HasTTL() {
+				g.ttlAnomalies(ci)
+			}
 		}
 	}
 	if s.AccountPrefix != "" || s.SK != "" {
@@ -147,6 +183,7 @@ type gen struct {
 	out map[string][]model.Item
 	ids map[string]bool
 	n   int
+	now int64 // epoch seconds the TTL cases are around
 }
 
 // id returns a fresh account key value.
@@ -386,6 +423,95 @@ func (g *gen) scopeAnomalies(ci int) {
 	}
 	g.lockFor(ci, c.Tail+g.raw(), "")
 	g.lockFor(ci, "noscope-"+g.raw(), "")
+}
+
+// ttlAnomalies adds, for constraint ci, a lock with a TTL in every case
+// PATTERN.md's "Locks with a time to live" tells apart: reservations (no
+// problem), expired locks with no holder, held by their owner, by two
+// accounts, by another account than their owner (expired_lock, and
+// duplicate_value), reserved locks held by an account without a TTL or
+// with a later one (expiring_lock, also when the owner is another),
+// reserved locks held by an account with an earlier TTL (fine, or
+// foreign_lock when another account owns it), and TTLs DynamoDB ignores
+// (a string, milliseconds, 0 or less: judged as none) or that are none
+// (NULL). A TTL at now has expired; one with a fraction is read down to
+// its second.
+func (g *gen) ttlAnomalies(ci int) {
+	s := g.s
+	later := func() int64 { return g.now + 3600*int64(1+g.rng.IntN(72)) }
+	earlier := func() int64 { return g.now - 3600*int64(1+g.rng.IntN(72)) }
+	n := func(at int64) model.Value { return model.N(strconv.FormatInt(at, 10)) }
+	// Reservations: nobody holds the value yet.
+	g.lockTTL(ci, g.value(ci), g.maybe(g.id()), n(later()))
+	// Expired: no holder; held by its owner (or, ownerless, its holder);
+	// at now exactly, or a fraction of a second after it; by two; owned
+	// by another than its holder.
+	g.lockTTL(ci, g.value(ci), g.maybe(g.id()), n(earlier()))
+	v := g.value(ci)
+	g.lockTTL(ci, v, g.maybe(g.holds(ci, v)), n(earlier()))
+	v = g.value(ci)
+	g.lockTTL(ci, v, g.holds(ci, v), n(g.now))
+	v = g.value(ci)
+	g.lockTTL(ci, v, "", model.N(fmt.Sprintf("%d.75", g.now)))
+	v = g.value(ci)
+	a := g.holds(ci, v)
+	g.holds(ci, v)
+	g.lockTTL(ci, v, g.maybe(a), n(earlier()))
+	v = g.value(ci)
+	g.holds(ci, v)
+	g.lockTTL(ci, v, g.id(), n(earlier()))
+	// Reserved, held: by an account without a TTL; with a later one (and
+	// owned by another); with an earlier one, owned by it or by nobody
+	// (fine) or by another (foreign_lock); with a TTL DynamoDB ignores.
+	v = g.value(ci)
+	g.lockTTL(ci, v, g.maybe(g.holds(ci, v)), n(later()))
+	at := later()
+	v = g.value(ci)
+	g.lockTTL(ci, v, g.maybe(g.holdsTTL(ci, v, n(at+600))), n(at))
+	v = g.value(ci)
+	g.holdsTTL(ci, v, n(at+1))
+	g.lockTTL(ci, v, g.id(), n(at))
+	v = g.value(ci)
+	g.lockTTL(ci, v, g.maybe(g.holdsTTL(ci, v, n(at-600))), n(at))
+	v = g.value(ci)
+	g.lockTTL(ci, v, g.maybe(g.holdsTTL(ci, v, n(at))), n(at))
+	v = g.value(ci)
+	g.holdsTTL(ci, v, n(earlier()))
+	g.lockTTL(ci, v, g.id(), n(at))
+	v = g.value(ci)
+	g.lockTTL(ci, v, g.maybe(g.holdsTTL(ci, v, model.S(strconv.FormatInt(at-600, 10)))), n(at))
+	// TTLs that are none: a string, milliseconds, 0 or negative, NULL; an
+	// orphan without a holder, fine with its owner holding it.
+	for _, none := range []model.Value{model.S(strconv.FormatInt(earlier(), 10)), n(later() * 1000), model.N("-5"), model.N("0"), model.N("0.5"), model.Null()} {
+		g.lockTTL(ci, g.value(ci), g.maybe(g.id()), none)
+		v = g.value(ci)
+		g.lockTTL(ci, v, g.maybe(g.holds(ci, v)), none)
+	}
+	// Layout 2: a lock table's TTL is its own attribute; the account
+	// table's, on a lock there, means nothing.
+	if attr := s.LockTTLAttr(ci); attr != s.TTLAttr {
+		g.lockWith(ci, g.value(ci), func(it model.Item) { it[s.TTLAttr] = n(earlier()) })
+	}
+}
+
+// lockTTL adds the lock of constraint ci for raw value v, owned by owner
+// (none: ""), its TTL attribute at ttl.
+func (g *gen) lockTTL(ci int, v, owner string, ttl model.Value) {
+	g.lockWith(ci, v, func(it model.Item) {
+		if owner != "" {
+			it[g.s.OwnerAttr] = model.S(owner)
+		}
+		it[g.s.LockTTLAttr(ci)] = ttl
+	})
+}
+
+// holdsTTL adds an account holding v of constraint ci whose TTL
+// attribute is ttl.
+func (g *gen) holdsTTL(ci int, v string, ttl model.Value) string {
+	id := g.holds(ci, v)
+	items := g.out[g.s.Table]
+	items[len(items)-1][g.s.TTLAttr] = ttl
+	return id
 }
 
 // S3 serves an in-process S3 (gofakes3) whose bucket holds every file
