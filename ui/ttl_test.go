@@ -223,3 +223,36 @@ func TestOpenJudgesTheFirstPageByTheTTL(t *testing.T) {
 	}
 	t.Fatalf("no ACCT#ada in the first page: %+v", page.Accounts)
 }
+
+// TestJumpToAnExpiredLockNobodyHolds: enter on an expired lock nobody
+// holds, in the problems view, pinned nothing and said its rows were gone
+// (it names an owner who does not exist); it pins the lock, marked with
+// its time, whose detail says why and on which f offers the repair.
+func TestJumpToAnExpiredLockNobodyHolds(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakeTTL()}, 80, 24)
+	d.ready()
+	d.press("3")
+	d.selectRow("UNIQ#EMAIL#gone@x")
+	d.press("enter")
+	d.until("the pinned group", func(m *Model) bool { return m.view == viewAccounts && m.accounts.Pinned() })
+	d.settle()
+	if strings.Contains(d.screen(), "these rows are gone") {
+		t.Fatalf("the expired lock's rows are said gone:\n%s", d.screen())
+	}
+	if !strings.HasPrefix(d.selected(), "▸ UNIQ#EMAIL#gone@x") {
+		t.Fatalf("selected %q, want the expired lock", d.selected())
+	}
+	d.wantRow("UNIQ#EMAIL#gone@x", "owner ACCT#gone", "expired 3 h ago", "expired")
+	d.press("enter")
+	waitScreen(d, "the lock's detail", `"ttl": {"N":`)
+	if s := fields(d.screen()); !strings.Contains(s, "why: expired_lock: expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email gone@x") {
+		t.Errorf("the detail does not say why:\n%s", d.screen())
+	}
+	d.press("esc", "e")
+	if s := d.lines()[len(d.lines())-2]; !strings.Contains(s, "this is an expired lock nobody holds (f fixes it)") {
+		t.Errorf("e on the expired lock: the status says %q", s)
+	}
+	d.press("f")
+	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
+}

@@ -186,21 +186,29 @@ func appendTTL(detail []Part, at, now int64) []Part {
 	return append(detail, Part{Text: "  " + model.TTLSaid(at, now), Rank: Whole})
 }
 
-// Orphan renders an orphan lock found by the check.
-func (r Renderer) Orphan(p *model.Problem, width int, selected bool) string {
-	return r.line(r.OrphanCells(p), width, selected)
+// Orphan renders a lock nobody holds found by the check (an orphan, or an
+// expired lock), of a check that judged TTLs at now.
+func (r Renderer) Orphan(p *model.Problem, now int64, width int, selected bool) string {
+	return r.line(r.OrphanCells(p, now), width, selected)
 }
 
-// OrphanCells are an orphan lock's parts: its key, and its owner whole.
-func (r Renderer) OrphanCells(p *model.Problem) Cells {
+// OrphanCells are the parts of a lock nobody holds: its key, and its
+// owner whole; an expired lock's time at now whole too.
+func (r Renderer) OrphanCells(p *model.Problem, now int64) Cells {
 	ci := p.ConstraintIndex()
 	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
 	if p.Owner != "" {
 		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
 	}
+	status := model.LockOrphan
+	if p.Kind == model.ExpiredLock {
+		detail[0].Text = strings.TrimSuffix(detail[0].Text, ";")
+		detail = appendTTL(detail[:1], p.ExpiresAt, now)
+		status = model.LockExpired
+	}
 	key := r.LockKey(ci, p.Value)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail,
-		Status: string(model.LockOrphan), StatusStyle: r.Styles.Status[model.LockOrphan].Paint()}
+		Status: string(status), StatusStyle: r.Styles.Status[status].Paint()}
 }
 
 // Problem renders a problem of the problems view, of a check that judged
