@@ -212,10 +212,11 @@ func (m *Model) Reload() tea.Cmd {
 }
 
 // RefreshFor reads again, consistently, the locks listed that name one of
-// accounts ids as owner: a write to them may have released or handed
-// them over. (A lock they hold now is read with the accounts.)
-func (m Model) RefreshFor(ids []string) tea.Cmd {
-	refs := m.src.items.LocksOf(ids)
+// accounts ids as owner (a write to them may have released or handed
+// them over; a lock they hold now is read with the accounts) and the
+// locks at keys, which a write changed.
+func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
+	refs := append(m.src.items.LocksOf(ids), keys...)
 	if len(refs) == 0 {
 		return nil
 	}
