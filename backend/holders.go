@@ -34,11 +34,45 @@ type HolderLookup struct {
 	// Owners names the owner each existing lock names ("" for none, or
 	// for an owner that is not a string).
 	Owners map[Wanted]string
+	// Expires is the TTL (epoch seconds) of each existing lock that has
+	// one (model.TTLAt): a guard that takes expired locks over may find
+	// the value free, and then only its holders stop the write.
+	Expires map[Wanted]int64
 }
 
 // NewLookup is a HolderLookup with nothing found yet.
 func NewLookup(method string) HolderLookup {
-	return HolderLookup{Method: method, Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}, Owners: map[Wanted]string{}}
+	return HolderLookup{Method: method, Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}, Owners: map[Wanted]string{},
+		Expires: map[Wanted]int64{}}
+}
+
+// FoundLock records what a lookup found at w's lock under schema sc:
+// lock, read consistently (nil: none), its owner and its TTL.
+func (l *HolderLookup) FoundLock(sc *model.Schema, w Wanted, lock model.Item) {
+	if l.Locked[w] = lock != nil; lock == nil {
+		return
+	}
+	l.Owners[w] = sc.NamedOwner(lock)
+	if at, state, _ := model.ReadTTL(lock, sc.LockTTLAttr(w.Constraint)); state == model.TTLAt {
+		l.Expires[w] = at
+	}
+}
+
+// live reports whether the lock lookup found for w stops action a's
+// guarded put: it exists, and is not an expired lock a's guard takes over.
+func (l HolderLookup) live(a model.Action, w Wanted) bool {
+	return l.Locked[w] && l.expired(a, w) == ""
+}
+
+// expired says, where a's guard takes over the expired lock lookup found
+// for w, how long ago it expired ("expired 3 h ago"); "" otherwise.
+func (l HolderLookup) expired(a model.Action, w Wanted) string {
+	at, has := l.Expires[w]
+	c, takesOver := a.TakeOver()
+	if !l.Locked[w] || !has || !takesOver || !model.Expired(at, c.Now) {
+		return ""
+	}
+	return model.TTLSaid(at, c.Now)
 }
 
 // Taken is a new value of a signup or rename that another account holds.
@@ -46,6 +80,10 @@ type Taken struct {
 	Slot    int // the action that puts the value's lock
 	Action  model.Action
 	Holders []string
+	// Expired says how long ago the value's lock expired ("expired 3 h
+	// ago"), where there is one and the guard would take it over; "":
+	// the lock is missing.
+	Expired string
 }
 
 // Reason says in words why the value is refused, naming its holders.
@@ -54,9 +92,13 @@ func (t Taken) Reason(s *model.Schema) model.Reason {
 	// Raw text: whoever shows it escapes it, once (the screen, the human
 	// report, JSON).
 	ids := t.Holders
-	return model.Reason{Slot: t.Slot, Action: t.Action.Purpose(s), Code: "HeldWithoutLock",
-		Message: fmt.Sprintf("%s %s is taken by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
-			attr, t.Action.Value, strings.Join(ids, ", "))}
+	msg := fmt.Sprintf("%s %s is taken by %s, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)",
+		attr, t.Action.Value, strings.Join(ids, ", "))
+	if t.Expired != "" {
+		msg = fmt.Sprintf("%s %s is taken by %s, whose lock %s (sending would take the expired lock over and make a duplicate_value; repair the expired lock, or rename that account)",
+			attr, t.Action.Value, strings.Join(ids, ", "), t.Expired)
+	}
+	return model.Reason{Slot: t.Slot, Action: t.Action.Purpose(s), Code: "HeldWithoutLock", Message: msg}
 }
 
 // NewValues lists the values whose locks plan p puts for an account: what
@@ -72,14 +114,16 @@ func NewValues(p model.Plan) []Wanted {
 }
 
 // TakenValues returns, for each lock plan p puts whose value other
-// accounts hold while its lock is missing, those accounts. (Where the lock
-// exists, the transaction's guarded put refuses the value, and says whose
-// lock it is.)
+// accounts hold while its lock is missing (or expired, where the guard
+// takes expired locks over), those accounts. (Where the lock exists and
+// stops the put, the transaction's guard refuses the value, and says
+// whose lock it is.) p is the plan as prepared: its guards judge TTLs at
+// the second the request was built.
 func TakenValues(p model.Plan, lookup HolderLookup) []Taken {
 	var out []Taken
 	for i, a := range p.Actions {
 		w := Wanted{a.Constraint, a.Value}
-		if a.Role != model.RoleTakeLock || lookup.Locked[w] {
+		if a.Role != model.RoleTakeLock || lookup.live(a, w) {
 			continue
 		}
 		var others []string
@@ -89,16 +133,17 @@ func TakenValues(p model.Plan, lookup HolderLookup) []Taken {
 			}
 		}
 		if len(others) > 0 {
-			out = append(out, Taken{Slot: i, Action: a, Holders: others})
+			out = append(out, Taken{Slot: i, Action: a, Holders: others, Expired: lookup.expired(a, w)})
 		}
 	}
 	return out
 }
 
-// Findings says in words what lookup found of each value plan p would
-// lock: locked (the guarded put will refuse it, whoever holds it), held by
-// another account without its lock (refused before sending, TakenValues),
-// or held by no other account; "no other account holds them" when no
+// Findings says in words what lookup found of each value plan p (as
+// prepared) would lock: locked (the guarded put will refuse it, whoever
+// holds it), held by another account without its lock or with an expired
+// one the guard takes over (refused before sending, TakenValues), or held
+// by no other account (its expired lock, if any, taken over); "no other account holds them" when no
 // value is locked or taken. Raw text: whoever shows it escapes it.
 func Findings(sc *model.Schema, p model.Plan, lookup HolderLookup) string {
 	var out []string
@@ -113,19 +158,24 @@ func Findings(sc *model.Schema, p model.Plan, lookup HolderLookup) string {
 		except := func(id string) string {
 			return strings.Join(slices.DeleteFunc(slices.Clone(holders), func(h string) bool { return h == id }), ", ")
 		}
+		live, expired := lookup.live(a, w), lookup.expired(a, w)
 		switch owner := lookup.Owners[w]; {
-		case lookup.Locked[w] && owner != "":
+		case live && owner != "":
 			held := ""
 			if others := except(owner); others != "" {
 				held = "; held by " + others
 			}
 			out = append(out, name+" is locked by "+owner+" (its lock exists"+held+"): the guard will refuse it")
-		case lookup.Locked[w] && len(holders) > 0:
+		case live && len(holders) > 0:
 			out = append(out, name+" is locked, held by "+strings.Join(holders, ", ")+" (its lock exists and names no owner): the guard will refuse it")
-		case lookup.Locked[w]:
+		case live:
 			out = append(out, name+" is locked (its lock exists, names no owner, and no account holds it): the guard will refuse it")
+		case expired != "" && except(a.Account) != "":
+			out = append(out, name+" is held by "+except(a.Account)+", whose lock "+expired+": refused")
 		case except(a.Account) != "":
 			out = append(out, name+" is held by "+except(a.Account)+" without its lock: refused")
+		case expired != "":
+			out = append(out, name+": its lock "+expired+", and the guard takes it over; no other account holds it")
 		default:
 			out = append(out, name+": no other account holds it")
 			continue

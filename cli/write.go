@@ -279,7 +279,8 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 }
 
 // dryRun prints each ready write's request as the AWS CLI takes it, and
-// on stderr each value a holder lookup refused (exit 3 if any).
+// on stderr the same request in words, as a confirmation shows it, and
+// each value a holder lookup refused (exit 3 if any).
 func (a *app) dryRun(ready []writes.Write, results []model.Result) error {
 	for _, w := range ready {
 		b, err := w.Tx.Request.CLIInput()
@@ -287,6 +288,7 @@ func (a *app) dryRun(ready []writes.Write, results []model.Result) error {
 			return err
 		}
 		fmt.Fprintln(a.stdout, model.EscapeJSON(string(b)))
+		a.sayPreview(w.Tx)
 	}
 	refused := false
 	for _, r := range results {
@@ -302,6 +304,21 @@ func (a *app) dryRun(ready []writes.Write, results []model.Result) error {
 		return &exitError{code: ExitCancelled}
 	}
 	return nil
+}
+
+// sayPreview says on stderr what tx does, action by action, with each
+// condition its request carries in words (backend.Tx.Slots).
+func (a *app) sayPreview(tx backend.Tx) {
+	fmt.Fprintf(a.stderr, "%s %s:\n", tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")))
+	for i, sl := range tx.Slots {
+		fmt.Fprintf(a.stderr, "  %d. %s\n", i, model.Printable(sl.Does))
+		for _, c := range sl.Conditions {
+			fmt.Fprintf(a.stderr, "       %s\n", model.Printable(c))
+		}
+	}
+	if tx.Plan.Note != "" {
+		fmt.Fprintf(a.stderr, "  note: %s\n", model.Printable(tx.Plan.Note))
+	}
 }
 
 // sayLookup says on stderr how a holder lookup looked, how much it read
@@ -406,16 +423,7 @@ func (a *app) confirm(ctx context.Context, ready []writes.Write) error {
 		txs[i] = w.Tx
 	}
 	for _, tx := range txs {
-		fmt.Fprintf(a.stderr, "%s %s:\n", tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")))
-		for i, sl := range tx.Slots {
-			fmt.Fprintf(a.stderr, "  %d. %s\n", i, model.Printable(sl.Does))
-			for _, c := range sl.Conditions {
-				fmt.Fprintf(a.stderr, "       %s\n", model.Printable(c))
-			}
-		}
-		if tx.Plan.Note != "" {
-			fmt.Fprintf(a.stderr, "  note: %s\n", model.Printable(tx.Plan.Note))
-		}
+		a.sayPreview(tx)
 	}
 	want := "y"
 	prompt := fmt.Sprintf("send %d transaction(s)? [y/N] ", len(txs))

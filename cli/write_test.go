@@ -322,8 +322,13 @@ func TestDryRun(t *testing.T) {
 	} {
 		r := w.run(append(args, "--dry-run")...)
 		// A write that locks new values looks for their holders first (and
-		// says how), as it would before sending.
-		if r.code != cli.ExitOK || r.stderr != "" && !strings.HasPrefix(r.stderr, "holder lookup for ") {
+		// says how), as it would before sending; then it says the request
+		// in words, as a confirmation does.
+		words := r.stderr
+		if strings.HasPrefix(words, "holder lookup for ") {
+			_, words, _ = strings.Cut(words, "\n")
+		}
+		if r.code != cli.ExitOK || !strings.HasPrefix(words, args[0]+" ") || strings.Contains("\n"+r.stderr, "\nlocktable: ") {
 			t.Fatalf("%v --dry-run: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 		if strings.Count(r.stdout, "\n") != 1 || !strings.HasSuffix(r.stdout, "\n") {
@@ -379,7 +384,7 @@ func TestRepairAfterSeed(t *testing.T) {
 		t.Fatalf("seeded problems %v", kinds)
 	}
 	dry := run(t, append([]string{"repair", "--dry-run"}, common...)...)
-	if dry.code != cli.ExitOK || dry.stderr != "" || strings.Count(dry.stdout, "\n") != repairable {
+	if dry.code != cli.ExitOK || strings.Count(dry.stderr, "\nrepair ")+1 != repairable || strings.Contains("\n"+dry.stderr, "\nlocktable: ") || strings.Count(dry.stdout, "\n") != repairable {
 		t.Fatalf("repair --dry-run: exit %d, stderr %q, %d lines for %d repairable problems", dry.code, dry.stderr, strings.Count(dry.stdout, "\n"), repairable)
 	}
 	for _, line := range strings.Split(strings.TrimSuffix(dry.stdout, "\n"), "\n") {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -230,9 +229,9 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 		h, ov := s.Schema.Held(ci, it)
 		return h == model.HoldsValue && ov == v
 	}
-	// TTLs are judged as the locks were read: now, as the check judges
-	// them at its start.
-	now := model.Epoch(time.Now())
+	// TTLs are judged as the locks were read: now (the store's Clock), as
+	// the check judges them at its start.
+	now := model.Epoch(s.now())
 	views := make([]model.AccountView, len(accounts))
 	for i, it := range accounts {
 		views[i] = model.Classifier{Schema: &s.Schema}.Judge(it, lockAt, holds, now)

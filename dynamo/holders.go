@@ -319,21 +319,19 @@ func (s *Store) readLocks(ctx context.Context, wanted []backend.Wanted, found *b
 		found.Holders[w] = slices.Compact(ids)
 	}
 	for _, w := range wanted {
-		lock, locked, err := s.LockAt(ctx, w.Constraint, w.Value)
+		lock, _, err := s.LockAt(ctx, w.Constraint, w.Value)
 		if err != nil {
 			return err
 		}
-		found.Locked[w] = locked
-		if locked {
-			found.Owners[w] = s.Schema.NamedOwner(lock)
-		}
+		found.FoundLock(&s.Schema, w, lock)
 	}
 	return nil
 }
 
 // TakenBy looks for other holders of the values plan p would lock (see
-// LookupHolders) and returns what it read and the values taken. A plan that
-// locks no new value needs no lookup.
+// LookupHolders) and returns what it read and the values taken. p is the
+// plan as prepared, whose guards say when a lock's TTL is judged. A plan
+// that locks no new value needs no lookup.
 func (s *Store) TakenBy(ctx context.Context, p model.Plan) (backend.HolderLookup, []backend.Taken, error) {
 	values := backend.NewValues(p)
 	if len(values) == 0 {

@@ -42,7 +42,18 @@ var condTerms = []struct {
 	{regexp.MustCompile(`^\(attribute_not_exists \((#\w+)\)\) OR \((#\w+) <> (:\w+)\)$`), func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
 		return model.Cond{Kind: model.CondAbsentOrDiffers, Key: n[m[1]], Attr: n[m[2]], Value: value(v[m[3]])}
 	}},
+	{freeOrExpired, func(m []string, n map[string]string, v map[string]types.AttributeValue) model.Cond {
+		if from := value(v[m[3]]); from.S != strconv.Itoa(model.MinTTL) {
+			return model.Cond{Kind: model.CondEquals, Attr: "BETWEEN's lower bound", Value: from} // no sentence says it
+		}
+		now, _ := strconv.ParseInt(value(v[m[4]]).S, 10, 64)
+		return model.Cond{Kind: model.CondFreeOrExpired, Attr: n[m[1]], TTL: n[m[2]], Now: now}
+	}},
 }
+
+// freeOrExpired is the guard of a lock's put on a table with TTL: no lock,
+// or an expired one.
+var freeOrExpired = regexp.MustCompile(`^\(attribute_not_exists \((#\w+)\)\) OR \((#\w+) BETWEEN (:\w+) AND (:\w+)\)$`)
 
 // value reads one SDK attribute value.
 func value(av types.AttributeValue) model.Value {
@@ -159,8 +170,10 @@ func keyNames(sc *model.Schema, table string) []string {
 // TestPreviewSaysTheRequestsConditions walks every kind of plan locktable
 // sends (signup; rename and delete, headless and from a screen; the
 // repair of each repairable kind, an ownerless orphan's three steps;
-// undo) in both layouts and on preset-shaped tables, and matches every
-// ConditionExpression term to its sentence in the preview.
+// undo) in both layouts and on preset-shaped tables, each also with TTL
+// attributes on its tables, and matches every ConditionExpression term to
+// its sentence in the preview. With TTL, every put of a lock takes an
+// expired lock over, judged at the second the request was built.
 func TestPreviewSaysTheRequestsConditions(t *testing.T) {
 	t.Parallel()
 	schemas := exporttest.Schemas()
@@ -169,22 +182,54 @@ func TestPreviewSaysTheRequestsConditions(t *testing.T) {
 			t.Parallel()
 			previewEveryPlanKind(t, schemas[name])
 		})
-	}
-	// With TTL attributes, on the account table and on each lock table:
-	// the repairs of expired and expiring locks too.
-	for _, name := range []string{"single", "tables"} {
-		s := schemas[name]
-		s.Constraints = slices.Clone(s.Constraints)
-		for _, table := range s.Tables() {
-			if err := s.SetTTLAttr(table, "ttl_"+strings.ReplaceAll(table, "_", "")); err != nil {
+		// With TTL attributes, on the account table and on each lock
+		// table: the repairs of expired and expiring locks too.
+		ttl := schemas[name]
+		ttl.Constraints = slices.Clone(ttl.Constraints)
+		for _, table := range ttl.Tables() {
+			if err := ttl.SetTTLAttr(table, "ttl_"+strings.ReplaceAll(table, "_", "")); err != nil {
 				t.Fatal(err)
 			}
 		}
-		s.TTLGiven = true
+		ttl.TTLGiven = true
 		t.Run(name+"+ttl", func(t *testing.T) {
 			t.Parallel()
-			previewEveryPlanKind(t, s)
+			previewEveryPlanKind(t, ttl)
 		})
+	}
+}
+
+// builtAt is when the requests of previewEveryPlanKind are built.
+var builtAt = time.Date(2026, 12, 1, 23, 20, 0, 0, time.UTC)
+
+// wantExpiredTakenOver checks that each put of a lock in tx, where its
+// table has a TTL attribute, is guarded by attribute_not_exists(PK) OR
+// #ttl BETWEEN 1 AND :now, with the lock table's own attribute and builtAt, and
+// that its slot says so; elsewhere by attribute_not_exists alone.
+func wantExpiredTakenOver(t *testing.T, sc *model.Schema, name string, tx backend.Tx) {
+	t.Helper()
+	for i, a := range tx.Plan.Actions {
+		if a.Kind != model.ActPut || a.Constraint < 0 {
+			continue
+		}
+		put := dynamo.Input(tx).TransactItems[i].Put
+		m := freeOrExpired.FindStringSubmatch(deref(put.ConditionExpression))
+		if sc.LockTTLAttr(a.Constraint) == "" {
+			if m != nil {
+				t.Errorf("%s slot %d: %s on a table without TTL", name, i, deref(put.ConditionExpression))
+			}
+			continue
+		}
+		if m == nil || put.ExpressionAttributeNames[m[1]] != sc.LockPK(a.Constraint) || put.ExpressionAttributeNames[m[2]] != sc.LockTTLAttr(a.Constraint) ||
+			value(put.ExpressionAttributeValues[m[3]]).S != "1" || value(put.ExpressionAttributeValues[m[4]]).S != strconv.FormatInt(builtAt.Unix(), 10) {
+			t.Errorf("%s slot %d (%s): %s %v %v; want attribute_not_exists(%s) OR %s BETWEEN 1 AND %d", name, i, tx.Slots[i].Does, deref(put.ConditionExpression),
+				put.ExpressionAttributeNames, put.ExpressionAttributeValues, sc.LockPK(a.Constraint), sc.LockTTLAttr(a.Constraint), builtAt.Unix())
+		}
+		want := fmt.Sprintf("only if no item with this key exists, or its %s is an epoch second from 1 to 1796167200 (2026-12-01 23:20:00 UTC): "+
+			"an expired lock still blocks the value until DynamoDB deletes it, so it is taken over", sc.LockTTLAttr(a.Constraint))
+		if !slices.Equal(tx.Slots[i].Conditions, []string{want}) {
+			t.Errorf("%s slot %d: %q, want %q", name, i, tx.Slots[i].Conditions, want)
+		}
 	}
 }
 
@@ -198,6 +243,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 	}
 	t.Cleanup(func() { f.Close() })
 	store.Undo = journal
+	store.Clock = func() time.Time { return builtAt }
 	id := func(n string) string { return sc.IDKeyPrefix() + n }
 	attrs := func(v0, v1 string) map[string]string {
 		m := map[string]string{sc.Constraints[0].Attr: v0, sc.Constraints[1].Attr: v1}
@@ -218,6 +264,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		wantPreviewIsTheRequest(t, sc, name, tx)
+		wantExpiredTakenOver(t, sc, name, tx)
 		return tx
 	}
 	send := func(name string, p model.Plan, err error) {

@@ -62,6 +62,17 @@ type Store struct {
 	// ttlAsked says AskTTL has read the TTL settings: the next Verify
 	// does not ask again.
 	ttlAsked bool
+	// Clock, when set, is the time requests are built at (see Prepare);
+	// nil: the wall clock.
+	Clock func() time.Time
+}
+
+// now is the store's time (Clock).
+func (s *Store) now() time.Time {
+	if s.Clock != nil {
+		return s.Clock()
+	}
+	return time.Now()
 }
 
 // SetWritable allows or forbids writes. A new store is read-only: the

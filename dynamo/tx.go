@@ -54,6 +54,10 @@ func condition(c model.Cond) expression.ConditionBuilder {
 		return expression.AttributeExists(name)
 	case model.CondNotAfter:
 		return name.LessThanEqual(val)
+	case model.CondFreeOrExpired:
+		// Not "#ttl <= :now": a TTL under MinTTL is no time (ReadTTL
+		// ignores it, and so does DynamoDB), and such a lock is live.
+		return expression.AttributeNotExists(name).Or(expression.Name(c.TTL).Between(expression.Value(model.MinTTL), expression.Value(c.Now)))
 	}
 	if c.Absent {
 		return expression.AttributeNotExists(name)
@@ -66,14 +70,22 @@ func condition(c model.Cond) expression.ConditionBuilder {
 // conditions its request carries. An account guarded on what a person
 // was shown (model.Cond.Seen) beyond the 4 KB expression limit is
 // guarded on what the pattern requires only, and its slot says so.
+//
+// A lock's guard that takes an expired lock over (model.CondFreeOrExpired)
+// judges TTLs at the second the request is built, now, written into the
+// request as :now: the preview says that very second, a resend with the
+// same token sends the same input (DynamoDB requires it), and the reasons
+// of a cancellation read it back from tx.Plan. A lock that expires after
+// now but before the request arrives still refuses it: the safe side.
 func (s *Store) Prepare(plan model.Plan, token string) (backend.Tx, error) {
 	in := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token)}
 	tx := backend.Tx{Plan: plan, Token: token, Request: request{in}}
 	// The plan sent says what the request carries: its reasons and
 	// settling read the conditions from it.
 	tx.Plan.Actions = slices.Clone(plan.Actions)
+	now := model.Epoch(s.now())
 	for i, a := range plan.Actions {
-		conds := a.Conds
+		conds := model.GuardAt(a.Conds, now)
 		ti, condBytes, err := s.transactItem(a, conds)
 		if unseen := model.Unseen(conds); err == nil && condBytes > MaxExpressionBytes && len(unseen) < len(conds) {
 			conds = unseen

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -23,9 +24,12 @@ type Unguarded struct {
 }
 
 // PutRequest is a PutItem of it into table, under conds when given
-// (which see only the item being written, never any other).
+// (which see only the item being written, never any other). A guard that
+// takes an expired lock over judges TTLs at the second the request is
+// built, as Prepare's do.
 func PutRequest(table string, it model.Item, conds ...model.Cond) (Unguarded, error) {
 	in := &dynamodb.PutItemInput{TableName: aws.String(table), Item: ItemToSDK(it)}
+	conds = model.GuardAt(conds, model.Epoch(time.Now()))
 	if len(conds) > 0 {
 		c := condition(conds[0])
 		for _, more := range conds[1:] {

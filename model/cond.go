@@ -1,8 +1,8 @@
 package model
 
 import (
+	"slices"
 	"strconv"
-	"time"
 )
 
 // The words of a request: each condition an action carries, said so that
@@ -31,6 +31,13 @@ func (c Cond) Sentence(isKey func(attr string) bool) string {
 		return "only if the item does not exist or its " + c.Attr + " is not " + condValue(c.Value)
 	case CondNotAfter:
 		return "only if its " + c.Attr + " is not after " + epochSaid(c.Value) + ": still expired"
+	case CondFreeOrExpired:
+		free := "only if no item with this key exists"
+		if !isKey(c.Attr) {
+			free = "only if it has no " + c.Attr
+		}
+		return free + ", or its " + c.TTL + " is an epoch second from " + strconv.Itoa(MinTTL) + " to " + epochSaid(N(strconv.FormatInt(c.Now, 10))) +
+			": an expired lock still blocks the value until DynamoDB deletes it, so it is taken over"
 	}
 	if c.Absent {
 		return "only if it has no " + c.Attr
@@ -45,7 +52,7 @@ func epochSaid(v Value) string {
 	if v.Kind != KindN || err != nil {
 		return condValue(v)
 	}
-	return v.S + " (" + time.Unix(n, 0).UTC().Format("2006-01-02 15:04:05 UTC") + ")"
+	return v.S + " (" + TTLTime(n) + ")"
 }
 
 // condValue shows a condition's value: a string quoted, anything else as
@@ -96,4 +103,33 @@ func Unseen(conds []Cond) []Cond {
 		}
 	}
 	return out
+}
+
+// GuardAt is conds with each guard that takes an expired lock over
+// (CondFreeOrExpired) judging TTLs at now, epoch seconds; conds itself,
+// which a plan shares, is left as it is.
+func GuardAt(conds []Cond, now int64) []Cond {
+	takesOver := func(c Cond) bool { return c.Kind == CondFreeOrExpired }
+	if !slices.ContainsFunc(conds, takesOver) {
+		return conds
+	}
+	out := slices.Clone(conds)
+	for i := range out {
+		if takesOver(out[i]) {
+			out[i].Now = now
+		}
+	}
+	return out
+}
+
+// TakeOver is action a's guard that takes an expired lock over
+// (CondFreeOrExpired), if it has one: a lock whose TTL attribute c.TTL is
+// a time (ReadTTL) not after c.Now is free to it.
+func (a Action) TakeOver() (c Cond, ok bool) {
+	for _, c := range a.Conds {
+		if c.Kind == CondFreeOrExpired {
+			return c, true
+		}
+	}
+	return Cond{}, false
 }

@@ -56,6 +56,7 @@ const (
 	CondAbsentOrDiffers                 // attribute_not_exists(Key) OR Attr <> Value
 	CondExists                          // attribute_exists(Attr)
 	CondNotAfter                        // Attr <= Value: a TTL that has passed by then
+	CondFreeOrExpired                   // attribute_not_exists(Attr) OR TTL BETWEEN MinTTL AND Now: no lock, or an expired one
 )
 
 // Cond is one condition of an action; an action's conditions are ANDed.
@@ -65,6 +66,11 @@ type Cond struct {
 	Value  Value
 	Absent bool   // CondEquals: the attribute was loaded absent
 	Key    string // CondAbsentOrDiffers: the item's partition key attribute
+	// TTL and Now are CondFreeOrExpired's: the lock table's TTL attribute,
+	// and the epoch second a lock's TTL is compared with, which
+	// dynamo.Store.Prepare sets to the time it builds the request.
+	TTL string
+	Now int64
 	// Seen marks a guard on what a person was shown rather than one the
 	// pattern requires: the first to go when an expression would be too
 	// long (see Unseen).
@@ -228,7 +234,20 @@ func (s Planner) newLock(ci int, v, id string) (Action, error) {
 		item[k] = S(kv)
 	}
 	return Action{Kind: ActPut, Role: RoleTakeLock, Table: table, Key: key, Item: item,
-		Conds: []Cond{{Kind: CondNotExists, Attr: pk}}, Constraint: ci, Value: v, Account: id}, nil
+		Conds: []Cond{s.freeLock(ci)}, Constraint: ci, Value: v, Account: id}, nil
+}
+
+// freeLock is the guard of a put of constraint ci's lock: no lock there
+// (attribute_not_exists of its partition key), or, where its lock table
+// has a TTL attribute, an expired one. DynamoDB deletes an expired item
+// only eventually, and until then it would block the value; the put
+// replaces it with a lock that has no TTL.
+func (s Planner) freeLock(ci int) Cond {
+	pk := s.LockPK(ci)
+	if ttl := s.LockTTLAttr(ci); ttl != "" {
+		return Cond{Kind: CondFreeOrExpired, Attr: pk, TTL: ttl}
+	}
+	return Cond{Kind: CondNotExists, Attr: pk}
 }
 
 // loadedCond is "attr = :loaded" for an account attribute exactly as it

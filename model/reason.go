@@ -1,6 +1,9 @@
 package model
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Explain says in words a person acts on why the condition of action a
 // failed. now is the item as it stood when the transaction was cancelled
@@ -56,6 +59,9 @@ func (s Classifier) attrOf(a Action) string {
 // explainTaken says who holds the value whose lock a failed to put: now
 // is the lock there.
 func (s Classifier) explainTaken(a Action, now Item) string {
+	if why, ok := s.explainReserved(a, now); ok {
+		return why
+	}
 	taken := s.attrOf(a) + " " + Printable(a.Value) + " is taken"
 	switch o := s.NamedOwner(now); {
 	case IsClaim(o):
@@ -64,6 +70,27 @@ func (s Classifier) explainTaken(a Action, now Item) string {
 		return taken + " by " + Printable(o)
 	}
 	return taken + " (its lock names no owner)"
+}
+
+// explainReserved says that the value whose lock a failed to put is
+// reserved: now, the lock there, has a TTL after the second a's guard
+// judged it at (one not after it would have been taken over). False
+// where a's guard takes no expired lock over, or now has no such TTL.
+func (s Classifier) explainReserved(a Action, now Item) (string, bool) {
+	c, ok := a.TakeOver()
+	if !ok {
+		return "", false
+	}
+	at, state, _ := ReadTTL(now, c.TTL)
+	if state != TTLAt || Expired(at, c.Now) {
+		return "", false
+	}
+	why := fmt.Sprintf("%s %s is reserved until %s (%s more) by lock %s", s.attrOf(a), Printable(a.Value),
+		TTLTime(at), Until(at, c.Now), Printable(a.KeyText(s.Schema)))
+	if o := s.NamedOwner(now); o != "" {
+		why += " (owner " + Printable(o) + ")"
+	}
+	return why, true
 }
 
 // explainClaimed says why the claim of ownerless lock k failed; false
@@ -177,6 +204,9 @@ func (s Classifier) effect(a Action) string {
 func (s Classifier) explainRestore(a Action, now Item) string {
 	what := a.restoreNoun() + " " + Printable(a.KeyText(s.Schema))
 	if a.Kind == ActPut {
+		if why, ok := s.explainReserved(a, now); ok {
+			return why
+		}
 		if now != nil {
 			return what + " exists again"
 		}

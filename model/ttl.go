@@ -18,6 +18,11 @@ import (
 // seconds and so never expires; it is judged as no TTL, with a warning.
 const maxTTL = 1e11
 
+// MinTTL is the least TTL that is a time: 0 and below are no time after
+// 1970 (and DynamoDB deletes nothing expired more than five years ago),
+// so ReadTTL ignores them, and a guard takes no lock with one over.
+const MinTTL = 1
+
 // TTLState is what an item's TTL attribute says.
 type TTLState uint8
 
@@ -47,7 +52,7 @@ func ReadTTL(it Item, attr string) (at int64, state TTLState, why string) {
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a number", attr, Printable(v.S))
 	case f > maxTTL:
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, which looks like milliseconds (DynamoDB reads epoch seconds, so it never expires)", attr, v.S)
-	case f < 1:
+	case f < MinTTL:
 		// 0 and below: no time after the epoch (and DynamoDB deletes
 		// nothing expired more than five years ago).
 		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a time after 1970", attr, v.S)
@@ -68,6 +73,10 @@ func TTLWarning(table string, key map[string]string, why string) string {
 
 // Epoch is t in epoch seconds, the unit of TTL attributes.
 func Epoch(t time.Time) int64 { return t.Unix() }
+
+// TTLTime is epoch second at as a person reads it, in UTC:
+// "2026-12-01 23:20:00 UTC".
+func TTLTime(at int64) string { return time.Unix(at, 0).UTC().Format("2006-01-02 15:04:05 UTC") }
 
 // Until says how far epoch second at is from now in a person's words, the
 // way the TUI and the report mark a lock: "12 min", "3 h", "2 days".

@@ -118,6 +118,9 @@ func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
 			a.Account = ""
 		}
 		a.Conds = []Cond{{Kind: CondNotExists, Attr: pk}}
+		if a.Constraint >= 0 { // a lock: an expired one there is no obstacle
+			a.Conds = []Cond{s.freeLock(a.Constraint)}
+		}
 		switch {
 		case e.Kind == EntryAccount:
 			a.Role = RoleCreateAccount

@@ -16,18 +16,19 @@ import (
 // not nil.
 func Send(ctx context.Context, s *dynamo.Store, plan model.Plan) (model.Result, error) {
 	token := backend.NewToken()
+	tx, err := s.Prepare(plan, token)
+	if err != nil {
+		return model.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token}, err
+	}
 	if plan.Operation == "signup" || plan.Operation == "rename" {
-		_, taken, err := s.TakenBy(ctx, plan)
+		// The lookup judges a lock's TTL as the prepared request does.
+		_, taken, err := s.TakenBy(ctx, tx.Plan)
 		if err != nil {
 			return model.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token, Outcome: model.NotSent}, err
 		}
 		if len(taken) > 0 {
 			return s.Refuse(plan, taken), nil
 		}
-	}
-	tx, err := s.Prepare(plan, token)
-	if err != nil {
-		return model.Result{Operation: plan.Operation, Keys: plan.Keys, Token: token}, err
 	}
 	return s.Execute(ctx, tx)
 }

@@ -49,16 +49,18 @@ type Holders struct {
 	Candidates map[backend.Wanted][]string
 }
 
-// FromReport is the lookup a finished check allows: its missing locks and
-// duplicates name the accounts to read again. A nil report (no check
-// finished yet) leaves the lookup to the store.
+// FromReport is the lookup a finished check allows: its missing locks,
+// duplicates and expired or expiring locks (which a guard may take over)
+// name the accounts to read again. A nil report (no check finished yet)
+// leaves the lookup to the store.
 func FromReport(r *model.Report) Holders {
 	if r == nil {
 		return Holders{}
 	}
 	candidates := map[backend.Wanted][]string{}
 	for _, p := range r.Problems {
-		if p.Kind == model.MissingLock || p.Kind == model.DuplicateValue {
+		switch p.Kind {
+		case model.MissingLock, model.DuplicateValue, model.ExpiredLock, model.ExpiringLock:
 			w := backend.Wanted{Constraint: p.ConstraintIndex(), Value: p.Value}
 			candidates[w] = append(candidates[w], p.Accounts...)
 		}
@@ -207,8 +209,10 @@ func (f Flow) cleared(ctx context.Context, p model.Plan, h Holders) (Write, erro
 		return w, err
 	}
 	w.Lookup.Ran, w.Lookup.Found = true, found
-	w.Lookup.findings = backend.Findings(f.Schema, p, found)
-	if taken := backend.TakenValues(p, found); len(taken) > 0 {
+	// The prepared plan: its guards judge a lock's TTL at the second the
+	// request was built, and so must the lookup.
+	w.Lookup.findings = backend.Findings(f.Schema, w.Tx.Plan, found)
+	if taken := backend.TakenValues(w.Tx.Plan, found); len(taken) > 0 {
 		res := f.Store.Refuse(p, taken)
 		w.Refused = &res
 	}

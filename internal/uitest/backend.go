@@ -61,8 +61,10 @@ func (b *Backend) now() time.Time {
 // New returns an empty, writable backend for schema sc.
 func New(sc model.Schema) *Backend {
 	ep := backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
-	return &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
+	b := &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
 		writable: true, calls: map[string]int{}, failures: map[string]error{}}
+	b.prep.Clock = b.now // requests are built at the backend's time
+	return b
 }
 
 // Holding returns a backend of the default layout-1 schema whose table
@@ -526,7 +528,7 @@ func (b *Backend) ConfirmHolders(ctx context.Context, wanted []backend.Wanted, c
 // lookup finds the holders of each wanted value, among the candidates when
 // there are any, and whether its lock exists.
 func (b *Backend) lookup(wanted []backend.Wanted, candidates map[backend.Wanted][]string) backend.HolderLookup {
-	found := backend.HolderLookup{Holders: map[backend.Wanted][]string{}, Locked: map[backend.Wanted]bool{}, Owners: map[backend.Wanted]string{}}
+	found := backend.NewLookup("")
 	for _, w := range wanted {
 		ids, read := b.holderIDs(w.Constraint, w.Value)
 		if candidates != nil {
@@ -537,10 +539,7 @@ func (b *Backend) lookup(wanted []backend.Wanted, candidates map[backend.Wanted]
 		if len(ids) > 0 {
 			found.Holders[w] = ids
 		}
-		lock := b.get(b.schema.LockKey(w.Constraint, w.Value))
-		if found.Locked[w] = lock != nil; lock != nil {
-			found.Owners[w] = b.schema.NamedOwner(lock)
-		}
+		found.FoundLock(&b.schema, w, b.get(b.schema.LockKey(w.Constraint, w.Value)))
 	}
 	return found
 }
@@ -711,6 +710,9 @@ func conditionsHold(conds []model.Cond, now model.Item) bool {
 		case model.CondAbsentOrDiffers:
 			_, exists := now[c.Key]
 			ok = !exists || !same
+		case model.CondFreeOrExpired:
+			ttl := now[c.TTL]
+			ok = !present || ttl.Kind == model.KindN && numberNotAfter(strconv.Itoa(model.MinTTL), ttl.S) && numberNotAfter(ttl.S, strconv.FormatInt(c.Now, 10))
 		case model.CondEquals:
 			ok = same
 			if c.Absent {
