@@ -271,7 +271,7 @@ func writeReport(w io.Writer, r model.Report) error {
 	}
 	for _, p := range r.Problems {
 		b.WriteString(problemLine(p))
-		if why := ttlSaid(p, r.Now); why != "" {
+		if why := p.TTLNote(r.Now); why != "" {
 			b.WriteString("  " + why)
 		}
 		b.WriteString("\n")
@@ -281,20 +281,6 @@ func writeReport(w io.Writer, r model.Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// ttlSaid says what an expired or expiring lock means, at now: when it
-// expired and what it blocks until it goes, or how long it is reserved
-// and what it leaves unprotected then.
-func ttlSaid(p model.Problem, now int64) string {
-	value := p.Constraint + " " + quote(p.Value)
-	switch p.Kind {
-	case model.ExpiredLock:
-		return model.TTLSaid(p.ExpiresAt, now) + "; DynamoDB deletes it eventually, until then it blocks " + value
-	case model.ExpiringLock:
-		return model.TTLSaid(p.ExpiresAt, now) + "; when it goes, " + value + " is unprotected"
-	}
-	return ""
 }
 
 // problemLine renders one problem on one line, every table-sourced string
@@ -327,9 +313,4 @@ func problemLine(p model.Problem) string {
 
 // quote makes a table value printable, quoted (model.Quote) when it is
 // empty or holds a space or a quote.
-func quote(s string) string {
-	if p := model.Printable(s); p != "" && !strings.ContainsAny(p, " \"") {
-		return p
-	}
-	return model.Quote(s)
-}
+func quote(s string) string { return model.QuoteWord(s) }

@@ -182,7 +182,8 @@ func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
 
 // Judge reads, with strongly consistent reads, the locks the accounts
 // should have, and the owners those locks name when they are other
-// accounts, and returns each account's view.
+// accounts, and returns each account's view, its locks' TTLs judged at
+// the time of those reads.
 func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.AccountView, error) {
 	expected := make([][]model.KeyRef, len(accounts)) // per account
 	var refs []model.KeyRef
@@ -228,9 +229,12 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 		h, ov := s.Schema.Held(ci, it)
 		return h == model.HoldsValue && ov == v
 	}
+	// TTLs are judged as the locks were read: now (the store's Clock), as
+	// the check judges them at its start.
+	now := model.Epoch(s.now())
 	views := make([]model.AccountView, len(accounts))
 	for i, it := range accounts {
-		views[i] = model.Classifier{Schema: &s.Schema}.Judge(it, lockAt, holds)
+		views[i] = model.Classifier{Schema: &s.Schema}.Judge(it, lockAt, holds, now)
 	}
 	// Accounts on one page that share a value are duplicates whatever the
 	// check has found so far.

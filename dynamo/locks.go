@@ -80,7 +80,8 @@ func (s *Store) LocksPage(ctx context.Context, from backend.Cursor, want int) (b
 				continue
 			}
 			table, key := s.Schema.LockKey(e.Constraint, e.Value)
-			page.Locks = append(page.Locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner})
+			page.Locks = append(page.Locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner,
+				ExpiresAt: s.Schema.LockTTL(e.Constraint, it)})
 		}
 		switch {
 		case len(out.LastEvaluatedKey) > 0:

@@ -374,7 +374,7 @@ func TestPreviewPastTheExpressionLimit(t *testing.T) {
 		seen[attr] = model.S(fmt.Sprintf("value-%03d", i))
 	}
 	store := dynamo.NewStore(nil, backend.Endpoint{}, sc)
-	a := model.Classifier{Schema: &sc}.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false })
+	a := model.Classifier{Schema: &sc}.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false }, 0)
 	short, err := model.Planner{Schema: &sc}.Rename(a, map[string]string{"attr007": "new"}, nil, seen)
 	if err != nil {
 		t.Fatal(err)

@@ -128,7 +128,7 @@ func loaded(s *Schema, it Item, locks ...planLock) AccountView {
 		}
 		return nil, false
 	}
-	return Classifier{s}.Judge(it, lockAt, func(string, int, string) bool { return false })
+	return Classifier{s}.Judge(it, lockAt, func(string, int, string) bool { return false }, 0)
 }
 
 // single layout items

@@ -124,6 +124,15 @@ func blank(r rune) bool {
 // again.
 func Quote(s string) string { return `"` + strings.ReplaceAll(Printable(s), `"`, `\"`) + `"` }
 
+// QuoteWord is s printable among words: quoted (Quote) only where it is
+// empty or has a space or a quote.
+func QuoteWord(s string) string {
+	if p := Printable(s); p != "" && !strings.ContainsAny(p, " \"") {
+		return p
+	}
+	return Quote(s)
+}
+
 // OneLine is Printable on one line: runs of white space, newlines
 // included, become one space. Error messages of the SDK span lines.
 func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }

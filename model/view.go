@@ -13,10 +13,20 @@ const (
 	LockInvalid   LockStatus = "invalid"   // invalid_value
 	LockOrphan    LockStatus = "orphan"    // orphan_lock: nobody holds v
 	LockNone      LockStatus = "none"      // the account holds no value: no lock expected
+	LockExpired   LockStatus = "expired"   // expired_lock: its TTL has passed, it still blocks the value
+	LockExpiring  LockStatus = "expiring"  // expiring_lock: reserved, and a holder outlives it
+	// LockReserved is a sound lock whose TTL is ahead: a reservation (a
+	// signup in progress), or a lock whose holders expire with it. Not a
+	// problem.
+	LockReserved LockStatus = "reserved"
 )
 
 // Problematic reports whether the status is one of the problem kinds.
-func (s LockStatus) Problematic() bool { return s != LockOK && s != LockNone }
+func (s LockStatus) Problematic() bool { return s != LockOK && s != LockNone && s != LockReserved }
+
+// Sound reports whether the status says the lock is as it should be, for
+// now: ok, or reserved (ok until its TTL).
+func (s LockStatus) Sound() bool { return s == LockOK || s == LockReserved }
 
 // LockView is one constraint of an account: the lock it should have and
 // what was found there.
@@ -26,6 +36,9 @@ type LockView struct {
 	Item       Item   // the lock as read; nil when missing
 	Owner      string
 	Status     LockStatus
+	// ExpiresAt is the lock's TTL in epoch seconds, 0 for none (or one
+	// DynamoDB ignores): expired at or before the account view's Now.
+	ExpiresAt int64
 }
 
 // Lock is one lock item as the locks view lists it.
@@ -36,6 +49,7 @@ type Lock struct {
 	Key        map[string]string
 	Item       Item
 	Owner      string // "" when the lock names none (or a non-string one)
+	ExpiresAt  int64  // the lock's TTL in epoch seconds (Schema.LockTTL), 0 for none
 }
 
 // AccountView is an account with its locks, as the browser shows it.
@@ -43,6 +57,9 @@ type AccountView struct {
 	ID    string
 	Item  Item
 	Locks []LockView // one per constraint, in constraint order
+	// Now is the time, in epoch seconds, the locks' TTLs were judged at
+	// (Judge's now): when the account was read.
+	Now int64
 }
 
 // Problematic reports whether any of the account's locks shows a problem.
@@ -77,15 +94,17 @@ func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 	return refs
 }
 
-// Judge builds the view of account it from consistent reads: lockAt finds
-// a lock read by its key; holds says whether an account (a lock's owner
-// other than this one) holds value v of constraint ci.
-func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool) AccountView {
+// Judge builds the view of account it from consistent reads, its locks'
+// TTLs judged at now (epoch seconds) by the check's rules (PATTERN.md,
+// "Locks with a time to live"): lockAt finds a lock read by its key;
+// holds says whether an account (a lock's owner other than this one)
+// holds value v of constraint ci.
+func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool, now int64) AccountView {
 	id := ""
 	if pk, ok := it[s.PK]; ok {
 		id = pk.S
 	}
-	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Constraints))}
+	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Constraints)), Now: now}
 	for ci := range s.Constraints {
 		l := LockView{Constraint: ci, Status: LockNone}
 		switch h, v := s.Held(ci, it); h {
@@ -101,29 +120,45 @@ func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(
 			}
 			l.Item = lock
 			e := s.lockEntry(ci, v, lock)
-			l.Owner = e.Owner
-			switch {
-			case e.OwnerInvalid != nil:
-				l.Status = LockInvalid
-			case e.Owner == "" || e.Owner == id:
-				l.Status = LockOK
-			case holds(e.Owner, ci, v):
-				l.Status = LockDuplicate
-			default:
-				l.Status = LockForeign
-			}
+			l.Owner, l.ExpiresAt = e.Owner, s.LockTTL(ci, lock)
+			l.Status = s.lockStatus(e, id, l.ExpiresAt, s.AccountTTL(it), now, holds)
 		}
 		a.Locks[ci] = l
 	}
 	return a
 }
 
-// MarkDuplicates turns ok locks of values that have other holders into
+// lockStatus judges the lock e of a value account id holds: expired
+// whoever owns it; expiring when the account outlives the reserved lock
+// (it never expires, or expires later), since then the value goes
+// unprotected; otherwise by its owner, reserved while its TTL is ahead.
+// lockTTL and accountTTL are 0 for none.
+func (s Classifier) lockStatus(e Entry, id string, lockTTL, accountTTL, now int64, holds func(owner string, ci int, v string) bool) LockStatus {
+	reserved := lockTTL != 0 && !Expired(lockTTL, now)
+	switch {
+	case e.OwnerInvalid != nil:
+		return LockInvalid
+	case lockTTL != 0 && !reserved:
+		return LockExpired
+	case reserved && (accountTTL == 0 || accountTTL > lockTTL):
+		return LockExpiring
+	case e.Owner == "" || e.Owner == id:
+		if reserved {
+			return LockReserved
+		}
+		return LockOK
+	case holds(e.Owner, e.Constraint, e.Value):
+		return LockDuplicate
+	}
+	return LockForeign
+}
+
+// MarkDuplicates turns ok (or reserved) locks of values that have other holders into
 // duplicates. dup says whether value v of constraint ci is a
 // duplicate_value, as a check found.
 func (a *AccountView) MarkDuplicates(dup func(ci int, v string) bool) {
 	for i, l := range a.Locks {
-		if l.Status == LockOK && dup(l.Constraint, l.Value) {
+		if l.Status.Sound() && dup(l.Constraint, l.Value) {
 			a.Locks[i].Status = LockDuplicate
 		}
 	}

@@ -7,9 +7,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 )
@@ -242,5 +244,79 @@ func unclaim(p *model.Plan) {
 		for j := range a.Conds {
 			a.Conds[j].Value.S = swap(a.Conds[j].Value.S)
 		}
+	}
+}
+
+// TestFakeJudgesTTLsAsTheStore: on a table with TTLs (dynamotest.TTLItems, its TTL
+// attribute enabled on dynoxide) the fake judges the accounts' locks,
+// lists the lock items with their TTLs, checks and plans the TTL repairs
+// as the store does, each at its own now (the fake's clock is set to the
+// store's time, give or take the seconds between): the UI tests of TTLs
+// on the fake stand for the store.
+func TestFakeJudgesTTLsAsTheStore(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	sc := model.DefaultSchema(model.LayoutSingle)
+	sc.TTLAttr, sc.TTLGiven = "ttl", true
+	store, client := dynamotest.Store(t, sc)
+	store.Endpoint = testEndpoint
+	dynamotest.Put(t, client, store.Schema.Table, dynamotest.TTLItems(now)...)
+	f := uitest.New(store.Schema)
+	f.Clock = time.Now
+	f.Put(store.Schema.Table, dynamotest.TTLItems(now)...)
+	ctx := context.Background()
+	same := func(what string, get func(Backend) any) {
+		t.Helper()
+		if want, got := get(store), get(f); !reflect.DeepEqual(want, got) {
+			t.Errorf("%s:\nstore %#v\nfake  %#v", what, want, got)
+		}
+	}
+	same("accounts", func(b Backend) any {
+		page, err := b.AccountsPage(ctx, backend.Cursor{}, 100, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range page.Accounts {
+			if a := page.Accounts[i].Now; a < now.Unix() || a > now.Unix()+60 {
+				t.Errorf("%s judged at %d, want about %d", page.Accounts[i].ID, a, now.Unix())
+			}
+			page.Accounts[i].Now = 0 // each backend's own time
+		}
+		return page.Accounts
+	})
+	same("locks", func(b Backend) any {
+		page, err := b.LocksPage(ctx, backend.Cursor{}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page.Locks
+	})
+	var report model.Report
+	same("check", func(b Backend) any {
+		r, err := b.Check(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.ConsumedRCU, r.Now, report = 0, 0, r
+		return r
+	})
+	if len(report.Problems) != 3 || report.Reservations != 1 {
+		t.Fatalf("the check found %d problems and %d reservations, want 3 and 1: %+v", len(report.Problems), report.Reservations, report)
+	}
+	for _, p := range report.Problems {
+		same("repair of "+string(p.Kind)+" "+p.Value, func(b Backend) any {
+			r, err := b.PlanRepair(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range r.Plan.Actions { // the delete's :now is each backend's
+				for j, c := range r.Plan.Actions[i].Conds {
+					if c.Kind == model.CondNotAfter {
+						r.Plan.Actions[i].Conds[j].Value = model.N("NOW")
+					}
+				}
+			}
+			return r
+		})
 	}
 }

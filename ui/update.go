@@ -204,7 +204,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		// Every row that names what the write changed is read again.
 		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
-		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), m.locks.RefreshFor(named), start)
+		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), m.locks.RefreshFor(named, msg.Locks), start)
 	default:
 		m.write, cmd = m.write.Update(msg)
 	}

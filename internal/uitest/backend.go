@@ -251,7 +251,8 @@ func page[T any](b *Backend, items []T, from backend.Cursor, want int) ([]T, bac
 
 // judge builds the views of account items, as dynamo.Store.Judge does:
 // each lock read by its key, a lock's owner read to tell foreign from
-// duplicate, and accounts of one page that share a value marked.
+// duplicate, TTLs judged at the backend's time (Clock), and accounts of
+// one page that share a value marked.
 func (b *Backend) judge(items []model.Item) []model.AccountView {
 	sc := &b.schema
 	lockAt := func(r model.KeyRef) (model.Item, bool) {
@@ -265,8 +266,9 @@ func (b *Backend) judge(items []model.Item) []model.AccountView {
 	}
 	views := make([]model.AccountView, len(items))
 	held := map[string]int{}
+	now := model.Epoch(b.now())
 	for i, it := range items {
-		views[i] = model.Classifier{Schema: sc}.Judge(it, lockAt, holds)
+		views[i] = model.Classifier{Schema: sc}.Judge(it, lockAt, holds, now)
 		for _, l := range views[i].Locks {
 			if l.Value != "" {
 				held[fmt.Sprint(l.Constraint, l.Value)]++
@@ -304,7 +306,8 @@ func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) 
 		for _, it := range b.sorted(table) {
 			if e := (model.Classifier{Schema: sc}).Classify(table, it); e.Kind == model.EntryLock {
 				lt, key := sc.LockKey(e.Constraint, e.Value)
-				locks = append(locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner})
+				locks = append(locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner,
+					ExpiresAt: sc.LockTTL(e.Constraint, it)})
 			}
 		}
 	}

@@ -159,7 +159,7 @@ func (m Model) selectedTakes() (account, problem bool) {
 		return true, false
 	case rows.Lock:
 		switch m.src.status(r) {
-		case model.LockMissing, model.LockForeign, model.LockDuplicate, model.LockInvalid:
+		case model.LockMissing, model.LockForeign, model.LockDuplicate, model.LockInvalid, model.LockExpired, model.LockExpiring:
 			return true, true
 		}
 		return true, false
@@ -695,7 +695,22 @@ func (m Model) SelectedProblem() (p model.Problem, ok bool) {
 			return sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}), true
 		case model.LockInvalid:
 			return sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), true
+		case model.LockExpired, model.LockExpiring:
+			return lockTTLProblem(sc, a, ci), true
 		}
 	}
 	return p, false
+}
+
+// lockTTLProblem is the expired or expiring lock of constraint ci of
+// account a as its row knows it: with a as its one holder.
+func lockTTLProblem(sc *model.Schema, a *model.AccountView, ci int) model.Problem {
+	l := a.Locks[ci]
+	kind := model.ExpiredLock
+	if l.Status == model.LockExpiring {
+		kind = model.ExpiringLock
+	}
+	p := sc.HolderProblem(kind, ci, l.Value, l.Owner, []string{a.ID})
+	p.ExpiresAt = l.ExpiresAt
+	return p
 }

@@ -38,14 +38,14 @@ func (m Model) open() tea.Cmd {
 		}
 		return events.Emit(open)
 	case rows.Orphan:
-		p := *m.src.orphan(r)
+		p, now := *m.src.orphan(r), m.src.items.JudgedAt()
 		table, key := sc.LockKey(p.ConstraintIndex(), p.Value) // the raw key
 		return events.Emit(detail.OpenMsg{Title: "lock " + model.Printable(p.Value), Read: &model.KeyRef{Table: table, Key: key},
 			Render: func(lock model.Item) []string {
 				if lock == nil {
 					return []string{"this lock no longer exists: it may have been repaired (r reloads)"}
 				}
-				return append(append(detail.ItemLines(lock), ""), orphanWhy(p))
+				return append(append(detail.ItemLines(lock), ""), orphanWhy(p, now))
 			}})
 	case rows.More:
 		return events.Emit(ProblemsMsg{Kind: model.OrphanLock})
@@ -115,8 +115,12 @@ func partition(r *rows.Renderer, id string) *detail.Partition {
 	}}
 }
 
-// orphanWhy says why an orphan lock is a problem.
-func orphanWhy(p model.Problem) string {
+// orphanWhy says why a lock nobody holds is a problem: an orphan, or an
+// expired lock (at now).
+func orphanWhy(p model.Problem, now int64) string {
+	if p.Kind == model.ExpiredLock {
+		return "why: expired_lock: " + p.TTLNote(now) + "; no account holds it."
+	}
 	why := "why: orphan_lock: no account holds " + p.Constraint + " = " + model.Printable(p.Value) + ", so nobody can ever claim this value again."
 	if p.Owner != "" {
 		why += " Its owner " + model.Printable(p.Owner) + " does not hold it (renamed or deleted without releasing the lock)."
@@ -175,6 +179,15 @@ func lockLines(r *rows.Renderer, a *model.AccountView, ci int, lock model.Item) 
 		lines = append(lines, "why: duplicate_value: other accounts hold "+attr+" = "+model.Printable(l.Value)+" too (see the problems view).")
 	case model.LockOK:
 		lines = append(lines, "ok: "+id+" holds "+attr+" = "+model.Printable(l.Value)+" and this lock protects it.")
+	case model.LockExpired:
+		lines = append(lines, "why: expired_lock: "+lockTTLProblem(sc, a, ci).TTLNote(a.Now)+
+			"; once it is gone, nothing stops another account from taking the value "+id+" holds.")
+	case model.LockExpiring:
+		lines = append(lines, "why: expiring_lock: "+lockTTLProblem(sc, a, ci).TTLNote(a.Now)+
+			": "+id+" does not expire with it.")
+	case model.LockReserved:
+		lines = append(lines, "ok: "+id+" holds "+attr+" = "+model.Printable(l.Value)+" and this lock protects it, "+
+			model.TTLSaid(l.ExpiresAt, a.Now)+"; "+id+" expires no later.")
 	}
 	return lines
 }

@@ -119,7 +119,7 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 	case rows.Lock:
 		return d.r.LockCells(d.account(r), int(r.Lock)), true
 	case rows.Orphan:
-		return d.r.OrphanCells(d.orphan(r)), true
+		return d.r.OrphanCells(d.orphan(r), d.items.JudgedAt()), true
 	}
 	return rows.Cells{}, false
 }
@@ -140,7 +140,7 @@ func (d *source) Render(i, width int, selected bool) string {
 	case rows.Lock:
 		return d.r.Lock(d.account(r), int(r.Lock), width, selected)
 	case rows.Orphan:
-		return d.r.Orphan(d.orphan(r), width, selected)
+		return d.r.Orphan(d.orphan(r), d.items.JudgedAt(), width, selected)
 	case rows.Group:
 		return d.r.Text(r.Text, d.r.Styles.Group, width, selected)
 	case rows.More:

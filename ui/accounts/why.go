@@ -25,9 +25,13 @@ func (m Model) whyNoAccount(k tea.KeyPressMsg) string {
 	if m.src.Len() == 0 {
 		return says + "none is loaded"
 	}
-	switch m.src.row(m.list.Cursor()).Kind {
+	switch r := m.src.row(m.list.Cursor()); r.Kind {
 	case rows.Orphan:
-		return says + "this is an orphan lock (" + m.km.Fix.Help().Key + " fixes it)"
+		what := "an orphan lock"
+		if m.src.orphan(r).Kind == model.ExpiredLock {
+			what = "an expired lock nobody holds"
+		}
+		return says + "this is " + what + " (" + m.km.Fix.Help().Key + " fixes it)"
 	case rows.More:
 		return says + "this row leads to the problems view"
 	}

@@ -22,6 +22,10 @@ type compactAccount struct {
 	// does (Cache.Match); "" until then. A read replaces the whole
 	// compact form, hay with it.
 	hay string
+	// now is when the locks' TTLs were judged (model.AccountView.Now):
+	// what the rows' "expired 3 h ago" counts from. Not what the account
+	// shows, so not compared by equal.
+	now int64
 }
 
 type compactAttr struct {
@@ -31,13 +35,14 @@ type compactAttr struct {
 
 type compactLock struct {
 	value, owner string
+	expiresAt    int64 // the lock's TTL, 0 for none
 	status       model.LockStatus
 	found        bool
 }
 
 // compact keeps what the rows show of a.
 func compact(sc *model.Schema, a model.AccountView) compactAccount {
-	c := compactAccount{id: a.ID, attrs: make([]compactAttr, len(sc.Constraints)), locks: make([]compactLock, len(a.Locks))}
+	c := compactAccount{id: a.ID, attrs: make([]compactAttr, len(sc.Constraints)), locks: make([]compactLock, len(a.Locks)), now: a.Now}
 	for ci, con := range sc.Constraints {
 		if v, ok := a.Item[con.Attr]; ok {
 			if v.Kind != model.KindS {
@@ -50,7 +55,7 @@ func compact(sc *model.Schema, a model.AccountView) compactAccount {
 		if l.Status == model.LockInvalid {
 			return compactAccount{id: a.ID, full: &a}
 		}
-		c.locks[i] = compactLock{value: l.Value, owner: l.Owner, status: l.Status, found: l.Item != nil}
+		c.locks[i] = compactLock{value: l.Value, owner: l.Owner, expiresAt: l.ExpiresAt, status: l.Status, found: l.Item != nil}
 	}
 	return c
 }
@@ -87,9 +92,9 @@ func (c *compactAccount) view(sc *model.Schema) model.AccountView {
 			it[con.Attr] = model.S(a.s)
 		}
 	}
-	a := model.AccountView{ID: c.id, Item: it, Locks: make([]model.LockView, len(c.locks))}
+	a := model.AccountView{ID: c.id, Item: it, Locks: make([]model.LockView, len(c.locks)), Now: c.now}
 	for ci, l := range c.locks {
-		lv := model.LockView{Constraint: ci, Value: l.value, Owner: l.owner, Status: l.status}
+		lv := model.LockView{Constraint: ci, Value: l.value, Owner: l.owner, Status: l.status, ExpiresAt: l.expiresAt}
 		if l.found {
 			lv.Item = model.Item{}
 			if l.owner != "" {
@@ -102,10 +107,15 @@ func (c *compactAccount) view(sc *model.Schema) model.AccountView {
 }
 
 // equal reports whether c and o show the same: the same values, locks
-// and statuses as read.
+// (TTLs included) and statuses as read, whenever they were judged.
 func (c *compactAccount) equal(o *compactAccount) bool {
 	if c.full != nil || o.full != nil {
-		return c.full != nil && o.full != nil && reflect.DeepEqual(c.full, o.full)
+		if c.full == nil || o.full == nil {
+			return false
+		}
+		a, b := *c.full, *o.full
+		a.Now, b.Now = 0, 0
+		return reflect.DeepEqual(a, b)
 	}
 	return c.id == o.id && slices.Equal(c.attrs, o.attrs) && slices.Equal(c.locks, o.locks)
 }

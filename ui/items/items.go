@@ -24,7 +24,7 @@ type Cache struct {
 	report   *model.Report
 	dup      model.OthersHold // the report's duplicate values (nil: none known)
 	// lockStatus is the status of (constraint, raw value) of a lock item
-	// from the report: orphan or foreign.
+	// from the report: orphan, foreign, expired or expiring.
 	lockStatus map[lockID]model.LockStatus
 	// locks are the lock items paged in, by LockKey.
 	locks map[string]model.Lock
@@ -93,7 +93,7 @@ func (c *Cache) Status(id string, ci int) model.LockStatus {
 		return model.LockNone
 	}
 	st := ca.status(ci)
-	if st == model.LockOK && c.dup != nil && c.dup(ci, ca.value(ci)) {
+	if st.Sound() && c.dup != nil && c.dup(ci, ca.value(ci)) {
 		return model.LockDuplicate
 	}
 	return st
@@ -118,6 +118,10 @@ func (c *Cache) SetReport(r *model.Report, dup model.OthersHold) {
 			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockOrphan
 		case model.ForeignLock:
 			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockForeign
+		case model.ExpiredLock:
+			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockExpired
+		case model.ExpiringLock:
+			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockExpiring
 		}
 	}
 }
@@ -137,8 +141,20 @@ func (c *Cache) Reports(p model.Problem) bool {
 	})
 }
 
+// JudgedAt is the time, in epoch seconds, the finished check judged TTLs
+// at (its start), which the lock items' statuses and their "expired 3 h
+// ago" count from; 0 before a check, or when no table has a TTL.
+func (c *Cache) JudgedAt() int64 {
+	if c.report == nil {
+		return 0
+	}
+	return c.report.Now
+}
+
 // LockStatus is a lock item's status by the check, in words and as a
-// status: "checking" until a check has finished.
+// status: "checking" until a check has finished; reserved for a sound
+// lock whose TTL is ahead (a reservation, which the check counts but does
+// not list, or a lock whose holders expire with it).
 func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 	switch {
 	case l.Item == nil:
@@ -153,6 +169,9 @@ func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 		// The lock is sound, but the value it guards is held twice: the
 		// accounts view calls it so too.
 		return string(model.LockDuplicate), model.LockDuplicate
+	}
+	if l.ExpiresAt != 0 && !model.Expired(l.ExpiresAt, c.report.Now) {
+		return string(model.LockReserved), model.LockReserved
 	}
 	return string(model.LockOK), model.LockOK
 }

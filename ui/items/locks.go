@@ -37,20 +37,22 @@ func (c *Cache) Lock(k string) model.Lock { return c.locks[k] }
 // lock is gone). Only locks held are kept: the cache lists no more locks
 // than the pages did.
 func (c *Cache) ReadLock(k string, it model.Item) {
-	owner := ""
+	owner, ttl := "", int64(0)
 	if l, ok := c.locks[k]; ok && it != nil {
 		owner = (model.Classifier{Schema: c.schema}).Classify(l.Table, it).Owner
+		ttl = c.schema.LockTTL(l.Constraint, it)
 	}
-	c.readLock(k, it, owner)
+	c.readLock(k, it, owner, ttl)
 }
 
-// readLock keeps lock k as read: it, owned by owner. A lock gone keeps
-// the owner it had, for its row to say whose it was.
-func (c *Cache) readLock(k string, it model.Item, owner string) {
+// readLock keeps lock k as read: it, owned by owner, expiring at ttl (0:
+// never). A lock gone keeps the owner it had, for its row to say whose it
+// was.
+func (c *Cache) readLock(k string, it model.Item, owner string, ttl int64) {
 	if l, ok := c.locks[k]; ok {
 		l.Item = it
 		if it != nil {
-			l.Owner = owner
+			l.Owner, l.ExpiresAt = owner, ttl
 		}
 		c.locks[k] = l
 	}
@@ -66,7 +68,7 @@ func (c *Cache) readLocks(a model.AccountView) {
 			continue
 		}
 		table, key := c.schema.LockKey(ci, l.Value)
-		c.readLock(LockKey(table, key), l.Item, l.Owner)
+		c.readLock(LockKey(table, key), l.Item, l.Owner, l.ExpiresAt)
 	}
 }
 

@@ -109,7 +109,8 @@ func (m *Model) Asked() tea.Msg {
 }
 
 // SelectedProblem is the problem the selected lock shows, once the check
-// has judged it: an orphan, a foreign lock, a value held twice.
+// has judged it: an orphan, a foreign lock, a value held twice, an
+// expired or expiring lock.
 func (m Model) SelectedProblem() (model.Problem, bool) {
 	if m.src.Len() == 0 || m.src.items.Report() == nil {
 		return model.Problem{}, false
@@ -130,6 +131,7 @@ func (m Model) SelectedProblem() (model.Problem, bool) {
 // kindOf is the problem a lock's status says.
 var kindOf = map[model.LockStatus]model.ProblemKind{
 	model.LockOrphan: model.OrphanLock, model.LockForeign: model.ForeignLock, model.LockDuplicate: model.DuplicateValue,
+	model.LockExpired: model.ExpiredLock, model.LockExpiring: model.ExpiringLock,
 }
 
 // whyNot says why f, e or d (k) does nothing on the selected lock.
@@ -210,10 +212,11 @@ func (m *Model) Reload() tea.Cmd {
 }
 
 // RefreshFor reads again, consistently, the locks listed that name one of
-// accounts ids as owner: a write to them may have released or handed
-// them over. (A lock they hold now is read with the accounts.)
-func (m Model) RefreshFor(ids []string) tea.Cmd {
-	refs := m.src.items.LocksOf(ids)
+// accounts ids as owner (a write to them may have released or handed
+// them over; a lock they hold now is read with the accounts) and the
+// locks at keys, which a write changed.
+func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
+	refs := append(m.src.items.LocksOf(ids), keys...)
 	if len(refs) == 0 {
 		return nil
 	}
@@ -424,7 +427,7 @@ func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) { return d
 func (d *source) cells(i int) (rows.Cells, bool) {
 	l := d.lock(i)
 	words, st := d.lockStatus(&l)
-	return d.r.LockItemCells(&l, words, st), true
+	return d.r.LockItemCells(&l, words, st, d.items.JudgedAt()), true
 }
 
 // Measure lays out the rows about to be shown together (browser.Measurer).

@@ -31,8 +31,11 @@ type Model struct {
 	w, h    int
 	hint    string   // the report's schema hint ("" for none)
 	wrapped []string // hint, wrapped to the width: shown above the list
-	note    string   // what the last key could not do
-	asked   tea.Msg  // what the last key asks of the write dialog (Asked)
+	// warned are the report's warnings (TTLs DynamoDB ignores), the first
+	// maxWarnings of them wrapped to the width, shown under the hint.
+	warned []string
+	note   string  // what the last key could not do
+	asked  tea.Msg // what the last key asks of the write dialog (Asked)
 }
 
 // New returns the problems view, waiting for the check.
@@ -86,13 +89,27 @@ func (m *Model) SetReport(r *model.Report, hint string) {
 	m.list.SetCursor(m.list.Cursor())
 }
 
-// layout wraps the schema hint to the width and gives the list the rest.
+// maxWarnings is how many of a report's warnings the view shows; the
+// rest are counted (check lists them all).
+const maxWarnings = 2
+
+// layout wraps the schema hint and the warnings to the width and gives
+// the list the rest.
 func (m *Model) layout() {
-	m.wrapped = nil
+	m.wrapped, m.warned = nil, nil
 	if m.hint != "" {
 		m.wrapped = append(strings.Split(ansi.Wrap("hint: "+m.hint, max(m.w-2, 20), " ,"), "\n"), "")
 	}
-	m.list.SetSize(m.w, max(m.h-len(m.wrapped), 1))
+	if r := m.src.report; r != nil && len(r.Warnings) > 0 {
+		for _, w := range r.Warnings[:min(len(r.Warnings), maxWarnings)] {
+			m.warned = append(m.warned, strings.Split(ansi.Wrap("warning: "+model.Printable(w), max(m.w-2, 20), " ,"), "\n")...)
+		}
+		if n := len(r.Warnings) - maxWarnings; n > 0 {
+			m.warned = append(m.warned, fmt.Sprintf("and %d more warnings: locktable check lists them", n))
+		}
+		m.warned = append(m.warned, "")
+	}
+	m.list.SetSize(m.w, max(m.h-len(m.wrapped)-len(m.warned), 1))
 }
 
 // SetCheck says how the check stands, for what the view shows before its
@@ -118,7 +135,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.note = ""
 	}
 	if c, click := msg.(tea.MouseClickMsg); click {
-		c.Y -= len(m.wrapped) // the hint is above the list
+		c.Y -= len(m.wrapped) + len(m.warned) // the hint and the warnings are above the list
 		msg = c
 	}
 	switch p, selected := m.Selected(); {
@@ -193,13 +210,22 @@ func (m Model) View() string {
 	case !m.ready:
 		return m.src.r.Styles.Dim.Render("  " + m.waiting())
 	case m.src.Len() == 0 && m.wrapped == nil:
-		return m.src.r.Styles.Dim.Render("  " + m.src.clean())
+		return m.warnings() + m.src.r.Styles.Dim.Render("  "+m.src.clean())
 	}
 	var b strings.Builder
 	for _, l := range m.wrapped {
 		b.WriteString(m.src.r.Styles.Error.Render(l) + "\n")
 	}
-	return b.String() + m.list.View()
+	return b.String() + m.warnings() + m.list.View()
+}
+
+// warnings are the warning lines, each ended.
+func (m Model) warnings() string {
+	var b strings.Builder
+	for _, l := range m.warned {
+		b.WriteString(m.src.r.Styles.Dim.Render(l) + "\n")
+	}
+	return b.String()
 }
 
 // waiting says why no problem is shown yet.
@@ -264,7 +290,7 @@ func (d *source) Heading(i int) bool { return d.lines[i].problem < 0 }
 // cells are line i's parts, false for a group's title.
 func (d *source) cells(i int) (rows.Cells, bool) {
 	if l := d.lines[i]; l.problem >= 0 {
-		return d.r.ProblemCells(&d.problems[l.problem]), true
+		return d.r.ProblemCells(&d.problems[l.problem], d.report.Now), true
 	}
 	return rows.Cells{}, false
 }
@@ -282,7 +308,7 @@ func (d *source) Render(i, width int, selected bool) string {
 			return d.r.Line(c, lay, selected)
 		}
 	}
-	return d.r.Problem(&d.problems[l.problem], width, selected)
+	return d.r.Problem(&d.problems[l.problem], d.report.Now, width, selected)
 }
 
 // at returns the problem on line i, if the line is one.

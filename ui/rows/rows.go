@@ -167,6 +167,7 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 		if l.Status == model.LockForeign {
 			c.Detail = append(c.Detail, Part{Text: " (does not hold " + attr + ")", Rank: Words})
 		}
+		c.Detail = appendTTL(c.Detail, l.ExpiresAt, a.Now)
 	}
 	if c.Shared < 0 {
 		c.Shared = sharedOf(c.Key, l.Value)
@@ -174,31 +175,53 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 	return c
 }
 
-// Orphan renders an orphan lock found by the check.
-func (r Renderer) Orphan(p *model.Problem, width int, selected bool) string {
-	return r.line(r.OrphanCells(p), width, selected)
+// appendTTL adds to a lock's detail when its TTL of at passed or will, at
+// now ("expired 3 h ago", "reserved 12 min more"), kept whole: it is what
+// an expired or a reserved lock's row is about. Nothing without a TTL, or
+// without a now to count from (0).
+func appendTTL(detail []Part, at, now int64) []Part {
+	if at == 0 || now == 0 {
+		return detail
+	}
+	return append(detail, Part{Text: "  " + model.TTLSaid(at, now), Rank: Whole})
 }
 
-// OrphanCells are an orphan lock's parts: its key, and its owner whole.
-func (r Renderer) OrphanCells(p *model.Problem) Cells {
+// Orphan renders a lock nobody holds found by the check (an orphan, or an
+// expired lock), of a check that judged TTLs at now.
+func (r Renderer) Orphan(p *model.Problem, now int64, width int, selected bool) string {
+	return r.line(r.OrphanCells(p, now), width, selected)
+}
+
+// OrphanCells are the parts of a lock nobody holds: its key, and its
+// owner whole; an expired lock's time at now whole too.
+func (r Renderer) OrphanCells(p *model.Problem, now int64) Cells {
 	ci := p.ConstraintIndex()
 	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
 	if p.Owner != "" {
 		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
 	}
+	status := model.LockOrphan
+	if p.Kind == model.ExpiredLock {
+		detail[0].Text = strings.TrimSuffix(detail[0].Text, ";")
+		detail = appendTTL(detail[:1], p.ExpiresAt, now)
+		status = model.LockExpired
+	}
 	key := r.LockKey(ci, p.Value)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail,
-		Status: string(model.LockOrphan), StatusStyle: r.Styles.Status[model.LockOrphan].Paint()}
+		Status: string(status), StatusStyle: r.Styles.Status[status].Paint()}
 }
 
-// Problem renders a problem of the problems view.
-func (r Renderer) Problem(p *model.Problem, width int, selected bool) string {
-	return r.line(r.ProblemCells(p), width, selected)
+// Problem renders a problem of the problems view, of a check that judged
+// TTLs at now.
+func (r Renderer) Problem(p *model.Problem, now int64, width int, selected bool) string {
+	return r.line(r.ProblemCells(p, now), width, selected)
 }
 
 // ProblemCells are a problem's parts: its lock key (or value) cut in the
-// middle, its owner and holders whole, its attribute dropped first.
-func (r Renderer) ProblemCells(p *model.Problem) Cells {
+// middle, its owner and holders whole, its attribute dropped first. An
+// expired or expiring lock says when at now, whole, and what that means
+// as the report does, dropped first.
+func (r Renderer) ProblemCells(p *model.Problem, now int64) Cells {
 	key := model.Printable(p.Value)
 	if p.Lock != nil {
 		key = r.LockKey(p.ConstraintIndex(), p.Value)
@@ -222,6 +245,9 @@ func (r Renderer) ProblemCells(p *model.Problem) Cells {
 			detail = append(detail, Part{Text: ", " + strings.Join(ids[1:], ", "), Rank: Value, Short: fmt.Sprintf(" +%d", len(ids)-1)})
 		}
 	}
+	if c := p.TTLConsequence(); c != "" {
+		detail = append(appendTTL(detail, p.ExpiresAt, now), Part{Text: "; " + c, Rank: Words})
+	}
 	status := strings.TrimSuffix(strings.TrimSuffix(string(p.Kind), "_lock"), "_value")
 	return Cells{Indent: "  ", Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail, Status: status, StatusStyle: r.Styles.Kind[p.Kind].Paint()}
 }
@@ -243,18 +269,22 @@ func Count(n int64) string {
 	return s
 }
 
-// LockItem renders a row of the locks view: the lock's key, its owner and
-// its status in words.
-func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus, width int, selected bool) string {
-	return r.line(r.LockItemCells(l, words, status), width, selected)
+// LockItem renders a row of the locks view: the lock's key, its owner,
+// its TTL at now, and its status in words.
+func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus, now int64, width int, selected bool) string {
+	return r.line(r.LockItemCells(l, words, status, now), width, selected)
 }
 
 // LockItemCells are a lock item's parts: its key cut in the middle, its
-// owner whole, its attribute dropped first.
-func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockStatus) Cells {
+// owner and its TTL at now (0: not known yet, not said) whole, its
+// attribute dropped first.
+func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockStatus, now int64) Cells {
 	detail := []Part{{Text: r.Schema.Constraints[l.Constraint].Attr, Rank: Words}, {Text: "  no owner", Rank: Whole}}
 	if l.Owner != "" {
 		detail[1].Text = "  owner " + model.Printable(l.Owner)
+	}
+	if l.Item != nil {
+		detail = appendTTL(detail, l.ExpiresAt, now)
 	}
 	st := r.Styles.Dim
 	if status != model.LockNone {

@@ -123,10 +123,10 @@ func TestOrphanAndProblemRows(t *testing.T) {
 	r, sc := renderer()
 	owned := sc.LockProblem(model.OrphanLock, 0, "old@x.io", "ACCT#a1")
 	ownerless := sc.LockProblem(model.OrphanLock, 1, "ghost", "")
-	if got, want := ansi.Strip(r.Orphan(&owned, 100, false)), cols("  ", "UNIQ#EMAIL#old@x.io", "owner ACCT#a1 does not hold it", "orphan"); got != want {
+	if got, want := ansi.Strip(r.Orphan(&owned, 0, 100, false)), cols("  ", "UNIQ#EMAIL#old@x.io", "owner ACCT#a1 does not hold it", "orphan"); got != want {
 		t.Errorf("orphan with owner\n got %q\nwant %q", got, want)
 	}
-	if got, want := ansi.Strip(r.Orphan(&ownerless, 100, false)), cols("  ", "UNIQ#HANDLE#ghost", "no owner; nobody holds username", "orphan"); got != want {
+	if got, want := ansi.Strip(r.Orphan(&ownerless, 0, 100, false)), cols("  ", "UNIQ#HANDLE#ghost", "no owner; nobody holds username", "orphan"); got != want {
 		t.Errorf("orphan without owner\n got %q\nwant %q", got, want)
 	}
 
@@ -150,7 +150,7 @@ func TestOrphanAndProblemRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.p.Kind), func(t *testing.T) {
-			if got := ansi.Strip(r.Problem(&tt.p, 100, false)); got != tt.want {
+			if got := ansi.Strip(r.Problem(&tt.p, 0, 100, false)); got != tt.want {
 				t.Errorf("problem row\n got %q\nwant %q", got, tt.want)
 			}
 		})
@@ -173,7 +173,7 @@ func TestLockItemRow(t *testing.T) {
 		{&bare, "orphan", model.LockOrphan, cols("  ", "UNIQ#HANDLE#ghost", "username  no owner", "orphan")},
 	}
 	for _, tt := range tests {
-		if got := ansi.Strip(r.LockItem(tt.l, tt.words, tt.status, 100, false)); got != tt.want {
+		if got := ansi.Strip(r.LockItem(tt.l, tt.words, tt.status, 0, 100, false)); got != tt.want {
 			t.Errorf("lock item %s\n got %q\nwant %q", tt.words, got, tt.want)
 		}
 	}
@@ -206,9 +206,9 @@ func TestRowsFitTheWidth(t *testing.T) {
 				"account":  r.Account(a, width, sel),
 				"email":    r.Lock(a, 0, width, sel),
 				"username": r.Lock(a, 1, width, sel),
-				"orphan":   r.Orphan(&orphan, width, sel),
-				"problem":  r.Problem(&orphan, width, sel),
-				"lockitem": r.LockItem(&l, "orphan", model.LockOrphan, width, sel),
+				"orphan":   r.Orphan(&orphan, 0, width, sel),
+				"problem":  r.Problem(&orphan, 0, width, sel),
+				"lockitem": r.LockItem(&l, "orphan", model.LockOrphan, 0, width, sel),
 				"text":     r.Text("orphan locks: "+wide+wide, r.Styles.Group, width, sel),
 			}
 			for name, line := range lines {
@@ -270,9 +270,9 @@ func TestHostileValuesRenderVisible(t *testing.T) {
 		"account":  r.Account(a, 400, false),
 		"email":    r.Lock(a, 0, 400, false),
 		"username": r.Lock(a, 1, 400, true),
-		"orphan":   r.Orphan(&orphan, 400, false),
-		"problem":  r.Problem(&prob, 400, false),
-		"lockitem": r.LockItem(&l, "foreign", model.LockForeign, 400, false),
+		"orphan":   r.Orphan(&orphan, 0, 400, false),
+		"problem":  r.Problem(&prob, 0, 400, false),
+		"lockitem": r.LockItem(&l, "foreign", model.LockForeign, 0, 400, false),
 	}
 	for name, line := range lines {
 		rest := sgr.ReplaceAllString(line, "")

@@ -37,7 +37,7 @@ func TestScreenKeepsWhatTellsRowsApart(t *testing.T) {
 	} {
 		p := sc.LockProblem(model.ForeignLock, 0, v[0], v[1])
 		p.Accounts = []string{v[2]}
-		cs = append(cs, r.ProblemCells(&p))
+		cs = append(cs, r.ProblemCells(&p, 0))
 		whole = append(whole, "owner "+v[1], "held by "+v[2])
 	}
 	for _, width := range []int{80, 200} {

@@ -82,12 +82,13 @@ func (h Header) Render(st *styles.Styles, width int) string {
 
 	// Narrower, the counts take their short words and lose the check's
 	// read capacity, then the count of other items (their tab says they
-	// are there), and only then do the inactive tabs keep their keys only,
-	// before anything is cut.
+	// are there), then the reservations (not problems), and only then do
+	// the inactive tabs keep their keys only, before anything is cut.
 	var line2 string
-	for _, try := range []struct{ compact, tiny, rcu, others bool }{
-		{false, false, true, true}, {false, true, true, true}, {false, true, false, true}, {false, true, false, false},
-		{true, true, true, true}, {true, true, false, true}, {true, true, false, false},
+	for _, try := range []shown{
+		{false, false, true, true, true}, {false, true, true, true, true}, {false, true, false, true, true},
+		{false, true, false, false, true}, {false, true, false, false, false},
+		{true, true, true, true, true}, {true, true, false, true, true}, {true, true, false, false, true}, {true, true, false, false, false},
 	} {
 		var tabs []string
 		for i, v := range h.Views {
@@ -104,7 +105,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 		if try.tiny {
 			gap = "  "
 		}
-		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, try.tiny, try.rcu, try.others)
+		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, try)
 		if ansi.StringWidth(line2) <= width {
 			break
 		}
@@ -112,50 +113,39 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
 }
 
+// shown is what the second header line shows of the check's counts:
+// the inactive tabs by key only (compact), the kinds in fewer letters
+// (tiny), the read capacity (rcu), the other items (others) and the
+// reservations (reserved).
+type shown struct{ compact, tiny, rcu, others, reserved bool }
+
 // shortKind names each kind in the header by the word its rows show, so
 // that every count fits a narrow terminal.
 var shortKind = map[model.ProblemKind]string{
 	model.MissingLock: "missing", model.OrphanLock: "orphan", model.ForeignLock: "foreign",
+	model.ExpiredLock: "expired", model.ExpiringLock: "expiring",
 	model.DuplicateValue: "duplicate", model.InvalidValue: "invalid",
 }
 
 // tinyKind is shortKind for the narrowest terminals.
 var tinyKind = map[model.ProblemKind]string{
 	model.MissingLock: "miss", model.OrphanLock: "orph", model.ForeignLock: "forgn",
+	model.ExpiredLock: "expd", model.ExpiringLock: "expg",
 	model.DuplicateValue: "dup", model.InvalidValue: "inval",
 }
 
+// ttlKind says which kinds only a table with a TTL can have: a check that
+// judged no TTL (Report.Now 0) does not count them.
+var ttlKind = map[model.ProblemKind]bool{model.ExpiredLock: true, model.ExpiringLock: true}
+
 // render says how the check stands: its progress while it runs, the
-// problem counts per kind once it is done (tiny: in fewer letters; rcu:
-// with the read capacity it took; others: with the count of other items).
-func (c Check) render(st *styles.Styles, tiny, rcu, others bool) string {
+// problem counts per kind once it is done, as try says.
+func (c Check) render(st *styles.Styles, try shown) string {
 	switch {
 	case c.Err != nil:
 		return st.Error.Render("check failed (r to retry)")
 	case c.Report != nil:
-		var parts []string
-		names, sep := shortKind, " · "
-		if tiny {
-			names, sep = tinyKind, "·"
-		}
-		for _, k := range model.ProblemKinds {
-			style := st.Dim
-			if c.Counts[k] > 0 {
-				style = st.Kind[k]
-			}
-			parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
-		}
-		if c.Others > 0 && others {
-			other := "other items "
-			if tiny {
-				other = "other "
-			}
-			parts = append(parts, st.Dim.Render(other+rows.Count(int64(c.Others))))
-		}
-		if used := c.Report.ConsumedRCU; used > 0 && rcu {
-			parts = append(parts, st.Dim.Render("check: "+rcuText(used)+" RCU"))
-		}
-		return strings.Join(parts, sep)
+		return c.counts(st, try)
 	case c.Running:
 		p := c.Progress
 		of := ""
@@ -173,6 +163,46 @@ func (c Check) render(st *styles.Styles, tiny, rcu, others bool) string {
 		return st.Dim.Render(fmt.Sprintf("%s: %s%s items scanned%s", phase, rows.Count(p.Scanned), of, rate))
 	}
 	return ""
+}
+
+// counts are a finished check's counts, as try says: per kind (those of
+// TTLs where the check judged TTLs), then the other items, the
+// reservations and the read capacity.
+func (c Check) counts(st *styles.Styles, try shown) string {
+	var parts []string
+	names, sep := shortKind, " · "
+	if try.tiny {
+		names, sep = tinyKind, "·"
+	}
+	ttl := c.Report.Now != 0
+	for _, k := range model.ProblemKinds {
+		if ttlKind[k] && !ttl && c.Counts[k] == 0 {
+			continue
+		}
+		style := st.Dim
+		if c.Counts[k] > 0 {
+			style = st.Kind[k]
+		}
+		parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
+	}
+	if c.Others > 0 && try.others {
+		other := "other items "
+		if try.tiny {
+			other = "other "
+		}
+		parts = append(parts, st.Dim.Render(other+rows.Count(int64(c.Others))))
+	}
+	if ttl && try.reserved {
+		reserved := "reserved "
+		if try.tiny {
+			reserved = "resv "
+		}
+		parts = append(parts, st.Dim.Render(reserved+rows.Count(int64(c.Report.Reservations))))
+	}
+	if used := c.Report.ConsumedRCU; used > 0 && try.rcu {
+		parts = append(parts, st.Dim.Render("check: "+rcuText(used)+" RCU"))
+	}
+	return strings.Join(parts, sep)
 }
 
 // Status renders the status line: an error (with how to retry) wins over a

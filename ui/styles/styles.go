@@ -104,6 +104,9 @@ func build(isDark bool) Styles {
 		model.LockForeign:   inline(st().Foreground(orange).Bold(true)),
 		model.LockDuplicate: inline(st().Foreground(orange).Bold(true)),
 		model.LockInvalid:   inline(st().Foreground(red).Bold(true)),
+		model.LockExpired:   inline(st().Foreground(magenta).Bold(true)),
+		model.LockExpiring:  inline(st().Foreground(orange).Bold(true)),
+		model.LockReserved:  inline(st().Foreground(accent)),
 	}
 	s.Kind = map[model.ProblemKind]Style{
 		model.MissingLock:    s.Status[model.LockMissing],
@@ -111,6 +114,8 @@ func build(isDark bool) Styles {
 		model.ForeignLock:    s.Status[model.LockForeign],
 		model.DuplicateValue: s.Status[model.LockDuplicate],
 		model.InvalidValue:   s.Status[model.LockInvalid],
+		model.ExpiredLock:    s.Status[model.LockExpired],
+		model.ExpiringLock:   s.Status[model.LockExpiring],
 	}
 	return s
 }

@@ -82,9 +82,13 @@ type SavedMsg struct {
 }
 
 // WrittenMsg says the dialog of a write that was sent closed, whatever
-// its outcome: the accounts it involves are to be read again.
+// its outcome: the accounts it involves, and the locks it wrote, are to
+// be read again.
 type WrittenMsg struct {
-	Accounts  []string
+	Accounts []string
+	// Locks are the lock items the write changed (a lock deleted by a
+	// repair names no account to read it again with).
+	Locks     []model.KeyRef
 	Committed bool
 }
 
@@ -140,11 +144,12 @@ type Model struct {
 	// prepared is the transaction the dialog previews; sending, the one in
 	// flight: quitting waits for its outcome (quitting), unless asked
 	// twice. farewell is what to print once the UI has left the terminal.
-	prepared *backend.Tx
-	sending  *backend.Tx
-	quitting bool
-	farewell string
-	written  []string // the accounts the last write sent involves
+	prepared     *backend.Tx
+	sending      *backend.Tx
+	quitting     bool
+	farewell     string
+	written      []string       // the accounts the last write sent involves
+	writtenLocks []model.KeyRef // and the locks it changes
 	// A race's: the loaded ids new keys are made like, every racer's
 	// transaction, and the board once it has started.
 	sampleIDs []string
@@ -380,9 +385,9 @@ func (m Model) closeIfDone(cmd tea.Cmd) (Model, tea.Cmd) {
 // read again.
 func (m Model) close(committed bool) (Model, tea.Cmd) {
 	m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil
-	if ids := m.written; committed || len(ids) > 0 {
-		m.written = nil
-		return m, events.Emit(WrittenMsg{Accounts: ids, Committed: committed})
+	if ids, locks := m.written, m.writtenLocks; committed || len(ids) > 0 || len(locks) > 0 {
+		m.written, m.writtenLocks = nil, nil
+		return m, events.Emit(WrittenMsg{Accounts: ids, Locks: locks, Committed: committed})
 	}
 	return m, nil
 }
@@ -489,7 +494,7 @@ func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
 		return m, logged
 	}
 	m.dialog.SetResult(msg.res)
-	m.written = written(m.prepared.Plan) // read again whatever the outcome
+	m.written, m.writtenLocks = written(m.prepared.Plan), writtenLocks(m.prepared.Plan) // read again whatever the outcome
 	return m, logged
 }
 
@@ -554,6 +559,17 @@ func written(p model.Plan) []string {
 		}
 	}
 	return ids
+}
+
+// writtenLocks are the lock items plan p changes, to be read again.
+func writtenLocks(p model.Plan) []model.KeyRef {
+	var refs []model.KeyRef
+	for _, a := range p.Actions {
+		if a.Kind != model.ActCheck && a.Constraint >= 0 {
+			refs = append(refs, model.KeyRef{Table: a.Table, Key: a.Key})
+		}
+	}
+	return refs
 }
 
 // Sending reports whether a write is in flight.
