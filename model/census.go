@@ -48,6 +48,7 @@ type entry struct {
 	holder uint32 // the first holder's position in ids, or noPos
 	owner  uint32 // the lock's owner's position in ids, or ownerNobody, or noPos: no lock seen
 	ttlPair
+	alt    bool   // the lock is in its constraint's other spelling (Constraint.AltPrefix)
 }
 
 // ttlPair is what expires of a value, in epoch seconds: its lock's TTL (0:
@@ -98,8 +99,12 @@ const (
 	lockByOther           // a lock naming another account than the holder (Census.others)
 	ttlFlag      = 1 << 6 // the value's lock or holders expire (Census.ttls)
 	heldFlag     = 1 << 7
-	stateFlags   = ttlFlag | heldFlag
+	stateFlags   = ttlFlag | heldFlag | altFlag
 )
+
+// altFlag, in the fifth byte, marks a lock in its constraint's other
+// spelling (Constraint.AltPrefix).
+const altFlag = 1 << 5
 
 // entry reads the entry of value vi of constraint ci from its tail.
 func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
@@ -108,6 +113,7 @@ func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
 	if state&heldFlag != 0 {
 		e.holder = pos
 	}
+	e.alt = state&altFlag != 0
 	switch state &^ stateFlags {
 	case lockNobody:
 		e.owner = ownerNobody
@@ -129,6 +135,9 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 	if e.held() {
 		state = heldFlag
 	}
+	if e.alt && e.locked() {
+		state |= altFlag
+	}
 	switch {
 	case !e.locked():
 	case !e.owned():
@@ -145,7 +154,7 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 		}
 		c.others[ref] = e.owner
 	}
-	if wasOther && state&^heldFlag != lockByOther {
+	if wasOther && state&^stateFlags != lockByOther {
 		delete(c.others, ref)
 		c.moreBytes -= moreRefBytes
 	}
@@ -314,8 +323,10 @@ func (c *Census) addHolder(ci int, v, id string, ttl int64) {
 }
 
 // addLock records the lock of raw value v of constraint ci, naming owner
-// ("" for nobody), which expires at ttl (0: never).
-func (c *Census) addLock(ci int, v, owner string, ttl int64) {
+// ("" for nobody), which expires at ttl (0: never), in the constraint's
+// other spelling when alt. A value locked in both has the lock in the
+// spelling written (see FindLock).
+func (c *Census) addLock(ci int, v, owner string, ttl int64, alt bool) {
 	n := ownerNobody
 	if owner != "" {
 		var ok bool
@@ -328,7 +339,10 @@ func (c *Census) addLock(ci int, v, owner string, ttl int64) {
 		return
 	}
 	e := c.entry(ci, vi, b)
-	e.owner, e.lockTTL = n, ttl
+	if alt && e.locked() && !e.alt {
+		return
+	}
+	e.owner, e.lockTTL, e.alt = n, ttl, alt
 	c.setEntry(ci, vi, b, e)
 	c.spillPastBudget()
 }
@@ -351,9 +365,9 @@ func (c *Census) Add(table string, it Item) {
 		}
 	case EntryLock:
 		c.Locks++
-		c.addLock(e.Constraint, e.Value, e.Owner, c.ttl(table, it, c.schema.LockTTLAttr(e.Constraint)))
+		c.addLock(e.Constraint, e.Value, e.Owner, c.ttl(table, it, c.schema.LockTTLAttr(e.Constraint)), e.Alt)
 		if e.OwnerInvalid != nil {
-			lt, key := c.schema.lockRef(e.Constraint, e.Value)
+			lt, key := c.schema.lockRefAs(e.Constraint, e.Value, e.Alt)
 			c.invalid = append(c.invalid, Problem{
 				Kind: InvalidValue, Constraint: c.schema.Constraints[e.Constraint].Attr,
 				Value: e.OwnerInvalid.DynamoJSON(), Lock: key, LockTable: lt,
@@ -533,7 +547,7 @@ func (c *Census) judge(e entry, h []string) (ProblemKind, bool) {
 func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []string) Problem {
 	p := Problem{Kind: kind, Constraint: c.schema.Constraints[ci].Attr, Value: v, Accounts: holders, constraint: ci}
 	if e.locked() {
-		p.LockTable, p.Lock = c.schema.lockRef(ci, v)
+		p.LockTable, p.Lock = c.schema.lockRefAs(ci, v, e.alt)
 		if e.owned() {
 			p.Owner = c.idAt(e.owner)
 		}

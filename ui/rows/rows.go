@@ -121,9 +121,29 @@ func AttrText(it model.Item, name string) string {
 }
 
 // LockKey renders a lock's key as stored: its partition key in the
-// account table, or TABLE/value for a lock table.
-func (r Renderer) LockKey(ci int, value string) string {
-	table, key := r.Schema.LockKey(ci, value)
+// account table, or TABLE/value for a lock table; in its constraint's
+// other spelling when alt (model.Constraint.AltPrefix).
+func (r Renderer) LockKey(ci int, value string, alt bool) string {
+	table, key := r.Schema.LockKeyAs(ci, value, alt)
+	return r.keyText(table, key, value)
+}
+
+// ProblemLock renders the key of p's lock as the check found it.
+func (r Renderer) ProblemLock(p *model.Problem) string {
+	table, key := r.Schema.LockOf(*p)
+	return r.keyText(table, key, p.Value)
+}
+
+// ListedLockKey renders the key of a lock as the locks view listed it, in
+// the spelling it has.
+func (r Renderer) ListedLockKey(l *model.Lock) string {
+	if l.Key == nil {
+		return r.LockKey(l.Constraint, l.Value, false)
+	}
+	return r.keyText(l.Table, l.Key, l.Value)
+}
+
+func (r Renderer) keyText(table string, key map[string]string, value string) string {
 	if table != r.Schema.Table {
 		return model.Printable(table + "/" + value)
 	}
@@ -154,12 +174,12 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 		if l.Item == nil {
 			c.Key, c.Elide, c.Detail = "("+attr+")", false, []Part{{Text: attr + " is " + AttrText(a.Item, attr) + ": cannot be locked", Rank: Value}}
 		} else {
-			c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value), -1, []Part{{Text: "owner is " + AttrText(l.Item, r.Schema.OwnerAttr) + ", not a string", Rank: Value}}
+			c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "owner is " + AttrText(l.Item, r.Schema.OwnerAttr) + ", not a string", Rank: Value}}
 		}
 	case model.LockMissing:
-		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value), -1, []Part{{Text: "expected, not found", Rank: Whole}}
+		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "expected, not found", Rank: Whole}}
 	default:
-		c.Key, c.Shared = r.LockKey(ci, l.Value), -1
+		c.Key, c.Shared = r.LockKey(ci, l.Value, l.Alt), -1
 		c.Detail = []Part{{Text: "no owner", Rank: Whole}}
 		if l.Owner != "" {
 			c.Detail = []Part{{Text: "owner " + model.Printable(l.Owner), Rank: Whole}}
@@ -181,12 +201,11 @@ func (r Renderer) Orphan(p *model.Problem, width int, selected bool) string {
 
 // OrphanCells are an orphan lock's parts: its key, and its owner whole.
 func (r Renderer) OrphanCells(p *model.Problem) Cells {
-	ci := p.ConstraintIndex()
 	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
 	if p.Owner != "" {
 		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
 	}
-	key := r.LockKey(ci, p.Value)
+	key := r.ProblemLock(p)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail,
 		Status: string(model.LockOrphan), StatusStyle: r.Styles.Status[model.LockOrphan].Paint()}
 }
@@ -201,7 +220,7 @@ func (r Renderer) Problem(p *model.Problem, width int, selected bool) string {
 func (r Renderer) ProblemCells(p *model.Problem) Cells {
 	key := model.Printable(p.Value)
 	if p.Lock != nil {
-		key = r.LockKey(p.ConstraintIndex(), p.Value)
+		key = r.ProblemLock(p)
 	}
 	detail := []Part{{Text: p.Constraint, Rank: Words}}
 	if p.Owner != "" {
@@ -260,7 +279,7 @@ func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockSt
 	if status != model.LockNone {
 		st = r.Styles.Status[status]
 	}
-	key := r.LockKey(l.Constraint, l.Value)
+	key := r.ListedLockKey(l)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, l.Value), Detail: detail, Status: words, StatusStyle: st.Paint()}
 }
 

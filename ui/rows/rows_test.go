@@ -183,7 +183,7 @@ func TestLockKeyInLockTable(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutTables)
 	st := styles.New(false)
 	r := rows.Renderer{Schema: &sc, Styles: &st}
-	if got, want := r.LockKey(0, "02:00:00:00:00:01"), "unique_mac_addresses/02:00:00:00:00:01"; got != want {
+	if got, want := r.LockKey(0, "02:00:00:00:00:01", false), "unique_mac_addresses/02:00:00:00:00:01"; got != want {
 		t.Errorf("LockKey = %q, want %q", got, want)
 	}
 }
