@@ -48,7 +48,7 @@ type entry struct {
 	holder uint32 // the first holder's position in ids, or noPos
 	owner  uint32 // the lock's owner's position in ids, or ownerNobody, or noPos: no lock seen
 	ttlPair
-	alt    bool   // the lock is in its constraint's other spelling (Constraint.AltPrefix)
+	alt bool // the lock is in its constraint's other spelling (Constraint.AltPrefix)
 }
 
 // ttlPair is what expires of a value, in epoch seconds: its lock's TTL (0:

@@ -524,7 +524,7 @@ func (s Planner) RepairExpired(p Problem, lock Item, now int64) (Plan, error) {
 	if attr == "" {
 		return Plan{}, fmt.Errorf("%s locks have no TTL attribute", s.Constraints[ci].Attr)
 	}
-	table, key := s.LockKey(ci, p.Value)
+	table, key := s.LockOf(p) // in the spelling it has
 	del := Action{Kind: ActDelete, Role: RoleExpiredLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondNotAfter, Attr: attr, Value: N(strconv.FormatInt(now, 10))}}}
 	return s.finish(Plan{Operation: "repair", Keys: []string{del.KeyText(s.Schema)}, Actions: []Action{del}})
@@ -541,7 +541,7 @@ func (s Planner) RepairForGood(p Problem, lock Item, holder AccountView) (Plan, 
 	if attr == "" || !ok {
 		return Plan{}, fmt.Errorf("lock %s has no TTL to remove", Printable(p.Value))
 	}
-	table, key := s.LockKey(ci, p.Value)
+	table, key := s.LockOf(p) // in the spelling it has
 	owner, hasOwner := lock[s.OwnerAttr]
 	keep := Action{Kind: ActUpdate, Role: RoleKeepForGood, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Remove: []string{attr}, Account: holder.ID,
