@@ -164,6 +164,12 @@ func TestPresetOlderSpellingOnly(t *testing.T) {
 			t.Errorf("the signup wrote a lock in the newer spelling: %v", it)
 		}
 	}
+	// --unique ATTR with the preset reads the spelling from the table too.
+	r = run(t, "signup", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--unique", "email", "--yes",
+		"--set", "id=uma", "--set", "email=uma@old.io", "--audit-log", filepath.Join(t.TempDir(), "audit.log"))
+	if r.code != 0 || getItem(t, client, table, "User:email:uma@old.io", "_unique:") == nil {
+		t.Errorf("signup --preset --unique email: exit %d\n%s%s\nwant its lock in the older spelling", r.code, r.stdout, r.stderr)
+	}
 	// --lock-spelling newer, given, overrides what the table uses.
 	r = run(t, "signup", "--target", "app", "--lock-spelling", "newer", "--yes", "--set", "id=zak", "--set", "email=zak@new.io",
 		"--audit-log", filepath.Join(t.TempDir(), "audit.log"))

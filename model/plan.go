@@ -145,7 +145,7 @@ func (a Action) Purpose(s *Schema) string {
 	case RoleKeepForGood:
 		return "keep lock " + k + " for good, for " + a.Account
 	case RoleNoAltLock:
-		return "check lock " + k + " is absent: the value's lock in the other spelling"
+		return "check lock " + k + ", the value's lock in the other spelling"
 	}
 	return string(a.Kind) + " " + k
 }

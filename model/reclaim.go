@@ -36,7 +36,7 @@ type Reclaim struct {
 func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 	ci := p.constraint
 	table, key := s.LockOf(p) // in the spelling it has
-	r := &Reclaim{Constraint: ci, Value: p.Value, Claim: claim, Resume: resume, Alt: Classifier{s.Schema}.altLock(p)}
+	r := &Reclaim{Constraint: ci, Value: p.Value, Claim: claim, Resume: resume, Alt: Classifier(s).altLock(p)}
 	plan := Plan{Operation: "repair", Reclaim: r,
 		Note: "an ownerless orphan is repaired in three steps: claim the lock, look for holders of " + Printable(p.Value) +
 			" again, then delete the lock, or give it back if someone holds the value"}
