@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -179,5 +181,42 @@ func TestPresetOlderSpellingOnly(t *testing.T) {
 	r = run(t, "check", "--target", "app", "--json")
 	if r.code != cli.ExitProblems || !strings.Contains(r.stdout, want) {
 		t.Errorf("check after the signups: exit %d\n%s%s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// On a table with TTL, a lock in the older spelling is judged as one in
+// the newer: an expired one is taken over by a signup (its put, and the
+// check of the older key, take an expired lock as free), a live one
+// refuses the signup, naming it.
+func TestPresetOlderSpellingTTL(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	now := time.Now().Unix()
+	expired, live := olderUnique("email", "old@x.io"), olderUnique("email", "held@x.io")
+	expired["ttl"], live["ttl"] = model.N(strconv.FormatInt(now-3600, 10)), model.N(strconv.FormatInt(now+3600, 10))
+	dynamotest.Put(t, client, table, expired, live)
+	args := []string{"--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--ttl-attr", "ttl",
+		"--audit-log", filepath.Join(t.TempDir(), "audit.log")}
+
+	r := run(t, append([]string{"check", "--json"}, args...)...)
+	want := `{"kind":"expired_lock","constraint":"email","value":"old@x.io","lock":{"pk":"User:email:old@x.io","sk":"_unique:"},"accounts":[],"expires_at":` + strconv.FormatInt(now-3600, 10) + `}`
+	if !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, `"reservations":1`) {
+		t.Errorf("check: exit %d\n%s%s\nwant %s and one reservation", r.code, r.stdout, r.stderr, want)
+	}
+
+	r = run(t, append([]string{"signup", "--yes", "--set", "id=olive", "--set", "email=old@x.io"}, args...)...)
+	if r.code != 0 || getItem(t, client, table, "_unique#User#email#old@x.io", "_unique#") == nil {
+		t.Errorf("signup over the expired older lock: exit %d\n%s%s\nwant it committed, its lock in the newer spelling", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, append([]string{"signup", "--yes", "--set", "id=hal", "--set", "email=held@x.io"}, args...)...)
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "email held@x.io is reserved until") || !strings.Contains(r.stdout+r.stderr, "User:email:held@x.io") {
+		t.Errorf("signup for the live older reservation: exit %d\n%s%s\nwant it refused, naming the reservation", r.code, r.stdout, r.stderr)
+	}
+	// The expired older lock is left for DynamoDB to delete: the value's
+	// lock is the one written.
+	r = run(t, append([]string{"check", "--json"}, args...)...)
+	if strings.Contains(r.stdout, "old@x.io") {
+		t.Errorf("check after the signup: %s\nwant old@x.io healthy", r.stdout)
 	}
 }

@@ -158,14 +158,15 @@ func (s Classifier) FindLock(ci int, v string, lockAt func(KeyRef) (Item, bool))
 
 // altFree is the check, beside the put of the lock of value v of
 // constraint ci, that the value has no lock in the constraint's other
-// spelling either: that lock would make the value taken.
+// spelling either (or an expired one, as the put's own guard takes over):
+// that lock would make the value taken.
 func (s Planner) altFree(ci int, v string) (Action, bool) {
 	if s.Constraints[ci].AltPrefix == "" {
 		return Action{}, false
 	}
 	table, key := s.LockKeyAs(ci, v, true)
 	return Action{Kind: ActCheck, Role: RoleNoAltLock, Table: table, Key: key, Constraint: ci, Value: v,
-		Conds: []Cond{{Kind: CondNotExists, Attr: s.LockPK(ci)}}}, true
+		Conds: []Cond{s.freeLock(ci)}}, true
 }
 
 // takeLock is newLock and, where the constraint has another spelling, the
