@@ -77,7 +77,7 @@ func (s *Schema) PresetPrefix(attr string) string {
 // attribute names its accounts have, to undo TypeDORM's upper-casing. In
 // the order of first appearance. OneTable's older keys (User:email:…)
 // count too: keys holds them only with their sort key (see
-// OlderUniqueHead).
+// OlderUniqueItems).
 func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 	head := s.PresetHead()
 	var attrs []string
@@ -126,10 +126,10 @@ func (s *Schema) OlderUniqueItems() (head, sk string) {
 // written in the older one when every one of them is in it, in the newer
 // otherwise. It says what it saw; "" for a schema with one spelling.
 func (s *Schema) ReadSpelling(keys []string) string {
-	if !s.hasAltSpelling() {
+	olderHead, olderSK := s.OlderUniqueItems()
+	if !s.hasAltSpelling() || olderHead == "" {
 		return ""
 	}
-	olderHead, olderSK := s.OlderUniqueItems()
 	_, name, _ := ParsePreset(s.Preset)
 	var newer, older int
 	for _, k := range keys {
@@ -145,9 +145,7 @@ func (s *Schema) ReadSpelling(keys []string) string {
 		if older > 0 && newer == 0 {
 			sp = SpellingOlder
 		}
-		if err := s.SetLockSpelling(sp); err != nil {
-			panic(err) // a OneTable preset: its spellings are these
-		}
+		s.spell(sp)
 	}
 	newerText := fmt.Sprintf("_unique#%s#<attr>#<value>", name)
 	olderText := fmt.Sprintf("in OneTable's older spelling %s<attr>:<value> (sort key %s)", olderHead, olderSK)

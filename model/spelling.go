@@ -54,6 +54,13 @@ func (s *Schema) SetLockSpelling(sp string) error {
 	if sp != SpellingNewer && sp != SpellingOlder {
 		return NewSchemaError(FieldLockSpelling, "%q: want %s (_unique#MODEL#ATTR#VALUE) or %s (MODEL:ATTR:VALUE, OneTable before 1.8)", sp, SpellingNewer, SpellingOlder)
 	}
+	s.spell(sp)
+	return nil
+}
+
+// spell is SetLockSpelling of a OneTable preset's schema: the prefixes
+// and sort keys of the two spellings swap where sp is not the one written.
+func (s *Schema) spell(sp string) {
 	if (s.LockSpelling == SpellingOlder) != (sp == SpellingOlder) {
 		s.LockSK, s.AltLockSK = s.AltLockSK, s.LockSK
 		for i := range s.Constraints {
@@ -63,7 +70,6 @@ func (s *Schema) SetLockSpelling(sp string) error {
 		}
 	}
 	s.LockSpelling = sp
-	return nil
 }
 
 // hasAltSpelling reports whether any constraint's locks may be in its
