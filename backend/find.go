@@ -162,6 +162,9 @@ func (fd finder) lockKeyQuery(q string) ([]int, string) {
 		if c.InAccountTable() && c.Prefix != "" && strings.HasPrefix(q, c.Prefix) {
 			return []int{ci}, strings.TrimPrefix(q, c.Prefix)
 		}
+		if c.AltPrefix != "" && strings.HasPrefix(q, c.AltPrefix) {
+			return []int{ci}, strings.TrimPrefix(q, c.AltPrefix)
+		}
 	}
 	all := make([]int, len(fd.sc.Constraints))
 	for ci := range all {
@@ -226,7 +229,9 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 	if lock == nil {
 		return true, nil, nil
 	}
-	_, key := sc.LockKey(ci, v)
+	table, _ := sc.LockKey(ci, v)
+	alt := model.Classifier{Schema: sc}.Classify(table, lock).Alt // in the spelling found
+	_, key := sc.LockKeyAs(ci, v, alt)
 	owner := ""
 	if ov, ok := lock[sc.OwnerAttr]; ok && ov.Kind == model.KindS {
 		owner = ov.S
@@ -234,7 +239,7 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 	lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
 	if owner == "" {
 		f.How = append(f.How, lockText+": no owner")
-		p := sc.LockProblem(model.OrphanLock, ci, v, owner)
+		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
 		return true, &p, nil
 	}
 	f.How = append(f.How, lockText+": owner "+model.Printable(owner))
@@ -243,7 +248,7 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 		return false, nil, err
 	}
 	if !found {
-		p := sc.LockProblem(model.OrphanLock, ci, v, owner)
+		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
 		return true, &p, nil
 	}
 	add(a)

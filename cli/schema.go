@@ -16,6 +16,7 @@ type schemaFlags struct {
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
 	preset, accountType, idAttr             string
+	lockSpelling                            string
 	lockAttrs, scope, ttlAttr               []string
 }
 
@@ -35,6 +36,7 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
 	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
+	fs.StringVar(&f.lockSpelling, "lock-spelling", "", "newer or older: with --preset onetable, the spelling of unique items new locks are written in, newer _unique#MODEL#ATTR#VALUE (sort key _unique#) or OneTable's older MODEL:ATTR:VALUE (sort key _unique:, before 1.8 or with legacyUnique); both are recognised; default: the older when the model's unique items present are all in it")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
 	fs.StringArrayVar(&f.ttlAttr, "ttl-attr", nil, `TTL attribute (epoch seconds) of every table, or TABLE=ATTR for one (repeat); "" for none; default: each table's own (DescribeTimeToLive, when ENABLED)`)
 	fs.StringVar(&f.idAttr, "id-attr", "", "ATTR[=PREFIX]: accounts carry their id, their key without PREFIX (default --account-prefix), in ATTR; signups write it (a preset finds both in the accounts present)")
@@ -59,6 +61,11 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	}
 	if err := f.setConstraints(&s); err != nil {
 		return model.Schema{}, err
+	}
+	if fs.Changed("lock-spelling") {
+		if err := s.SetLockSpelling(f.lockSpelling); err != nil {
+			return model.Schema{}, err
+		}
 	}
 	if err := f.setTTL(fs, &s); err != nil {
 		return model.Schema{}, err
@@ -200,7 +207,7 @@ func (f *schemaFlags) constraint(s *model.Schema, u string) (model.Constraint, e
 	if err := model.ValidateAttrName(u); err != nil {
 		return model.Constraint{}, &flagError{flag: "unique", msg: "attribute " + err.Error()}
 	}
-	return model.Constraint{Attr: u, Prefix: s.PresetPrefix(u), Normalize: model.NormalizeNone}, nil
+	return s.PresetConstraint(u), nil
 }
 
 // eachConstraint applies the ATTR=VALUE values of a repeated flag, which
@@ -241,6 +248,7 @@ var schemaFlagNames = map[model.SchemaField]string{
 	model.FieldIDAttr:        "id-attr",
 	model.FieldPreset:        "preset",
 	model.FieldTTLAttr:       "ttl-attr",
+	model.FieldLockSpelling:  "lock-spelling",
 }
 
 // flagOf is the flag that sets field f (without its dashes).

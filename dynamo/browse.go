@@ -289,12 +289,17 @@ func (s *Store) Lock(ctx context.Context, ci int, v string) (model.Item, bool, e
 
 // LockAt reads the lock of constraint ci whose key holds raw exactly as
 // stored (an orphan's key may not be in normal form), with a consistent
-// read.
+// read, in either spelling (model.Classifier.FindLock).
 func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
-	table, key := s.Schema.LockKey(ci, raw)
-	var found model.Item
-	err := s.ReadConsistent(ctx, []model.KeyRef{{Table: table, Key: key}}, func(_ string, it model.Item) { found = it })
-	return found, found != nil, err
+	read := map[string]model.Item{}
+	err := s.ReadConsistent(ctx, s.Schema.LockKeys(ci, raw), func(table string, it model.Item) {
+		read[keyID(table, s.itemKey(table, it))] = it
+	})
+	lock, _, found := model.Classifier{Schema: &s.Schema}.FindLock(ci, raw, func(r model.KeyRef) (model.Item, bool) {
+		it, ok := read[keyID(r.Table, r.Key)]
+		return it, ok
+	})
+	return lock, found, err
 }
 
 // Holders finds, for each constraint of cis, the keys of the accounts that

@@ -18,27 +18,24 @@ type lockSource struct {
 }
 
 // lockSources lists where locks live: the account table (filtered to the
-// lock prefixes) when any constraint keeps its locks there, then each lock
-// table.
+// lock prefixes, in each spelling) when any constraint keeps its locks
+// there, then each lock table.
 func (s *Store) lockSources() []lockSource {
 	sc := &s.Schema
 	var src []lockSource
-	var prefixes []expression.ConditionBuilder
+	var prefixes, alts []string
 	for _, c := range sc.Constraints {
 		if c.InAccountTable() {
-			prefixes = append(prefixes, expression.Name(sc.PK).BeginsWith(c.Prefix))
+			prefixes = append(prefixes, c.Prefix)
+		}
+		if c.AltPrefix != "" {
+			alts = append(alts, c.AltPrefix)
 		}
 	}
 	if len(prefixes) > 0 {
-		f := prefixes[0]
-		if len(prefixes) > 1 {
-			f = expression.Or(prefixes[0], prefixes[1], prefixes[2:]...)
-		}
-		switch {
-		case sc.SK != "" && sc.LockSK == model.SameAsPK:
-			f = f.And(expression.Name(sc.SK).Equal(expression.Name(sc.PK)))
-		case sc.SK != "":
-			f = f.And(expression.Name(sc.SK).Equal(expression.Value(sc.LockSK)))
+		f := s.lockFilter(prefixes, sc.LockSK)
+		if len(alts) > 0 {
+			f = f.Or(s.lockFilter(alts, sc.AltLockSK))
 		}
 		src = append(src, lockSource{sc.Table, &f})
 	}
@@ -48,6 +45,27 @@ func (s *Store) lockSources() []lockSource {
 		}
 	}
 	return src
+}
+
+// lockFilter picks the items of the account table whose partition key
+// starts with one of prefixes and whose sort key is the locks' sk.
+func (s *Store) lockFilter(prefixes []string, sk string) expression.ConditionBuilder {
+	sc := &s.Schema
+	var begins []expression.ConditionBuilder
+	for _, p := range prefixes {
+		begins = append(begins, expression.Name(sc.PK).BeginsWith(p))
+	}
+	f := begins[0]
+	if len(begins) > 1 {
+		f = expression.Or(begins[0], begins[1], begins[2:]...)
+	}
+	switch {
+	case sc.SK != "" && sk == model.SameAsPK:
+		f = f.And(expression.Name(sc.SK).Equal(expression.Name(sc.PK)))
+	case sc.SK != "":
+		f = f.And(expression.Name(sc.SK).Equal(expression.Value(sk)))
+	}
+	return f
 }
 
 // LocksPage reads at least want lock items from where from left off, the
@@ -79,7 +97,7 @@ func (s *Store) LocksPage(ctx context.Context, from backend.Cursor, want int) (b
 			if e.Kind != model.EntryLock {
 				continue
 			}
-			table, key := s.Schema.LockKey(e.Constraint, e.Value)
+			table, key := s.Schema.LockKeyAs(e.Constraint, e.Value, e.Alt)
 			page.Locks = append(page.Locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner,
 				ExpiresAt: s.Schema.LockTTL(e.Constraint, it)})
 		}

@@ -22,9 +22,10 @@ const presetPages = 20
 // ResolvePreset fills in what a preset's schema reads from the table: the
 // key attribute names (DescribeTable), and where not given, the accounts'
 // sort key (=PK when it is their partition key, else the one value they
-// share) and the unique attributes (from the model's unique items). It
-// says what it found, then validates the schema. A schema without a
-// preset is left alone.
+// share), the unique attributes (from the model's unique items) and the
+// spelling new locks are written in (the one those items have). It says
+// what it found, then validates the schema. A schema without a preset is
+// left alone.
 func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 	sc := &s.Schema
 	if sc.Preset == "" {
@@ -50,7 +51,7 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 	if sc.SK == "" {
 		return notes, model.NewSchemaError(model.FieldPreset, "table %s has no sort key: %s tables have one", sc.Table, sc.Preset)
 	}
-	if sc.AccountSK == "" || len(sc.Constraints) == 0 {
+	if sc.AccountSK == "" || len(sc.Constraints) == 0 || sc.SpellingUnread() {
 		found, err := s.presetSample(ctx)
 		if err != nil {
 			return notes, err
@@ -61,8 +62,8 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 }
 
 // presetSample reads the model's accounts and unique items (a filtered
-// scan, at most presetPages pages) and sets the accounts' sort key and the
-// constraints that the schema leaves empty.
+// scan, at most presetPages pages) and sets the accounts' sort key, the
+// constraints and the spelling of new locks that the schema leaves empty.
 func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	sc := &s.Schema
 	sm, err := s.presetScan(ctx)
@@ -83,6 +84,9 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return notes, err
 		}
+	}
+	if note := sc.ReadSpelling(sm.keys); note != "" {
+		notes = append(notes, note)
 	}
 	if len(sm.accounts) > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
 		notes = append(notes, s.presetIDAttr(sm.accounts, slices.Sorted(maps.Keys(sm.attrs))))
@@ -108,6 +112,9 @@ func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 	sm := presetSampled{sks: map[string]int{}, attrs: map[string]bool{}}
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
 		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
+	if head, sk := sc.OlderUniqueItems(); head != "" {
+		filter = filter.Or(expression.Name(sc.PK).BeginsWith(head).And(expression.Name(sc.SK).Equal(expression.Value(sk))))
+	}
 	expr, err := expression.NewBuilder().WithFilter(filter).Build()
 	if err != nil {
 		return sm, err
@@ -179,7 +186,7 @@ func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	unique := sc.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
 	slices.Sort(unique)
 	for _, attr := range unique {
-		sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: sc.PresetPrefix(attr), Normalize: model.NormalizeNone})
+		sc.Constraints = append(sc.Constraints, sc.PresetConstraint(attr))
 	}
 	if len(unique) > 0 {
 		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))

@@ -48,6 +48,7 @@ type entry struct {
 	holder uint32 // the first holder's position in ids, or noPos
 	owner  uint32 // the lock's owner's position in ids, or ownerNobody, or noPos: no lock seen
 	ttlPair
+	alt bool // the lock is in its constraint's other spelling (Constraint.AltPrefix)
 }
 
 // ttlPair is what expires of a value: its lock, and the latest of its
@@ -104,8 +105,12 @@ const (
 	lockByOther           // a lock naming another account than the holder (Census.others)
 	ttlFlag      = 1 << 6 // the value's lock or holders expire (Census.ttls)
 	heldFlag     = 1 << 7
-	stateFlags   = ttlFlag | heldFlag
+	stateFlags   = ttlFlag | heldFlag | altFlag
 )
+
+// altFlag, in the fifth byte, marks a lock in its constraint's other
+// spelling (Constraint.AltPrefix).
+const altFlag = 1 << 5
 
 // entry reads the entry of value vi of constraint ci from its tail.
 func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
@@ -114,6 +119,7 @@ func (c *Census) entry(ci int, vi uint32, tail []byte) entry {
 	if state&heldFlag != 0 {
 		e.holder = pos
 	}
+	e.alt = state&altFlag != 0
 	switch state &^ stateFlags {
 	case lockNobody:
 		e.owner = ownerNobody
@@ -135,6 +141,9 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 	if e.held() {
 		state = heldFlag
 	}
+	if e.alt && e.locked() {
+		state |= altFlag
+	}
 	switch {
 	case !e.locked():
 	case !e.owned():
@@ -151,7 +160,7 @@ func (c *Census) setEntry(ci int, vi uint32, tail []byte, e entry) {
 		}
 		c.others[ref] = e.owner
 	}
-	if wasOther && state&^heldFlag != lockByOther {
+	if wasOther && state&^stateFlags != lockByOther {
 		delete(c.others, ref)
 		c.moreBytes -= moreRefBytes
 	}
@@ -320,8 +329,10 @@ func (c *Census) addHolder(ci int, v, id string, ttl expiry) {
 }
 
 // addLock records the lock of raw value v of constraint ci, naming owner
-// ("" for nobody), which expires at ttl.
-func (c *Census) addLock(ci int, v, owner string, ttl expiry) {
+// ("" for nobody), which expires at ttl, in the constraint's other
+// spelling when alt. A value locked in both has the lock in the spelling
+// written (see FindLock).
+func (c *Census) addLock(ci int, v, owner string, ttl expiry, alt bool) {
 	n := ownerNobody
 	if owner != "" {
 		var ok bool
@@ -334,7 +345,10 @@ func (c *Census) addLock(ci int, v, owner string, ttl expiry) {
 		return
 	}
 	e := c.entry(ci, vi, b)
-	e.owner, e.lock = n, ttl
+	if alt && e.locked() && !e.alt {
+		return
+	}
+	e.owner, e.lock, e.alt = n, ttl, alt
 	c.setEntry(ci, vi, b, e)
 	c.spillPastBudget()
 }
@@ -357,9 +371,9 @@ func (c *Census) Add(table string, it Item) {
 		}
 	case EntryLock:
 		c.Locks++
-		c.addLock(e.Constraint, e.Value, e.Owner, c.ttl(table, it, c.schema.LockTTLAttr(e.Constraint)))
+		c.addLock(e.Constraint, e.Value, e.Owner, c.ttl(table, it, c.schema.LockTTLAttr(e.Constraint)), e.Alt)
 		if e.OwnerInvalid != nil {
-			lt, key := c.schema.lockRef(e.Constraint, e.Value)
+			lt, key := c.schema.lockRefAs(e.Constraint, e.Value, e.Alt)
 			c.invalid = append(c.invalid, Problem{
 				Kind: InvalidValue, Constraint: c.schema.Constraints[e.Constraint].Attr,
 				Value: e.OwnerInvalid.DynamoJSON(), Lock: key, LockTable: lt,
@@ -536,7 +550,7 @@ func (c *Census) judge(e entry, h []string) (ProblemKind, bool) {
 func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []string) Problem {
 	p := Problem{Kind: kind, Constraint: c.schema.Constraints[ci].Attr, Value: v, Accounts: holders, constraint: ci}
 	if e.locked() {
-		p.LockTable, p.Lock = c.schema.lockRef(ci, v)
+		p.LockTable, p.Lock = c.schema.lockRefAs(ci, v, e.alt)
 		if e.owned() {
 			p.Owner = c.idAt(e.owner)
 		}

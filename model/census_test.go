@@ -156,7 +156,7 @@ type censusCase struct {
 var longEmail = strings.Repeat("a", MaxPartitionKeyBytes-len("UNIQ#EMAIL#")+1)
 
 func censusCases() []censusCase {
-	return []censusCase{
+	return append([]censusCase{
 		{
 			name:   "consistent account and locks",
 			schema: singleSchema(),
@@ -425,7 +425,7 @@ func censusCases() []censusCase {
 				`{"kind":"missing_lock","constraint":"email","value":"{\"N\":\"42\"}","accounts":["ACCT#a","ACCT#b"]}`,
 			},
 		},
-	}
+	}, spellingCases()...)
 }
 
 func TestCensusProblems(t *testing.T) {

@@ -43,7 +43,7 @@ type PartHeader struct {
 const censusFileVersion = 3
 
 // partEnd is the byte after a part's last record, which no record begins
-// with (a record's flags are under 8): a part cut between two records is
+// with (a record's flags are under 64): a part cut between two records is
 // then as plainly cut short as one cut inside a record.
 const partEnd = 0xff
 

@@ -25,6 +25,9 @@ type Entry struct {
 	// holds it when it is present but of another type.
 	Owner        string
 	OwnerInvalid *Value
+	// Alt says the lock is in its constraint's other spelling
+	// (Constraint.AltPrefix).
+	Alt bool
 }
 
 // Classifier judges the items of a schema's tables: what an item is
@@ -64,6 +67,15 @@ func (s Classifier) Classify(table string, it Item) Entry {
 				if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok && (c.Scope == "" || c.scopedValue(v)) {
 					return s.lockEntry(ci, v, it)
 				}
+			}
+		}
+	}
+	if s.AltLockSK != "" && sk == sortKey(s.AltLockSK, pk.S) {
+		for ci, c := range s.Constraints {
+			if v, ok := strings.CutPrefix(pk.S, c.AltPrefix); ok && c.AltPrefix != "" {
+				e := s.lockEntry(ci, v, it)
+				e.Alt = true
+				return e
 			}
 		}
 	}

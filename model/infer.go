@@ -313,7 +313,7 @@ func (s *Schema) presetFlags() []string {
 		f = append(f, "--id-attr", s.IDAttrFlag())
 	}
 	for _, c := range s.Constraints {
-		if c.Prefix == s.PresetPrefix(c.Attr) && c.Scope == "" {
+		if s.isPresetConstraint(c) {
 			f = append(f, "--unique", c.Attr)
 		} else {
 			f = append(f, "--unique", c.Attr+"="+c.Template())
@@ -321,6 +321,9 @@ func (s *Schema) presetFlags() []string {
 		if c.Normalize != NormalizeNone {
 			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))
 		}
+	}
+	if s.LockSpelling != "" {
+		f = append(f, "--lock-spelling", s.LockSpelling)
 	}
 	return append(f, s.ttlFlags()...)
 }

@@ -44,6 +44,7 @@ const (
 	RoleRestore                   // undo: set an item back, if it is still as the write left it
 	RoleExpiredLock               // repair: delete an expired lock nobody holds, still expired
 	RoleKeepForGood               // repair: remove an expired or expiring lock's TTL, for its holder
+	RoleNoAltLock                 // the value has no lock in its constraint's other spelling: it must be free
 )
 
 // CondKind is one kind of condition the pattern uses.
@@ -143,6 +144,8 @@ func (a Action) Purpose(s *Schema) string {
 		return "delete expired lock " + k + " (DynamoDB would, eventually)"
 	case RoleKeepForGood:
 		return "keep lock " + k + " for good, for " + a.Account
+	case RoleNoAltLock:
+		return "check lock " + k + ", the value's lock in the other spelling"
 	}
 	return string(a.Kind) + " " + k
 }
@@ -312,12 +315,12 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 		case HoldsInvalid:
 			return Plan{}, &FieldError{c.Attr, "lock key would exceed 2048 bytes"}
 		case HoldsValue:
-			a, err := s.newLock(ci, v, id)
+			take, err := s.takeLock(ci, v, id)
 			if err != nil {
 				return Plan{}, err
 			}
-			p.Actions = append(p.Actions, a)
-			p.Keys = append(p.Keys, a.KeyText(s.Schema))
+			p.Actions = append(p.Actions, take...)
+			p.Keys = append(p.Keys, take[0].KeyText(s.Schema))
 		}
 	}
 	return s.finish(p)
@@ -336,7 +339,7 @@ func (s Planner) release(a AccountView, ci int, others OthersHold) (Action, bool
 	if l.Item == nil || l.Value == "" {
 		return Action{}, false
 	}
-	table, key := s.LockKey(ci, l.Value)
+	table, key := s.LockKeyAs(ci, l.Value, l.Alt)
 	act := Action{Table: table, Key: key, Constraint: ci, Value: l.Value, Account: a.ID}
 	owner, hasOwner := l.Item[s.OwnerAttr]
 	ownerCond := Cond{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}
@@ -398,12 +401,12 @@ func (s Planner) Rename(a AccountView, changes map[string]string, others OthersH
 			continue
 		}
 		if nh == HoldsValue {
-			put, err := s.newLock(ci, nn, a.ID)
+			take, err := s.takeLock(ci, nn, a.ID)
 			if err != nil {
 				return Plan{}, err
 			}
-			locks = append(locks, put)
-			p.Keys = append(p.Keys, put.KeyText(s.Schema))
+			locks = append(locks, take...)
+			p.Keys = append(p.Keys, take[0].KeyText(s.Schema))
 		}
 		if rel, ok := s.release(a, ci, others); ok {
 			locks = append(locks, rel)
@@ -467,7 +470,7 @@ func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 		return s.Reclaim(p, owner.S, true)
 	}
 	ci := p.constraint
-	table, key := s.LockKey(ci, p.Value)
+	table, key := s.LockOf(p) // in the spelling it has
 	owner, hasOwner := lock[s.OwnerAttr]
 	del := Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
@@ -486,13 +489,13 @@ func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 // one holder, checking that the holder still holds the value as loaded.
 func (s Planner) RepairMissing(p Problem, holder AccountView) (Plan, error) {
 	attr := s.Constraints[p.constraint].Attr
-	put, err := s.newLock(p.constraint, p.Value, holder.ID)
+	take, err := s.takeLock(p.constraint, p.Value, holder.ID)
 	if err != nil {
 		return Plan{}, err
 	}
 	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
-	return s.finish(Plan{Operation: "repair", Keys: []string{put.KeyText(s.Schema), holder.ID}, Actions: []Action{put, check}})
+	return s.finish(Plan{Operation: "repair", Keys: []string{take[0].KeyText(s.Schema), holder.ID}, Actions: append(take, check)})
 }
 
 // RepairForeign plans handing a foreign lock, as loaded, to the one account
@@ -500,7 +503,7 @@ func (s Planner) RepairMissing(p Problem, holder AccountView) (Plan, error) {
 func (s Planner) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, error) {
 	ci := p.constraint
 	attr := s.Constraints[ci].Attr
-	table, key := s.LockKey(ci, p.Value)
+	table, key := s.LockOf(p) // in the spelling it has
 	owner, hasOwner := lock[s.OwnerAttr]
 	hand := Action{Kind: ActUpdate, Role: RoleHandLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Set: map[string]Value{s.OwnerAttr: S(holder.ID)}, Account: holder.ID,
@@ -521,7 +524,7 @@ func (s Planner) RepairExpired(p Problem, lock Item, now int64) (Plan, error) {
 	if attr == "" {
 		return Plan{}, fmt.Errorf("%s locks have no TTL attribute", s.Constraints[ci].Attr)
 	}
-	table, key := s.LockKey(ci, p.Value)
+	table, key := s.LockOf(p) // in the spelling it has
 	del := Action{Kind: ActDelete, Role: RoleExpiredLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondNotAfter, Attr: attr, Value: N(strconv.FormatInt(now, 10))}}}
 	return s.finish(Plan{Operation: "repair", Keys: []string{del.KeyText(s.Schema)}, Actions: []Action{del}})
@@ -538,7 +541,7 @@ func (s Planner) RepairForGood(p Problem, lock Item, holder AccountView) (Plan, 
 	if attr == "" || !ok {
 		return Plan{}, fmt.Errorf("lock %s has no TTL to remove", Printable(p.Value))
 	}
-	table, key := s.LockKey(ci, p.Value)
+	table, key := s.LockOf(p) // in the spelling it has
 	owner, hasOwner := lock[s.OwnerAttr]
 	keep := Action{Kind: ActUpdate, Role: RoleKeepForGood, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Remove: []string{attr}, Account: holder.ID,

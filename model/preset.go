@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -32,15 +33,15 @@ func (s *Schema) ApplyPreset(v string) error {
 	}
 	s.Layout, s.Preset = LayoutSingle, v
 	s.AccountPrefix, s.AccountSK, s.Constraints = "", "", nil
-	s.KeysFromTable = true
+	s.KeysFromTable, s.LockSpelling = true, ""
 	switch lib {
 	case LibOneTable:
 		s.AccountType = Assignment{"_type", name}
-		s.LockSK = "_unique#"
+		s.LockSK, s.AltLockSK = "_unique#", oneTableOlderSK
 		s.LockAttrs = []Assignment{{"_type", "_Unique"}}
 	case LibTypeDORM:
 		s.AccountType = Assignment{"__en", name}
-		s.LockSK = SameAsPK
+		s.LockSK, s.AltLockSK = SameAsPK, ""
 		s.LockAttrs = nil
 	}
 	return nil
@@ -74,16 +75,23 @@ func (s *Schema) PresetPrefix(attr string) string {
 // UniqueAttrs reads, from the keys of a library's unique items, which
 // attributes of the preset's model are unique; accountAttrs are the
 // attribute names its accounts have, to undo TypeDORM's upper-casing. In
-// the order of first appearance.
+// the order of first appearance. OneTable's older keys (User:email:…)
+// count too: keys holds them only with their sort key (see
+// OlderUniqueItems).
 func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 	head := s.PresetHead()
 	var attrs []string
 	for _, k := range keys {
 		rest, ok := strings.CutPrefix(k, head)
+		sep := "#"
+		if older, _ := s.OlderUniqueItems(); !ok && older != "" {
+			rest, ok = strings.CutPrefix(k, older)
+			sep = ":"
+		}
 		if !ok {
 			continue
 		}
-		attr, _, ok := strings.Cut(rest, "#")
+		attr, _, ok := strings.Cut(rest, sep)
 		if !ok || attr == "" {
 			continue
 		}
@@ -101,6 +109,68 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 	return attrs
 }
 
+// OlderUniqueItems is how the model's unique items start in OneTable's
+// older spelling (User:) and their sort key (_unique:); "" for another
+// library.
+func (s *Schema) OlderUniqueItems() (head, sk string) {
+	lib, name, _ := ParsePreset(s.Preset)
+	if lib != LibOneTable {
+		return "", ""
+	}
+	return name + ":", oneTableOlderSK
+}
+
+// ReadSpelling counts the model's unique items in each spelling among
+// keys (the partition keys of the unique items read, the older ones only
+// with their sort key) and, where no spelling was given, has new locks
+// written in the older one when every one of them is in it, in the newer
+// otherwise. It says what it saw; "" for a schema with one spelling.
+func (s *Schema) ReadSpelling(keys []string) string {
+	olderHead, olderSK := s.OlderUniqueItems()
+	if !s.hasAltSpelling() || olderHead == "" {
+		return ""
+	}
+	_, name, _ := ParsePreset(s.Preset)
+	var newer, older int
+	for _, k := range keys {
+		switch {
+		case strings.HasPrefix(k, olderHead):
+			older++
+		case strings.HasPrefix(k, "_unique#") && strings.Contains(k, "#"+name+"#"): // scoped ones too
+			newer++
+		}
+	}
+	if s.LockSpelling == "" {
+		sp := SpellingNewer
+		if older > 0 && newer == 0 {
+			sp = SpellingOlder
+		}
+		s.spell(sp)
+	}
+	newerText := fmt.Sprintf("_unique#%s#<attr>#<value>", name)
+	olderText := fmt.Sprintf("in OneTable's older spelling %s<attr>:<value> (sort key %s)", olderHead, olderSK)
+	var seen []string
+	if newer > 0 {
+		seen = append(seen, fmt.Sprintf("%d as %s", newer, newerText))
+	}
+	if older > 0 {
+		seen = append(seen, fmt.Sprintf("%d %s", older, olderText))
+	}
+	if len(seen) == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("unique items of %s: %s", name, strings.Join(seen, ", "))
+	switch {
+	case s.LockSpelling == SpellingNewer && older > 0:
+		note += "; new locks as " + newerText
+	case s.LockSpelling == SpellingOlder && newer == 0:
+		note += "; new locks in it too"
+	case s.LockSpelling == SpellingOlder:
+		note += "; new locks in the older spelling, as given"
+	}
+	return note
+}
+
 // ScopeConstraint makes constraint ci unique per value of the account
 // attribute scope, as the preset's library keys it (OneTable's
 // _unique#<scope>#User#email#<value>).
@@ -111,7 +181,7 @@ func (s *Schema) ScopeConstraint(ci int, scope string) error {
 	}
 	c := &s.Constraints[ci]
 	sc := s.scopedConstraint(c.Attr, scope)
-	c.Prefix, c.Scope, c.Tail = sc.Prefix, sc.Scope, sc.Tail
+	c.Prefix, c.Scope, c.Tail, c.AltPrefix = sc.Prefix, sc.Scope, sc.Tail, "" // scoped: the newer spelling only
 	return nil
 }
 

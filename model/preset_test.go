@@ -16,7 +16,7 @@ func presetSchema(t *testing.T, preset, pk, sk, accountSK string, attrs ...strin
 	}
 	s.Table, s.PK, s.SK, s.AccountSK, s.KeysFromTable = "app", pk, sk, accountSK, false
 	for _, a := range attrs {
-		s.Constraints = append(s.Constraints, Constraint{Attr: a, Prefix: s.PresetPrefix(a)})
+		s.Constraints = append(s.Constraints, s.PresetConstraint(a))
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
@@ -86,8 +86,8 @@ func TestPresetSignupItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Actions) != 2 {
-		t.Fatalf("%d actions, want 2", len(p.Actions))
+	if len(p.Actions) != 3 { // and the check that the older spelling's lock is absent
+		t.Fatalf("%d actions, want 3", len(p.Actions))
 	}
 	wantAccount := attrs("pk", "user#zed", "sk", "user#", "_type", "User", "id", "zed", "email", "z@x.io")
 	if got := p.Actions[0].Item; !reflect.DeepEqual(got, wantAccount) {

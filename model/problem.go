@@ -261,7 +261,8 @@ type KeyRef struct {
 }
 
 // Involved returns the keys whose strongly consistent reads confirm or
-// dismiss p: its lock (or the lock it lacks), its owner and its holders.
+// dismiss p: its lock (or the lock it lacks) in each spelling it may have,
+// its owner and its holders.
 func (s Classifier) Involved(p Problem) []KeyRef {
 	var refs []KeyRef
 	for _, id := range p.Accounts {
@@ -273,8 +274,7 @@ func (s Classifier) Involved(p Problem) []KeyRef {
 		}
 		return refs
 	}
-	table, key := s.LockKey(p.constraint, p.Value)
-	refs = append(refs, KeyRef{table, key})
+	refs = append(refs, s.LockKeys(p.constraint, p.Value)...)
 	if p.Owner != "" && !slices.Contains(p.Accounts, p.Owner) {
 		refs = append(refs, KeyRef{s.Table, s.AccountKey(p.Owner)})
 	}

@@ -23,7 +23,7 @@ func (s Classifier) explain(a Action, now Item) (string, bool) {
 	switch a.Role {
 	case RoleCreateAccount:
 		return "account " + k + " already exists", now != nil
-	case RoleTakeLock:
+	case RoleTakeLock, RoleNoAltLock:
 		return s.explainTaken(a, now), now != nil
 	case RoleAccount:
 		if now == nil {

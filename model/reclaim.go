@@ -25,6 +25,9 @@ type Reclaim struct {
 	// Resume: the lock already carries Claim (a repair was interrupted
 	// after step 1), so the plan starts at step 2.
 	Resume bool
+	// Alt: the lock is in its constraint's other spelling
+	// (Constraint.AltPrefix).
+	Alt bool
 }
 
 // Reclaim plans step 1 of the repair of confirmed orphan p, whose lock
@@ -32,8 +35,8 @@ type Reclaim struct {
 // The plan's actions are the claim; Execute runs steps 2 and 3.
 func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 	ci := p.constraint
-	table, key := s.LockKey(ci, p.Value)
-	r := &Reclaim{Constraint: ci, Value: p.Value, Claim: claim, Resume: resume}
+	table, key := s.LockOf(p) // in the spelling it has
+	r := &Reclaim{Constraint: ci, Value: p.Value, Claim: claim, Resume: resume, Alt: Classifier(s).altLock(p)}
 	plan := Plan{Operation: "repair", Reclaim: r,
 		Note: "an ownerless orphan is repaired in three steps: claim the lock, look for holders of " + Printable(p.Value) +
 			" again, then delete the lock, or give it back if someone holds the value"}
@@ -53,7 +56,7 @@ func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 // DeleteClaimed is step 3 of a reclaim when nobody holds the value: delete
 // the lock if it still carries the claim.
 func (s Planner) DeleteClaimed(r Reclaim) Action {
-	table, key := s.LockKey(r.Constraint, r.Value)
+	table, key := s.LockKeyAs(r.Constraint, r.Value, r.Alt)
 	return Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: r.Constraint, Value: r.Value,
 		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
 }
@@ -61,7 +64,7 @@ func (s Planner) DeleteClaimed(r Reclaim) Action {
 // GiveBack is step 3 of a reclaim when someone holds the value: remove the
 // claim, leaving the lock as it was, if the claim is still there.
 func (s Planner) GiveBack(r Reclaim) Action {
-	table, key := s.LockKey(r.Constraint, r.Value)
+	table, key := s.LockKeyAs(r.Constraint, r.Value, r.Alt)
 	return Action{Kind: ActUpdate, Role: RoleGiveBack, Table: table, Key: key, Constraint: r.Constraint, Value: r.Value,
 		Remove: []string{s.OwnerAttr}, Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
 }

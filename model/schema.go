@@ -46,6 +46,14 @@ type Constraint struct {
 	// in one (each table has its own); locks in the account table have
 	// the schema's TTLAttr.
 	TTLAttr string
+	// AltPrefix, when set, is the prefix of the other spelling of the
+	// constraint's lock keys, whose sort key is Schema.AltLockSK: a
+	// library that changed how it keys its unique items leaves tables
+	// with locks in both (OneTable's User:email:<value>, sort key
+	// _unique:, beside _unique#User#email#<value>). A lock in either is
+	// the value's lock, reported and repaired under the key it has;
+	// new locks are written with Prefix only.
+	AltPrefix string
 }
 
 // Indexed reports whether holders of a value are looked up on the
@@ -97,8 +105,16 @@ type Schema struct {
 	AccountPrefix string
 	AccountSK     string
 	LockSK        string
-	OwnerAttr     string
-	Constraints   []Constraint
+	// AltLockSK is the sort key of locks in the constraints' other
+	// spelling (Constraint.AltPrefix), "" when none has one.
+	AltLockSK string
+	// LockSpelling is which of a preset's two spellings of lock keys
+	// new locks are written in (SpellingNewer, SpellingOlder): "" while
+	// the table is still to say (the one its unique items have, see
+	// SetLockSpelling).
+	LockSpelling string
+	OwnerAttr    string
+	Constraints  []Constraint
 	// AccountType, when set, recognises accounts by an attribute value
 	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
 	// prefix, which may then be empty; signups write it.
@@ -213,6 +229,7 @@ const (
 	FieldIDAttr        SchemaField = "IDAttr" // with IDPrefix
 	FieldPreset        SchemaField = "Preset"
 	FieldTTLAttr       SchemaField = "TTLAttr" // of the schema, or of a constraint's lock table
+	FieldLockSpelling  SchemaField = "LockSpelling"
 )
 
 // SchemaError is invalid schema input, named by the field that carried

@@ -188,12 +188,16 @@ const (
 	recordOwnedByHolder
 	recordLockTTL
 	recordHolderTTL
+	recordAlt // the lock is in its constraint's other spelling
 )
 
 func (c *Census) appendRecord(buf []byte, ci int, v []byte, e entry, more []uint32) []byte {
 	var flags byte
 	if e.locked() {
 		flags |= recordLocked
+	}
+	if e.alt {
+		flags |= recordAlt
 	}
 	switch {
 	case e.owned() && e.owner == e.holder:
@@ -325,7 +329,7 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 		c.addHolder(int(ci), v, id, ttls.holders)
 	}
 	if flags&recordLocked != 0 {
-		c.addLock(int(ci), v, owner, ttls.lock) // after the holders: the owner may be the first
+		c.addLock(int(ci), v, owner, ttls.lock, flags&recordAlt != 0) // after the holders: the owner may be the first
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ import (
 // spillingCensus returns a census whose budget is so small that it spills
 // after every value, at every level of partitioning.
 func spillingCensus(s *Schema) *Census {
-	c := NewCensus(s, 0)
+	c := NewCensus(s, testNow)
 	c.LimitMemory(1)
 	return c
 }

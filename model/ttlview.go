@@ -10,10 +10,12 @@ func (s *Schema) LockTTL(ci int, it Item) int64 { return ttlOf(it, s.LockTTLAttr
 // AccountTTL is account item it's TTL in epoch seconds, 0 for none.
 func (s *Schema) AccountTTL(it Item) int64 { return ttlOf(it, s.TTLAttr) }
 
-// ttlOf is ReadTTL as the check keeps it: the epoch seconds, 0 for none.
+// ttlOf is ReadTTL as the views keep it: the epoch seconds, 0 for none.
+// A TTL of 0 or below, long past, is kept as 1: expired as the check
+// judges it, not mistaken for none.
 func ttlOf(it Item, attr string) int64 {
 	if at, state, _ := ReadTTL(it, attr); state == TTLAt {
-		return at
+		return max(at, 1)
 	}
 	return 0
 }

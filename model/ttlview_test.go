@@ -48,6 +48,8 @@ func TestJudgeTTLsAsTheCensus(t *testing.T) {
 		{"reserved, another's, outlived", []row{account(none), ttlLock("ACCT#z", at(3600))}, LockExpiring, ExpiringLock},
 		{"reserved, another's, not outlived", []row{account(at(60)), ttlLock("ACCT#z", at(3600))}, LockForeign, ForeignLock},
 		{"a TTL in milliseconds", []row{account(none), ttlLock("ACCT#a", N("1764600000000"))}, LockOK, ""},
+		{"a TTL of 0: long past", []row{account(none), ttlLock("ACCT#a", N("0"))}, LockExpired, ExpiredLock},
+		{"a TTL below 0", []row{account(none), ttlLock("ACCT#a", N("-5"))}, LockExpired, ExpiredLock},
 		{"a TTL that is a string", []row{account(none), ttlLock("ACCT#a", S("soon"))}, LockOK, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,7 +67,7 @@ func TestJudgeTTLsAsTheCensus(t *testing.T) {
 			if l.Status != tt.want || a.Now != testNow {
 				t.Errorf("status %s (judged at %d), want %s at %d", l.Status, a.Now, tt.want, int64(testNow))
 			}
-			if want, _, _ := ReadTTL(items["UNIQ#EMAIL#v@x"], "ttl"); want != l.ExpiresAt {
+			if want, state, _ := ReadTTL(items["UNIQ#EMAIL#v@x"], "ttl"); state == TTLAt && max(want, 1) != l.ExpiresAt || state != TTLAt && l.ExpiresAt != 0 {
 				t.Errorf("expires at %d, want %d", l.ExpiresAt, want)
 			}
 			var kinds []ProblemKind

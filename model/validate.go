@@ -13,6 +13,7 @@ func (s *Schema) Validate() error {
 		s.validateTypes,
 		s.validateAccountPrefix,
 		s.validateTTL,
+		s.validateSpelling,
 	} {
 		if err := check(); err != nil {
 			return err

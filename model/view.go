@@ -39,6 +39,9 @@ type LockView struct {
 	// ExpiresAt is the lock's TTL in epoch seconds, 0 for none (or one
 	// DynamoDB ignores): expired at or before the account view's Now.
 	ExpiresAt int64
+	// Alt says the lock was found in its constraint's other spelling
+	// (Constraint.AltPrefix).
+	Alt bool
 }
 
 // Lock is one lock item as the locks view lists it.
@@ -82,13 +85,13 @@ func (a AccountView) Duplicate() bool {
 	return false
 }
 
-// ExpectedLocks returns the keys of the locks account it should have.
+// ExpectedLocks returns the keys of the locks account it should have, in
+// each spelling they may have.
 func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 	var refs []KeyRef
 	for ci := range s.Constraints {
 		if h, v := s.Held(ci, it); h == HoldsValue {
-			table, key := s.LockKey(ci, v)
-			refs = append(refs, KeyRef{table, key})
+			refs = append(refs, s.LockKeys(ci, v)...)
 		}
 	}
 	return refs
@@ -112,13 +115,12 @@ func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(
 			l.Status = LockInvalid
 		case HoldsValue:
 			l.Value = v
-			table, key := s.LockKey(ci, v)
-			lock, found := lockAt(KeyRef{table, key})
+			lock, alt, found := s.FindLock(ci, v, lockAt)
 			if !found {
 				l.Status = LockMissing
 				break
 			}
-			l.Item = lock
+			l.Item, l.Alt = lock, alt
 			e := s.lockEntry(ci, v, lock)
 			l.Owner, l.ExpiresAt = e.Owner, s.LockTTL(ci, lock)
 			l.Status = s.lockStatus(e, id, l.ExpiresAt, s.AccountTTL(it), now, holds)

@@ -305,7 +305,7 @@ func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) 
 	for _, table := range sc.Tables() {
 		for _, it := range b.sorted(table) {
 			if e := (model.Classifier{Schema: sc}).Classify(table, it); e.Kind == model.EntryLock {
-				lt, key := sc.LockKey(e.Constraint, e.Value)
+				lt, key := sc.LockKeyAs(e.Constraint, e.Value, e.Alt)
 				locks = append(locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner,
 					ExpiresAt: sc.LockTTL(e.Constraint, it)})
 			}
@@ -340,8 +340,18 @@ func (b *Backend) Lock(ctx context.Context, ci int, v string) (model.Item, bool,
 func (b *Backend) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
 	b.called("LockAt")
 	defer b.mu.Unlock()
-	it := b.get(b.schema.LockKey(ci, raw))
+	it := b.lockAt(ci, raw)
 	return it, it != nil, ctx.Err()
+}
+
+// lockAt is the lock of constraint ci whose key holds raw, in either
+// spelling; nil when there is none.
+func (b *Backend) lockAt(ci int, raw string) model.Item {
+	lock, _, _ := model.Classifier{Schema: &b.schema}.FindLock(ci, raw, func(r model.KeyRef) (model.Item, bool) {
+		it := b.get(r.Table, r.Key)
+		return it, it != nil
+	})
+	return lock
 }
 
 // holderIDs returns the accounts that hold normalized value v of
@@ -476,7 +486,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	if r.Skip = p.LeftToAPerson(); r.Skip != "" {
 		return r, nil
 	}
-	lock := b.get(sc.LockKey(p.ConstraintIndex(), p.Value))
+	lock := b.lockAt(p.ConstraintIndex(), p.Value)
 	var err error
 	switch {
 	case p.Kind == model.OrphanLock:
@@ -539,7 +549,7 @@ func (b *Backend) lookup(wanted []backend.Wanted, candidates map[backend.Wanted]
 		if len(ids) > 0 {
 			found.Holders[w] = ids
 		}
-		found.FoundLock(&b.schema, w, b.get(b.schema.LockKey(w.Constraint, w.Value)))
+		found.FoundLock(&b.schema, w, b.lockAt(w.Constraint, w.Value))
 	}
 	return found
 }

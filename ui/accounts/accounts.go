@@ -690,13 +690,13 @@ func (m Model) SelectedProblem() (p model.Problem, ok bool) {
 		case model.LockMissing:
 			return sc.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), true
 		case model.LockForeign:
-			return sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), true
+			return sc.Spelled(sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockDuplicate:
-			return sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}), true
+			return sc.Spelled(sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockInvalid:
-			return sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), true
+			return sc.Spelled(sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockExpired, model.LockExpiring:
-			return lockTTLProblem(sc, a, ci), true
+			return sc.Spelled(lockTTLProblem(sc, a, ci), l.Alt), true
 		}
 	}
 	return p, false

@@ -33,13 +33,13 @@ func (m Model) open() tea.Cmd {
 		a.Locks = slices.Clone(a.Locks) // the pin or a page may change under it
 		open := detail.OpenMsg{Title: lockTitle(rr, &a, ci), Render: func(lock model.Item) []string { return lockLines(rr, &a, ci, lock) }}
 		if v := a.Locks[ci].Value; v != "" { // no value, no lock to read
-			table, key := sc.LockKey(ci, v)
+			table, key := sc.LockKeyAs(ci, v, a.Locks[ci].Alt)
 			open.Read = &model.KeyRef{Table: table, Key: key}
 		}
 		return events.Emit(open)
 	case rows.Orphan:
 		p, now := *m.src.orphan(r), m.src.items.JudgedAt()
-		table, key := sc.LockKey(p.ConstraintIndex(), p.Value) // the raw key
+		table, key := sc.LockOf(p) // the raw key, in the spelling found
 		return events.Emit(detail.OpenMsg{Title: "lock " + model.Printable(p.Value), Read: &model.KeyRef{Table: table, Key: key},
 			Render: func(lock model.Item) []string {
 				if lock == nil {
@@ -66,12 +66,12 @@ func (m Model) SelectedRef() (model.KeyRef, bool) {
 		return model.KeyRef{Table: sc.Table, Key: sc.AccountKey(m.src.account(r).ID)}, true
 	case rows.Lock:
 		if l := m.src.account(r).Locks[r.Lock]; l.Value != "" && l.Status != model.LockMissing {
-			table, key := sc.LockKey(int(r.Lock), l.Value)
+			table, key := sc.LockKeyAs(int(r.Lock), l.Value, l.Alt)
 			return model.KeyRef{Table: table, Key: key}, true
 		}
 	case rows.Orphan:
 		p := m.src.orphan(r)
-		table, key := sc.LockKey(p.ConstraintIndex(), p.Value)
+		table, key := sc.LockOf(*p)
 		return model.KeyRef{Table: table, Key: key}, true
 	}
 	return model.KeyRef{}, false
@@ -135,7 +135,7 @@ func lockTitle(r *rows.Renderer, a *model.AccountView, ci int) string {
 	if l.Status == model.LockNone || (l.Status == model.LockInvalid && l.Item == nil) {
 		return attr + " of " + rows.AccountKey(a) + "  (" + string(l.Status) + ")"
 	}
-	return "lock " + r.LockKey(ci, l.Value) + "  (" + string(l.Status) + ")"
+	return "lock " + r.LockKey(ci, l.Value, l.Alt) + "  (" + string(l.Status) + ")"
 }
 
 // lockLines is the detail of a lock row: the lock as read now, or for a

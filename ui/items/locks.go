@@ -67,7 +67,13 @@ func (c *Cache) readLocks(a model.AccountView) {
 		if l.Value == "" || (l.Item == nil && l.Status != model.LockMissing) {
 			continue
 		}
-		table, key := c.schema.LockKey(ci, l.Value)
+		if l.Item == nil { // missing: gone in every spelling
+			for _, ref := range c.schema.LockKeys(ci, l.Value) {
+				c.readLock(LockKey(ref.Table, ref.Key), nil, "", 0)
+			}
+			continue
+		}
+		table, key := c.schema.LockKeyAs(ci, l.Value, l.Alt)
 		c.readLock(LockKey(table, key), l.Item, l.Owner, l.ExpiresAt)
 	}
 }

@@ -225,7 +225,7 @@ func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
 		msg := RefreshedMsg{req: req, refs: refs, found: map[string]model.Item{}}
 		msg.err = b.ReadConsistent(ctx, refs, func(table string, it model.Item) {
 			if e := (model.Classifier{Schema: sc}).Classify(table, it); e.Kind == model.EntryLock {
-				_, key := sc.LockKey(e.Constraint, e.Value)
+				_, key := sc.LockKeyAs(e.Constraint, e.Value, e.Alt)
 				msg.found[items.LockKey(table, key)] = it
 			}
 		})
@@ -332,7 +332,7 @@ func (m Model) open() tea.Cmd {
 	}
 	l := m.src.lock(m.list.Cursor())
 	words, _ := m.src.lockStatus(&l)
-	return events.Emit(detail.OpenMsg{Title: "lock " + m.src.r.LockKey(l.Constraint, l.Value) + "  (" + words + ")",
+	return events.Emit(detail.OpenMsg{Title: "lock " + m.src.r.ListedLockKey(&l) + "  (" + words + ")",
 		Render: func(model.Item) []string {
 			if l.Item == nil {
 				return []string{"this lock no longer exists (r reloads)"}

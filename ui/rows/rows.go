@@ -121,9 +121,29 @@ func AttrText(it model.Item, name string) string {
 }
 
 // LockKey renders a lock's key as stored: its partition key in the
-// account table, or TABLE/value for a lock table.
-func (r Renderer) LockKey(ci int, value string) string {
-	table, key := r.Schema.LockKey(ci, value)
+// account table, or TABLE/value for a lock table; in its constraint's
+// other spelling when alt (model.Constraint.AltPrefix).
+func (r Renderer) LockKey(ci int, value string, alt bool) string {
+	table, key := r.Schema.LockKeyAs(ci, value, alt)
+	return r.keyText(table, key, value)
+}
+
+// ProblemLock renders the key of p's lock as the check found it.
+func (r Renderer) ProblemLock(p *model.Problem) string {
+	table, key := r.Schema.LockOf(*p)
+	return r.keyText(table, key, p.Value)
+}
+
+// ListedLockKey renders the key of a lock as the locks view listed it, in
+// the spelling it has.
+func (r Renderer) ListedLockKey(l *model.Lock) string {
+	if l.Key == nil {
+		return r.LockKey(l.Constraint, l.Value, false)
+	}
+	return r.keyText(l.Table, l.Key, l.Value)
+}
+
+func (r Renderer) keyText(table string, key map[string]string, value string) string {
 	if table != r.Schema.Table {
 		return model.Printable(table + "/" + value)
 	}
@@ -154,12 +174,12 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 		if l.Item == nil {
 			c.Key, c.Elide, c.Detail = "("+attr+")", false, []Part{{Text: attr + " is " + AttrText(a.Item, attr) + ": cannot be locked", Rank: Value}}
 		} else {
-			c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value), -1, []Part{{Text: "owner is " + AttrText(l.Item, r.Schema.OwnerAttr) + ", not a string", Rank: Value}}
+			c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "owner is " + AttrText(l.Item, r.Schema.OwnerAttr) + ", not a string", Rank: Value}}
 		}
 	case model.LockMissing:
-		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value), -1, []Part{{Text: "expected, not found", Rank: Whole}}
+		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "expected, not found", Rank: Whole}}
 	default:
-		c.Key, c.Shared = r.LockKey(ci, l.Value), -1
+		c.Key, c.Shared = r.LockKey(ci, l.Value, l.Alt), -1
 		c.Detail = []Part{{Text: "no owner", Rank: Whole}}
 		if l.Owner != "" {
 			c.Detail = []Part{{Text: "owner " + model.Printable(l.Owner), Rank: Whole}}
@@ -195,7 +215,6 @@ func (r Renderer) Orphan(p *model.Problem, now int64, width int, selected bool) 
 // OrphanCells are the parts of a lock nobody holds: its key, and its
 // owner whole; an expired lock's time at now whole too.
 func (r Renderer) OrphanCells(p *model.Problem, now int64) Cells {
-	ci := p.ConstraintIndex()
 	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
 	if p.Owner != "" {
 		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
@@ -206,7 +225,7 @@ func (r Renderer) OrphanCells(p *model.Problem, now int64) Cells {
 		detail = appendTTL(detail[:1], p.ExpiresAt, now)
 		status = model.LockExpired
 	}
-	key := r.LockKey(ci, p.Value)
+	key := r.ProblemLock(p)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail,
 		Status: string(status), StatusStyle: r.Styles.Status[status].Paint()}
 }
@@ -224,7 +243,7 @@ func (r Renderer) Problem(p *model.Problem, now int64, width int, selected bool)
 func (r Renderer) ProblemCells(p *model.Problem, now int64) Cells {
 	key := model.Printable(p.Value)
 	if p.Lock != nil {
-		key = r.LockKey(p.ConstraintIndex(), p.Value)
+		key = r.ProblemLock(p)
 	}
 	detail := []Part{{Text: p.Constraint, Rank: Words}}
 	if p.Owner != "" {
@@ -290,7 +309,7 @@ func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockSt
 	if status != model.LockNone {
 		st = r.Styles.Status[status]
 	}
-	key := r.LockKey(l.Constraint, l.Value)
+	key := r.ListedLockKey(l)
 	return Cells{Key: key, Elide: true, Shared: sharedOf(key, l.Value), Detail: detail, Status: words, StatusStyle: st.Paint()}
 }
 

@@ -183,7 +183,7 @@ func TestLockKeyInLockTable(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutTables)
 	st := styles.New(false)
 	r := rows.Renderer{Schema: &sc, Styles: &st}
-	if got, want := r.LockKey(0, "02:00:00:00:00:01"), "unique_mac_addresses/02:00:00:00:00:01"; got != want {
+	if got, want := r.LockKey(0, "02:00:00:00:00:01", false), "unique_mac_addresses/02:00:00:00:00:01"; got != want {
 		t.Errorf("LockKey = %q, want %q", got, want)
 	}
 }
@@ -330,5 +330,30 @@ func TestColumnsFollowTheContent(t *testing.T) {
 	}
 	if w := ansi.StringWidth(row); w != 250 {
 		t.Errorf("row is %d cells wide, want 250", w)
+	}
+}
+
+// A lock found in its constraint's other spelling (OneTable's older
+// unique items) shows the key it has, on an account's lock row and as a
+// problem's.
+func TestLockRowsInTheOtherSpelling(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	if err := sc.ApplyPreset("onetable:User"); err != nil {
+		t.Fatal(err)
+	}
+	sc.PK, sc.SK, sc.AccountSK, sc.KeysFromTable = "pk", "sk", "user#", false
+	sc.Constraints = []model.Constraint{sc.PresetConstraint("email")}
+	st := styles.New(true)
+	r := rows.Renderer{Schema: &sc, Styles: &st}
+	lock := model.Item{"pk": model.S("User:email:a@x.io"), "sk": model.S("_unique:")}
+	a := model.AccountView{ID: "user#ada", Locks: []model.LockView{{Constraint: 0, Value: "a@x.io", Item: lock, Status: model.LockOK, Alt: true}}}
+	if got := r.LockCells(&a, 0).Key; got != "User:email:a@x.io" {
+		t.Errorf("lock row key %q, want the older spelling", got)
+	}
+	c := model.NewCensus(&sc, 0)
+	c.Add(sc.Table, lock)
+	p := c.Problems()
+	if len(p) != 1 || r.ProblemCells(&p[0], 0).Key != "User:email:a@x.io" || r.OrphanCells(&p[0], 0).Key != "User:email:a@x.io" {
+		t.Errorf("orphan %+v: want its row to name User:email:a@x.io", p)
 	}
 }
