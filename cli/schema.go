@@ -16,7 +16,7 @@ type schemaFlags struct {
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
 	preset, accountType, idAttr             string
-	lockSpelling                            string
+	lockSpelling, olderHead                 string
 	lockAttrs, scope, ttlAttr               []string
 }
 
@@ -36,6 +36,7 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
 	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
+	fs.StringVar(&f.olderHead, "older-spelling", "", "MODEL: or _Unique:MODEL:: with --preset onetable, what the older spelling's unique keys start with before ATTR:VALUE (User:email:ada@x as OneTable wrote them, or _Unique:User:email:ada@x as its issue tracker spells them); default: the one the table's unique items have")
 	fs.StringVar(&f.lockSpelling, "lock-spelling", "", "newer or older: with --preset onetable, the spelling of unique items new locks are written in, newer _unique#MODEL#ATTR#VALUE (sort key _unique#) or OneTable's older MODEL:ATTR:VALUE (sort key _unique:, before 1.8 or with legacyUnique); both are recognised; default: the older when the model's unique items present are all in it")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
 	fs.StringArrayVar(&f.ttlAttr, "ttl-attr", nil, `TTL attribute (epoch seconds) of every table, or TABLE=ATTR for one (repeat); "" for none; default: each table's own (DescribeTimeToLive, when ENABLED)`)
@@ -61,6 +62,11 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	}
 	if err := f.setConstraints(&s); err != nil {
 		return model.Schema{}, err
+	}
+	if fs.Changed("older-spelling") {
+		if err := s.SetOlderHead(f.olderHead); err != nil {
+			return model.Schema{}, err
+		}
 	}
 	if fs.Changed("lock-spelling") {
 		if err := s.SetLockSpelling(f.lockSpelling); err != nil {
@@ -249,6 +255,7 @@ var schemaFlagNames = map[model.SchemaField]string{
 	model.FieldPreset:        "preset",
 	model.FieldTTLAttr:       "ttl-attr",
 	model.FieldLockSpelling:  "lock-spelling",
+	model.FieldOlderHead:     "older-spelling",
 }
 
 // flagOf is the flag that sets field f (without its dashes).

@@ -220,3 +220,51 @@ func TestPresetOlderSpellingTTL(t *testing.T) {
 		t.Errorf("check after the signup: %s\nwant old@x.io healthy", r.stdout)
 	}
 }
+
+// The older spelling as OneTable's issue tracker writes it,
+// _Unique:User:email:<value> (sort key _unique:), is recognised as well:
+// init says which it saw and saves it, check reports the keys found, the
+// repair deletes an orphan where it is, and on a table whose unique items
+// are all in it a signup writes its locks in it too.
+func TestPresetOlderSpellingUniqueMark(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client) // ada (clean), carol (her username's lock missing), in the newer spelling
+	marked := func(attr, v string) model.Item {
+		return item("pk", "_Unique:User:"+attr+":"+v, "sk", "_unique:", "_type", "_Unique")
+	}
+	dynamotest.Put(t, client, table,
+		user("olga", "email", "olga@old.io", "username", "olga"), marked("email", "olga@old.io"), marked("username", "olga"),
+		marked("email", "gone@old.io"))
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	audit := filepath.Join(t.TempDir(), "audit.log")
+
+	r := run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User", "--save", "app")
+	if want := "3 in OneTable's older spelling _Unique:User:<attr>:<value> (sort key _unique:); new locks as _unique#User#<attr>#<value>"; r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("init: exit %d\n%s\nwant it to say %s", r.code, r.stderr, want)
+	}
+	if want := `older-spelling: "_Unique:User:"`; !strings.Contains(r.stdout, want) {
+		t.Errorf("init proposes\n%s\nwant %s", r.stdout, want)
+	}
+	r = run(t, "check", "--target", "app", "--json")
+	want := `"problems":[` +
+		`{"kind":"orphan_lock","constraint":"email","value":"gone@old.io","lock":{"pk":"_Unique:User:email:gone@old.io","sk":"_unique:"},"accounts":[]},` +
+		`{"kind":"missing_lock","constraint":"username","value":"carol","accounts":["user#carol"]}]`
+	if r.code != cli.ExitProblems || !strings.Contains(r.stdout, want) {
+		t.Fatalf("check: exit %d\n%s%s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+	r = run(t, "repair", "--target", "app", "--yes", "--audit-log", audit)
+	if r.code != 0 || getItem(t, client, table, "_Unique:User:email:gone@old.io", "_unique:") != nil {
+		t.Fatalf("repair: exit %d\n%s%s\nwant the orphan deleted where it is", r.code, r.stdout, r.stderr)
+	}
+	if r = run(t, "check", "--target", "app", "--json"); r.code != 0 {
+		t.Errorf("after the repair: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// New locks in the marked older spelling, where it is the one used.
+	plan := run(t, "signup", "--target", "app", "--lock-spelling", "older", "--dry-run", "--set", "id=zoe", "--set", "email=zoe@old.io", "--set", "username=zoe")
+	if plan.code != 0 || !strings.Contains(plan.stdout, `"pk":{"S":"_Unique:User:email:zoe@old.io"},"sk":{"S":"_unique:"}`) {
+		t.Errorf("signup --lock-spelling older: exit %d\n%s%s\nwant its locks as _Unique:User:email:zoe@old.io", plan.code, plan.stdout, plan.stderr)
+	}
+}

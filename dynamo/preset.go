@@ -112,7 +112,8 @@ func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 	sm := presetSampled{sks: map[string]int{}, attrs: map[string]bool{}}
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
 		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
-	if head, sk := sc.OlderUniqueItems(); head != "" {
+	heads, sk := sc.OlderUniqueItems()
+	for _, head := range heads {
 		filter = filter.Or(expression.Name(sc.PK).BeginsWith(head).And(expression.Name(sc.SK).Equal(expression.Value(sk))))
 	}
 	expr, err := expression.NewBuilder().WithFilter(filter).Build()

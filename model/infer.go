@@ -322,6 +322,9 @@ func (s *Schema) presetFlags() []string {
 			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))
 		}
 	}
+	if s.OlderHead != "" {
+		f = append(f, "--older-spelling", s.OlderHead)
+	}
 	if s.LockSpelling != "" {
 		f = append(f, "--lock-spelling", s.LockSpelling)
 	}

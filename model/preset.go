@@ -33,7 +33,7 @@ func (s *Schema) ApplyPreset(v string) error {
 	}
 	s.Layout, s.Preset = LayoutSingle, v
 	s.AccountPrefix, s.AccountSK, s.Constraints = "", "", nil
-	s.KeysFromTable, s.LockSpelling = true, ""
+	s.KeysFromTable, s.LockSpelling, s.OlderHead = true, "", ""
 	switch lib {
 	case LibOneTable:
 		s.AccountType = Assignment{"_type", name}
@@ -84,7 +84,11 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 	for _, k := range keys {
 		rest, ok := strings.CutPrefix(k, head)
 		sep := "#"
-		if older, _ := s.OlderUniqueItems(); !ok && older != "" {
+		olderHeads, _ := s.OlderUniqueItems()
+		for _, older := range olderHeads {
+			if ok {
+				break
+			}
 			rest, ok = strings.CutPrefix(k, older)
 			sep = ":"
 		}
@@ -109,15 +113,14 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 	return attrs
 }
 
-// OlderUniqueItems is how the model's unique items start in OneTable's
-// older spelling (User:) and their sort key (_unique:); "" for another
-// library.
-func (s *Schema) OlderUniqueItems() (head, sk string) {
-	lib, name, _ := ParsePreset(s.Preset)
-	if lib != LibOneTable {
-		return "", ""
+// OlderUniqueItems are how the model's unique items may start in
+// OneTable's older spelling (User:, _Unique:User:) and their sort key
+// (_unique:); none for another library.
+func (s *Schema) OlderUniqueItems() (heads []string, sk string) {
+	if lib, _, _ := ParsePreset(s.Preset); lib != LibOneTable {
+		return nil, ""
 	}
-	return name + ":", oneTableOlderSK
+	return s.olderHeads(), oneTableOlderSK
 }
 
 // ReadSpelling counts the model's unique items in each spelling among
@@ -126,19 +129,35 @@ func (s *Schema) OlderUniqueItems() (head, sk string) {
 // written in the older one when every one of them is in it, in the newer
 // otherwise. It says what it saw; "" for a schema with one spelling.
 func (s *Schema) ReadSpelling(keys []string) string {
-	olderHead, olderSK := s.OlderUniqueItems()
-	if !s.hasAltSpelling() || olderHead == "" {
+	olderHeads, olderSK := s.OlderUniqueItems()
+	if !s.hasAltSpelling() || len(olderHeads) == 0 {
 		return ""
 	}
 	_, name, _ := ParsePreset(s.Preset)
 	var newer, older int
+	byHead := map[string]int{}
 	for _, k := range keys {
-		switch {
-		case strings.HasPrefix(k, olderHead):
-			older++
-		case strings.HasPrefix(k, "_unique#") && strings.Contains(k, "#"+name+"#"): // scoped ones too
+		if strings.HasPrefix(k, "_unique#") && strings.Contains(k, "#"+name+"#") { // scoped ones too
 			newer++
+			continue
 		}
+		for _, h := range olderHeads {
+			if strings.HasPrefix(k, h) {
+				older++
+				byHead[h]++
+				break
+			}
+		}
+	}
+	// The head the table's older items have (the most of them).
+	olderHead := olderHeads[0]
+	for _, h := range olderHeads {
+		if byHead[h] > byHead[olderHead] {
+			olderHead = h
+		}
+	}
+	if olderHead != s.olderHead() {
+		_ = s.SetOlderHead(olderHead) // one of the heads of this preset
 	}
 	if s.LockSpelling == "" {
 		sp := SpellingNewer

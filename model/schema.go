@@ -113,7 +113,11 @@ type Schema struct {
 	// the table is still to say (the one its unique items have, see
 	// SetLockSpelling).
 	LockSpelling string
-	OwnerAttr    string
+	// OlderHead is what OneTable's older unique keys start with before
+	// ATTR:VALUE, where it is not MODEL: (User:email:ada@x): the issue
+	// tracker's _Unique:User: (SetOlderHead). "" for MODEL:.
+	OlderHead string
+	OwnerAttr string
 	Constraints  []Constraint
 	// AccountType, when set, recognises accounts by an attribute value
 	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
@@ -230,6 +234,7 @@ const (
 	FieldPreset        SchemaField = "Preset"
 	FieldTTLAttr       SchemaField = "TTLAttr" // of the schema, or of a constraint's lock table
 	FieldLockSpelling  SchemaField = "LockSpelling"
+	FieldOlderHead     SchemaField = "OlderHead"
 )
 
 // SchemaError is invalid schema input, named by the field that carried

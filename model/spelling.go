@@ -17,10 +17,61 @@ const (
 // oneTableOlderSK is the sort key of OneTable's older unique items.
 const oneTableOlderSK = "_unique:"
 
-// olderPrefix is OneTable's older lock prefix for attr: User:email:.
-func (s *Schema) olderPrefix(attr string) string {
+// olderPrefix is OneTable's older lock prefix for attr: User:email:, or
+// under OlderHead (_Unique:User:email:).
+func (s *Schema) olderPrefix(attr string) string { return s.olderHead() + attr + ":" }
+
+// olderHead is what the older unique keys start with: OlderHead, or the
+// model and ":" (User:).
+func (s *Schema) olderHead() string {
+	if s.OlderHead != "" {
+		return s.OlderHead
+	}
 	_, name, _ := ParsePreset(s.Preset)
-	return name + ":" + attr + ":"
+	return name + ":"
+}
+
+// olderHeads are the heads the older unique keys may have: the model and
+// ":" (what OneTable wrote, User:), and _Unique: before it (how its
+// issue tracker spells them, _Unique:User:), the one given first.
+func (s *Schema) olderHeads() []string {
+	if s.OlderHead != "" {
+		return []string{s.OlderHead}
+	}
+	_, name, _ := ParsePreset(s.Preset)
+	return []string{name + ":", OlderMark + name + ":"}
+}
+
+// OlderMark is the text before the model in the older spelling as
+// OneTable's issue tracker writes it (_Unique:User:email:ada@x).
+const OlderMark = "_Unique:"
+
+// SetOlderHead makes head (User: or _Unique:User:) what the older unique
+// keys start with, in every constraint that has the older spelling.
+func (s *Schema) SetOlderHead(head string) error {
+	lib, name, _ := ParsePreset(s.Preset)
+	if lib != LibOneTable {
+		return NewSchemaError(FieldOlderHead, "goes with %s onetable:MODEL", FieldPreset)
+	}
+	if head != name+":" && head != OlderMark+name+":" {
+		return NewSchemaError(FieldOlderHead, "%q: want %s: or %s%s:", head, name, OlderMark, name)
+	}
+	for i := range s.Constraints {
+		c := &s.Constraints[i]
+		old, now := s.olderPrefix(c.Attr), head+c.Attr+":"
+		switch {
+		case c.AltPrefix == "":
+		case c.Prefix == old:
+			c.Prefix = now
+		case c.AltPrefix == old:
+			c.AltPrefix = now
+		}
+	}
+	s.OlderHead = head
+	if head == name+":" {
+		s.OlderHead = ""
+	}
+	return nil
 }
 
 // PresetConstraint is the constraint on attr as the preset's library keys
