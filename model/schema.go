@@ -116,9 +116,9 @@ type Schema struct {
 	// OlderHead is what OneTable's older unique keys start with before
 	// ATTR:VALUE, where it is not MODEL: (User:email:ada@x): the issue
 	// tracker's _Unique:User: (SetOlderHead). "" for MODEL:.
-	OlderHead string
-	OwnerAttr string
-	Constraints  []Constraint
+	OlderHead   string
+	OwnerAttr   string
+	Constraints []Constraint
 	// AccountType, when set, recognises accounts by an attribute value
 	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
 	// prefix, which may then be empty; signups write it.
