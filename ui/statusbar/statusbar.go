@@ -82,13 +82,16 @@ func (h Header) Render(st *styles.Styles, width int) string {
 
 	// Narrower, the counts take their short words and lose the check's
 	// read capacity, then the count of other items (their tab says they
-	// are there), then the reservations (not problems), and only then do
-	// the inactive tabs keep their keys only, before anything is cut.
+	// are there), then the reservations (not problems); only then do the
+	// inactive tabs keep their keys only, and last the counts per kind
+	// become one total (the Problems tab has them), before anything is
+	// cut.
 	var line2 string
 	for _, try := range []shown{
-		{false, false, true, true, true}, {false, true, true, true, true}, {false, true, false, true, true},
-		{false, true, false, false, true}, {false, true, false, false, false},
-		{true, true, true, true, true}, {true, true, false, true, true}, {true, true, false, false, true}, {true, true, false, false, false},
+		{false, false, true, true, true, false}, {false, true, true, true, true, false}, {false, true, false, true, true, false},
+		{false, true, false, false, true, false}, {false, true, false, false, false, false},
+		{true, true, true, true, true, false}, {true, true, false, true, true, false}, {true, true, false, false, true, false},
+		{true, true, false, false, false, false}, {true, true, false, false, false, true},
 	} {
 		var tabs []string
 		for i, v := range h.Views {
@@ -115,9 +118,10 @@ func (h Header) Render(st *styles.Styles, width int) string {
 
 // shown is what the second header line shows of the check's counts:
 // the inactive tabs by key only (compact), the kinds in fewer letters
-// (tiny), the read capacity (rcu), the other items (others) and the
-// reservations (reserved).
-type shown struct{ compact, tiny, rcu, others, reserved bool }
+// (tiny), the read capacity (rcu), the other items (others), the
+// reservations (reserved), and one total instead of a count per kind
+// (total).
+type shown struct{ compact, tiny, rcu, others, reserved, total bool }
 
 // shortKind names each kind in the header by the word its rows show, so
 // that every count fits a narrow terminal.
@@ -175,6 +179,14 @@ func (c Check) counts(st *styles.Styles, try shown) string {
 		names, sep = tinyKind, "·"
 	}
 	ttl := c.Report.Now != 0
+	if try.total {
+		n := len(c.Report.Problems)
+		style := st.Dim
+		if n > 0 {
+			style = st.Error
+		}
+		return style.Render(fmt.Sprintf("%d problems", n))
+	}
 	for _, k := range model.ProblemKinds {
 		if ttlKind[k] && !ttl && c.Counts[k] == 0 {
 			continue
