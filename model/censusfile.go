@@ -173,24 +173,7 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 	for seg := p.From; seg < p.To; seg++ {
 		m.covered[seg]++
 	}
-	if i == 1 || p.Now < c.now {
-		c.now = p.Now // the merged check started when its first part did
-	}
-	c.Scanned += p.Scanned
-	c.Accounts += p.Accounts
-	c.Locks += p.Locks
-	c.ConsumedRCU += p.ConsumedRCU
-	for _, shape := range slices.Sorted(maps.Keys(p.Others)) { // the same shapes kept, whatever the order
-		c.addShape(shape, p.Others[shape])
-	}
-	for _, w := range p.Warnings {
-		if len(c.warnings) < maxWarnings {
-			c.warnings = append(c.warnings, w)
-		} else {
-			c.unwarned++
-		}
-	}
-	c.unwarned += p.Unwarned
+	c.addHeader(p, i == 1)
 	for _, q := range p.Invalid {
 		q.constraint = s.Constraint(q.Constraint)
 		if q.constraint < 0 {
@@ -219,6 +202,29 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 			return c.err
 		}
 	}
+}
+
+// addHeader adds the counts of part header p to the census, the first
+// part's when first.
+func (c *Census) addHeader(p PartHeader, first bool) {
+	if first || p.Now < c.now {
+		c.now = p.Now // the merged check started when its first part did
+	}
+	c.Scanned += p.Scanned
+	c.Accounts += p.Accounts
+	c.Locks += p.Locks
+	c.ConsumedRCU += p.ConsumedRCU
+	for _, shape := range slices.Sorted(maps.Keys(p.Others)) { // the same shapes kept, whatever the order
+		c.addShape(shape, p.Others[shape])
+	}
+	for _, w := range p.Warnings {
+		if len(c.warnings) < maxWarnings {
+			c.warnings = append(c.warnings, w)
+		} else {
+			c.unwarned++
+		}
+	}
+	c.unwarned += p.Unwarned
 }
 
 // Census returns the merged census, once the parts cover every segment
