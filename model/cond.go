@@ -55,11 +55,14 @@ func epochSaid(v Value) string {
 	return v.S + " (" + TTLTime(n) + ")"
 }
 
-// condValue shows a condition's value: a string quoted, anything else as
-// DynamoDB JSON.
+// condValue shows a condition's value: a string quoted, a number bare,
+// anything else as DynamoDB JSON.
 func condValue(v Value) string {
-	if v.Kind == KindS {
+	switch v.Kind {
+	case KindS:
 		return Quote(v.S)
+	case KindN:
+		return Printable(v.S) // bare, where a string is quoted: a TTL read reads as the number it is
 	}
 	return Printable(v.DynamoJSON())
 }

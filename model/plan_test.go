@@ -812,7 +812,7 @@ func TestPurpose(t *testing.T) {
 		{Cond{Kind: CondExists, Attr: "PK"}, "only if the item exists"},
 		{Cond{Kind: CondEquals, Attr: "email", Value: S("ada@x.io")}, `only if its email is "ada@x.io"`},
 		{Cond{Kind: CondEquals, Attr: "email", Absent: true}, "only if it has no email"},
-		{Cond{Kind: CondEquals, Attr: "n", Value: N("7")}, `only if its n is {"N":"7"}`},
+		{Cond{Kind: CondEquals, Attr: "n", Value: N("7")}, `only if its n is 7`},
 		{Cond{Kind: CondAbsentOrDiffers, Key: "PK", Attr: "email", Value: S("a\x1b[31m")}, `only if the item does not exist or its email is not "a\x1b[31m"`},
 	} {
 		if got := c.cond.Sentence(isPK); got != c.want {
