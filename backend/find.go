@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/locktable/locktable/model"
 )
@@ -36,6 +37,8 @@ type FindOptions struct {
 	Known func(ci int, v string) []string
 	// Progress, when set, is told what a scan is doing.
 	Progress func(what string, scanned int64)
+	// Now is when a lock's TTL is judged, in epoch seconds; 0: the clock.
+	Now int64
 }
 
 // Finder is what Find reads: accounts by key, locks by their raw value,
@@ -237,10 +240,28 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 		owner = ov.S
 	}
 	lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
+	now := o.Now
+	if now == 0 {
+		now = model.Epoch(time.Now())
+	}
+	// A lock nobody is found holding is an orphan, or, with a TTL, an
+	// expired lock or a reservation (no problem), as the check judges it.
+	unheld := func() *model.Problem {
+		at, state, _ := model.ReadTTL(lock, sc.LockTTLAttr(ci))
+		timed := state == model.TTLAt
+		if timed && !model.Expired(at, now) {
+			f.How = append(f.How, lockText+": reserved until "+model.TTLTime(at)+" ("+model.Until(at, now)+" more)")
+			return nil
+		}
+		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
+		if timed {
+			p.Kind, p.ExpiresAt = model.ExpiredLock, at
+		}
+		return &p
+	}
 	if owner == "" {
 		f.How = append(f.How, lockText+": no owner")
-		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
-		return true, &p, nil
+		return true, unheld(), nil
 	}
 	f.How = append(f.How, lockText+": owner "+model.Printable(owner))
 	a, found, err := fd.account(ctx, owner)
@@ -248,8 +269,7 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 		return false, nil, err
 	}
 	if !found {
-		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
-		return true, &p, nil
+		return true, unheld(), nil
 	}
 	add(a)
 	if h, hv := sc.Held(ci, a.Item); h != model.HoldsValue || hv != v {

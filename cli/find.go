@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -147,7 +148,11 @@ func writeFound(w io.Writer, s *model.Schema, f backend.Found) error {
 		b.WriteString(strings.Join(parts, "  ") + "\n")
 	}
 	for _, p := range f.Orphans {
-		b.WriteString(problemLine(p) + "  (nobody holds it)\n")
+		line := problemLine(p) + "  (nobody holds it)"
+		if note := p.TTLNote(model.Epoch(time.Now())); note != "" {
+			line += "  " + note
+		}
+		b.WriteString(line + "\n")
 	}
 	if f.Note != "" {
 		b.WriteString(model.Printable(f.Note) + "\n")

@@ -176,3 +176,19 @@ func TestInitProposesTheTTL(t *testing.T) {
 		t.Fatalf("check --target devices: exit %d\n%s\n%s", j.code, j.stdout, j.stderr)
 	}
 }
+
+// TestFindJudgesTTLs: find on ttlTable calls the lock of gone@x, which
+// nobody holds and whose TTL has passed, an expired lock (not an orphan),
+// and says the unheld reservation of pending@x is one, not a problem.
+func TestFindJudgesTTLs(t *testing.T) {
+	now := time.Now()
+	ep, table := ttlTable(t, now)
+	r := run(t, "find", "gone@x", "--endpoint-url", ep, "--table", table)
+	if !strings.Contains(r.stdout, "expired_lock     email gone@x") || !strings.Contains(r.stdout, "(nobody holds it)  expired 3 h ago; DynamoDB deletes it eventually") {
+		t.Errorf("find gone@x: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, "find", "pending@x", "--endpoint-url", ep, "--table", table, "--json")
+	if strings.Contains(r.stdout, "orphan_lock") || !strings.Contains(r.stdout, "reserved until") {
+		t.Errorf("find pending@x: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
