@@ -318,7 +318,9 @@ func (m *Model) SetOrphans(problems []model.Problem) { m.setOrphans(problems, tr
 func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 	var orphans []model.Problem
 	for _, p := range problems {
-		if p.Kind == model.OrphanLock {
+		// An expired lock nobody holds is on top too: it blocks its value
+		// as an orphan does, until DynamoDB deletes it.
+		if p.Kind == model.OrphanLock || p.Kind == model.ExpiredLock && len(p.Accounts) == 0 {
 			orphans = append(orphans, p)
 		}
 	}

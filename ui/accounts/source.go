@@ -217,9 +217,13 @@ func (d *source) rebuildTop() int {
 	}
 	d.pinEnd = len(top)
 	if n := len(d.orphans); n > 0 {
-		title := fmt.Sprintf("orphan locks (%d)", n)
+		what := "orphan locks"
+		if slices.ContainsFunc(d.orphans, func(p model.Problem) bool { return p.Kind == model.ExpiredLock }) {
+			what = "locks nobody holds"
+		}
+		title := fmt.Sprintf("%s (%d)", what, n)
 		if d.partial {
-			title = fmt.Sprintf("orphan locks (%d, partial: the check is unfinished)", n)
+			title = fmt.Sprintf("%s (%d, partial: the check is unfinished)", what, n)
 		}
 		top = append(top, rows.Row{Kind: rows.Group, Text: title})
 		for i := range min(n, maxOrphanRows) {
