@@ -64,7 +64,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 			if err != nil {
 				return err
 			}
-			var o backend.FindOptions
+			o := backend.FindOptions{Now: model.Epoch(time.Now())} // the search and its words judge TTLs at one time
 			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				o.Progress = func(what string, n int64) { fmt.Fprintf(a.stderr, "\r%s: %d items read", what, n) }
 			}
@@ -81,7 +81,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 			if asJSON {
 				err = writeJSON(a.stdout, toFoundJSON(&s, found))
 			} else {
-				err = writeFound(a.stdout, &s, found)
+				err = writeFound(a.stdout, &s, found, o.Now)
 			}
 			if err != nil {
 				return err
@@ -128,7 +128,7 @@ func valueText(v model.Value) string {
 
 // writeFound prints one line per account (each unique attribute with its
 // lock's state) and per orphan lock, then the note.
-func writeFound(w io.Writer, s *model.Schema, f backend.Found) error {
+func writeFound(w io.Writer, s *model.Schema, f backend.Found, now int64) error {
 	var b strings.Builder
 	for _, a := range f.Accounts {
 		parts := []string{model.Printable(a.ID)}
@@ -149,7 +149,7 @@ func writeFound(w io.Writer, s *model.Schema, f backend.Found) error {
 	}
 	for _, p := range f.Orphans {
 		line := problemLine(p) + "  (nobody holds it)"
-		if note := p.TTLNote(model.Epoch(time.Now())); note != "" {
+		if note := p.TTLNote(now); note != "" {
 			line += "  " + note
 		}
 		b.WriteString(line + "\n")

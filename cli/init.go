@@ -37,11 +37,13 @@ func (a *app) initCommand() *cobra.Command {
 				return err
 			}
 			if s.Preset != "" {
-				// The preset read the table: its schema is the proposal.
-				for _, n := range a.presetNotes {
+				// The preset read the table: its schema is the proposal,
+				// with the table's TTL attribute.
+				proposed := store.Schema
+				for _, n := range append(a.presetNotes, store.ProposeTTL(cmd.Context(), &proposed)...) {
 					fmt.Fprintln(a.stderr, model.Printable(n))
 				}
-				return a.proposeTarget(store.Schema, save)
+				return a.proposeTarget(proposed, save)
 			}
 			table := s.Table
 			if !a.tableGiven() {

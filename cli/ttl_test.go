@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
@@ -190,5 +194,22 @@ func TestFindJudgesTTLs(t *testing.T) {
 	r = run(t, "find", "pending@x", "--endpoint-url", ep, "--table", table, "--json")
 	if strings.Contains(r.stdout, "orphan_lock") || !strings.Contains(r.stdout, "reserved until") {
 		t.Errorf("find pending@x: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestInitProposesThePresetsTTL: init --preset proposes the table's TTL
+// attribute too, as init without a preset does.
+func TestInitProposesThePresetsTTL(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamotest.Client(t)
+	table := oneTableTable(t, client)
+	_, err := client.UpdateTimeToLive(context.Background(), &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(table),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("expires"), Enabled: aws.Bool(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "init", "--endpoint-url", ep, "--table", table, "--preset", "onetable:User")
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "--ttl-attr expires") || !strings.Contains(r.stderr, "TTL of "+table+": attribute expires") {
+		t.Fatalf("init --preset: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }

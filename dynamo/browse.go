@@ -31,6 +31,12 @@ const maxCallsPerPage = 20
 // at the end of the table), each with its locks read consistently.
 // consistent makes the scan itself strongly consistent (a reload).
 func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
+	// The tables' TTL settings judge the page's locks: asked (once per
+	// store) while the page is read, and waited for before it is judged
+	// (and before returning at all: nothing is left running).
+	ttl := make(chan struct{})
+	go func() { s.readTTL(ctx); close(ttl) }()
+	defer func() { <-ttl }()
 	var items []model.Item
 	cur := from
 	for calls := 0; !cur.Done() && len(items) < want && calls < maxCallsPerPage; calls++ {
@@ -66,6 +72,7 @@ func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 		}
 		items = kept
 	}
+	<-ttl
 	views, err := s.Judge(ctx, items)
 	if err != nil {
 		return backend.AccountPage{}, err

@@ -225,24 +225,22 @@ func metered[Out any](ctx context.Context, m *meter, units float64, call func() 
 // that of the reads the store makes meanwhile for others (the terminal
 // UI pages, searches and re-reads while its check runs).
 type tally struct {
-	mu     sync.Mutex
-	units  float64
-	parent *tally // a tally of an enclosing context counts these reads too
+	mu    sync.Mutex
+	units float64
 }
 
 type tallyKey struct{}
 
 // withTally returns a context whose reads are counted in the tally
-// returned, and in that of ctx if it has one.
+// returned (the check's two halves each have one, never nested).
 func withTally(ctx context.Context) (context.Context, *tally) {
-	parent, _ := ctx.Value(tallyKey{}).(*tally)
-	t := &tally{parent: parent}
+	t := &tally{}
 	return context.WithValue(ctx, tallyKey{}, t), t
 }
 
-// tallied counts units in the tallies of ctx.
+// tallied counts units in the tally of ctx, if it has one.
 func tallied(ctx context.Context, units float64) {
-	for t, _ := ctx.Value(tallyKey{}).(*tally); t != nil; t = t.parent {
+	if t, _ := ctx.Value(tallyKey{}).(*tally); t != nil {
 		t.mu.Lock()
 		t.units += units
 		t.mu.Unlock()

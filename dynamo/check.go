@@ -37,7 +37,7 @@ func (s *Store) Census(ctx context.Context, from, to int, progress func(model.Ch
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
-	now := model.Epoch(time.Now()) // the check's start: what "expired" means
+	now := model.Epoch(s.now()) // the check's start: what "expired" means
 	segments := s.scanSegments()
 	if segments < s.Segments {
 		// The backend reads the whole table for any segment: the first

@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
@@ -56,7 +55,7 @@ func (s *Store) PlanRepair(ctx context.Context, p model.Problem) (backend.Repair
 	// that names no owner (or a claim) was confirmed by the check's index
 	// lookup or second scan; its repair claims the lock and looks again
 	// (model.Reclaim), since an article-style signup can re-create it.
-	at := model.Epoch(time.Now()) // expired means expired now, not at the check
+	at := model.Epoch(s.now()) // expired means expired now, not at the check
 	fresh := model.NewCensus(&s.Schema, at)
 	if err := s.ReadConsistent(ctx, model.Classifier{Schema: &s.Schema}.Involved(p), fresh.Add); err != nil {
 		return r, err

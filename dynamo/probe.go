@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/locktable/locktable/backend"
 )
 
@@ -17,6 +18,21 @@ import (
 // operation: one without transactions answers TransactWriteItems so.
 var noOperation = map[string]bool{
 	"UnknownOperationException": true, "UnknownOperation": true, "NotImplemented": true, "InvalidAction": true,
+}
+
+// unknownOperation reports whether err says the backend does not know the
+// operation it was sent: one of noOperation's codes, or a 400 whose body
+// is not DynamoDB JSON, as minidyn answers the TTL operations it lacks.
+func unknownOperation(err error) bool {
+	var (
+		apiErr    smithy.APIError
+		decodeErr *smithy.DeserializationError
+		respErr   *smithyhttp.ResponseError
+	)
+	if errors.As(err, &apiErr) && noOperation[apiErr.ErrorCode()] {
+		return true
+	}
+	return errors.As(err, &decodeErr) && errors.As(err, &respErr) && respErr.HTTPStatusCode() == 400
 }
 
 // Probe asks the backend, with transactions that change nothing (a
@@ -79,9 +95,8 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 		return err
 	}
 	token := backend.NewToken()
-	var apiErr smithy.APIError
 	if err := call(check(false, token)); err != nil {
-		if errors.As(err, &apiErr) && noOperation[apiErr.ErrorCode()] {
+		if unknownOperation(err) {
 			c.Transactions, c.Tokens, c.AllOld = false, false, false
 			return c, nil
 		}

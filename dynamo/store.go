@@ -59,9 +59,8 @@ type Store struct {
 	// (DescribeTimeToLive refused): a check reports it as a warning, since
 	// expired locks are then judged as ordinary ones.
 	TTLUnasked []string
-	// ttlAsked says AskTTL has read the TTL settings: the next Verify
-	// does not ask again.
-	ttlAsked bool
+	// ttlOnce asks the tables' TTL settings once per store (readTTL).
+	ttlOnce sync.Once
 	// Clock, when set, is the time requests are built at (see Prepare);
 	// nil: the wall clock.
 	Clock func() time.Time
@@ -130,21 +129,9 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		s.ApproxItems += aws.ToInt64(desc.ItemCount)
 	}
-	if !s.ttlAsked {
-		s.readTTL(ctx)
-	}
-	s.ttlAsked = false
+	s.readTTL(ctx)
 	s.probeReads(ctx)
 	return nil
-}
-
-// AskTTL reads the tables' TTL settings now, where they were not given
-// (--ttl-attr), for a caller that reads pages beside Verify (the terminal
-// UI's first page): those pages are judged by the TTL attributes, which
-// must not change under them; the next Verify does not ask again.
-func (s *Store) AskTTL(ctx context.Context) {
-	s.readTTL(ctx)
-	s.ttlAsked = true
 }
 
 // describe returns table's description, from the cache once the table

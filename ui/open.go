@@ -22,9 +22,6 @@ type Opened struct {
 // fit the schema, what the backend can do, the accounts index to page
 // through, and the first page. *dynamo.Store is one.
 type Store interface {
-	// AskTTL reads the tables' TTL attributes where they were not given,
-	// before anything reads under the schema (Verify does not ask again).
-	AskTTL(ctx context.Context)
 	Verify(ctx context.Context) error
 	Probe(ctx context.Context) (backend.Capabilities, error)
 	UseAccountsIndex(ctx context.Context, name string) error
@@ -42,13 +39,12 @@ type Store interface {
 // that the first rows wait for the slowest of those calls rather
 // than for their sum. With accountsIndex (--accounts-index) the index is
 // described too, and pages are read through it, so the first page waits
-// for the UI. Only the tables' TTL settings are asked before the rest:
-// the first page's locks are judged by them (an expired lock is not ok).
+// for the UI. The tables' TTL settings, which judge the first page's
+// locks, are asked beside its reads (AccountsPage waits for them).
 // When Open fails, nothing it started is still running.
 func Open(ctx context.Context, s Store, constraints int, accountsIndex string, probe bool) (Opened, error) {
 	var o Opened
 	var stop context.CancelFunc = func() {}
-	s.AskTTL(ctx)
 	if accountsIndex == "" {
 		o.First, stop = prefetch(ctx, s, constraints)
 	}

@@ -114,3 +114,19 @@ func TestProbeMinidyn(t *testing.T) {
 		t.Errorf("a check with 4 segments scanned %d items, with 1 %d", four, one)
 	}
 }
+
+// TestMinidynHasNoTTL: minidyn answers the TTL operations with a bare
+// 400, which says it has none: a table whose TTL attribute is not given
+// is checked without TTL and without a warning. (--demo names one: its
+// UpdateTimeToLive, answered so too, is skipped: cli's
+// TestDemoTableHasReservations.)
+func TestMinidynHasNoTTL(t *testing.T) {
+	ctx := context.Background()
+	r, err := seededDemo(t, seed.Options{Accounts: 3}).Check(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 0 || r.Now != 0 {
+		t.Errorf("warnings %q, now %d: want none, and no TTL judged", r.Warnings, r.Now)
+	}
+}
