@@ -76,6 +76,9 @@ type accountRead struct {
 // otherwise, to list every holder of a duplicate. Every account is read
 // consistently.
 func Find(ctx context.Context, sc *model.Schema, src Finder, q string, o FindOptions) (Found, error) {
+	if o.Now == 0 {
+		o.Now = model.Epoch(time.Now())
+	}
 	return finder{src, sc, map[string]accountRead{}}.find(ctx, q, o)
 }
 
@@ -241,9 +244,6 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 	}
 	lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
 	now := o.Now
-	if now == 0 {
-		now = model.Epoch(time.Now())
-	}
 	// A lock nobody is found holding is an orphan, or, with a TTL, an
 	// expired lock or a reservation (no problem), as the check judges it.
 	unheld := func() *model.Problem {

@@ -416,13 +416,18 @@ func keyShape(key string) string {
 func (c *Census) ttl(table string, it Item, attr string) expiry {
 	at, state, why := ReadTTL(it, attr)
 	if state == TTLIgnored {
-		if len(c.warnings) < maxWarnings {
-			c.warnings = append(c.warnings, TTLWarning(table, c.schema.KeyOf(table, it), why))
-		} else {
-			c.unwarned++
-		}
+		c.warn(TTLWarning(table, c.schema.KeyOf(table, it), why))
 	}
 	return expiry{at, state == TTLAt}
+}
+
+// warn keeps warning w, or past maxWarnings counts it.
+func (c *Census) warn(w string) {
+	if len(c.warnings) < maxWarnings {
+		c.warnings = append(c.warnings, w)
+	} else {
+		c.unwarned++
+	}
 }
 
 // maxWarnings bounds the warnings a census keeps: a table whose every
@@ -500,9 +505,10 @@ func (c *Census) Problems() []Problem {
 			e := c.entry(ci, vi, tail)
 			several := e.held() && len(c.more[valueRef{uint32(ci), vi}]) > 0
 			// The healthy case, skipped without building a string: one
-			// holder and its lock, owned by that holder or by nobody,
-			// neither of them expiring.
-			if e.held() && !several && e.locked() && (!e.owned() || e.owner == e.holder) && tail[4]&ttlFlag == 0 {
+			// holder and its lock, owned by that holder or by nobody, the
+			// lock without a TTL (a holder's own TTL matters only beside
+			// the lock's).
+			if e.held() && !several && e.locked() && (!e.owned() || e.owner == e.holder) && !e.lock.set {
 				return
 			}
 			if !e.held() && e.reserved(c.now) {
@@ -555,7 +561,7 @@ func (c *Census) problem(kind ProblemKind, ci int, v string, e entry, holders []
 			p.Owner = c.idAt(e.owner)
 		}
 	}
-	if kind == ExpiredLock || kind == ExpiringLock {
+	if TTLKind(kind) {
 		p.ExpiresAt = e.lock.at
 	}
 	return p

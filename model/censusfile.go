@@ -218,11 +218,7 @@ func (c *Census) addHeader(p PartHeader, first bool) {
 		c.addShape(shape, p.Others[shape])
 	}
 	for _, w := range p.Warnings {
-		if len(c.warnings) < maxWarnings {
-			c.warnings = append(c.warnings, w)
-		} else {
-			c.unwarned++
-		}
+		c.warn(w)
 	}
 	c.unwarned += p.Unwarned
 }

@@ -172,7 +172,7 @@ func TestMergeUnderABudget(t *testing.T) {
 // expiring locks with their expires_at), reservations and warnings.
 func TestMergeKeepsTTLs(t *testing.T) {
 	for _, s := range []Schema{withTTL(DefaultSchema(LayoutSingle)), withTTL(DefaultSchema(LayoutTables))} {
-		rows := uniqueKeys(&s, randomRows(rand.New(rand.NewPCG(3, 5)), &s, 400))
+		rows := uniqueKeys(&s, randomRows(rand.New(rand.NewPCG(3, 5)), &s, 2000)) // each part past maxWarnings
 		one := NewCensus(&s, testNow)
 		parts := []*Census{NewCensus(&s, testNow+5), NewCensus(&s, testNow), NewCensus(&s, testNow+9)}
 		for i, r := range rows {
@@ -198,6 +198,12 @@ func TestMergeKeepsTTLs(t *testing.T) {
 		}
 		if merged.Now() != testNow {
 			t.Errorf("%s: merged judges at %d, want the earliest start %d", s.Layout, merged.Now(), testNow)
+		}
+		// The warnings name the same items, whichever part read them, and
+		// count those past the first ones alike.
+		sortedWarnings := func(c *Census) []string { w := c.Warnings(); slices.Sort(w[:len(w)-1]); return w }
+		if len(one.Warnings()) <= maxWarnings || !slices.Equal(sortedWarnings(merged)[maxWarnings:], sortedWarnings(one)[maxWarnings:]) {
+			t.Errorf("%s: warnings past the first: merged %q, one census %q", s.Layout, merged.Warnings()[maxWarnings:], one.Warnings()[min(maxWarnings, len(one.Warnings())):])
 		}
 		if !slices.Equal(got, want) || merged.Reservations() != one.Reservations() || len(merged.Warnings()) != len(one.Warnings()) {
 			t.Fatalf("%s: merged %d problems, %d reservations, %d warnings; one census %d, %d, %d:\n got %v\nwant %v", s.Layout,

@@ -105,7 +105,7 @@ func (p Problem) LeftToAPerson() string {
 		return "the value cannot be locked as it is: fix the attribute (rename) or delete the account"
 	case len(p.Accounts) > 1 && (p.Kind == MissingLock || p.Kind == ForeignLock):
 		return fmt.Sprintf("%d accounts hold the value: a person decides which keeps it", len(p.Accounts))
-	case p.Kind == ExpiredLock || p.Kind == ExpiringLock:
+	case TTLKind(p.Kind):
 		return p.ttlLeft()
 	}
 	return ""

@@ -493,7 +493,7 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 		r.Plan, err = model.Planner{Schema: sc}.RepairOrphan(p, lock, model.ReclaimPrefix+backend.NewToken())
 	case p.Kind == model.ExpiredLock && len(p.Accounts) == 0:
 		r.Plan, err = model.Planner{Schema: sc}.RepairExpired(p, lock, at)
-	case p.Kind == model.ExpiredLock || p.Kind == model.ExpiringLock:
+	case model.TTLKind(p.Kind):
 		id := p.Owner
 		if id == "" {
 			id = p.Accounts[0] // the one holder
