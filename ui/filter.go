@@ -38,6 +38,8 @@ func (m *Model) setFilter(q string) {
 		m.locks.SetFilter(q)
 	case viewProblems:
 		m.problems.SetFilter(q)
+	case viewItems:
+		m.others.SetFilter(q)
 	default:
 		m.accounts.SetFilter(q)
 	}
@@ -50,6 +52,8 @@ func (m Model) listFilter() string {
 		return m.locks.Filter()
 	case viewProblems:
 		return m.problems.Filter()
+	case viewItems:
+		return m.others.Filter()
 	}
 	return m.accounts.Filter()
 }
@@ -62,6 +66,8 @@ func (m Model) filterCount() (matched, rows int) {
 		return m.locks.Matched()
 	case viewProblems:
 		return m.problems.Matched()
+	case viewItems:
+		return m.others.Matched()
 	}
 	return m.accounts.Matched()
 }

@@ -188,3 +188,28 @@ func TestGoldenPartition(t *testing.T) {
 		d.golden(name("items"))
 	}
 }
+
+// TestFilterTheItemsView: / in the items view filters the items, not the
+// accounts view behind it; enter keeps it, esc clears it, and enter
+// reads the item the filter left selected.
+func TestFilterTheItemsView(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakeWithOthers()}, 120, 40)
+	d.ready()
+	d.press("4")
+	d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
+	d.settle()
+	d.press("/")
+	d.typeText("motd")
+	d.press("enter")
+	d.wantRows("CONFIG#site V1 motd=hello other")
+	if d.m.others.Filter() != "motd" || d.m.accounts.Filter() != "" {
+		t.Errorf("filters: items %q, accounts %q; want the items' alone", d.m.others.Filter(), d.m.accounts.Filter())
+	}
+	d.press("enter")
+	waitScreen(d, "the item's detail", `"motd": {"S": "hello"}`)
+	d.press("esc", "esc")
+	if d.m.others.Filter() != "" {
+		t.Errorf("esc kept the filter %q", d.m.others.Filter())
+	}
+}

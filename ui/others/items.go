@@ -157,15 +157,11 @@ func (m Model) open() tea.Cmd {
 // SelectedRef is the key of the selected item, for the detail and the
 // copy keys.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	if m.src.Len() == 0 {
+	if m.list.Len() == 0 { // none loaded, or none the filter keeps
 		return model.KeyRef{}, false
 	}
 	sc, it := m.src.r.Schema, m.src.items[m.list.Cursor()]
-	key := map[string]string{sc.PK: it[sc.PK].S}
-	if sc.SK != "" {
-		key[sc.SK] = it[sc.SK].S
-	}
-	return model.KeyRef{Table: sc.Table, Key: key}, true
+	return model.KeyRef{Table: sc.Table, Key: sc.KeyOf(sc.Table, it)}, true
 }
 
 // View renders the visible rows, or says there are none.
