@@ -63,7 +63,7 @@ func (m Model) SelectedRef() (model.KeyRef, bool) {
 	r, sc := m.src.row(m.list.Cursor()), m.r.Schema
 	switch r.Kind {
 	case rows.Account:
-		return model.KeyRef{Table: sc.Table, Key: sc.AccountKey(m.src.account(r).ID)}, true
+		return model.KeyRef{Table: sc.Table, Key: sc.AccountKey(m.src.id(r))}, true // asked every frame: no view built
 	case rows.Lock:
 		if l := m.src.account(r).Locks[r.Lock]; l.Value != "" && l.Status != model.LockMissing {
 			table, key := sc.LockKeyAs(int(r.Lock), l.Value, l.Alt)

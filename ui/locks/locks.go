@@ -82,10 +82,11 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Mode
 }
 
 // keys are the bindings as they work now: f needs a lock with a problem.
+// They are asked several times a frame (the help line), so they judge by
+// the lock's status alone; f itself finds the problem (SelectedProblem).
 func (m Model) keys() KeyMap {
 	km := m.km
-	_, problem := m.SelectedProblem()
-	km.Fix.SetEnabled(km.Fix.Enabled() && problem)
+	km.Fix.SetEnabled(km.Fix.Enabled() && m.selectedProblematic())
 	km.Edit.SetEnabled(false)
 	km.Delete.SetEnabled(false)
 	return km
@@ -108,16 +109,31 @@ func (m *Model) Asked() tea.Msg {
 	return a
 }
 
+// selectedProblematic reports whether the check judged the selected lock
+// to have a problem, by its status.
+func (m Model) selectedProblematic() bool {
+	_, _, ok := m.selectedStatus()
+	return ok
+}
+
+// selectedStatus is the selected lock and its status, where the check has
+// judged it to have a problem.
+func (m Model) selectedStatus() (model.Lock, model.LockStatus, bool) {
+	if m.src.Len() == 0 || m.src.items.Report() == nil {
+		return model.Lock{}, "", false
+	}
+	l := m.src.lock(m.list.Cursor())
+	_, st := m.src.lockStatus(&l)
+	_, kind := kindOf[st]
+	return l, st, st.Problematic() && kind
+}
+
 // SelectedProblem is the problem the selected lock shows, once the check
 // has judged it: an orphan, a foreign lock, a value held twice, an
 // expired or expiring lock.
 func (m Model) SelectedProblem() (model.Problem, bool) {
-	if m.src.Len() == 0 || m.src.items.Report() == nil {
-		return model.Problem{}, false
-	}
-	l := m.src.lock(m.list.Cursor())
-	_, st := m.src.lockStatus(&l)
-	if !st.Problematic() {
+	l, st, ok := m.selectedStatus()
+	if !ok {
 		return model.Problem{}, false
 	}
 	for _, p := range m.src.items.Report().Problems {
