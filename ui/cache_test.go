@@ -70,6 +70,17 @@ func TestRenameOffADuplicateClearsItEverywhere(t *testing.T) {
 	if r := d.saying("duplicate"); r != "" {
 		t.Errorf("lock %q still says duplicate:\n%s", r, d.screen())
 	}
+	// The lock of the value once held twice is there, judged ok: not a
+	// row that says nothing yet.
+	lock := ""
+	for _, l := range d.lines()[2:] {
+		if strings.Contains(l, "UNIQ#EMAIL#dup@x.io") {
+			lock = fields(l)
+		}
+	}
+	if !strings.HasSuffix(lock, " ok") {
+		t.Errorf("the lock of dup@x.io shows %q, want it ok:\n%s", lock, d.screen())
+	}
 }
 
 // TestASearchUpdatesTheListRow (issue 19, 2): an account changed outside
