@@ -116,11 +116,7 @@ func (s *Store) planTTLRepair(ctx context.Context, r backend.Repair, lock model.
 		r.Plan, err = planner.RepairExpired(p, lock, at)
 		return r, err
 	}
-	id := p.Owner
-	if id == "" {
-		id = p.Accounts[0] // the one holder
-	}
-	holder, err := s.mustAccount(ctx, id)
+	holder, err := s.mustAccount(ctx, p.Keeper())
 	if err != nil {
 		return r, err
 	}

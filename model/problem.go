@@ -120,14 +120,25 @@ func (p Problem) ttlLeft() string {
 	switch {
 	case len(p.Accounts) == 0:
 		return "" // expired: deleted
-	case p.Owner != "" && slices.Contains(p.Accounts, p.Owner):
-		return "" // the owner keeps it: made permanent
-	case p.Owner == "" && len(p.Accounts) == 1:
-		return ""
+	case p.Keeper() != "":
+		return "" // made permanent for its keeper
 	case p.Owner != "":
 		return "the lock names " + Printable(p.Owner) + ", who does not hold the value: a person decides who keeps it"
 	}
 	return fmt.Sprintf("%d accounts hold the value and the lock names none of them: a person decides which keeps it", len(p.Accounts))
+}
+
+// Keeper is the account an expired or expiring lock is made permanent
+// for: its owner, where the owner holds the value, or, where it names no
+// owner, the value's one holder; "" for none.
+func (p Problem) Keeper() string {
+	switch {
+	case p.Owner != "" && slices.Contains(p.Accounts, p.Owner):
+		return p.Owner
+	case p.Owner == "" && len(p.Accounts) == 1:
+		return p.Accounts[0]
+	}
+	return ""
 }
 
 // Report is the result of `locktable check`.

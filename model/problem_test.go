@@ -17,11 +17,37 @@ func TestLeftToAPerson(t *testing.T) {
 		{Problem{Kind: MissingLock, Accounts: []string{"A"}}, ""},
 		{Problem{Kind: ForeignLock, Accounts: []string{"A"}, Owner: "Z"}, ""},
 		{Problem{Kind: OrphanLock, Accounts: []string{}}, ""},
+		// Expired and expiring locks: deleted where nobody holds the
+		// value, made permanent for their keeper, else a person's.
+		{Problem{Kind: ExpiredLock, Accounts: []string{}, Owner: "Z"}, ""},
+		{Problem{Kind: ExpiredLock, Accounts: []string{"A", "B"}, Owner: "A"}, ""},
+		{Problem{Kind: ExpiringLock, Accounts: []string{"A"}}, ""},
+		{Problem{Kind: ExpiringLock, Accounts: []string{"A"}, Owner: "Z"}, "the lock names Z, who does not hold the value"},
+		{Problem{Kind: ExpiredLock, Accounts: []string{"A", "B"}}, "2 accounts hold the value and the lock names none"},
 	}
 	for _, tt := range tests {
 		got := tt.p.LeftToAPerson()
 		if (got == "") != (tt.want == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%s with %v: %q, want it to say %q", tt.p.Kind, tt.p.Accounts, got, tt.want)
+		}
+	}
+}
+
+// TestKeeper: an expired or expiring lock is made permanent for its owner
+// where the owner holds the value, else, naming none, for its one holder.
+func TestKeeper(t *testing.T) {
+	for _, tt := range []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{Accounts: []string{"A", "B"}, Owner: "B"}, "B"},
+		{Problem{Accounts: []string{"A"}}, "A"},
+		{Problem{Accounts: []string{"A"}, Owner: "Z"}, ""},
+		{Problem{Accounts: []string{"A", "B"}}, ""},
+		{Problem{Accounts: []string{}}, ""},
+	} {
+		if got := tt.p.Keeper(); got != tt.want {
+			t.Errorf("owner %q, holders %v: keeper %q, want %q", tt.p.Owner, tt.p.Accounts, got, tt.want)
 		}
 	}
 }

@@ -494,12 +494,8 @@ func (b *Backend) PlanRepair(ctx context.Context, p model.Problem) (backend.Repa
 	case p.Kind == model.ExpiredLock && len(p.Accounts) == 0:
 		r.Plan, err = model.Planner{Schema: sc}.RepairExpired(p, lock, at)
 	case model.TTLKind(p.Kind):
-		id := p.Owner
-		if id == "" {
-			id = p.Accounts[0] // the one holder
-		}
 		var holder model.AccountView
-		if holder, err = b.mustAccount(id); err != nil {
+		if holder, err = b.mustAccount(p.Keeper()); err != nil {
 			return r, err
 		}
 		r.Plan, err = model.Planner{Schema: sc}.RepairForGood(p, lock, holder)
