@@ -41,6 +41,10 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	journaled(t, store)
 	f := uitest.New(store.Schema) // the same table name: texts compare equal
 	f.Put(store.Schema.Table, plantedItems()...)
+	// One clock for both: the views carry the second they were judged at,
+	// which two reads a second apart would not share.
+	at := time.Now()
+	store.Clock, f.Clock = func() time.Time { return at }, func() time.Time { return at }
 	ctx := context.Background()
 	same := func(what string, get func(Backend) any) {
 		t.Helper()
