@@ -316,7 +316,8 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 			it[sc.OwnerAttr] = model.S(owner)
 		}
 		if ttl != 0 {
-			it[sc.LockTTLAttr(0)] = model.N(strconv.FormatInt(time.Now().Add(ttl).Unix(), 10))
+			// Relative to the clock the store judges at, not the wall's.
+			it[sc.LockTTLAttr(0)] = model.N(strconv.FormatInt(builtAt.Add(ttl).Unix(), 10))
 		}
 		dynamotest.Put(t, client, table, it)
 		return it
