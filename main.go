@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/locktable/locktable/cli"
+	"github.com/locktable/locktable/internal/clock"
 )
 
 // Set at release time: -ldflags "-X main.version=1.2.3 -X main.commit=...
@@ -18,5 +19,6 @@ func main() {
 	// The signals stay caught until the process exits: a third Ctrl-C or
 	// SIGTERM while it is reporting must not kill it with another status.
 	ctx, _ := cli.SignalContext(context.Background())
-	os.Exit(cli.Main(ctx, cli.BuildInfo{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdout, os.Stderr))
+	// The one clock of the process: every judgement of time reads it.
+	os.Exit(cli.Main(ctx, clock.System(), cli.BuildInfo{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdout, os.Stderr))
 }

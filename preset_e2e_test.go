@@ -21,6 +21,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/export"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -385,7 +386,7 @@ func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema)
 			t.Fatal(err)
 		}
 	}
-	store := dynamo.NewStore(client, ep, s)
+	store := dynamo.NewStore(client, ep, s, clock.System())
 	ctx := context.Background()
 	if _, err := store.ResolvePreset(ctx); err != nil {
 		t.Fatal(err)
@@ -402,7 +403,7 @@ func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema)
 		}
 	}
 	dir := t.TempDir()
-	if _, err := export.Write(dir, export.Options{Table: table, Files: 2}, items); err != nil {
+	if _, err := export.Write(dir, export.Options{Table: table, Files: 2, ExportTime: time.Now()}, items); err != nil {
 		t.Fatal(err)
 	}
 	accounts, want := presetProblems(t, args)

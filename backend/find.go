@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/locktable/locktable/model"
 )
@@ -24,6 +23,10 @@ type Found struct {
 	// Note is for a person: why nothing matched, or that a match was
 	// found under another case.
 	Note string
+	// Now is when the search judged the TTLs of the locks nobody holds,
+	// in epoch seconds: its words ("reserved 12 min more") say it at
+	// that time.
+	Now int64
 }
 
 // FindOptions tune a search.
@@ -37,8 +40,6 @@ type FindOptions struct {
 	Known func(ci int, v string) []string
 	// Progress, when set, is told what a scan is doing.
 	Progress func(what string, scanned int64)
-	// Now is when a lock's TTL is judged, in epoch seconds; 0: the clock.
-	Now int64
 }
 
 // Finder is what Find reads: accounts by key, locks by their raw value,
@@ -53,10 +54,11 @@ type Finder interface {
 	Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error)
 }
 
-// finder is one search of src, for the schema sc.
+// finder is one search of src, for the schema sc, at now.
 type finder struct {
 	src Finder
 	sc  *model.Schema
+	now int64 // epoch seconds
 	// read keeps each account read so far: a lock's owner is often one of
 	// the holders a lookup by value finds, and is read once.
 	read map[string]accountRead
@@ -74,12 +76,10 @@ type accountRead struct {
 // looked up by value (the attribute's GSI, else a scan) when the lock names
 // nobody, when its owner does not hold it, or, unless o.Known says
 // otherwise, to list every holder of a duplicate. Every account is read
-// consistently.
-func Find(ctx context.Context, sc *model.Schema, src Finder, q string, o FindOptions) (Found, error) {
-	if o.Now == 0 {
-		o.Now = model.Epoch(time.Now())
-	}
-	return finder{src, sc, map[string]accountRead{}}.find(ctx, q, o)
+// consistently. A lock nobody holds is judged at now, src's time (epoch
+// seconds), as src judges the accounts' locks.
+func Find(ctx context.Context, sc *model.Schema, src Finder, q string, now int64, o FindOptions) (Found, error) {
+	return finder{src, sc, now, map[string]accountRead{}}.find(ctx, q, o)
 }
 
 // account reads account id consistently, once per search.
@@ -95,7 +95,7 @@ func (fd finder) account(ctx context.Context, id string) (model.AccountView, boo
 }
 
 func (fd finder) find(ctx context.Context, q string, o FindOptions) (Found, error) {
-	f := Found{Query: q}
+	f := Found{Query: q, Now: fd.now}
 	sc := fd.sc
 	seen := map[string]bool{}
 	add := func(views ...model.AccountView) {
@@ -243,7 +243,7 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 		owner = ov.S
 	}
 	lockText := "lock " + model.Printable(key[sc.LockPK(ci)])
-	now := o.Now
+	now := fd.now
 	// A lock nobody is found holding is an orphan, or, with a TTL, an
 	// expired lock or a reservation (no problem), as the check judges it.
 	unheld := func() *model.Problem {

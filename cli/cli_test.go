@@ -23,6 +23,7 @@ import (
 
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -33,13 +34,21 @@ type result struct {
 	elapsed        time.Duration
 }
 
+// run runs locktable in process at the machine's time.
 func run(t *testing.T, args ...string) result {
+	t.Helper()
+	return runAt(t, clock.System(), args...)
+}
+
+// runAt runs locktable in process at the time clk tells, as main hands
+// the process's clock down.
+func runAt(t *testing.T, clk clock.Clock, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
-	code := cli.Main(ctx, cli.BuildInfo{Version: "test"}, args, &stdout, &stderr)
+	code := cli.Main(ctx, clk, cli.BuildInfo{Version: "test"}, args, &stdout, &stderr)
 	return result{code: code, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
 }
 

@@ -35,18 +35,19 @@ func (f *exportFlags) register(fs *pflag.FlagSet) {
 // used reports whether the flags ask for an export check.
 func (f *exportFlags) used() bool { return len(f.locations) > 0 || f.confirm || f.now.set }
 
-// judgedAt is the time an export check judges TTLs at, and what it is:
+// judgedAt is the time an export check judges TTLs at (now is the
+// process's), and what it is:
 // --now; with --confirm the check's start, since the problems are
 // confirmed against the live table as it is now (a lock reserved at the
 // export time may have expired since); otherwise the export's time, as of
 // which the items are what they are (a later "now" would call every
 // reservation the export holds expired, though nobody saw it expire).
-func (f *exportFlags) judgedAt(asOf time.Time) (int64, string) {
+func (f *exportFlags) judgedAt(asOf, now time.Time) (int64, string) {
 	switch {
 	case f.now.set:
 		return f.now.at, "--now"
 	case f.confirm:
-		return model.Epoch(time.Now()), "the check's start"
+		return model.Epoch(now), "the check's start"
 	}
 	return model.Epoch(asOf), "the export's time"
 }
@@ -85,7 +86,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	if note != "" && !f.confirm {
 		fmt.Fprintln(a.stderr, "locktable: note: "+note)
 	}
-	now, nowIs := f.judgedAt(asOf)
+	now, nowIs := f.judgedAt(asOf, a.clock.Now())
 	p := newProgress(a.stderr)
 	defer holdMemory(checkMemoryLimit, maxMemory)()
 	census, err := export.Census(ctx, &s, exports, now, maxMemory, func(read, total int64) { p.update("export", read, total, "items read") })

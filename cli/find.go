@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -64,7 +63,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 			if err != nil {
 				return err
 			}
-			o := backend.FindOptions{Now: model.Epoch(time.Now())} // the search and its words judge TTLs at one time
+			var o backend.FindOptions
 			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				o.Progress = func(what string, n int64) { fmt.Fprintf(a.stderr, "\r%s: %d items read", what, n) }
 			}
@@ -81,7 +80,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 			if asJSON {
 				err = writeJSON(a.stdout, toFoundJSON(&s, found))
 			} else {
-				err = writeFound(a.stdout, &s, found, o.Now)
+				err = writeFound(a.stdout, &s, found, found.Now) // at the time the search judged
 			}
 			if err != nil {
 				return err

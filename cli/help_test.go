@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/spf13/cobra"
 )
 
@@ -15,7 +16,7 @@ import (
 func help(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), BuildInfo{Version: "test"}, append(args, "--help"), &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+	if code := Main(context.Background(), clock.System(), BuildInfo{Version: "test"}, append(args, "--help"), &stdout, &stderr); code != 0 || stderr.Len() > 0 {
 		t.Fatalf("%v --help: exit %d, stderr %q", args, code, stderr.String())
 	}
 	return stdout.String()

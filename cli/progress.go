@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/locktable/locktable/internal/clock"
 	"golang.org/x/term"
 )
 
@@ -14,10 +15,11 @@ import (
 // in place: what it does, the count, and with a known total the rate and
 // the time left. On anything but a terminal it says nothing.
 type progress struct {
-	mu          sync.Mutex
-	w           io.Writer
-	start, last time.Time
-	shown       bool
+	mu    sync.Mutex
+	w     io.Writer
+	took  func() time.Duration // since the line started (a clock.Stopwatch's)
+	last  time.Duration        // took's reading when the line was last shown
+	shown bool
 }
 
 // newProgress returns a progress line on w, or nil when w is not a
@@ -26,7 +28,7 @@ func newProgress(w io.Writer) *progress {
 	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
-	return &progress{w: w, start: time.Now()}
+	return &progress{w: w, took: clock.Start().Elapsed, last: -time.Hour}
 }
 
 // update shows n of total (0: unknown) things done, at most ten times a
@@ -37,12 +39,13 @@ func (p *progress) update(what string, n, total int64, unit string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if time.Since(p.last) < 100*time.Millisecond {
+	took := p.took()
+	if took-p.last < 100*time.Millisecond {
 		return
 	}
-	p.last = time.Now()
+	p.last = took
 	line := fmt.Sprintf("%s: %d %s", what, n, unit)
-	if elapsed := time.Since(p.start).Seconds(); elapsed > 0.5 && n > 0 {
+	if elapsed := took.Seconds(); elapsed > 0.5 && n > 0 {
 		rate := float64(n) / elapsed
 		line = fmt.Sprintf("%s: %d", what, n)
 		if total > 0 {

@@ -19,12 +19,16 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/demo"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
 )
 
 // app holds the global flags and what they open.
 type app struct {
+	// clock is the process's time (see package clock), which every
+	// judgement of time reads.
+	clock          clock.Clock
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
@@ -57,15 +61,16 @@ type app struct {
 	undo *dynamo.UndoJournal
 }
 
-// Main runs locktable with args and returns its exit status. What build
-// leaves empty is read from the binary's build information.
-func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer) int {
+// Main runs locktable with args, at the time clk tells, and returns its
+// exit status. What build leaves empty is read from the binary's build
+// information.
+func Main(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer) int {
 	var history []string
 	for {
 		// The terminal UI may quit to be opened on another table or
 		// target (:table, :target): a fresh run, as if started so, but
 		// for the command line's history.
-		code, a := run(ctx, build, args, stdout, stderr, history)
+		code, a := run(ctx, clk, build, args, stdout, stderr, history)
 		if a.reopen == nil || code != ExitOK {
 			return code
 		}
@@ -76,8 +81,8 @@ func Main(ctx context.Context, build BuildInfo, args []string, stdout, stderr io
 // run runs locktable once with args (history is the UI's command line's
 // so far), and returns its exit status and the app, which holds the
 // command line to run next if the UI asked for one.
-func run(ctx context.Context, build BuildInfo, args []string, stdout, stderr io.Writer, history []string) (int, *app) {
-	a := &app{stdin: os.Stdin, stdout: stdout, stderr: stderr, history: history}
+func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer, history []string) (int, *app) {
+	a := &app{clock: clk, stdin: os.Stdin, stdout: stdout, stderr: stderr, history: history}
 	defer a.close()
 	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)
@@ -256,7 +261,7 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	if err != nil {
 		return nil, err
 	}
-	store := dynamo.NewStore(client, ep, s)
+	store := dynamo.NewStore(client, ep, s, a.clock)
 	if s.Preset != "" {
 		// A preset's table is named by the application, seldom
 		// "accounts": when --table is not given, the endpoint's only

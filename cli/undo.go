@@ -18,7 +18,7 @@ func (a *app) openUndo(f *os.File) error {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	j, jf, err := dynamo.OpenUndoJournal(dynamo.UndoPath(f.Name()))
+	j, jf, err := dynamo.OpenUndoJournal(dynamo.UndoPath(f.Name()), a.clock)
 	if err != nil {
 		return usageErr("%v (beside --audit-log; nothing was sent)", err)
 	}

@@ -481,7 +481,7 @@ func (a *app) openAudit() (*dynamo.AuditLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, f, err := dynamo.OpenAuditLog(path)
+	log, f, err := dynamo.OpenAuditLog(path, a.clock)
 	if err != nil {
 		return nil, usageErr("%v (--audit-log; nothing was sent)", err)
 	}

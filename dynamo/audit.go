@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -43,17 +44,19 @@ type AuditEntry struct {
 // AuditLog appends JSON lines to a writer, syncing each one when the
 // writer is a file. It is safe for concurrent use.
 type AuditLog struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	clock clock.Clock // stamps the entries
 }
 
-// NewAuditLog returns an audit log writing to w.
-func NewAuditLog(w io.Writer) *AuditLog { return &AuditLog{w: w} }
+// NewAuditLog returns an audit log writing to w, its entries stamped at
+// the time clk tells.
+func NewAuditLog(w io.Writer, clk clock.Clock) *AuditLog { return &AuditLog{w: w, clock: clk} }
 
 // OpenAuditLog opens path for appending, creating it 0600 (its directory
 // 0700 when created). An existing regular file with a looser mode is
 // tightened to 0600: the log names accounts.
-func OpenAuditLog(path string) (*AuditLog, *os.File, error) {
+func OpenAuditLog(path string, clk clock.Clock) (*AuditLog, *os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, nil, fmt.Errorf("audit log: %w", err)
 	}
@@ -67,7 +70,7 @@ func OpenAuditLog(path string) (*AuditLog, *os.File, error) {
 			return nil, nil, fmt.Errorf("audit log %s is readable by others and cannot be tightened: %w", path, err)
 		}
 	}
-	return NewAuditLog(f), f, nil
+	return NewAuditLog(f, clk), f, nil
 }
 
 // Record appends one entry, escaped like check --json output (control,
@@ -75,7 +78,7 @@ func OpenAuditLog(path string) (*AuditLog, *os.File, error) {
 // can never split one record), and syncs it to disk.
 func (l *AuditLog) Record(e AuditEntry) error {
 	if e.Time.IsZero() {
-		e.Time = time.Now().UTC()
+		e.Time = l.clock.Now().UTC()
 	}
 	if e.Keys == nil {
 		e.Keys = []string{}

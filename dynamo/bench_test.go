@@ -11,6 +11,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -52,7 +53,7 @@ func BenchmarkCheck(b *testing.B) {
 	spent := map[model.CheckPhase]time.Duration{}
 	for b.Loop() {
 		start := time.Now()
-		store, err := dynamo.Open(ctx, client, ep, schema)
+		store, err := dynamo.Open(ctx, client, ep, schema, clock.System())
 		if err != nil {
 			b.Fatal(err)
 		}

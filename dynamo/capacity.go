@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/locktable/locktable/internal/clock"
 )
 
 // meter asks every read for the capacity it consumed (ReturnConsumedCapacity
@@ -96,19 +97,20 @@ type budget struct {
 	rate    float64
 	burst   float64
 	tokens  float64
-	at      time.Time     // when tokens was last refilled
-	settled chan struct{} // closed (and replaced) when a read settles
+	clock   clock.Stopwatch // since the bucket was made
+	at      time.Duration   // clock's reading when tokens was last refilled
+	settled chan struct{}   // closed (and replaced) when a read settles
 }
 
 func newBudget(rcu float64) *budget {
 	burst := max(1, math.Ceil(rcu))
-	return &budget{rate: rcu, burst: burst, tokens: burst, at: time.Now(), settled: make(chan struct{})}
+	return &budget{rate: rcu, burst: burst, tokens: burst, clock: clock.Start(), settled: make(chan struct{})}
 }
 
 // refill adds what the time since the last refill earned; b.mu is held.
 func (b *budget) refill() {
-	now := time.Now()
-	b.tokens = min(b.burst, b.tokens+now.Sub(b.at).Seconds()*b.rate)
+	now := b.clock.Elapsed()
+	b.tokens = min(b.burst, b.tokens+(now-b.at).Seconds()*b.rate)
 	b.at = now
 }
 

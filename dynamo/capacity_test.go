@@ -13,6 +13,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -125,7 +126,7 @@ func TestMaxRCUReservesBeforeSending(t *testing.T) {
 			t.Parallel()
 			schema := model.DefaultSchema(model.LayoutSingle)
 			api := &heldScans{schema: schema, itemBytes: tc.itemBytes, release: make(chan struct{}), arrived: make(chan struct{}, segments)}
-			s := dynamo.NewStore(api, backend.Endpoint{}, schema)
+			s := dynamo.NewStore(api, backend.Endpoint{}, schema, clock.System())
 			s.Segments, s.PageSize = segments, tc.pageSize
 			if tc.itemBytes > 0 {
 				if err := s.Verify(context.Background()); err != nil {

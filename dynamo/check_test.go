@@ -18,6 +18,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -239,7 +240,7 @@ func TestSignupBetweenPagesIsNotReported(t *testing.T) {
 					t.Errorf("signup between pages: %v", err)
 				}
 			}
-			store := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+			store := dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System())
 			store.Segments, store.PageSize = 1, 2
 			r := check(t, store)
 			// The scan read some but not all of the new items: it saw a
@@ -336,7 +337,7 @@ func TestOwnerlessOrphanConfirmedByIndex(t *testing.T) {
 		acct("ACCT#a", "a@x.io", "a"), lock("UNIQ#EMAIL#a@x.io", ""), lock("UNIQ#HANDLE#a", "ACCT#a"),
 		lock("UNIQ#EMAIL#gone@x.io", ""))
 	hook := &hookAPI{API: client}
-	store, err := dynamo.Open(context.Background(), hook, ep, sc)
+	store, err := dynamo.Open(context.Background(), hook, ep, sc, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,7 @@ func TestOpenRefusesWrongKeys(t *testing.T) {
 	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutTables))
 	sc := model.DefaultSchema(model.LayoutSingle)
 	sc.Table = store.Schema.Table // keyed by id, not PK/SK
-	_, err := dynamo.Open(context.Background(), client, store.Endpoint, sc)
+	_, err := dynamo.Open(context.Background(), client, store.Endpoint, sc, clock.System())
 	if err == nil || !strings.Contains(err.Error(), "has key id (HASH, S)") || !strings.Contains(err.Error(), "expects PK (HASH, S), SK (RANGE, S)") {
 		t.Fatalf("err = %v, want one naming the actual key id and the expected PK/SK", err)
 	}
@@ -414,7 +415,7 @@ func TestRescanReturnsOnlyHolders(t *testing.T) {
 			hook := &rescanHook{API: client, before: func() {
 				dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#late", tc.email, ""))
 			}}
-			store := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+			store := dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System())
 			r := check(t, store)
 			if len(r.Problems) != 1 || r.Problems[0].Kind != model.OrphanLock || r.Problems[0].Value != "gone" {
 				t.Fatalf("problems = %+v, want the username orphan alone (the email one has a holder now)", r.Problems)
@@ -473,7 +474,7 @@ func TestCheckProjectsOnlyLargeItems(t *testing.T) {
 		projected bool
 	}{{0, false}, {100, false}, {1000, true}} {
 		hook := &sizeHook{API: client, size: c.size}
-		store, err := dynamo.Open(context.Background(), hook, base.Endpoint, base.Schema)
+		store, err := dynamo.Open(context.Background(), hook, base.Endpoint, base.Schema, clock.System())
 		if err != nil {
 			t.Fatal(err)
 		}

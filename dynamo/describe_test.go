@@ -7,6 +7,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -30,12 +31,12 @@ func TestEnsureTablesDescribesOnce(t *testing.T) {
 			t.Errorf("%s: %d DescribeTable calls for %d tables, want %d", what, got, len(sc.Tables()), want)
 		}
 	}
-	creator := dynamo.NewStore(api, ep, sc)
+	creator := dynamo.NewStore(api, ep, sc, clock.System())
 	creator.SetWritable(true)
 	// Each table: not found, then active once created (dynoxide creates at once).
 	describes("creating the tables", creator, 2*len(sc.Tables()))
 	describes("again, on the same store", creator, 0)
-	describes("a new store on the tables", dynamo.NewStore(api, ep, sc), len(sc.Tables()))
+	describes("a new store on the tables", dynamo.NewStore(api, ep, sc, clock.System()), len(sc.Tables()))
 }
 
 // TestPresetDescribesOnce: --preset reads the key names from the table's
@@ -52,7 +53,7 @@ func TestPresetDescribesOnce(t *testing.T) {
 	}
 	sc.Table = base.Schema.Table
 	api := &countingAPI{api: client}
-	s := dynamo.NewStore(api, base.Endpoint, sc)
+	s := dynamo.NewStore(api, base.Endpoint, sc, clock.System())
 	if _, err := s.ResolvePreset(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestCensusSizesFromAnyDescription(t *testing.T) {
 	}
 	for _, described := range []bool{true, false} {
 		hook := &sizeHook{API: client, size: 1000}
-		s := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+		s := dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System())
 		s.Segments = base.Segments
 		if described {
 			if _, err := s.ItemCount(ctx, s.Schema.Table); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -58,7 +59,7 @@ func TestAnAnswerNotFromDynamoDBIsNamed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
+			s := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle), clock.System())
 			s.Segments = 1
 			for name, read := range map[string]func() error{
 				"describe": func() error { return s.Verify(context.Background()) },
@@ -99,7 +100,7 @@ func TestAWriteBehindAnErrorPageIsUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
+	s := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.SetWritable(true)
 	attrs := map[string]string{}
 	for i, c := range s.Schema.Constraints {

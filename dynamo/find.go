@@ -9,8 +9,5 @@ import (
 
 // Find looks for what q names (see backend.Find), reading this store.
 func (s *Store) Find(ctx context.Context, q string, o backend.FindOptions) (backend.Found, error) {
-	if o.Now == 0 {
-		o.Now = model.Epoch(s.now())
-	}
-	return backend.Find(ctx, &s.Schema, s, q, o)
+	return backend.Find(ctx, &s.Schema, s, q, model.Epoch(s.now()), o)
 }

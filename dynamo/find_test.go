@@ -10,6 +10,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -23,7 +24,7 @@ func TestFindReadsEachThingOnce(t *testing.T) {
 		acct("ACCT#a", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "ACCT#a"), lock("UNIQ#HANDLE#ada", "ACCT#a"),
 		acct("ACCT#b", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "ACCT#b"), lock("UNIQ#HANDLE#bob", "ACCT#b"))
 	api := &countingAPI{api: client}
-	store := dynamo.NewStore(api, base.Endpoint, base.Schema)
+	store := dynamo.NewStore(api, base.Endpoint, base.Schema, clock.System())
 	for _, tc := range []struct {
 		q        string
 		accounts []string
@@ -81,7 +82,7 @@ func TestFindByIndexAndScan(t *testing.T) {
 	// x holds "same" as both its email and its username, with no locks.
 	dynamotest.Put(t, client, sc.Table, acct("ACCT#x", "same", "same"), acct("ACCT#y", "y@x.io", "y"))
 	api := &countingAPI{api: client}
-	store := dynamo.NewStore(api, ep, sc)
+	store := dynamo.NewStore(api, ep, sc, clock.System())
 	f, err := store.Find(context.Background(), "same", backend.FindOptions{})
 	if err != nil {
 		t.Fatal(err)

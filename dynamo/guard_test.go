@@ -11,6 +11,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -32,7 +33,7 @@ func withTTL(s *model.Schema) {
 func ttlFixture(t *testing.T, l model.Layout) (fixture, time.Time) {
 	f := newFixture(t, l, withTTL)
 	now := time.Now().Truncate(time.Second)
-	f.store.Clock = func() time.Time { return now }
+	f.store.Clock = clock.Fixed(now)
 	return f, now
 }
 
@@ -81,7 +82,7 @@ func TestGuardTakesAnExpiredLockOver(t *testing.T) {
 			wantCommitted(t, execute(t, s, must(t)(pr, err)))
 			f.wantState(f.healthy(a, "ada@x", "ada"), f.healthy(b, "new@x", "bob"), kept)
 
-			journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"))
+			journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"), clock.System())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -86,7 +87,7 @@ func TestLookupHoldersOfADecodedAnswer(t *testing.T) {
 	api := &decodedAPI{items: []model.Item{
 		{"PK": model.S("ACCT#a"), "SK": model.S("PROFILE"), "email": model.S("ada@x.io"), "username": model.S("ada")},
 	}}
-	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = 1 // the fake answers every segment alike
 	w := backend.Wanted{Constraint: 0, Value: "ada@x.io"}
 	found, err := s.LookupHolders(context.Background(), []backend.Wanted{w})

@@ -19,6 +19,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -82,10 +83,10 @@ func storeVia(t *testing.T, f fixture, url string) (*dynamo.Store, *bytes.Buffer
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := dynamo.NewStore(client, ep, f.store.Schema)
+	s := dynamo.NewStore(client, ep, f.store.Schema, clock.System())
 	s.SetWritable(true)
 	var audit bytes.Buffer
-	s.Audit = dynamo.NewAuditLog(&audit)
+	s.Audit = dynamo.NewAuditLog(&audit, clock.System())
 	return s, &audit
 }
 
@@ -285,7 +286,7 @@ func TestAuditIntentIsSyncedBeforeTheRequest(t *testing.T) {
 		_, _ = w.Write(rec.Body.Bytes())
 	})
 	s, _ := storeVia(t, f, p.srv.URL)
-	log, file, err := dynamo.OpenAuditLog(path)
+	log, file, err := dynamo.OpenAuditLog(path, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,9 +312,9 @@ func TestAuditFailsClosed(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, model.LayoutSingle)
 	for name, w := range map[string]func(t *testing.T) *dynamo.AuditLog{
-		"a writer that fails": func(*testing.T) *dynamo.AuditLog { return dynamo.NewAuditLog(failingWriter{}) },
+		"a writer that fails": func(*testing.T) *dynamo.AuditLog { return dynamo.NewAuditLog(failingWriter{}, clock.System()) },
 		"/dev/full": func(t *testing.T) *dynamo.AuditLog {
-			log, file, err := dynamo.OpenAuditLog("/dev/full")
+			log, file, err := dynamo.OpenAuditLog("/dev/full", clock.System())
 			if err != nil {
 				t.Skipf("no /dev/full: %v", err)
 			}
@@ -323,7 +324,7 @@ func TestAuditFailsClosed(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			api := &countingAPI{api: f.client}
-			s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema)
+			s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema, clock.System())
 			s.SetWritable(true)
 			s.Audit = w(t)
 			tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
@@ -350,7 +351,7 @@ func TestAuditEscapesEveryHiddenCharacter(t *testing.T) {
 	t.Parallel()
 	key := "ACCT#\u202egnp.exe\u200b\ufeff\u0085\u009b\x7f\u2028\u2029x"
 	var buf bytes.Buffer
-	log := dynamo.NewAuditLog(&buf)
+	log := dynamo.NewAuditLog(&buf, clock.System())
 	if err := log.Record(dynamo.AuditEntry{Event: dynamo.EventIntent, Operation: "delete", Keys: []string{key}, Token: "t"}); err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +375,7 @@ func TestAuditLogModes(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "state", "locktable")
 	path := filepath.Join(dir, "audit.log")
-	_, f, err := dynamo.OpenAuditLog(path)
+	_, f, err := dynamo.OpenAuditLog(path, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func TestAuditLogModes(t *testing.T) {
 	if err := os.Chmod(loose, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, f, err = dynamo.OpenAuditLog(loose)
+	_, f, err = dynamo.OpenAuditLog(loose, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}

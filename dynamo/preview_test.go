@@ -18,6 +18,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/export/exporttest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -234,13 +235,13 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 	ctx := context.Background()
 	store, client := dynamotest.Store(t, s)
 	sc := &store.Schema
-	journal, f, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"))
+	journal, f, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"), clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
 	store.Undo = journal
-	store.Clock = func() time.Time { return builtAt }
+	store.Clock = clock.Fixed(builtAt)
 	id := func(n string) string { return sc.IDKeyPrefix() + n }
 	attrs := func(v0, v1 string) map[string]string {
 		m := map[string]string{sc.Constraints[0].Attr: v0, sc.Constraints[1].Attr: v1}
@@ -374,7 +375,7 @@ func TestPreviewPastTheExpressionLimit(t *testing.T) {
 		sc.Constraints = append(sc.Constraints, model.Constraint{Attr: attr, Prefix: fmt.Sprintf("UNIQ#A%03d#", i)})
 		seen[attr] = model.S(fmt.Sprintf("value-%03d", i))
 	}
-	store := dynamo.NewStore(nil, backend.Endpoint{}, sc)
+	store := dynamo.NewStore(nil, backend.Endpoint{}, sc, clock.System())
 	a := model.Classifier{Schema: &sc}.Judge(seen, func(model.KeyRef) (model.Item, bool) { return nil, false }, func(string, int, string) bool { return false }, 0)
 	short, err := model.Planner{Schema: &sc}.Rename(a, map[string]string{"attr007": "new"}, nil, seen)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -40,7 +41,7 @@ func TestProbeReadOnlySendsNothing(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, model.LayoutSingle)
 	api := &countingAPI{api: f.client}
-	s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema)
+	s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema, clock.System())
 	c, err := s.Probe(context.Background())
 	if err != nil || c.Probed || len(api.snapshot()) != 0 {
 		t.Fatalf("capabilities %+v, err %v, calls %v; want nothing asked", c, err, api.snapshot())

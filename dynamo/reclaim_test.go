@@ -12,6 +12,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -171,7 +172,7 @@ func TestLookupHoldersByIndex(t *testing.T) {
 	dynamotest.Put(t, client, sc.Table,
 		dynamotest.Account("ACCT#b", "bob@x.io", "bob"), dynamotest.Lock("UNIQ#HANDLE#bob", "ACCT#b"))
 	hook := &hookAPI{API: client}
-	store, err := dynamo.Open(context.Background(), hook, ep, sc)
+	store, err := dynamo.Open(context.Background(), hook, ep, sc, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}

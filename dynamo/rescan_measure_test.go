@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -50,7 +51,7 @@ func TestMeasureRescanShapes(t *testing.T) {
 	}
 	schema := model.DefaultSchema(model.LayoutSingle)
 	schema.Table = table
-	s, err := Open(ctx, client, endpoint, schema)
+	s, err := Open(ctx, client, endpoint, schema, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}

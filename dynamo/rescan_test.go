@@ -12,6 +12,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -39,7 +40,7 @@ func TestRescanFindsScopedHolders(t *testing.T) {
 	hook := &rescanHook{API: client, before: func() {
 		dynamotest.Put(t, client, base.Schema.Table, scoped("ACCT#late", "acme", "gone@x.io", ""))
 	}}
-	r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema))
+	r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System()))
 	if len(r.Problems) != 0 {
 		t.Fatalf("problems = %+v, want none: ACCT#late holds acme#gone@x.io", r.Problems)
 	}
@@ -71,7 +72,7 @@ func TestRescanFilterNamesAtMostMaxValues(t *testing.T) {
 			hook := &rescanHook{API: client, before: func() {
 				dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#late", "gone000@x.io", ""))
 			}}
-			r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema))
+			r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System()))
 			if len(r.Problems) != tc.orphans-1 {
 				t.Fatalf("%d problems, want %d (every orphan but gone000@x.io, which ACCT#late holds)", len(r.Problems), tc.orphans-1)
 			}
@@ -127,7 +128,7 @@ func TestRescanSkippedWhenTheLocksAreGone(t *testing.T) {
 			}
 		}
 	}}
-	r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema))
+	r := check(t, dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System()))
 	if len(r.Problems) != 0 {
 		t.Fatalf("problems = %+v, want none: the locks are gone", r.Problems)
 	}
@@ -163,7 +164,7 @@ func TestRescanReadsTwiceTheSegments(t *testing.T) {
 				acct("ACCT#a", "a@x.io", "a"), lock("UNIQ#EMAIL#a@x.io", "ACCT#a"), lock("UNIQ#HANDLE#a", "ACCT#a"),
 				lock("UNIQ#EMAIL#gone@x.io", ""))
 			hook := &segmentsHook{API: client, segments: map[int32]bool{}}
-			store := dynamo.NewStore(hook, base.Endpoint, base.Schema)
+			store := dynamo.NewStore(hook, base.Endpoint, base.Schema, clock.System())
 			store.Segments = int(tc.segments)
 			if r := check(t, store); len(r.Problems) != 1 {
 				t.Fatalf("problems = %+v, want the orphan", r.Problems)

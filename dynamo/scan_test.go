@@ -13,6 +13,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -63,7 +64,7 @@ func TestScanWorkersAreBounded(t *testing.T) {
 	t.Parallel()
 	const segments = 20_000
 	api := &segmentAPI{failAt: -1, pages: map[int32]int{}}
-	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = segments
 	if _, err := s.Check(context.Background(), nil); err != nil {
 		t.Fatal(err)
@@ -87,7 +88,7 @@ func TestScanStopsAtTheFirstError(t *testing.T) {
 	t.Parallel()
 	const segments = 20_000
 	api := &segmentAPI{failAt: 5, pages: map[int32]int{}}
-	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = segments
 	if _, err := s.Check(context.Background(), nil); err == nil {
 		t.Fatal("check succeeded, want the segment's error")
@@ -104,7 +105,7 @@ func TestScanInterruptedIsAnError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	api := &segmentAPI{failAt: -1, pages: map[int32]int{}, cancelAfter: 100, cancel: cancel}
-	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle))
+	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = 1000
 	if _, err := s.Check(ctx, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("check cancelled after 100 of 1000 segments: error %v, want context.Canceled", err)

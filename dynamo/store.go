@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -61,18 +62,14 @@ type Store struct {
 	TTLUnasked []string
 	// ttlOnce asks the tables' TTL settings once per store (readTTL).
 	ttlOnce sync.Once
-	// Clock, when set, is the time requests are built at (see Prepare);
-	// nil: the wall clock.
-	Clock func() time.Time
+	// Clock is the store's time: TTLs are judged and requests built
+	// (:now, see Prepare) at it, and the audit log and undo journal stamp
+	// their lines with it.
+	Clock clock.Clock
 }
 
 // now is the store's time (Clock).
-func (s *Store) now() time.Time {
-	if s.Clock != nil {
-		return s.Clock()
-	}
-	return time.Now()
-}
+func (s *Store) now() time.Time { return s.Clock.Now() }
 
 // SetWritable allows or forbids writes. A new store is read-only: the
 // caller decides (loopback, --demo, --write; never --read-only).
@@ -96,19 +93,19 @@ func (s *Store) writer() (writer, error) {
 // DefaultSegments is the parallel scan width unless --segments says otherwise.
 const DefaultSegments = 4
 
-// NewStore returns a store for the schema without checking the tables;
-// Open checks them.
-func NewStore(api API, ep backend.Endpoint, schema model.Schema) *Store {
+// NewStore returns a store for the schema, at the time clk tells, without
+// checking the tables; Open checks them.
+func NewStore(api API, ep backend.Endpoint, schema model.Schema, clk clock.Clock) *Store {
 	m := &meter{API: api}
-	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments}
+	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments, Clock: clk}
 	m.sizes = &s.described // a read's estimate reads the item size from what describe cached
 	return s
 }
 
 // Open returns a store after describing every table the schema involves and
 // refusing one whose key does not fit it.
-func Open(ctx context.Context, api API, ep backend.Endpoint, schema model.Schema) (*Store, error) {
-	s := NewStore(api, ep, schema)
+func Open(ctx context.Context, api API, ep backend.Endpoint, schema model.Schema, clk clock.Clock) (*Store, error) {
+	s := NewStore(api, ep, schema, clk)
 	if err := s.Verify(ctx); err != nil {
 		return nil, err
 	}

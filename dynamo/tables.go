@@ -23,7 +23,7 @@ import (
 // PutUnguarded writes an item as it is, without any condition: how buggy
 // code skips the pattern.
 func (s *Store) PutUnguarded(ctx context.Context, table string, it model.Item) error {
-	u, err := PutRequest(table, it)
+	u, err := s.PutRequest(table, it)
 	if err != nil {
 		return err
 	}

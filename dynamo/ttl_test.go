@@ -10,6 +10,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -30,7 +31,7 @@ func TestVerifyReadsTheTablesTTL(t *testing.T) {
 			}
 			sc.TTLGiven = true
 			t.Cleanup(func() { dynamotest.DeleteTables(t, client, sc.Tables()...) })
-			creator := dynamo.NewStore(client, ep, sc)
+			creator := dynamo.NewStore(client, ep, sc, clock.System())
 			creator.SetWritable(true)
 			if _, err := creator.EnsureTables(ctx, false); err != nil {
 				t.Fatal(err)
@@ -42,7 +43,7 @@ func TestVerifyReadsTheTablesTTL(t *testing.T) {
 				bare.Constraints[i].TTLAttr = ""
 			}
 			api := &countingAPI{api: client}
-			opened, err := dynamo.Open(ctx, api, ep, bare)
+			opened, err := dynamo.Open(ctx, api, ep, bare, clock.System())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +67,7 @@ func TestVerifyReadsTheTablesTTL(t *testing.T) {
 				t.Errorf("unasked: %v", opened.TTLUnasked)
 			}
 			before := api.snapshot()["DescribeTimeToLive"]
-			if _, err := dynamo.Open(ctx, api, ep, sc); err != nil {
+			if _, err := dynamo.Open(ctx, api, ep, sc, clock.System()); err != nil {
 				t.Fatal(err)
 			}
 			if n := api.snapshot()["DescribeTimeToLive"] - before; n != 0 {
@@ -90,7 +91,7 @@ func TestUnaskedTTLIsAWarning(t *testing.T) {
 	ctx := context.Background()
 	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
 	_, ep := dynamotest.Client(t)
-	refused, err := dynamo.Open(ctx, refusedTTL{client}, ep, store.Schema)
+	refused, err := dynamo.Open(ctx, refusedTTL{client}, ep, store.Schema, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}

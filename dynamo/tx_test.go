@@ -26,6 +26,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -876,7 +877,7 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 	f.put(f.healthy("ACCT#a", "a@x", "ada")...)
 	before := f.state()
 	counter := &countingAPI{api: f.client}
-	ro := dynamo.NewStore(counter, f.store.Endpoint, f.store.Schema)
+	ro := dynamo.NewStore(counter, f.store.Endpoint, f.store.Schema, clock.System())
 	ro.SetWritable(true)
 	ro.SetWritable(false)
 	if ro.Writable() {
@@ -896,7 +897,7 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 	missing := ro.Schema
 	missing.Table = dynamotest.Name(t, "absent")
 	t.Cleanup(func() { dynamotest.DeleteTables(t, f.client, missing.Table) })
-	if _, err := seed.Run(ctx, dynamo.NewStore(counter, f.store.Endpoint, missing), seed.Options{Accounts: 1}); !errors.Is(err, backend.ErrReadOnly) {
+	if _, err := seed.Run(ctx, dynamo.NewStore(counter, f.store.Endpoint, missing, clock.System()), seed.Options{Accounts: 1}); !errors.Is(err, backend.ErrReadOnly) {
 		t.Fatalf("Seed of a missing table: %v, want ErrReadOnly", err)
 	}
 
@@ -1003,7 +1004,7 @@ func proxyStore(t *testing.T, f fixture, p *dropProxy) *dynamo.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := dynamo.NewStore(client, ep, f.store.Schema)
+	s := dynamo.NewStore(client, ep, f.store.Schema, clock.System())
 	s.SetWritable(true)
 	return s
 }
@@ -1029,7 +1030,7 @@ func TestTxLostAnswers(t *testing.T) {
 			p := newDropProxy(t, c.dropAfter, c.dropBefore)
 			s := proxyStore(t, f, p)
 			var audit bytes.Buffer
-			s.Audit = dynamo.NewAuditLog(&audit)
+			s.Audit = dynamo.NewAuditLog(&audit, clock.System())
 			start := time.Now()
 			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 			elapsed := time.Since(start)

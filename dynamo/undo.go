@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -44,9 +45,10 @@ type UndoJournal struct {
 func UndoPath(auditPath string) string { return auditPath + ".undo" }
 
 // OpenUndoJournal opens the journal at path for appending, created and
-// tightened as the audit log is (see OpenAuditLog).
-func OpenUndoJournal(path string) (*UndoJournal, *os.File, error) {
-	log, f, err := OpenAuditLog(path)
+// tightened as the audit log is (see OpenAuditLog), its entries stamped
+// at the time clk tells.
+func OpenUndoJournal(path string, clk clock.Clock) (*UndoJournal, *os.File, error) {
+	log, f, err := OpenAuditLog(path, clk)
 	if err != nil {
 		return nil, nil, fmt.Errorf("undo journal: %w", err)
 	}
@@ -81,7 +83,7 @@ func (s *Store) journal(ctx context.Context, tx backend.Tx) error {
 	}
 	r := s.undoRecord(tx)
 	r.Items = model.UndoItems(tx.Plan, func(table string, key map[string]string) model.Item { return found[keyID(table, key)] })
-	if err := s.Undo.log.appendLine(UndoEntry{Time: time.Now().UTC(), Event: UndoBefore, UndoRecord: r}); err != nil {
+	if err := s.Undo.log.appendLine(UndoEntry{Time: s.Undo.log.clock.Now().UTC(), Event: UndoBefore, UndoRecord: r}); err != nil {
 		return fmt.Errorf("%w: %v", ErrUndoJournal, err)
 	}
 	return nil
@@ -93,7 +95,7 @@ func (s *Store) journalOutcome(tx backend.Tx, res model.Result) {
 		return
 	}
 	r := s.undoRecord(tx)
-	_ = s.Undo.log.appendLine(UndoEntry{Time: time.Now().UTC(), Event: UndoOutcome, UndoRecord: r, Outcome: res.Outcome})
+	_ = s.Undo.log.appendLine(UndoEntry{Time: s.Undo.log.clock.Now().UTC(), Event: UndoOutcome, UndoRecord: r, Outcome: res.Outcome})
 }
 
 func (s *Store) undoRecord(tx backend.Tx) model.UndoRecord {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -26,10 +25,10 @@ type Unguarded struct {
 // PutRequest is a PutItem of it into table, under conds when given
 // (which see only the item being written, never any other). A guard that
 // takes an expired lock over judges TTLs at the second the request is
-// built, as Prepare's do.
-func PutRequest(table string, it model.Item, conds ...model.Cond) (Unguarded, error) {
+// built, by the store's clock, as Prepare's do.
+func (s *Store) PutRequest(table string, it model.Item, conds ...model.Cond) (Unguarded, error) {
 	in := &dynamodb.PutItemInput{TableName: aws.String(table), Item: ItemToSDK(it)}
-	conds = model.GuardAt(conds, model.Epoch(time.Now()))
+	conds = model.GuardAt(conds, model.Epoch(s.now()))
 	if len(conds) > 0 {
 		c := condition(conds[0])
 		for _, more := range conds[1:] {

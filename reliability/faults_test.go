@@ -14,6 +14,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -207,7 +208,7 @@ func TestNetworkFaults(t *testing.T) {
 		}
 		stores := map[*env]*dynamo.Store{}
 		for _, e := range envs {
-			s := dynamo.NewStore(client, ep, e.store.Schema)
+			s := dynamo.NewStore(client, ep, e.store.Schema, clock.System())
 			s.SetWritable(true)
 			stores[e] = s
 		}

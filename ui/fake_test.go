@@ -12,6 +12,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 )
@@ -20,7 +21,7 @@ import (
 // test removes.
 func journaled(t *testing.T, store *dynamo.Store) {
 	t.Helper()
-	journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "audit.log.undo"))
+	journal, file, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "audit.log.undo"), clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	// One clock for both: the views carry the second they were judged at,
 	// which two reads a second apart would not share.
 	at := time.Now()
-	store.Clock, f.Clock = func() time.Time { return at }, func() time.Time { return at }
+	store.Clock, f.Clock = clock.Fixed(at), clock.Fixed(at)
 	ctx := context.Background()
 	same := func(what string, get func(Backend) any) {
 		t.Helper()
@@ -266,7 +267,7 @@ func TestFakeJudgesTTLsAsTheStore(t *testing.T) {
 	store.Endpoint = testEndpoint
 	dynamotest.Put(t, client, store.Schema.Table, dynamotest.TTLItems(now)...)
 	f := uitest.New(store.Schema)
-	f.Clock = time.Now
+	f.Clock = clock.System()
 	f.Put(store.Schema.Table, dynamotest.TTLItems(now)...)
 	ctx := context.Background()
 	same := func(what string, get func(Backend) any) {

@@ -15,6 +15,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 )
@@ -85,7 +86,7 @@ func BenchmarkFirstRows(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				store := dynamo.NewStore(client, ep, sc)
+				store := dynamo.NewStore(client, ep, sc, clock.System())
 				store.SetWritable(probe)
 				opened, err := Open(ctx, store, len(store.Schema.Constraints), "", probe)
 				if err != nil {

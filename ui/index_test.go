@@ -10,6 +10,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -50,7 +51,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 		model.Item{"PK": model.S("CONFIG"), "SK": model.S("SETTINGS")},
 	)
 	api := &countingAPI{API: client}
-	store, err := dynamo.Open(context.Background(), api, ep, sc)
+	store, err := dynamo.Open(context.Background(), api, ep, sc, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 
 	// Control: without the index the same view scans the table.
 	papi := &countingAPI{API: client}
-	plain, err := dynamo.Open(context.Background(), papi, ep, sc)
+	plain, err := dynamo.Open(context.Background(), papi, ep, sc, clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}

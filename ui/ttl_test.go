@@ -11,6 +11,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 )
@@ -25,7 +26,7 @@ func fakeTTL(extra ...model.Item) *uitest.Backend {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	sc.Table, sc.TTLAttr, sc.TTLGiven = tablePlaceholder, "ttl", true
 	b := uitest.New(sc)
-	b.Clock = func() time.Time { return ttlNow }
+	b.Clock = clock.Fixed(ttlNow)
 	b.Put(sc.Table, append(dynamotest.TTLItems(ttlNow), extra...)...)
 	return b
 }
@@ -204,7 +205,7 @@ func TestOpenJudgesTheFirstPageByTheTTL(t *testing.T) {
 	dynamotest.Put(t, client, creator.Schema.Table, dynamotest.TTLItems(time.Now())...)
 	bare := creator.Schema
 	bare.TTLAttr, bare.TTLGiven = "", false
-	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare)
+	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare, clock.System())
 	opened, err := Open(context.Background(), store, len(bare.Constraints), "", false)
 	if err != nil {
 		t.Fatal(err)

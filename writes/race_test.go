@@ -8,6 +8,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/writes"
 )
@@ -40,7 +41,7 @@ func (m itemsAt) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit 
 // old value are no violation.
 func TestRaceViolations(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
-	store := dynamo.NewStore(nil, backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, sc)
+	store := dynamo.NewStore(nil, backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, sc, clock.System())
 	tx := func(p model.Plan, err error) backend.Tx {
 		t.Helper()
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/writes"
 )
@@ -22,7 +23,7 @@ func TestFlowOnDynoxide(t *testing.T) {
 	ctx := context.Background()
 	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
 	f := writes.Flow{Store: store, Schema: &store.Schema}
-	journal, file, err := dynamo.OpenUndoJournal(t.TempDir() + "/undo.log")
+	journal, file, err := dynamo.OpenUndoJournal(t.TempDir()+"/undo.log", clock.System())
 	if err != nil {
 		t.Fatal(err)
 	}

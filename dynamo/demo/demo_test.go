@@ -9,6 +9,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/demo"
 	"github.com/locktable/locktable/dynamo/seed"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -25,7 +26,7 @@ func seededDemo(t *testing.T, o seed.Options) *dynamo.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle))
+	store := dynamo.NewStore(client, ep, model.DefaultSchema(model.LayoutSingle), clock.System())
 	store.SetWritable(true)
 	if _, err := seed.Run(context.Background(), store, o); err != nil {
 		t.Fatal(err)

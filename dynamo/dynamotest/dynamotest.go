@@ -16,6 +16,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -73,7 +74,7 @@ func Rename(t testing.TB, s model.Schema) model.Schema {
 func Store(t testing.TB, s model.Schema) (*dynamo.Store, *dynamodb.Client) {
 	t.Helper()
 	client, ep := Client(t)
-	store := dynamo.NewStore(client, ep, Rename(t, s))
+	store := dynamo.NewStore(client, ep, Rename(t, s), clock.System())
 	store.Segments = 2
 	store.SetWritable(true)
 	if _, err := store.EnsureTables(context.Background(), false); err != nil {

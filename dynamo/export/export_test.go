@@ -79,6 +79,9 @@ func writeAll(t *testing.T, dir string, s *model.Schema, tables map[string][]mod
 	for _, table := range s.Tables() {
 		o.Table = table
 		o.Files = 3
+		if o.ExportTime.IsZero() {
+			o.ExportTime = time.Now()
+		}
 		if _, err := export.Write(dir, o, tables[table]); err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +236,7 @@ func TestDamagedExportsAreRefused(t *testing.T) {
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			exportDir, err := export.Write(dir, export.Options{Table: "accounts"}, items)
+			exportDir, err := export.Write(dir, export.Options{Table: "accounts", ExportTime: time.Now()}, items)
 			if err != nil {
 				t.Fatal(err)
 			}

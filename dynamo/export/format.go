@@ -18,6 +18,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -96,7 +97,7 @@ type Options struct {
 // round-robin over the data files.
 func Write(dir string, o Options, items []model.Item) (string, error) {
 	if o.ExportTime.IsZero() {
-		o.ExportTime = time.Now()
+		return "", errors.New("an export needs its time (Options.ExportTime)")
 	}
 	o.ExportTime = o.ExportTime.UTC().Truncate(time.Millisecond)
 	files := max(o.Files, 1)

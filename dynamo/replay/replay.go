@@ -52,7 +52,7 @@ func Run(ctx context.Context, store *dynamo.Store, k mistake.Kind) (mistake.Repl
 	if err := replay(r); err != nil {
 		return r.out, err
 	}
-	census := model.NewCensus(r.sc, model.Epoch(time.Now()))
+	census := model.NewCensus(r.sc, model.Epoch(store.Clock.Now()))
 	if err := store.ReadConsistent(ctx, r.refs, census.Add); err != nil {
 		return r.out, err
 	}
@@ -136,7 +136,7 @@ func (r *replayer) send(u dynamo.Unguarded, err error) error {
 
 // put sends a plain put of it into table, under conds if any.
 func (r *replayer) put(table string, it model.Item, conds ...model.Cond) error {
-	return r.send(dynamo.PutRequest(table, it, conds...))
+	return r.send(r.store.PutRequest(table, it, conds...))
 }
 
 // signup writes a fresh account with its locks the right way, as setup,
@@ -289,7 +289,7 @@ func (r *replayer) lapsedReservation() error {
 	}
 	// Each value reserved with the guard a signup uses, the TTL set to
 	// when the reservation made reservedAgo ended.
-	ttl := model.N(strconv.FormatInt(time.Now().Add(reservationTTL-reservedAgo).Unix(), 10))
+	ttl := model.N(strconv.FormatInt(r.store.Clock.Now().Add(reservationTTL-reservedAgo).Unix(), 10))
 	for _, l := range locks {
 		lock := maps.Clone(l.Item)
 		lock[r.sc.LockTTLAttr(l.Constraint)] = ttl

@@ -307,15 +307,15 @@ func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 }
 
 // reservations are the cases a table whose locks have a TTL attribute
-// gets, each on fresh accounts from account, with TTLs relative to now: a
-// signup that reserves each value first (a lock with a TTL), then writes
-// the account and makes the reservations permanent (removes the TTL),
-// dying at each step in turn.
+// gets, each on fresh accounts from account, with TTLs relative to the
+// store's time (its Clock): a signup that reserves each value first (a
+// lock with a TTL), then writes the account and makes the reservations
+// permanent (removes the TTL), dying at each step in turn.
 func (s seeder) reservations(ctx context.Context, account func() (string, map[string]string)) []func() error {
 	first := s.sc.Constraints[0].Attr
 	reserve := func(v, owner string, ttl time.Duration) error {
 		table, lock := s.lockItem(0, v, owner)
-		lock[s.sc.LockTTLAttr(0)] = model.N(strconv.FormatInt(time.Now().Add(ttl).Unix(), 10))
+		lock[s.sc.LockTTLAttr(0)] = model.N(strconv.FormatInt(s.store.Clock.Now().Add(ttl).Unix(), 10))
 		return s.put(ctx, table, lock)
 	}
 	// reserved writes an account whose first value's lock is still a

@@ -20,6 +20,7 @@ import (
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/export"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -33,13 +34,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: exportdump -endpoint-url URL -table T -dir DIR [-files N]")
 		os.Exit(2)
 	}
-	if err := run(*endpoint, *table, *dir, *files); err != nil {
+	if err := run(*endpoint, *table, *dir, *files, clock.System()); err != nil {
 		fmt.Fprintln(os.Stderr, "exportdump:", err)
 		os.Exit(1)
 	}
 }
 
-func run(endpoint, table, dir string, files int) error {
+func run(endpoint, table, dir string, files int, clk clock.Clock) error {
 	ctx := context.Background()
 	client, _, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: endpoint})
 	if err != nil {
@@ -56,7 +57,7 @@ func run(endpoint, table, dir string, files int) error {
 			items = append(items, dynamo.ItemFromSDK(av))
 		}
 	}
-	at, err := export.Write(dir, export.Options{Table: table, Files: files}, items)
+	at, err := export.Write(dir, export.Options{Table: table, Files: files, ExportTime: clk.Now()}, items)
 	if err != nil {
 		return err
 	}

@@ -40,12 +40,14 @@ type partitionFile struct {
 // directory, after removing the stale ones there) and names its n
 // partition files, created at their first record.
 func Create(dir string, n int) (*Set, error) {
-	if dir == "" {
-		removeStaleSpills(os.TempDir())
-	}
 	d, err := os.MkdirTemp(dir, fmt.Sprintf("%s%d-", spillDirPrefix, os.Getpid()))
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(d); dir == "" && err == nil {
+		// Staleness is judged by the file system's clock, which stamped
+		// both the new directory and the old ones.
+		removeStaleSpills(os.TempDir(), fi.ModTime())
 	}
 	s := &Set{dir: d, seed: maphash.MakeSeed()}
 	for i := range n {

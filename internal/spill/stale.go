@@ -27,8 +27,9 @@ const staleAfter = 24 * time.Hour
 // namespaces of containers sharing a temporary directory: a check running
 // in another may look gone, but it writes to its directory as it spills.
 // A running check that loses its directory anyway fails (a partition file
-// gone is an error), never reports fewer problems.
-func removeStaleSpills(dir string) {
+// gone is an error), never reports fewer problems. now is the file
+// system's time, as it stamps what is written.
+func removeStaleSpills(dir string, now time.Time) {
 	sweepOnce.Do(func() {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
@@ -39,7 +40,7 @@ func removeStaleSpills(dir string) {
 				continue
 			}
 			path := filepath.Join(dir, e.Name())
-			if time.Since(lastWritten(path)) > staleAfter {
+			if now.Sub(lastWritten(path)) > staleAfter {
 				os.RemoveAll(path) // best effort: what stays is only disk
 			}
 		}

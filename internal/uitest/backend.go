@@ -19,6 +19,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -45,25 +46,22 @@ type Backend struct {
 	// journal is the undo journal as dynamo.ReadUndoJournal reads the
 	// store's: every transaction sent, oldest first, with its outcome.
 	journal []dynamo.Undoable
-	// Clock, when set, is the backend's time, which its checks judge TTLs
-	// by and its conditions compare them with; nil: the wall clock.
-	Clock func() time.Time
+	// Clock is the backend's time, which its checks and searches judge
+	// TTLs by and its conditions compare them with: the machine's unless
+	// a test sets another.
+	Clock clock.Clock
 }
 
 // now is the backend's time (Clock).
-func (b *Backend) now() time.Time {
-	if b.Clock != nil {
-		return b.Clock()
-	}
-	return time.Now()
-}
+func (b *Backend) now() time.Time { return b.Clock.Now() }
 
-// New returns an empty, writable backend for schema sc.
+// New returns an empty, writable backend for schema sc, at the machine's
+// time (Clock).
 func New(sc model.Schema) *Backend {
 	ep := backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
-	b := &Backend{schema: sc, prep: dynamo.NewStore(nil, ep, sc), tables: map[string]map[string]model.Item{},
-		writable: true, calls: map[string]int{}, failures: map[string]error{}}
-	b.prep.Clock = b.now // requests are built at the backend's time
+	b := &Backend{schema: sc, tables: map[string]map[string]model.Item{},
+		writable: true, calls: map[string]int{}, failures: map[string]error{}, Clock: clock.System()}
+	b.prep = dynamo.NewStore(nil, ep, sc, clock.Func(b.now)) // requests are built at the backend's time
 	return b
 }
 

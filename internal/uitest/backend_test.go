@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -42,7 +43,7 @@ func TestGuardOnALockWithTTL(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := New(sc)
-			b.Clock = func() time.Time { return now }
+			b.Clock = clock.Fixed(now)
 			lock := model.Item{"PK": model.S("UNIQ#EMAIL#ada@x"), "SK": model.S("LOCK"), "ttl": c.ttl}
 			b.Put(sc.Table, lock)
 			p, err := sc.Signup("ACCT#a", map[string]string{"email": "ada@x"})

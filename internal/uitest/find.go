@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/model"
 )
 
 // Find searches by the store's own rules (backend.Find) over the fake's
@@ -14,5 +15,5 @@ func (b *Backend) Find(ctx context.Context, q string, o backend.FindOptions) (ba
 	if err != nil {
 		return backend.Found{Query: q}, err
 	}
-	return backend.Find(ctx, &b.schema, b, q, o)
+	return backend.Find(ctx, &b.schema, b, q, model.Epoch(b.now()), o)
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/statusbar"
@@ -84,9 +85,9 @@ func (m Model) Start(fresh bool) (Model, tea.Cmd) {
 	checker, pump, run := m.checker, m.pump, m.run
 	return m, func() tea.Msg {
 		go func() {
-			start := time.Now()
+			took := clock.Start()
 			report, err := checker.Check(ctx, func(p model.CheckProgress) {
-				pump.Post(ctx, ProgressMsg{run: run, p: p, elapsed: time.Since(start)}, p.Confirmed != nil)
+				pump.Post(ctx, ProgressMsg{run: run, p: p, elapsed: took.Elapsed()}, p.Confirmed != nil)
 			})
 			pump.Post(ctx, DoneMsg{run: run, report: report, err: err}, true)
 		}()

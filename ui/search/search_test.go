@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
@@ -239,4 +243,43 @@ func TestFilterKeptOrLookedUp(t *testing.T) {
 	if d := done(t, cmd, pump); d.err != nil {
 		t.Errorf("the lookup failed: %v", d.err)
 	}
+}
+
+// TestSearchJudgesAtTheBackendsClock: a / search judges a lock nobody
+// holds at the backend's time, as its check does, not at the machine's:
+// at each clock case, a lock whose TTL is an hour past the backend's time
+// is a reservation (no orphan), and one an hour before it is an expired
+// lock. (Find fell back to the machine's clock when the UI gave it no
+// time: a reservation an hour past 2026-12-01 was then expired.)
+func TestSearchJudgesAtTheBackendsClock(t *testing.T) {
+	clocktest.Each(t, func(t *testing.T, at time.Time) {
+		for _, c := range []struct {
+			ttl  time.Duration
+			want []model.ProblemKind
+		}{
+			{time.Hour, nil},
+			{-time.Hour, []model.ProblemKind{model.ExpiredLock}},
+		} {
+			sc := model.DefaultSchema(model.LayoutSingle)
+			sc.TTLAttr, sc.TTLGiven = "ttl", true
+			b := uitest.New(sc)
+			b.Clock = clock.Fixed(at)
+			lock := dynamotest.Lock("UNIQ#EMAIL#kept@x.io", "")
+			lock["ttl"] = model.N(strconv.FormatInt(at.Add(c.ttl).Unix(), 10))
+			b.Put(sc.Table, lock)
+			pump := events.NewPump()
+			m := New(context.Background(), b, &sc, pump, DefaultKeyMap())
+			m.SetSize(80, 1)
+			m = typeIn(t, m, "kept@x.io")
+			m, cmd := m.Update(press(tea.KeyEnter))
+			_, cmd = m.Update(done(t, cmd, pump))
+			var got []model.ProblemKind
+			for _, o := range pinned(t, cmd).Orphans {
+				got = append(got, o.Kind)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("a lock nobody holds whose TTL is %v from the backend's time: problems %v, want %v", c.ttl, got, c.want)
+			}
+		}
+	})
 }
