@@ -16,6 +16,8 @@ import (
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/model"
 )
 
@@ -188,11 +190,14 @@ func TestPresetOlderSpellingOnly(t *testing.T) {
 // the newer: an expired one is taken over by a signup (its put, and the
 // check of the older key, take an expired lock as free), a live one
 // refuses the signup, naming it.
-func TestPresetOlderSpellingTTL(t *testing.T) {
+func TestPresetOlderSpellingTTL(t *testing.T) { clocktest.Each(t, presetOlderSpellingTTL) }
+
+func presetOlderSpellingTTL(t *testing.T, at time.Time) {
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)
-	now := time.Now().Unix()
+	run := func(t *testing.T, args ...string) result { return runAt(t, clock.Fixed(at), args...) }
+	now := at.Unix()
 	expired, live := olderUnique("email", "old@x.io"), olderUnique("email", "held@x.io")
 	expired["ttl"], live["ttl"] = model.N(strconv.FormatInt(now-3600, 10)), model.N(strconv.FormatInt(now+3600, 10))
 	dynamotest.Put(t, client, table, expired, live)

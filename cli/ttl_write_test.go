@@ -16,6 +16,8 @@ import (
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/model"
 )
 
@@ -27,8 +29,11 @@ import (
 // a TTL; the live reservation pending@x is cancelled naming it; ada@x,
 // expired but held by ACCT#ada, is refused by the holder lookup (taking
 // the lock over would make a duplicate).
-func TestSignupTakesAnExpiredLockOver(t *testing.T) {
-	ep, table := ttlTable(t, time.Now())
+func TestSignupTakesAnExpiredLockOver(t *testing.T) { clocktest.Each(t, signupTakesAnExpiredLockOver) }
+
+func signupTakesAnExpiredLockOver(t *testing.T, now time.Time) {
+	ep, table := ttlTable(t, now)
+	run := func(t *testing.T, args ...string) result { return runAt(t, clock.Fixed(now), args...) }
 	audit := filepath.Join(t.TempDir(), "audit.log")
 	signup := func(email, id string, extra ...string) result {
 		t.Helper()
@@ -37,7 +42,7 @@ func TestSignupTakesAnExpiredLockOver(t *testing.T) {
 		return run(t, append(args, extra...)...)
 	}
 
-	wantTakeOverSaid(t, signup("gone@x", "ACCT#new", "--dry-run"))
+	wantTakeOverSaid(t, signup("gone@x", "ACCT#new", "--dry-run"), now)
 
 	r := signup("pending@x", "ACCT#late", "--yes", "--json")
 	o := outcomes(t, r.stdout)
@@ -76,8 +81,9 @@ func TestSignupTakesAnExpiredLockOver(t *testing.T) {
 // wantTakeOverSaid checks the --dry-run of a signup of gone@x as ACCT#new
 // on ttlTable: the lock's guard in the AWS CLI document takes an expired
 // lock over at the second the request was built, and stderr says it in
-// words with that second, after the holder lookup's findings.
-func wantTakeOverSaid(t *testing.T, dry result) {
+// words with that second (the clock's, at), after the holder lookup's
+// findings.
+func wantTakeOverSaid(t *testing.T, dry result, at time.Time) {
 	t.Helper()
 	if dry.code != cli.ExitOK {
 		t.Fatalf("--dry-run: exit %d\nstdout: %s\nstderr: %s", dry.code, dry.stdout, dry.stderr)
@@ -93,8 +99,8 @@ func wantTakeOverSaid(t *testing.T, dry result) {
 		t.Fatalf("the lock's guard: %s %v %v", aws.ToString(put.ConditionExpression), put.ExpressionAttributeNames, values)
 	}
 	now, err := strconv.ParseInt(values[m[3]].S, 10, 64)
-	if err != nil || now < time.Now().Add(-time.Minute).Unix() || now > time.Now().Unix() {
-		t.Fatalf(":now is %d (%v): want the second the request was built", now, err)
+	if err != nil || now != at.Unix() {
+		t.Fatalf(":now is %d (%v): want the second the request was built, %d", now, err, at.Unix())
 	}
 	for _, want := range []string{
 		"holder lookup for email=gone@x, username=new: consistent scan of the accounts, ",

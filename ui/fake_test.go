@@ -13,6 +13,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 )
@@ -255,19 +256,21 @@ func unclaim(p *model.Plan) {
 // TestFakeJudgesTTLsAsTheStore: on a table with TTLs (dynamotest.TTLItems, its TTL
 // attribute enabled on dynoxide) the fake judges the accounts' locks,
 // lists the lock items with their TTLs, checks and plans the TTL repairs
-// as the store does, each at its own now (the fake's clock is set to the
-// store's time, give or take the seconds between): the UI tests of TTLs
-// on the fake stand for the store.
+// as the store does, both at one clock, at each clock case: the UI tests
+// of TTLs on the fake stand for the store.
 func TestFakeJudgesTTLsAsTheStore(t *testing.T) {
 	t.Parallel()
-	now := time.Now()
+	clocktest.Each(t, fakeJudgesTTLsAsTheStore)
+}
+
+func fakeJudgesTTLsAsTheStore(t *testing.T, now time.Time) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	sc.TTLAttr, sc.TTLGiven = "ttl", true
 	store, client := dynamotest.Store(t, sc)
 	store.Endpoint = testEndpoint
 	dynamotest.Put(t, client, store.Schema.Table, dynamotest.TTLItems(now)...)
 	f := uitest.New(store.Schema)
-	f.Clock = clock.System()
+	store.Clock, f.Clock = clock.Fixed(now), clock.Fixed(now)
 	f.Put(store.Schema.Table, dynamotest.TTLItems(now)...)
 	ctx := context.Background()
 	same := func(what string, get func(Backend) any) {
@@ -282,10 +285,9 @@ func TestFakeJudgesTTLsAsTheStore(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range page.Accounts {
-			if a := page.Accounts[i].Now; a < now.Unix() || a > now.Unix()+60 {
-				t.Errorf("%s judged at %d, want about %d", page.Accounts[i].ID, a, now.Unix())
+			if a := page.Accounts[i].Now; a != now.Unix() {
+				t.Errorf("%s judged at %d, want %d", page.Accounts[i].ID, a, now.Unix())
 			}
-			page.Accounts[i].Now = 0 // each backend's own time
 		}
 		return page.Accounts
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 )
@@ -199,13 +200,17 @@ func (s slowTTL) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTi
 // it): an expired lock showed ok until a reload. The TTL is asked first.
 func TestOpenJudgesTheFirstPageByTheTTL(t *testing.T) {
 	t.Parallel()
+	clocktest.Each(t, openJudgesTheFirstPageByTheTTL)
+}
+
+func openJudgesTheFirstPageByTheTTL(t *testing.T, now time.Time) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	sc.TTLAttr, sc.TTLGiven = "ttl", true
 	creator, client := dynamotest.Store(t, sc) // TTL enabled on the table
-	dynamotest.Put(t, client, creator.Schema.Table, dynamotest.TTLItems(time.Now())...)
+	dynamotest.Put(t, client, creator.Schema.Table, dynamotest.TTLItems(now)...)
 	bare := creator.Schema
 	bare.TTLAttr, bare.TTLGiven = "", false
-	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare, clock.System())
+	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare, clock.Fixed(now))
 	opened, err := Open(context.Background(), store, len(bare.Constraints), "", false)
 	if err != nil {
 		t.Fatal(err)
