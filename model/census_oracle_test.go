@@ -154,6 +154,7 @@ func TestCensusMatchesTheOracle(t *testing.T) {
 		for _, s := range []Schema{single, tables, withTTL(single), withTTL(tables)} {
 			for seed := range uint64(8) {
 				t.Run(fmt.Sprintf("%s/%s/ttl=%v/%d", s.Layout, n, s.HasTTL(), seed), func(t *testing.T) {
+					t.Parallel()
 					r := rand.New(rand.NewPCG(seed, 99))
 					rows := randomRows(r, &s, 50+r.IntN(400))
 					o := newOracle(&s, testNow)
