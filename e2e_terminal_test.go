@@ -40,7 +40,7 @@ func recorded(t *testing.T, args ...string) string {
 		if s := string(b); strings.Contains(s, popTitle) || time.Now().After(deadline) {
 			return s
 		}
-		time.Sleep(30 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode"
@@ -308,26 +309,56 @@ func TestTUIHostile(t *testing.T) {
 	t.Parallel()
 	full := os.Getenv("LOCKTABLE_RELIABILITY_FULL") == "1"
 	table := hostileTable(t)
-	v := &violations{t: t}
 	start := time.Now()
+	var (
+		mu      sync.Mutex
+		found   int      // violations of every part
+		screens []string // of every part
+	)
+	v := &violations{t: t}
 	defer func() {
-		if t.Failed() && v.n == 0 {
-			v.n = 1 // stopped by a fatal error: count it
+		n := found + v.n
+		if t.Failed() && n == 0 {
+			n = 1 // stopped by a fatal error: count it
 		}
 		tried := len(hostileTexts) + len(hostileOther)
-		t.Logf("RELIABILITY payloads_tried=%d violations=%d (%v)", tried, v.n, time.Since(start).Round(time.Millisecond))
+		t.Logf("RELIABILITY payloads_tried=%d violations=%d (%v)", tried, n, time.Since(start).Round(time.Millisecond))
 		if out := os.Getenv("LOCKTABLE_RELIABILITY_OUT"); out != "" {
 			f, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintf(f, "payloads_tried %d\nhostile_violations %d\n", tried, v.n)
+			fmt.Fprintf(f, "payloads_tried %d\nhostile_violations %d\n", tried, n)
 			f.Close()
 		}
 	}()
 
-	hostileCommands(v, ep, table)
-	screens := hostileScreens(v, ep, table, full)
+	// The commands and each walk through the views (a terminal of its own
+	// each) at once: they only read the table, and each waits mostly on
+	// its terminal.
+	t.Run("read", func(t *testing.T) {
+		part := func(name string, f func(v *violations) []string) {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				v := &violations{t: t}
+				shown := f(v)
+				mu.Lock()
+				defer mu.Unlock()
+				found += v.n
+				if t.Failed() && v.n == 0 {
+					found++ // stopped by a fatal error: count it
+				}
+				screens = append(screens, shown...)
+			})
+		}
+		part("commands", func(v *violations) []string { hostileCommands(v, ep, table); return nil })
+		for _, walk := range hostileWalks(full) {
+			part(walk.name, func(v *violations) []string { return hostileScreens(v, ep, table, walk.drive) })
+		}
+	})
+	if t.Failed() {
+		return
+	}
 	// Every payload was on screen, as its escaped form.
 	all := strings.Join(screens, "\n")
 	for i, h := range hostileTexts {
@@ -457,10 +488,30 @@ func hostileRepair(v *violations, ep, table string) {
 	}
 }
 
-// hostileScreens drives the binary in an 80x24 pane through every view,
+// hostileWalk is one walk through the views: drive moves through them,
+// looking at each screen it reaches (look checks the layout and the pane
+// title, and keeps the screen).
+type hostileWalk struct {
+	name  string
+	drive func(v *violations, tm *term, look func(what string) string)
+}
+
+// hostileWalks are the walks through every view: the accounts row by row
+// with a sample of details (all of them with full), the rename form and
+// preview of a sample of accounts (all with full), and every page of the
+// locks and the problems.
+func hostileWalks(full bool) []hostileWalk {
+	return []hostileWalk{
+		{"accounts", func(v *violations, tm *term, look func(string) string) { walkAccounts(v, tm, look, full) }},
+		{"renames", func(_ *violations, tm *term, look func(string) string) { walkRenames(tm, look, full) }},
+		{"locks and problems", func(_ *violations, tm *term, look func(string) string) { walkLocksAndProblems(tm, look) }},
+	}
+}
+
+// hostileScreens drives the binary in an 80x24 pane through a walk,
 // checks each screen's layout, the pane title and the clipboard, then the
 // raw bytes it wrote, and returns the screens.
-func hostileScreens(v *violations, ep, table string, full bool) []string {
+func hostileScreens(v *violations, ep, table string, drive func(v *violations, tm *term, look func(what string) string)) []string {
 	t := v.t
 	t.Helper()
 	const w, h = 80, 24
@@ -484,9 +535,38 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 	}
 	tm.waitText("the check", "orph") // "orphan 53", or "orph 53" where the header is narrow
 	look("accounts")
+	drive(v, tm, look)
 
-	// Accounts: every row, selected in turn; the detail of a sample of
-	// accounts and locks (all with full), and the rename preview.
+	if bufs := strings.TrimSpace(tm.tmux("list-buffers")); bufs != "" {
+		v.add("the clipboard (tmux buffers) was set: %q", bufs)
+	}
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+	// The pane is gone; its pipe may still be writing the last bytes.
+	var b []byte
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		next, err := os.ReadFile(raw)
+		if err == nil && len(next) > 0 && len(next) == len(b) {
+			break
+		}
+		b = next
+	}
+	if len(b) == 0 {
+		t.Fatal("no raw output recorded")
+	}
+	checkStream(v, "the terminal stream", b)
+	if !bytes.Contains(b, []byte("\x1b]2;locktable: "+table)) && !bytes.Contains(b, []byte("\x1b]0;locktable: "+table)) {
+		v.add("the stream does not set locktable's own title: the recording misses what the program writes")
+	}
+	return screens
+}
+
+// walkAccounts selects every row of the accounts in turn, and opens the
+// detail of a sample of accounts and locks (all with full).
+func walkAccounts(v *violations, tm *term, look func(string) string, full bool) {
+	tm.t.Helper()
 	detailed := 0
 	for range 400 {
 		screen, moved := pressAndWait(tm, "Down", func(before, now string) bool { return selectedLine(now) != selectedLine(before) })
@@ -512,7 +592,12 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 		}
 	}
 	look("the end of the accounts")
+}
 
+// walkRenames opens the rename form and preview of a sample of hostile
+// accounts (all with full).
+func walkRenames(tm *term, look func(string) string, full bool) {
+	tm.t.Helper()
 	// The rename preview of hostile accounts: a search for the plain email
 	// pins the account, e opens the form, a new email the preview.
 	renames := []int{0, 9, 21, 30, 38, 50}
@@ -544,6 +629,11 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 		tm.waitFor("the dialog closed", func(s string) bool { return !strings.Contains(s, "rename ACCT#") })
 	}
 
+}
+
+// walkLocksAndProblems looks at every page of the locks and the problems.
+func walkLocksAndProblems(tm *term, look func(string) string) {
+	tm.t.Helper()
 	// Locks and problems: every page.
 	for _, view := range []struct{ key, name, shows string }{{"2", "locks", "locks loaded"}, {"3", "problems", "missing_lock ("}} {
 		tm.keys(view.key)
@@ -555,40 +645,16 @@ func hostileScreens(v *violations, ep, table string, full bool) []string {
 			}
 		}
 	}
-
-	if bufs := strings.TrimSpace(tm.tmux("list-buffers")); bufs != "" {
-		v.add("the clipboard (tmux buffers) was set: %q", bufs)
-	}
-	if got := tm.quit(); got != "EXIT=0" {
-		t.Errorf("after q: %q, want EXIT=0", got)
-	}
-	// The pane is gone; its pipe may still be writing the last bytes.
-	var b []byte
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
-		time.Sleep(100 * time.Millisecond)
-		next, err := os.ReadFile(raw)
-		if err == nil && len(next) > 0 && len(next) == len(b) {
-			break
-		}
-		b = next
-	}
-	if len(b) == 0 {
-		t.Fatal("no raw output recorded")
-	}
-	checkStream(v, "the terminal stream", b)
-	if !bytes.Contains(b, []byte("\x1b]2;locktable: "+table)) && !bytes.Contains(b, []byte("\x1b]0;locktable: "+table)) {
-		v.add("the stream does not set locktable's own title: the recording misses what the program writes")
-	}
-	return screens
 }
 
-// pressAndWait sends key and waits up to a second until changed says the
-// screen changed; it returns the screen and whether it did.
+// pressAndWait sends key and waits up to 3 s (the suite runs many
+// terminals at once) until changed says the screen changed; it returns the
+// screen and whether it did.
 func pressAndWait(tm *term, key string, changed func(before, now string) bool) (string, bool) {
 	before := tm.capture()
 	tm.keys(key)
-	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 		if now := tm.capture(); changed(before, now) {
 			return now, true
 		}

@@ -105,7 +105,7 @@ func (tm *term) waitFor(what string, ok func(screen string) bool) string {
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("waited %v for %s; the pane:\n%s", tmuxWait, what, s)
 		}
-		time.Sleep(30 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -126,7 +126,7 @@ func (tm *term) quit() string {
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("locktable did not exit after q; the pane:\n%s", tm.capture())
 		}
-		time.Sleep(30 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

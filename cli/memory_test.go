@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -105,7 +106,7 @@ func waitForLimit(t *testing.T, ok func(percent int64, limit uint64) bool, want 
 // checks run in the same process, and repair's) has --max-memory's
 // default budget, not none.
 func TestEveryStoreIsBounded(t *testing.T) {
-	a := &app{demo: true, stdout: io.Discard, stderr: io.Discard}
+	a := &app{clock: clock.System(), demo: true, stdout: io.Discard, stderr: io.Discard}
 	defer func() {
 		for _, c := range a.closers {
 			c()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/ui"
 )
 
@@ -18,7 +19,7 @@ func settled(t *testing.T, cfg string, args ...string) *app {
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := &app{stdout: io.Discard, stderr: io.Discard}
+	a := &app{clock: clock.System(), stdout: io.Discard, stderr: io.Discard}
 	root := a.rootCommand(BuildInfo{})
 	if err := root.ParseFlags(append([]string{"--config", path}, args...)); err != nil {
 		t.Fatal(err)

@@ -120,8 +120,10 @@ func TestFaultProxyInjectsEachFault(t *testing.T) {
 			t.Parallel()
 			up := newFakeDynamo(t)
 			p := newProxy(t, up.srv.URL)
-			p.Set(Fault{Kind: c.kind, Times: 1, Delay: 2 * time.Second})
-			c.check(t, call(t, p, TransactWriteItems, 500*time.Millisecond))
+			// The client waits 2 s, long enough for a loaded machine to
+			// answer, and the Timeout fault holds its answer for longer.
+			p.Set(Fault{Kind: c.kind, Times: 1, Delay: 5 * time.Second})
+			c.check(t, call(t, p, TransactWriteItems, 2*time.Second))
 			if got, want := up.writes.Load() == 1, c.forwarded; got != want {
 				t.Fatalf("%d writes reached DynamoDB; forwarded should be %v", up.writes.Load(), want)
 			}
