@@ -11,27 +11,15 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
-// withTTL gives the tables TTL attributes, as --ttl-attr does: in layout 1
-// ttl (the locks' too, beside the accounts); in layout 2 each lock table
-// its own, unlike the account table's.
-func withTTL(s *model.Schema) {
-	s.TTLAttr, s.TTLGiven = "ttl", true
-	if s.Layout == model.LayoutTables {
-		s.Constraints = append([]model.Constraint{}, s.Constraints...)
-		for i := range s.Constraints {
-			s.Constraints[i].TTLAttr = fmt.Sprintf("expires%d", i)
-		}
-	}
-}
-
 // ttlFixture is a fixture of layout l with TTL attributes whose requests
 // are built at now, a whole second.
 func ttlFixture(t *testing.T, l model.Layout) (fixture, time.Time) {
-	f := newFixture(t, l, withTTL)
+	f := newFixture(t, l, dynamotest.WithTTL)
 	now := time.Now().Truncate(time.Second)
 	f.store.Clock = clock.Fixed(now)
 	return f, now

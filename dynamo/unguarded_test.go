@@ -7,6 +7,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/model"
@@ -21,7 +22,7 @@ func TestPutRequestGuardsAtTheStoresClock(t *testing.T) {
 	clocktest.Each(t, func(t *testing.T, at time.Time) {
 		for _, l := range layouts {
 			sc := model.DefaultSchema(l)
-			withTTL(&sc)
+			dynamotest.WithTTL(&sc)
 			store := dynamo.NewStore(nil, backend.Endpoint{}, sc, clock.Fixed(at))
 			p, err := sc.Signup(sc.IDKeyPrefix()+"a1", map[string]string{sc.Constraints[0].Attr: "ada@x", sc.Constraints[1].Attr: "ada"})
 			if err != nil {

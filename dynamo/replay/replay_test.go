@@ -2,13 +2,11 @@ package replay
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
-	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/model/mistake"
@@ -32,16 +30,7 @@ func TestLapsedReservationAtTheStoresClock(t *testing.T) {
 			t.Run(string(l), func(t *testing.T) {
 				t.Parallel()
 				ctx := context.Background()
-				sc := model.DefaultSchema(l)
-				sc.TTLAttr, sc.TTLGiven = "ttl", true
-				if l == model.LayoutTables {
-					sc.Constraints = append([]model.Constraint{}, sc.Constraints...)
-					for i := range sc.Constraints {
-						sc.Constraints[i].TTLAttr = fmt.Sprintf("expires%d", i)
-					}
-				}
-				store, _ := dynamotest.Store(t, sc)
-				store.Clock = clock.Fixed(at)
+				store, _ := dynamotest.TTLStoreAt(t, l, at)
 				out, err := Run(ctx, store, kind)
 				if err != nil {
 					t.Fatal(err)
