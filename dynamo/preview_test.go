@@ -19,6 +19,7 @@ import (
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/export/exporttest"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/model"
 )
 
@@ -171,14 +172,17 @@ func keyNames(sc *model.Schema, table string) []string {
 // undo) in both layouts and on preset-shaped tables, each also with TTL
 // attributes on its tables, and matches every ConditionExpression term to
 // its sentence in the preview. With TTL, every put of a lock takes an
-// expired lock over, judged at the second the request was built.
+// expired lock over, judged at the second the request was built, at each
+// clocktest clock.
 func TestPreviewSaysTheRequestsConditions(t *testing.T) {
 	t.Parallel()
 	schemas := exporttest.Schemas()
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		// Without TTL no request or sentence carries a time: one clock
+		// is enough.
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			previewEveryPlanKind(t, schemas[name])
+			previewEveryPlanKind(t, schemas[name], clocktest.Times(t)[0])
 		})
 		// With TTL attributes, on the account table and on each lock
 		// table: the repairs of expired and expiring locks too.
@@ -192,19 +196,20 @@ func TestPreviewSaysTheRequestsConditions(t *testing.T) {
 		ttl.TTLGiven = true
 		t.Run(name+"+ttl", func(t *testing.T) {
 			t.Parallel()
-			previewEveryPlanKind(t, ttl)
+			clocktest.Each(t, func(t *testing.T, builtAt time.Time) {
+				t.Parallel()
+				previewEveryPlanKind(t, ttl, builtAt)
+			})
 		})
 	}
 }
 
-// builtAt is when the requests of previewEveryPlanKind are built.
-var builtAt = time.Date(2026, 12, 1, 23, 20, 0, 0, time.UTC)
-
 // wantExpiredTakenOver checks that each put of a lock in tx, where its
 // table has a TTL attribute, is guarded by attribute_not_exists(PK) OR
-// #ttl <= :now, with the lock table's own attribute and builtAt, and
-// that its slot says so; elsewhere by attribute_not_exists alone.
-func wantExpiredTakenOver(t *testing.T, sc *model.Schema, name string, tx backend.Tx) {
+// #ttl <= :now, with the lock table's own attribute and builtAt (when
+// the store's clock says the request was built), and that its slot says
+// so; elsewhere by attribute_not_exists alone.
+func wantExpiredTakenOver(t *testing.T, sc *model.Schema, name string, tx backend.Tx, builtAt time.Time) {
 	t.Helper()
 	for i, a := range tx.Plan.Actions {
 		if a.Kind != model.ActPut || a.Constraint < 0 {
@@ -223,25 +228,29 @@ func wantExpiredTakenOver(t *testing.T, sc *model.Schema, name string, tx backen
 			t.Errorf("%s slot %d (%s): %s %v %v; want attribute_not_exists(%s) OR %s <= %d", name, i, tx.Slots[i].Does, deref(put.ConditionExpression),
 				put.ExpressionAttributeNames, put.ExpressionAttributeValues, sc.LockPK(a.Constraint), sc.LockTTLAttr(a.Constraint), builtAt.Unix())
 		}
-		want := fmt.Sprintf("only if no item with this key exists, or its %s is not after 1796167200 (2026-12-01 23:20:00 UTC): "+
-			"an expired lock still blocks the value until DynamoDB deletes it, so it is taken over", sc.LockTTLAttr(a.Constraint))
+		want := fmt.Sprintf("only if no item with this key exists, or its %s is not after %d (%s): "+
+			"an expired lock still blocks the value until DynamoDB deletes it, so it is taken over",
+			sc.LockTTLAttr(a.Constraint), builtAt.Unix(), builtAt.UTC().Format("2006-01-02 15:04:05 UTC"))
 		if !slices.Equal(tx.Slots[i].Conditions, []string{want}) {
 			t.Errorf("%s slot %d: %q, want %q", name, i, tx.Slots[i].Conditions, want)
 		}
 	}
 }
 
-func previewEveryPlanKind(t *testing.T, s model.Schema) {
+// previewEveryPlanKind prepares each kind of plan on a fresh copy of s,
+// its store's clock at builtAt, and checks each preview against its
+// request.
+func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 	ctx := context.Background()
 	store, client := dynamotest.Store(t, s)
 	sc := &store.Schema
-	journal, f, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"), clock.System())
+	store.Clock = clock.Fixed(builtAt)
+	journal, f, err := dynamo.OpenUndoJournal(filepath.Join(t.TempDir(), "undo.log"), store.Clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
 	store.Undo = journal
-	store.Clock = clock.Fixed(builtAt)
 	id := func(n string) string { return sc.IDKeyPrefix() + n }
 	attrs := func(v0, v1 string) map[string]string {
 		m := map[string]string{sc.Constraints[0].Attr: v0, sc.Constraints[1].Attr: v1}
@@ -262,7 +271,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		wantPreviewIsTheRequest(t, sc, name, tx)
-		wantExpiredTakenOver(t, sc, name, tx)
+		wantExpiredTakenOver(t, sc, name, tx, builtAt)
 		return tx
 	}
 	send := func(name string, p model.Plan, err error) {

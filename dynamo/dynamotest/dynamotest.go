@@ -84,6 +84,17 @@ func Store(t testing.TB, s model.Schema) (*dynamo.Store, *dynamodb.Client) {
 	return store, client
 }
 
+// TTLStoreAt is Store for layout l's default schema with TTL attributes
+// (WithTTL), its clock fixed at at.
+func TTLStoreAt(t testing.TB, l model.Layout, at time.Time) (*dynamo.Store, *dynamodb.Client) {
+	t.Helper()
+	s := model.DefaultSchema(l)
+	WithTTL(&s)
+	store, client := Store(t, s)
+	store.Clock = clock.Fixed(at)
+	return store, client
+}
+
 // DeleteTables deletes tables, ignoring ones already gone.
 func DeleteTables(t testing.TB, client *dynamodb.Client, tables ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -1,6 +1,7 @@
 package dynamotest
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -31,5 +32,19 @@ func TTLItems(now time.Time) []model.Item {
 		with(Lock("UNIQ#EMAIL#trial@x", "ACCT#trial"), at(time.Hour)), Lock("UNIQ#HANDLE#trial", "ACCT#trial"),
 		with(Lock("UNIQ#EMAIL#gone@x", "ACCT#gone"), at(-3*time.Hour)),
 		with(Lock("UNIQ#EMAIL#pending@x", ""), at(12*time.Minute+30*time.Second)),
+	}
+}
+
+// WithTTL gives the tables of s TTL attributes, as --ttl-attr does: in
+// layout 1 ttl (the locks' too, beside the accounts); in layout 2 each
+// lock table its own (expires0, expires1, ...), unlike the account
+// table's.
+func WithTTL(s *model.Schema) {
+	s.TTLAttr, s.TTLGiven = "ttl", true
+	if s.Layout == model.LayoutTables {
+		s.Constraints = append([]model.Constraint{}, s.Constraints...)
+		for i := range s.Constraints {
+			s.Constraints[i].TTLAttr = fmt.Sprintf("expires%d", i)
+		}
 	}
 }
