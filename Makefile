@@ -43,11 +43,23 @@ FUZZTIME      ?= 30s
 
 .PHONY: test build bench bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
 
+# How many test binaries, and tests within one, run at once. The suite
+# waits on tmux, dynoxide and the processes it starts far more than on
+# the CPU, so more than go test's default (the number of cores) of each.
+TEST_P        ?= 4
+TEST_PARALLEL ?= 8
+# Tested without the race detector, beside the rest: model starts no
+# goroutine and takes no lock (its TestModelIsSequential holds it so), so
+# -race finds nothing there, and it made the oracle and spill tests 142 s.
+RACE_FREE := github.com/locktable/locktable/model
+
 # The unit and integration tests (the reliability suite bounded among
-# them), then every fuzz target briefly; both run even if the first fails.
+# them), then every fuzz target briefly; all run even if one fails.
 test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(TRINO_PARSER_PKG) $(ONETABLE_PKG) $(TYPEDORM_PKG)
-	rc=0; \
-	.ci/with-dynoxide go test -race ./... || rc=$$?; \
+	@rc=0; out=$$(mktemp); \
+	go test -parallel $(TEST_PARALLEL) $(RACE_FREE) >"$$out" 2>&1 & plain=$$!; \
+	.ci/with-dynoxide go test -race -p $(TEST_P) -parallel $(TEST_PARALLEL) $$(go list ./... | grep -vxF '$(RACE_FREE)') || rc=$$?; \
+	wait $$plain || rc=$$?; cat "$$out"; rm -f "$$out"; \
 	reliability/fuzz $(TEST_FUZZTIME) || rc=$$?; \
 	exit $$rc
 
