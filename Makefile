@@ -41,7 +41,7 @@ export TYPEDORM_NODE_DIR := $(abspath $(TYPEDORM_DIR))
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: test build bench bench-suite bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # How many test binaries, and tests within one, run at once. The suite
 # waits on tmux, dynoxide and the processes it starts far more than on
@@ -52,13 +52,15 @@ TEST_PARALLEL ?= 8
 # goroutine and takes no lock (its TestModelIsSequential holds it so), so
 # -race finds nothing there, and it made the oracle and spill tests 142 s.
 RACE_FREE := github.com/locktable/locktable/model
+# More go test flags, e.g. -json (bench/suite) or -run.
+GO_TEST_FLAGS ?=
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; all run even if one fails.
 test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(TRINO_PARSER_PKG) $(ONETABLE_PKG) $(TYPEDORM_PKG)
 	@rc=0; out=$$(mktemp); \
-	go test -parallel $(TEST_PARALLEL) $(RACE_FREE) >"$$out" 2>&1 & plain=$$!; \
-	.ci/with-dynoxide go test -race -p $(TEST_P) -parallel $(TEST_PARALLEL) $$(go list ./... | grep -vxF '$(RACE_FREE)') || rc=$$?; \
+	go test $(GO_TEST_FLAGS) -parallel $(TEST_PARALLEL) $(RACE_FREE) >"$$out" 2>&1 & plain=$$!; \
+	.ci/with-dynoxide go test $(GO_TEST_FLAGS) -race -p $(TEST_P) -parallel $(TEST_PARALLEL) $$(go list ./... | grep -vxF '$(RACE_FREE)') || rc=$$?; \
 	wait $$plain || rc=$$?; cat "$$out"; rm -f "$$out"; \
 	reliability/fuzz $(TEST_FUZZTIME) || rc=$$?; \
 	exit $$rc
@@ -100,6 +102,10 @@ $(GORELEASER):
 # make bench BENCH_CLEAN_ACCOUNTS=20000 BENCH_SMALL_ACCOUNTS=2000 BENCH_ACCOUNTS=5000 BENCH_ROUNDS=3
 bench: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/run
+
+# How long make test takes from a fresh clone of HEAD, as CI runs it.
+bench-suite:
+	bash bench/suite
 
 bench-tui: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/tui
