@@ -2,7 +2,9 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -112,4 +114,35 @@ func wantTakeOverSaid(t *testing.T, dry result, at time.Time) {
 			t.Errorf("--dry-run stderr does not say %q:\n%s", want, dry.stderr)
 		}
 	}
+}
+
+// TestStampsAtTheClock: the audit log's and the undo journal's lines are
+// stamped at the process's clock (what main hands down), whatever the
+// machine's says, at each clock case.
+func TestStampsAtTheClock(t *testing.T) {
+	clocktest.Each(t, func(t *testing.T, at time.Time) {
+		ep, table := ttlTable(t, at)
+		audit := filepath.Join(t.TempDir(), "audit.log")
+		r := runAt(t, clock.Fixed(at), "signup", "--set", "email=new@x", "--set", "username=new", "--id", "ACCT#new",
+			"--endpoint-url", ep, "--table", table, "--audit-log", audit, "--yes")
+		if r.code != cli.ExitOK {
+			t.Fatalf("signup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		for _, path := range []string{audit, dynamo.UndoPath(audit)} {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			for _, line := range lines {
+				var e struct{ Time time.Time }
+				if err := json.Unmarshal([]byte(line), &e); err != nil || !e.Time.Equal(at) {
+					t.Errorf("%s: %s is stamped %v (%v), want %v", filepath.Base(path), line, e.Time, err, at)
+				}
+			}
+			if len(lines) != 2 {
+				t.Errorf("%s: %d lines, want the write's two", filepath.Base(path), len(lines))
+			}
+		}
+	})
 }
