@@ -68,6 +68,7 @@ func item(kv ...string) model.Item {
 // holds the value (foreign_lock), and a unique attribute that is not a
 // string (invalid_value). The foreign lock is handed to its holder.
 func TestPresetForeignAndInvalid(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)
@@ -185,6 +186,7 @@ func TestPresetInitSaveCheck(t *testing.T) {
 // scope from the accounts' org values, and the check with that schema
 // finds the duplicate within one org only.
 func TestPresetInfersScope(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)
@@ -220,6 +222,7 @@ func TestPresetInfersScope(t *testing.T) {
 }
 
 func TestPresetFlagErrors(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)
@@ -267,6 +270,7 @@ func TestPresetAsksWhichTable(t *testing.T) {
 // keys, so that signups key the id as the library does; an --id-attr no account
 // carries gets no prefix, and init says why.
 func TestPresetGivenIDAttr(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)
@@ -285,6 +289,7 @@ func TestPresetGivenIDAttr(t *testing.T) {
 // are told by their type, so an item of the model keyed otherwise is
 // still judged (here, its email has no lock).
 func TestPresetIDPrefixKeepsEveryAccount(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)

@@ -58,6 +58,7 @@ func getItem(t *testing.T, client *dynamodb.Client, table, pk, sk string) model.
 // found, and the repair puts missing locks in the newer spelling, which
 // the table's writer uses, and deletes the orphans where they are.
 func TestPresetOlderSpelling(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client) // ada (clean), carol (her username's lock missing), in the newer spelling
@@ -190,7 +191,10 @@ func TestPresetOlderSpellingOnly(t *testing.T) {
 // the newer: an expired one is taken over by a signup (its put, and the
 // check of the older key, take an expired lock as free), a live one
 // refuses the signup, naming it.
-func TestPresetOlderSpellingTTL(t *testing.T) { clocktest.Each(t, presetOlderSpellingTTL) }
+func TestPresetOlderSpellingTTL(t *testing.T) {
+	t.Parallel()
+	clocktest.Each(t, presetOlderSpellingTTL)
+}
 
 func presetOlderSpellingTTL(t *testing.T, at time.Time) {
 	ep := dynamotest.Endpoint(t)

@@ -73,7 +73,10 @@ func ttlProblems(table string, now time.Time) string {
 // lock its holder outlives, the reservation counted, the account that
 // expires before its lock left alone, and the string TTL warned of once;
 // the human report says when each expired and what it blocks.
-func TestCheckJudgesTTLs(t *testing.T) { clocktest.Each(t, checkJudgesTTLs) }
+func TestCheckJudgesTTLs(t *testing.T) {
+	t.Parallel()
+	clocktest.Each(t, checkJudgesTTLs)
+}
 
 func checkJudgesTTLs(t *testing.T, now time.Time) {
 	ep, table := ttlTable(t, now)
@@ -111,7 +114,10 @@ func checkJudgesTTLs(t *testing.T, now time.Time) {
 // after now; ada's and bob's locks kept for good while they name their
 // owner and hold the ttl read); repair then leaves a clean table, the
 // reservation untouched, and a second repair changes nothing.
-func TestRepairTTLs(t *testing.T) { clocktest.Each(t, repairTTLs) }
+func TestRepairTTLs(t *testing.T) {
+	t.Parallel()
+	clocktest.Each(t, repairTTLs)
+}
 
 func repairTTLs(t *testing.T, now time.Time) {
 	ep, table := ttlTable(t, now)
@@ -153,7 +159,10 @@ func repairTTLs(t *testing.T, now time.Time) {
 // proposes it, in layout 2 per table (here only the MAC lock table has
 // TTL enabled); the target it saves keeps it, and a check through that
 // target judges the MAC table's expired lock as expired.
-func TestInitProposesTheTTL(t *testing.T) { clocktest.Each(t, initProposesTheTTL) }
+func TestInitProposesTheTTL(t *testing.T) {
+	t.Parallel()
+	clocktest.Each(t, initProposesTheTTL)
+}
 
 func initProposesTheTTL(t *testing.T, now time.Time) {
 	ep := dynamotest.Endpoint(t)
@@ -191,7 +200,10 @@ func initProposesTheTTL(t *testing.T, now time.Time) {
 // TestFindJudgesTTLs: find on ttlTable calls the lock of gone@x, which
 // nobody holds and whose TTL has passed, an expired lock (not an orphan),
 // and says the unheld reservation of pending@x is one, not a problem.
-func TestFindJudgesTTLs(t *testing.T) { clocktest.Each(t, findJudgesTTLs) }
+func TestFindJudgesTTLs(t *testing.T) {
+	t.Parallel()
+	clocktest.Each(t, findJudgesTTLs)
+}
 
 func findJudgesTTLs(t *testing.T, now time.Time) {
 	ep, table := ttlTable(t, now)
@@ -209,6 +221,7 @@ func findJudgesTTLs(t *testing.T, now time.Time) {
 // TestInitProposesThePresetsTTL: init --preset proposes the table's TTL
 // attribute too, as init without a preset does.
 func TestInitProposesThePresetsTTL(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	client, _ := dynamotest.Client(t)
 	table := oneTableTable(t, client)

@@ -31,7 +31,10 @@ import (
 // a TTL; the live reservation pending@x is cancelled naming it; ada@x,
 // expired but held by ACCT#ada, is refused by the holder lookup (taking
 // the lock over would make a duplicate).
-func TestSignupTakesAnExpiredLockOver(t *testing.T) { clocktest.Each(t, signupTakesAnExpiredLockOver) }
+func TestSignupTakesAnExpiredLockOver(t *testing.T) {
+	t.Parallel()
+	clocktest.Each(t, signupTakesAnExpiredLockOver)
+}
 
 func signupTakesAnExpiredLockOver(t *testing.T, now time.Time) {
 	ep, table := ttlTable(t, now)
@@ -120,6 +123,7 @@ func wantTakeOverSaid(t *testing.T, dry result, at time.Time) {
 // stamped at the process's clock (what main hands down), whatever the
 // machine's says, at each clock case.
 func TestStampsAtTheClock(t *testing.T) {
+	t.Parallel()
 	clocktest.Each(t, func(t *testing.T, at time.Time) {
 		ep, table := ttlTable(t, at)
 		audit := filepath.Join(t.TempDir(), "audit.log")

@@ -507,6 +507,7 @@ func TestWriteUsageErrors(t *testing.T) {
 // TestRenameToTheSameValuesIsNothingToDo: no transaction, nothing printed,
 // exit 0, with or without --dry-run.
 func TestRenameToTheSameValuesIsNothingToDo(t *testing.T) {
+	t.Parallel()
 	ep := dynamotest.Endpoint(t)
 	store, _ := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
 	table := store.Schema.Table
