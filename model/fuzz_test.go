@@ -313,3 +313,21 @@ func FuzzParseSchemaFlags(f *testing.F) {
 		flagError(s.Validate())
 	})
 }
+
+// FuzzEscapeText: the write form's text of any string is safe to show,
+// and reads back as the same bytes.
+func FuzzEscapeText(f *testing.F) {
+	f.Add("\x1b[31mRED\u202eevil\x1b]0;pwned\x07\r\nX")
+	f.Add(`a\x1b\\u202e\`)
+	f.Add("\xff\ufffd\U000E0041")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := EscapeText(s)
+		wantSafe(t, "EscapeText", s, out)
+		if back := UnescapeText(out); back != s {
+			t.Fatalf("UnescapeText(EscapeText(%q)) = %q", s, back)
+		}
+		if strings.ContainsRune(out, utf8.RuneError) {
+			t.Fatalf("EscapeText(%q) = %q keeps U+FFFD, which a field drops", s, out)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -161,4 +162,78 @@ func EscapeJSON(doc string) string {
 		}
 	}
 	return out.String()
+}
+
+// EscapeText writes s as a field of the write form holds it: as Printable
+// does, and also a backslash as \\ and U+FFFD as \ufffd, so that an escape
+// and the same characters typed differ on screen, and UnescapeText gives
+// s back byte for byte.
+func EscapeText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	var marks markRun
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		hide := marks.over(r) || Hidden(r)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case (hide || r == utf8.RuneError) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case hide || r == utf8.RuneError:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// UnescapeText reads text written as EscapeText writes it: \\ is a
+// backslash, \xHH the byte HH, \uHHHH and \UHHHHHHHH the character; a
+// backslash that starts none of these stands for itself, so that text
+// typed with a lone backslash means what it shows.
+func UnescapeText(text string) string {
+	if !strings.Contains(text, `\`) {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '\\' || i+1 == len(text) {
+			b.WriteByte(c)
+			continue
+		}
+		if text[i+1] == '\\' {
+			b.WriteByte('\\')
+			i++
+			continue
+		}
+		digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[text[i+1]]
+		if digits == 0 || i+2+digits > len(text) {
+			b.WriteByte(c)
+			continue
+		}
+		n, err := strconv.ParseUint(text[i+2:i+2+digits], 16, 32)
+		switch {
+		case err != nil:
+			b.WriteByte(c)
+			continue
+		case digits == 2:
+			b.WriteByte(byte(n))
+		case utf8.ValidRune(rune(n)):
+			b.WriteRune(rune(n))
+		default:
+			b.WriteByte(c)
+			continue
+		}
+		i += 1 + digits
+	}
+	return b.String()
 }

@@ -140,3 +140,26 @@ func TestEscapeJSONDocument(t *testing.T) {
 		t.Errorf("the escaped document means %s, want %s", again, doc)
 	}
 }
+
+func TestEscapeText(t *testing.T) {
+	for _, c := range []struct{ in, text string }{
+		{"ada@x.io", "ada@x.io"},
+		{"\x1b[31m", `\x1b[31m`},
+		{`\x1b`, `\\x1b`}, // four characters, not an escape: shown apart
+		{"a\u202eb\t", `a\u202eb\x09`},
+		{"\xff", `\xff`},
+	} {
+		if got := EscapeText(c.in); got != c.text {
+			t.Errorf("EscapeText(%q) = %q, want %q", c.in, got, c.text)
+		}
+		if back := UnescapeText(c.text); back != c.in {
+			t.Errorf("UnescapeText(%q) = %q, want %q", c.text, back, c.in)
+		}
+	}
+	// Typed: a backslash that starts no escape stands for itself.
+	for text, want := range map[string]string{`a\b`: `a\b`, `\x4`: `\x4`, `\u00e9`: "é", `end\`: `end\`, `\xzz`: `\xzz`} {
+		if got := UnescapeText(text); got != want {
+			t.Errorf("UnescapeText(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
