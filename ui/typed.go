@@ -2,18 +2,18 @@ package ui
 
 import (
 	"slices"
-
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/ui/textfield"
 )
 
 // textKeys are a text field's bindings, some with alt (alt+b a word
 // back): those keys are the field's, not an esc and a key.
-var textKeys = textinput.DefaultKeyMap()
+var textKeys = textfield.Keys()
 
 // escThen splits a key the terminal's input reader merged with an esc
 // pressed just before it: esc followed within its timeout by another key

@@ -69,6 +69,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, wcmd, mcmd)
 	case tea.KeyPressMsg:
 		return m.onKeys(msg)
+	case tea.PasteMsg:
+		return m.onPaste(msg)
 	case tea.MouseWheelMsg:
 		if m.tooSmall() {
 			return m, nil
@@ -264,6 +266,26 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	return m.onRootKey(msg, km)
+}
+
+// onPaste hands a paste to the text field open, which takes it whole or
+// says why not; it is never a key. With no field open, it is refused.
+func (m Model) onPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch {
+	case m.tooSmall():
+	case m.search.Typing():
+		m.search, cmd = m.search.Update(msg)
+		m.filterShown()
+	case m.cmdline.Shown():
+		m.cmdline, cmd = m.cmdline.Update(msg)
+	case m.write.Open():
+		m.write, cmd = m.write.Update(msg)
+	default:
+		m.status = fmt.Sprintf("not pasted: no text field is open (%s filters, %s takes a command)",
+			m.km.Search.Help().Key, m.km.Command.Help().Key)
+	}
+	return m, cmd
 }
 
 // onRootKey handles a key over a list view, the detail or help: the

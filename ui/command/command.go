@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/textfield"
 )
 
 // Command is one command of the line.
@@ -64,7 +65,7 @@ type Model struct {
 
 // New returns a closed command line of the commands cmds.
 func New(cmds []Command, km KeyMap) Model {
-	in := textinput.New()
+	in := textfield.New()
 	in.Prompt = ":"
 	in.Placeholder = "command (tab lists them)"
 	in.CharLimit = 1024
@@ -115,6 +116,13 @@ func (m *Model) Take() (Call, bool) {
 // Update edits the line: enter runs it (Take), esc closes it, tab
 // completes, up and down walk the history.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if p, ok := msg.(tea.PasteMsg); ok && m.open {
+		m.note, m.offers = "", nil
+		if err := textfield.Paste(&m.input, p.Content); err != nil {
+			m.note = err.Error()
+		}
+		return m, nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || !m.open {
 		return m, nil

@@ -7,8 +7,10 @@ package dialog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -21,6 +23,7 @@ import (
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
+	"github.com/locktable/locktable/ui/textfield"
 )
 
 // Stage is where the dialog is.
@@ -35,10 +38,13 @@ const (
 	StageSkipped              // nothing to send: a person decides
 )
 
-// Field is one input of the form.
+// Field is one input of the form. It edits the value itself: Input holds
+// it escaped (model.EscapeText: a control character as its escape, a
+// backslash doubled), and Value reads it back, so that what is sent keeps
+// every byte not edited.
 type Field struct {
 	Label    string
-	Original string // the value as loaded (printable); "" for new accounts
+	Original string // the value as loaded, as stored; "" for new accounts
 	Input    textinput.Model
 	Err      string
 	validate func(string) error
@@ -116,7 +122,7 @@ func New(km KeyMap, st *styles.Styles, schema *model.Schema, title string, field
 		HalfPageUp: key.NewBinding(key.WithDisabled()), HalfPageDown: key.NewBinding(key.WithDisabled()),
 		Left: key.NewBinding(key.WithDisabled()), Right: key.NewBinding(key.WithDisabled()),
 	}
-	m.typed = textinput.New()
+	m.typed = textfield.New()
 	m.typed.Prompt = "> "
 	return m
 }
@@ -168,13 +174,28 @@ func (m Model) typing(k tea.KeyPressMsg) bool {
 	return m.Stage == StagePreview && m.tx.Plan.MustType != "" && k.Text != ""
 }
 
-// NewField returns a form field; validate runs as the user types.
+// NewField returns a form field holding value (as stored); validate runs
+// on the value as the user types.
 func NewField(label, value string, validate func(string) error) Field {
-	in := textinput.New()
+	in := textfield.New()
 	in.Prompt = ""
-	in.CharLimit = 2048
-	in.SetValue(value)
+	text := model.EscapeText(value)
+	in.CharLimit = max(2048, utf8.RuneCountInString(text)) // never cuts what was loaded
+	in.SetValue(text)
 	return Field{Label: label, Original: value, Input: in, validate: validate}
+}
+
+// Value is the field's value as it is sent: its text unescaped.
+func (f Field) Value() string { return model.UnescapeText(f.Input.Value()) }
+
+// check validates the field's value as it is now.
+func (f *Field) check() {
+	f.Err = ""
+	if f.validate != nil {
+		if err := f.validate(f.Value()); err != nil {
+			f.Err = err.Error()
+		}
+	}
 }
 
 // SetSize sets the dialog's size in cells.
@@ -310,6 +331,9 @@ func SlotLines(slots []model.Slot) []string {
 
 // Update handles the dialog's keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if p, ok := msg.(tea.PasteMsg); ok {
+		return m.paste(p.Content), nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	switch {
 	case !ok:
@@ -323,6 +347,30 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	return m.updateKey(k)
+}
+
+// paste puts text in the field that has the cursor, or says why not. It
+// sends nothing: an enter in text is text, and refused with it.
+func (m Model) paste(text string) Model {
+	var err error
+	switch {
+	case m.Stage == StageForm:
+		f := &m.fields[m.focus]
+		if err = textfield.PasteEscaped(&f.Input, text); err == nil {
+			m.err = ""
+			f.check()
+		}
+	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
+		if err = textfield.Paste(&m.typed, text); err == nil {
+			m.err = ""
+		}
+	default:
+		err = errors.New("not pasted: nothing here takes text")
+	}
+	if err != nil {
+		m.err = err.Error()
+	}
+	return m
 }
 
 // updateOther turns the spinner while waiting, and scrolls the preview
@@ -404,7 +452,7 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 				}
 				return m, nil
 			}
-			values[f.Label] = f.Input.Value()
+			values[f.Label] = f.Value()
 		}
 		m.err = ""
 		spin := m.wait("reading what the write involves")
@@ -417,12 +465,7 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	if f.Input.Value() != before {
 		m.err = "" // it was about the values as they were
 	}
-	f.Err = ""
-	if f.validate != nil {
-		if err := f.validate(f.Input.Value()); err != nil {
-			f.Err = err.Error()
-		}
-	}
+	f.check()
 	return m, cmd
 }
 
@@ -450,7 +493,7 @@ func (m Model) View() string {
 			}
 			fmt.Fprintf(&b, "%s%-18s %s\n", marker, model.Printable(f.Label), f.Input.View())
 			if f.Original != "" {
-				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Dim.Render("was "+f.Original))
+				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Dim.Render("was "+model.EscapeText(f.Original)))
 			}
 			if f.Err != "" {
 				b.WriteString(m.st.Error.Render(m.wrap(model.Printable(f.Err), 21)) + "\n")

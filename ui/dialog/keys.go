@@ -7,6 +7,7 @@ import (
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
+	"github.com/locktable/locktable/ui/textfield"
 )
 
 // KeyMap is the dialog's bindings. Which of them work, and what esc does,
@@ -117,12 +118,13 @@ func (m Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Next, k.Prev, k.Preview, k.Send, k.SendTyped, k.Resend, k.Close, k.Back}, {k.Up, k.PageUp, k.PageDown, k.Copy, k.Save}}
 }
 
-// untyped is b without the keys that are text (a letter, a digit, space),
-// its help naming the keys left.
+// untyped is b without the keys that are text (a letter, a digit, space)
+// or edit it (ctrl+u, ctrl+b, ctrl+f: textfield.Keys), its help naming the
+// keys left.
 func untyped(b key.Binding) key.Binding {
 	var keys []string
 	for _, k := range b.Keys() {
-		if len([]rune(k)) > 1 && k != "space" {
+		if len([]rune(k)) > 1 && k != "space" && !textfield.Edits(k) {
 			keys = append(keys, k)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/styles"
+	"github.com/locktable/locktable/ui/textfield"
 )
 
 // KeyMap are the picker's keys. Typed text filters the list.
@@ -47,15 +48,17 @@ type Model struct {
 	counts map[string]int64
 	count  func(context.Context, string) (int64, error)
 	filter textinput.Model
-	cursor int
-	chosen string
-	w, h   int
+	// refused says why the last paste was not taken, until the next key.
+	refused string
+	cursor  int
+	chosen  string
+	w, h    int
 }
 
 // New returns the picker for the tables names at where, taking the keys
 // km; count, if not nil, reads a table's approximate item count.
 func New(ctx context.Context, where string, names []string, count func(context.Context, string) (int64, error), km KeyMap) Model {
-	f := textinput.New()
+	f := textfield.New()
 	f.Prompt = "/"
 	f.Placeholder = "type to filter"
 	f.SetWidth(40)
@@ -105,7 +108,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for n, c := range msg {
 			m.counts[n] = c
 		}
+	case tea.PasteMsg:
+		m.refused = ""
+		if err := textfield.Paste(&m.filter, msg.Content); err != nil {
+			m.refused = err.Error()
+		}
+		m.cursor = min(m.cursor, max(len(m.shown())-1, 0))
 	case tea.KeyPressMsg:
+		m.refused = ""
 		shown := m.shown()
 		switch {
 		case key.Matches(msg, m.km.Quit):
@@ -143,7 +153,11 @@ func (m Model) View() tea.View {
 	case len(shown) == 0:
 		b.WriteString("\nno table name contains " + model.Quote(m.filter.Value()) + "\n")
 	default:
-		b.WriteString(m.filter.View() + "\n")
+		line := m.filter.View()
+		if m.refused != "" {
+			line += "  " + m.refused
+		}
+		b.WriteString(line + "\n")
 		first := max(0, m.cursor-rows+1)
 		for i := first; i < len(shown) && i < first+rows; i++ {
 			n := shown[i]

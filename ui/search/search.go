@@ -23,6 +23,7 @@ import (
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/textfield"
 )
 
 // Backend is what a search reads.
@@ -59,7 +60,8 @@ type Model struct {
 	pump    events.Pump
 	km      KeyMap
 	input   textinput.Model
-	typing  bool // the field is open
+	typing  bool   // the field is open
+	refused string // why the last paste was not taken, until the next key
 	// matched and rows are how many rows the field's text keeps of how
 	// many loaded (SetMatches): with none kept, enter looks it up.
 	matched, rows int
@@ -82,7 +84,7 @@ type heldValue struct {
 // New returns a closed search field; searches post their progress and
 // answers to pump.
 func New(ctx context.Context, backend Backend, schema *model.Schema, pump events.Pump, km KeyMap) Model {
-	in := textinput.New()
+	in := textfield.New()
 	in.Prompt = "/"
 	var attrs []string
 	for _, c := range schema.Constraints {
@@ -139,7 +141,13 @@ func (m *Model) SetSize(w, _ int) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		m.refused = ""
 		return m.onKey(msg)
+	case tea.PasteMsg:
+		m.refused = ""
+		if err := textfield.Paste(&m.input, msg.Content); err != nil {
+			m.refused = err.Error()
+		}
 	case JumpMsg:
 		m.status = "reading the rows of this problem…"
 		ctx, b, p := m.ctx, m.backend, msg.Problem
@@ -236,13 +244,15 @@ func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
 // View renders the field, and how many loaded rows its text keeps.
 func (m Model) View() string {
-	if m.Query() == "" {
+	if m.Query() == "" && m.refused == "" {
 		return m.input.View()
 	}
 	in := m.input // as wide as its text, so that what follows is close
 	in.SetWidth(min(ansi.StringWidth(in.Value())+1, max(m.width-4, 10)))
 	line := in.View()
 	switch {
+	case m.refused != "":
+		line += "  " + m.refused
 	case m.lookUp():
 		line += "  no loaded row matches; " + m.km.Search.Help().Key + " looks it up in the whole table"
 	default:

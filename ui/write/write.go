@@ -225,11 +225,20 @@ func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 func (m Model) Rename(a model.AccountView) (Model, tea.Cmd) {
 	var fields []dialog.Field
 	for _, c := range m.schema.Constraints {
-		fields = append(fields, dialog.NewField(c.Attr, rows.AttrText(a.Item, c.Attr), m.validator(c.Attr)))
+		fields = append(fields, dialog.NewField(c.Attr, formValue(a.Item, c.Attr), m.validator(c.Attr)))
 	}
 	m.open("rename "+rows.AccountKey(&a), fields, opRename, a.ID)
 	m.seen = shown(a.Item)
 	return m, nil
+}
+
+// formValue is attribute name of it as the form edits it: a string as
+// stored, byte for byte; another type as its text (rows.AttrText).
+func formValue(it model.Item, name string) string {
+	if v, ok := it[name]; ok && v.Kind == model.KindS {
+		return v.S
+	}
+	return rows.AttrText(it, name)
 }
 
 // Delete plans deleting account a and releasing its locks.
@@ -342,6 +351,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
 		return m.closeIfDone(cmd)
+	case tea.PasteMsg:
+		if m.board == nil { // a race's board takes no text
+			d, cmd := m.dialog.Update(msg)
+			m.dialog = &d
+			return m, cmd
+		}
 	case spinner.TickMsg:
 		d, cmd := m.dialog.Update(msg)
 		m.dialog = &d
@@ -445,7 +460,7 @@ func (m Model) submit(values map[string]string) tea.Cmd {
 		id, others, seen := m.id, m.dup, m.seen
 		changes := map[string]string{}
 		for _, field := range m.dialog.Fields() {
-			if v := field.Input.Value(); v != field.Original {
+			if v := field.Value(); v != field.Original {
 				changes[field.Label] = v
 			}
 		}
