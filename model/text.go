@@ -237,3 +237,31 @@ func UnescapeText(text string) string {
 	}
 	return b.String()
 }
+
+// Oddities says in words what s holds that a reader would not see as
+// text: "control characters", "bidi overrides" (which reorder what
+// follows them on screen), "invalid UTF-8", joined with "and"; "" for
+// none.
+func Oddities(s string) string {
+	var control, bidi, invalid bool
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd"):
+			invalid = true
+		case unicode.IsControl(r):
+			control = true
+		case r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			bidi = true
+		}
+	}
+	var says []string
+	for _, w := range []struct {
+		on   bool
+		says string
+	}{{control, "control characters"}, {bidi, "bidi overrides"}, {invalid, "invalid UTF-8"}} {
+		if w.on {
+			says = append(says, w.says)
+		}
+	}
+	return strings.Join(says, " and ")
+}

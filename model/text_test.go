@@ -163,3 +163,17 @@ func TestEscapeText(t *testing.T) {
 		}
 	}
 }
+
+func TestOddities(t *testing.T) {
+	for in, want := range map[string]string{
+		"ada@x.io":       "",
+		"\x1b[31m":       "control characters",
+		"a\u202eb":       "bidi overrides",
+		"\x07\u2066\xff": "control characters and bidi overrides and invalid UTF-8",
+		"\ufffd":         "",
+	} {
+		if got := Oddities(in); got != want {
+			t.Errorf("Oddities(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -180,3 +180,68 @@ func TestEveryFieldTakesTheEditingKeys(t *testing.T) {
 		})
 	}
 }
+
+// hostile is a username written by another tool: colour, a bidi override,
+// a window title, a bell, a line break.
+const hostile = "\x1b[31mRED\u202eevil\x1b]0;pwned\x07\r\nX"
+
+// TestRenameKeepsTheBytes (issue 26): the form held the value printed
+// (\u202e for U+202E), so a rename that added Z sent the escaped text,
+// and a real ESC and the four characters \x1b looked the same. The form
+// edits the value itself, shown escaped, a backslash doubled; the
+// preview says in words what the values hold; what is sent keeps every
+// byte not edited, and a control character is refused, never sent as
+// its escape.
+func TestRenameKeepsTheBytes(t *testing.T) {
+	t.Parallel()
+	const bidi = `RED` + "\u202e" + `evil\x1b` // a real RLO, then four characters
+	store := fake(acct("ACCT#h8", "h@x.io", bidi), lock("UNIQ#EMAIL#h@x.io", "ACCT#h8"),
+		acct("ACCT#h9", "h9@x.io", hostile), lock("UNIQ#EMAIL#h9@x.io", "ACCT#h9"))
+	d := newDriver(t, Options{Store: store}, 200, 50)
+	d.ready()
+	pinAccount(d, "h@x.io")
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#h8")
+	d.press("tab")
+	if s := d.screen(); !strings.Contains(s, `▸ username           RED\u202eevil\\x1b`) {
+		t.Fatalf("the form does not show the value escaped, its backslash doubled:\n%s", s)
+	}
+	d.send(tea.KeyPressMsg{Code: tea.KeyEnd})
+	d.typeText("Z")
+	d.press("enter")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#")
+	s := fields(d.screen())
+	for _, want := range []string{`note: the old username holds bidi overrides: RED\u202eevil\\x1b`, `note: the new username holds bidi overrides: RED\u202eevil\\x1bZ`} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the preview does not say %q:\n%s", want, d.screen())
+		}
+	}
+	if c := d.m.View().Content; strings.Contains(c, "\u202e") {
+		t.Fatalf("the value reached the terminal raw: %q", c)
+	}
+	d.press("y")
+	waitScreen(d, "the result", "COMMITTED")
+	a, _, _ := store.Account(context.Background(), "ACCT#h8")
+	if got := a.Item["username"].S; got != bidi+"Z" {
+		t.Fatalf("sent %q, want the bytes loaded and Z: %q", got, bidi+"Z")
+	}
+	d.press("enter")
+
+	pinAccount(d, "h9@x.io")
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#h9")
+	d.press("tab")
+	if s := d.screen(); !strings.Contains(s, `\x1b[31mRED\u202eevil\x1b]0;pwned\x07\x0d\x0aX`) {
+		t.Fatalf("the form does not show the value escaped:\n%s", s)
+	}
+	d.send(tea.KeyPressMsg{Code: tea.KeyEnd})
+	d.typeText("Z")
+	d.press("enter")
+	waitScreen(d, "the refusal", "username: contains the control character U+001B")
+	if c := d.m.View().Content; strings.Contains(c, "\u202e") || strings.Contains(c, "\x1b]0;") || strings.Contains(c, "\x07") {
+		t.Fatalf("the value reached the terminal raw: %q", c)
+	}
+	if a, _, _ := store.Account(context.Background(), "ACCT#h9"); a.Item["username"].S != hostile {
+		t.Fatalf("the username changed: %q", a.Item["username"].S)
+	}
+}

@@ -274,6 +274,7 @@ func (m Model) previewLines() []string {
 	if m.tx.Plan.Note != "" {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
+	lines = append(lines, m.oddLines()...)
 	lines = append(lines, "")
 	if says := m.saveAndCopy(); says != "" {
 		lines = append(lines, "the request: "+says+";")
@@ -291,6 +292,25 @@ func (m Model) previewLines() []string {
 		lines = append(lines, model.Printable(l))
 	}
 	return rows.Wrap(lines, m.width)
+}
+
+// oddLines say, for each value the form changes, when the old or the new
+// one holds what no one would see as text (model.Oddities): the request
+// shows such values escaped, and the words must not hide them.
+func (m Model) oddLines() []string {
+	var lines []string
+	for _, f := range m.fields {
+		v := f.Value()
+		if v == f.Original {
+			continue
+		}
+		for _, c := range []struct{ which, v string }{{"old", f.Original}, {"new", v}} {
+			if odd := model.Oddities(c.v); odd != "" {
+				lines = append(lines, fmt.Sprintf("  note: the %s %s holds %s: %s", c.which, model.Printable(f.Label), odd, model.EscapeText(c.v)))
+			}
+		}
+	}
+	return lines
 }
 
 // saveAndCopy names the keys that save and copy the request at this
