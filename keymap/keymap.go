@@ -26,9 +26,11 @@ type KeyMap struct {
 	// table).
 	Break key.Binding
 	// CopyKey and CopyItem copy the key, and the item as DynamoDB JSON,
-	// of the detail shown to the clipboard (OSC 52: only on these keys).
-	CopyKey, CopyItem key.Binding
-	Back, Help, Quit  key.Binding
+	// of the detail shown to the clipboard (OSC 52: only on these keys),
+	// control characters and bidi overrides escaped; CopyExact copies the
+	// key's exact bytes, asking first when they hold such characters.
+	CopyKey, CopyItem, CopyExact key.Binding
+	Back, Help, Quit             key.Binding
 	// Back goes back: it closes the detail, help, the dialog, a pin, or
 	// leaves a list view for the accounts. Over the detail and help, q
 	// goes back too: it quits only from a list view.
@@ -59,6 +61,7 @@ func Default() KeyMap {
 		Break:       key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "replay a mistake")),
 		CopyKey:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key")),
 		CopyItem:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy item JSON")),
+		CopyExact:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy key, exact bytes")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -85,7 +88,7 @@ func (k KeyMap) DetailShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Back, k.NextView, k.PrevView, k.Accounts, k.Locks, k.Problems, k.Items},
-		{k.Search, k.ClearFilter, k.Command, k.Add, k.Race, k.Undo, k.WriteLog, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.Help, k.Quit},
+		{k.Search, k.ClearFilter, k.Command, k.Add, k.Race, k.Undo, k.WriteLog, k.Break, k.Reload, k.CopyKey, k.CopyItem, k.CopyExact, k.Help, k.Quit},
 	}
 }
 

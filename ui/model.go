@@ -140,6 +140,9 @@ type Model struct {
 	// on a resize (layHelp), not each frame.
 	helpPages []string
 	status    string // what the last key did not do, or what is being done
+	// exactAsked is the key whose exact bytes CopyExact asked to copy:
+	// pressed again next, it copies them.
+	exactAsked string
 	// keyed says a key was pressed: the start-up note on what the backend
 	// lacks has been read.
 	keyed bool
@@ -467,6 +470,7 @@ func (m Model) keys() keymap.KeyMap {
 	copyable = copyable && !text
 	km.CopyKey.SetEnabled(copyable)
 	km.CopyItem.SetEnabled(copyable)
+	km.CopyExact.SetEnabled(copyable)
 	over := m.helpOpen || m.detail.Shown() || m.writelog.Shown()
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !over)
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !over)

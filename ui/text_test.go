@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
 )
 
@@ -243,5 +244,50 @@ func TestRenameKeepsTheBytes(t *testing.T) {
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#h9"); a.Item["username"].S != hostile {
 		t.Fatalf("the username changed: %q", a.Item["username"].S)
+	}
+}
+
+// TestCopyEscapesTheKey (issue 26): c put a key's ESC, BEL, CR and LF on
+// the clipboard, which pasted into a shell runs a line. c copies it
+// escaped and says so; Y copies the exact bytes, asking first; C's JSON
+// holds no such character raw.
+func TestCopyEscapesTheKey(t *testing.T) {
+	t.Parallel()
+	lk := "UNIQ#HANDLE#" + hostile
+	d := newDriver(t, Options{Store: fake(acct("ACCT#h9", "h9@x.io", hostile), lock("UNIQ#EMAIL#h9@x.io", "ACCT#h9"), lock(lk, "ACCT#h9"))}, 200, 50)
+	d.ready()
+	d.selectRow(`UNIQ#HANDLE#\x1b[31m`)
+	raw := func(s string) bool {
+		for _, r := range s {
+			if r != '\n' && model.Hidden(r) {
+				return true
+			}
+		}
+		return false
+	}
+	d.press("c")
+	if d.clipboard != model.EscapeText(lk) || raw(d.clipboard) {
+		t.Fatalf("c copied %q, want the key escaped", d.clipboard)
+	}
+	if s := fields(d.screen()); !strings.Contains(s, "copied the key escaped") || !strings.Contains(s, "Y copies its exact bytes") {
+		t.Fatalf("the status does not say the key was escaped:\n%s", d.screen())
+	}
+	d.press("C")
+	d.until("the item copied", func(m *Model) bool { return strings.Contains(d.screen(), "copied the item") })
+	if raw(d.clipboard) || !strings.Contains(d.clipboard, `\u001b[31mRED`) || !strings.Contains(d.screen(), "escaped") {
+		t.Fatalf("C copied %q:\n%s", d.clipboard, d.screen())
+	}
+	before := d.clipboard
+	d.press("Y")
+	if d.clipboard != before || !strings.Contains(fields(d.screen()), "Y again copies them") {
+		t.Fatalf("Y copied the exact bytes without asking (%q):\n%s", d.clipboard, d.screen())
+	}
+	d.press("c", "Y") // another key between: it asks again
+	if d.clipboard != model.EscapeText(lk) {
+		t.Fatalf("Y after another key copied without asking: %q", d.clipboard)
+	}
+	d.press("Y")
+	if d.clipboard != lk || !strings.Contains(d.screen(), "copied the exact bytes") {
+		t.Fatalf("Y Y copied %q, want the exact bytes:\n%s", d.clipboard, d.screen())
 	}
 }

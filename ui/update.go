@@ -177,7 +177,7 @@ func (m Model) onLookup(msg tea.Msg) (Model, tea.Cmd) {
 			m.status = "not copied: " + errText(msg.err)
 			return m, nil
 		}
-		m.status = fmt.Sprintf("copied the item (%d bytes of DynamoDB JSON) to the clipboard, if the terminal allows it (OSC 52)", len(msg.doc))
+		m.status = fmt.Sprintf("copied the item (%d bytes of DynamoDB JSON, control characters and bidi overrides escaped as \\u) %s", len(msg.doc), osc52)
 		return m, tea.SetClipboard(msg.doc)
 	}
 	return m, cmd
@@ -293,6 +293,8 @@ func (m Model) onPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.status = m.refusedWrite(msg)
+	asked := m.exactAsked
+	m.exactAsked = "" // asked of the key pressed just before, only
 	switch {
 	case m.status != "":
 	case key.Matches(msg, km.WriteLog):
@@ -340,9 +342,10 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 		cmd = tea.Batch(m.reload(), reread)
 	case key.Matches(msg, km.CopyKey):
 		ref, _ := m.copyRef()
-		k := refKey(ref, m.schema.PK)
-		m.status = "copied " + model.Printable(k) + " to the clipboard, if the terminal allows it (OSC 52)"
-		return m, tea.SetClipboard(k)
+		return m.copyKey(refKey(ref, m.schema.PK))
+	case key.Matches(msg, km.CopyExact):
+		ref, _ := m.copyRef()
+		return m.copyExact(refKey(ref, m.schema.PK), asked)
 	case key.Matches(msg, km.CopyItem):
 		ref, _ := m.copyRef()
 		return m, copyItem(m.ctx, m.opts.Store, ref)

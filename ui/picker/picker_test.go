@@ -60,3 +60,20 @@ func TestPickerSaysWhyThereIsNothing(t *testing.T) {
 		t.Fatal("enter does not open")
 	}
 }
+
+// TestPickerTakesAPaste (issue 26): a paste into the filter was dropped;
+// it filters as typed text does, and one of two lines is refused whole,
+// its enter no key.
+func TestPickerTakesAPaste(t *testing.T) {
+	m := New(context.Background(), "http://127.0.0.1:8000", []string{"accounts-a", "devices", "accounts-b"}, nil, DefaultKeyMap())
+	next, _ := m.Update(tea.PasteMsg{Content: "dev\n"})
+	m = next.(Model)
+	if v := m.View().Content; m.Chosen() != "" || !strings.Contains(v, "not pasted: the text is 2 lines") || !strings.Contains(v, "accounts-a") {
+		t.Fatalf("a paste of two lines was taken, or chose a table:\n%s", v)
+	}
+	next, _ = m.Update(tea.PasteMsg{Content: "dev"})
+	m = next.(Model)
+	if v := m.View().Content; strings.Contains(v, "accounts-a") || !strings.Contains(v, "devices") {
+		t.Fatalf("the paste did not filter:\n%s", v)
+	}
+}
