@@ -505,6 +505,7 @@ func hostileWalks(full bool) []hostileWalk {
 		{"accounts", func(v *violations, tm *term, look func(string) string) { walkAccounts(v, tm, look, full) }},
 		{"renames", func(_ *violations, tm *term, look func(string) string) { walkRenames(tm, look, full) }},
 		{"locks and problems", func(_ *violations, tm *term, look func(string) string) { walkLocksAndProblems(tm, look) }},
+		{"pastes", func(v *violations, tm *term, look func(string) string) { walkPastes(v, tm, look, full) }},
 	}
 }
 
@@ -629,6 +630,87 @@ func walkRenames(tm *term, look func(string) string, full bool) {
 		tm.waitFor("the dialog closed", func(s string) bool { return !strings.Contains(s, "rename ACCT#") })
 	}
 
+}
+
+// walkPastes pastes a sample of the payloads (all with full) into every
+// kind of field, as a terminal's bracketed paste: the filter and the
+// command line take one only where it is plain text and refuse the rest,
+// saying so; the write form takes it escaped, as it shows a value, and
+// refuses one of more than one line. Nothing it holds acts as a key.
+func walkPastes(v *violations, tm *term, look func(string) string, full bool) {
+	tm.t.Helper()
+	sample := []int{0, 9, 21, 27, 31, 38, 50, len(hostileTexts) - 1}
+	if full {
+		sample = sample[:0]
+		for i := range hostileTexts {
+			sample = append(sample, i)
+		}
+	}
+	// plain says a payload is shown as it is; kept, that it reaches the
+	// program as it is (the terminal's reader drops escape sequences and
+	// invalid UTF-8 from a paste).
+	plain := func(s string) bool { return model.Printable(s) == s && !strings.ContainsAny(s, "\r\n") }
+	kept := func(s string) bool {
+		return utf8.ValidString(s) && !strings.ContainsAny(s, "\x1b\u0090\u0098\u009b\u009c\u009d\u009e\u009f")
+	}
+	// line is the screen's line that starts with prefix, or "".
+	line := func(screen, prefix string) string {
+		for _, l := range strings.Split(screen, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		}
+		return ""
+	}
+	for _, i := range sample {
+		h := hostileTexts[i]
+		for _, open := range []string{"/", ":"} {
+			tm.keys(open)
+			tm.waitFor("the field "+open, func(s string) bool { return line(s, open) != "" })
+			before := line(tm.capture(), open)
+			tm.paste(h.text)
+			screen := tm.waitFor("the paste of "+h.name+" into "+open, func(s string) bool { return line(s, open) != before })
+			look("the paste of " + h.name + " into " + open)
+			switch l := line(screen, open); {
+			case plain(h.text) && !strings.Contains(l, suffixRunes(h.text, 4)):
+				v.add("%s pasted into %s is not in the field:\n%s", h.name, open, screen)
+			case !plain(h.text) && !strings.Contains(l, "not pasted"):
+				v.add("%s pasted into %s was not refused:\n%s", h.name, open, screen)
+			}
+			tm.keys("Escape")
+			tm.waitFor("the field closed", func(s string) bool { return line(s, open) == "" })
+		}
+		tm.keys(":")
+		tm.waitText("the command line", "command (tab lists them)")
+		tm.text(fmt.Sprintf("find h%02d@x.io", i))
+		tm.keys("Enter")
+		tm.waitText("the search result", fmt.Sprintf("search: h%02d@x.io", i))
+		tm.keys("e")
+		tm.waitText("the rename form", "rename ACCT#")
+		tm.keys("C-u")
+		tm.paste(h.text)
+		switch {
+		case strings.ContainsAny(h.text, "\r\n"):
+			tm.waitText("the paste of "+h.name+" refused by the rename form", "not pasted: the text is")
+		case kept(h.text):
+			// The field shows its end, where the cursor is.
+			want := suffixRunes(model.EscapeText(h.text), 8)
+			tm.waitFor("the paste of "+h.name+" in the rename form", func(s string) bool { return strings.Contains(line(s, "▸ email"), want) })
+		default:
+			tm.waitFor("the paste of "+h.name+" answered", func(s string) bool {
+				return strings.Contains(s, "not pasted") || strings.TrimSpace(line(s, "▸ email")) != "▸ email"
+			})
+		}
+		look("the paste of " + h.name + " into the rename form")
+		tm.keys("Escape")
+		tm.waitFor("the dialog closed", func(s string) bool { return !strings.Contains(s, "rename ACCT#") })
+	}
+}
+
+// suffixRunes is the last n runes of s.
+func suffixRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[max(len(r)-n, 0):])
 }
 
 // walkLocksAndProblems looks at every page of the locks and the problems.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -9,7 +11,12 @@ import (
 // bracketed paste (tmux paste-buffer -p; a line break is sent as CR), and
 // leaves no buffer behind.
 func (tm *term) paste(s string) {
-	tm.tmux("set-buffer", "-b", "locktable-paste", "--", s)
+	tm.t.Helper()
+	f := filepath.Join(tm.t.TempDir(), "paste") // a file: an argument cannot hold a NUL
+	if err := os.WriteFile(f, []byte(s), 0o600); err != nil {
+		tm.t.Fatal(err)
+	}
+	tm.tmux("load-buffer", "-b", "locktable-paste", f)
 	tm.tmux("paste-buffer", "-p", "-d", "-b", "locktable-paste", "-t", tm.session)
 }
 

@@ -60,8 +60,8 @@ func Edits(name string) bool {
 
 // Paste puts text at in's cursor as it is, or returns why not (nothing is
 // inserted then): a field takes one line, no character the terminal
-// would act on or hide (model.Hidden: a paste is shown as it is), and no
-// more than its limit.
+// would act on or hide (what model.Printable would escape: a paste is
+// shown as it is), and no more than its limit.
 func Paste(in *textinput.Model, text string) error {
 	if err := oneLine(text); err != nil {
 		return err
@@ -73,6 +73,9 @@ func Paste(in *textinput.Model, text string) error {
 		if model.Hidden(r) || r == utf8.RuneError {
 			return fmt.Errorf("not pasted: the text holds %s, which this field does not take", model.Quote(string(r)))
 		}
+	}
+	if model.Printable(text) != text {
+		return fmt.Errorf("not pasted: the text holds a run of more than %d combining marks", model.MaxCombiningMarks)
 	}
 	return insert(in, text)
 }
@@ -87,8 +90,13 @@ func PasteEscaped(in *textinput.Model, text string) error {
 	return insert(in, model.EscapeText(text))
 }
 
-// oneLine refuses text of more than one line.
+// oneLine refuses text of more than one line, and an empty paste (the
+// terminal's reader drops the escape sequences in a paste: one of only
+// those arrives empty), so that a paste is always answered.
 func oneLine(text string) error {
+	if text == "" {
+		return errors.New("not pasted: the paste held no text")
+	}
 	if lines := strings.Count(strings.ReplaceAll(text, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(text, "\r\n", ""), "\r"); lines > 0 {
 		return fmt.Errorf("not pasted: the text is %d lines, and this field takes one (an enter in a paste is text, never a key)", lines+1)
 	}
