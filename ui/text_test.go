@@ -291,3 +291,24 @@ func TestCopyEscapesTheKey(t *testing.T) {
 		t.Fatalf("Y Y copied %q, want the exact bytes:\n%s", d.clipboard, d.screen())
 	}
 }
+
+// TestPasteAfterDLandsInTheConfirmation: a paste right after d, while
+// the plan is read, lands in the box of the key typed back, as keys do;
+// it never sends.
+func TestPasteAfterDLandsInTheConfirmation(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
+	d.ready()
+	pinAccount(d, "gina@x.io")
+	d.send(keyMsg("d"))
+	d.send(tea.PasteMsg{Content: "ACCT#g7"})
+	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
+	d.settle()
+	if s := d.screen(); !strings.Contains(s, "to send: > ACCT#g7") || d.m.write.Stage() != dialog.StagePreview {
+		t.Fatalf("the paste after d is not in the box:\n%s", s)
+	}
+	if _, found, _ := store.Account(context.Background(), "ACCT#g7"); !found {
+		t.Fatal("the paste sent the delete")
+	}
+}

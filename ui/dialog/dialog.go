@@ -93,10 +93,11 @@ type Model struct {
 	spin    spinner.Model
 	waiting string // what the root is doing, while StageWaiting
 	// sending says the wait is for a send's outcome; early are the keys
-	// pressed while waiting for a plan, handed to the preview once it is
-	// shown (Replay): what is typed right after d lands in its box.
+	// pressed (tea.KeyPressMsg) and the text pasted (tea.PasteMsg) while
+	// waiting for a plan, handed to the preview once it is shown
+	// (Replay): what is typed or pasted right after d lands in its box.
 	sending bool
-	early   []tea.KeyPressMsg
+	early   []tea.Msg
 	// closed says a key closed the dialog (Closed), committed whether a
 	// write went through: the flow closes it in the same update, so that
 	// the next key finds the list.
@@ -148,14 +149,22 @@ func (m Model) Closed() (committed, closed bool) { return m.committed, m.closed 
 // close marks the dialog closed by a key.
 func (m *Model) close(committed bool) { m.closed, m.committed = true, committed }
 
-// Replay hands the keys pressed while the plan was read to the stage it
-// opened on, in order; a key that would send (or close what says why
-// nothing is sent) is dropped, since the user had not seen it.
+// Replay hands the keys pressed and the text pasted while the plan was
+// read to the stage it opened on, in order; a key that would send (or
+// close what says why nothing is sent) is dropped, since the user had not
+// seen it.
 func (m *Model) Replay() tea.Cmd {
 	early := m.early
 	m.early = nil
 	var cmds []tea.Cmd
-	for _, k := range early {
+	for _, msg := range early {
+		if p, ok := msg.(tea.PasteMsg); ok {
+			if m.Stage != StageWaiting && !m.closed {
+				*m = m.paste(p.Content)
+			}
+			continue
+		}
+		k := msg.(tea.KeyPressMsg)
 		km := m.keys()
 		if m.Stage == StageWaiting || m.closed || !m.typing(k) && key.Matches(k, km.Send, km.SendTyped, km.Resend, km.Preview, km.Close) {
 			continue
@@ -352,6 +361,10 @@ func SlotLines(slots []model.Slot) []string {
 // Update handles the dialog's keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if p, ok := msg.(tea.PasteMsg); ok {
+		if m.Stage == StageWaiting && !m.sending {
+			m.early = append(m.early, p) // for the preview, as keys are
+			return m, nil
+		}
 		return m.paste(p.Content), nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
