@@ -220,6 +220,10 @@ func TestRenameKeepsTheBytes(t *testing.T) {
 	if c := d.m.View().Content; strings.Contains(c, "\u202e") {
 		t.Fatalf("the value reached the terminal raw: %q", c)
 	}
+	d.press("c") // the request, as JSON: the override escaped
+	if strings.Contains(d.clipboard, "\u202e") || !strings.Contains(d.clipboard, `RED\u202eevil\\x1bZ`) {
+		t.Fatalf("c copied the request with the override raw, or without it: %q", d.clipboard)
+	}
 	d.press("y")
 	waitScreen(d, "the result", "COMMITTED")
 	a, _, _ := store.Account(context.Background(), "ACCT#h8")

@@ -154,7 +154,7 @@ func planRace(req reqID, f writes.Flow, ids []string, attrs map[string]string, n
 	p := first.Plan
 	p.Note = fmt.Sprintf("%d racers send this transaction at the same instant, each for an account of its own (%s and %d more) and with its own token: the guarded lock puts let one commit",
 		n, model.Printable(names[0]), n-1)
-	msg.preview = dialog.Preview{Plan: p, Slots: first.Slots, Token: first.Token, Request: string(doc)}
+	msg.preview = dialog.Preview{Plan: p, Slots: first.Slots, Token: first.Token, Request: model.EscapeJSON(string(doc))}
 	return msg
 }
 

@@ -318,7 +318,8 @@ func (req reqID) planned(w writes.Write, err error) PlanMsg {
 	if err != nil {
 		return PlanMsg{req: req, err: err}
 	}
-	return PlanMsg{req: req, tx: w.Tx, preview: dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token, Request: string(doc)}}
+	// Escaped, the request is the same JSON, and safe to copy and paste.
+	return PlanMsg{req: req, tx: w.Tx, preview: dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token, Request: model.EscapeJSON(string(doc))}}
 }
 
 // Update opens the dialog, hands it keys and answers what it asks for.
@@ -548,7 +549,7 @@ func (m *Model) saved(msg SavedMsg) {
 	}
 }
 
-// save writes the request of tx as the AWS CLI takes it to
+// save writes the request of tx as the AWS CLI takes it (model.EscapeJSON) to
 // locktable-tx-TOKEN.json in dir, and returns its path.
 func save(dir string, tx backend.Tx) (string, error) {
 	doc, err := tx.Request.CLIInput()
@@ -559,7 +560,8 @@ func save(dir string, tx backend.Tx) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(path, append(doc, '\n'), 0o600); err != nil {
+	// Escaped: the same JSON, and safe to cat.
+	if err := os.WriteFile(path, []byte(model.EscapeJSON(string(doc))+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("save the request: %w", err)
 	}
 	return path, nil
