@@ -90,15 +90,17 @@ func PasteEscaped(in *textinput.Model, text string) error {
 	return insert(in, model.EscapeText(text))
 }
 
-// oneLine refuses text of more than one line, and an empty paste (the
-// terminal's reader drops the escape sequences in a paste: one of only
-// those arrives empty), so that a paste is always answered.
+// oneLine refuses text of more than one line (CR LF, LF and CR each
+// break one), and an empty paste (the terminal's reader drops the escape
+// sequences in a paste: one of only those arrives empty), so that a paste
+// is always answered.
 func oneLine(text string) error {
 	if text == "" {
 		return errors.New("not pasted: the paste held no text")
 	}
-	if lines := strings.Count(strings.ReplaceAll(text, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(text, "\r\n", ""), "\r"); lines > 0 {
-		return fmt.Errorf("not pasted: the text is %d lines, and this field takes one (an enter in a paste is text, never a key)", lines+1)
+	lf := strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	if breaks := strings.Count(lf, "\n"); breaks > 0 {
+		return fmt.Errorf("not pasted: the text is %d lines, and this field takes one (an enter in a paste is text, never a key)", breaks+1)
 	}
 	return nil
 }
