@@ -52,8 +52,9 @@ func (a *app) runTUI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A writable store is probed: what the backend lacks is kept on the
-	// store (the UI shows it); one without transactions is read only.
+	// A writable store is probed once the first rows are on screen: the
+	// UI shows what the backend lacks when it is known, and turns read
+	// only on one without transactions (its writes wait for the answer).
 	probe := store.Writable()
 	opened, err := ui.Open(ctx, store, len(store.Schema.Constraints), a.accountsIndex, probe)
 	if err != nil {
@@ -69,13 +70,6 @@ func (a *app) runTUI(ctx context.Context) error {
 		if opened, err = ui.Open(ctx, store, len(store.Schema.Constraints), a.accountsIndex, probe); err != nil {
 			return err
 		}
-	}
-	var missing []string
-	if probe {
-		if !opened.Capabilities.Transactions {
-			store.SetWritable(false)
-		}
-		missing = opened.Capabilities.Missing()
 	}
 	var auditPath string // shown by the writes log
 	if store.Writable() {
@@ -98,7 +92,7 @@ func (a *app) runTUI(ctx context.Context) error {
 		}
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
-		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
+		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
 		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.history, First: opened.First, Break: replay, AuditLog: auditPath})
 	return a.runUI(ctx, m)
 }
@@ -167,14 +161,12 @@ func (a *app) pickTable(ctx context.Context, store *dynamo.Store) (string, error
 	return final.(picker.Model).Chosen(), nil
 }
 
-// readOnlyWhy says why a store may not write ("" when it may): the flags,
-// or a backend without transactions.
+// readOnlyWhy says why the flags keep a store from writing ("" when they
+// do not); a backend without transactions is found once the UI runs,
+// which says so then.
 func (a *app) readOnlyWhy(store *dynamo.Store) string {
-	if store.Writable() {
-		return ""
-	}
-	if err := a.mayWrite(store.Endpoint); err != nil {
+	if err := a.mayWrite(store.Endpoint); err != nil && !store.Writable() {
 		return err.Error()
 	}
-	return "the backend does not support transactions"
+	return ""
 }
