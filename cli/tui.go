@@ -7,6 +7,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
@@ -39,6 +40,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	// shell's screen; what is left unread at the end does not reach the
 	// shell.
 	defer tty.Quiet(os.Stdin)()
+	colors := detectColors()
 	s, err := a.schema()
 	if err != nil {
 		return err
@@ -94,18 +96,28 @@ func (a *app) runTUI(ctx context.Context) error {
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
 		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.history, First: opened.First, Break: replay, AuditLog: auditPath})
-	return a.runUI(ctx, m)
+	return a.runUI(ctx, m, <-colors)
 }
 
-// runUI runs the UI in the terminal until it quits, then does what it
-// asks of the command: print how a write it waited for ended, open
-// another table or target (:table, :target).
-func (a *app) runUI(ctx context.Context, m ui.Model) error {
+// detectColors finds the terminal's colour profile in the background, as
+// Bubble Tea would once it starts, so that it is found while the tables
+// are read: in tmux that runs 'tmux info', tens of milliseconds before
+// the first frame otherwise.
+func detectColors() <-chan colorprofile.Profile {
+	ch := make(chan colorprofile.Profile, 1)
+	go func() { ch <- colorprofile.Detect(os.Stdout, os.Environ()) }()
+	return ch
+}
+
+// runUI runs the UI in the terminal, in the colour profile found, until it
+// quits, then does what it asks of the command: print how a write it
+// waited for ended, open another table or target (:table, :target).
+func (a *app) runUI(ctx context.Context, m ui.Model, colors colorprofile.Profile) error {
 	// The UI names the table in the window title, and Bubble Tea sets it
 	// to empty on exit: the terminal keeps the title it had on its stack
 	// meanwhile (XTWINOPS), and gets it back.
 	fmt.Fprint(os.Stdout, pushTitle)
-	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin))).Run()
+	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin)), tea.WithColorProfile(colors)).Run()
 	fmt.Fprint(os.Stdout, popTitle)
 	if fm, ok := final.(ui.Model); ok {
 		// The terminal is the command's again.
