@@ -7,6 +7,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
@@ -39,6 +40,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	// shell's screen; what is left unread at the end does not reach the
 	// shell.
 	defer tty.Quiet(os.Stdin)()
+	colors := detectColors()
 	s, err := a.schema()
 	if err != nil {
 		return err
@@ -52,8 +54,9 @@ func (a *app) runTUI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A writable store is probed: what the backend lacks is kept on the
-	// store (the UI shows it); one without transactions is read only.
+	// A writable store is probed once the first rows are on screen: the
+	// UI shows what the backend lacks when it is known, and turns read
+	// only on one without transactions (its writes wait for the answer).
 	probe := store.Writable()
 	opened, err := ui.Open(ctx, store, len(store.Schema.Constraints), a.accountsIndex, probe)
 	if err != nil {
@@ -69,13 +72,6 @@ func (a *app) runTUI(ctx context.Context) error {
 		if opened, err = ui.Open(ctx, store, len(store.Schema.Constraints), a.accountsIndex, probe); err != nil {
 			return err
 		}
-	}
-	var missing []string
-	if probe {
-		if !opened.Capabilities.Transactions {
-			store.SetWritable(false)
-		}
-		missing = opened.Capabilities.Missing()
 	}
 	var auditPath string // shown by the writes log
 	if store.Writable() {
@@ -98,20 +94,30 @@ func (a *app) runTUI(ctx context.Context) error {
 		}
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
-		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), Missing: missing, ReadOnlyWhy: a.readOnlyWhy(store),
+		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
 		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.history, First: opened.First, Break: replay, AuditLog: auditPath})
-	return a.runUI(ctx, m)
+	return a.runUI(ctx, m, <-colors)
 }
 
-// runUI runs the UI in the terminal until it quits, then does what it
-// asks of the command: print how a write it waited for ended, open
-// another table or target (:table, :target).
-func (a *app) runUI(ctx context.Context, m ui.Model) error {
+// detectColors finds the terminal's colour profile in the background, as
+// Bubble Tea would once it starts, so that it is found while the tables
+// are read: in tmux that runs 'tmux info', tens of milliseconds before
+// the first frame otherwise.
+func detectColors() <-chan colorprofile.Profile {
+	ch := make(chan colorprofile.Profile, 1)
+	go func() { ch <- colorprofile.Detect(os.Stdout, os.Environ()) }()
+	return ch
+}
+
+// runUI runs the UI in the terminal, in the colour profile found, until it
+// quits, then does what it asks of the command: print how a write it
+// waited for ended, open another table or target (:table, :target).
+func (a *app) runUI(ctx context.Context, m ui.Model, colors colorprofile.Profile) error {
 	// The UI names the table in the window title, and Bubble Tea sets it
 	// to empty on exit: the terminal keeps the title it had on its stack
 	// meanwhile (XTWINOPS), and gets it back.
 	fmt.Fprint(os.Stdout, pushTitle)
-	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin))).Run()
+	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin)), tea.WithColorProfile(colors)).Run()
 	fmt.Fprint(os.Stdout, popTitle)
 	if fm, ok := final.(ui.Model); ok {
 		// The terminal is the command's again.
@@ -167,14 +173,12 @@ func (a *app) pickTable(ctx context.Context, store *dynamo.Store) (string, error
 	return final.(picker.Model).Chosen(), nil
 }
 
-// readOnlyWhy says why a store may not write ("" when it may): the flags,
-// or a backend without transactions.
+// readOnlyWhy says why the flags keep a store from writing ("" when they
+// do not); a backend without transactions is found once the UI runs,
+// which says so then.
 func (a *app) readOnlyWhy(store *dynamo.Store) string {
-	if store.Writable() {
-		return ""
-	}
-	if err := a.mayWrite(store.Endpoint); err != nil {
+	if err := a.mayWrite(store.Endpoint); err != nil && !store.Writable() {
 		return err.Error()
 	}
-	return "the backend does not support transactions"
+	return ""
 }

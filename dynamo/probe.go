@@ -44,8 +44,8 @@ func unknownOperation(err error) bool {
 // questions when no read probe has asked yet.
 func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 	c = backend.Every()
-	w, err := s.writer()
-	if err != nil || s.Endpoint.URL == "" {
+	w := s.w // not s.writer(), which waits for this very probe when ProbeLater asks it
+	if w == nil || s.Endpoint.URL == "" {
 		return c, nil
 	}
 	c.Probed = true
@@ -140,6 +140,36 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 		return c, explain(err, "probe", sc.Table, s.Endpoint)
 	}
 	return c, nil
+}
+
+// probeAnswer is what a write probe asked in the background found, once
+// done is closed (ProbeLater).
+type probeAnswer struct {
+	done chan struct{}
+	c    backend.Capabilities
+	err  error
+}
+
+// ProbeLater asks Probe's questions in the background, once after
+// returns (nil: at once), and returns a wait for the answer: the terminal
+// UI's first rows neither wait for the probe nor share the backend with
+// it. Meanwhile every write of the store waits for the answer, and is
+// refused (backend.ErrReadOnly) when the backend lacks transactions or
+// could not be probed. It is called before the store is shared.
+func (s *Store) ProbeLater(ctx context.Context, after func()) func() (backend.Capabilities, error) {
+	p := &probeAnswer{done: make(chan struct{})}
+	s.probing = p
+	go func() {
+		defer close(p.done)
+		if after != nil {
+			after()
+		}
+		p.c, p.err = s.Probe(ctx)
+	}()
+	return func() (backend.Capabilities, error) {
+		<-p.done
+		return p.c, p.err
+	}
 }
 
 // readProbe is what the read probe found (see probeReads).

@@ -2,8 +2,13 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
@@ -45,5 +50,70 @@ func TestProbeReadOnlySendsNothing(t *testing.T) {
 	c, err := s.Probe(context.Background())
 	if err != nil || c.Probed || len(api.snapshot()) != 0 {
 		t.Fatalf("capabilities %+v, err %v, calls %v; want nothing asked", c, err, api.snapshot())
+	}
+}
+
+// noTransactions answers TransactWriteItems as a backend without
+// transactions does (dynalite).
+type noTransactions struct{ *countingAPI }
+
+func (n noTransactions) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	n.count("TransactWriteItems")
+	return nil, &smithy.GenericAPIError{Code: "UnknownOperationException", Message: "TransactWriteItems"}
+}
+
+// TestWritesWaitForTheProbeAskedLater: the terminal UI no longer waits
+// for the probe before its first rows (ProbeLater), so a write may come
+// before the answer. It waits for it: sent once the backend is found to
+// have transactions, refused without a request where it has none.
+func TestWritesWaitForTheProbeAskedLater(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, transactions := range []bool{true, false} {
+		f := newFixture(t, model.LayoutSingle)
+		f.put(f.healthy("ACCT#a", "a@x", "ada")...)
+		before := f.state()
+		counter := &countingAPI{api: f.client}
+		var api dynamo.API = counter
+		if !transactions {
+			api = noTransactions{counter}
+		}
+		s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema, clock.System())
+		s.SetWritable(true)
+		shown := make(chan struct{})
+		probe := s.ProbeLater(ctx, func() { <-shown })
+		tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Execute(ctx, tx)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			t.Fatalf("transactions %v: the write did not wait for the probe (%v)", transactions, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if n := counter.snapshot()["TransactWriteItems"]; n != 0 {
+			t.Fatalf("transactions %v: %d transactions sent before the probe asked", transactions, n)
+		}
+		close(shown)
+		err = <-done
+		c, perr := probe()
+		if perr != nil || c.Transactions != transactions {
+			t.Fatalf("transactions %v: the probe found %+v, %v", transactions, c, perr)
+		}
+		switch {
+		case transactions && err != nil:
+			t.Fatalf("the write after the probe: %v", err)
+		case transactions && slices.Equal(f.state(), before):
+			t.Fatal("the write after the probe changed nothing")
+		case !transactions && !errors.Is(err, backend.ErrReadOnly):
+			t.Fatalf("the write on a backend without transactions: %v, want ErrReadOnly", err)
+		case !transactions && counter.snapshot()["TransactWriteItems"] != 1:
+			t.Fatalf("the write on a backend without transactions was sent: %v", counter.snapshot())
+		}
 	}
 }

@@ -56,6 +56,9 @@ type Store struct {
 	Undo *UndoJournal
 
 	reads readProbe
+	// probing is the write probe asked in the background (ProbeLater),
+	// nil when none was: every write waits for its answer.
+	probing *probeAnswer
 	// TTLUnasked says, per table, why its TTL setting could not be read
 	// (DescribeTimeToLive refused): a check reports it as a warning, since
 	// expired locks are then judged as ordinary ones.
@@ -86,6 +89,15 @@ func (s *Store) Writable() bool { return s.w != nil }
 func (s *Store) writer() (writer, error) {
 	if s.w == nil {
 		return nil, backend.ErrReadOnly
+	}
+	if p := s.probing; p != nil {
+		<-p.done
+		switch {
+		case p.err != nil:
+			return nil, fmt.Errorf("%w: the backend could not be probed: %w", backend.ErrReadOnly, p.err)
+		case !p.c.Transactions:
+			return nil, fmt.Errorf("%w: the backend does not support transactions", backend.ErrReadOnly)
+		}
 	}
 	return s.w, nil
 }

@@ -100,6 +100,14 @@ type Options struct {
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
+	// Capabilities waits for what the probe found, which Open asks after
+	// the first page (nil: nothing probed, Missing says it all). What the
+	// backend lacks is shown when it comes, and writes are turned off
+	// where it cannot write.
+	Capabilities Capabilities
+	// Shown is called once the first rows are on screen (Opened.Shown):
+	// the probes wait for it.
+	Shown func()
 }
 
 // Model is the root model.
@@ -169,12 +177,7 @@ func New(ctx context.Context, o Options) Model {
 	km.Add.SetHelp(km.Add.Help().Key, "add "+one)
 	r := &rows.Renderer{Schema: &sc, Styles: &st}
 	pump := events.NewPump()
-	// Writes are offered only where they are allowed.
-	writable := o.Store.Writable()
-	km.Add.SetEnabled(writable)
-	km.Race.SetEnabled(writable)
-	km.Undo.SetEnabled(writable)
-	km.Break.SetEnabled(writable && o.Break != nil)
+	km.Break.SetEnabled(o.Break != nil)
 	akm, lkm, pkm := keys.Accounts, keys.Locks, keys.Problems
 	short := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
@@ -185,9 +188,6 @@ func New(ctx context.Context, o Options) Model {
 	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
 	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
 	writes[viewItems] = []key.Binding{add, undo}
-	for _, b := range []*key.Binding{&akm.Edit, &akm.Delete, &akm.Fix, &lkm.Fix, &pkm.Fix} {
-		b.SetEnabled(writable)
-	}
 	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
 	w.SaveDir = o.SaveDir
 	// One picture of the table: the views render the accounts and the
@@ -200,7 +200,7 @@ func New(ctx context.Context, o Options) Model {
 	lks.UseItems(cache)
 	cmdline := command.New(nil, keys.Command)
 	cmdline.SetHistory(o.History)
-	return Model{
+	m := Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
 		locks:    lks,
@@ -219,15 +219,36 @@ func New(ctx context.Context, o Options) Model {
 		writes:   writes,
 		race:     short(km.Race, "race"),
 		nav:      keys.Help,
-		writable: writable,
+		writable: true,
 		altBound: bindsAlt(o.Keys),
 	}
+	// Writes are offered only where they are allowed.
+	if !o.Store.Writable() {
+		m.disableWrites()
+	}
+	return m
 }
 
-// Init asks for the background colour and the first page, and listens for
-// the background work.
+// disableWrites turns off the keys that write, wherever they are bound:
+// on a store that may not write, and once the probe finds that the
+// backend cannot (Options.Capabilities).
+func (m *Model) disableWrites() {
+	m.writable = false
+	for _, b := range []*key.Binding{&m.km.Add, &m.km.Race, &m.km.Undo, &m.km.Break} {
+		b.SetEnabled(false)
+	}
+	m.accounts.DisableWrites()
+	m.locks.DisableWrites()
+	m.problems.DisableWrites()
+}
+
+// Init asks for the background colour and the first page, waits for what
+// the probe finds, and listens for the background work.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.pump.Listen(), m.spinner.Tick, m.accounts.Init()}
+	if m.opts.Capabilities != nil {
+		cmds = append(cmds, awaitCapabilities(m.opts.Capabilities))
+	}
 	if m.opts.Theme != "dark" && m.opts.Theme != "light" {
 		cmds = append(cmds, tea.RequestBackgroundColor) // auto: follow the terminal
 	}

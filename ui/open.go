@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/ui/accounts"
@@ -10,74 +13,137 @@ import (
 
 // Opened is what Open found.
 type Opened struct {
-	// Capabilities is what the probe found (Probed false when none ran).
-	Capabilities backend.Capabilities
+	// Capabilities waits for what the probe found (nil when none runs).
+	// Hand it to New in Options.Capabilities.
+	Capabilities Capabilities
 	// First is the first page of accounts, on its way (nil when it is read
 	// through an accounts index: the UI asks for it itself). Hand it to New
 	// in Options.First.
 	First accounts.FirstPage
+	// Shown says that the first rows are on screen: the probes wait for
+	// it. Hand it to New in Options.Shown; a second call does nothing.
+	Shown func()
 }
 
+// Capabilities waits for what the probe found (Store.ProbeLater).
+type Capabilities func() (backend.Capabilities, error)
+
 // Store is what Open asks of the store the UI will read: that its tables
-// fit the schema, what the backend can do, the accounts index to page
-// through, and the first page. *dynamo.Store is one.
+// fit the schema, the accounts index to page through, the first page,
+// and, after it, what the backend can do. *dynamo.Store is one.
 type Store interface {
 	Verify(ctx context.Context) error
-	Probe(ctx context.Context) (backend.Capabilities, error)
 	UseAccountsIndex(ctx context.Context, name string) error
 	// ProbeReadsLater asks what reads the backend honours once after
 	// returns, without holding up the first rows; reads that need the
 	// answer wait for it.
 	ProbeReadsLater(ctx context.Context, after func())
+	// ProbeLater asks what writes the backend can do, and what reads it
+	// honours, once after returns; writes wait for the answer.
+	ProbeLater(ctx context.Context, after func()) func() (backend.Capabilities, error)
 	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
 }
 
 // Open readies a store for the UI. It describes the tables (refusing one
-// whose key does not fit the schema), asks the backend what it can do when
-// probe is set (Store.Probe) and reads the first page of accounts all at
-// once (constraints is how many unique attributes the schema has), so
-// that the first rows wait for the slowest of those calls rather
-// than for their sum. With accountsIndex (--accounts-index) the index is
-// described too, and pages are read through it, so the first page waits
-// for the UI. The tables' TTL settings, which judge the first page's
-// locks, are asked beside its reads (AccountsPage waits for them).
-// When Open fails, nothing it started is still running.
+// whose key does not fit the schema) while it reads the first page of
+// accounts (constraints is how many unique attributes the schema has), so
+// that the first rows wait for the slower of the two rather than for
+// their sum. With accountsIndex (--accounts-index) the index is described
+// too, and pages are read through it, so the first page waits for the UI.
+// The tables' TTL settings, which judge the first page's locks, are asked
+// beside its reads (AccountsPage waits for them). What reads the backend
+// honours, and what it can do when probe is set, are asked only once the
+// first rows are on screen (Opened.Shown), so that they share neither the
+// backend nor the CPU with them; the UI takes the answer when it comes
+// (Options.Capabilities).
+// When Open fails, the first page is no longer being read (the read
+// probe, let go, may still ask), and no write probe runs.
 func Open(ctx context.Context, s Store, constraints int, accountsIndex string, probe bool) (Opened, error) {
 	var o Opened
 	var stop context.CancelFunc = func() {}
 	if accountsIndex == "" {
 		o.First, stop = prefetch(ctx, s, constraints)
 	}
-	// The read probe waits for the first page, so that neither waits for
-	// the other (Verify asks it otherwise).
-	var firstRead func()
-	if o.First != nil {
-		first := o.First
-		firstRead = func() { _, _ = first() }
+	shown := make(chan struct{})
+	o.Shown = sync.OnceFunc(func() { close(shown) })
+	onScreen := func() {
+		select {
+		case <-shown:
+		case <-ctx.Done():
+		}
 	}
-	s.ProbeReadsLater(ctx, firstRead)
-	var wg sync.WaitGroup
-	var probeErr error
-	if probe {
-		wg.Go(func() { o.Capabilities, probeErr = s.Probe(ctx) })
-	}
+	s.ProbeReadsLater(ctx, onScreen) // Verify would ask it otherwise, before the first page
 	err := s.Verify(ctx)
 	if err == nil && accountsIndex != "" {
 		err = s.UseAccountsIndex(ctx, accountsIndex)
 	}
-	wg.Wait()
-	if err == nil {
-		err = probeErr
-	}
-	if err != nil && o.First != nil {
-		// The page was read under a schema the table does not fit (or the
-		// caller will pick another table): drop it, and wait until it is
-		// no longer reading the store.
-		stop()
-		_, _ = o.First()
+	if err != nil {
+		if o.First != nil {
+			// The page was read under a schema the table does not fit (or
+			// the caller will pick another table): drop it, and wait
+			// until it is no longer reading the store.
+			stop()
+			_, _ = o.First()
+		}
+		o.Shown() // the read probe holds the store's reads until it has asked
 		return Opened{}, err
 	}
-	return o, err
+	if probe {
+		o.Capabilities = s.ProbeLater(ctx, onScreen)
+	}
+	return o, nil
+}
+
+// drawn is how long after an update its frame is surely on screen: two
+// frames at Bubble Tea's 60 per second.
+const drawn = 2 * time.Second / 60
+
+// onScreen waits until what the last update drew is on screen.
+func onScreen() tea.Cmd {
+	return tea.Tick(drawn, func(time.Time) tea.Msg { return nil })
+}
+
+// tellShown tells Open that the first rows are on screen.
+func tellShown(shown func()) tea.Cmd {
+	return func() tea.Msg {
+		shown()
+		return nil
+	}
+}
+
+// capabilitiesMsg is what the probe found (Options.Capabilities).
+type capabilitiesMsg struct {
+	c   backend.Capabilities
+	err error
+}
+
+// awaitCapabilities waits for the probe's answer.
+func awaitCapabilities(wait Capabilities) tea.Cmd {
+	return func() tea.Msg {
+		c, err := wait()
+		return capabilitiesMsg{c: c, err: err}
+	}
+}
+
+// takeCapabilities shows what the backend lacks, and turns writes off
+// when it cannot write or could not be asked (the store refuses them
+// then anyway: its writes wait for the same answer).
+func (m *Model) takeCapabilities(msg capabilitiesMsg) {
+	if msg.err != nil {
+		m.readOnly("the backend could not be probed: " + errText(msg.err))
+		m.status = "read-only, " + m.opts.ReadOnlyWhy
+		return
+	}
+	m.opts.Missing = msg.c.Missing()
+	if !msg.c.Transactions {
+		m.readOnly("the backend does not support transactions")
+	}
+}
+
+// readOnly turns writes off for why, shown when a write key is pressed.
+func (m *Model) readOnly(why string) {
+	m.disableWrites()
+	m.opts.ReadOnly, m.opts.ReadOnlyWhy = true, why
 }
 
 // prefetch starts reading the first page of accounts, the one the accounts

@@ -78,6 +78,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.route(msg)
 	case tea.MouseClickMsg:
 		return m.click(msg)
+	case capabilitiesMsg:
+		m.takeCapabilities(msg)
 	case tablesMsg:
 		m.tables = msg.names
 		m.cmdline.SetCommands(m.lineCommands())
@@ -102,9 +104,15 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case accounts.PageMsg:
 		m.accounts, cmd = m.accounts.Update(msg)
+		// The probes (Options.Shown) and the check start once the first
+		// rows are on screen: they would share the CPU and the backend
+		// with drawing them.
+		if shown := m.opts.Shown; shown != nil {
+			m.opts.Shown = nil // told once, whatever the page brought
+			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), tellShown(shown)))
+		}
 		if !m.check.Started() && !m.opts.NoCheck && m.accounts.Err() == nil {
-			// The check starts once the first rows are on screen.
-			cmd = tea.Batch(cmd, m.startCheck(false))
+			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), m.startCheck(false)))
 		}
 	case accounts.RefreshedMsg:
 		m.status = ""

@@ -200,6 +200,13 @@ func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
 // SetFirst hands the view a first page asked for before it existed.
 func (m *Model) SetFirst(first FirstPage) { m.first = first }
 
+// DisableWrites turns off the keys that ask for a write.
+func (m *Model) DisableWrites() {
+	m.km.Edit.SetEnabled(false)
+	m.km.Delete.SetEnabled(false)
+	m.km.Fix.SetEnabled(false)
+}
+
 // load asks for the page that starts at from.
 func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.req

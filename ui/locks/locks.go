@@ -270,6 +270,9 @@ func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.items.S
 // views share, instead of its own.
 func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
 
+// DisableWrites turns off the key that asks for a write.
+func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }
+
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {

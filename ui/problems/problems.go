@@ -74,6 +74,9 @@ func (m Model) Status() string {
 		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
 }
 
+// DisableWrites turns off the key that asks for a write.
+func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }
+
 // SetSize sets the view's size in cells.
 func (m *Model) SetSize(w, h int) {
 	m.w, m.h = w, h

@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/model"
+)
+
+// openStore is a Store for Open whose first page the test holds, and
+// which says when each probe would start asking.
+type openStore struct {
+	verify error
+	page   chan struct{} // closed: the first page is read
+	// reads and writes are closed when the read probe and the write
+	// probe start asking; writes stays nil when none was started.
+	reads, writes chan struct{}
+}
+
+func newOpenStore() *openStore {
+	return &openStore{page: make(chan struct{}), reads: make(chan struct{})}
+}
+
+func (s *openStore) Verify(context.Context) error                   { return s.verify }
+func (s *openStore) UseAccountsIndex(context.Context, string) error { return nil }
+
+func (s *openStore) AccountsPage(ctx context.Context, _ backend.Cursor, _ int, _ bool) (backend.AccountPage, error) {
+	select {
+	case <-s.page:
+		return backend.AccountPage{Accounts: []model.AccountView{{ID: "ACCT#a"}}, Next: backend.End()}, nil
+	case <-ctx.Done():
+		return backend.AccountPage{}, ctx.Err()
+	}
+}
+
+func (s *openStore) ProbeReadsLater(_ context.Context, after func()) {
+	go func() {
+		after()
+		close(s.reads)
+	}()
+}
+
+func (s *openStore) ProbeLater(_ context.Context, after func()) func() (backend.Capabilities, error) {
+	s.writes = make(chan struct{})
+	go func() {
+		after()
+		close(s.writes)
+	}()
+	return func() (backend.Capabilities, error) {
+		<-s.writes
+		return backend.Every(), nil
+	}
+}
+
+// asked reports whether ch is closed, or closes within wait.
+func asked(ch chan struct{}, wait time.Duration) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+	}
+	select {
+	case <-ch:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
+// TestOpenProbesOnceTheFirstRowsAreShown: the probes waited in Open (the
+// write probe) or ran beside the first page (the read probe, whose
+// segment scans sort a whole segment on dynoxide), and the first rows
+// waited for them. Open returns with the page still on its way, and
+// neither probe asks anything until the UI says the rows are on screen.
+func TestOpenProbesOnceTheFirstRowsAreShown(t *testing.T) {
+	t.Parallel()
+	s := newOpenStore()
+	o, err := Open(context.Background(), s, 2, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(s.page)
+	if page, err := o.First(); err != nil || len(page.Accounts) != 1 {
+		t.Fatalf("first page %+v, %v", page, err)
+	}
+	if asked(s.reads, 50*time.Millisecond) || asked(s.writes, 0) {
+		t.Fatal("a probe asked before the first rows were shown")
+	}
+	o.Shown()
+	o.Shown() // the UI may say it again: nothing happens
+	if !asked(s.reads, waitFor) || !asked(s.writes, waitFor) {
+		t.Fatal("the probes did not ask once the first rows were shown")
+	}
+	if c, err := o.Capabilities(); err != nil || !c.Transactions {
+		t.Fatalf("capabilities %+v, %v", c, err)
+	}
+}
+
+// TestOpenFailingLetsTheReadProbeGo: when the table does not fit (or is
+// not there, and the CLI offers a picker and opens another), no write
+// probe starts, and the read probe, which holds the store's reads until
+// it has asked, is let go rather than left waiting for rows never shown.
+func TestOpenFailingLetsTheReadProbeGo(t *testing.T) {
+	t.Parallel()
+	s := newOpenStore()
+	s.verify = errors.New("table not found")
+	if _, err := Open(context.Background(), s, 2, "", true); err == nil {
+		t.Fatal("Open did not fail")
+	}
+	if !asked(s.reads, waitFor) {
+		t.Fatal("the read probe still waits")
+	}
+	if s.writes != nil {
+		t.Fatal("a write probe was started for a table that does not fit")
+	}
+}
+
+// TestProbeFindingNoTransactionsTurnsWritesOff: the first rows no longer
+// wait for the probe, so the UI starts writable and learns later that
+// the backend has no transactions: from then on it is read only, as if
+// it had started so, and says what the backend lacks.
+func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
+	t.Parallel()
+	answer := make(chan struct{})
+	probe := func() (backend.Capabilities, error) {
+		<-answer
+		return backend.Capabilities{Probed: true}, nil
+	}
+	d := newDriver(t, Options{Store: fakePlanted(), Capabilities: probe}, 120, 40)
+	d.until("the first rows", func(m *Model) bool { return m.accounts.Len() > 0 })
+	if s := d.screen(); !strings.Contains(s, "a add") || strings.Contains(s, "READ-ONLY") {
+		t.Fatalf("before the probe's answer the UI is not writable:\n%s", s)
+	}
+	close(answer)
+	d.ready()
+	if s := d.screen(); !strings.Contains(s, "READ-ONLY") || !strings.Contains(s, "no transactions") {
+		t.Fatalf("the header does not say READ-ONLY, or what the backend lacks:\n%s", s)
+	}
+	for _, k := range []string{"e", "d", "f", "a"} {
+		d.press(k)
+		if d.m.write.Open() {
+			t.Fatalf("%s opened a write dialog on a backend without transactions", k)
+		}
+		if s := d.screen(); !strings.Contains(s, "read-only, the backend does not support transactions") {
+			t.Fatalf("%s does not say why nothing happens:\n%s", k, s)
+		}
+	}
+	d.press("?")
+	if s := d.screen(); strings.Contains(s, "rename") {
+		t.Fatalf("help offers writes:\n%s", s)
+	}
+}
+
+// TestProbeFailingTurnsWritesOff: a probe that fails once the rows are
+// shown (where it failed the start before) leaves the UI read only, and
+// says why.
+func TestProbeFailingTurnsWritesOff(t *testing.T) {
+	t.Parallel()
+	probe := func() (backend.Capabilities, error) { return backend.Capabilities{}, errors.New("AccessDenied") }
+	d := newDriver(t, Options{Store: fakePlanted(), Capabilities: probe}, 120, 40)
+	d.ready()
+	if s := d.screen(); !strings.Contains(s, "READ-ONLY") || !strings.Contains(s, "the backend could not be probed: AccessDenied") {
+		t.Fatalf("a failed probe is not said, or leaves writes on:\n%s", s)
+	}
+	d.press("a")
+	if d.m.write.Open() {
+		t.Fatal("a opened a write dialog after the probe failed")
+	}
+}
+
+// TestShownIsSaidWhenTheFirstPageFails: the probes wait for the first
+// rows, and writes wait for the probe; a first page that fails still
+// lets them go.
+func TestShownIsSaidWhenTheFirstPageFails(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	store.Fail("AccountsPage", errors.New("throttled"))
+	shown := make(chan struct{})
+	d := newDriver(t, Options{Store: store, NoCheck: true, Shown: func() { close(shown) }}, 120, 40)
+	d.until("the UI to say the first rows are shown", func(*Model) bool { return asked(shown, 0) })
+	if d.m.accounts.Err() == nil {
+		t.Fatal("the first page did not fail")
+	}
+}
