@@ -100,10 +100,10 @@ type Options struct {
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
-	// Capabilities waits for what the probe found, which Open asks after
-	// the first page (nil: nothing probed, Missing says it all). What the
-	// backend lacks is shown when it comes, and writes are turned off
-	// where it cannot write.
+	// Capabilities waits for what the probe found, which Open asks once
+	// the first rows are on screen (nil: nothing probed, Missing says it
+	// all). What the backend lacks is shown when it comes, and writes are
+	// turned off where it cannot write.
 	Capabilities Capabilities
 	// Shown is called once the first rows are on screen (Opened.Shown):
 	// the probes wait for it.
