@@ -63,10 +63,15 @@ func (a *app) completeTargets(_ *cobra.Command, args []string, _ string) ([]stri
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
+// completeWithin is how long a tab waits for a local emulator's tables: a
+// few milliseconds as a rule, but an emulator busy with other work (a
+// test suite) took over a second, and the tables were then left out.
+const completeWithin = 3 * time.Second
+
 // completeTables completes --table with the tables the config's targets
 // name and, when the endpoint is a loopback emulator, the tables it lists
-// (ListTables within a second). AWS itself is not asked: that would take
-// a request, and credentials, at every tab.
+// (ListTables, given up after completeWithin). AWS itself is not asked:
+// that would take a request, and credentials, at every tab.
 func (a *app) completeTables(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 	var out []string
 	for _, t := range a.completionFile().Targets {
@@ -75,7 +80,7 @@ func (a *app) completeTables(cmd *cobra.Command, _ []string, _ string) ([]string
 		}
 	}
 	if a.settle() == nil && a.endpointURL != "" && backend.IsLoopback(a.endpointURL) {
-		ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
+		ctx, cancel := context.WithTimeout(cmd.Context(), completeWithin)
 		defer cancel()
 		if client, ep, err := dynamo.NewClient(ctx, dynamo.ClientOptions{EndpointURL: a.endpointURL, Region: a.region}); err == nil {
 			if names, err := dynamo.Tables(ctx, client, ep); err == nil {
