@@ -80,7 +80,7 @@ func writeAll(t *testing.T, dir string, s *model.Schema, tables map[string][]mod
 		o.Table = table
 		o.Files = 3
 		if o.ExportTime.IsZero() {
-			o.ExportTime = time.Now()
+			o.ExportTime = exporttest.TTLNow // the time the TTL cases are around
 		}
 		if _, err := export.Write(dir, o, tables[table]); err != nil {
 			t.Fatal(err)
@@ -236,7 +236,7 @@ func TestDamagedExportsAreRefused(t *testing.T) {
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			exportDir, err := export.Write(dir, export.Options{Table: "accounts", ExportTime: time.Now()}, items)
+			exportDir, err := export.Write(dir, export.Options{Table: "accounts", ExportTime: exporttest.TTLNow}, items)
 			if err != nil {
 				t.Fatal(err)
 			}
