@@ -42,9 +42,9 @@ func BenchmarkFirstRows(b *testing.B) {
 	const width, height = 120, 40
 	ctx := context.Background()
 
-	// The Limit the UI's first call uses: the first page is asked for
-	// before the window's size is known.
-	want := accounts.Want(0, len(sc.Constraints))
+	// The Limit the UI's first call uses: the first page holds the
+	// accounts that fill the screen.
+	want := accounts.FirstWant(listRows(height), len(sc.Constraints))
 	limit := int32(min(max(want, 25), backend.BrowseLimit))
 
 	b.Run("bare-scan-page+batchget", func(b *testing.B) {
@@ -60,7 +60,7 @@ func BenchmarkFirstRows(b *testing.B) {
 			for _, it := range out.Items {
 				for _, p := range []string{"UNIQ#EMAIL#", "UNIQ#HANDLE#"} {
 					attr := map[string]string{"UNIQ#EMAIL#": "email", "UNIQ#HANDLE#": "username"}[p]
-					if v, ok := it[attr].(*types.AttributeValueMemberS); ok && len(keys) < 100 {
+					if v, ok := it[attr].(*types.AttributeValueMemberS); ok && len(keys) < 2*want {
 						keys = append(keys, map[string]types.AttributeValue{
 							"PK": &types.AttributeValueMemberS{Value: p + v.Value}, "SK": &types.AttributeValueMemberS{Value: "LOCK"}})
 					}
@@ -84,7 +84,7 @@ func BenchmarkFirstRows(b *testing.B) {
 		for b.Loop() {
 			store := dynamo.NewStore(client, ep, sc, clock.System())
 			store.SetWritable(true)
-			opened, err := Open(ctx, store, len(store.Schema.Constraints), "", true)
+			opened, err := Open(ctx, store, OpenOptions{Constraints: len(store.Schema.Constraints), Probe: true, Height: height})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -257,7 +257,10 @@ func (m Model) Init() tea.Cmd {
 
 // listHeight is the rows left for a list under the two header lines and
 // above the status and help lines.
-func (m Model) listHeight() int { return max(m.height-4, 1) }
+func (m Model) listHeight() int { return listRows(m.height) }
+
+// listRows is the rows a list has in a terminal of height rows.
+func listRows(height int) int { return max(height-4, 1) }
 
 // listTop is the screen line of a list's first row, under the header.
 const listTop = 2

@@ -44,28 +44,45 @@ type Store interface {
 	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
 }
 
+// OpenOptions say what Open reads ahead.
+type OpenOptions struct {
+	// Constraints is how many unique attributes the schema has.
+	Constraints int
+	// AccountsIndex, when set (--accounts-index), is described too, and
+	// pages are read through it, so the first page waits for the UI.
+	AccountsIndex string
+	// Probe asks what the backend can write, once the first rows are on
+	// screen (Opened.Capabilities).
+	Probe bool
+	// Height is the terminal's height in rows (0 when not known): the
+	// first page holds the accounts that fill its list, no more.
+	Height int
+}
+
 // Open readies a store for the UI. It describes the tables (refusing one
 // whose key does not fit the schema) while it reads the first page of
-// accounts (constraints is how many unique attributes the schema has), so
-// that the first rows wait for the slower of the two rather than for
-// their sum. With accountsIndex (--accounts-index) the index is described
-// too, and pages are read through it, so the first page waits for the UI.
-// The tables' TTL settings, which judge the first page's locks, are asked
-// beside its reads (AccountsPage waits for them). What reads the backend
-// honours, and what it can do when probe is set, are asked only once the
-// first rows are on screen (Opened.Shown), so that they share neither the
-// backend nor the CPU with them; the UI takes the answer when it comes
-// (Options.Capabilities).
+// accounts, so that the first rows wait for the slower of the two rather
+// than for their sum. The tables' TTL settings, which judge the first
+// page's locks, are asked beside its reads (AccountsPage waits for them).
+// What reads the backend honours, and what it can do when o.Probe is
+// set, are asked only once the first rows are on screen (Opened.Shown),
+// so that they share neither the backend nor the CPU with them; the UI
+// takes the answer when it comes (Options.Capabilities).
 // When Open fails, the first page is no longer being read (the read
 // probe, let go, may still ask), and no write probe runs.
-func Open(ctx context.Context, s Store, constraints int, accountsIndex string, probe bool) (Opened, error) {
-	var o Opened
+func Open(ctx context.Context, s Store, o OpenOptions) (Opened, error) {
+	var opened Opened
 	var stop context.CancelFunc = func() {}
-	if accountsIndex == "" {
-		o.First, stop = prefetch(ctx, s, constraints)
+	if o.AccountsIndex == "" {
+		rows := 0 // not known: as many as a page
+		if o.Height > 0 {
+			rows = listRows(o.Height)
+		}
+		want := accounts.FirstWant(rows, o.Constraints)
+		opened.First, stop = prefetch(ctx, s, want)
 	}
 	shown := make(chan struct{})
-	o.Shown = sync.OnceFunc(func() { close(shown) })
+	opened.Shown = sync.OnceFunc(func() { close(shown) })
 	onScreen := func() {
 		select {
 		case <-shown:
@@ -74,24 +91,24 @@ func Open(ctx context.Context, s Store, constraints int, accountsIndex string, p
 	}
 	s.ProbeReadsLater(ctx, onScreen) // Verify would ask it otherwise, before the first page
 	err := s.Verify(ctx)
-	if err == nil && accountsIndex != "" {
-		err = s.UseAccountsIndex(ctx, accountsIndex)
+	if err == nil && o.AccountsIndex != "" {
+		err = s.UseAccountsIndex(ctx, o.AccountsIndex)
 	}
 	if err != nil {
-		if o.First != nil {
+		if opened.First != nil {
 			// The page was read under a schema the table does not fit (or
 			// the caller will pick another table): drop it, and wait
 			// until it is no longer reading the store.
 			stop()
-			_, _ = o.First()
+			_, _ = opened.First()
 		}
-		o.Shown() // the read probe holds the store's reads until it has asked
+		opened.Shown() // the read probe holds the store's reads until it has asked
 		return Opened{}, err
 	}
-	if probe {
-		o.Capabilities = s.ProbeLater(ctx, onScreen)
+	if o.Probe {
+		opened.Capabilities = s.ProbeLater(ctx, onScreen)
 	}
-	return o, nil
+	return opened, nil
 }
 
 // drawn is how long after an update its frame is surely on screen: two
@@ -148,7 +165,7 @@ func (m *Model) readOnly(why string) {
 
 // prefetch starts reading the first page of accounts, the one the accounts
 // view asks for first, and returns a wait for it and a stop.
-func prefetch(ctx context.Context, s Store, constraints int) (accounts.FirstPage, context.CancelFunc) {
+func prefetch(ctx context.Context, s Store, want int) (accounts.FirstPage, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	var page backend.AccountPage
@@ -156,7 +173,7 @@ func prefetch(ctx context.Context, s Store, constraints int) (accounts.FirstPage
 	go func() {
 		defer close(done)
 		defer cancel()
-		page, err = s.AccountsPage(ctx, backend.Cursor{}, accounts.Want(0, constraints), false)
+		page, err = s.AccountsPage(ctx, backend.Cursor{}, want, false)
 	}()
 	return func() (backend.AccountPage, error) {
 		<-done

@@ -19,6 +19,7 @@ type openStore struct {
 	// reads and writes are closed when the read probe and the write
 	// probe start asking; writes stays nil when none was started.
 	reads, writes chan struct{}
+	want          int // what the first page asked for
 }
 
 func newOpenStore() *openStore {
@@ -28,7 +29,8 @@ func newOpenStore() *openStore {
 func (s *openStore) Verify(context.Context) error                   { return s.verify }
 func (s *openStore) UseAccountsIndex(context.Context, string) error { return nil }
 
-func (s *openStore) AccountsPage(ctx context.Context, _ backend.Cursor, _ int, _ bool) (backend.AccountPage, error) {
+func (s *openStore) AccountsPage(ctx context.Context, _ backend.Cursor, want int, _ bool) (backend.AccountPage, error) {
+	s.want = want
 	select {
 	case <-s.page:
 		return backend.AccountPage{Accounts: []model.AccountView{{ID: "ACCT#a"}}, Next: backend.End()}, nil
@@ -79,7 +81,7 @@ func asked(ch chan struct{}, wait time.Duration) bool {
 func TestOpenProbesOnceTheFirstRowsAreShown(t *testing.T) {
 	t.Parallel()
 	s := newOpenStore()
-	o, err := Open(context.Background(), s, 2, "", true)
+	o, err := Open(context.Background(), s, OpenOptions{Constraints: 2, Probe: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +102,31 @@ func TestOpenProbesOnceTheFirstRowsAreShown(t *testing.T) {
 	}
 }
 
+// TestFirstPageFillsTheScreen: the first rows wait for the first page
+// and its locks' BatchGetItem, so it asks for the accounts that fill the
+// terminal (an account's row and one per lock: 7 accounts in the 20 list
+// rows of 80x24), not for the 50 of a page; without a size, a page's.
+func TestFirstPageFillsTheScreen(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ height, constraints, want int }{
+		{24, 2, 7}, {40, 2, 12}, {24, 1, 10}, {0, 2, 50},
+	} {
+		s := newOpenStore()
+		o, err := Open(context.Background(), s, OpenOptions{Constraints: c.constraints, Height: c.height})
+		if err != nil {
+			t.Fatal(err)
+		}
+		close(s.page)
+		if _, err := o.First(); err != nil {
+			t.Fatal(err)
+		}
+		if s.want != c.want {
+			t.Errorf("height %d, %d constraints: the first page asked for %d accounts, want %d", c.height, c.constraints, s.want, c.want)
+		}
+		o.Shown()
+	}
+}
+
 // TestOpenFailingLetsTheReadProbeGo: when the table does not fit (or is
 // not there, and the CLI offers a picker and opens another), no write
 // probe starts, and the read probe, which holds the store's reads until
@@ -108,7 +135,7 @@ func TestOpenFailingLetsTheReadProbeGo(t *testing.T) {
 	t.Parallel()
 	s := newOpenStore()
 	s.verify = errors.New("table not found")
-	if _, err := Open(context.Background(), s, 2, "", true); err == nil {
+	if _, err := Open(context.Background(), s, OpenOptions{Constraints: 2, Probe: true}); err == nil {
 		t.Fatal("Open did not fail")
 	}
 	if !asked(s.reads, waitFor) {

@@ -211,7 +211,7 @@ func openJudgesTheFirstPageByTheTTL(t *testing.T, now time.Time) {
 	bare := creator.Schema
 	bare.TTLAttr, bare.TTLGiven = "", false
 	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare, clock.Fixed(now))
-	opened, err := Open(context.Background(), store, len(bare.Constraints), "", false)
+	opened, err := Open(context.Background(), store, OpenOptions{Constraints: len(bare.Constraints)})
 	if err != nil {
 		t.Fatal(err)
 	}

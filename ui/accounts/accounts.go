@@ -121,9 +121,21 @@ func (m *Model) Asked() tea.Msg {
 type FirstPage func() (backend.AccountPage, error)
 
 // Want is how many accounts a page asks for in a list of height rows: a
-// few screens' worth, at least 50 (the first page, asked for before the
-// window's size is known, asks for 50).
+// few screens' worth, at least 50.
 func Want(height, constraints int) int { return max(3*height/(1+constraints), 50) }
+
+// FirstWant is how many accounts the first page asks for in a list of
+// height rows: the ones that fill it (an account takes a row, and one
+// more for each of its locks), so that the first rows wait for the fewest
+// items; the view asks for the screens below once they are shown
+// (Prefetch). Without a height (0: not known yet), as many as Want.
+func FirstWant(height, constraints int) int {
+	if height <= 0 {
+		return Want(0, constraints)
+	}
+	per := 1 + constraints
+	return (height + per - 1) / per
+}
 
 // New returns the accounts view, loading: Init asks for the first page.
 func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
