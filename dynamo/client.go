@@ -89,7 +89,7 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, backend.
 		// Never probe the EC2 metadata endpoint for a local emulator.
 		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	cfg, err := loadConfig(ctx, tlsFree(ep.URL, o.Profile), opts...)
 	if err != nil {
 		return nil, ep, fmt.Errorf("load AWS configuration: %w", err)
 	}
