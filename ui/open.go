@@ -74,11 +74,10 @@ func Open(ctx context.Context, s Store, o OpenOptions) (Opened, error) {
 	var opened Opened
 	var stop context.CancelFunc = func() {}
 	if o.AccountsIndex == "" {
-		rows := 0 // not known: as many as a page
+		want := accounts.Want(0, o.Constraints) // the terminal's size not known: a page
 		if o.Height > 0 {
-			rows = listRows(o.Height)
+			want = accounts.FirstWant(listRows(o.Height), o.Constraints)
 		}
-		want := accounts.FirstWant(rows, o.Constraints)
 		opened.First, stop = prefetch(ctx, s, want)
 	}
 	shown := make(chan struct{})

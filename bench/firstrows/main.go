@@ -128,7 +128,7 @@ func run(rounds int, screenFile string, command []string) error {
 type control struct {
 	cmd   *exec.Cmd
 	in    io.WriteCloser
-	lines *bufio.Reader
+	lines <-chan string // closed when the client has gone
 	clk   clock.Clock
 	n     int
 }
@@ -146,7 +146,16 @@ func attach(sock string) (*control, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	c := &control{cmd: cmd, in: in, lines: bufio.NewReaderSize(out, 1<<20), clk: clock.System()}
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		r := bufio.NewScanner(out)
+		r.Buffer(nil, 1<<20) // a %output line can hold a whole screen
+		for r.Scan() {
+			lines <- r.Text()
+		}
+	}()
+	c := &control{cmd: cmd, in: in, lines: lines, clk: clock.System()}
 	_, err = c.command("display-message -p ready")
 	return c, err
 }
@@ -156,13 +165,20 @@ func (c *control) close() {
 	_ = c.cmd.Wait()
 }
 
-// line is the control client's next line; io.EOF when it has gone.
-func (c *control) line() (string, error) {
-	s, err := c.lines.ReadString('\n')
-	if err != nil {
-		return "", err
+// lineWait bounds the wait for any one line of the client.
+const lineWait = 10 * time.Second
+
+// line is the client's next line, waiting at most wait.
+func (c *control) line(wait time.Duration) (string, error) {
+	select {
+	case l, ok := <-c.lines:
+		if !ok {
+			return "", io.EOF
+		}
+		return l, nil
+	case <-time.After(wait):
+		return "", fmt.Errorf("tmux said nothing for %v", wait)
 	}
-	return strings.TrimSuffix(s, "\n"), nil
 }
 
 // command runs a tmux command through the client and returns its output.
@@ -175,31 +191,30 @@ func (c *control) command(cmd string) (string, error) {
 	if _, err := fmt.Fprintf(c.in, "%s\ndisplay-message -p %s\n", cmd, mark); err != nil {
 		return "", err
 	}
-	var out, last strings.Builder
-	block, failed := false, false
+	// A block (%begin to %end or %error) holds a command's output,
+	// whatever its lines start with; outside one, lines are
+	// notifications. The command's block comes before the mark's.
+	var block strings.Builder
+	in, reply, failed := false, "", false
 	for {
-		l, err := c.line()
+		l, err := c.line(lineWait)
 		if err != nil {
 			return "", fmt.Errorf("tmux %q: %w", cmd, err)
 		}
 		switch {
-		case block && l == mark:
+		case in && l == mark:
 			if failed {
-				return "", fmt.Errorf("tmux %q: %s", cmd, last.String())
+				return "", fmt.Errorf("tmux %q: %s", cmd, reply)
 			}
-			return last.String(), nil
-		case block && (strings.HasPrefix(l, "%end ") || strings.HasPrefix(l, "%error ")):
-			// A block's lines are its command's output, whatever they
-			// start with; outside one, lines are notifications.
+			return reply, nil
+		case in && (strings.HasPrefix(l, "%end ") || strings.HasPrefix(l, "%error ")):
+			in, reply = false, block.String()
 			failed = failed || strings.HasPrefix(l, "%error ")
-			last.Reset()
-			last.WriteString(out.String())
-			block = false
-		case block:
-			out.WriteString(l + "\n")
+		case in:
+			block.WriteString(l + "\n")
 		case strings.HasPrefix(l, "%begin "):
-			out.Reset()
-			block = true
+			in = true
+			block.Reset()
 		}
 	}
 }
@@ -208,19 +223,19 @@ func (c *control) command(cmd string) (string, error) {
 // tmux told of the write that drew it, and the screen then.
 func (c *control) firstRow(pane string, wait time.Duration) (time.Time, string, error) {
 	prefix := "%output " + pane + " "
-	var written strings.Builder
-	sw := clock.Start()
-	for sw.Elapsed() < wait {
-		l, err := c.line()
+	tail := "" // the end of the last write: ACCT# may span two
+	for sw := clock.Start(); sw.Elapsed() < wait; {
+		l, err := c.line(wait - sw.Elapsed())
 		if err != nil {
-			return time.Time{}, "", err
+			break
 		}
 		if !strings.HasPrefix(l, prefix) {
 			continue
 		}
 		at := c.clk.Now()
-		written.WriteString(l[len(prefix):])
-		if !strings.Contains(written.String(), "ACCT#") {
+		written := tail + l[len(prefix):]
+		tail = written[max(len(written)-4, 0):]
+		if !strings.Contains(written, "ACCT#") {
 			continue
 		}
 		screen, err := c.command("capture-pane -p -t " + pane)
@@ -231,9 +246,6 @@ func (c *control) firstRow(pane string, wait time.Duration) (time.Time, string, 
 			return at, screen, nil
 		}
 		// ACCT# written, but not yet as a row: wait for more.
-		w := written.String()
-		written.Reset()
-		written.WriteString(w[len(w)-5:])
 	}
 	screen, _ := c.command("capture-pane -p -t " + pane)
 	return time.Time{}, screen, fmt.Errorf("no account row on screen after %v", wait)

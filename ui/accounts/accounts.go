@@ -128,11 +128,8 @@ func Want(height, constraints int) int { return max(3*height/(1+constraints), 50
 // height rows: the ones that fill it (an account takes a row, and one
 // more for each of its locks), so that the first rows wait for the fewest
 // items; the view asks for the screens below once they are shown
-// (Prefetch). Without a height (0: not known yet), as many as Want.
+// (Prefetch).
 func FirstWant(height, constraints int) int {
-	if height <= 0 {
-		return Want(0, constraints)
-	}
 	per := 1 + constraints
 	return (height + per - 1) / per
 }
