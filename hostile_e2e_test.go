@@ -633,10 +633,12 @@ func walkRenames(tm *term, look func(string) string, full bool) {
 }
 
 // walkPastes pastes a sample of the payloads (all with full) into every
-// kind of field, as a terminal's bracketed paste: the filter and the
-// command line take one only where it is plain text and refuse the rest,
-// saying so; the write form takes it escaped, as it shows a value, and
-// refuses one of more than one line. Nothing it holds acts as a key.
+// field, as a terminal's bracketed paste: the filter and the command line
+// take one only where it is plain text and refuse the rest, saying so;
+// the rename and signup forms take it escaped, as they show a value, and
+// refuse one of more than one line; the typed confirmation of a delete
+// takes it as text. Nothing it holds acts as a key: the writes log stays
+// empty.
 func walkPastes(v *violations, tm *term, look func(string) string, full bool) {
 	tm.t.Helper()
 	sample := []int{0, 9, 21, 27, 31, 38, 50, len(hostileTexts) - 1}
@@ -661,6 +663,31 @@ func walkPastes(v *violations, tm *term, look func(string) string, full bool) {
 			}
 		}
 		return ""
+	}
+	// formPaste pastes text into the write form's field label, which has
+	// the cursor and is empty: a paste of lines is refused; one the
+	// terminal passes whole is shown escaped, its end where the cursor is;
+	// any other is answered, taken or refused.
+	formPaste := func(name, text, label, form string) {
+		field := "▸ " + label
+		tm.paste(text)
+		switch {
+		case strings.ContainsAny(text, "\r\n"):
+			tm.waitText("the paste of "+name+" refused by "+form, "not pasted: the text is")
+		case kept(text):
+			want := suffixRunes(model.EscapeText(text), 8)
+			tm.waitFor("the paste of "+name+" in "+form, func(s string) bool { return strings.Contains(line(s, field), want) })
+		default:
+			tm.waitFor("the paste of "+name+" answered", func(s string) bool {
+				return strings.Contains(s, "not pasted") || strings.TrimSpace(strings.TrimPrefix(line(s, field), field)) != ""
+			})
+		}
+		look("the paste of " + name + " into " + label + " of " + form)
+	}
+	// closeDialog closes the dialog that shows mark.
+	closeDialog := func(mark string) {
+		tm.keys("Escape")
+		tm.waitFor("the dialog closed", func(s string) bool { return !strings.Contains(s, mark) })
 	}
 	for _, i := range sample {
 		h := hostileTexts[i]
@@ -688,23 +715,38 @@ func walkPastes(v *violations, tm *term, look func(string) string, full bool) {
 		tm.keys("e")
 		tm.waitText("the rename form", "rename ACCT#")
 		tm.keys("C-u")
+		formPaste(h.name, h.text, "email", "the rename form")
+		closeDialog("rename ACCT#")
+
+		// The typed confirmation of a delete takes a paste as text: it
+		// never sends, whatever the text holds.
+		tm.keys("d")
+		before := tm.waitText("the typed confirmation", " to send:")
 		tm.paste(h.text)
-		switch {
-		case strings.ContainsAny(h.text, "\r\n"):
-			tm.waitText("the paste of "+h.name+" refused by the rename form", "not pasted: the text is")
-		case kept(h.text):
-			// The field shows its end, where the cursor is.
-			want := suffixRunes(model.EscapeText(h.text), 8)
-			tm.waitFor("the paste of "+h.name+" in the rename form", func(s string) bool { return strings.Contains(line(s, "▸ email"), want) })
-		default:
-			tm.waitFor("the paste of "+h.name+" answered", func(s string) bool {
-				return strings.Contains(s, "not pasted") || strings.TrimSpace(line(s, "▸ email")) != "▸ email"
-			})
+		screen := tm.waitFor("the paste of "+h.name+" into the typed confirmation", func(s string) bool { return s != before })
+		look("the paste of " + h.name + " into the typed confirmation")
+		if strings.Contains(screen, "COMMITTED") || !strings.Contains(screen, " to send:") {
+			v.add("%s pasted into the typed confirmation acted:\n%s", h.name, screen)
 		}
-		look("the paste of " + h.name + " into the rename form")
-		tm.keys("Escape")
-		tm.waitFor("the dialog closed", func(s string) bool { return !strings.Contains(s, "rename ACCT#") })
+		closeDialog(" to send:")
+
+		// The signup form: a paste into each of its fields.
+		tm.keys("a")
+		tm.waitText("the signup form", "signup with its locks")
+		for _, label := range []string{"account", "email", "username"} {
+			tm.keys("C-u")
+			formPaste(h.name, h.text, label, "the signup form")
+			tm.keys("Tab")
+			tm.waitFor("the next field", func(s string) bool { return line(s, "▸ "+label) == "" })
+		}
+		closeDialog("signup with its locks")
 	}
+	// Nothing pasted acted as a key that sends.
+	tm.keys("w")
+	tm.waitText("the writes log", "no write yet in this session")
+	look("the writes log after the pastes")
+	tm.keys("Escape")
+	tm.waitFor("the writes log closed", func(s string) bool { return !strings.Contains(s, "no write yet in this session") })
 }
 
 // suffixRunes is the last n runes of s.

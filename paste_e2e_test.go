@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
 )
 
 // paste pastes s as the terminal does when the program asked for
@@ -63,5 +69,41 @@ func TestTUIPaste(t *testing.T) {
 	tm.waitFor("the dialog closed", func(s string) bool { return !strings.Contains(s, "rename ACCT#") })
 	if out := tm.quit(); !strings.Contains(out, "EXIT=0") {
 		t.Errorf("exit: %q", out)
+	}
+}
+
+// TestDeleteConfirmsAHostileKey (issue 26): `locktable delete` of an
+// account whose key holds a control character asked for the key typed
+// back, showed it escaped, and compared the answer with the raw bytes,
+// which no keyboard gives: the delete could never be confirmed. It asks
+// for the key as the write form shows it, and takes it typed so.
+func TestDeleteConfirmsAHostileKey(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	table := store.Schema.Table
+	id := "ACCT#e\x1b[1m\\x"
+	dynamotest.Put(t, client, table, dynamotest.Account(id, "esc@x.io", "esc"),
+		dynamotest.Lock("UNIQ#EMAIL#esc@x.io", id), dynamotest.Lock("UNIQ#HANDLE#esc", id))
+
+	tm := startTUI(t, "--endpoint-url", ep, "--table", table, "delete", id)
+	tm.start()
+	shown := model.EscapeText(id)
+	tm.waitText("the question", "type "+shown+" to confirm:")
+	tm.text(shown)
+	screen := tm.capture()
+	tm.keys("Enter")
+	var exit []byte
+	for deadline := time.Now().Add(tmuxWait); !bytes.HasSuffix(exit, []byte("\n")); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no exit after typing %s back:\n%s", shown, screen)
+		}
+		exit, _ = os.ReadFile(tm.exitFile)
+	}
+	if got := strings.TrimSpace(string(exit)); got != "EXIT=0" {
+		t.Fatalf("typing %s back: %s", shown, got)
+	}
+	if _, found, err := store.Account(context.Background(), id); err != nil || found {
+		t.Fatalf("%s is still in the table (%v)", shown, err)
 	}
 }

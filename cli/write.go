@@ -425,11 +425,11 @@ func (a *app) confirm(ctx context.Context, ready []writes.Write) error {
 	for _, tx := range txs {
 		a.sayPreview(tx)
 	}
-	want := "y"
 	prompt := fmt.Sprintf("send %d transaction(s)? [y/N] ", len(txs))
+	confirmed := func(answer string) bool { return answer == "y" || strings.EqualFold(answer, "yes") }
 	if len(txs) == 1 && txs[0].Plan.MustType != "" {
-		want = txs[0].Plan.MustType
-		prompt = fmt.Sprintf("type %s to confirm: ", model.Printable(want))
+		prompt = fmt.Sprintf("type %s to confirm: ", txs[0].Plan.TypeBack())
+		confirmed = txs[0].Plan.TypedBack
 	}
 	fmt.Fprint(a.stderr, prompt)
 	answer := make(chan string, 1)
@@ -444,7 +444,7 @@ func (a *app) confirm(ctx context.Context, ready []writes.Write) error {
 		fmt.Fprintln(a.stderr)
 		return context.Cause(ctx) // nothing was sent
 	}
-	if got := strings.TrimSpace(line); got != want && !(want == "y" && strings.EqualFold(got, "yes")) {
+	if !confirmed(strings.TrimSpace(line)) {
 		return usageErr("not confirmed: nothing was sent")
 	}
 	return nil

@@ -167,6 +167,16 @@ type Plan struct {
 	Undoes string
 }
 
+// TypeBack is MustType as a person is asked to type it: written as the
+// write form shows a value (EscapeText), so that a key holding a control
+// character, which no key and no paste can give raw, can still be typed
+// back, and a backslash shown is one typed.
+func (p Plan) TypeBack() string { return EscapeText(p.MustType) }
+
+// TypedBack reports whether text, as typed, is MustType: read as the
+// write form reads a field (UnescapeText).
+func (p Plan) TypedBack(text string) bool { return UnescapeText(text) == p.MustType }
+
 // ErrNoChange is a rename whose values are the ones the account has:
 // nothing to do.
 var ErrNoChange = errors.New("nothing changes")

@@ -316,3 +316,43 @@ func TestPasteAfterDLandsInTheConfirmation(t *testing.T) {
 		t.Fatal("the paste sent the delete")
 	}
 }
+
+// TestTypedConfirmationOfAHostileKey (issue 26): deleting an account
+// whose key holds a control character asked for the key typed back, showed
+// it escaped, and then wanted the raw byte, which neither a key nor a
+// paste can give: the delete could never be confirmed. The box takes the
+// key as it is shown (model.EscapeText), typed or pasted; the raw bytes
+// are never needed, and a backslash shown as \\ is one backslash.
+func TestTypedConfirmationOfAHostileKey(t *testing.T) {
+	t.Parallel()
+	id := "ACCT#e\x1b[1m\\x"
+	shown := model.EscapeText(id) // ACCT#e\x1b[1m\\x
+	for _, how := range []string{"typed", "pasted"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			store := fake(acct(id, "esc@x.io", "esc"), lock("UNIQ#EMAIL#esc@x.io", id), lock("UNIQ#HANDLE#esc", id))
+			d := newDriver(t, Options{Store: store}, 120, 40)
+			d.ready()
+			pinAccount(d, "esc@x.io")
+			d.press("d")
+			waitScreen(d, "the typed confirmation", "type "+shown+" to send")
+			// The key without its escapes is not the key.
+			d.typeText("ACCT#e[1m")
+			d.press("enter")
+			if s := d.screen(); d.m.write.Stage() != dialog.StagePreview || !strings.Contains(s, "exactly to send") {
+				t.Fatalf("ACCT#e[1m sent the delete of %q:\n%s", id, s)
+			}
+			d.send(ctrlU())
+			if how == "typed" {
+				d.typeText(shown)
+			} else {
+				d.paste(shown)
+			}
+			d.press("enter")
+			waitScreen(d, "the result", "COMMITTED")
+			if _, found, _ := store.Account(context.Background(), id); found {
+				t.Fatalf("%s is still in the table", shown)
+			}
+		})
+	}
+}

@@ -235,6 +235,35 @@ func (m *Model) SetPlan(p Preview) tea.Cmd {
 	return nil
 }
 
+// typedLine asks for the key typed back, with the box it is typed in:
+// beside the question where the box keeps room there, else on a line of
+// its own under the question wrapped, so that a long key never pushes the
+// box off the screen; the box scrolls along a text wider than itself.
+func (m Model) typedLine() string {
+	want := m.tx.Plan.TypeBack()
+	ask := "type " + want + " to send:"
+	if m.width > 0 && ansi.StringWidth(ask) > 2*m.width {
+		// A key of more than two lines would push the box off the
+		// screen; it is cut, and its length said (c on its row copies
+		// it as it is asked for, to paste here).
+		ask = fmt.Sprintf("type %s (%d characters; c on its row copies them) to send:",
+			ansi.Truncate(want, m.width, "…"), utf8.RuneCountInString(want))
+	}
+	in := m.typed
+	if m.width == 0 {
+		return ask + " " + in.View()
+	}
+	const minBox = 12
+	// The box's cells: its prompt, the text shown, and the cursor past it.
+	box := func(room int) int { return room - ansi.StringWidth(in.Prompt) - 1 }
+	if room := m.width - ansi.StringWidth(ask) - 1; box(room) >= minBox {
+		in.SetWidth(box(room))
+		return ask + " " + in.View()
+	}
+	in.SetWidth(max(box(m.width), 1))
+	return m.wrap(ask, 0) + "\n" + in.View()
+}
+
 // SetSkipped shows why nothing is sent.
 func (m *Model) SetSkipped(why string) {
 	m.Stage, m.note, m.scroll = StageSkipped, why, 0
@@ -449,8 +478,8 @@ func (m Model) updateKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.updateForm(k, km)
 	case (m.Stage == StageResult || m.Stage == StageSkipped) && key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown):
 		m.scrollOutcome(k, km)
-	case key.Matches(k, km.SendTyped) && m.typed.Value() != m.tx.Plan.MustType:
-		m.err = "type " + model.Printable(m.tx.Plan.MustType) + " exactly to send"
+	case key.Matches(k, km.SendTyped) && !m.tx.Plan.TypedBack(m.typed.Value()):
+		m.err = "type " + m.tx.Plan.TypeBack() + " exactly to send"
 	case key.Matches(k, km.Send, km.SendTyped, km.Resend):
 		// A resend is the same request and token: a no-op if it had committed.
 		spin := m.wait("sending the transaction (token " + m.tx.Token + ")")
@@ -529,7 +558,7 @@ func (m Model) View() string {
 				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Dim.Render("was "+model.EscapeText(f.Original)))
 			}
 			if f.Err != "" {
-				b.WriteString(m.st.Error.Render(m.wrap(model.Printable(f.Err), 21)) + "\n")
+				b.WriteString(m.st.Error.Render(m.fieldErr(f.Err)) + "\n")
 			}
 		}
 	case StageWaiting:
@@ -537,7 +566,7 @@ func (m Model) View() string {
 	case StagePreview:
 		below := m.notes()
 		if m.tx.Plan.MustType != "" {
-			below = "type " + model.Printable(m.tx.Plan.MustType) + " to send: " + m.typed.View() + "\n" + below
+			below = m.typedLine() + "\n" + below
 		}
 		// The request takes what the lines below it leave.
 		p := m.preview
@@ -640,6 +669,22 @@ var outcomeWords = map[model.Outcome]string{
 	model.NotSent:   "nothing was sent: no request left this process (no connection, no credentials); nothing was written",
 	model.Refused:   "locktable refused it before sending: nothing was written",
 	model.Rejected:  "DynamoDB rejected the request: nothing was written",
+}
+
+// maxErrLines bounds a field's error under it: an error quotes the
+// value, and a long value must not push the other fields off the screen.
+const maxErrLines = 2
+
+// fieldErr is a field's error wrapped under it, cut after maxErrLines
+// lines with an ellipsis.
+func (m Model) fieldErr(err string) string {
+	lines := strings.Split(m.wrap(model.Printable(err), 21), "\n")
+	if len(lines) > maxErrLines {
+		lines = lines[:maxErrLines]
+		last := lines[maxErrLines-1]
+		lines[maxErrLines-1] = ansi.Truncate(last, ansi.StringWidth(last)-1, "") + "…"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // wrap fits text to the dialog's width, word by word (a word longer than

@@ -1,6 +1,7 @@
 package dialog_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -68,4 +69,49 @@ func FuzzFormText(f *testing.F) {
 			t.Fatalf("loaded %q, end Z: the form gives back %q", v, m.Fields()[0].Value())
 		}
 	})
+}
+
+// TestTypedBoxOfALongKey (issue 26): a typed confirmation put the box
+// after "type <key> to send:" on one line, so a long key pushed it past
+// the screen's edge at 80 columns, and what was typed or pasted there
+// was never seen. The question wraps and the box keeps a line of its own.
+func TestTypedBoxOfALongKey(t *testing.T) {
+	st := styles.New(true)
+	sc := model.DefaultSchema(model.LayoutSingle)
+	for _, key := range []string{"ACCT#g7", "ACCT#" + strings.Repeat("é\u0301", 60), "ACCT#" + strings.Repeat("é\u0301\u0301\u0301\u0301\u0301", 200)} {
+		m := dialog.New(dialog.DefaultKeyMap(), &st, &sc, "delete", nil)
+		m.SetSize(80, 24)
+		m.SetPlan(dialog.Preview{Plan: model.Plan{Operation: "delete", Keys: []string{key}, MustType: key}, Token: "t"})
+		m, _ = m.Update(tea.PasteMsg{Content: "pasted-text"})
+		view := ansi.Strip(m.View())
+		for _, l := range strings.Split(view, "\n") {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("a line of %d cells at 80 columns: %q", w, l)
+			}
+		}
+		if lines := strings.Count(view, "\n"); lines > 24 {
+			t.Errorf("%d lines in a dialog of 24", lines)
+		}
+		if !strings.Contains(view, "> pasted-text") {
+			t.Errorf("the box of %q is not on the screen:\n%s", key, view)
+		}
+	}
+}
+
+// TestLongFieldErrorKeepsTheForm (issue 26): a paste of a long value into
+// the signup form's first field put its error, which quotes the value,
+// on twenty lines, and the other fields went off the screen. An error
+// takes at most two lines under its field.
+func TestLongFieldErrorKeepsTheForm(t *testing.T) {
+	st := styles.New(true)
+	sc := model.DefaultSchema(model.LayoutSingle)
+	refuse := func(v string) error { return errors.New("account: " + model.Quote(v) + " is not a key") }
+	m := dialog.New(dialog.DefaultKeyMap(), &st, &sc, "add account",
+		[]dialog.Field{dialog.NewField("account", "", refuse), dialog.NewField("email", "", nil), dialog.NewField("username", "", nil)})
+	m.SetSize(80, 24)
+	m, _ = m.Update(tea.PasteMsg{Content: strings.Repeat("é\u0301\u0301\u0301\u0301\u0301", 100)})
+	view := ansi.Strip(m.View())
+	if !strings.Contains(view, "account:") || !strings.Contains(view, "…") || !strings.Contains(view, "  username") || strings.Count(view, "\n") > 24 {
+		t.Fatalf("the error, or the fields after it, are not on the screen:\n%s", view)
+	}
 }
