@@ -41,7 +41,7 @@ export TYPEDORM_NODE_DIR := $(abspath $(TYPEDORM_DIR))
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: test build bench bench-suite bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: deps test build bench bench-suite bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # How many test binaries, and tests within one, run at once. The suite
 # waits on tmux, dynoxide and the processes it starts far more than on
@@ -75,6 +75,10 @@ fuzz:
 
 build:
 	go build -o locktable .
+
+# Redraws the README's chart of the packages and their imports.
+deps:
+	go run ./internal/depgraph -readme README.md
 
 # What CI checks of the release: go.mod and go.sum tidy, .goreleaser.yaml
 # valid, and a snapshot build for this machine (completions and man pages

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestREADMEChartIsCurrent (issue 27): the README draws the packages and
+// their imports; a package added, or an import, changes the chart, and
+// `make deps` redraws it.
+func TestREADMEChartIsCurrent(t *testing.T) {
+	t.Parallel()
+	g, err := load("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Replace(string(readme), g.chart())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(readme) {
+		t.Error("the README's chart of the packages is not the packages' imports: run make deps")
+	}
+}
+
+// TestChartLeavesOutImpliedArrows: an import that another path implies is
+// not drawn, one that none does is.
+func TestChartLeavesOutImpliedArrows(t *testing.T) {
+	t.Parallel()
+	g := graph{"a": {"b", "c"}, "b": {"c"}, "c": nil, "d": {"c"}}
+	chart := g.chart()
+	for _, want := range []string{"a --> b", "b --> c", "d --> c"} {
+		if !strings.Contains(chart, "  "+want+"\n") {
+			t.Errorf("no %s in:\n%s", want, chart)
+		}
+	}
+	if strings.Contains(chart, "a --> c") {
+		t.Errorf("a --> c is implied by a --> b --> c, and drawn:\n%s", chart)
+	}
+}
