@@ -81,7 +81,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 			}
 			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []model.Result{}, Violations: []writes.Violation{}, Cleanup: []model.Result{}}
 			flow := writes.Flow{Store: store, Schema: &store.Schema}
-			ids, racers, setup, err := a.racers(ctx, flow, attr, value, op, n)
+			ids, racers, setup, err := racers(ctx, flow, attr, value, op, n)
 			out.Cleanup = append(out.Cleanup, setup...)
 			if err != nil {
 				// No race was run, so --keep has nothing to keep: the
@@ -89,7 +89,7 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 				a.deleteRacers(ctx, flow, ids)
 				return err
 			}
-			results, errs := flow.SendAtOnce(ctx, racers)
+			results, errs := flow.Race(ctx, racers, nil)
 			txs := make([]backend.Tx, len(racers))
 			for i, w := range racers {
 				txs[i] = w.Tx
@@ -140,65 +140,25 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 	return cmd
 }
 
-// racers prepares the race through the write flow: the racers' account
-// ids and writes, and, for renames, the signups that create the accounts
-// first (their results). No racer looks for holders: the guards alone
-// decide. On an error the ids are still those of every account it may
-// have created, for the caller to delete.
-func (a *app) racers(ctx context.Context, f writes.Flow, attr, value, op string, n int) ([]string, []writes.Write, []model.Result, error) {
-	var ids []string
-	var racers []writes.Write
-	var setup []model.Result
-	for i := range n {
-		id := f.Schema.NewAccountID()
-		ids = append(ids, id) // from here on it may exist: cleanup looks for it
-		var w writes.Write
-		var err error
-		if op == "signup" {
-			w, err = f.Signup(ctx, id, map[string]string{attr: value}, writes.Holders{Skip: true})
-			if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
-				err = usageErr("%v", err)
-			}
-		} else {
-			var res model.Result
-			w, res, err = renameRacer(ctx, f, id, fmt.Sprintf("race-%d-", i), attr, value)
-			if res.Operation != "" {
-				setup = append(setup, res)
-			}
+// racers prepares the race through the write flow (writes.Flow.Racers
+// and RenameRacers, as the TUI's race): the racers' account ids and
+// writes, and, for renames, the signups that create the accounts first
+// (their results). On an error the ids are still those of every account
+// it may have created, for the caller to delete; a value the schema
+// refuses is a usage error.
+func racers(ctx context.Context, f writes.Flow, attr, value, op string, n int) (ids []string, ws []writes.Write, setup []model.Result, err error) {
+	if op == "signup" {
+		ws, err = f.Racers(map[string]string{attr: value}, n, nil)
+		for _, w := range ws {
+			ids = append(ids, w.Tx.Plan.Actions[0].Account)
 		}
-		if err != nil {
-			return ids, nil, setup, err
-		}
-		racers = append(racers, w)
+	} else {
+		ids, ws, setup, err = f.RenameRacers(ctx, attr, value, n)
 	}
-	return ids, racers, setup, nil
-}
-
-// renameRacer creates account id holding a value of its own (own and the
-// id's suffix) and plans its rename to value: the result is the signup's,
-// and a value Signup or Rename refuses is a usage error.
-func renameRacer(ctx context.Context, f writes.Flow, id, own, attr, value string) (writes.Write, model.Result, error) {
-	own += strings.TrimPrefix(id, f.Schema.AccountPrefix)
-	none := writes.Holders{Skip: true}
-	sw, err := f.Signup(ctx, id, map[string]string{attr: own}, none)
-	if err != nil {
-		return writes.Write{}, model.Result{}, usageErr("%v", err)
-	}
-	res, err := f.Send(ctx, sw)
-	if err != nil {
-		return writes.Write{}, res, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
-	}
-	if res.Outcome != model.Committed {
-		return writes.Write{}, res, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
-	}
-	w, err := f.Rename(ctx, id, map[string]string{attr: value}, nil, nil, none)
 	if fe := (*model.FieldError)(nil); errors.As(err, &fe) || errors.Is(err, model.ErrNoChange) {
-		return writes.Write{}, res, usageErr("%v", err)
+		err = usageErr("%v", err)
 	}
-	if err != nil {
-		return writes.Write{}, res, fmt.Errorf("plan racer %s's rename: %w", model.Printable(id), err)
-	}
-	return w, res, nil
+	return ids, ws, setup, err
 }
 
 // deleteRacers deletes the racers' accounts that exist, saying on stderr

@@ -12,9 +12,15 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
+// A race, for the CLI (`locktable race`) and the TUI (R) alike: racers
+// planned here (Racers, RenameRacers), all sent at the same instant
+// (Race), and the cancelled ones read back (RaceViolations). Neither
+// caller builds a racer or a start gate of its own.
+
 // Racers plans n signups of new accounts, each keyed like ids (keys of
-// the table), that all claim attrs: the guarded transactions a race sends
-// at once (SendAtOnce), with no holder lookup (the guards alone decide).
+// the table; none: the schema's own keys), that all claim attrs: the
+// guarded transactions a race sends at once, with no holder lookup (the
+// guards alone decide).
 func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, error) {
 	taken := map[string]bool{}
 	for _, id := range ids {
@@ -40,21 +46,62 @@ func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, err
 	return out, nil
 }
 
-// SendAtOnce sends every write at the same instant, each with Send, and
-// returns their outcomes in order: what a race does.
-func (f Flow) SendAtOnce(ctx context.Context, ws []Write) ([]model.Result, []error) {
+// RenameRacers creates n accounts, each holding a value of its own for
+// attr, and plans each one's rename to value: a race of renames. It
+// returns the accounts' keys (on an error too: every account that may
+// exist, for the caller to delete), the renames, and the signups' results.
+func (f Flow) RenameRacers(ctx context.Context, attr, value string, n int) (ids []string, racers []Write, setup []model.Result, err error) {
+	none := Holders{Skip: true}
+	for i := range n {
+		id := f.Schema.NewAccountID()
+		ids = append(ids, id) // from here on it may exist
+		own := fmt.Sprintf("race-%d-%s", i, strings.TrimPrefix(id, f.Schema.AccountPrefix))
+		sw, err := f.Signup(ctx, id, map[string]string{attr: own}, none)
+		if err != nil {
+			return ids, nil, setup, err
+		}
+		res, err := f.Send(ctx, sw)
+		if res.Operation != "" {
+			setup = append(setup, res)
+		}
+		switch {
+		case err != nil:
+			return ids, nil, setup, fmt.Errorf("create racer %s: %w", model.Printable(id), err)
+		case res.Outcome != model.Committed:
+			return ids, nil, setup, fmt.Errorf("could not create racer %s: %s", model.Printable(id), res.Outcome)
+		}
+		w, err := f.Rename(ctx, id, map[string]string{attr: value}, nil, nil, none)
+		if err != nil {
+			return ids, nil, setup, err
+		}
+		racers = append(racers, w)
+	}
+	return ids, racers, setup, nil
+}
+
+// Race sends every write at the same instant, each with Send, once all
+// are ready to leave; answered (if not nil) hears each outcome as it
+// comes, from the racer's goroutine. It returns the outcomes in order
+// once every racer has answered.
+func (f Flow) Race(ctx context.Context, ws []Write, answered func(i int, res model.Result, err error)) ([]model.Result, []error) {
 	results := make([]model.Result, len(ws))
 	errs := make([]error, len(ws))
+	var ready, done sync.WaitGroup
+	ready.Add(len(ws))
 	start := make(chan struct{})
-	var wg sync.WaitGroup
 	for i, w := range ws {
-		wg.Go(func() {
+		done.Go(func() {
+			ready.Done()
 			<-start // every write leaves at once
 			results[i], errs[i] = f.Send(ctx, w)
+			if answered != nil {
+				answered(i, results[i], errs[i])
+			}
 		})
 	}
+	ready.Wait()
 	close(start)
-	wg.Wait()
+	done.Wait()
 	return results, errs
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
@@ -109,5 +111,64 @@ func TestRaceViolations(t *testing.T) {
 	cancel()
 	if _, err := writes.RaceViolations(ctx, items, &sc, txs, results); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a read that fails: %v; want its error", err)
+	}
+}
+
+// barrier is a store whose Execute answers only once n calls are in
+// flight together: a race that sent its racers one after another would
+// never finish.
+type barrier struct {
+	writes.Store
+	arrived chan struct{}
+	all     chan struct{}
+	n       int
+}
+
+func (b *barrier) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
+	b.arrived <- struct{}{}
+	select {
+	case <-b.all:
+	case <-ctx.Done():
+		return model.Result{}, ctx.Err()
+	}
+	return model.Result{Operation: "signup", Keys: tx.Plan.Keys, Outcome: model.Committed}, nil
+}
+
+// TestRaceSendsAtOnceAndTellsEachAnswer (issue 27): the CLI and the TUI
+// race through one Flow.Race, which sends every racer together and tells
+// each answer as it comes, for the TUI's board.
+func TestRaceSendsAtOnceAndTellsEachAnswer(t *testing.T) {
+	const n = 8
+	sc := model.DefaultSchema(model.LayoutSingle)
+	b := &barrier{arrived: make(chan struct{}), all: make(chan struct{}), n: n}
+	go func() {
+		for range n {
+			<-b.arrived
+		}
+		close(b.all)
+	}()
+	ws := make([]writes.Write, n)
+	for i := range ws {
+		ws[i] = writes.Write{Tx: backend.Tx{Plan: model.Plan{Operation: "signup", Keys: []string{fmt.Sprint("ACCT#r", i)}}}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	told := map[int]model.Result{}
+	results, errs := writes.Flow{Store: b, Schema: &sc}.Race(ctx, ws, func(i int, res model.Result, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			t.Errorf("racer %d: %v", i, err)
+		}
+		told[i] = res
+	})
+	for i := range ws {
+		if errs[i] != nil || results[i].Outcome != model.Committed || results[i].Keys[0] != ws[i].Tx.Plan.Keys[0] {
+			t.Errorf("racer %d: %+v, %v (the racers were not all in flight at once?)", i, results[i], errs[i])
+		}
+		if told[i].Keys == nil || told[i].Keys[0] != ws[i].Tx.Plan.Keys[0] {
+			t.Errorf("racer %d's answer was not told: %+v", i, told[i])
+		}
 	}
 }

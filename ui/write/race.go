@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -62,6 +61,7 @@ type board struct {
 	results []*model.Result // nil: no answer yet
 	errs    []error
 	left    int // racers without an answer
+	answers <-chan RacerMsg
 	// Once every racer has answered, the cancelled ones are read back
 	// (verifying until the answer); violations are those found written,
 	// and verifyErr why they could not be read.
@@ -179,32 +179,30 @@ func (m Model) submitRace(values map[string]string) tea.Cmd {
 	}
 }
 
-// startRace sends every racer's transaction at once: each waits until all
-// are ready to leave, then Execute answers it (settled, audited).
+// startRace sends every racer's transaction at once through the write
+// flow's race (writes.Flow.Race, as `locktable race`); each answer comes
+// back as a RacerMsg, read off the board's channel one at a time.
 func (m *Model) startRace() tea.Cmd {
 	txs := m.raceTxs
-	m.board = &board{txs: txs, results: make([]*model.Result, len(txs)), errs: make([]error, len(txs)), left: len(txs)}
+	answers := make(chan RacerMsg, len(txs))
+	m.board = &board{txs: txs, results: make([]*model.Result, len(txs)), errs: make([]error, len(txs)), left: len(txs), answers: answers}
 	m.sending = &txs[0]
 	f, req := m.flow(), m.req
+	ws := make([]writes.Write, len(txs))
+	for i, tx := range txs {
+		ws[i] = writes.Write{Tx: tx}
+	}
 	// Quitting does not cancel the racers: it waits for their outcomes.
 	ctx := context.WithoutCancel(m.ctx)
-	var ready sync.WaitGroup
-	ready.Add(len(txs))
-	start := make(chan struct{})
-	go func() {
-		ready.Wait()
-		close(start)
-	}()
-	cmds := make([]tea.Cmd, len(txs))
-	for i, tx := range txs {
-		cmds[i] = func() tea.Msg {
-			ready.Done()
-			<-start // every racer leaves at once
-			res, err := f.Send(ctx, writes.Write{Tx: tx})
-			return RacerMsg{req: req, i: i, res: res, err: err}
-		}
-	}
-	return tea.Batch(cmds...)
+	go f.Race(ctx, ws, func(i int, res model.Result, err error) {
+		answers <- RacerMsg{req: req, i: i, res: res, err: err}
+	})
+	return nextRacer(answers)
+}
+
+// nextRacer waits for the next racer's answer.
+func nextRacer(answers <-chan RacerMsg) tea.Cmd {
+	return func() tea.Msg { return <-answers }
 }
 
 // racerAnswered records racer i's answer; once every racer has one, the
@@ -220,7 +218,7 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 	logged := events.Emit(o) // the winner's signup is what u takes back
 	bd.left--
 	if bd.left > 0 {
-		return m, logged
+		return m, tea.Batch(logged, nextRacer(bd.answers))
 	}
 	// Nothing is in flight but reads: quitting now need not wait.
 	m.sending = nil
