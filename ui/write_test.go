@@ -432,3 +432,25 @@ func TestRenameIsGuardedOnWhatWasShown(t *testing.T) {
 		t.Fatalf("the account is %v (%v), want the other writer's", a.Item, err)
 	}
 }
+
+// TestPreviewSaysTheHolderLookup (issue 27): `locktable signup` says how
+// its holder lookup looked, how much it read and what it found; the TUI's
+// preview of the same write said nothing of it. It says the same line.
+func TestPreviewSaysTheHolderLookup(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 160, 40)
+	d.ready()
+	d.press("a")
+	waitScreen(d, "the form", "add account")
+	d.send(ctrlU())
+	d.typeText("ACCT#n8")
+	d.press("tab")
+	d.typeText("nina@x.io")
+	d.press("tab")
+	d.typeText("nina")
+	d.press("enter")
+	waitScreen(d, "the preview", "put account ACCT#n8")
+	if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, "holder lookup for email=nina@x.io, username=nina:") {
+		t.Fatalf("the preview does not say the holder lookup:\n%s", d.screen())
+	}
+}

@@ -62,6 +62,10 @@ type Preview struct {
 	Slots   []model.Slot // each action and its conditions, from the request
 	Token   string
 	Request string // the request as the AWS CLI takes it (--cli-input-json)
+	// Lookup says how the write's holder lookup looked, how much it read
+	// and what it found (writes.Lookup.String, as the CLI says it); "":
+	// none ran.
+	Lookup string
 }
 
 // SaveMsg asks the root to save the previewed request to a file.
@@ -313,6 +317,9 @@ func (m Model) previewLines() []string {
 		lines = append(lines, "  note: "+m.tx.Plan.Note)
 	}
 	lines = append(lines, m.oddLines()...)
+	if m.tx.Lookup != "" {
+		lines = append(lines, "", m.tx.Lookup)
+	}
 	lines = append(lines, "")
 	if says := m.saveAndCopy(); says != "" {
 		lines = append(lines, "the request: "+says+";")

@@ -319,7 +319,11 @@ func (req reqID) planned(w writes.Write, err error) PlanMsg {
 		return PlanMsg{req: req, err: err}
 	}
 	// Escaped, the request is the same JSON, and safe to copy and paste.
-	return PlanMsg{req: req, tx: w.Tx, preview: dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token, Request: model.EscapeJSON(string(doc))}}
+	preview := dialog.Preview{Plan: w.Tx.Plan, Slots: w.Tx.Slots, Token: w.Tx.Token, Request: model.EscapeJSON(string(doc))}
+	if w.Lookup.Ran || w.Lookup.Skipped {
+		preview.Lookup = w.Lookup.String() // escaped
+	}
+	return PlanMsg{req: req, tx: w.Tx, preview: preview}
 }
 
 // Update opens the dialog, hands it keys and answers what it asks for.
