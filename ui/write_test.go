@@ -124,6 +124,15 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 // the form's fields after the key, and waits for the commit.
 func addN8(d *driver, values ...string) {
 	d.t.Helper()
+	previewN8(d, values...)
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+}
+
+// previewN8 fills the add form with ACCT#n8 and values, and waits for
+// its preview.
+func previewN8(d *driver, values ...string) {
+	d.t.Helper()
 	d.press("a")
 	waitScreen(d, "the form", "add account")
 	d.send(ctrlU())
@@ -134,8 +143,6 @@ func addN8(d *driver, values ...string) {
 	}
 	d.press("enter")
 	waitScreen(d, "the preview", "put account ACCT#n8")
-	d.press("enter")
-	waitScreen(d, "the result", "COMMITTED")
 }
 
 func TestAddAccount(t *testing.T) {
@@ -440,16 +447,7 @@ func TestPreviewSaysTheHolderLookup(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakePlanted()}, 160, 40)
 	d.ready()
-	d.press("a")
-	waitScreen(d, "the form", "add account")
-	d.send(ctrlU())
-	d.typeText("ACCT#n8")
-	d.press("tab")
-	d.typeText("nina@x.io")
-	d.press("tab")
-	d.typeText("nina")
-	d.press("enter")
-	waitScreen(d, "the preview", "put account ACCT#n8")
+	previewN8(d, "nina@x.io", "nina")
 	if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, "holder lookup for email=nina@x.io, username=nina:") {
 		t.Fatalf("the preview does not say the holder lookup:\n%s", d.screen())
 	}
