@@ -115,7 +115,7 @@ func short(path string) string {
 // release's tools.
 func drawn(p string) bool {
 	return !strings.HasSuffix(p, "test") && !strings.HasPrefix(p, "bench/") && p != "reliability" &&
-		p != "internal/gendocs" && p != "internal/depgraph" && p != "internal/exportdump"
+		p != "internal/gendocs" && p != "internal/depgraph" && p != "internal/exportdump" && p != "internal/codeshape"
 }
 
 // reaches reports whether from imports to through at least one other
