@@ -54,82 +54,11 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 		GroupID: "write",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			attrs, err := setFlag(sets)
+			attr, value, err := raceFlags(sets, n, op)
 			if err != nil {
 				return err
 			}
-			if len(attrs) != 1 {
-				return usageErr("--set ATTR=VALUE: one value to race for")
-			}
-			if n < 2 || n > 100 {
-				return usageErr("--n %d: want 2 to 100 racers", n)
-			}
-			if op != "signup" && op != "rename" {
-				return usageErr("--op %q: want signup or rename", op)
-			}
-			ctx := cmd.Context()
-			store, refuse, err := a.openForWrite(ctx, writeOp{name: "race"}, false)
-			if err != nil {
-				return err
-			}
-			var attr, value string
-			for k, v := range attrs {
-				attr, value = k, v
-			}
-			if store.Schema.Constraint(attr) < 0 {
-				return refuse(usageErr("--set %s: not a unique attribute (--unique)", attr))
-			}
-			out := raceJSON{Attr: attr, Value: value, Op: op, Racers: []model.Result{}, Violations: []writes.Violation{}, Cleanup: []model.Result{}}
-			flow := writes.Flow{Store: store, Schema: &store.Schema}
-			ids, racers, setup, err := racers(ctx, flow, attr, value, op, n)
-			out.Cleanup = append(out.Cleanup, setup...)
-			if err != nil {
-				// No race was run, so --keep has nothing to keep: the
-				// accounts made for it so far are deleted.
-				a.deleteRacers(ctx, flow, ids)
-				return err
-			}
-			results, errs := flow.Race(ctx, racers, nil)
-			txs := make([]backend.Tx, len(racers))
-			for i, w := range racers {
-				txs[i] = w.Tx
-			}
-			for i, r := range results {
-				if errs[i] != nil {
-					r.Reasons = append(r.Reasons, model.Reason{Slot: -1, Code: string(r.Outcome), Message: errs[i].Error()})
-				}
-				if r.Outcome == model.Committed {
-					out.Committed++
-				}
-				out.Racers = append(out.Racers, r)
-			}
-			// Before the cleanup, which would delete the evidence: a
-			// racer reported cancelled must have written nothing.
-			out.Violations, err = writes.RaceViolations(ctx, store, &store.Schema, txs, results)
-			if !keep {
-				out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, flow, ids)...)
-			}
-			if err != nil {
-				// Without the reads back there is no verdict to give.
-				return err
-			}
-			if asJSON {
-				err = writeJSON(a.stdout, out)
-			} else {
-				err = writeRace(a.stdout, out)
-			}
-			if err != nil {
-				return err
-			}
-			if _, held := writes.RaceVerdict(out.Committed, out.Violations); !held {
-				return &exitError{code: ExitProblems}
-			}
-			for _, err := range errs {
-				if err != nil {
-					return fmt.Errorf("racers could not send: %w", err)
-				}
-			}
-			return nil
+			return a.race(cmd.Context(), raceRun{attr: attr, value: value, op: op, n: n, keep: keep, asJSON: asJSON})
 		},
 	}
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "ATTR=VALUE: the value every racer claims")
@@ -138,6 +67,102 @@ deleted afterwards, by guarded deletes, unless --keep. It writes: loopback, --de
 	cmd.Flags().BoolVar(&keep, "keep", false, "keep the racers' accounts")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the race as one JSON object")
 	return cmd
+}
+
+// raceFlags checks race's flags: one value to race for, 2 to 100 racers,
+// signups or renames.
+func raceFlags(sets []string, n int, op string) (attr, value string, err error) {
+	attrs, err := setFlag(sets)
+	switch {
+	case err != nil:
+		return "", "", err
+	case len(attrs) != 1:
+		return "", "", usageErr("--set ATTR=VALUE: one value to race for")
+	case n < 2 || n > 100:
+		return "", "", usageErr("--n %d: want 2 to 100 racers", n)
+	case op != "signup" && op != "rename":
+		return "", "", usageErr("--op %q: want signup or rename", op)
+	}
+	for k, v := range attrs {
+		attr, value = k, v
+	}
+	return attr, value, nil
+}
+
+// raceRun is a race as its flags ask for it.
+type raceRun struct {
+	attr, value, op string
+	n               int
+	keep, asJSON    bool
+}
+
+// race runs r: its racers sent at once, the cancelled ones read back,
+// the racers' accounts deleted (unless keep), the race printed; exit 1
+// when the guards did not hold.
+func (a *app) race(ctx context.Context, r raceRun) error {
+	store, refuse, err := a.openForWrite(ctx, writeOp{name: "race"}, false)
+	if err != nil {
+		return err
+	}
+	if store.Schema.Constraint(r.attr) < 0 {
+		return refuse(usageErr("--set %s: not a unique attribute (--unique)", r.attr))
+	}
+	out := raceJSON{Attr: r.attr, Value: r.value, Op: r.op, Racers: []model.Result{}, Violations: []writes.Violation{}, Cleanup: []model.Result{}}
+	flow := writes.Flow{Store: store, Schema: &store.Schema}
+	ids, racers, setup, err := racers(ctx, flow, r.attr, r.value, r.op, r.n)
+	out.Cleanup = append(out.Cleanup, setup...)
+	if err != nil {
+		// No race was run, so --keep has nothing to keep: the accounts
+		// made for it so far are deleted.
+		a.deleteRacers(ctx, flow, ids)
+		return err
+	}
+	results, errs := flow.Race(ctx, racers, nil)
+	txs := make([]backend.Tx, len(racers))
+	for i, w := range racers {
+		txs[i] = w.Tx
+	}
+	out.Racers, out.Committed = raceResults(results, errs)
+	// Before the cleanup, which would delete the evidence: a racer
+	// reported cancelled must have written nothing.
+	out.Violations, err = writes.RaceViolations(ctx, store, &store.Schema, txs, results)
+	if !r.keep {
+		out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, flow, ids)...)
+	}
+	if err != nil {
+		return err // without the reads back there is no verdict to give
+	}
+	if r.asJSON {
+		err = writeJSON(a.stdout, out)
+	} else {
+		err = writeRace(a.stdout, out)
+	}
+	if err != nil {
+		return err
+	}
+	if _, held := writes.RaceVerdict(out.Committed, out.Violations); !held {
+		return &exitError{code: ExitProblems}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("racers could not send: %w", err)
+	}
+	return nil
+}
+
+// raceResults are the racers' results, a racer's error among its
+// reasons, and how many committed.
+func raceResults(results []model.Result, errs []error) (racers []model.Result, committed int) {
+	racers = []model.Result{}
+	for i, r := range results {
+		if errs[i] != nil {
+			r.Reasons = append(r.Reasons, model.Reason{Slot: -1, Code: string(r.Outcome), Message: errs[i].Error()})
+		}
+		if r.Outcome == model.Committed {
+			committed++
+		}
+		racers = append(racers, r)
+	}
+	return racers, committed
 }
 
 // racers prepares the race through the write flow (writes.Flow.Racers
