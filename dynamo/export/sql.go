@@ -303,9 +303,9 @@ func (q *query) write(relations map[string]string) string {
 			continue
 		}
 		name := fmt.Sprintf("l%d", ci)
-		read, ttl := []string{c.KeyAttr, s.OwnerAttr}, "" // the lock table's own TTL attribute
+		read, ttl := s.ReadNames(c.LockTable), "" // its key, the owner, and its own TTL attribute
 		if c.TTLAttr != "" {
-			read, ttl = append(read, c.TTLAttr), "x2"
+			ttl = "x2"
 		}
 		q.line("%s AS (SELECT *, %d AS lock_ci, %s AS lock_value, %s AS ttl FROM (%s) AS r WHERE %s IS NOT NULL),",
 			name, ci, d.text("x0", "S"), q.ttl(ttl), d.attrs(relations[c.LockTable], read), d.text("x0", "S"))
