@@ -389,10 +389,8 @@ func (s *Schema) ReadNames(table string) []string {
 // PK (and SK), a lock table of its own by its constraint's KeyAttr; a
 // table that is none of the schema's has none (nil).
 func (s *Schema) KeyAttrs(table string) []string {
-	for _, c := range s.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			return []string{c.KeyAttr}
-		}
+	if ci, ok := s.lockTableOf(table); ok {
+		return []string{s.Constraints[ci].KeyAttr}
 	}
 	switch {
 	case table != s.Table:
@@ -401,6 +399,17 @@ func (s *Schema) KeyAttrs(table string) []string {
 		return []string{s.PK}
 	}
 	return []string{s.PK, s.SK}
+}
+
+// lockTableOf is the constraint whose locks live in table, a table of
+// their own; false for the account table and any other.
+func (s *Schema) lockTableOf(table string) (ci int, ok bool) {
+	for ci, c := range s.Constraints {
+		if !c.InAccountTable() && c.LockTable == table {
+			return ci, true
+		}
+	}
+	return 0, false
 }
 
 // Holding is what an account holds for one constraint.
@@ -470,10 +479,8 @@ func (s *Schema) KeyOf(table string, it Item) map[string]string {
 
 // TTLAttrOf is the TTL attribute of table, "" when it has none.
 func (s *Schema) TTLAttrOf(table string) string {
-	for _, c := range s.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			return c.TTLAttr
-		}
+	if ci, ok := s.lockTableOf(table); ok {
+		return s.Constraints[ci].TTLAttr
 	}
 	if table == s.Table {
 		return s.TTLAttr
@@ -501,11 +508,9 @@ func (s *Schema) HasTTL() bool {
 
 // SetTTLAttr sets the TTL attribute of table, one of the schema's.
 func (s *Schema) SetTTLAttr(table, attr string) error {
-	for i, c := range s.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			s.Constraints[i].TTLAttr = attr
-			return nil
-		}
+	if ci, ok := s.lockTableOf(table); ok {
+		s.Constraints[ci].TTLAttr = attr
+		return nil
 	}
 	if table != s.Table {
 		return NewSchemaError(FieldTTLAttr, "%q is none of the tables (%s)", table, strings.Join(s.Tables(), ", "))
