@@ -247,14 +247,14 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 	// A lock nobody is found holding is an orphan, or, with a TTL, an
 	// expired lock or a reservation (no problem), as the check judges it.
 	unheld := func() *model.Problem {
-		at, state, _ := model.ReadTTL(lock, sc.LockTTLAttr(ci))
-		timed := state == model.TTLAt
-		if timed && !model.Expired(at, now) {
+		lease := model.ReadLease(lock, sc.LockTTLAttr(ci))
+		ttl, at := lease.Verdict(now), lease.At
+		if ttl == model.TTLAhead {
 			f.How = append(f.How, lockText+": reserved until "+model.TTLTime(at)+" ("+model.Until(at, now)+" more)")
 			return nil
 		}
 		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
-		if timed {
+		if ttl == model.TTLExpired {
 			p.Kind, p.ExpiresAt = model.ExpiredLock, at
 		}
 		return &p

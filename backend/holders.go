@@ -34,16 +34,16 @@ type HolderLookup struct {
 	// Owners names the owner each existing lock names ("" for none, or
 	// for an owner that is not a string).
 	Owners map[Wanted]string
-	// Expires is the TTL (epoch seconds) of each existing lock that has
-	// one (model.TTLAt): a guard that takes expired locks over may find
-	// the value free, and then only its holders stop the write.
-	Expires map[Wanted]int64
+	// Leases are what the TTL attribute of each existing lock says: a
+	// guard that takes expired locks over may find the value free, and
+	// then only its holders stop the write.
+	Leases map[Wanted]model.Lease
 }
 
 // NewLookup is a HolderLookup with nothing found yet.
 func NewLookup(method string) HolderLookup {
 	return HolderLookup{Method: method, Holders: map[Wanted][]string{}, Locked: map[Wanted]bool{}, Owners: map[Wanted]string{},
-		Expires: map[Wanted]int64{}}
+		Leases: map[Wanted]model.Lease{}}
 }
 
 // FoundLock records what a lookup found at w's lock under schema sc:
@@ -53,9 +53,7 @@ func (l *HolderLookup) FoundLock(sc *model.Schema, w Wanted, lock model.Item) {
 		return
 	}
 	l.Owners[w] = sc.NamedOwner(lock)
-	if at, state, _ := model.ReadTTL(lock, sc.LockTTLAttr(w.Constraint)); state == model.TTLAt {
-		l.Expires[w] = at
-	}
+	l.Leases[w] = model.ReadLease(lock, sc.LockTTLAttr(w.Constraint))
 }
 
 // live reports whether the lock lookup found for w stops action a's
@@ -67,12 +65,12 @@ func (l HolderLookup) live(a model.Action, w Wanted) bool {
 // expired says, where a's guard takes over the expired lock lookup found
 // for w, how long ago it expired ("expired 3 h ago"); "" otherwise.
 func (l HolderLookup) expired(a model.Action, w Wanted) string {
-	at, has := l.Expires[w]
+	lease := l.Leases[w]
 	c, takesOver := a.TakeOver()
-	if !l.Locked[w] || !has || !takesOver || !model.Expired(at, c.Now) {
+	if !l.Locked[w] || !takesOver || lease.Verdict(c.Now) != model.TTLExpired {
 		return ""
 	}
-	return model.TTLSaid(at, c.Now)
+	return model.TTLSaid(lease.At, c.Now)
 }
 
 // Taken is a new value of a signup or rename that another account holds.

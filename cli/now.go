@@ -46,7 +46,7 @@ func parseNow(s string) (int64, error) {
 		switch {
 		case n < 0:
 			return 0, fmt.Errorf("%q: a time before 1970", s)
-		case n > 1e11:
+		case n > model.MaxTTL:
 			return 0, fmt.Errorf("%q looks like milliseconds: give epoch seconds (%d)", s, n/1000)
 		}
 		return n, nil

@@ -104,7 +104,7 @@ func TestAthenaQueryJudgesTTLsAsDuckDB(t *testing.T) {
 			"NOT contains(holders, owner) AND NOT expired AND NOT expiring)",
 			"(kind = 'expired_lock' AND grp = '' AND expired)", "(kind = 'expiring_lock' AND grp = '' AND expiring)",
 			`json_extract(Item, '$["` + s.TTLAttr + `"]') AS ` + col,
-			`CAST(ceil(CASE WHEN TRY_CAST(json_extract_scalar(` + col + `, '$["N"]') AS DOUBLE) <= 1e11 THEN TRY_CAST(json_extract_scalar(` + col + `, '$["N"]') AS DOUBLE) END) AS BIGINT) AS ttl FROM a0`,
+			`CAST(ceil(CASE WHEN TRY_CAST(json_extract_scalar(` + col + `, '$["N"]') AS DOUBLE) <= ` + strconv.Itoa(model.MaxTTL) + ` THEN TRY_CAST(json_extract_scalar(` + col + `, '$["N"]') AS DOUBLE) END) AS BIGINT) AS ttl FROM a0`,
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: the Athena query lacks %q:\n%s", layout, want, text)

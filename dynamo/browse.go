@@ -200,7 +200,7 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 	}
 	locks := map[string]model.Item{}
 	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
-		locks[keyID(table, s.itemKey(table, it))] = it
+		locks[keyID(table, s.Schema.KeyOf(table, it))] = it
 	})
 	if err != nil {
 		return nil, err
@@ -263,15 +263,6 @@ func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.Accou
 	return views, nil
 }
 
-// itemKey extracts the primary key of an item of table as strings.
-func (s *Store) itemKey(table string, it model.Item) map[string]string {
-	key := map[string]string{}
-	for _, k := range s.wantKeys(table) {
-		key[k.name] = it[k.name].S
-	}
-	return key
-}
-
 // Account reads one account by its key value with a consistent read;
 // found is false when there is none.
 func (s *Store) Account(ctx context.Context, id string) (view model.AccountView, found bool, err error) {
@@ -300,7 +291,7 @@ func (s *Store) Lock(ctx context.Context, ci int, v string) (model.Item, bool, e
 func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
 	read := map[string]model.Item{}
 	err := s.ReadConsistent(ctx, s.Schema.LockKeys(ci, raw), func(table string, it model.Item) {
-		read[keyID(table, s.itemKey(table, it))] = it
+		read[keyID(table, s.Schema.KeyOf(table, it))] = it
 	})
 	lock, _, found := model.Classifier{Schema: &s.Schema}.FindLock(ci, raw, func(r model.KeyRef) (model.Item, bool) {
 		it, ok := read[keyID(r.Table, r.Key)]

@@ -68,9 +68,9 @@ func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 	}
 	if len(out.Items) > 0 {
 		exists = true
-		key = map[string]types.AttributeValue{sc.PK: out.Items[0][sc.PK]}
-		if sc.SK != "" {
-			key[sc.SK] = out.Items[0][sc.SK]
+		key = map[string]types.AttributeValue{}
+		for _, name := range sc.KeyAttrs(sc.Table) {
+			key[name] = out.Items[0][name]
 		}
 	}
 	// check is a ConditionCheck that holds; extra writes it another way.

@@ -222,19 +222,15 @@ type keyPart struct {
 
 // wantKeys returns the primary key the schema expects of table.
 func (s *Store) wantKeys(table string) []keyPart {
-	if table == s.Schema.Table {
-		want := []keyPart{{s.Schema.PK, types.KeyTypeHash}}
-		if s.Schema.SK != "" {
-			want = append(want, keyPart{s.Schema.SK, types.KeyTypeRange})
+	var want []keyPart
+	for i, name := range s.Schema.KeyAttrs(table) {
+		role := types.KeyTypeHash
+		if i > 0 {
+			role = types.KeyTypeRange
 		}
-		return want
+		want = append(want, keyPart{name, role})
 	}
-	for _, c := range s.Schema.Constraints {
-		if c.LockTable == table {
-			return []keyPart{{c.KeyAttr, types.KeyTypeHash}}
-		}
-	}
-	return nil
+	return want
 }
 
 // checkKeys refuses a table whose key is not the expected string key,

@@ -73,7 +73,7 @@ func (s *Store) journal(ctx context.Context, tx backend.Tx) error {
 	}
 	found := map[string]model.Item{}
 	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
-		found[keyID(table, s.itemKey(table, it))] = it
+		found[keyID(table, s.Schema.KeyOf(table, it))] = it
 	})
 	switch {
 	case ctx.Err() != nil:
@@ -208,7 +208,7 @@ func (s *Store) PlanUndo(ctx context.Context, u Undoable) (model.Plan, error) {
 		refs = append(refs, model.KeyRef{Table: it.Table, Key: it.Key})
 	}
 	now := map[string]model.Item{}
-	if err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) { now[keyID(table, s.itemKey(table, it))] = it }); err != nil {
+	if err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) { now[keyID(table, s.Schema.KeyOf(table, it))] = it }); err != nil {
 		return model.Plan{}, err
 	}
 	return u.Plan(&s.Schema, func(table string, key map[string]string) model.Item { return now[keyID(table, key)] })

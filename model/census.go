@@ -72,16 +72,24 @@ func later(a, b expiry) expiry {
 	return expiry{max(a.at, b.at), true}
 }
 
+// lease is e as a Lease, which judges it.
+func (e expiry) lease() Lease {
+	if !e.set {
+		return Lease{}
+	}
+	return LeaseUntil(e.at)
+}
+
 // expired reports whether the value's lock has a TTL that has passed.
-func (t ttlPair) expired(now int64) bool { return t.lock.set && Expired(t.lock.at, now) }
+func (t ttlPair) expired(now int64) bool { return t.lock.lease().Verdict(now) == TTLExpired }
 
 // reserved reports whether the value's lock has a TTL still ahead.
-func (t ttlPair) reserved(now int64) bool { return t.lock.set && !Expired(t.lock.at, now) }
+func (t ttlPair) reserved(now int64) bool { return t.lock.lease().Verdict(now) == TTLAhead }
 
 // outlived reports whether a holder outlives the reserved lock: one never
 // expires, or one expires after the lock does; then, when the lock goes,
 // the value is unprotected (expiring_lock).
-func (t ttlPair) outlived() bool { return !t.holders.set || t.holders.at > t.lock.at }
+func (t ttlPair) outlived() bool { return t.holders.lease().Outlives(t.lock.lease()) }
 
 // ownerNobody is entry.owner for a lock that names no owner.
 const ownerNobody = noPos - 1
@@ -414,11 +422,11 @@ func keyShape(key string) string {
 // keeps it. An ignored one (not a number, or in milliseconds) is warned
 // of, naming the item, and is none: never.
 func (c *Census) ttl(table string, it Item, attr string) expiry {
-	at, state, why := ReadTTL(it, attr)
-	if state == TTLIgnored {
-		c.warn(TTLWarning(table, c.schema.KeyOf(table, it), why))
+	l := ReadLease(it, attr)
+	if l.Ignored != "" {
+		c.warn(TTLWarning(table, c.schema.KeyOf(table, it), l.Ignored))
 	}
-	return expiry{at, state == TTLAt}
+	return expiry{l.At, l.Timed}
 }
 
 // warn keeps warning w, or past maxWarnings counts it.

@@ -38,16 +38,15 @@ type Classifier struct{ *Schema }
 // Classify tells what item, read from table, is.
 func (s Classifier) Classify(table string, it Item) Entry {
 	if table != s.Table {
-		for ci, c := range s.Constraints {
-			if c.LockTable == table {
-				v, ok := it[c.KeyAttr]
-				if !ok || v.Kind != KindS {
-					return Entry{}
-				}
-				return s.lockEntry(ci, v.S, it)
-			}
+		ci, ok := s.lockTableOf(table)
+		if !ok {
+			return Entry{}
 		}
-		return Entry{}
+		v, ok := it[s.Constraints[ci].KeyAttr]
+		if !ok || v.Kind != KindS {
+			return Entry{}
+		}
+		return s.lockEntry(ci, v.S, it)
 	}
 	pk, ok := it[s.PK]
 	if !ok || pk.Kind != KindS {

@@ -127,7 +127,7 @@ func GuardAt(conds []Cond, now int64) []Cond {
 
 // TakeOver is action a's guard that takes an expired lock over
 // (CondFreeOrExpired), if it has one: a lock whose TTL attribute c.TTL is
-// a time (ReadTTL) not after c.Now is free to it.
+// a time (ReadLease) expired at c.Now (Lease.Verdict) is free to it.
 func (a Action) TakeOver() (c Cond, ok bool) {
 	for _, c := range a.Conds {
 		if c.Kind == CondFreeOrExpired {

@@ -81,10 +81,11 @@ func (s Classifier) explainReserved(a Action, now Item) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	at, state, _ := ReadTTL(now, c.TTL)
-	if state != TTLAt || Expired(at, c.Now) {
+	lease := ReadLease(now, c.TTL)
+	if lease.Verdict(c.Now) != TTLAhead {
 		return "", false
 	}
+	at := lease.At
 	why := fmt.Sprintf("%s %s is reserved until %s (%s more) by lock %s", s.attrOf(a), Printable(a.Value),
 		TTLTime(at), Until(at, c.Now), Printable(a.KeyText(s.Schema)))
 	if o := s.NamedOwner(now); o != "" {

@@ -365,23 +365,12 @@ func (s *Schema) lockKeyFits(ci int, v string) bool {
 // the constrained attributes and their scopes. A check projects its scans
 // on them, and an export is read down to them.
 func (s *Schema) ReadNames(table string) []string {
+	names := append(s.KeyAttrs(table), s.OwnerAttr)
+	if ttl := s.TTLAttrOf(table); ttl != "" && !slices.Contains(names, ttl) {
+		names = append(names, ttl)
+	}
 	if table != s.Table {
-		for _, c := range s.Constraints {
-			if c.LockTable == table {
-				if c.TTLAttr != "" {
-					return []string{c.KeyAttr, s.OwnerAttr, c.TTLAttr}
-				}
-				return []string{c.KeyAttr, s.OwnerAttr}
-			}
-		}
-	}
-	names := []string{s.PK}
-	if s.SK != "" {
-		names = append(names, s.SK)
-	}
-	names = append(names, s.OwnerAttr)
-	if s.TTLAttr != "" && !slices.Contains(names, s.TTLAttr) {
-		names = append(names, s.TTLAttr)
+		return names
 	}
 	if s.AccountType.Attr != "" {
 		names = append(names, s.AccountType.Attr)
@@ -393,6 +382,34 @@ func (s *Schema) ReadNames(table string) []string {
 		}
 	}
 	return names
+}
+
+// KeyAttrs are the key attributes of table, in key order: the hash key,
+// then the range key where there is one. The account table is keyed by
+// PK (and SK), a lock table of its own by its constraint's KeyAttr; a
+// table that is none of the schema's has none (nil).
+func (s *Schema) KeyAttrs(table string) []string {
+	if ci, ok := s.lockTableOf(table); ok {
+		return []string{s.Constraints[ci].KeyAttr}
+	}
+	switch {
+	case table != s.Table:
+		return nil
+	case s.SK == "":
+		return []string{s.PK}
+	}
+	return []string{s.PK, s.SK}
+}
+
+// lockTableOf is the constraint whose locks live in table, a table of
+// their own; false for the account table and any other.
+func (s *Schema) lockTableOf(table string) (ci int, ok bool) {
+	for ci, c := range s.Constraints {
+		if !c.InAccountTable() && c.LockTable == table {
+			return ci, true
+		}
+	}
+	return 0, false
 }
 
 // Holding is what an account holds for one constraint.
@@ -451,15 +468,9 @@ func (s *Schema) tableOr(t string) string {
 // KeyOf is the primary key of item it of table, its key attributes that
 // are strings (the schema's tables are keyed by strings).
 func (s *Schema) KeyOf(table string, it Item) map[string]string {
-	names := []string{s.PK, s.SK}
-	for _, c := range s.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			names = []string{c.KeyAttr}
-		}
-	}
 	key := map[string]string{}
-	for _, n := range names {
-		if v, ok := it[n]; ok && n != "" && v.Kind == KindS {
+	for _, n := range s.KeyAttrs(table) {
+		if v, ok := it[n]; ok && v.Kind == KindS {
 			key[n] = v.S
 		}
 	}
@@ -468,10 +479,8 @@ func (s *Schema) KeyOf(table string, it Item) map[string]string {
 
 // TTLAttrOf is the TTL attribute of table, "" when it has none.
 func (s *Schema) TTLAttrOf(table string) string {
-	for _, c := range s.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			return c.TTLAttr
-		}
+	if ci, ok := s.lockTableOf(table); ok {
+		return s.Constraints[ci].TTLAttr
 	}
 	if table == s.Table {
 		return s.TTLAttr
@@ -499,11 +508,9 @@ func (s *Schema) HasTTL() bool {
 
 // SetTTLAttr sets the TTL attribute of table, one of the schema's.
 func (s *Schema) SetTTLAttr(table, attr string) error {
-	for i, c := range s.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			s.Constraints[i].TTLAttr = attr
-			return nil
-		}
+	if ci, ok := s.lockTableOf(table); ok {
+		s.Constraints[ci].TTLAttr = attr
+		return nil
 	}
 	if table != s.Table {
 		return NewSchemaError(FieldTTLAttr, "%q is none of the tables (%s)", table, strings.Join(s.Tables(), ", "))

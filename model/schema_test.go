@@ -2,7 +2,9 @@ package model
 
 import (
 	"errors"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -419,3 +421,45 @@ func TestSchemaKeys(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestKeyAttrs: the account table is keyed by PK then SK (PK alone
+// without a sort key), a lock table of its own by its KeyAttr, any other
+// table by nothing; KeyOf, ReadNames and the lock keys agree with it.
+func TestKeyAttrs(t *testing.T) {
+	single, tables := DefaultSchema(LayoutSingle), DefaultSchema(LayoutTables)
+	hashOnly := DefaultSchema(LayoutSingle)
+	hashOnly.SK = ""
+	for _, tt := range []struct {
+		s     *Schema
+		table string
+		want  []string
+	}{
+		{&single, "accounts", []string{"PK", "SK"}},
+		{&hashOnly, "accounts", []string{"PK"}},
+		{&tables, "devices", []string{"id"}},
+		{&tables, "unique_mac_addresses", []string{"MacAddress"}},
+		{&tables, "unique_registration_codes", []string{"RegistrationCode"}},
+		{&single, "unique_mac_addresses", nil},
+		{&tables, "accounts", nil},
+	} {
+		got := tt.s.KeyAttrs(tt.table)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: KeyAttrs(%s) = %q, want %q", tt.s.Layout, tt.table, got, tt.want)
+		}
+		if names := tt.s.ReadNames(tt.table); tt.want != nil && !slices.Equal(names[:len(tt.want)], tt.want) {
+			t.Errorf("%s: ReadNames(%s) = %q, not led by the key", tt.s.Layout, tt.table, names)
+		}
+	}
+	for _, s := range []*Schema{&single, &hashOnly, &tables} {
+		for ci := range s.Constraints {
+			table, key := s.LockKey(ci, "v")
+			if got := s.KeyOf(table, KeyItem(key)); !maps.Equal(got, key) || len(key) != len(s.KeyAttrs(table)) {
+				t.Errorf("%s: lock key %v of %s read back as %v, KeyAttrs %q", s.Layout, key, table, got, s.KeyAttrs(table))
+			}
+		}
+		key := s.AccountKey("ACCT#a")
+		if got := s.KeyOf(s.Table, KeyItem(key)); !maps.Equal(got, key) || len(key) != len(s.KeyAttrs(s.Table)) {
+			t.Errorf("%s: account key %v read back as %v, KeyAttrs %q", s.Layout, key, got, s.KeyAttrs(s.Table))
+		}
+	}
+}

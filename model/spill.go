@@ -308,7 +308,7 @@ func (c *Census) replayRecord(r *bufio.Reader) error {
 	}{{recordLockTTL, &ttls.lock}, {recordHolderTTL, &ttls.holders}} {
 		if flags&t.flag != 0 {
 			at, err := binary.ReadVarint(r)
-			if err != nil || at > maxTTL {
+			if err != nil || at > MaxTTL {
 				return errors.Join(errors.New("a record with a TTL out of range"), noEOF(err))
 			}
 			*t.dst = expiry{at, true}

@@ -14,52 +14,89 @@ import (
 // expired lock still blocks its value, and a lock with a TTL ahead is a
 // reservation that ends by itself.
 
-// maxTTL is the largest TTL taken as epoch seconds: a greater one (10^11
+// MaxTTL is the largest TTL taken as epoch seconds: a greater one (10^11
 // seconds is the year 5138) is in milliseconds, which DynamoDB reads as
 // seconds and so never expires; it is judged as no TTL, with a warning.
-const maxTTL = 1e11
+// The SQL export writes it into its query, and --now refuses a greater
+// time, so that all three draw the line at the same number.
+const MaxTTL = 100_000_000_000
 
-// TTLState is what an item's TTL attribute says.
-type TTLState uint8
+// Lease is what an item's TTL attribute says, before any clock: none, a
+// time the item expires at, or a value DynamoDB ignores. The zero Lease
+// is none.
+type Lease struct {
+	At    int64 // epoch seconds the item expires at, when Timed
+	Timed bool
+	// Ignored says why DynamoDB ignores the attribute (not a number, or in
+	// milliseconds), "" when it does not: the item is judged as having no
+	// TTL, and a check warns of it.
+	Ignored string
+}
 
-// The states of a TTL attribute.
-const (
-	TTLNone    TTLState = iota // absent (or no TTL attribute configured): the item does not expire
-	TTLAt                      // a number of epoch seconds: the item expires then
-	TTLIgnored                 // present but not epoch seconds: DynamoDB ignores it, and so does the check
-)
+// LeaseUntil is the lease of an item that expires at epoch second at.
+func LeaseUntil(at int64) Lease { return Lease{At: at, Timed: true} }
 
-// ReadTTL reads TTL attribute attr of item it: its epoch seconds when
-// TTLAt, and for TTLIgnored why DynamoDB ignores it.
-func ReadTTL(it Item, attr string) (at int64, state TTLState, why string) {
+// ReadLease reads TTL attribute attr of item it; attr "" (no TTL
+// attribute configured) is none.
+func ReadLease(it Item, attr string) Lease {
 	if attr == "" {
-		return 0, TTLNone, ""
+		return Lease{}
 	}
 	v, ok := it[attr]
 	if !ok || v.Kind == KindNULL {
-		return 0, TTLNone, ""
+		return Lease{}
 	}
 	if v.Kind != KindN {
-		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a number", attr, Printable(v.DynamoJSON()))
+		return Lease{Ignored: fmt.Sprintf("%s is %s, not a number", attr, Printable(v.DynamoJSON()))}
 	}
 	f, err := strconv.ParseFloat(v.S, 64)
 	switch {
 	case err != nil:
-		return 0, TTLIgnored, fmt.Sprintf("%s is %s, not a number", attr, Printable(v.S))
-	case f > maxTTL:
-		return 0, TTLIgnored, fmt.Sprintf("%s is %s, which looks like milliseconds (DynamoDB reads epoch seconds, so it never expires)", attr, v.S)
+		return Lease{Ignored: fmt.Sprintf("%s is %s, not a number", attr, Printable(v.S))}
+	case f > MaxTTL:
+		return Lease{Ignored: fmt.Sprintf("%s is %s, which looks like milliseconds (DynamoDB reads epoch seconds, so it never expires)", attr, v.S)}
 	}
 	// Rounded up: a lock is expired once its TTL is not after now, as the
 	// guard #ttl <= :now compares the number itself, so 100.5 is expired
 	// from second 101 on, for the check as for the guard. 0 and below
 	// are long past (and DynamoDB deletes nothing expired more than five
 	// years ago: such a lock stays until a repair deletes it).
-	return int64(math.Ceil(f)), TTLAt, ""
+	return LeaseUntil(int64(math.Ceil(f)))
 }
 
-// Expired reports whether a TTL of at epoch seconds has passed at now:
-// at is not after now (PATTERN.md: "not after now" is expired).
-func Expired(at, now int64) bool { return at <= now }
+// TTLVerdict is what a lease says of its item at a clock reading. It is
+// the one rule the check, the account and lock views, find, the holder
+// lookup, the reasons a write gives and the terminal UI's cache judge
+// TTLs by; the SQL export writes the same rule into its query.
+type TTLVerdict uint8
+
+// The verdicts of a lease at a clock reading.
+const (
+	TTLNone    TTLVerdict = iota // no TTL: the item lasts until deleted
+	TTLIgnored                   // a TTL DynamoDB ignores (Lease.Ignored): it lasts, as without one
+	TTLAhead                     // a TTL after now: the item is there until then (a lock is reserved)
+	TTLExpired                   // a TTL not after now: expired, yet there until DynamoDB deletes it
+)
+
+// Verdict judges lease l at now, epoch seconds. A TTL not after now has
+// passed (PATTERN.md), so a lease that ends this very second is expired,
+// as the guard #ttl <= :now finds it.
+func (l Lease) Verdict(now int64) TTLVerdict {
+	switch {
+	case l.Ignored != "":
+		return TTLIgnored
+	case !l.Timed:
+		return TTLNone
+	case l.At <= now:
+		return TTLExpired
+	}
+	return TTLAhead
+}
+
+// Outlives reports whether an item of lease l outlives a lock of lease
+// lock: it never expires (no TTL, or one DynamoDB ignores), or expires
+// later. Then, when the lock goes, the value is unprotected.
+func (l Lease) Outlives(lock Lease) bool { return !l.Timed || l.At > lock.At }
 
 // TTLWarning says why an item's TTL attribute is ignored, naming the
 // item, as a check reports it once per item.
@@ -99,7 +136,7 @@ func TTLSaid(at, now int64) string {
 	switch {
 	case at == now:
 		return "expired just now"
-	case Expired(at, now):
+	case LeaseUntil(at).Verdict(now) == TTLExpired:
 		return "expired " + Until(at, now) + " ago"
 	}
 	return "reserved " + Until(at, now) + " more"

@@ -3,21 +3,28 @@ package model
 // What the views and the report say of the locks with a time to live
 // (PATTERN.md, "Locks with a time to live"), beside the check's rules.
 
-// LockTTL is the TTL of lock item it of constraint ci in epoch seconds, 0
-// for none: absent, or one DynamoDB ignores (the check warns of those).
-func (s *Schema) LockTTL(ci int, it Item) int64 { return ttlOf(it, s.LockTTLAttr(ci)) }
+// LockTTL is the TTL of lock item it of constraint ci as a view keeps it
+// (Lease.ExpiresAt): epoch seconds, 0 for none, absent or one DynamoDB
+// ignores (the check warns of those).
+func (s *Schema) LockTTL(ci int, it Item) int64 { return ReadLease(it, s.LockTTLAttr(ci)).ExpiresAt() }
 
-// AccountTTL is account item it's TTL in epoch seconds, 0 for none.
-func (s *Schema) AccountTTL(it Item) int64 { return ttlOf(it, s.TTLAttr) }
-
-// ttlOf is ReadTTL as the views keep it: the epoch seconds, 0 for none.
-// A TTL of 0 or below, long past, is kept as 1: expired as the check
-// judges it, not mistaken for none.
-func ttlOf(it Item, attr string) int64 {
-	if at, state, _ := ReadTTL(it, attr); state == TTLAt {
-		return max(at, 1)
+// ExpiresAt is lease l as the views keep it (LockView.ExpiresAt): the
+// epoch seconds, 0 for none. A TTL of 0 or below, long past, is kept as
+// 1: expired as the check judges it, not mistaken for none.
+func (l Lease) ExpiresAt() int64 {
+	if l.Timed {
+		return max(l.At, 1)
 	}
 	return 0
+}
+
+// KeptLease is the lease a view keeps as expiresAt (Lease.ExpiresAt): 0
+// is none.
+func KeptLease(expiresAt int64) Lease {
+	if expiresAt == 0 {
+		return Lease{}
+	}
+	return LeaseUntil(expiresAt)
 }
 
 // TTLConsequence says what an expired or expiring lock means: what an

@@ -67,8 +67,8 @@ func TestJudgeTTLsAsTheCensus(t *testing.T) {
 			if l.Status != tt.want || a.Now != testNow {
 				t.Errorf("status %s (judged at %d), want %s at %d", l.Status, a.Now, tt.want, int64(testNow))
 			}
-			if want, state, _ := ReadTTL(items["UNIQ#EMAIL#v@x"], "ttl"); state == TTLAt && max(want, 1) != l.ExpiresAt || state != TTLAt && l.ExpiresAt != 0 {
-				t.Errorf("expires at %d, want %d", l.ExpiresAt, want)
+			if lease := ReadLease(items["UNIQ#EMAIL#v@x"], "ttl"); lease.Timed && max(lease.At, 1) != l.ExpiresAt || !lease.Timed && l.ExpiresAt != 0 {
+				t.Errorf("expires at %d, want %d", l.ExpiresAt, lease.At)
 			}
 			var kinds []ProblemKind
 			for _, p := range censusOf(&s, tt.rows).Problems() {

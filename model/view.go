@@ -122,8 +122,9 @@ func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(
 			}
 			l.Item, l.Alt = lock, alt
 			e := s.lockEntry(ci, v, lock)
-			l.Owner, l.ExpiresAt = e.Owner, s.LockTTL(ci, lock)
-			l.Status = s.lockStatus(e, id, l.ExpiresAt, s.AccountTTL(it), now, holds)
+			lease := ReadLease(lock, s.LockTTLAttr(ci))
+			l.Owner, l.ExpiresAt = e.Owner, lease.ExpiresAt()
+			l.Status = s.lockStatus(e, id, lease, ReadLease(it, s.TTLAttr), now, holds)
 		}
 		a.Locks[ci] = l
 	}
@@ -134,18 +135,18 @@ func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(
 // whoever owns it; expiring when the account outlives the reserved lock
 // (it never expires, or expires later), since then the value goes
 // unprotected; otherwise by its owner, reserved while its TTL is ahead.
-// lockTTL and accountTTL are 0 for none.
-func (s Classifier) lockStatus(e Entry, id string, lockTTL, accountTTL, now int64, holds func(owner string, ci int, v string) bool) LockStatus {
-	reserved := lockTTL != 0 && !Expired(lockTTL, now)
+// lock and account are the leases of the lock and the account.
+func (s Classifier) lockStatus(e Entry, id string, lock, account Lease, now int64, holds func(owner string, ci int, v string) bool) LockStatus {
+	ttl := lock.Verdict(now)
 	switch {
 	case e.OwnerInvalid != nil:
 		return LockInvalid
-	case lockTTL != 0 && !reserved:
+	case ttl == TTLExpired:
 		return LockExpired
-	case reserved && (accountTTL == 0 || accountTTL > lockTTL):
+	case ttl == TTLAhead && account.Outlives(lock):
 		return LockExpiring
 	case e.Owner == "" || e.Owner == id:
-		if reserved {
+		if ttl == TTLAhead {
 			return LockReserved
 		}
 		return LockOK

@@ -199,7 +199,7 @@ func (q *query) write(relations map[string]string) string {
 	q.line("-- locktable sql: every problem of %s, as check --export reports them", sqlComment(s.Table))
 	if s.HasTTL() {
 		q.line("-- TTLs judged at %d (%s): a TTL not after it has passed; one that is not a number", q.now, time.Unix(q.now, 0).UTC().Format(time.RFC3339))
-		q.line("-- of epoch seconds (a string, milliseconds above 1e11) is judged as none, with no warning")
+		q.line("-- of epoch seconds (a string, milliseconds above %d) is judged as none, with no warning", model.MaxTTL)
 	}
 	q.line("WITH")
 	var sources []string
@@ -303,9 +303,9 @@ func (q *query) write(relations map[string]string) string {
 			continue
 		}
 		name := fmt.Sprintf("l%d", ci)
-		read, ttl := []string{c.KeyAttr, s.OwnerAttr}, "" // the lock table's own TTL attribute
+		read, ttl := s.ReadNames(c.LockTable), "" // its key, the owner, and its own TTL attribute
 		if c.TTLAttr != "" {
-			read, ttl = append(read, c.TTLAttr), "x2"
+			ttl = "x2"
 		}
 		q.line("%s AS (SELECT *, %d AS lock_ci, %s AS lock_value, %s AS ttl FROM (%s) AS r WHERE %s IS NOT NULL),",
 			name, ci, d.text("x0", "S"), q.ttl(ttl), d.attrs(relations[c.LockTable], read), d.text("x0", "S"))
@@ -321,8 +321,9 @@ func (q *query) write(relations map[string]string) string {
 		"max(CASE WHEN role = 'hold' AND item_ttl IS NULL THEN 1 ELSE 0 END) = 1 AS never "+
 		"FROM (SELECT *, CASE role WHEN 'bad_value' THEN 'a' || id WHEN 'bad_owner' THEN 'l' || lock_value ELSE '' END AS grp FROM entries) AS g "+
 		"GROUP BY ci, v, grp),", d.collect("id", "role = 'hold'"))
-	// An expired lock: its TTL is not after now. An expiring one: its TTL
-	// is ahead, and a holder has none or a later one.
+	// An expired lock: its TTL is not after now (model.Lease.Verdict). An
+	// expiring one: its TTL is ahead, and a holder outlives it: it has
+	// none or a later one (model.Lease.Outlives).
 	q.line("judged AS (SELECT ci, v, grp, holders, locked, owner, role, id, lock_value, lock_at, "+
 		"locked AND coalesce(lock_at <= %[1]d, FALSE) AS expired, "+
 		"locked AND coalesce(lock_at > %[1]d, FALSE) AND %[2]s >= 1 AND (never OR coalesce(latest > lock_at, FALSE)) AS expiring "+
@@ -395,16 +396,16 @@ func (q *query) kinds() string {
 	}, " OR ")
 }
 
-// ttl is the SQL of an item's TTL in epoch seconds, as model.ReadTTL
-// reads column x (an attribute's DynamoDB JSON): a number up to 1e11
-// (above is milliseconds), rounded up; NULL for none and for
+// ttl is the SQL of an item's TTL in epoch seconds, as model.ReadLease
+// reads column x (an attribute's DynamoDB JSON): a number up to
+// model.MaxTTL (above is milliseconds), rounded up; NULL for none and for
 // one DynamoDB ignores. x "" is a table without a TTL attribute.
 func (q *query) ttl(x string) string {
 	if x == "" {
 		return "CAST(NULL AS BIGINT)"
 	}
 	f := fmt.Sprintf("TRY_CAST(%s AS DOUBLE)", q.d.text(x, "N"))
-	return fmt.Sprintf("CAST(ceil(CASE WHEN %s <= 1e11 THEN %s END) AS BIGINT)", f, f)
+	return fmt.Sprintf("CAST(ceil(CASE WHEN %s <= %d THEN %s END) AS BIGINT)", f, model.MaxTTL, f)
 }
 
 func slotValues(n int) string {

@@ -715,8 +715,7 @@ func conditionsHold(conds []model.Cond, now model.Item) bool {
 			_, exists := now[c.Key]
 			ok = !exists || !same
 		case model.CondFreeOrExpired:
-			ttl := now[c.TTL]
-			ok = !present || ttl.Kind == model.KindN && numberNotAfter(ttl.S, strconv.FormatInt(c.Now, 10))
+			ok = !present || model.ReadLease(now, c.TTL).Verdict(c.Now) == model.TTLExpired
 		case model.CondEquals:
 			ok = same
 			if c.Absent {

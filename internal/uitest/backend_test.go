@@ -31,7 +31,7 @@ func TestGuardOnALockWithTTL(t *testing.T) {
 		{"expired 3 h ago", at(-3 * time.Hour), ""},
 		{"expiring this second", at(0), ""},
 		// Compared as a decimal, as DynamoDB does: half a second later is
-		// after now (ReadTTL rounds it up to the next second: reserved).
+		// after now (model.ReadLease rounds it up to the next second: reserved).
 		{"half a second later", model.N(strconv.FormatInt(now.Unix(), 10) + ".5"), "email ada@x is reserved until 2026-12-01 23:53:01 UTC (1 s more) by lock UNIQ#EMAIL#ada@x"},
 		{"reserved 12 min more", at(12 * time.Minute), "email ada@x is reserved until 2026-12-02 00:05:00 UTC (12 min more) by lock UNIQ#EMAIL#ada@x"},
 		{"a string", model.S("0"), "email ada@x is taken (its lock names no owner)"},

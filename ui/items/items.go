@@ -154,7 +154,9 @@ func (c *Cache) JudgedAt() int64 {
 // LockStatus is a lock item's status by the check, in words and as a
 // status: "checking" until a check has finished; reserved for a sound
 // lock whose TTL is ahead (a reservation, which the check counts but does
-// not list, or a lock whose holders expire with it).
+// not list, or a lock whose holders expire with it); a lock the check
+// does not list is judged by its TTL at the check's time, as the check
+// would (model.Lease).
 func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 	switch {
 	case l.Item == nil:
@@ -165,12 +167,18 @@ func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok {
 		return string(s), s
 	}
-	if c.dup(l.Constraint, l.Value) {
+	ttl := model.KeptLease(l.ExpiresAt).Verdict(c.report.Now)
+	switch {
+	case ttl == model.TTLExpired:
+		// Read after the check (which lists every expired lock), by the
+		// same rule: expired whoever holds the value, as the accounts
+		// view calls it.
+		return string(model.LockExpired), model.LockExpired
+	case c.dup(l.Constraint, l.Value):
 		// The lock is sound, but the value it guards is held twice: the
 		// accounts view calls it so too.
 		return string(model.LockDuplicate), model.LockDuplicate
-	}
-	if l.ExpiresAt != 0 && !model.Expired(l.ExpiresAt, c.report.Now) {
+	case ttl == model.TTLAhead:
 		return string(model.LockReserved), model.LockReserved
 	}
 	return string(model.LockOK), model.LockOK

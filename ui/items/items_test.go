@@ -109,3 +109,33 @@ func TestAnAccountReadUpdatesItsLocks(t *testing.T) {
 		t.Fatalf("a lock gone is %q", words)
 	}
 }
+
+// TestLockStatusOfALockTheCheckDidNotList: a lock read after the check
+// (not among its problems) is judged by its TTL at the check's time, as
+// the check judges one: expired whoever holds its value (before the
+// duplicate its value is), reserved while ahead, ok without a TTL.
+func TestLockStatusOfALockTheCheckDidNotList(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	const now = 1_764_600_000
+	report := &model.Report{Now: now, Problems: []model.Problem{sc.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#e5"})}}
+	c := New(&sc)
+	c.SetReport(report, report.Duplicates())
+	for _, tt := range []struct {
+		value     string
+		expiresAt int64
+		want      model.LockStatus
+	}{
+		{"a@x.io", 0, model.LockOK},
+		{"a@x.io", now + 60, model.LockReserved},
+		{"a@x.io", now, model.LockExpired},
+		{"a@x.io", 1, model.LockExpired}, // a TTL of 0 or below, as a view keeps it
+		{"dup@x.io", 0, model.LockDuplicate},
+		{"dup@x.io", now + 60, model.LockDuplicate},
+		{"dup@x.io", now - 60, model.LockExpired},
+	} {
+		l := model.Lock{Constraint: 0, Value: tt.value, Item: model.Item{}, ExpiresAt: tt.expiresAt}
+		if words, st := c.LockStatus(&l); st != tt.want || words != string(tt.want) {
+			t.Errorf("%s, expires at now%+d: %s (%q), want %s", tt.value, tt.expiresAt-now, st, words, tt.want)
+		}
+	}
+}
