@@ -3,8 +3,6 @@ package writes
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 
@@ -130,7 +128,6 @@ type ConsistentReader interface {
 // is not read: so it must run before the racers are cleaned up.
 func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, txs []backend.Tx, results []model.Result) ([]Violation, error) {
 	var refs []model.KeyRef
-	names := map[string][]string{} // table -> its key attributes
 	for i, tx := range txs {
 		if i >= len(results) || results[i].Outcome != model.Cancelled {
 			continue
@@ -138,7 +135,6 @@ func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, t
 		for _, a := range tx.Plan.Actions {
 			if a.Kind == model.ActPut || a.Kind == model.ActUpdate {
 				refs = append(refs, model.KeyRef{Table: a.Table, Key: a.Key})
-				names[a.Table] = slices.Sorted(maps.Keys(a.Key))
 			}
 		}
 	}
@@ -148,11 +144,7 @@ func RaceViolations(ctx context.Context, r ConsistentReader, sc *model.Schema, t
 	}
 	found := map[string]model.Item{}
 	err := r.ReadConsistent(ctx, refs, func(table string, it model.Item) {
-		key := map[string]string{}
-		for _, n := range names[table] {
-			key[n] = it[n].S
-		}
-		found[refText(table, key)] = it
+		found[refText(table, sc.KeyOf(table, it))] = it
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the cancelled racers' keys back: %w", err)
