@@ -80,10 +80,10 @@ func TestTTLCasesAt80x24(t *testing.T) {
 	d.press("3")
 	d.golden("ttl_problems_80x24")
 	d.wantRow("expired_lock (2)")
-	d.wantRow("UNIQ#EMAIL#ada@x", "held by ACCT#ada", "expired 3 h ago", "expired")
-	d.wantRow("UNIQ#EMAIL#gone@x", "owner ACCT#gone", "expired 3 h ago", "expired")
+	d.wantRow("UNIQ#EMAIL#ada@x", "email", "held by ACCT#ada", "expired 3 h ago", "expired")
+	d.wantRow("UNIQ#EMAIL#gone@x", "email", "owner ACCT#gone", "expired 3 h ago", "expired")
 	d.wantRow("expiring_lock (1)")
-	d.wantRow("UNIQ#EMAIL#bob@x", "held by ACCT#bob", "reserved 1 h more", "expiring")
+	d.wantRow("UNIQ#EMAIL#bob@x", "email", "held by ACCT#bob", "reserved 1 h more", "expiring")
 	if s := fields(d.screen()); !strings.Contains(s, `warning: `+tablePlaceholder+` {"PK":"UNIQ#HANDLE#carol","SK":"LOCK"}: ttl is {"S":"tomorrow"}, not a number`) {
 		t.Errorf("the problems view does not warn of the TTL that is a string:\n%s", d.screen())
 	}

@@ -195,7 +195,13 @@ func cutDetail(parts []Part, w int) (string, bool) {
 	over := full - w
 	for i, p := range parts {
 		widths[i] = cellWidth(p.Text)
-		if p.Rank == Words {
+	}
+	// Words go from the last, each only while the rest does not fit: a
+	// long explanation goes before the attribute, which tells rows of
+	// one group apart (all of them or none would make rows of one
+	// group take different forms).
+	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
+		if parts[i].Rank == Words {
 			over -= widths[i]
 			widths[i] = 0
 		}

@@ -1,6 +1,7 @@
 package rows
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/locktable/locktable/model"
@@ -66,6 +67,36 @@ func TestScreenKeepsWhatTellsRowsApart(t *testing.T) {
 			if width == 200 && (strings.Contains(line, "…") || !strings.Contains(line, "UNIQ#EMAIL#")) {
 				t.Errorf("at 200 a row is cut: %q", line)
 			}
+		}
+	}
+}
+
+// TestRowsOfAGroupTakeOneForm (issue 27, 9): at 200 columns the demo's
+// expired locks showed in two forms: those whose owner holds the value,
+// a detail a little too long for its column, lost their attribute and
+// their owner with what the expiry means, all their words at once, where
+// only the last had to go. (Here at 180, where these keys make the
+// same squeeze.)
+func TestRowsOfAGroupTakeOneForm(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	st := styles.New(true)
+	r := Renderer{Schema: &sc, Styles: &st}
+	const now = 1_800_000_000
+	var cs []Cells
+	for i, v := range []string{"ada.120@example.org", "alan.121@example.org", "frances.109@example.org"} {
+		owner := fmt.Sprintf("ACCT#%08x", i)
+		p := sc.LockProblem(model.ExpiredLock, 0, v, owner)
+		if i%2 == 1 {
+			p.Accounts = []string{owner} // the owner holds the value
+		}
+		p.ExpiresAt = now - 3*3600
+		cs = append(cs, r.ProblemCells(&p, now))
+	}
+	l := Measure(cs, 180)
+	for _, c := range cs {
+		line := strings.Join(strings.Fields(ansi.Strip(r.Line(c, l, false))), " ")
+		if !strings.Contains(line, " email ") || !strings.Contains(line, "expired 3 h ago") {
+			t.Errorf("at 180 a row lost its attribute or its expiry: %q", line)
 		}
 	}
 }
