@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -77,15 +78,13 @@ type Model struct {
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
 	// reloading: a reload's first page is on its way; the rows shown stay
-	// until it comes. stale is why it did not (the rows are as last read),
-	// said in full above them (staleLines, wrapped to the width); resumed
-	// is where the paging before the reload stood, to go on from there.
-	reloading  bool
-	stale      error
-	staleLines []string
-	resumed    backend.Cursor
-	judgedBy   *model.Report // the report the rows were judged by when the reload began
-	w, h       int
+	// until it comes. stale says why it did not (the rows are as last
+	// read); resumed is where the paging before the reload stood, to go
+	// on from there.
+	reloading bool
+	stale     pager.Stale
+	resumed   backend.Cursor
+	judgedBy  *model.Report // the report the rows were judged by when the reload began
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
 	restore *selection
@@ -227,26 +226,14 @@ func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
 }
 
 // SetSize sets the view's size in cells.
-func (m *Model) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.layout()
-}
-
-// layout says why the rows are stale above them, wrapped to the width,
-// and gives the list the rest.
-func (m *Model) layout() {
-	m.staleLines = nil
-	if m.stale != nil {
-		m.staleLines = items.StaleLines(m.stale, m.w)
-	}
-	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
-}
+func (m *Model) SetSize(w, h int) { m.stale.Layout(w, h, &m.list) }
 
 // Prefetch asks for the next page when fewer than a few screens of rows
-// are loaded below the selection, so that scrolling does not wait.
+// are loaded below the selection, so that scrolling does not wait; none
+// after a failed read, until Retry (as every paged view, ui/pager).
 func (m *Model) Prefetch() tea.Cmd {
 	left := len(m.src.body) - (m.list.Cursor() - len(m.src.top))
-	if m.loading || m.next.Done() || m.list.Height() == 0 || left >= 3*m.list.Height() {
+	if m.loading || m.retry != nil || m.next.Done() || m.list.Height() == 0 || left >= 3*m.list.Height() {
 		return nil
 	}
 	m.loading = true
@@ -470,8 +457,8 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	if msg.err != nil && m.reloading {
 		// The rows stay as they were read, said to be so.
 		m.reloading, m.next = false, m.resumed
-		m.err, m.retry, m.stale = msg.err, (*Model).Reload, msg.err
-		m.layout()
+		m.err, m.retry = msg.err, (*Model).Reload
+		m.stale.Set(msg.err, &m.list)
 		return m, nil
 	}
 	if msg.err != nil {
@@ -522,8 +509,8 @@ func (m *Model) replaceRows() {
 	if m.restore == nil {
 		m.restore = m.src.selection(cursor)
 	}
-	m.reloading, m.stale = false, nil
-	m.layout()
+	m.reloading = false
+	m.stale.Set(nil, &m.list)
 	m.src.reset()
 	// The check runs anew: until it ends the rows say what was read. (A
 	// reload that fails keeps the rows and their judgement, stale.)
@@ -589,19 +576,12 @@ func (m Model) View() string {
 		}
 		return m.r.Styles.Dim.Render("  " + msg)
 	}
-	if m.staleLines != nil {
-		var b strings.Builder
-		for _, l := range m.staleLines {
-			b.WriteString(m.r.Styles.Error.Render(l) + "\n")
-		}
-		return b.String() + m.list.View()
-	}
-	return m.list.View()
+	return m.stale.Above(m.list.View(), m.r.Styles)
 }
 
 // Stale is why the rows are as last read and not as they are now (a
 // reload failed), nil when they are not.
-func (m Model) Stale() error { return m.stale }
+func (m Model) Stale() error { return m.stale.Err() }
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {

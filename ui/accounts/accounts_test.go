@@ -2,7 +2,11 @@ package accounts
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/uitest"
@@ -31,5 +35,46 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	m, _ = m.Update(reload())
 	if m.Count() != 2 || m.Loading() {
 		t.Errorf("the reload's page: %d accounts, loading %v; want 2, done", m.Count(), m.Loading())
+	}
+}
+
+// TestFailedReadStopsPaging: after a page fails, moving asks for no more
+// pages until Retry, as in every paged view (ui/pager); Retry reads the
+// page again.
+func TestFailedReadStopsPaging(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	b := uitest.New(sc)
+	for i := range 120 {
+		b.Put(sc.Table, dynamotest.Account(fmt.Sprintf("ACCT#%03d", i), fmt.Sprintf("u%d@x.io", i), fmt.Sprintf("u%d", i)))
+	}
+	st := styles.New(true)
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m.SetSize(100, 10) // pages of 50 accounts
+	m, _ = m.Update(m.Init()())
+	if m.Count() != 50 || m.Done() {
+		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.Count(), m.Done())
+	}
+	b.Fail("AccountsPage", errors.New("throttled"))
+	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	if cmd == nil {
+		t.Fatal("the end of the rows asks for no page")
+	}
+	m, _ = m.Update(cmd())
+	if m.Err() == nil {
+		t.Fatal("the failed page is not the view's error")
+	}
+	calls := b.Calls("AccountsPage")
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: tea.KeyDown}, {Code: tea.KeyUp}} {
+		if m, cmd = m.Update(k); cmd != nil {
+			m, _ = m.Update(cmd())
+		}
+	}
+	if n := b.Calls("AccountsPage") - calls; n != 0 {
+		t.Errorf("after a failed read, moving read %d pages more, want none until r", n)
+	}
+	b.Fail("AccountsPage", nil)
+	m, _ = m.Update(m.Retry()())
+	if m.Err() != nil || m.Count() != 100 {
+		t.Errorf("after the retry: err %v, %d accounts; want 100", m.Err(), m.Count())
 	}
 }

@@ -65,7 +65,13 @@ type source struct {
 	unpin   string // the key that unpins, as a note says it
 	screen  rows.Screen
 	matched lastMatch
+	// generation counts the changes to rows other than accounts added
+	// at the end of the body (browser.Appending): a kept filter judges
+	// again only the rows a page adds.
+	generation int
 }
+
+func (d *source) Generation() int { return d.generation }
 
 func newSource(r *rows.Renderer, unpin string) *source {
 	_, many := r.Schema.Nouns()
@@ -196,6 +202,7 @@ func (d *source) appendAccounts(page []model.AccountView) {
 // reset forgets every account (a reload).
 func (d *source) reset() {
 	d.main, d.body, d.index = nil, nil, map[string]int{}
+	d.generation++
 }
 
 // rebuildTop lays out the top part again and returns how many rows it
@@ -235,6 +242,9 @@ func (d *source) rebuildTop() int {
 	}
 	if d.pin != nil || len(d.orphans) > 0 {
 		top = append(top, rows.Row{Kind: rows.Note, Text: d.many})
+	}
+	if !slices.Equal(top, d.top) {
+		d.generation++
 	}
 	d.top = top
 	return len(top) - before
@@ -360,6 +370,7 @@ func (d *source) remove(ids []string) {
 func (d *source) dropFromBody(gone map[string]bool) {
 	main := d.main
 	d.main, d.body, d.index = nil, nil, map[string]int{}
+	d.generation++
 	for _, id := range main {
 		if !gone[id] {
 			d.index[id] = len(d.main)

@@ -12,14 +12,12 @@ package pager
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/ui/browser"
-	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 )
 
@@ -74,14 +72,11 @@ type Model[P, R any] struct {
 	followEnd bool
 	err       error
 	// reloading: a reload's first page is on its way; the rows shown stay
-	// until it comes, and stay, stale, if it does not (stale is why,
-	// staleLines says it in full above the rows; resumed is where the
-	// paging stood before, to go on from there).
-	reloading  bool
-	stale      error
-	staleLines []string
-	resumed    backend.Cursor
-	w, h       int
+	// until it comes, and stay, stale, if it does not (stale says why;
+	// resumed is where the paging stood before, to go on from there).
+	reloading bool
+	stale     Stale
+	resumed   backend.Cursor
 }
 
 // New returns a pager that reads with read and shows rows as look says,
@@ -92,20 +87,7 @@ func New[P, R any](ctx context.Context, read Read[P], look Look[P, R], r *rows.R
 }
 
 // SetSize sets the pager's size in cells.
-func (m *Model[P, R]) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.layout()
-}
-
-// layout says why the rows are stale above them, wrapped to the width,
-// and gives the list the rest.
-func (m *Model[P, R]) layout() {
-	m.staleLines = nil
-	if m.stale != nil {
-		m.staleLines = items.StaleLines(m.stale, m.w)
-	}
-	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
-}
+func (m *Model[P, R]) SetSize(w, h int) { m.stale.Layout(w, h, &m.list) }
 
 // Show marks the pager shown: from now on its pages load.
 func (m *Model[P, R]) Show() tea.Cmd {
@@ -159,7 +141,7 @@ func (m *Model[P, R]) Retry() tea.Cmd {
 		return nil
 	}
 	m.err = nil
-	if m.stale != nil {
+	if m.stale.Err() != nil {
 		return m.Reload()
 	}
 	return m.Prefetch()
@@ -187,15 +169,15 @@ func (m *Model[P, R]) onPage(msg PageMsg[P]) {
 	m.loading = false
 	if m.err = msg.err; m.err != nil {
 		if m.reloading {
-			m.reloading, m.next, m.stale = false, m.resumed, msg.err
-			m.layout()
+			m.reloading, m.next = false, m.resumed
+			m.stale.Set(msg.err, &m.list)
 		}
 		return
 	}
 	if m.reloading {
-		m.reloading, m.stale = false, nil
+		m.reloading = false
 		m.src.reset()
-		m.layout()
+		m.stale.Set(nil, &m.list)
 		m.list.SetCursor(0)
 	}
 	m.src.add(msg.page.Rows)
@@ -235,11 +217,7 @@ func (m Model[P, R]) View() string {
 			return m.r.Styles.Dim.Render("  " + m.src.look.Empty() + " so far (reading on…)")
 		}
 	}
-	var b strings.Builder
-	for _, l := range m.staleLines {
-		b.WriteString(m.r.Styles.Error.Render(l) + "\n")
-	}
-	return b.String() + m.list.View()
+	return m.stale.Above(m.list.View(), m.r.Styles)
 }
 
 // Status says where the selection is among how many rows, what the
@@ -275,7 +253,7 @@ func (m Model[P, R]) Err() error { return m.err }
 
 // Stale is why the rows are as last read and not as they are now (a
 // reload failed), nil when they are not.
-func (m Model[P, R]) Stale() error { return m.stale }
+func (m Model[P, R]) Stale() error { return m.stale.Err() }
 
 // Loading reports whether a page is being read.
 func (m Model[P, R]) Loading() bool { return m.loading }
