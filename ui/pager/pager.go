@@ -57,26 +57,18 @@ type PageMsg[P any] struct {
 
 // Model is a paged list.
 type Model[P, R any] struct {
-	ctx     context.Context
-	read    Read[P]
-	r       *rows.Renderer
-	km      browser.KeyMap
-	src     *source[P, R]
-	list    browser.Model
-	req     Request
-	next    backend.Cursor
-	shown   bool // the view was shown: it keeps its pages loaded
-	loading bool
+	ctx    context.Context
+	read   Read[P]
+	r      *rows.Renderer
+	km     browser.KeyMap
+	src    *source[P, R]
+	list   browser.Model
+	paging Paging
+	shown  bool // the pager was shown: it keeps its pages loaded
 	// followEnd: G keeps the selection on the last row as pages arrive,
 	// so that one press reads to the end.
 	followEnd bool
-	err       error
-	// reloading: a reload's first page is on its way; the rows shown stay
-	// until it comes, and stay, stale, if it does not (stale says why;
-	// resumed is where the paging stood before, to go on from there).
-	reloading bool
-	stale     Stale
-	resumed   backend.Cursor
+	stale     Stale // why the rows are as last read: a reload failed
 }
 
 // New returns a pager that reads with read and shows rows as look says,
@@ -99,19 +91,18 @@ func (m *Model[P, R]) Show() tea.Cmd {
 // are loaded below the selection, so that scrolling does not wait; none
 // after a failed read, until Retry.
 func (m *Model[P, R]) Prefetch() tea.Cmd {
-	if !m.shown || m.loading || m.err != nil || m.next.Done() || m.src.Len()-m.list.Cursor() >= m.ahead() {
+	if !m.shown || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
 		return nil
 	}
-	return m.load()
+	return m.load(m.paging.Start())
 }
 
 // ahead is how many rows a page asks for: a few screens.
 func (m *Model[P, R]) ahead() int { return 3 * m.list.Height() }
 
-// load asks for the page at m.next.
-func (m *Model[P, R]) load() tea.Cmd {
-	m.loading = true
-	ctx, read, req, from, want := m.ctx, m.read, m.req, m.next, m.ahead()
+// load asks for the page at from, for request req.
+func (m *Model[P, R]) load(req Request, from backend.Cursor) tea.Cmd {
+	ctx, read, want := m.ctx, m.read, m.ahead()
 	return func() tea.Msg {
 		page, err := read(ctx, from, want)
 		return PageMsg[P]{req: req, page: page, err: err}
@@ -121,39 +112,31 @@ func (m *Model[P, R]) load() tea.Cmd {
 // Reload reads every row again once shown. The rows shown stay until the
 // first page comes; if it does not, they stay, stale.
 func (m *Model[P, R]) Reload() tea.Cmd {
-	m.req++
 	if !m.shown {
+		m.paging.Restart()
 		m.src.reset()
-		m.next = backend.Cursor{}
 		return nil
 	}
-	if !m.reloading {
-		m.resumed = m.next
-	}
-	m.reloading, m.next, m.err, m.followEnd = true, backend.Cursor{}, nil, false
-	return m.load()
+	m.followEnd = false
+	return m.load(m.paging.Reload())
 }
 
 // Retry forgets the failure and redoes what failed: the reload, or the
 // page. Nil when nothing failed.
 func (m *Model[P, R]) Retry() tea.Cmd {
-	if m.err == nil {
-		return nil
-	}
-	m.err = nil
-	if m.stale.Err() != nil {
+	switch m.paging.Retry() {
+	case FailedReload:
 		return m.Reload()
+	case Failed:
+		return m.Prefetch()
 	}
-	return m.Prefetch()
+	return nil
 }
 
 // Update handles pages, the list's keys and the mouse.
 func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 	switch msg := msg.(type) {
 	case PageMsg[P]:
-		if msg.req != m.req {
-			return m, nil
-		}
 		m.onPage(msg)
 	case tea.KeyPressMsg:
 		m.list, _ = m.list.Update(msg)
@@ -166,22 +149,18 @@ func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 }
 
 func (m *Model[P, R]) onPage(msg PageMsg[P]) {
-	m.loading = false
-	if m.err = msg.err; m.err != nil {
-		if m.reloading {
-			m.reloading, m.next = false, m.resumed
-			m.stale.Set(msg.err, &m.list)
-		}
+	switch m.paging.Answer(msg.req, msg.page.Next, msg.err) {
+	case Dropped, Failed:
 		return
-	}
-	if m.reloading {
-		m.reloading = false
+	case FailedReload:
+		m.stale.Set(msg.err, &m.list)
+		return
+	case Reloaded:
 		m.src.reset()
 		m.stale.Set(nil, &m.list)
 		m.list.SetCursor(0)
 	}
 	m.src.add(msg.page.Rows)
-	m.next = msg.page.Next
 	if m.followEnd {
 		m.list.SetCursor(m.src.Len() - 1)
 	} else {
@@ -209,9 +188,9 @@ func (m Model[P, R]) Selected() (R, bool) {
 // are none: none at all, or none so far while pages that found none are
 // read on (a scan for a few items among many reads many pages).
 func (m Model[P, R]) View() string {
-	if m.src.Len() == 0 && m.err == nil {
+	if m.src.Len() == 0 && m.paging.Err() == nil {
 		switch {
-		case m.next.Done() && !m.loading:
+		case m.paging.Done() && !m.paging.Loading():
 			return m.r.Styles.Dim.Render("  " + m.src.look.Empty())
 		case m.shown:
 			return m.r.Styles.Dim.Render("  " + m.src.look.Empty() + " so far (reading on…)")
@@ -225,7 +204,7 @@ func (m Model[P, R]) View() string {
 // ("locks loaded").
 func (m Model[P, R]) Status(loaded string) string {
 	more := ""
-	if !m.next.Done() {
+	if !m.paging.Done() {
 		more = ", more below"
 	}
 	kept, of := m.list.Matched()
@@ -246,23 +225,23 @@ func (m Model[P, R]) Matched() (kept, of int) { return m.list.Matched() }
 // Request is the request id the answers to reads made now carry: a view
 // that reads more for its rows (a lock read again) drops answers to an
 // older one.
-func (m Model[P, R]) Request() Request { return m.req }
+func (m Model[P, R]) Request() Request { return m.paging.Request() }
 
 // Err is what the last read failed with, nil if it did not fail.
-func (m Model[P, R]) Err() error { return m.err }
+func (m Model[P, R]) Err() error { return m.paging.Err() }
 
 // Stale is why the rows are as last read and not as they are now (a
 // reload failed), nil when they are not.
 func (m Model[P, R]) Stale() error { return m.stale.Err() }
 
 // Loading reports whether a page is being read.
-func (m Model[P, R]) Loading() bool { return m.loading }
+func (m Model[P, R]) Loading() bool { return m.paging.Loading() }
 
 // Shown reports whether the pager was ever shown (and so reads its pages).
 func (m Model[P, R]) Shown() bool { return m.shown }
 
 // Done reports whether every page is loaded.
-func (m Model[P, R]) Done() bool { return m.next.Done() }
+func (m Model[P, R]) Done() bool { return m.paging.Done() }
 
 // Count is how many rows are loaded.
 func (m Model[P, R]) Count() int { return m.src.Len() }
