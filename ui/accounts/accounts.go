@@ -328,7 +328,7 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 			orphans = append(orphans, p)
 		}
 	}
-	m.src.orphans, m.src.partial = orphans, partial
+	m.src.setOrphans(orphans, partial)
 	m.keepSelection(m.src.rebuildTop())
 }
 

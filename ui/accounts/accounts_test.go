@@ -38,10 +38,9 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	}
 }
 
-// TestFailedReadStopsPaging: after a page fails, moving asks for no more
-// pages until Retry, as in every paged view (ui/pager); Retry reads the
-// page again.
-func TestFailedReadStopsPaging(t *testing.T) {
+// firstOf120 is the view on 120 accounts, u0 to u119, in pages of 50,
+// and its first page read.
+func firstOf120() (*uitest.Backend, Model) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	b := uitest.New(sc)
 	for i := range 120 {
@@ -49,8 +48,16 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	}
 	st := styles.New(true)
 	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
-	m.SetSize(100, 10) // pages of 50 accounts
+	m.SetSize(100, 10)
 	m, _ = m.Update(m.Init()())
+	return b, m
+}
+
+// TestFailedReadStopsPaging: after a page fails, moving asks for no more
+// pages until Retry, as in every paged view (ui/pager); Retry reads the
+// page again.
+func TestFailedReadStopsPaging(t *testing.T) {
+	b, m := firstOf120()
 	if m.Count() != 50 || m.Done() {
 		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.Count(), m.Done())
 	}
@@ -76,5 +83,36 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	m, _ = m.Update(m.Retry()())
 	if m.Err() != nil || m.Count() != 100 {
 		t.Errorf("after the retry: err %v, %d accounts; want 100", m.Err(), m.Count())
+	}
+}
+
+// TestKeptFilterFollowsPagesAndPins: a filter kept while pages come
+// keeps the accounts of each page that match, and judges again the rows
+// on top when a pin replaces them, even one as long.
+func TestKeptFilterFollowsPagesAndPins(t *testing.T) {
+	b, m := firstOf120()
+	m.SetFilter("1") // the last row it keeps on each page is near the page's end: G reads on
+	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	for cmd != nil {
+		m, cmd = m.Update(cmd())
+	}
+	// 1, 10-19, 21, 31 ... 91, 100-119: 39 accounts, with their locks.
+	if kept, of := m.Matched(); m.Count() != 120 || kept != 39*3 || of != 120*3 {
+		t.Fatalf("%d accounts read, the filter keeps %d rows of %d; want 120, 117 of 360", m.Count(), kept, of)
+	}
+	pin := func(id string) {
+		a, _, err := b.Account(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ = m.Update(PinMsg{Pin: Pin{Title: "found", Accounts: []model.AccountView{a}}})
+	}
+	pin("ACCT#001")
+	if kept, _ := m.Matched(); kept != 40*3 {
+		t.Errorf("u1 pinned: the filter keeps %d rows, want 120", kept)
+	}
+	pin("ACCT#002")
+	if kept, _ := m.Matched(); kept != 39*3 {
+		t.Errorf("u2 pinned instead: the filter keeps %d rows, want 117", kept)
 	}
 }
