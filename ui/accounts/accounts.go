@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -30,12 +31,9 @@ type Backend interface {
 	Account(ctx context.Context, id string) (model.AccountView, bool, error)
 }
 
-// reqID numbers reloads: an answer to a request made before one is dropped.
-type reqID int
-
 // PageMsg answers a page request.
 type PageMsg struct {
-	req  reqID
+	req  pager.Request
 	page backend.AccountPage
 	err  error
 }
@@ -43,7 +41,7 @@ type PageMsg struct {
 // RefreshedMsg carries accounts read again after a write; gone lists those
 // that no longer exist.
 type RefreshedMsg struct {
-	req     reqID
+	req     pager.Request
 	written []string // the accounts written (the others were read as related)
 	views   []model.AccountView
 	gone    []string
@@ -69,23 +67,15 @@ type Model struct {
 	km      KeyMap
 	src     *source
 	list    browser.Model
-	next    backend.Cursor
-	req     reqID
-	loading bool
+	paging  pager.Paging
 	// followEnd: G keeps the selection on the last row as pages arrive.
 	followEnd bool
 	// consistent: the pages are a reload's, read consistently.
 	consistent bool
-	// reloading: a reload's first page is on its way; the rows shown stay
-	// until it comes. stale is why it did not (the rows are as last read),
-	// said in full above them (staleLines, wrapped to the width); resumed
-	// is where the paging before the reload stood, to go on from there.
-	reloading  bool
-	stale      error
-	staleLines []string
-	resumed    backend.Cursor
-	judgedBy   *model.Report // the report the rows were judged by when the reload began
-	w, h       int
+	// stale says why the rows are as last read: a reload failed (the
+	// rows shown stay until a reload's first page comes).
+	stale    pager.Stale
+	judgedBy *model.Report // the report the rows were judged by when the reload began
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
 	restore *selection
@@ -99,8 +89,7 @@ type Model struct {
 	seekMore   bool
 	emptyTable bool   // the check scanned no item at all
 	note       string // what the last key could not do
-	err        error
-	retry      func(*Model) tea.Cmd // redoes what failed
+	err        error  // what reading accounts again after a write failed with
 	// first is the first page when it was asked for before the view
 	// existed (ui.Open): Init waits for it instead of asking again.
 	first FirstPage
@@ -140,7 +129,9 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Mode
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
-	return Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), loading: true, walk: -1}
+	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), walk: -1}
+	m.paging.Start() // Init asks for the first page
+	return m
 }
 
 // keys are the bindings as they work now: esc unpins only what is pinned;
@@ -193,13 +184,13 @@ func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
 // Init asks for the first page, or waits for the one asked for ahead.
 func (m Model) Init() tea.Cmd {
-	if first, req := m.first, m.req; first != nil {
+	if first, req := m.first, m.paging.Request(); first != nil {
 		return func() tea.Msg {
 			page, err := first()
 			return PageMsg{req: req, page: page, err: err}
 		}
 	}
-	return m.load(backend.Cursor{}, false)
+	return m.load(m.paging.Request(), backend.Cursor{}, false)
 }
 
 // UseItems makes the view keep its accounts in c, the item cache the
@@ -216,9 +207,9 @@ func (m *Model) DisableWrites() {
 	m.km.Fix.SetEnabled(false)
 }
 
-// load asks for the page that starts at from.
-func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
-	ctx, b, req := m.ctx, m.backend, m.req
+// load asks for the page that starts at from, for request req.
+func (m Model) load(req pager.Request, from backend.Cursor, consistent bool) tea.Cmd {
+	ctx, b := m.ctx, m.backend
 	want := Want(m.list.Height(), len(m.r.Schema.Constraints))
 	return func() tea.Msg {
 		page, err := b.AccountsPage(ctx, from, want, consistent)
@@ -227,69 +218,66 @@ func (m Model) load(from backend.Cursor, consistent bool) tea.Cmd {
 }
 
 // SetSize sets the view's size in cells.
-func (m *Model) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.layout()
-}
-
-// layout says why the rows are stale above them, wrapped to the width,
-// and gives the list the rest.
-func (m *Model) layout() {
-	m.staleLines = nil
-	if m.stale != nil {
-		m.staleLines = items.StaleLines(m.stale, m.w)
-	}
-	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
-}
+func (m *Model) SetSize(w, h int) { m.stale.Layout(w, h, &m.list) }
 
 // Prefetch asks for the next page when fewer than a few screens of rows
-// are loaded below the selection, so that scrolling does not wait.
+// are loaded below the selection, so that scrolling does not wait; none
+// after a failed read, until Retry (as every paged view, ui/pager).
 func (m *Model) Prefetch() tea.Cmd {
 	left := len(m.src.body) - (m.list.Cursor() - len(m.src.top))
-	if m.loading || m.next.Done() || m.list.Height() == 0 || left >= 3*m.list.Height() {
+	if m.list.Height() == 0 || !m.paging.Wants(left, 3*m.list.Height()) {
 		return nil
 	}
-	m.loading = true
-	return m.load(m.next, m.consistent)
+	return m.loadNext()
+}
+
+// loadNext asks for the next page.
+func (m *Model) loadNext() tea.Cmd {
+	req, from := m.paging.Start()
+	return m.load(req, from, m.consistent)
 }
 
 // Reload reads every account again, consistently, the pinned ones too.
 // The rows shown stay until the first page comes: if it does not, they
 // stay, marked stale, with why.
 func (m *Model) Reload() tea.Cmd {
-	m.req++
-	if !m.reloading {
-		m.resumed = m.next
-	}
-	m.reloading, m.judgedBy = true, m.src.items.Report()
-	m.next, m.loading, m.consistent = backend.Cursor{}, true, true
-	m.err, m.retry = nil, nil
+	req, from := m.paging.Reload()
+	m.judgedBy, m.consistent, m.err = m.src.items.Report(), true, nil
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
 	}
-	return tea.Batch(m.load(backend.Cursor{}, true), pinned)
+	return tea.Batch(m.load(req, from, true), pinned)
 }
 
-// Err is what failed, if anything did.
-func (m Model) Err() error { return m.err }
+// Err is what failed, if anything did: a page, or the accounts read
+// again after a write.
+func (m Model) Err() error {
+	if err := m.paging.Err(); err != nil {
+		return err
+	}
+	return m.err
+}
 
 // Retry forgets the failure and redoes what failed, when that can be
-// redone (nil otherwise).
+// redone (nil otherwise: the accounts read again after a write are read
+// again with a reload).
 func (m *Model) Retry() tea.Cmd {
-	retry := m.retry
-	m.err, m.retry = nil, nil
-	if retry == nil {
-		return nil
+	switch m.paging.Retry() {
+	case pager.FailedReload:
+		return m.Reload()
+	case pager.Failed:
+		return m.Prefetch()
 	}
-	return retry(m)
+	m.err = nil
+	return nil
 }
 
 // Refresh reads accounts ids again, consistently, after a write, and with
 // them every account shown whose rows name what they hold (a value, or
 // one of them as a lock's owner): the write changed what those rows say.
 func (m Model) Refresh(ids []string) tea.Cmd {
-	ctx, b, req := m.ctx, m.backend, m.req
+	ctx, b, req := m.ctx, m.backend, m.paging.Request()
 	read := slices.Clone(ids)
 	for _, id := range m.src.items.Related(ids) {
 		if _, shown := m.src.index[id]; shown || m.src.isPinned(id) {
@@ -340,7 +328,7 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 			orphans = append(orphans, p)
 		}
 	}
-	m.src.orphans, m.src.partial = orphans, partial
+	m.src.setOrphans(orphans, partial)
 	m.keepSelection(m.src.rebuildTop())
 }
 
@@ -450,44 +438,33 @@ func (m *Model) seek(dir int) tea.Cmd {
 			}
 		}
 	}
-	if dir > 0 && m.problems == nil && !m.next.Done() {
+	if dir > 0 && m.problems == nil && !m.paging.Done() {
 		m.seekMore, m.note = true, "looking for the next problem in the next page…"
-		if m.loading {
+		if m.paging.Loading() {
 			return nil
 		}
-		m.loading = true
-		return m.load(m.next, m.consistent)
+		return m.loadNext()
 	}
 	m.note = "no further problem among the rows loaded"
 	return nil
 }
 
 func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
-	if msg.req != m.req {
+	switch m.paging.Answer(msg.req, msg.page.Next, msg.err) {
+	case pager.Dropped, pager.Failed:
 		return m, nil
-	}
-	m.loading = false
-	if msg.err != nil && m.reloading {
-		// The rows stay as they were read, said to be so.
-		m.reloading, m.next = false, m.resumed
-		m.err, m.retry, m.stale = msg.err, (*Model).Reload, msg.err
-		m.layout()
+	case pager.FailedReload:
+		m.stale.Set(msg.err, &m.list) // the rows stay as they were read, said to be so
 		return m, nil
-	}
-	if msg.err != nil {
-		m.err, m.retry = msg.err, (*Model).Prefetch
-		return m, nil
-	}
-	m.err, m.retry = nil, nil
-	if m.reloading {
+	case pager.Reloaded:
 		m.replaceRows()
 	}
+	m.err = nil
 	m.src.appendAccounts(msg.page.Accounts)
 	if m.src.unpinListed() {
 		m.keepSelection(m.src.rebuildTop())
 	}
-	m.next = msg.page.Next
-	if m.next.Done() {
+	if m.paging.Done() {
 		m.consistent = false
 	}
 	if m.seekMore {
@@ -500,9 +477,8 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		if i, ok := m.src.rowOf(*m.restore); ok {
 			m.restore = nil
 			m.list.SetCursor(i)
-		} else if !m.next.Done() {
-			m.loading = true
-			return m, m.load(m.next, m.consistent)
+		} else if !m.paging.Done() {
+			return m, m.loadNext()
 		} else {
 			m.restore = nil // gone since: the top stays selected
 		}
@@ -522,8 +498,7 @@ func (m *Model) replaceRows() {
 	if m.restore == nil {
 		m.restore = m.src.selection(cursor)
 	}
-	m.reloading, m.stale = false, nil
-	m.layout()
+	m.stale.Set(nil, &m.list)
 	m.src.reset()
 	// The check runs anew: until it ends the rows say what was read. (A
 	// reload that fails keeps the rows and their judgement, stale.)
@@ -537,7 +512,7 @@ func (m *Model) replaceRows() {
 }
 
 func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
-	if msg.req != m.req {
+	if msg.req != m.paging.Request() {
 		return m, nil
 	}
 	if msg.err != nil {
@@ -582,37 +557,30 @@ func (m *Model) pin(p Pin) {
 
 // View renders the visible rows.
 func (m Model) View() string {
-	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
+	if m.src.Len() == 0 && m.paging.Done() && !m.paging.Loading() && m.Err() == nil {
 		msg := "no accounts"
 		if m.emptyTable {
 			msg = "this table is empty"
 		}
 		return m.r.Styles.Dim.Render("  " + msg)
 	}
-	if m.staleLines != nil {
-		var b strings.Builder
-		for _, l := range m.staleLines {
-			b.WriteString(m.r.Styles.Error.Render(l) + "\n")
-		}
-		return b.String() + m.list.View()
-	}
-	return m.list.View()
+	return m.stale.Above(m.list.View(), m.r.Styles)
 }
 
 // Stale is why the rows are as last read and not as they are now (a
 // reload failed), nil when they are not.
-func (m Model) Stale() error { return m.stale }
+func (m Model) Stale() error { return m.stale.Err() }
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {
 	switch {
 	case m.note != "":
 		return m.note
-	case m.loading:
+	case m.paging.Loading():
 		return "loading " + m.src.many + "…"
 	}
 	more := ""
-	if !m.next.Done() {
+	if !m.paging.Done() {
 		more = ", more below"
 	}
 	kept, of := m.list.Matched()
@@ -646,10 +614,10 @@ func (m Model) SampleIDs(n int) []string {
 }
 
 // Loading reports whether a page is being read.
-func (m Model) Loading() bool { return m.loading }
+func (m Model) Loading() bool { return m.paging.Loading() }
 
 // Done reports whether every page is loaded.
-func (m Model) Done() bool { return m.next.Done() }
+func (m Model) Done() bool { return m.paging.Done() }
 
 // Count is how many accounts are loaded (pinned ones aside).
 func (m Model) Count() int { return len(m.src.main) }

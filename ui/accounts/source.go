@@ -65,7 +65,30 @@ type source struct {
 	unpin   string // the key that unpins, as a note says it
 	screen  rows.Screen
 	matched lastMatch
+	// generation counts the changes to rows other than accounts added
+	// at the end of the body (browser.Appending): a kept filter judges
+	// again only the rows a page adds. A row on top names a pinned account
+	// or an orphan by its place: what is at that place changing is a
+	// change too.
+	generation int
 }
+
+// setOrphans lists orphans on top, partial when the check is unfinished.
+func (d *source) setOrphans(orphans []model.Problem, partial bool) {
+	shown := func(ps []model.Problem) []model.Problem { return ps[:min(len(ps), maxOrphanRows)] }
+	if !slices.EqualFunc(shown(d.orphans), shown(orphans), sameLock) {
+		d.generation++
+	}
+	d.orphans, d.partial = orphans, partial
+}
+
+// sameLock reports whether problems p and q are of one lock, as a row
+// shows it.
+func sameLock(p, q model.Problem) bool {
+	return p.Kind == q.Kind && p.ConstraintIndex() == q.ConstraintIndex() && p.Value == q.Value && p.Owner == q.Owner
+}
+
+func (d *source) Generation() int { return d.generation }
 
 func newSource(r *rows.Renderer, unpin string) *source {
 	_, many := r.Schema.Nouns()
@@ -196,6 +219,7 @@ func (d *source) appendAccounts(page []model.AccountView) {
 // reset forgets every account (a reload).
 func (d *source) reset() {
 	d.main, d.body, d.index = nil, nil, map[string]int{}
+	d.generation++
 }
 
 // rebuildTop lays out the top part again and returns how many rows it
@@ -236,6 +260,9 @@ func (d *source) rebuildTop() int {
 	if d.pin != nil || len(d.orphans) > 0 {
 		top = append(top, rows.Row{Kind: rows.Note, Text: d.many})
 	}
+	if !slices.Equal(top, d.top) {
+		d.generation++
+	}
 	d.top = top
 	return len(top) - before
 }
@@ -252,7 +279,11 @@ func (d *source) unpinListed() bool {
 	if len(d.pinned) == 0 {
 		d.pin = nil
 	}
-	return len(d.pinned) != n
+	if len(d.pinned) != n {
+		d.generation++
+		return true
+	}
+	return false
 }
 
 // isPinned reports whether account id is shown in the pinned group.
@@ -261,6 +292,7 @@ func (d *source) isPinned(id string) bool { return slices.Contains(d.pinned, id)
 // setPin shows p on top (nil: nothing), its accounts put in the item cache.
 func (d *source) setPin(p *Pin) {
 	d.pin, d.pinned = p, nil
+	d.generation++
 	if p == nil {
 		return
 	}
@@ -279,11 +311,15 @@ func (d *source) prunePinnedOrphans(problems []model.Problem) {
 	if d.pin == nil || len(d.pin.Orphans) == 0 {
 		return
 	}
+	n := len(d.pin.Orphans)
 	d.pin.Orphans = slices.DeleteFunc(d.pin.Orphans, func(o model.Problem) bool {
 		return !slices.ContainsFunc(problems, func(p model.Problem) bool {
 			return p.Kind == o.Kind && p.ConstraintIndex() == o.ConstraintIndex() && p.Value == o.Value
 		})
 	})
+	if len(d.pin.Orphans) != n {
+		d.generation++
+	}
 	d.sayIfEmptied()
 }
 
@@ -360,6 +396,7 @@ func (d *source) remove(ids []string) {
 func (d *source) dropFromBody(gone map[string]bool) {
 	main := d.main
 	d.main, d.body, d.index = nil, nil, map[string]int{}
+	d.generation++
 	for _, id := range main {
 		if !gone[id] {
 			d.index[id] = len(d.main)

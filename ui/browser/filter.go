@@ -13,15 +13,34 @@ type Matcher interface {
 	Match(i int, q string) bool
 }
 
+// Appending is a Source that changes only by rows added at its end, but
+// when its rows are replaced whole, which changes its Generation: a kept
+// filter then judges only the rows a page adds, not every row again.
+type Appending interface {
+	Generation() int
+}
+
 // filter is the rows a filter keeps: the source's rows that match q, and
 // the headings above them. judged is the source's length when they were
-// judged: a source that grew or shrank since is judged again.
+// judged (and generation its Generation, for an Appending source): a
+// source that grew or shrank since is judged again, only the rows added
+// when it is Appending and of the same generation.
 type filter struct {
-	q       string
-	shown   []int
-	matched int // rows of shown that matched (headings aside)
-	rows    int // the source's rows, headings aside, when judged
-	judged  int
+	q          string
+	shown      []int
+	matched    int // rows of shown that matched (headings aside)
+	rows       int // the source's rows, headings aside, when judged
+	judged     int
+	generation int
+	group      group // where the last row judged left off, for the rows added after it
+}
+
+// group is the group the filter's judging stopped in: its headings, not
+// shown until a row under them is kept; inRows says a row came after
+// them, kept that one was kept (the headings are shown).
+type group struct {
+	headings     []int
+	inRows, kept bool
 }
 
 func (f *filter) on() bool { return f.q != "" }
@@ -66,9 +85,14 @@ func (m *Model) SetFilter(q string) {
 	switch {
 	case q == "":
 		m.filter = filter{}
-	case old.on() && old.judged == m.src.Len() && strings.Contains(q, old.q):
+	case old.on() && old.judged == m.src.Len() && old.generation == m.generation() && strings.Contains(q, old.q):
 		m.filter = m.judge(q, old.shown)
 		m.filter.rows = old.rows
+		if !old.group.kept {
+			// The last group's headings are not among the rows old kept:
+			// the narrowed filter stops in that group all the same.
+			m.filter.group = old.group
+		}
 	default:
 		m.filter = m.judge(q, nil)
 	}
@@ -91,55 +115,79 @@ func (m Model) Pos() int { return m.cursor }
 // and their headings.
 func (m Model) Len() int { return m.n() }
 
-// sync judges the rows again when the source grew or shrank under the
-// filter (a page came, rows were pinned or removed).
+// generation is the source's Generation, 0 when it is not Appending.
+func (m *Model) generation() int {
+	if a, ok := m.src.(Appending); ok {
+		return a.Generation()
+	}
+	return 0
+}
+
+// sync judges the rows again when the source changed under the filter (a
+// page came, rows were pinned or removed): only the rows a page added
+// when the source says the others are as they were.
 func (m *Model) sync() {
-	if m.filter.on() && m.filter.judged != m.src.Len() {
+	if !m.filter.on() {
+		return
+	}
+	n, gen := m.src.Len(), m.generation()
+	_, appending := m.src.(Appending)
+	switch {
+	case appending && gen == m.filter.generation && n > m.filter.judged:
+		m.filter.judge(m.src, m.filter.judged, n, nil)
+	case m.filter.judged != n || gen != m.filter.generation:
 		m.filter = m.judge(m.filter.q, nil)
 	}
 }
 
 // judge keeps the rows of from (nil: every row) that match q, with the
-// headings of their groups: a group is a run of headings and the rows up
-// to the next heading.
+// headings of their groups.
 func (m *Model) judge(q string, from []int) filter {
-	f := filter{q: q, shown: []int{}, judged: m.src.Len()}
-	match, ok := m.src.(Matcher)
-	if !ok {
-		return f
-	}
-	h, _ := m.src.(Headings)
-	var headings []int
-	inRows, kept := false, false
+	f := filter{q: q, shown: []int{}, generation: m.generation()}
 	n := len(from)
 	if from == nil {
 		n = m.src.Len()
 	}
-	for k := range n {
+	f.judge(m.src, 0, n, from)
+	f.judged = m.src.Len()
+	return f
+}
+
+// judge goes on judging rows from k to n of from (nil: source rows k to
+// n): a row is kept when it matches, and with it the headings of its
+// group (a run of headings and the rows up to the next heading).
+func (f *filter) judge(src Source, k, n int, from []int) {
+	f.judged = n
+	match, ok := src.(Matcher)
+	if !ok {
+		return
+	}
+	h, _ := src.(Headings)
+	g := &f.group
+	for ; k < n; k++ {
 		i := k
 		if from != nil {
 			i = from[k]
 		}
 		if h != nil && h.Heading(i) {
-			if inRows { // a new group
-				headings, inRows, kept = headings[:0], false, false
+			if g.inRows { // a new group
+				g.headings, g.inRows, g.kept = g.headings[:0], false, false
 			}
-			headings = append(headings, i)
+			g.headings = append(g.headings, i)
 			continue
 		}
-		inRows = true
+		g.inRows = true
 		f.rows++
-		if !match.Match(i, q) {
+		if !match.Match(i, f.q) {
 			continue
 		}
-		if !kept {
-			f.shown = append(f.shown, headings...)
-			kept = true
+		if !g.kept {
+			f.shown = append(f.shown, g.headings...)
+			g.kept = true
 		}
 		f.shown = append(f.shown, i)
 		f.matched++
 	}
-	return f
 }
 
 // Contains reports whether s contains q, ignoring case; q is in lower

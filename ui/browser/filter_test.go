@@ -154,3 +154,49 @@ func TestContainsIgnoresCase(t *testing.T) {
 		}
 	}
 }
+
+// pages is a source that grows a page at a time at its end, and is
+// replaced whole on a reload (browser.Appending).
+type pages struct {
+	words
+	generation int
+}
+
+func (p *pages) Generation() int { return p.generation }
+
+// TestKeptFilterJudgesOnlyAddedRows: a page added under a kept filter
+// has only its own rows judged, and they join the last group; rows
+// replaced whole are judged again, all of them.
+func TestKeptFilterJudgesOnlyAddedRows(t *testing.T) {
+	src := &pages{words: words{rows: []string{"#pinned", "ada", "#accounts", "bob"}}}
+	m := browser.New(browser.DefaultKeyMap(), src)
+	m.SetSize(80, 10)
+	m.SetFilter("a")
+	before := src.matches
+	src.rows = append(src.rows, "carl", "dave", "ed")
+	m = press(m, down)
+	if judged := src.matches - before; judged != 3 {
+		t.Errorf("a page of 3 rows under a kept filter judged %d rows, want 3", judged)
+	}
+	if got, want := shown(m), []string{"#pinned", "ada", "#accounts", "carl", "dave"}; !slices.Equal(got, want) {
+		t.Errorf("after the page the filter shows %q, want %q", got, want)
+	}
+	if kept, of := m.Matched(); kept != 3 || of != 5 {
+		t.Errorf("matched %d of %d, want 3 of 5", kept, of)
+	}
+	m.SetFilter("ca") // narrowed, then a page again
+	src.rows = append(src.rows, "cath")
+	m.SetCursor(m.Cursor())
+	if got, want := shown(m), []string{"#accounts", "carl", "cath"}; !slices.Equal(got, want) {
+		t.Errorf("narrowed, then a page: %q, want %q", got, want)
+	}
+	src.rows, src.generation = []string{"#accounts", "cal", "zed", "cy"}, src.generation+1
+	before = src.matches
+	m.SetCursor(m.Cursor())
+	if judged := src.matches - before; judged != 3 {
+		t.Errorf("rows replaced whole: %d judged, want all 3", judged)
+	}
+	if got, want := shown(m), []string{"#accounts", "cal"}; !slices.Equal(got, want) {
+		t.Errorf("after the rows were replaced the filter shows %q, want %q", got, want)
+	}
+}

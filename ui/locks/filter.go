@@ -2,17 +2,16 @@ package locks
 
 import "github.com/locktable/locktable/ui/browser"
 
-// Match reports whether lock i shows q (browser.Matcher): its key, its
+// Match reports whether the lock named shows q (pager.Look): its key, its
 // owner, its attribute or its status.
-func (d *source) Match(i int, q string) bool {
-	lock := d.lock(i)
-	l := &lock
-	sc := d.r.Schema
-	c := sc.Constraints[l.Constraint]
-	words, _ := d.lockStatus(l)
-	key := browser.Contains(l.Value, q)
+func (l *look) Match(name, q string) bool {
+	lock := l.items.Lock(name)
+	sc := l.r.Schema
+	c := sc.Constraints[lock.Constraint]
+	words, _ := l.items.LockStatus(&lock)
+	key := browser.Contains(lock.Value, q)
 	if c.InAccountTable() {
-		key = browser.ContainsJoined(c.Prefix, l.Value, q)
+		key = browser.ContainsJoined(c.Prefix, lock.Value, q)
 	}
-	return key || browser.Contains(l.Owner, q) || browser.Contains(c.Attr, q) || browser.Contains(words, q)
+	return key || browser.Contains(lock.Owner, q) || browser.Contains(c.Attr, q) || browser.Contains(words, q)
 }

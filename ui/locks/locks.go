@@ -6,7 +6,6 @@ package locks
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,10 +14,10 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -29,20 +28,13 @@ type Backend interface {
 	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
 }
 
-// reqID numbers reloads: an answer to a request made before one is dropped.
-type reqID int
-
 // PageMsg answers a page request.
-type PageMsg struct {
-	req  reqID
-	page backend.LockPage
-	err  error
-}
+type PageMsg = pager.PageMsg[model.Lock]
 
 // RefreshedMsg carries locks read again after a write: found holds those
 // there, by items.LockKey; the others of refs are gone.
 type RefreshedMsg struct {
-	req   reqID
+	req   pager.Request
 	refs  []model.KeyRef
 	found map[string]model.Item
 	err   error
@@ -53,32 +45,21 @@ type Model struct {
 	ctx     context.Context
 	backend Backend
 	km      KeyMap
-	src     *source
-	list    browser.Model
-	next    backend.Cursor
-	req     reqID
-	shown   bool // the view was shown: it keeps its pages loaded
-	loading bool
-	// followEnd: G keeps the selection on the last row as pages arrive,
-	// so that one press reads to the end, as in the accounts view.
-	followEnd bool
-	note      string  // what the last key could not do
-	asked     tea.Msg // what the last key asks of the write dialog (Asked)
-	err       error
-	// reloading: a reload's first page is on its way; the locks shown
-	// stay until it comes, and stay, stale, if it does not (stale is why;
-	// resumed is where the paging stood before, to go on from there).
-	reloading  bool
-	stale      error
-	staleLines []string // stale said in full, above the rows
-	resumed    backend.Cursor
-	w, h       int
+	look    *look
+	pager   pager.Model[model.Lock, string]
+	note    string  // what the last key could not do
+	asked   tea.Msg // what the last key asks of the write dialog (Asked)
+	err     error   // what reading locks again after a write failed with
 }
 
 // New returns the locks view, empty until Show.
-func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
-	src := &source{r: r, items: items.New(r.Schema)}
-	return Model{ctx: ctx, backend: backend, km: km, src: src, list: browser.New(km.KeyMap, src)}
+func New(ctx context.Context, b Backend, r *rows.Renderer, km KeyMap) Model {
+	lk := &look{r: r, items: items.New(r.Schema)}
+	read := func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.Lock], error) {
+		page, err := b.LocksPage(ctx, from, want)
+		return pager.Page[model.Lock]{Rows: page.Locks, Next: page.Next}, err
+	}
+	return Model{ctx: ctx, backend: b, km: km, look: lk, pager: pager.New(ctx, read, pager.Look[model.Lock, string](lk), r, km.KeyMap)}
 }
 
 // keys are the bindings as they work now: f needs a lock with a problem.
@@ -119,11 +100,12 @@ func (m Model) selectedProblematic() bool {
 // selectedStatus is the selected lock and its status, where the check has
 // judged it to have a problem.
 func (m Model) selectedStatus() (model.Lock, model.LockStatus, bool) {
-	if m.src.Len() == 0 || m.src.items.Report() == nil {
+	name, ok := m.pager.Selected()
+	if !ok || m.look.items.Report() == nil {
 		return model.Lock{}, "", false
 	}
-	l := m.src.lock(m.list.Cursor())
-	_, st := m.src.lockStatus(&l)
+	l := m.look.items.Lock(name)
+	_, st := m.look.items.LockStatus(&l)
 	_, kind := kindOf[st]
 	return l, st, st.Problematic() && kind
 }
@@ -136,7 +118,7 @@ func (m Model) SelectedProblem() (model.Problem, bool) {
 	if !ok {
 		return model.Problem{}, false
 	}
-	for _, p := range m.src.items.Report().Problems {
+	for _, p := range m.look.items.Report().Problems {
 		if p.ConstraintIndex() == l.Constraint && p.Value == l.Value && kindOf[st] == p.Kind {
 			return p, true
 		}
@@ -152,79 +134,40 @@ var kindOf = map[model.LockStatus]model.ProblemKind{
 
 // whyNot says why f, e or d (k) does nothing on the selected lock.
 func (m Model) whyNot(k tea.KeyPressMsg) string {
-	one, many := m.src.r.Schema.Nouns()
+	one, many := m.look.r.Schema.Nouns()
 	switch {
 	case key.Matches(k, m.km.Edit):
 		return k.String() + " renames " + article(one) + ", with its locks: in the " + many + " view"
 	case key.Matches(k, m.km.Delete):
 		return k.String() + " deletes " + article(one) + ", with its locks: in the " + many + " view"
 	}
-	if m.src.Len() == 0 {
+	name, ok := m.pager.Selected()
+	if !ok {
 		return "nothing to fix: no lock is loaded"
 	}
-	l := m.src.lock(m.list.Cursor())
-	words, _ := m.src.lockStatus(&l)
-	if m.src.items.Report() == nil {
+	l := m.look.items.Lock(name)
+	words, _ := m.look.items.LockStatus(&l)
+	if m.look.items.Report() == nil {
 		return "nothing to fix yet: the check has not judged this lock"
 	}
 	return "nothing to fix: this lock is " + words
 }
 
 // SetSize sets the view's size in cells.
-func (m *Model) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.layout()
-}
-
-// layout says why the locks are stale above them, and gives the list the
-// rest.
-func (m *Model) layout() {
-	m.staleLines = nil
-	if m.stale != nil {
-		m.staleLines = items.StaleLines(m.stale, m.w)
-	}
-	m.list.SetSize(m.w, max(m.h-len(m.staleLines), 1))
-}
+func (m *Model) SetSize(w, h int) { m.pager.SetSize(w, h) }
 
 // Show marks the view shown: from now on its pages load.
-func (m *Model) Show() tea.Cmd {
-	m.shown = true
-	return m.Prefetch()
-}
+func (m *Model) Show() tea.Cmd { return m.pager.Show() }
 
 // Prefetch asks for the next page when fewer than a few screens of rows
 // are loaded below the selection.
-func (m *Model) Prefetch() tea.Cmd {
-	ahead := 3 * m.list.Height()
-	if !m.shown || m.loading || m.next.Done() || len(m.src.locks)-m.list.Cursor() >= ahead {
-		return nil
-	}
-	return m.load()
-}
-
-// load asks for the page at m.next.
-func (m *Model) load() tea.Cmd {
-	m.loading = true
-	ctx, b, req, from, ahead := m.ctx, m.backend, m.req, m.next, 3*m.list.Height()
-	return func() tea.Msg {
-		page, err := b.LocksPage(ctx, from, ahead)
-		return PageMsg{req: req, page: page, err: err}
-	}
-}
+func (m *Model) Prefetch() tea.Cmd { return m.pager.Prefetch() }
 
 // Reload reads every lock again once shown. The locks shown stay until
 // the first page comes; if it does not, they stay, stale.
 func (m *Model) Reload() tea.Cmd {
-	m.req++
-	if !m.shown {
-		m.src.locks, m.next = nil, backend.Cursor{}
-		return nil
-	}
-	if !m.reloading {
-		m.resumed = m.next
-	}
-	m.reloading, m.next, m.err, m.followEnd = true, backend.Cursor{}, nil, false
-	return m.load()
+	m.err = nil
+	return m.pager.Reload()
 }
 
 // RefreshFor reads again, consistently, the locks listed that name one of
@@ -232,11 +175,11 @@ func (m *Model) Reload() tea.Cmd {
 // them over; a lock they hold now is read with the accounts) and the
 // locks at keys, which a write changed.
 func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
-	refs := append(m.src.items.LocksOf(ids), keys...)
+	refs := append(m.look.items.LocksOf(ids), keys...)
 	if len(refs) == 0 {
 		return nil
 	}
-	ctx, b, req, sc := m.ctx, m.backend, m.req, m.src.r.Schema
+	ctx, b, req, sc := m.ctx, m.backend, m.pager.Request(), m.look.r.Schema
 	return func() tea.Msg {
 		msg := RefreshedMsg{req: req, refs: refs, found: map[string]model.Item{}}
 		msg.err = b.ReadConsistent(ctx, refs, func(table string, it model.Item) {
@@ -251,24 +194,36 @@ func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
 
 // Stale is why the locks are as last read and not as they are now (a
 // reload failed), nil when they are not.
-func (m Model) Stale() error { return m.stale }
+func (m Model) Stale() error { return m.pager.Stale() }
 
-// Err is what failed, if anything did.
-func (m Model) Err() error { return m.err }
+// Err is what failed, if anything did: a page, or the locks read again
+// after a write.
+func (m Model) Err() error {
+	if err := m.pager.Err(); err != nil {
+		return err
+	}
+	return m.err
+}
 
-// Retry forgets the failure and asks for the page again.
+// Retry forgets the failure and redoes what failed: the page, or the
+// reload (the locks read again after a write are read with it).
 func (m *Model) Retry() tea.Cmd {
-	m.err = nil
-	return m.Prefetch()
+	if m.pager.Err() != nil {
+		return m.pager.Retry()
+	}
+	if m.err != nil {
+		return m.Reload()
+	}
+	return nil
 }
 
 // SetReport gives each lock its status from a finished check's report r
 // and its duplicate values dup.
-func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.src.items.SetReport(r, dup) }
+func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.look.items.SetReport(r, dup) }
 
 // UseItems makes the view judge its locks by c, the item cache the other
 // views share, instead of its own.
-func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
+func (m *Model) UseItems(c *items.Cache) { m.look.items = c }
 
 // DisableWrites turns off the key that asks for a write.
 func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }
@@ -276,32 +231,8 @@ func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case PageMsg:
-		if msg.req != m.req {
-			return m, nil
-		}
-		m.loading = false
-		if m.err = msg.err; m.err != nil {
-			if m.reloading {
-				m.reloading, m.next, m.stale = false, m.resumed, msg.err
-				m.layout()
-			}
-			return m, nil
-		}
-		if m.reloading {
-			m.reloading, m.stale, m.src.locks = false, nil, nil
-			m.layout()
-			m.list.SetCursor(0)
-		}
-		m.src.add(msg.page.Locks)
-		m.next = msg.page.Next
-		if m.followEnd {
-			m.list.SetCursor(m.src.Len() - 1)
-		} else {
-			m.list.SetCursor(m.list.Cursor())
-		}
 	case RefreshedMsg:
-		if msg.req != m.req {
+		if msg.req != m.pager.Request() {
 			return m, nil
 		}
 		if m.err = msg.err; m.err != nil {
@@ -309,11 +240,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		for _, ref := range msg.refs {
 			k := items.LockKey(ref.Table, ref.Key)
-			m.src.items.ReadLock(k, msg.found[k])
+			m.look.items.ReadLock(k, msg.found[k])
 		}
 		return m, nil
 	case tea.KeyPressMsg:
-		m.note, m.followEnd = "", false
+		m.note = ""
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
@@ -325,33 +256,32 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			} else {
 				m.note = m.whyNot(msg)
 			}
+			return m, nil
 		case key.Matches(msg, m.km.NextProblem, m.km.PrevProblem):
 			dir := 1
 			if key.Matches(msg, m.km.PrevProblem) {
 				dir = -1
 			}
-			if !m.list.Seek(dir, m.src.problematic) {
+			if !m.pager.Seek(dir, m.look.problematic) {
 				m.note = "no further problem among the rows loaded"
 			}
-		default:
-			m.list, _ = m.list.Update(msg)
-			m.followEnd = key.Matches(msg, m.km.Bottom)
+			return m, m.pager.Prefetch()
 		}
-	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		m.list, _ = m.list.Update(msg)
-		m.followEnd = false
 	}
-	return m, m.Prefetch()
+	var cmd tea.Cmd
+	m.pager, cmd = m.pager.Update(msg)
+	return m, cmd
 }
 
 // open asks for the detail of the selected lock, as listed.
 func (m Model) open() tea.Cmd {
-	if m.list.Len() == 0 {
+	name, ok := m.pager.Selected()
+	if !ok {
 		return nil
 	}
-	l := m.src.lock(m.list.Cursor())
-	words, _ := m.src.lockStatus(&l)
-	return events.Emit(detail.OpenMsg{Title: "lock " + m.src.r.ListedLockKey(&l) + "  (" + words + ")",
+	l := m.look.items.Lock(name)
+	words, _ := m.look.items.LockStatus(&l)
+	return events.Emit(detail.OpenMsg{Title: "lock " + m.look.r.ListedLockKey(&l) + "  (" + words + ")",
 		Render: func(model.Item) []string {
 			if l.Item == nil {
 				return []string{"this lock no longer exists (r reloads)"}
@@ -362,111 +292,70 @@ func (m Model) open() tea.Cmd {
 
 // SelectedRef is the key of the selected lock, for the copy keys.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	if m.list.Len() == 0 {
+	name, ok := m.pager.Selected()
+	if !ok {
 		return model.KeyRef{}, false
 	}
-	l := m.src.lock(m.list.Cursor())
+	l := m.look.items.Lock(name)
 	return model.KeyRef{Table: l.Table, Key: l.Key}, true
 }
 
 // View renders the visible rows, or says there are none.
-func (m Model) View() string {
-	if m.src.Len() == 0 && m.next.Done() && !m.loading && m.err == nil {
-		return m.src.r.Styles.Dim.Render("  no locks")
-	}
-	var b strings.Builder
-	for _, l := range m.staleLines {
-		b.WriteString(m.src.r.Styles.Error.Render(l) + "\n")
-	}
-	return b.String() + m.list.View()
-}
+func (m Model) View() string { return m.pager.View() }
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {
 	if m.note != "" {
 		return m.note
 	}
-	more := ""
-	if !m.next.Done() {
-		more = ", more below"
-	}
-	kept, of := m.list.Matched()
-	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
-		fmt.Sprintf("%s locks loaded%s", rows.Count(int64(len(m.src.locks))), more)
+	return m.pager.Status("locks loaded")
 }
 
 // SetFilter shows only the locks that contain q
 // (browser.Model.SetFilter); "" shows them all.
-func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+func (m *Model) SetFilter(q string) { m.pager.SetFilter(q) }
 
 // Filter is the filter in force, "" for none.
-func (m Model) Filter() string { return m.list.Filter() }
+func (m Model) Filter() string { return m.pager.Filter() }
 
 // Matched is how many locks the filter keeps, of how many.
-func (m Model) Matched() (kept, of int) { return m.list.Matched() }
+func (m Model) Matched() (kept, of int) { return m.pager.Matched() }
 
 // Loading reports whether a page is being read.
-func (m Model) Loading() bool { return m.loading }
+func (m Model) Loading() bool { return m.pager.Loading() }
 
 // Shown reports whether the view was ever shown (and so reads its pages).
-func (m Model) Shown() bool { return m.shown }
+func (m Model) Shown() bool { return m.pager.Shown() }
 
 // Done reports whether every page is loaded.
-func (m Model) Done() bool { return m.next.Done() }
+func (m Model) Done() bool { return m.pager.Done() }
 
 // Count is how many locks are loaded.
-func (m Model) Count() int { return len(m.src.locks) }
+func (m Model) Count() int { return m.pager.Count() }
 
-// source is the locks view's rows: every lock item, by its name in the
-// item cache, which holds it as last read and judges it once the check is
-// done. It implements browser.Source.
-type source struct {
-	r      *rows.Renderer
-	items  *items.Cache
-	locks  []string
-	screen rows.Screen
+// look is how a lock of the view looks (pager.Look): a row names a lock
+// in the item cache, which holds it as last read and judges it once the
+// check is done.
+type look struct {
+	r     *rows.Renderer
+	items *items.Cache
 }
 
-func (d *source) Len() int { return len(d.locks) }
+// Keep keeps a lock read in the cache, and lists its name there.
+func (l *look) Keep(lock model.Lock) string { return l.items.PutLock(lock) }
 
-// lock is the lock of row i, as the cache holds it.
-func (d *source) lock(i int) model.Lock { return d.items.Lock(d.locks[i]) }
-
-// add lists a page of locks, kept in the cache.
-func (d *source) add(page []model.Lock) {
-	for _, l := range page {
-		d.locks = append(d.locks, d.items.PutLock(l))
-	}
+func (l *look) Cells(name string) rows.Cells {
+	lock := l.items.Lock(name)
+	words, st := l.items.LockStatus(&lock)
+	return l.r.LockItemCells(&lock, words, st, l.items.JudgedAt())
 }
 
-// lockStatus is a lock's status in words: "checking" until the check is done.
-func (d *source) lockStatus(l *model.Lock) (string, model.LockStatus) { return d.items.LockStatus(l) }
+func (l *look) Empty() string { return "no locks" }
 
-// cells are row i's parts.
-func (d *source) cells(i int) (rows.Cells, bool) {
-	l := d.lock(i)
-	words, st := d.lockStatus(&l)
-	return d.r.LockItemCells(&l, words, st, d.items.JudgedAt()), true
-}
-
-// Measure lays out the rows about to be shown together (browser.Measurer).
-func (d *source) Measure(shown []int, width int) { d.screen.Measure(shown, width, d.cells) }
-
-func (d *source) Render(i, width int, selected bool) string {
-	l, measured := d.screen.Layout(width)
-	c, ok := d.screen.Cells(i)
-	if !ok {
-		c, _ = d.cells(i)
-	}
-	if !measured {
-		l = rows.Measure([]rows.Cells{c}, width)
-	}
-	return d.r.Line(c, l, selected)
-}
-
-func (d *source) problematic(i int) bool {
-	l := d.lock(i)
-	_, st := d.lockStatus(&l)
+// problematic reports whether the lock named shows a problem, for n and N.
+func (l *look) problematic(name string) bool {
+	lock := l.items.Lock(name)
+	_, st := l.items.LockStatus(&lock)
 	return st.Problematic()
 }
 

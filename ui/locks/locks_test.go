@@ -2,6 +2,7 @@ package locks
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -193,5 +194,49 @@ func TestRemappedEnter(t *testing.T) {
 	}
 	if !strings.Contains(km.ShortHelp()[0].Help().Key, "o") {
 		t.Errorf("help says %q", km.ShortHelp()[0].Help().Key)
+	}
+}
+
+// TestFailedReadStopsPaging: after a page fails, moving down asks for no
+// more pages (the view would ask the failing table again at every key);
+// the rows stay, and Retry asks for the page again.
+func TestFailedReadStopsPaging(t *testing.T) {
+	b := fixture()
+	sc := b.Schema()
+	st := styles.New(true)
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m.SetSize(100, 1) // 3 rows a page: 3 of the 4 locks
+	m, _ = m.Update(m.Show()())
+	if m.Count() != 3 || m.Done() {
+		t.Fatalf("first page: %d locks, done %v; want 3, more", m.Count(), m.Done())
+	}
+	b.Fail("LocksPage", errors.New("throttled"))
+	m, cmd := press(m, tea.KeyDown)
+	if cmd == nil {
+		t.Fatal("moving down asks for no page")
+	}
+	m, _ = m.Update(cmd())
+	if m.Err() == nil {
+		t.Fatal("the failed page is not the view's error")
+	}
+	calls := b.Calls("LocksPage")
+	for range 2 {
+		if m, cmd = press(m, tea.KeyDown); cmd != nil {
+			m, _ = m.Update(cmd())
+		}
+	}
+	if b.Calls("LocksPage") != calls {
+		t.Errorf("after a failed read, moving down read %d pages more, want none until r", b.Calls("LocksPage")-calls)
+	}
+	if m.Count() != 3 {
+		t.Errorf("%d locks after the failure, want the 3 read", m.Count())
+	}
+	b.Fail("LocksPage", nil)
+	if cmd = m.Retry(); cmd == nil {
+		t.Fatal("Retry asks for nothing")
+	}
+	m, _ = m.Update(cmd())
+	if m.Err() != nil || m.Count() != 4 || !m.Done() {
+		t.Errorf("after the retry: err %v, %d locks, done %v; want 4, done", m.Err(), m.Count(), m.Done())
 	}
 }

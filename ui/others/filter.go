@@ -1,19 +1,21 @@
 package others
 
-import "github.com/locktable/locktable/ui/browser"
+import (
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/browser"
+)
 
-// Match reports whether item i shows q (browser.Matcher): its key or its
+// Match reports whether item it shows q (pager.Look): its key or its
 // attributes, as its row shows them.
-func (d *source) Match(i int, q string) bool {
-	it := d.items[i]
-	return browser.Contains(d.r.ItemKey(it), q) || browser.Contains(d.r.ItemAttrs(it), q)
+func (l look) Match(it model.Item, q string) bool {
+	return browser.Contains(l.r.ItemKey(it), q) || browser.Contains(l.r.ItemAttrs(it), q)
 }
 
 // SetFilter keeps the items that contain q ("" shows them all).
-func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
+func (m *Model) SetFilter(q string) { m.pager.SetFilter(q) }
 
 // Filter is the filter in force, "" for none.
-func (m Model) Filter() string { return m.list.Filter() }
+func (m Model) Filter() string { return m.pager.Filter() }
 
 // Matched is how many items the filter keeps, of how many.
-func (m Model) Matched() (kept, of int) { return m.list.Matched() }
+func (m Model) Matched() (kept, of int) { return m.pager.Matched() }

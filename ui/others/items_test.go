@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -100,5 +102,83 @@ func TestEmptyAndFailed(t *testing.T) {
 	m, _ = m.Update(m.Retry()())
 	if m.Err() != nil || !strings.Contains(ansi.Strip(m.View()), "is other than an account or a lock") {
 		t.Errorf("after the retry, err %v:\n%s", m.Err(), m.View())
+	}
+}
+
+// TestFailedReloadKeepsTheItems: a reload whose first page fails keeps
+// the items read before, said to be stale and why, as the other views
+// do; r reloads again.
+func TestFailedReloadKeepsTheItems(t *testing.T) {
+	b := fixture(2)
+	m := newView(b, DefaultKeyMap())
+	m, _ = m.Update(m.Show()())
+	if m.Count() != 3 {
+		t.Fatalf("first page: %d items, want 3", m.Count())
+	}
+	b.Fail("OthersPage", errors.New("throttled"))
+	m, _ = m.Update(m.Reload()())
+	view := ansi.Strip(m.View())
+	if m.Count() != 3 || !strings.Contains(view, "CONFIG#001") {
+		t.Errorf("after a failed reload: %d items, want the 3 read before:\n%s", m.Count(), view)
+	}
+	if m.Err() == nil || !strings.Contains(view, "throttled") {
+		t.Errorf("the rows are not said to be stale, err %v:\n%s", m.Err(), view)
+	}
+	b.Fail("OthersPage", nil)
+	b.Put(b.Schema().Table, model.Item{"PK": model.S("CONFIG#new"), "SK": model.S("V1")})
+	m, _ = m.Update(m.Retry()())
+	if view = ansi.Strip(m.View()); m.Count() != 4 || strings.Contains(view, "throttled") {
+		t.Errorf("after r: %d items, want 4, no longer stale:\n%s", m.Count(), view)
+	}
+}
+
+// TestColumnsAlign: the items' attributes start in one column and their
+// statuses end in one, whatever the width of each key and value.
+func TestColumnsAlign(t *testing.T) {
+	b := uitest.Holding(model.Item{"PK": model.S("ORDER#1"), "SK": model.S("A"), "total": model.N("10")},
+		model.Item{"PK": model.S("ORDER#10"), "SK": model.S("A"), "total": model.N("100")})
+	m := newView(b, DefaultKeyMap())
+	m, _ = m.Update(m.Show()())
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("view:\n%s", m.View())
+	}
+	for _, col := range []string{"total=", "other"} {
+		if a, b := column(lines[0], col), column(lines[1], col); a < 0 || a != b {
+			t.Errorf("%q at column %d and %d:\n%s\n%s", col, a, b, lines[0], lines[1])
+		}
+	}
+}
+
+// column is the cell at which s first shows sub, -1 if it does not.
+func column(s, sub string) int {
+	i := strings.Index(s, sub)
+	if i < 0 {
+		return -1
+	}
+	return ansi.StringWidth(s[:i])
+}
+
+// scanning is a table whose other items are far into it: its first page
+// finds none, and there is more.
+type scanning struct{ Backend }
+
+func (scanning) OthersPage(_ context.Context, from backend.Cursor, _ int) (backend.ItemPage, error) {
+	return backend.ItemPage{Next: backend.At(from.Pos()+1, false)}, nil
+}
+
+// TestNoneFoundYetSaysSo: while the pages read find no item, the view
+// says it has found none so far and reads on, rather than stay blank.
+func TestNoneFoundYetSaysSo(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	st := styles.New(true)
+	m := New(context.Background(), scanning{}, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m.SetSize(100, 5)
+	m, cmd := m.Update(m.Show()())
+	if cmd == nil || m.Count() != 0 {
+		t.Fatalf("after an empty page: %d items, next page asked %v", m.Count(), cmd != nil)
+	}
+	if v := strings.TrimSpace(ansi.Strip(m.View())); !strings.Contains(v, "so far") {
+		t.Errorf("the view while no item is found yet: %q", v)
 	}
 }
