@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,50 @@ func TestTUISwitchTable(t *testing.T) {
 	tm.waitText("the history carried over", ":table "+second)
 	tm.keys("Escape")
 	tm.waitText("the line closed", "2 accounts loaded")
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}
+
+// TestTUITableTypoKeepsTheSession: :table with a typo quit the UI with
+// exit 2, losing the writes log and undo, and even a valid :table opened
+// the other table with an empty log. The typo is refused on the line, and
+// the log of the session's writes lasts across tables.
+func TestTUITableTypoKeepsTheSession(t *testing.T) {
+	ep, first := seededTable(t, "--accounts", "3")
+	client, _ := dynamotest.Client(t)
+	second := first + "-b"
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, second) })
+	state := t.TempDir()
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": state}, "seed", "--endpoint-url", ep, "--table", second, "--accounts", "2"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	tm := startTUISized(t, 120, 30, "--endpoint-url", ep, "--table", first, "--audit-log", state+"/audit.log")
+	tm.start()
+	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
+	tm.previewRenameAda0("ada@analytical.engine")
+	tm.keys("Enter")
+	tm.waitText("the result", "COMMITTED")
+	tm.keys("Enter")
+	tm.waitText("the new lock row", "└ UNIQ#EMAIL#ada@analytical.engine")
+
+	tm.keys(":")
+	tm.text("table nope")
+	tm.keys("Enter")
+	tm.waitText("the typo refused", `no NAME "nope"`)
+	tm.keys("Escape")
+	tm.waitText("the first table still", "locktable  │  "+first+" @ ")
+
+	tm.keys(":")
+	tm.text("table " + second)
+	tm.keys("Enter")
+	tm.waitText("the second table", "locktable  │  "+second+" @ ")
+	tm.waitText("its accounts", "2 accounts loaded")
+	tm.keys("w")
+	tm.waitFor("the write made on the first table", func(s string) bool {
+		return regexp.MustCompile(`#1 committed\s+rename\s+ACCT#00000000`).MatchString(s)
+	})
+	tm.keys("Escape")
 	if got := tm.quit(); got != "EXIT=0" {
 		t.Errorf("after q: %q, want EXIT=0", got)
 	}

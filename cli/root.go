@@ -22,6 +22,7 @@ import (
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
+	"github.com/locktable/locktable/ui/writelog"
 )
 
 // app holds the global flags and what they open.
@@ -50,9 +51,10 @@ type app struct {
 	keys     []config.Binding
 	mouse    bool
 	// reopen is the command line the terminal UI quit to be run with
-	// (:table, :target), nil for none; history is its command line's.
+	// (:table, :target), nil for none; carried is what that UI hands on
+	// to the one opened then.
 	reopen  []string
-	history []string
+	carried carried
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -65,24 +67,32 @@ type app struct {
 // exit status. What build leaves empty is read from the binary's build
 // information.
 func Main(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer) int {
-	var history []string
+	var c carried
 	for {
 		// The terminal UI may quit to be opened on another table or
 		// target (:table, :target): a fresh run, as if started so, but
-		// for the command line's history.
-		code, a := run(ctx, clk, build, args, stdout, stderr, history)
+		// for what the UI carries on (carried).
+		code, a := run(ctx, clk, build, args, stdout, stderr, c)
 		if a.reopen == nil || code != ExitOK {
 			return code
 		}
-		args, history = a.reopen, a.history
+		args, c = a.reopen, a.carried
 	}
 }
 
-// run runs locktable once with args (history is the UI's command line's
-// so far), and returns its exit status and the app, which holds the
-// command line to run next if the UI asked for one.
-func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer, history []string) (int, *app) {
-	a := &app{clock: clk, stdin: os.Stdin, stdout: stdout, stderr: stderr, history: history}
+// carried is what the terminal UI hands on to the one opened in its
+// place (:table, :target): the command line's history and the writes
+// log, which last as long as the UI runs, whatever table it shows.
+type carried struct {
+	history []string
+	writes  writelog.Writes
+}
+
+// run runs locktable once with args (c is what the UI it replaces, if
+// any, carries on), and returns its exit status and the app, which holds
+// the command line to run next if the UI asked for one.
+func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer, c carried) (int, *app) {
+	a := &app{clock: clk, stdin: os.Stdin, stdout: stdout, stderr: stderr, carried: c}
 	defer a.close()
 	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)

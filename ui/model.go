@@ -97,6 +97,9 @@ type Options struct {
 	// History is the command line's, from the UI this one replaces
 	// (Model.History after a Reopen).
 	History []string
+	// Writes are the writes log's, from the UI this one replaces
+	// (Model.Writes after a Reopen): the log lasts as long as the UI runs.
+	Writes writelog.Writes
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -159,10 +162,12 @@ type Model struct {
 	shownRef *model.KeyRef
 	ctx      context.Context
 	altBound bool // the config binds a key with alt: such keys are not split (escThen)
-	// tables are the endpoint's, for :table (nil until listed); reopen
-	// is what the UI quit to open instead (Reopen).
-	tables []string
-	reopen *Reopen
+	// tables are the endpoint's, for :table (nil until listed, or when
+	// they cannot be), listing while they are being read; reopen is what
+	// the UI quit to open instead (Reopen).
+	tables  []string
+	listing bool
+	reopen  *Reopen
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -222,6 +227,7 @@ func New(ctx context.Context, o Options) Model {
 		writable: true,
 		altBound: bindsAlt(o.Keys),
 	}
+	m.writelog.Carry(o.Writes)
 	// Writes are offered only where they are allowed.
 	if !o.Store.Writable() {
 		m.disableWrites()

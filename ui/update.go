@@ -81,8 +81,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case capabilitiesMsg:
 		m.takeCapabilities(msg)
 	case tablesMsg:
-		m.tables = msg.names
-		m.cmdline.SetCommands(m.lineCommands())
+		return m.onTables(msg)
 	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
