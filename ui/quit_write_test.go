@@ -92,6 +92,23 @@ func TestQuitWaitsForAWriteInFlight(t *testing.T) {
 	}
 }
 
+// TestQWaitsForAWriteInFlight: q while a write was in flight did nothing
+// (the dialog took it as text, though it has none while sending). As the
+// README says, it waits for the outcome and quits, as ctrl+c does.
+func TestQWaitsForAWriteInFlight(t *testing.T) {
+	t.Parallel()
+	d, release := sendingFix(t)
+	d.send(keyMsg("q"))
+	if d.quit || !strings.Contains(d.screen(), "a write is in flight") {
+		t.Fatalf("q with a write in flight: quit %v; screen:\n%s", d.quit, d.screen())
+	}
+	release()
+	d.until("the quit after the outcome", func(*Model) bool { return d.quit })
+	if f := d.m.Farewell(); !strings.HasPrefix(f, "committed repair UNIQ#HANDLE#bob") {
+		t.Fatalf("farewell %q", f)
+	}
+}
+
 // TestSecondCtrlCQuitsWithTheToken: a second ctrl+c quits at once; the
 // outcome is unknown and its token is printed.
 func TestSecondCtrlCQuitsWithTheToken(t *testing.T) {

@@ -249,8 +249,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.keys()
 	var cmd tea.Cmd
 	switch {
-	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit),
-		m.write.Sending() && m.tooSmall() && key.Matches(msg, m.km.Quit):
+	case m.write.Sending() && key.Matches(msg, km.Interrupt, m.km.Quit):
+		// While a write is in flight the dialog takes no text: q, which
+		// the dialog's keys (km) leave out, waits for it as ctrl+c does.
 		m.write, cmd = m.write.Quit()
 		return m, cmd
 	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.km.Quit):
