@@ -499,7 +499,8 @@ func (m Model) keys() keymap.KeyMap {
 	_, copyable := m.copyRef()
 	copyable = copyable && !text
 	km.CopyKey.SetEnabled(copyable)
-	km.CopyItem.SetEnabled(copyable)
+	// A detail copies the item it read: a missing lock's has none.
+	km.CopyItem.SetEnabled(copyable && !m.detail.Missing())
 	km.CopyExact.SetEnabled(copyable)
 	over := m.helpOpen || m.detail.Shown() || m.writelog.Shown()
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !over)

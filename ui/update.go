@@ -357,6 +357,8 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.CopyItem):
 		ref, _ := m.copyRef()
 		return m, copyItem(m.ctx, m.opts.Store, ref)
+	case key.Matches(msg, m.km.CopyItem) && m.detail.Missing():
+		m.status = "no item has this key: nothing to copy as JSON (" + km.CopyKey.Help().Key + " copies the key)"
 	default:
 		return m.route(msg)
 	}
@@ -500,6 +502,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 // typed next land in it, not in the list under it. cmd is the list's.
 func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
 	var wcmd tea.Cmd
+	if fix, ok := asked.(write.FixMsg); ok && m.write.Refuses(fix.Problem) != "" {
+		m.status, asked = m.write.Refuses(fix.Problem), nil // a refusal is the status line's, not a dialog's
+	}
 	if asked != nil {
 		m.write, wcmd = m.write.Update(asked)
 	}
