@@ -243,6 +243,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if key.Matches(msg, m.km.More) {
 			return m.readMore()
 		}
+		switch {
+		case key.Matches(msg, m.km.Top):
+			m.vp.GotoTop()
+			return m, nil
+		case key.Matches(msg, m.km.Bottom):
+			m.vp.GotoBottom()
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	m.vp, cmd = m.vp.Update(msg)
