@@ -30,3 +30,34 @@ func TestDetailTopAndBottom(t *testing.T) {
 		t.Errorf("g does not show the detail's top:\n%s", s)
 	}
 }
+
+// TestRaceBoardNamesTheWinnerAt80: at 80 columns a cancelled racer's line
+// was cut inside the winner's id ("taken by A…"). Each line names the
+// winner whole.
+func TestRaceBoardNamesTheWinnerAt80(t *testing.T) {
+	t.Parallel()
+	d := startRaceSized(t, fakePlanted(), 80, 24)
+	waitScreen(d, "the verdict", "1 of 10 racers committed")
+	winner := ""
+	for _, l := range d.lines() {
+		if f := strings.Fields(l); len(f) > 3 && f[0] == "racer" && f[2] == "committed" {
+			winner = f[3]
+		}
+	}
+	if winner == "" {
+		t.Fatalf("no winner on the board:\n%s", d.screen())
+	}
+	cancelled := 0
+	for _, l := range d.lines() {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "racer" && f[2] == "cancelled" {
+			cancelled++
+			if !strings.Contains(l, "taken by "+winner) {
+				t.Errorf("a cancelled racer does not name the winner %s whole: %q", winner, l)
+			}
+		}
+	}
+	if cancelled == 0 {
+		t.Fatalf("no cancelled racer on the board:\n%s", d.screen())
+	}
+	wantWithin(t, d, 80)
+}
