@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/model/mistake"
 )
 
 // TestDetailTopAndBottom: g and G, which move to the top and the end of
@@ -60,4 +62,34 @@ func TestRaceBoardNamesTheWinnerAt80(t *testing.T) {
 		t.Fatalf("no cancelled racer on the board:\n%s", d.screen())
 	}
 	wantWithin(t, d, 80)
+}
+
+// TestReplayAdvisesWhatFixesIt: the replay of gsi-duplicate said
+// "locktable repair fixes what it can" under a duplicate_value, which
+// repair never fixes. A problem a person decides says what the person
+// does, and repair is named only for what it fixes.
+func TestReplayAdvisesWhatFixesIt(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	report, err := store.Check(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dup []model.Problem
+	for _, p := range report.Problems {
+		if p.Kind == model.DuplicateValue {
+			dup = append(dup, p)
+		}
+	}
+	run := func(_ context.Context, kind string) (mistake.Replay, error) {
+		return mistake.Replay{Kind: kind, Problem: model.DuplicateValue, Story: "two accounts took one email", Found: dup}, nil
+	}
+	d := newDriver(t, Options{Store: store, Break: run}, 120, 40)
+	d.ready()
+	d.press("B", "j", "enter")
+	waitScreen(d, "the replay", "replayed gsi-duplicate")
+	s := fields(d.screen())
+	if strings.Contains(s, "repair fixes") || !strings.Contains(s, "rename or delete one of them") {
+		t.Errorf("the replay's advice for a duplicate:\n%s", d.screen())
+	}
 }
