@@ -55,6 +55,10 @@ type app struct {
 	// to the one opened then.
 	reopen  []string
 	carried carried
+	// shown says the terminal UI ran (a reopen that fails before it does
+	// goes back to the UI it left); failed is the error the run printed.
+	shown  bool
+	failed string
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -68,15 +72,23 @@ type app struct {
 // information.
 func Main(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer) int {
 	var c carried
+	var left []string // the command line of the UI that asked to be reopened
 	for {
 		// The terminal UI may quit to be opened on another table or
 		// target (:table, :target): a fresh run, as if started so, but
 		// for what the UI carries on (carried).
 		code, a := run(ctx, clk, build, args, stdout, stderr, c)
+		if left != nil && code != ExitOK && !a.shown && ctx.Err() == nil {
+			// What it asked for did not open (a table keyed otherwise, no
+			// access): the UI comes back on what it left, saying why,
+			// rather than the session ending on the error.
+			args, left, c.notice = left, nil, "not opened: "+a.failed
+			continue
+		}
 		if a.reopen == nil || code != ExitOK {
 			return code
 		}
-		args, c = a.reopen, a.carried
+		args, c, left = a.reopen, a.carried, args
 	}
 }
 
@@ -86,6 +98,7 @@ func Main(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, 
 type carried struct {
 	history []string
 	writes  writelog.Writes
+	notice  string // why the UI is back on what it left, if it is
 }
 
 // run runs locktable once with args (c is what the UI it replaces, if
@@ -108,7 +121,8 @@ func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, s
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
-		fmt.Fprintln(stderr, "locktable: "+model.OneLine(redact.String(err.Error())))
+		a.failed = model.OneLine(redact.String(err.Error()))
+		fmt.Fprintln(stderr, "locktable: "+a.failed)
 	}
 	return code, a
 }

@@ -100,6 +100,10 @@ type Options struct {
 	// Writes are the writes log's, from the UI this one replaces
 	// (Model.Writes after a Reopen): the log lasts as long as the UI runs.
 	Writes writelog.Writes
+	// Notice is what the status line says until the first key: why the
+	// UI came back on this table rather than open another (a reopen that
+	// failed).
+	Notice string
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -228,6 +232,7 @@ func New(ctx context.Context, o Options) Model {
 		altBound: bindsAlt(o.Keys),
 	}
 	m.writelog.Carry(o.Writes)
+	m.status = o.Notice
 	// Writes are offered only where they are allowed.
 	if !o.Store.Writable() {
 		m.disableWrites()
