@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
 )
@@ -105,5 +111,90 @@ func TestTUISwitchTable(t *testing.T) {
 	tm.waitText("the line closed", "2 accounts loaded")
 	if got := tm.quit(); got != "EXIT=0" {
 		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}
+
+// TestTUITableTypoKeepsTheSession: :table with a typo quit the UI with
+// exit 2, losing the writes log and undo, and even a valid :table opened
+// the other table with an empty log. The typo is refused on the line, and
+// the log of the session's writes lasts across tables.
+func TestTUITableTypoKeepsTheSession(t *testing.T) {
+	ep, first := seededTable(t, "--accounts", "3")
+	client, _ := dynamotest.Client(t)
+	second := first + "-b"
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, second) })
+	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", second, "--accounts", "2"); r.code != 0 {
+		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	tm := renamedAda0(t, ep, first)
+
+	tm.keys(":")
+	tm.text("table nope")
+	tm.keys("Enter")
+	tm.waitText("the typo refused", `no NAME "nope"`)
+	tm.keys("Escape")
+	tm.waitText("the first table still", "locktable  │  "+first+" @ ")
+
+	tm.keys(":")
+	tm.text("table " + second)
+	tm.keys("Enter")
+	tm.waitText("the second table", "locktable  │  "+second+" @ ")
+	tm.waitText("its accounts", "2 accounts loaded")
+	tm.wantRenameLoggedAndQuit()
+}
+
+// TestTUITableThatWillNotOpenKeepsTheUI: :table of a table the endpoint
+// lists but locktable cannot open (keyed otherwise than the schema says)
+// quit the UI for good, exit 2. The UI comes back on the table it left,
+// saying why, the writes log with it.
+func TestTUITableThatWillNotOpenKeepsTheUI(t *testing.T) {
+	ep, first := seededTable(t, "--accounts", "3")
+	client, _ := dynamotest.Client(t)
+	other := first + "-id"
+	_, err := client.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String(other), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, other) })
+	tm := renamedAda0(t, ep, first)
+	tm.keys(":")
+	tm.text("table " + other)
+	tm.keys("Enter")
+	tm.waitText("why it did not open", "not opened: ")
+	tm.waitText("the first table again", "locktable  │  "+first+" @ ")
+	tm.wantRenameLoggedAndQuit()
+}
+
+// renamedAda0 opens the UI on table (with an audit log, so that writes
+// are allowed and logged) and commits a rename of ada0's email.
+func renamedAda0(t *testing.T, ep, table string) *term {
+	t.Helper()
+	state := t.TempDir()
+	tm := startTUISized(t, 120, 30, "--endpoint-url", ep, "--table", table, "--audit-log", state+"/audit.log")
+	tm.start()
+	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
+	tm.previewRenameAda0("ada@analytical.engine")
+	tm.keys("Enter")
+	tm.waitText("the result", "COMMITTED")
+	tm.keys("Enter")
+	tm.waitText("the new lock row", "└ UNIQ#EMAIL#ada@analytical.engine")
+	return tm
+}
+
+// wantRenameLoggedAndQuit opens the writes log, wants renamedAda0's
+// rename in it, and quits, wanting exit 0.
+func (tm *term) wantRenameLoggedAndQuit() {
+	tm.t.Helper()
+	tm.keys("w")
+	tm.waitFor("the rename in the writes log", func(s string) bool {
+		return regexp.MustCompile(`#1 committed\s+rename\s+ACCT#00000000`).MatchString(s)
+	})
+	tm.keys("Escape")
+	if got := tm.quit(); got != "EXIT=0" {
+		tm.t.Errorf("after q: %q, want EXIT=0", got)
 	}
 }

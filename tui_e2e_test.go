@@ -246,17 +246,7 @@ func TestTUIRename(t *testing.T) {
 	tm.start()
 	tm.waitText("the first account", "└ UNIQ#HANDLE#ada0")
 
-	tm.keys(":")
-	tm.waitText("the command line", "command (tab lists them)")
-	tm.text("find ada0")
-	tm.keys("Enter")
-	tm.waitText("the search result", "search: ada0")
-	tm.keys("e")
-	tm.waitText("the rename form", "rename ACCT#00000000")
-	tm.keys("C-u")
-	tm.text("ada@analytical.engine")
-	tm.keys("Enter")
-	preview := tm.waitText("the preview", "put lock UNIQ#EMAIL#ada@analytical.engine (owner ACCT#00000000)")
+	preview := tm.previewRenameAda0("ada@analytical.engine")
 	for _, want := range []string{
 		"update account ACCT#00000000",
 		"delete lock UNIQ#EMAIL#ada.0@example.org, released by ACCT#00000000",
@@ -303,6 +293,23 @@ func TestTUIRename(t *testing.T) {
 	if err != nil || !strings.Contains(string(audit), `"operation":"rename"`) || !strings.Contains(string(audit), `"outcome":"committed"`) {
 		t.Errorf("audit log: %q, %v", audit, err)
 	}
+}
+
+// previewRenameAda0 finds ada0 (:find) and previews renaming its email to
+// email; it returns the preview's screen.
+func (tm *term) previewRenameAda0(email string) string {
+	tm.t.Helper()
+	tm.keys(":")
+	tm.waitText("the command line", "command (tab lists them)")
+	tm.text("find ada0")
+	tm.keys("Enter")
+	tm.waitText("the search result", "search: ada0")
+	tm.keys("e")
+	tm.waitText("the rename form", "rename ACCT#00000000")
+	tm.keys("C-u")
+	tm.text(email)
+	tm.keys("Enter")
+	return tm.waitText("the preview", "put lock UNIQ#EMAIL#"+email+" (owner ACCT#00000000)")
 }
 
 // TestTUIReadOnlySaysWhy: under --read-only, e did nothing, silently; the

@@ -67,9 +67,9 @@ func TestTUIMarksTTLs(t *testing.T) {
 	screen = tm.waitText("the problems", "expiring_lock (1)")
 	wantLines("the problems", screen,
 		`^  expired_lock \(2\)`,
-		`UNIQ#EMAIL#ada@x\s+held by ACCT#ada\s+expired 3 h ago\s+expired\s*$`,
-		`UNIQ#EMAIL#gone@x\s+owner ACCT#gone\s+expired 3 h ago\s+expired\s*$`,
-		`UNIQ#EMAIL#bob@x\s+held by ACCT#bob\s+`+hour+`\s+expiring\s*$`,
+		`UNIQ#EMAIL#ada@x\s+email\s+held by ACCT#ada\s+expired 3 h ago\s+expired\s*$`,
+		`UNIQ#EMAIL#gone@x\s+email\s+owner ACCT#gone\s+expired 3 h ago\s+expired\s*$`,
+		`UNIQ#EMAIL#bob@x\s+email\s+held by ACCT#bob\s+`+hour+`\s+expiring\s*$`,
 		`^warning: .*UNIQ#HANDLE#carol.*ttl is`,
 	)
 	if got := tm.quit(); got != "EXIT=0" {

@@ -22,6 +22,7 @@ import (
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
+	"github.com/locktable/locktable/ui/writelog"
 )
 
 // app holds the global flags and what they open.
@@ -50,9 +51,14 @@ type app struct {
 	keys     []config.Binding
 	mouse    bool
 	// reopen is the command line the terminal UI quit to be run with
-	// (:table, :target), nil for none; history is its command line's.
+	// (:table, :target), nil for none; carried is what that UI hands on
+	// to the one opened then.
 	reopen  []string
-	history []string
+	carried carried
+	// shown says the terminal UI ran (a reopen that fails before it does
+	// goes back to the UI it left); failed is the error the run printed.
+	shown  bool
+	failed string
 
 	cmd     *cobra.Command // the root, for its flag set
 	closers []func()
@@ -65,24 +71,41 @@ type app struct {
 // exit status. What build leaves empty is read from the binary's build
 // information.
 func Main(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer) int {
-	var history []string
+	var c carried
+	var left []string // the command line of the UI that asked to be reopened
 	for {
 		// The terminal UI may quit to be opened on another table or
 		// target (:table, :target): a fresh run, as if started so, but
-		// for the command line's history.
-		code, a := run(ctx, clk, build, args, stdout, stderr, history)
+		// for what the UI carries on (carried).
+		code, a := run(ctx, clk, build, args, stdout, stderr, c)
+		if left != nil && code != ExitOK && !a.shown && ctx.Err() == nil {
+			// What it asked for did not open (a table keyed otherwise, no
+			// access): the UI comes back on what it left, saying why,
+			// rather than the session ending on the error.
+			args, left, c.notice = left, nil, "not opened: "+a.failed
+			continue
+		}
 		if a.reopen == nil || code != ExitOK {
 			return code
 		}
-		args, history = a.reopen, a.history
+		args, c, left = a.reopen, a.carried, args
 	}
 }
 
-// run runs locktable once with args (history is the UI's command line's
-// so far), and returns its exit status and the app, which holds the
-// command line to run next if the UI asked for one.
-func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer, history []string) (int, *app) {
-	a := &app{clock: clk, stdin: os.Stdin, stdout: stdout, stderr: stderr, history: history}
+// carried is what the terminal UI hands on to the one opened in its
+// place (:table, :target): the command line's history and the writes
+// log, which last as long as the UI runs, whatever table it shows.
+type carried struct {
+	history []string
+	writes  writelog.Writes
+	notice  string // why the UI is back on what it left, if it is
+}
+
+// run runs locktable once with args (c is what the UI it replaces, if
+// any, carries on), and returns its exit status and the app, which holds
+// the command line to run next if the UI asked for one.
+func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, stdout, stderr io.Writer, c carried) (int, *app) {
+	a := &app{clock: clk, stdin: os.Stdin, stdout: stdout, stderr: stderr, carried: c}
 	defer a.close()
 	root := a.rootCommand(build.resolved())
 	root.SetArgs(args)
@@ -98,7 +121,8 @@ func run(ctx context.Context, clk clock.Clock, build BuildInfo, args []string, s
 	}
 	var e *exitError
 	if err != nil && (!errors.As(err, &e) || e.err != nil) {
-		fmt.Fprintln(stderr, "locktable: "+model.OneLine(redact.String(err.Error())))
+		a.failed = model.OneLine(redact.String(err.Error()))
+		fmt.Fprintln(stderr, "locktable: "+a.failed)
 	}
 	return code, a
 }

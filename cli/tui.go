@@ -97,7 +97,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
-		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.history, First: opened.First, Break: replay, AuditLog: auditPath})
+		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
 	return a.runUI(ctx, m, <-colors)
 }
 
@@ -119,6 +119,7 @@ func (a *app) runUI(ctx context.Context, m ui.Model, colors colorprofile.Profile
 	// to empty on exit: the terminal keeps the title it had on its stack
 	// meanwhile (XTWINOPS), and gets it back.
 	fmt.Fprint(os.Stdout, pushTitle)
+	a.shown = true
 	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin)), tea.WithColorProfile(colors), tea.WithFPS(frameRate)).Run()
 	fmt.Fprint(os.Stdout, popTitle)
 	if fm, ok := final.(ui.Model); ok {
@@ -127,7 +128,7 @@ func (a *app) runUI(ctx context.Context, m ui.Model, colors colorprofile.Profile
 			fmt.Fprintln(a.stderr, fm.Farewell())
 		}
 		if r, ok := fm.Reopen(); ok && err == nil {
-			a.reopen, a.history = a.reopenArgs(r), fm.History()
+			a.reopen, a.carried = a.reopenArgs(r), carried{history: fm.History(), writes: fm.Writes()}
 		}
 	}
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {

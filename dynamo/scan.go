@@ -174,7 +174,9 @@ func (s *Store) scanSegment(ctx context.Context, r scanRequest, seg int, in *dyn
 		if err != nil {
 			return explain(err, "scan", r.table, s.Endpoint)
 		}
-		p := scanPage{segment: seg, items: out.Items, examined: int(out.ScannedCount)}
+		// A page read at least what it returned: minidyn (the demo) leaves
+		// ScannedCount out, and every count of items read said 0.
+		p := scanPage{segment: seg, items: out.Items, examined: int(max(out.ScannedCount, out.Count))}
 		if cut != nil {
 			p.raw, cut.raw = cut.raw, nil
 		}

@@ -26,7 +26,7 @@ func (m Model) commands() []entry {
 	}
 	// No targets is a list (none is known); no tables is none (the
 	// endpoint cannot list them: any name is tried).
-	targets, tables := append([]string{}, m.opts.Targets...), m.tables
+	targets, tables, listing := append([]string{}, m.opts.Targets...), m.tables, m.listing
 	return []entry{
 		{command.Command{Name: "accounts", Help: "the " + m.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
 		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
@@ -45,7 +45,7 @@ func (m Model) commands() []entry {
 			return m.reopenOn(Reopen{Target: name})
 		}},
 		{command.Command{Name: "table", Args: "NAME", Help: "open another table of this endpoint",
-			Complete: func() []string { return tables }}, func(m Model, name string) (Model, tea.Cmd) {
+			Complete: func() []string { return tables }, Listing: func() bool { return listing }}, func(m Model, name string) (Model, tea.Cmd) {
 			return m.reopenOn(Reopen{Table: name})
 		}},
 		{command.Command{Name: "q", Help: "quit (" + km.Quit.Help().Key + ")"}, func(m Model, _ string) (Model, tea.Cmd) { return m, tea.Quit }},
@@ -63,23 +63,41 @@ func (m Model) lineCommands() []command.Command {
 }
 
 // openCommandLine opens the command line over what is shown, and lists
-// the endpoint's tables for :table once.
+// the endpoint's tables for :table once: a :table typed before they are
+// in waits for them (command.Command.Listing).
 func (m Model) openCommandLine() (Model, tea.Cmd) {
 	m.helpOpen = false
 	m.detail.Close()
-	m.cmdline.SetCommands(m.lineCommands())
 	var cmd tea.Cmd
-	m.cmdline, cmd = m.cmdline.Open()
-	if m.tables == nil {
-		cmd = tea.Batch(cmd, listTables(m.ctx, m.opts.Store))
+	if m.tables == nil && !m.listing {
+		m.listing = true
+		cmd = listTables(m.ctx, m.opts.Store)
 	}
-	return m, cmd
+	m.cmdline.SetCommands(m.lineCommands())
+	var open tea.Cmd
+	m.cmdline, open = m.cmdline.Open()
+	return m, tea.Batch(cmd, open)
+}
+
+// onTables takes the endpoint's tables, and does what a key on the
+// command line waited for them to do.
+func (m Model) onTables(msg tablesMsg) (Model, tea.Cmd) {
+	m.tables, m.listing = msg.names, false
+	m.cmdline.SetCommands(m.lineCommands())
+	m.cmdline = m.cmdline.Resume()
+	return m.runEntered(nil)
 }
 
 // onCommandKey hands a key to the command line, and runs what it enters.
 func (m Model) onCommandKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.cmdline, cmd = m.cmdline.Update(msg)
+	return m.runEntered(cmd)
+}
+
+// runEntered runs the command the line entered, if it did; cmd is the
+// line's own.
+func (m Model) runEntered(cmd tea.Cmd) (Model, tea.Cmd) {
 	call, ok := m.cmdline.Take()
 	if !ok {
 		return m, cmd
@@ -112,6 +130,10 @@ func (m Model) Reopen() (Reopen, bool) {
 // History is the command line's lines of this session, for the UI that
 // replaces this one (Options.History).
 func (m Model) History() []string { return m.cmdline.History() }
+
+// Writes is the writes log of this session, for the UI that replaces this
+// one (Options.Writes).
+func (m Model) Writes() writelog.Writes { return m.writelog.Writes() }
 
 // reopenOn quits, asking to be opened on r.
 func (m Model) reopenOn(r Reopen) (Model, tea.Cmd) {

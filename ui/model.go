@@ -97,6 +97,13 @@ type Options struct {
 	// History is the command line's, from the UI this one replaces
 	// (Model.History after a Reopen).
 	History []string
+	// Writes are the writes log's, from the UI this one replaces
+	// (Model.Writes after a Reopen): the log lasts as long as the UI runs.
+	Writes writelog.Writes
+	// Notice is what the status line says until the first key: why the
+	// UI came back on this table rather than open another (a reopen that
+	// failed).
+	Notice string
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
@@ -159,10 +166,12 @@ type Model struct {
 	shownRef *model.KeyRef
 	ctx      context.Context
 	altBound bool // the config binds a key with alt: such keys are not split (escThen)
-	// tables are the endpoint's, for :table (nil until listed); reopen
-	// is what the UI quit to open instead (Reopen).
-	tables []string
-	reopen *Reopen
+	// tables are the endpoint's, for :table (nil until listed, or when
+	// they cannot be), listing while they are being read; reopen is what
+	// the UI quit to open instead (Reopen).
+	tables  []string
+	listing bool
+	reopen  *Reopen
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -222,6 +231,8 @@ func New(ctx context.Context, o Options) Model {
 		writable: true,
 		altBound: bindsAlt(o.Keys),
 	}
+	m.writelog.Carry(o.Writes)
+	m.status = o.Notice
 	// Writes are offered only where they are allowed.
 	if !o.Store.Writable() {
 		m.disableWrites()
@@ -480,6 +491,17 @@ func errText(err error) string {
 	return redact.String(err.Error())
 }
 
+// copyKeys enables the copy keys where there is a key to copy and no
+// text is typed.
+func (m Model) copyKeys(km *keymap.KeyMap, text bool) {
+	_, copyable := m.copyRef()
+	copyable = copyable && !text
+	km.CopyKey.SetEnabled(copyable)
+	// A detail copies the item it read: a missing lock's has none.
+	km.CopyItem.SetEnabled(copyable && !m.detail.Missing())
+	km.CopyExact.SetEnabled(copyable)
+}
+
 // keys are the root's bindings as they work now, each disabled where it
 // does nothing, so that help says what the keys do. In the search field
 // and the dialog every key is text but ctrl+c.
@@ -490,11 +512,7 @@ func (m Model) keys() keymap.KeyMap {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
-	_, copyable := m.copyRef()
-	copyable = copyable && !text
-	km.CopyKey.SetEnabled(copyable)
-	km.CopyItem.SetEnabled(copyable)
-	km.CopyExact.SetEnabled(copyable)
+	m.copyKeys(&km, text)
 	over := m.helpOpen || m.detail.Shown() || m.writelog.Shown()
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !over)
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !over)

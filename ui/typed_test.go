@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/ui/dialog"
 )
 
@@ -245,16 +245,21 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 }
 
 // TestEnterTypedAheadKeepsWhyNothingIsSent: f enter typed at once on a
-// duplicate value: enter came before the dialog said why nothing is sent,
-// and does not close it unread.
+// problem the repair then skips: enter came before the dialog said why
+// nothing is sent, and does not close it unread. (The problem was a
+// duplicate value, which f now refuses on the status line with no dialog
+// (issue 27 #10); a missing lock created since the check is skipped by
+// the repair's own reads.)
 func TestEnterTypedAheadKeepsWhyNothingIsSent(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	store := fakePlanted()
+	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
-	pinAccount(d, "eve")
-	d.press("down")
+	pinAccount(d, "bob")
+	store.Put(tablePlaceholder, lock("UNIQ#HANDLE#bob", "ACCT#b2")) // by someone else
+	d.press("down", "down")
 	d.typeAhead("f", "enter")
-	why := model.Problem{Kind: model.DuplicateValue}.LeftToAPerson()
+	why := backend.SkipGone
 	d.until("the explanation", func(m *Model) bool { return strings.Contains(fields(d.screen()), why) })
 	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageSkipped {
 		t.Fatalf("enter typed ahead closed the explanation:\n%s", d.screen())

@@ -128,7 +128,13 @@ func raceRacer(t *testing.T, store *uitest.Backend) *driver {
 // racer@x.io.
 func startRace(t *testing.T, store *uitest.Backend) *driver {
 	t.Helper()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	return startRaceSized(t, store, 120, 40)
+}
+
+// startRaceSized is startRace in a terminal of width x height.
+func startRaceSized(t *testing.T, store *uitest.Backend, width, height int) *driver {
+	t.Helper()
+	d := newDriver(t, Options{Store: store}, width, height)
 	d.ready()
 	d.press("R")
 	waitScreen(d, "the race form", "race: new accounts claim the same values at once")

@@ -81,8 +81,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case capabilitiesMsg:
 		m.takeCapabilities(msg)
 	case tablesMsg:
-		m.tables = msg.names
-		m.cmdline.SetCommands(m.lineCommands())
+		return m.onTables(msg)
 	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
@@ -250,8 +249,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.keys()
 	var cmd tea.Cmd
 	switch {
-	case m.write.Sending() && key.Matches(msg, km.Interrupt, km.Quit),
-		m.write.Sending() && m.tooSmall() && key.Matches(msg, m.km.Quit):
+	case m.write.Sending() && key.Matches(msg, km.Interrupt, m.km.Quit):
+		// While a write is in flight the dialog takes no text: q, which
+		// the dialog's keys (km) leave out, waits for it as ctrl+c does.
 		m.write, cmd = m.write.Quit()
 		return m, cmd
 	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.km.Quit):
@@ -296,6 +296,25 @@ func (m Model) onPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// viewFor is the view a view key switches to: the next or previous tab,
+// or the one it names.
+func (m Model) viewFor(msg tea.KeyPressMsg, km keymap.KeyMap) view {
+	n := view(m.tabs())
+	switch {
+	case key.Matches(msg, km.NextView):
+		return (m.view + 1) % n
+	case key.Matches(msg, km.PrevView):
+		return (m.view + n - 1) % n
+	case key.Matches(msg, km.Locks):
+		return viewLocks
+	case key.Matches(msg, km.Problems):
+		return viewProblems
+	case key.Matches(msg, km.Items):
+		return viewItems
+	}
+	return viewAccounts
+}
+
 // onRootKey handles a key over a list view, the detail or help: the
 // root's own keys (km, as they work now), then what is shown.
 func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.Cmd) {
@@ -311,18 +330,8 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 		m.toggleHelp()
 	case key.Matches(msg, km.Back):
 		m.back()
-	case key.Matches(msg, km.NextView):
-		cmd = m.switchTo((m.view + 1) % view(m.tabs()))
-	case key.Matches(msg, km.PrevView):
-		cmd = m.switchTo((m.view + view(m.tabs()) - 1) % view(m.tabs()))
-	case key.Matches(msg, km.Accounts):
-		cmd = m.switchTo(viewAccounts)
-	case key.Matches(msg, km.Locks):
-		cmd = m.switchTo(viewLocks)
-	case key.Matches(msg, km.Problems):
-		cmd = m.switchTo(viewProblems)
-	case key.Matches(msg, km.Items):
-		cmd = m.switchTo(viewItems)
+	case key.Matches(msg, km.NextView, km.PrevView, km.Accounts, km.Locks, km.Problems, km.Items):
+		cmd = m.switchTo(m.viewFor(msg, km))
 	case key.Matches(msg, km.Search):
 		m.helpOpen = false
 		m.detail.Close()
@@ -357,6 +366,8 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.CopyItem):
 		ref, _ := m.copyRef()
 		return m, copyItem(m.ctx, m.opts.Store, ref)
+	case key.Matches(msg, m.km.CopyItem) && m.detail.Missing():
+		m.status = "no item has this key: nothing to copy as JSON (" + km.CopyKey.Help().Key + " copies the key)"
 	default:
 		return m.route(msg)
 	}
@@ -500,6 +511,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 // typed next land in it, not in the list under it. cmd is the list's.
 func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
 	var wcmd tea.Cmd
+	if fix, ok := asked.(write.FixMsg); ok && m.write.Refuses(fix.Problem) != "" {
+		m.status, asked = m.write.Refuses(fix.Problem), nil // a refusal is the status line's, not a dialog's
+	}
 	if asked != nil {
 		m.write, wcmd = m.write.Update(asked)
 	}

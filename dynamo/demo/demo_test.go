@@ -131,3 +131,22 @@ func TestMinidynHasNoTTL(t *testing.T) {
 		t.Errorf("warnings %q, now %d: want none, and no TTL judged", r.Warnings, r.Now)
 	}
 }
+
+// TestHolderLookupCountsTheAccountsRead: minidyn leaves a scan's
+// ScannedCount out, and the demo's holder lookup said "consistent scan of
+// the accounts, 0 items read" of a scan that returned every account. A
+// page has read at least the items it returned.
+func TestHolderLookupCountsTheAccountsRead(t *testing.T) {
+	ctx := context.Background()
+	store := seededDemo(t, seed.Options{Accounts: 10})
+	if err := store.Verify(ctx); err != nil { // as every command does: it probes the reads
+		t.Fatal(err)
+	}
+	l, err := store.LookupHolders(ctx, []backend.Wanted{{Constraint: 1, Value: "nobody-has-this"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Method != backend.ScanMethod || l.ItemsRead < 10 {
+		t.Errorf("lookup by %q read %d items, want the 10 accounts at least", l.Method, l.ItemsRead)
+	}
+}

@@ -33,7 +33,6 @@ var complexFuncs = map[string]int{
 	"config AddTarget":              24,
 	"cli (*app).checkCommand":       24,
 	"write (Model).Update":          23,
-	"ui (Model).onRootKey":          22,
 	"model (Planner).Rename":        22,
 	"model (*Schema).ReadSpelling":  22,
 	"dynamo (*Store).transact":      22,

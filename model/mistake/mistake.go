@@ -72,6 +72,27 @@ type Replay struct {
 	Found []model.Problem `json:"found"`
 }
 
+// advice names what fixes the problems found: locktable repair, for
+// those it repairs; a person, for those it leaves (a duplicate, an invalid
+// value), each of which says what to do.
+func (r Replay) advice() string {
+	repaired := 0
+	for _, p := range r.Found {
+		if p.LeftToAPerson() == "" {
+			repaired++
+		}
+	}
+	switch {
+	case len(r.Found) == 0:
+		return ""
+	case repaired == len(r.Found):
+		return ", locktable repair fixes them"
+	case repaired == 0:
+		return "; locktable repair leaves them to a person, as each says"
+	}
+	return fmt.Sprintf("; locktable repair fixes %d of them, and leaves the rest to a person, as each says", repaired)
+}
+
 // Lines is the replay in words, one line each, every string from the
 // table made printable: the story, what was set up, the requests sent
 // outside any transaction (as the AWS CLI takes them), the transaction
@@ -99,7 +120,7 @@ func (r Replay) Lines(indented bool) ([]string, error) {
 	for _, g := range r.Guarded {
 		lines = append(lines, request(g)...)
 	}
-	lines = append(lines, fmt.Sprintf("now (consistent reads of the keys involved): %d problem(s); locktable check shows them, locktable repair fixes what it can", len(r.Found)))
+	lines = append(lines, fmt.Sprintf("now (consistent reads of the keys involved): %d problem(s); locktable check shows them%s", len(r.Found), r.advice()))
 	for _, p := range r.Found {
 		line := fmt.Sprintf("%s %s=%s", p.Kind, p.Constraint, p.Value)
 		if len(p.Accounts) > 0 {
@@ -107,6 +128,9 @@ func (r Replay) Lines(indented bool) ([]string, error) {
 		}
 		if p.Owner != "" {
 			line += "; the lock names " + p.Owner
+		}
+		if why := p.LeftToAPerson(); why != "" {
+			line += ": " + why // what the person does: repair never fixes it
 		}
 		lines = append(lines, "  "+model.Printable(line))
 	}

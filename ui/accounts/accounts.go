@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/lockdetail"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
@@ -682,21 +683,8 @@ func (m Model) SelectedProblem() (p model.Problem, ok bool) {
 		case model.LockInvalid:
 			return sc.Spelled(sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockExpired, model.LockExpiring:
-			return sc.Spelled(lockTTLProblem(sc, a, ci), l.Alt), true
+			return sc.Spelled(lockdetail.TTLProblem(sc, a, ci), l.Alt), true
 		}
 	}
 	return p, false
-}
-
-// lockTTLProblem is the expired or expiring lock of constraint ci of
-// account a as its row knows it: with a as its one holder.
-func lockTTLProblem(sc *model.Schema, a *model.AccountView, ci int) model.Problem {
-	l := a.Locks[ci]
-	kind := model.ExpiredLock
-	if l.Status == model.LockExpiring {
-		kind = model.ExpiringLock
-	}
-	p := sc.HolderProblem(kind, ci, l.Value, l.Owner, []string{a.ID})
-	p.ExpiresAt = l.ExpiresAt
-	return p
 }

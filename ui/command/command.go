@@ -29,6 +29,10 @@ type Command struct {
 	// Complete lists the values the argument may take, for tab and to
 	// refuse another (nil, or a nil list: any text).
 	Complete func() []string
+	// Listing reports that the list Complete answers is being read: tab
+	// and enter wait for it (Resume) rather than take any text (nil: it
+	// never is).
+	Listing func() bool
 }
 
 // usage is the command as help writes it: ":find VALUE|KEY".
@@ -61,6 +65,9 @@ type Model struct {
 	offers  []string // what the last tab could complete to, cycled by tab
 	offered int
 	call    *Call
+	// waiting is the key (tab, enter) that waits for the list of the
+	// argument being read, done by Resume; nil for none.
+	waiting func(Model) Model
 }
 
 // New returns a closed command line of the commands cmds.
@@ -89,7 +96,7 @@ func (m *Model) SetCommands(cmds []Command) { m.cmds = cmds }
 
 // Open opens the line, empty.
 func (m Model) Open() (Model, tea.Cmd) {
-	m.open, m.back, m.note, m.offers, m.call = true, 0, "", nil, nil
+	m.open, m.back, m.note, m.offers, m.call, m.waiting = true, 0, "", nil, nil, nil
 	m.input.SetValue("")
 	return m, m.input.Focus()
 }
@@ -127,15 +134,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok || !m.open {
 		return m, nil
 	}
+	m.waiting = nil // whatever the key, it is the last one's to do
 	switch {
 	case key.Matches(k, m.km.Cancel):
 		m.close()
 		return m, nil
 	case key.Matches(k, m.km.Run):
-		return m.enter(), nil
+		return m.await(Model.enter), nil
 	case key.Matches(k, m.km.Complete):
-		m.complete()
-		return m, nil
+		return m.await(func(m Model) Model { m.complete(); return m }), nil
 	case key.Matches(k, m.km.Older):
 		m.walk(+1)
 		return m, nil
@@ -147,6 +154,32 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return m, cmd
+}
+
+// await does what a key asks (do), or, while the list of the argument
+// typed is being read, says so and leaves it for Resume: a value checked
+// or completed against no list would be any text.
+func (m Model) await(do func(Model) Model) Model {
+	name, _, hasArg := strings.Cut(strings.TrimLeft(m.input.Value(), " "), " ")
+	c, err := m.lookup(name)
+	if !hasArg || err != "" || c.Listing == nil || !c.Listing() {
+		return do(m)
+	}
+	m.waiting, m.offers = do, nil
+	m.note = "reading the list of " + c.Args + "…"
+	return m
+}
+
+// Resume does what the last key waited for (await), once the root has
+// the list it waited on (SetCommands): enter then hands the command over
+// (Take).
+func (m Model) Resume() Model {
+	do := m.waiting
+	if do == nil || !m.open {
+		return m
+	}
+	m.waiting = nil
+	return m.await(do)
 }
 
 func (m *Model) close() {

@@ -183,6 +183,10 @@ func (m *Model) Close() { m.shown = false }
 // Shown reports whether the detail is open.
 func (m Model) Shown() bool { return m.shown }
 
+// Missing reports whether the detail shows a key that no item has (a
+// missing lock's): it read the key and found nothing.
+func (m Model) Missing() bool { return m.shown && m.pending.Read != nil && m.item == nil }
+
 // Err is the error of the last read, if it failed.
 func (m Model) Err() error { return m.err }
 
@@ -238,6 +242,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		if key.Matches(msg, m.km.More) {
 			return m.readMore()
+		}
+		switch {
+		case key.Matches(msg, m.km.Top):
+			m.vp.GotoTop()
+			return m, nil
+		case key.Matches(msg, m.km.Bottom):
+			m.vp.GotoBottom()
+			return m, nil
 		}
 	}
 	var cmd tea.Cmd

@@ -10,6 +10,7 @@ import (
 // lists, and closing it.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Left, Right key.Binding
+	Top, Bottom                             key.Binding
 	More                                    key.Binding
 	Close                                   key.Binding
 }
@@ -20,10 +21,12 @@ func DefaultKeyMap() KeyMap {
 	nav := browser.DefaultKeyMap()
 	return KeyMap{
 		Up: nav.Up, Down: nav.Down, PageUp: nav.PageUp, PageDown: nav.PageDown,
-		Left:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left")),
-		Right: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
-		More:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "more of the partition")),
-		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Top:    nav.Top,
+		Bottom: key.NewBinding(key.WithKeys(nav.Bottom.Keys()...), key.WithHelp(nav.Bottom.Help().Key, "end")),
+		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left")),
+		Right:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
+		More:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "more of the partition")),
+		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
 
@@ -32,5 +35,5 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Close, k.More
 
 // FullHelp is scrolling, then reading more and closing.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Left, k.Right}, {k.More, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right}, {k.More, k.Close}}
 }

@@ -6,6 +6,7 @@ package locks
 
 import (
 	"context"
+	"maps"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -17,6 +18,7 @@ import (
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/lockdetail"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/write"
@@ -273,21 +275,65 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// open asks for the detail of the selected lock, as listed.
+// open asks for the detail of the selected lock: the one a lock has
+// wherever it is opened (lockdetail), as the account that holds it or as
+// a lock nobody holds; read again now in any case, so that c and C copy
+// it, with its TTL in words.
 func (m Model) open() tea.Cmd {
 	name, ok := m.pager.Selected()
 	if !ok {
 		return nil
 	}
 	l := m.look.items.Lock(name)
+	if open, ok := m.look.detailOf(&l); ok {
+		return events.Emit(open)
+	}
+	// Not judged yet, or its holder not read: what the row knows.
 	words, _ := m.look.items.LockStatus(&l)
+	now := m.look.items.JudgedAt()
 	return events.Emit(detail.OpenMsg{Title: "lock " + m.look.r.ListedLockKey(&l) + "  (" + words + ")",
-		Render: func(model.Item) []string {
-			if l.Item == nil {
+		Read: &model.KeyRef{Table: l.Table, Key: l.Key},
+		Render: func(lock model.Item) []string {
+			if lock == nil {
 				return []string{"this lock no longer exists (r reloads)"}
 			}
-			return detail.ItemLines(l.Item)
+			lines := detail.ItemLines(lock)
+			if l.ExpiresAt != 0 && now != 0 {
+				lines = append(lines, "", model.TTLSaid(l.ExpiresAt, now)+".")
+			}
+			return lines
 		}})
+}
+
+// detailOf is the detail of lock l as the check judged it: as an orphan,
+// or as the account that holds it shows it (its lock row's); false before
+// the check, or where that account has not been read.
+func (d *look) detailOf(l *model.Lock) (detail.OpenMsg, bool) {
+	sc := d.r.Schema
+	holder := l.Owner
+	_, st := d.items.LockStatus(l)
+	if kind, ok := kindOf[st]; ok {
+		for _, p := range d.items.Report().Problems {
+			if p.ConstraintIndex() != l.Constraint || p.Value != l.Value || p.Kind != kind {
+				continue
+			}
+			if p.Kind == model.OrphanLock || (p.Kind == model.ExpiredLock && len(p.Accounts) == 0) {
+				return lockdetail.OfOrphan(sc, p, d.items.JudgedAt()), true
+			}
+			if len(p.Accounts) == 1 {
+				holder = p.Accounts[0] // a foreign lock's holder is not its owner
+			}
+		}
+	}
+	a, ok := d.items.Account(holder)
+	if !ok || l.Constraint >= len(a.Locks) || a.Locks[l.Constraint].Value == "" {
+		return detail.OpenMsg{}, false
+	}
+	held := a.Locks[l.Constraint]
+	if table, key := sc.LockKeyAs(l.Constraint, held.Value, held.Alt); table != l.Table || !maps.Equal(key, l.Key) {
+		return detail.OpenMsg{}, false // the account holds another value: this lock is not its
+	}
+	return lockdetail.OfHolder(d.r, a, l.Constraint), true
 }
 
 // SelectedRef is the key of the selected lock, for the copy keys.

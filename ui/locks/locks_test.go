@@ -3,6 +3,7 @@ package locks
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -125,7 +126,8 @@ func TestStalePageDropped(t *testing.T) {
 }
 
 // TestEnterOpensTheLock: enter asks for the detail of the selected lock,
-// as listed; down moves to the next lock first.
+// read again (so that c and C copy it: issue 27 #8; it rendered the item
+// as listed, Render(nil), before); down moves to the next lock first.
 func TestEnterOpensTheLock(t *testing.T) {
 	m := shown(t, fixture(), DefaultKeyMap())
 	first := selected(m)
@@ -145,7 +147,14 @@ func TestEnterOpensTheLock(t *testing.T) {
 	if !strings.Contains(open.Title, ref.Key["PK"]) || !strings.Contains(open.Title, "checking") {
 		t.Errorf("detail title %q, want the selected lock %s and its status", open.Title, ref.Key["PK"])
 	}
-	if lines := strings.Join(open.Render(nil), "\n"); !strings.Contains(lines, ref.Key["PK"]) {
+	if open.Read == nil || !reflect.DeepEqual(*open.Read, ref) {
+		t.Fatalf("the detail reads %v, want the selected lock %v", open.Read, ref)
+	}
+	var item model.Item
+	if err := fixture().ReadConsistent(context.Background(), []model.KeyRef{ref}, func(_ string, it model.Item) { item = it }); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Join(open.Render(item), "\n"); !strings.Contains(lines, ref.Key["PK"]) {
 		t.Errorf("the detail does not show the lock's item:\n%s", lines)
 	}
 }

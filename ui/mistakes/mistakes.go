@@ -135,10 +135,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("replay a mistake on fresh accounts") + "\n")
+	name := 0 // the widest name: what each leaves starts in one column
+	for _, k := range mistake.Kinds {
+		name = max(name, len(k.Name))
+	}
 	for i, k := range mistake.Kinds {
-		line := fmt.Sprintf("  %-14s leaves %s", k.Name, k.Problem)
+		line := fmt.Sprintf("  %-*s leaves %s", name, k.Name, k.Problem)
 		if i == m.cursor {
-			line = m.st.Selected.Render(fmt.Sprintf("▸ %-14s leaves %s", k.Name, k.Problem))
+			line = m.st.Selected.Render(fmt.Sprintf("▸ %-*s leaves %s", name, k.Name, k.Problem))
 		}
 		b.WriteString(line + "\n")
 	}

@@ -162,3 +162,27 @@ func TestRemappedRun(t *testing.T) {
 		t.Errorf("help says %+v", h)
 	}
 }
+
+// TestMenuAligned: the names were padded to 14 cells, and
+// lapsed-reservation, longer, pushed its "leaves" out of the column.
+// Every line's "leaves" starts in one column.
+func TestMenuAligned(t *testing.T) {
+	m, _ := menu(t, DefaultKeyMap(), nil)
+	col := -1
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		i := strings.Index(l, " leaves ")
+		if i < 0 {
+			continue
+		}
+		i = ansi.StringWidth(l[:i]) // in cells: ▸ is three bytes
+		if col < 0 {
+			col = i
+		}
+		if i != col {
+			t.Errorf("%q: leaves at %d, want %d like the first line", l, i, col)
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no line says what it leaves:\n%s", ansi.Strip(m.View()))
+	}
+}

@@ -329,17 +329,29 @@ func (b *board) order() []int {
 // racerLine is racer i's line.
 func (m Model) racerLine(i int) string {
 	bd, tx := m.board, m.board.txs[i]
-	line := fmt.Sprintf("racer %3d  %-9s %s", i+1, "racing…", model.Printable(tx.Plan.Actions[0].Account))
+	account := model.Printable(tx.Plan.Actions[0].Account)
+	line := fmt.Sprintf("racer %3d  %-9s %s", i+1, "racing…", account)
 	v, written := bd.violation(i)
 	r := bd.results[i]
 	if r != nil {
-		line = fmt.Sprintf("racer %3d  %-9s %s", i+1, r.Outcome, model.Printable(tx.Plan.Actions[0].Account))
+		head := fmt.Sprintf("racer %3d  %-9s ", i+1, r.Outcome)
 		if written {
 			// First: at 80 columns what is cut is the slot.
-			line += "  WRITTEN although cancelled: " + model.OneLine(strings.Join(v.Found, "; "))
+			account += "  WRITTEN although cancelled: " + model.OneLine(strings.Join(v.Found, "; "))
 		}
-		if why := racerWhy(r, bd.errs[i]); why != "" {
-			line += "  " + why
+		why, action := racerWhy(r, bd.errs[i])
+		// What a narrow line leaves out, in turn: the action (the same
+		// lock put for every racer, shown in the preview), then the id of
+		// a racer that wrote nothing; the holder a slot names stays whole.
+		fits := []string{head + account + why + action, head + account + why}
+		if !written {
+			fits = append(fits, head+strings.TrimPrefix(why, "  "))
+		}
+		line = fits[0]
+		for _, l := range fits {
+			if line = l; ansi.StringWidth(l) <= max(m.width, 20) {
+				break
+			}
 		}
 	}
 	line = ansi.Truncate(line, max(m.width, 20), "…")
@@ -388,22 +400,21 @@ func (m Model) scrollBoard(k tea.KeyPressMsg) {
 	bd.scroll = max(min(bd.scroll, len(bd.txs)-room+1), 0)
 }
 
-// racerWhy says why a racer did not commit: its first failed slot, or
-// what kept it from being sent.
-func racerWhy(r *model.Result, err error) string {
+// racerWhy says why a racer did not commit, after two spaces: its first
+// failed slot, and apart the slot's action; or what kept it from being
+// sent. Both are "" for a racer that committed.
+func racerWhy(r *model.Result, err error) (why, action string) {
 	if len(r.Reasons) > 0 {
 		rs := r.Reasons[0]
 		if rs.Slot >= 0 {
-			// What happened first: at 80 columns the action (the same lock
-			// put for every racer, shown in the preview) is what is cut.
-			return model.OneLine(fmt.Sprintf("slot %d: %s (%s)", rs.Slot, rs.Message, rs.Action))
+			return "  " + model.OneLine(fmt.Sprintf("slot %d: %s", rs.Slot, rs.Message)), " " + model.OneLine("("+rs.Action+")")
 		}
-		return model.OneLine(rs.Code + ": " + rs.Message)
+		return "  " + model.OneLine(rs.Code+": "+rs.Message), ""
 	}
 	if err != nil {
-		return model.OneLine(redact.String(err.Error()))
+		return "  " + model.OneLine(redact.String(err.Error())), ""
 	}
-	return ""
+	return "", ""
 }
 
 // randomHex returns n random bytes in hex.

@@ -256,19 +256,36 @@ func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 // for its own account is repaired as the check found it, with every
 // holder.
 func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
-	if m.report != nil {
-		for _, q := range m.report.Problems {
-			if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
-				p = q
-				break
-			}
-		}
-	}
+	p = m.asChecked(p)
 	m.open(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, opRepair, "")
 	ctx, f, req := m.ctx, m.flow(), m.req
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		return req.planned(f.Repair(ctx, p))
 	})
+}
+
+// asChecked is problem p as the last check found it, with every holder,
+// where it found it.
+func (m Model) asChecked(p model.Problem) model.Problem {
+	if m.report != nil {
+		for _, q := range m.report.Problems {
+			if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
+				return q
+			}
+		}
+	}
+	return p
+}
+
+// Refuses says why a fix of problem p opens no dialog, for the status
+// line: a person decides (model.Problem.LeftToAPerson), judged as the
+// last check found p; "" when a repair is planned.
+func (m Model) Refuses(p model.Problem) string {
+	why := m.asChecked(p).LeftToAPerson()
+	if why == "" {
+		return ""
+	}
+	return "no repair planned: " + why // the row selected says which problem
 }
 
 // Undo plans taking back the write with token (see UndoMsg): the items

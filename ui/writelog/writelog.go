@@ -8,6 +8,7 @@ package writelog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -96,6 +97,22 @@ func (m *Model) Open() { m.shown, m.cursor, m.offset, m.status = true, 0, 0, "" 
 
 // Close hides the log.
 func (m *Model) Close() { m.shown, m.status = false, "" }
+
+// Writes are the writes a log holds, for the log of the UI that replaces
+// this one (:table, :target): the log lasts as long as the UI runs,
+// whatever table it shows.
+type Writes struct{ entries []entry }
+
+// Writes is what the log holds, oldest first.
+func (m Model) Writes() Writes { return Writes{entries: slices.Clone(m.entries)} }
+
+// Carry logs the writes of the log this one replaces, before any of its
+// own.
+func (m *Model) Carry(w Writes) {
+	for _, e := range w.entries {
+		m.add(e)
+	}
+}
 
 // Len is the number of writes logged.
 func (m Model) Len() int { return len(m.entries) }
