@@ -1,17 +1,16 @@
-// Package uitest is an in-memory Backend for the terminal UI's tests. It
-// only stores: the items live in maps, reads are answered from them and
-// pages are cut by position, and a transaction applies all its actions or
-// none. What the store decides, the store's own code decides over it:
-// package backend judges accounts, finds locks, plans repairs and confirms
-// holders through its consistent reads, model's census checks, and each
-// action's conditions are evaluated by model.Cond.Holds and a failed one
-// explained by model.Classifier.Explain. It answers in microseconds, so
-// Update and golden tests need no emulator; what only DynamoDB can show
-// (a commit, ALL_OLD reasons, indexes) is tested against dynoxide.
+// Package uitest is an in-memory Backend for the terminal UI's tests that
+// only stores: items live in maps, reads are answered from them, pages are
+// cut by position, and a transaction applies all its actions or none.
+// What the store decides is decided by the store's own code over it:
+// backend judges, reads locks, confirms holders and plans (ByKey, Judge,
+// Find), model's census checks, and model.Cond.Holds guards each action.
+// It answers in microseconds, so Update and golden tests need no emulator;
+// what only DynamoDB shows (ALL_OLD reasons, indexes) is tested on dynoxide.
 package uitest
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -27,43 +26,30 @@ import (
 // Backend holds the tables of one schema in memory. It is safe for
 // concurrent use, as the UI's commands run concurrently.
 type Backend struct {
-	// ByKey answers what is read by key (accounts, locks, the holders a
-	// check names) and plans writes, over the backend's ReadConsistent.
+	// ByKey answers the reads by key and plans writes over ReadConsistent.
 	backend.ByKey
 	schema model.Schema
-	// prep builds requests: Prepare and Refuse never call DynamoDB.
-	prep *dynamo.Store
+	prep   *dynamo.Store // builds requests (Prepare, Refuse) without DynamoDB
 	// MinPage makes every page hold at least this many items (0: what the
 	// UI asks for), so a benchmark can load a table in one page.
 	MinPage int
-
-	mu       sync.Mutex
-	tables   map[string]map[string]model.Item // table -> key -> item
-	writable bool
-	calls    map[string]int
-	failures map[string]error
-	hold     chan struct{} // see HoldWrites
-	arrived  chan struct{}
-	lost     int          // see LoseWrites
-	leaks    int          // see LeakCancelled
-	race     *racingWrite // see ChangeAfterRead
-	tokens   []string     // of every write that arrived
-	// journal is the undo journal as dynamo.ReadUndoJournal reads the
-	// store's: every transaction sent, oldest first, with its outcome.
-	journal []dynamo.Undoable
-	// Clock is the backend's time, which its checks and searches judge
-	// TTLs by and its conditions compare them with: the machine's unless
-	// a test sets another.
+	// Clock is the backend's time, which TTLs are judged and guarded by:
+	// the machine's unless a test sets another.
 	Clock clock.Clock
+
+	mu            sync.Mutex
+	tables        map[string]map[string]model.Item // table -> key text -> item
+	writable      bool
+	calls         map[string]int
+	failures      map[string]error
+	hold, arrived chan struct{} // see HoldWrites
+	lost, leaks   int           // see LoseWrites, LeakCancelled
+	race          model.KeyRef  // see ChangeAfterRead
+	raced         model.Item
+	tokens        []string          // of every write that arrived
+	journal       []dynamo.Undoable // every transaction sent, as the store's undo journal
 }
 
-// racingWrite is an item another writer stores in table.
-type racingWrite struct {
-	table string
-	item  model.Item
-}
-
-// now is the backend's time (Clock), in epoch seconds.
 func (b *Backend) now() int64 { return model.Epoch(b.Clock.Now()) }
 
 // New returns an empty, writable backend for schema sc, at the machine's
@@ -73,7 +59,6 @@ func New(sc model.Schema) *Backend {
 	b := &Backend{schema: sc, tables: map[string]map[string]model.Item{},
 		writable: true, calls: map[string]int{}, failures: map[string]error{}, Clock: clock.System()}
 	b.ByKey = backend.ByKey{Schema: &b.schema, Src: b, Endpoint: ep, Now: b.now}
-	// Requests are built at the backend's time.
 	b.prep = dynamo.NewStore(nil, ep, sc, clock.Func(func() time.Time { return b.Clock.Now() }))
 	return b
 }
@@ -89,141 +74,125 @@ func Holding(items ...model.Item) *Backend {
 // Schema returns the schema the backend was made for.
 func (b *Backend) Schema() model.Schema { return b.schema }
 
-// Put stores items in table as they are, with no guard.
-func (b *Backend) Put(table string, items ...model.Item) {
+// with runs f holding the backend's lock, which get, set and sorted need.
+func (b *Backend) with(f func()) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, it := range items {
-		b.set(table, maps.Clone(it))
-	}
+	f()
+}
+
+// Put stores items in table as they are, with no guard.
+func (b *Backend) Put(table string, items ...model.Item) {
+	b.with(func() {
+		for _, it := range items {
+			b.set(table, maps.Clone(it))
+		}
+	})
 }
 
 // Item returns the item of table at key, as stored now.
-func (b *Backend) Item(table string, key map[string]string) (model.Item, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	it := b.get(table, key)
+func (b *Backend) Item(table string, key map[string]string) (it model.Item, found bool) {
+	b.with(func() { it = b.get(table, key) })
 	return it, it != nil
 }
 
 // SetWritable allows or forbids writes.
-func (b *Backend) SetWritable(ok bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.writable = ok
+func (b *Backend) SetWritable(ok bool) { b.with(func() { b.writable = ok }) }
+
+// Writable reports whether writes are allowed.
+func (b *Backend) Writable() (ok bool) {
+	b.with(func() { ok = b.writable })
+	return ok
 }
 
 // Calls returns how many times the UI called method.
-func (b *Backend) Calls(method string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.calls[method]
+func (b *Backend) Calls(method string) (n int) {
+	b.with(func() { n = b.calls[method] })
+	return n
 }
 
 // HoldWrites makes every later Execute wait, as a slow network would,
 // until release is called; arrived is closed once one is waiting.
 func (b *Backend) HoldWrites() (arrived <-chan struct{}, release func()) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.hold, b.arrived = make(chan struct{}), make(chan struct{})
-	hold := b.hold
-	return b.arrived, sync.OnceFunc(func() { close(hold) })
+	hold, came := make(chan struct{}), make(chan struct{})
+	b.with(func() { b.hold, b.arrived = hold, came })
+	return came, sync.OnceFunc(func() { close(hold) })
 }
 
 // Fail makes every later call of method (AccountsPage, LocksPage, Check,
 // or Execute: not sent) fail with err; nil makes them succeed again.
-func (b *Backend) Fail(method string, err error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.failures[method] = err
-}
+func (b *Backend) Fail(method string, err error) { b.with(func() { b.failures[method] = err }) }
 
 // LoseWrites makes the next n writes get lost on the way: nothing is
 // applied, and the outcome is unknown, as when no answer comes.
-func (b *Backend) LoseWrites(n int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.lost = n
-}
+func (b *Backend) LoseWrites(n int) { b.with(func() { b.lost = n }) }
 
-// LeakCancelled makes the next n transactions that are cancelled apply
-// the actions whose own conditions held all the same, as a backend whose
-// transactions are not isolated (moto's server under load) does: a
-// racer's account put, say, beside the lock put that cancelled it. The
-// outcome is still cancelled, slot by slot.
-func (b *Backend) LeakCancelled(n int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.leaks = n
-}
+// LeakCancelled makes the next n cancelled transactions apply the actions
+// whose own conditions held all the same, as a backend whose transactions
+// are not isolated (moto's server under load) does. The outcome is still
+// cancelled, slot by slot.
+func (b *Backend) LeakCancelled(n int) { b.with(func() { b.leaks = n }) }
 
 // ChangeAfterRead makes another writer store it in table right after the
-// next read of its key, which still answers the item as it was: a caller
-// that reads the item again, as a repair reads its holder after
-// confirming the problem, finds it changed, as when a write lands between
-// two consistent reads.
+// next read of its key, which still answers the item as it was: a write
+// landing between two consistent reads of a caller.
 func (b *Backend) ChangeAfterRead(table string, it model.Item) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.race = &racingWrite{table, maps.Clone(it)}
+	b.with(func() { b.race, b.raced = b.ref(table, it), maps.Clone(it) })
 }
 
 // Tokens returns the ClientRequestToken of every write that arrived.
-func (b *Backend) Tokens() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return slices.Clone(b.tokens)
+func (b *Backend) Tokens() (tokens []string) {
+	b.with(func() { tokens = slices.Clone(b.tokens) })
+	return tokens
 }
 
 // called counts a call of method, and returns the error it is to fail
 // with, if any.
-func (b *Backend) called(method string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.calls[method]++
-	return b.failures[method]
+func (b *Backend) called(method string) (err error) {
+	b.with(func() { b.calls[method]++; err = b.failures[method] })
+	return err
 }
 
-// keyText joins the values of table's key attributes, in key order, as
-// value reads them.
-func (b *Backend) keyText(table string, value func(name string) string) string {
-	names := []string{b.schema.PK, b.schema.SK}
-	for _, c := range b.schema.Constraints {
-		if !c.InAccountTable() && c.LockTable == table {
-			names = []string{c.KeyAttr}
-		}
+// ref is the key of item it of table.
+func (b *Backend) ref(table string, it model.Item) model.KeyRef {
+	key := map[string]string{}
+	for _, n := range b.schema.KeyAttrs(table) {
+		key[n] = it[n].S
 	}
+	return model.KeyRef{Table: table, Key: key}
+}
+
+// keyText joins the values of the key attributes of r's table, in key
+// order, so that items sort as an emulator scans them.
+func (b *Backend) keyText(r model.KeyRef) string {
 	var parts []string
-	for _, n := range names {
-		if n != "" {
-			parts = append(parts, value(n))
-		}
+	for _, n := range b.schema.KeyAttrs(r.Table) {
+		parts = append(parts, r.Key[n])
 	}
 	return strings.Join(parts, "\x00")
 }
 
-// get returns a copy of the item of table at key (nil: none), and stores
-// a racing write to it (ChangeAfterRead). b.mu is held, as by every
-// method below that does not take it.
+// get returns a copy of the item of table at key (nil: none), then stores
+// a racing write to it (ChangeAfterRead).
 func (b *Backend) get(table string, key map[string]string) model.Item {
-	id := b.keyText(table, func(n string) string { return key[n] })
-	it := b.tables[table][id]
-	if r := b.race; r != nil && r.table == table && id == b.keyText(table, func(n string) string { return r.item[n].S }) {
-		b.race = nil
-		b.set(table, r.item)
+	r := model.KeyRef{Table: table, Key: key}
+	it := maps.Clone(b.tables[table][b.keyText(r)])
+	if b.raced != nil && b.race.Table == table && b.keyText(b.race) == b.keyText(r) {
+		b.set(table, b.raced)
+		b.raced = nil
 	}
-	return maps.Clone(it)
+	return it
 }
 
 func (b *Backend) set(table string, it model.Item) {
 	if b.tables[table] == nil {
 		b.tables[table] = map[string]model.Item{}
 	}
-	b.tables[table][b.keyText(table, func(n string) string { return it[n].S })] = it
+	b.tables[table][b.keyText(b.ref(table, it))] = it
 }
 
-// sorted returns table's items in key order, as an emulator scans them:
-// those of the kinds given, or with none given every item.
+// sorted returns copies of table's items in key order: those of the kinds
+// given, or with none given every item.
 func (b *Backend) sorted(table string, kinds ...model.EntryKind) []model.Item {
 	var out []model.Item
 	for _, k := range slices.Sorted(maps.Keys(b.tables[table])) {
@@ -235,27 +204,28 @@ func (b *Backend) sorted(table string, kinds ...model.EntryKind) []model.Item {
 	return out
 }
 
-// page cuts items[from:] to at least want, and says where the next starts.
-func page[T any](b *Backend, items []T, from backend.Cursor, want int) ([]T, backend.Cursor) {
+// pageOf counts a call of method, and cuts from what list returns a page
+// of at least want from where from left off.
+func pageOf[T any](ctx context.Context, b *Backend, method string, from backend.Cursor, want int, list func() []T) ([]T, backend.Cursor, error) {
+	if err := b.called(method); err != nil {
+		return nil, backend.Cursor{}, err
+	}
+	var items []T
+	b.with(func() { items = list() })
 	start := min(from.Pos(), len(items))
 	end := min(start+max(want, b.MinPage, 1), len(items))
-	return items[start:end], backend.At(end, end == len(items))
+	return items[start:end], backend.At(end, end == len(items)), ctx.Err()
 }
 
 // Tables lists the tables the backend holds, the schema's among them,
 // sorted (ListTables).
-func (b *Backend) Tables(ctx context.Context) ([]string, error) {
+func (b *Backend) Tables(ctx context.Context) (names []string, err error) {
 	if err := b.called("Tables"); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return slices.Sorted(maps.Keys(maps.Collect(func(yield func(string, bool) bool) {
-		yield(b.schema.Table, true)
-		for name := range b.tables {
-			yield(name, true)
-		}
-	}))), nil
+	b.with(func() { names = append(slices.Collect(maps.Keys(b.tables)), b.schema.Table) })
+	slices.Sort(names)
+	return slices.Compact(names), nil
 }
 
 // ReadConsistent hands each item found at refs to visit, each key once.
@@ -264,15 +234,15 @@ func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit
 	var found []model.KeyRef
 	var items []model.Item
 	seen := map[string]bool{}
-	b.mu.Lock()
-	for _, r := range refs {
-		if it := b.get(r.Table, r.Key); it != nil && !seen[r.ID()] {
-			seen[r.ID()] = true
-			found, items = append(found, r), append(items, it)
+	b.with(func() {
+		for _, r := range refs {
+			if it := b.get(r.Table, r.Key); it != nil && !seen[r.ID()] {
+				seen[r.ID()] = true
+				found, items = append(found, r), append(items, it)
+			}
 		}
-	}
-	b.mu.Unlock() // visit may call back
-	for i, r := range found {
+	})
+	for i, r := range found { // visit may call back
 		visit(r.Table, items[i])
 	}
 	return ctx.Err()
@@ -281,12 +251,10 @@ func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit
 // AccountsPage returns the accounts from where from left off, in key
 // order, judged by backend.Judge.
 func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
-	if err := b.called("AccountsPage"); err != nil {
+	items, next, err := pageOf(ctx, b, "AccountsPage", from, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryAccount) })
+	if err != nil {
 		return backend.AccountPage{}, err
 	}
-	b.mu.Lock()
-	items, next := page(b, b.sorted(b.schema.Table, model.EntryAccount), from, want)
-	b.mu.Unlock()
 	views, err := backend.Judge(ctx, &b.schema, b, items, b.now())
 	return backend.AccountPage{Accounts: views, Next: next}, err
 }
@@ -294,82 +262,58 @@ func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want in
 // LocksPage returns the lock items from where from left off: those of the
 // account table, then each lock table's, in key order.
 func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
-	if err := b.called("LocksPage"); err != nil {
-		return backend.LockPage{}, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	sc := &b.schema
-	var locks []model.Lock
-	for _, table := range sc.Tables() {
-		for _, it := range b.sorted(table, model.EntryLock) {
-			e := model.Classifier{Schema: sc}.Classify(table, it)
-			lt, key := sc.LockKeyAs(e.Constraint, e.Value, e.Alt)
-			locks = append(locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner,
-				ExpiresAt: sc.LockTTL(e.Constraint, it)})
+	locks, next, err := pageOf(ctx, b, "LocksPage", from, want, func() (locks []model.Lock) {
+		for _, table := range b.schema.Tables() {
+			for _, it := range b.sorted(table, model.EntryLock) {
+				l, _ := model.Classifier{Schema: &b.schema}.Lock(table, it)
+				locks = append(locks, l)
+			}
 		}
-	}
-	got, next := page(b, locks, from, want)
-	return backend.LockPage{Locks: got, Next: next}, ctx.Err()
-}
-
-// itemsPage returns the account table's items of the kinds given (none:
-// all) for which keep holds, in key order, from where from left off.
-func (b *Backend) itemsPage(ctx context.Context, method string, keep func(model.Item) bool, from backend.Cursor, want int, kinds ...model.EntryKind) (backend.ItemPage, error) {
-	if err := b.called(method); err != nil {
-		return backend.ItemPage{}, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	got, next := page(b, slices.DeleteFunc(b.sorted(b.schema.Table, kinds...), func(it model.Item) bool { return !keep(it) }), from, want)
-	return backend.ItemPage{Items: got, Next: next}, ctx.Err()
+		return locks
+	})
+	return backend.LockPage{Locks: locks, Next: next}, err
 }
 
 // PartitionPage returns the items of the account table under partition
 // key value pk, in key order, from where from left off.
 func (b *Backend) PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error) {
-	return b.itemsPage(ctx, "PartitionPage", func(it model.Item) bool {
-		v := it[b.schema.PK]
-		return v.Kind == model.KindS && v.S == pk
-	}, from, want)
+	items, next, err := pageOf(ctx, b, "PartitionPage", from, want, func() []model.Item {
+		return slices.DeleteFunc(b.sorted(b.schema.Table), func(it model.Item) bool {
+			return it[b.schema.PK].Kind != model.KindS || it[b.schema.PK].S != pk
+		})
+	})
+	return backend.ItemPage{Items: items, Next: next}, err
 }
 
 // OthersPage returns the items of the account table that are neither
 // accounts nor locks, in key order, from where from left off.
 func (b *Backend) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
-	return b.itemsPage(ctx, "OthersPage", func(model.Item) bool { return true }, from, want, model.EntryOther)
+	items, next, err := pageOf(ctx, b, "OthersPage", from, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryOther) })
+	return backend.ItemPage{Items: items, Next: next}, err
 }
 
-// lookup finds the holders of the wanted values by reading every account,
-// and reads their locks, as the store's consistent scan does.
-func (b *Backend) lookup(wanted []backend.Wanted) backend.HolderLookup {
-	sc := &b.schema
+// LookupHolders reads every account for the holders of the wanted
+// values, as the store's consistent scan does, and then their locks.
+func (b *Backend) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
+	b.called("LookupHolders")
 	found := backend.NewLookup(backend.ScanMethod)
-	for _, it := range b.sorted(sc.Table, model.EntryAccount) {
-		found.AddHolder(sc, wanted, it)
-	}
-	found.ItemsRead = int64(len(b.tables[sc.Table])) // every item, accounts or not
-	for _, w := range wanted {
-		lock, _, _ := model.Classifier{Schema: sc}.FindLock(w.Constraint, w.Value, func(r model.KeyRef) (model.Item, bool) {
-			it := b.get(r.Table, r.Key)
-			return it, it != nil
-		})
-		found.FoundLock(sc, w, lock)
-	}
-	return found
+	b.with(func() {
+		for _, it := range b.sorted(b.schema.Table, model.EntryAccount) {
+			found.AddHolder(&b.schema, wanted, it)
+		}
+		found.ItemsRead = int64(len(b.tables[b.schema.Table])) // every item, accounts or not
+	})
+	return found, found.ReadLocks(ctx, &b.schema, b, wanted)
 }
 
 // Holders finds, for each constraint of cis, the accounts that hold value
-// v, and reports the items read as the store's one scan does.
+// v (LookupHolders), reporting the items read as the store's scan does.
 func (b *Backend) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
-	b.called("Holders")
 	wanted := make([]backend.Wanted, len(cis))
 	for i, ci := range cis {
 		wanted[i] = backend.Wanted{Constraint: ci, Value: b.schema.Constraints[ci].Normalize.Apply(v)}
 	}
-	b.mu.Lock()
-	found := b.lookup(wanted)
-	b.mu.Unlock()
+	found, err := b.LookupHolders(ctx, wanted)
 	ids := make([][]string, len(cis))
 	for i, w := range wanted {
 		ids[i] = found.Holders[w]
@@ -377,41 +321,165 @@ func (b *Backend) Holders(ctx context.Context, cis []int, v string, progress fun
 	if progress != nil && len(cis) > 0 {
 		progress(found.ItemsRead)
 	}
-	return ids, ctx.Err()
+	return ids, err
 }
 
-// LookupHolders reads every account for the holders of the wanted values.
-func (b *Backend) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
-	b.called("LookupHolders")
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.lookup(wanted), ctx.Err()
+// Find searches by the store's own rules (backend.Find).
+func (b *Backend) Find(ctx context.Context, q string, o backend.FindOptions) (backend.Found, error) {
+	if err := b.called("Find"); err != nil {
+		return backend.Found{Query: q}, err
+	}
+	return backend.Find(ctx, &b.schema, b, q, b.now(), o)
 }
 
 // Check reconciles every item of every table into problems with model's
-// census. The backend is consistent, so every candidate is confirmed as
-// it is.
+// census; the backend is consistent, so every candidate stands confirmed.
 func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
 	if err := b.called("Check"); err != nil {
 		return model.Report{}, err
 	}
 	census := model.NewCensus(&b.schema, b.now())
-	b.mu.Lock()
-	for _, table := range b.schema.Tables() {
-		for _, it := range b.sorted(table) {
-			census.Add(table, it)
+	b.with(func() {
+		for _, table := range b.schema.Tables() {
+			for _, it := range b.sorted(table) {
+				census.Add(table, it)
+			}
 		}
-	}
-	b.mu.Unlock()
+	})
 	if progress != nil {
 		progress(model.CheckProgress{Phase: model.PhaseDone, Scanned: int64(census.Scanned)})
 	}
 	return census.Report(census.Problems()), ctx.Err()
 }
 
-// Writable reports whether writes are allowed.
-func (b *Backend) Writable() bool {
+// Refuse reports plan p as cancelled because other accounts hold values it
+// would lock, as the store does.
+func (b *Backend) Refuse(p model.Plan, taken []backend.Taken) model.Result {
+	return b.prep.Refuse(p, taken)
+}
+
+// Prepare builds the exact request of a plan, as the store does.
+func (b *Backend) Prepare(p model.Plan, token string) (backend.Tx, error) {
+	return b.prep.Prepare(p, token)
+}
+
+// Execute applies tx's actions if every condition holds, or none of them,
+// with the failed ones explained slot by slot. An ownerless orphan's
+// repair runs its three steps by the store's dynamo.Reclaim.
+func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
+	failure := b.called("Execute")
+	send := func(_ context.Context, tx backend.Tx) (model.Result, error) { return b.send(tx, failure) }
+	if tx.Plan.Reclaim != nil {
+		return dynamo.Reclaim{Schema: &b.schema, Prepare: b.Prepare, Send: send, Lookup: b.LookupHolders}.Run(ctx, tx)
+	}
+	return send(ctx, tx)
+}
+
+// send is one transaction on its way: held (HoldWrites), then not sent
+// (failure, as when no connection could be made), refused (not
+// writable), lost (LoseWrites) or applied (transact). The journal keeps
+// the items it changes as they were, and its outcome.
+func (b *Backend) send(tx backend.Tx, failure error) (model.Result, error) {
+	var hold, arrived chan struct{}
+	b.with(func() { hold, arrived = b.hold, b.arrived })
+	if hold != nil {
+		select {
+		case <-arrived:
+		default:
+			close(arrived)
+		}
+		<-hold
+	}
+	p := tx.Plan
+	res := model.Result{Operation: p.Operation, Keys: p.Keys, Token: tx.Token, Reasons: []model.Reason{}}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.writable
+	switch {
+	case failure != nil:
+		res.Outcome = model.NotSent
+		return res, failure
+	case !b.writable:
+		res.Outcome = model.Refused
+		return res, backend.ErrReadOnly
+	}
+	b.tokens = append(b.tokens, tx.Token)
+	record := model.UndoRecord{Token: tx.Token, Operation: p.Operation, Table: b.schema.Table, Endpoint: b.prep.Endpoint.String(),
+		Keys: append([]string{}, p.Keys...), Undoes: p.Undoes, Items: model.UndoItems(p, b.get)}
+	if b.lost > 0 {
+		b.lost--
+		res.Outcome, res.Reasons = model.Unknown, []model.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
+	} else {
+		b.transact(p, &res)
+	}
+	b.journal = append(b.journal, dynamo.Undoable{Record: record, Outcome: res.Outcome})
+	return res, nil
+}
+
+// transact applies p's actions if every condition holds (model.AllHold):
+// committed. Otherwise it applies none (but see LeakCancelled): skipped
+// for a repair whose effect is there already, as the store says
+// (model.Classifier.AlreadyRepaired), else cancelled, each failed
+// condition put in words.
+func (b *Backend) transact(p model.Plan, res *model.Result) {
+	cl := model.Classifier{Schema: &b.schema}
+	var failed []model.Failure
+	var held []model.Action
+	for i, a := range p.Actions {
+		if now := b.get(a.Table, a.Key); !model.AllHold(a.Conds, now) {
+			res.Reasons = append(res.Reasons, model.Reason{Slot: i, Action: a.Purpose(&b.schema), Code: "ConditionalCheckFailed", Message: cl.Explain(a, now)})
+			failed = append(failed, model.Failure{Slot: i, Code: "ConditionalCheckFailed", Now: now})
+		} else {
+			held = append(held, a)
+		}
+	}
+	switch note, repaired := cl.AlreadyRepaired(p, failed); {
+	case repaired:
+		res.Outcome, res.Reasons, res.Note = model.Skipped, []model.Reason{}, note
+	case len(failed) > 0:
+		if res.Outcome = model.Cancelled; b.leaks > 0 {
+			b.leaks--
+			b.apply(held)
+		}
+	default:
+		res.Outcome = model.Committed
+		b.apply(p.Actions)
+	}
+}
+
+// apply writes what actions do to the items at their keys.
+func (b *Backend) apply(actions []model.Action) {
+	for _, a := range actions {
+		switch after := model.After(a, b.get(a.Table, a.Key)); {
+		case a.Kind == model.ActCheck:
+		case after == nil:
+			delete(b.tables[a.Table], b.keyText(model.KeyRef{Table: a.Table, Key: a.Key}))
+		default:
+			b.set(a.Table, after)
+		}
+	}
+}
+
+// UndoFrom is UndoToken: the fake's journal is its own (path "").
+func (b *Backend) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
+	if path != "" {
+		return model.Plan{}, fmt.Errorf("uitest: no undo journal at %s: the fake keeps its own", path)
+	}
+	return b.UndoToken(ctx, token)
+}
+
+// UndoToken plans the undo of the write with token, or ("") of the last
+// committed one, from the journal, as the store does from its own.
+func (b *Backend) UndoToken(ctx context.Context, token string) (p model.Plan, err error) {
+	if err := b.called("UndoToken"); err != nil {
+		return p, err
+	}
+	b.with(func() {
+		journal := slices.Clone(b.journal)
+		dynamo.MarkUndone(journal)
+		var u dynamo.Undoable
+		if u, err = b.prep.FindUndoable(journal, token); err == nil {
+			p, err = u.Plan(&b.schema, b.get)
+		}
+	})
+	return p, err
 }
