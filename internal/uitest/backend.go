@@ -1,11 +1,9 @@
 // Package uitest is an in-memory Backend for the terminal UI's tests that
-// only stores: items live in maps, reads are answered from them, pages are
-// cut by position, and a transaction applies all its actions or none.
-// What the store decides is decided by the store's own code over it:
-// backend judges, reads locks, confirms holders and plans (ByKey, Judge,
-// Find), model's census checks, and model.Cond.Holds guards each action.
-// It answers in microseconds, so Update and golden tests need no emulator;
-// what only DynamoDB shows (ALL_OLD reasons, indexes) is tested on dynoxide.
+// only stores items and answers reads and writes: what the store decides,
+// the store's own code decides over it (backend.ByKey, Judge and Find,
+// model's census, model.Cond.Holds). It answers in microseconds, so Update
+// and golden tests need no emulator; what only DynamoDB shows (ALL_OLD
+// reasons, indexes) is tested on dynoxide.
 package uitest
 
 import (
@@ -37,17 +35,18 @@ type Backend struct {
 	// the machine's unless a test sets another.
 	Clock clock.Clock
 
-	mu            sync.Mutex
-	tables        map[string]map[string]model.Item // table -> key text -> item
-	writable      bool
-	calls         map[string]int
-	failures      map[string]error
-	hold, arrived chan struct{} // see HoldWrites
-	lost, leaks   int           // see LoseWrites, LeakCancelled
-	race          model.KeyRef  // see ChangeAfterRead
-	raced         model.Item
-	tokens        []string          // of every write that arrived
-	journal       []dynamo.Undoable // every transaction sent, as the store's undo journal
+	mu          sync.Mutex
+	tables      map[string]map[string]model.Item // table -> key text -> item
+	writable    bool
+	calls       map[string]int
+	failures    map[string]error
+	hold        chan struct{} // see HoldWrites
+	arrive      func()
+	lost, leaks int    // see LoseWrites, LeakCancelled
+	race        string // the table and key text of ChangeAfterRead's item
+	raced       model.Item
+	tokens      []string          // of every write that arrived
+	journal     []dynamo.Undoable // every transaction sent, as the store's undo journal
 }
 
 func (b *Backend) now() int64 { return model.Epoch(b.Clock.Now()) }
@@ -115,7 +114,7 @@ func (b *Backend) Calls(method string) (n int) {
 // until release is called; arrived is closed once one is waiting.
 func (b *Backend) HoldWrites() (arrived <-chan struct{}, release func()) {
 	hold, came := make(chan struct{}), make(chan struct{})
-	b.with(func() { b.hold, b.arrived = hold, came })
+	b.with(func() { b.hold, b.arrive = hold, sync.OnceFunc(func() { close(came) }) })
 	return came, sync.OnceFunc(func() { close(hold) })
 }
 
@@ -137,7 +136,7 @@ func (b *Backend) LeakCancelled(n int) { b.with(func() { b.leaks = n }) }
 // next read of its key, which still answers the item as it was: a write
 // landing between two consistent reads of a caller.
 func (b *Backend) ChangeAfterRead(table string, it model.Item) {
-	b.with(func() { b.race, b.raced = b.ref(table, it), maps.Clone(it) })
+	b.with(func() { b.race, b.raced = table+"\x00"+b.keyText(table, textOf(it)), maps.Clone(it) })
 }
 
 // Tokens returns the ClientRequestToken of every write that arrived.
@@ -153,21 +152,12 @@ func (b *Backend) called(method string) (err error) {
 	return err
 }
 
-// ref is the key of item it of table.
-func (b *Backend) ref(table string, it model.Item) model.KeyRef {
-	key := map[string]string{}
-	for _, n := range b.schema.KeyAttrs(table) {
-		key[n] = it[n].S
-	}
-	return model.KeyRef{Table: table, Key: key}
-}
-
-// keyText joins the values of the key attributes of r's table, in key
-// order, so that items sort as an emulator scans them.
-func (b *Backend) keyText(r model.KeyRef) string {
+// keyText is the key of table's item whose key attributes value reads,
+// their values in key order: items sort by it as an emulator scans them.
+func (b *Backend) keyText(table string, value func(attr string) string) string {
 	var parts []string
-	for _, n := range b.schema.KeyAttrs(r.Table) {
-		parts = append(parts, r.Key[n])
+	for _, n := range b.schema.KeyAttrs(table) {
+		parts = append(parts, value(n))
 	}
 	return strings.Join(parts, "\x00")
 }
@@ -175,20 +165,23 @@ func (b *Backend) keyText(r model.KeyRef) string {
 // get returns a copy of the item of table at key (nil: none), then stores
 // a racing write to it (ChangeAfterRead).
 func (b *Backend) get(table string, key map[string]string) model.Item {
-	r := model.KeyRef{Table: table, Key: key}
-	it := maps.Clone(b.tables[table][b.keyText(r)])
-	if b.raced != nil && b.race.Table == table && b.keyText(b.race) == b.keyText(r) {
+	id := b.keyText(table, func(n string) string { return key[n] })
+	it := maps.Clone(b.tables[table][id])
+	if b.raced != nil && b.race == table+"\x00"+id {
 		b.set(table, b.raced)
 		b.raced = nil
 	}
 	return it
 }
 
+// textOf reads the string attributes of it.
+func textOf(it model.Item) func(attr string) string { return func(n string) string { return it[n].S } }
+
 func (b *Backend) set(table string, it model.Item) {
 	if b.tables[table] == nil {
 		b.tables[table] = map[string]model.Item{}
 	}
-	b.tables[table][b.keyText(b.ref(table, it))] = it
+	b.tables[table][b.keyText(table, textOf(it))] = it
 }
 
 // sorted returns copies of table's items in key order: those of the kinds
@@ -380,14 +373,11 @@ func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, err
 // writable), lost (LoseWrites) or applied (transact). The journal keeps
 // the items it changes as they were, and its outcome.
 func (b *Backend) send(tx backend.Tx, failure error) (model.Result, error) {
-	var hold, arrived chan struct{}
-	b.with(func() { hold, arrived = b.hold, b.arrived })
+	var hold chan struct{}
+	var arrive func()
+	b.with(func() { hold, arrive = b.hold, b.arrive })
 	if hold != nil {
-		select {
-		case <-arrived:
-		default:
-			close(arrived)
-		}
+		arrive()
 		<-hold
 	}
 	p := tx.Plan
@@ -452,7 +442,7 @@ func (b *Backend) apply(actions []model.Action) {
 		switch after := model.After(a, b.get(a.Table, a.Key)); {
 		case a.Kind == model.ActCheck:
 		case after == nil:
-			delete(b.tables[a.Table], b.keyText(model.KeyRef{Table: a.Table, Key: a.Key}))
+			delete(b.tables[a.Table], b.keyText(a.Table, func(n string) string { return a.Key[n] }))
 		default:
 			b.set(a.Table, after)
 		}
