@@ -26,8 +26,8 @@ func (k ByKey) Account(ctx context.Context, id string) (view model.AccountView, 
 	return ReadAccount(ctx, k.Schema, k.Src, id, k.Now())
 }
 
-// MustAccount is Account, with a missing account an error.
-func (k ByKey) MustAccount(ctx context.Context, id string) (model.AccountView, error) {
+// mustAccount is Account, with a missing account an error.
+func (k ByKey) mustAccount(ctx context.Context, id string) (model.AccountView, error) {
 	a, found, err := k.Account(ctx, id)
 	if err == nil && !found {
 		err = noAccount(k.Schema, id, " at "+k.Endpoint.String())
@@ -57,7 +57,7 @@ func (k ByKey) ConfirmHolders(ctx context.Context, wanted []Wanted, candidates m
 // its unique attributes, guarded on seen where a person was shown the
 // account (see model.Planner.Rename; nil headless).
 func (k ByKey) PlanRename(ctx context.Context, id string, changes map[string]string, others model.OthersHold, seen model.Item) (model.Plan, error) {
-	a, err := k.MustAccount(ctx, id)
+	a, err := k.mustAccount(ctx, id)
 	if err != nil {
 		return model.Plan{}, err
 	}
@@ -68,7 +68,7 @@ func (k ByKey) PlanRename(ctx context.Context, id string, changes map[string]str
 // with its locks, guarded on seen where a person was shown the account
 // (nil headless).
 func (k ByKey) PlanDelete(ctx context.Context, id string, others model.OthersHold, seen model.Item) (model.Plan, error) {
-	a, err := k.MustAccount(ctx, id)
+	a, err := k.mustAccount(ctx, id)
 	if err != nil {
 		return model.Plan{}, err
 	}
