@@ -3,8 +3,6 @@ package backend
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/locktable/locktable/model"
 )
@@ -19,22 +17,10 @@ type Reader interface {
 }
 
 // readKeys reads refs and returns what was found at each.
-func readKeys(ctx context.Context, src Reader, refs []model.KeyRef) (func(model.KeyRef) (model.Item, bool), error) {
-	// An item's key, as its refs name it: every key of a table has the
-	// same attributes.
-	names := map[string][]string{}
-	for _, r := range refs {
-		if _, ok := names[r.Table]; !ok {
-			names[r.Table] = slices.Collect(maps.Keys(r.Key))
-		}
-	}
+func readKeys(ctx context.Context, sc *model.Schema, src Reader, refs []model.KeyRef) (func(model.KeyRef) (model.Item, bool), error) {
 	found := map[string]model.Item{}
 	err := src.ReadConsistent(ctx, refs, func(table string, it model.Item) {
-		key := make(map[string]string, len(names[table]))
-		for _, n := range names[table] {
-			key[n] = it[n].S
-		}
-		found[model.KeyRef{Table: table, Key: key}.ID()] = it
+		found[model.KeyRef{Table: table, Key: sc.KeyOf(table, it)}.ID()] = it
 	})
 	return func(r model.KeyRef) (model.Item, bool) {
 		it, ok := found[r.ID()]
@@ -53,7 +39,7 @@ func Judge(ctx context.Context, sc *model.Schema, src Reader, accounts []model.I
 		expected[i] = model.Classifier{Schema: sc}.ExpectedLocks(it)
 		refs = append(refs, expected[i]...)
 	}
-	lockAt, err := readKeys(ctx, src, refs)
+	lockAt, err := readKeys(ctx, sc, src, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +113,7 @@ func ReadAccount(ctx context.Context, sc *model.Schema, src Reader, id string, n
 // stored (an orphan's key may not be in normal form), with a consistent
 // read, in either spelling (model.Classifier.FindLock).
 func LockAt(ctx context.Context, sc *model.Schema, src Reader, ci int, raw string) (model.Item, bool, error) {
-	read, err := readKeys(ctx, src, sc.LockKeys(ci, raw))
+	read, err := readKeys(ctx, sc, src, sc.LockKeys(ci, raw))
 	lock, _, found := model.Classifier{Schema: sc}.FindLock(ci, raw, read)
 	return lock, found, err
 }

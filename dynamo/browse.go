@@ -189,15 +189,6 @@ func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
 	return &Error{Msg: fmt.Sprintf("table %q at %s has no index %q (it has: %v)", s.Schema.Table, s.Endpoint, name, names)}
 }
 
-// itemKey extracts the primary key of an item of table as strings.
-func (s *Store) itemKey(table string, it model.Item) map[string]string {
-	key := map[string]string{}
-	for _, k := range s.wantKeys(table) {
-		key[k.name] = it[k.name].S
-	}
-	return key
-}
-
 // Account reads one account by its key value with a consistent read;
 // found is false when there is none.
 func (s *Store) Account(ctx context.Context, id string) (view model.AccountView, found bool, err error) {

@@ -19,9 +19,9 @@ func (c Cond) Holds(now Item) bool {
 		_, exists := now[c.Key]
 		return !exists || !same
 	case CondFreeOrExpired:
-		// A TTL that is not a number compares false: the lock is live.
-		ttl := now[c.TTL]
-		return !present || ttl.Kind == KindN && numberNotAfter(ttl.S, strconv.FormatInt(c.Now, 10))
+		// A TTL DynamoDB ignores (not a number, milliseconds) compares
+		// false: the lock is live, as the check judges it.
+		return !present || ReadLease(now, c.TTL).Verdict(c.Now) == TTLExpired
 	case CondNotAfter:
 		return present && v.Kind == KindN && c.Value.Kind == KindN && numberNotAfter(v.S, c.Value.S)
 	}

@@ -155,8 +155,12 @@ func (b *Backend) called(method string) (err error) {
 // keyText is the key of table's item whose key attributes value reads,
 // their values in key order: items sort by it as an emulator scans them.
 func (b *Backend) keyText(table string, value func(attr string) string) string {
+	names := b.schema.KeyAttrs(table)
+	if names == nil { // a table of another schema (:table), keyed as this one's
+		names = b.schema.KeyAttrs(b.schema.Table)
+	}
 	var parts []string
-	for _, n := range b.schema.KeyAttrs(table) {
+	for _, n := range names {
 		parts = append(parts, value(n))
 	}
 	return strings.Join(parts, "\x00")
