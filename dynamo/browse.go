@@ -73,7 +73,9 @@ func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 		items = kept
 	}
 	<-ttl
-	views, err := s.Judge(ctx, items)
+	// TTLs are judged as the locks are read: now (the store's Clock), as
+	// the check judges them at its start.
+	views, err := backend.Judge(ctx, &s.Schema, s, items, model.Epoch(s.now()))
 	if err != nil {
 		return backend.AccountPage{}, err
 	}
@@ -187,117 +189,22 @@ func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
 	return &Error{Msg: fmt.Sprintf("table %q at %s has no index %q (it has: %v)", s.Schema.Table, s.Endpoint, name, names)}
 }
 
-// Judge reads, with strongly consistent reads, the locks the accounts
-// should have, and the owners those locks name when they are other
-// accounts, and returns each account's view, its locks' TTLs judged at
-// the time of those reads.
-func (s *Store) Judge(ctx context.Context, accounts []model.Item) ([]model.AccountView, error) {
-	expected := make([][]model.KeyRef, len(accounts)) // per account
-	var refs []model.KeyRef
-	for i, it := range accounts {
-		expected[i] = model.Classifier{Schema: &s.Schema}.ExpectedLocks(it)
-		refs = append(refs, expected[i]...)
-	}
-	locks := map[string]model.Item{}
-	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
-		locks[keyID(table, s.Schema.KeyOf(table, it))] = it
-	})
-	if err != nil {
-		return nil, err
-	}
-	lockAt := func(r model.KeyRef) (model.Item, bool) {
-		it, ok := locks[keyID(r.Table, r.Key)]
-		return it, ok
-	}
-	// Owners that are other accounts decide foreign against duplicate.
-	owners := map[string]model.Item{}
-	var ownerRefs []model.KeyRef
-	for i, it := range accounts {
-		id := it[s.Schema.PK].S
-		for _, r := range expected[i] {
-			if l, ok := lockAt(r); ok {
-				if o, ok := l[s.Schema.OwnerAttr]; ok && o.Kind == model.KindS && o.S != id && o.S != "" {
-					ownerRefs = append(ownerRefs, model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(o.S)})
-				}
-			}
-		}
-	}
-	if len(ownerRefs) > 0 {
-		err := s.ReadConsistent(ctx, ownerRefs, func(_ string, it model.Item) { owners[it[s.Schema.PK].S] = it })
-		if err != nil {
-			return nil, err
-		}
-	}
-	holds := func(owner string, ci int, v string) bool {
-		it, ok := owners[owner]
-		if !ok {
-			return false
-		}
-		h, ov := s.Schema.Held(ci, it)
-		return h == model.HoldsValue && ov == v
-	}
-	// TTLs are judged as the locks were read: now (the store's Clock), as
-	// the check judges them at its start.
-	now := model.Epoch(s.now())
-	views := make([]model.AccountView, len(accounts))
-	for i, it := range accounts {
-		views[i] = model.Classifier{Schema: &s.Schema}.Judge(it, lockAt, holds, now)
-	}
-	// Accounts on one page that share a value are duplicates whatever the
-	// check has found so far.
-	type held struct {
-		ci int
-		v  string
-	}
-	seen := map[held]int{}
-	for _, v := range views {
-		for _, l := range v.Locks {
-			if l.Value != "" {
-				seen[held{l.Constraint, l.Value}]++
-			}
-		}
-	}
-	for i := range views {
-		views[i].MarkDuplicates(func(ci int, v string) bool { return seen[held{ci, v}] > 1 })
-	}
-	return views, nil
-}
-
 // Account reads one account by its key value with a consistent read;
 // found is false when there is none.
 func (s *Store) Account(ctx context.Context, id string) (view model.AccountView, found bool, err error) {
-	var items []model.Item
-	err = s.ReadConsistent(ctx, []model.KeyRef{{Table: s.Schema.Table, Key: s.Schema.AccountKey(id)}},
-		func(_ string, it model.Item) { items = append(items, it) })
-	if err != nil || len(items) == 0 || (model.Classifier{Schema: &s.Schema}).Classify(s.Schema.Table, items[0]).Kind != model.EntryAccount {
-		return model.AccountView{}, false, err
-	}
-	views, err := s.Judge(ctx, items)
-	if err != nil {
-		return model.AccountView{}, false, err
-	}
-	return views[0], true, nil
+	return s.byKey().Account(ctx, id)
 }
 
 // Lock reads the lock of constraint ci for value v, normalized first, with
 // a consistent read: the lock an account holding v would have.
 func (s *Store) Lock(ctx context.Context, ci int, v string) (model.Item, bool, error) {
-	return s.LockAt(ctx, ci, s.Schema.Constraints[ci].Normalize.Apply(v))
+	return s.byKey().Lock(ctx, ci, v)
 }
 
 // LockAt reads the lock of constraint ci whose key holds raw exactly as
-// stored (an orphan's key may not be in normal form), with a consistent
-// read, in either spelling (model.Classifier.FindLock).
+// stored, with a consistent read, in either spelling (backend.LockAt).
 func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
-	read := map[string]model.Item{}
-	err := s.ReadConsistent(ctx, s.Schema.LockKeys(ci, raw), func(table string, it model.Item) {
-		read[keyID(table, s.Schema.KeyOf(table, it))] = it
-	})
-	lock, _, found := model.Classifier{Schema: &s.Schema}.FindLock(ci, raw, func(r model.KeyRef) (model.Item, bool) {
-		it, ok := read[keyID(r.Table, r.Key)]
-		return it, ok
-	})
-	return lock, found, err
+	return s.byKey().LockAt(ctx, ci, raw)
 }
 
 // Holders finds, for each constraint of cis, the keys of the accounts that

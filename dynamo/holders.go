@@ -44,13 +44,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (bac
 	if scan {
 		methods = append(methods, backend.ScanMethod)
 	}
-	add := func(it model.Item) {
-		for _, w := range wanted {
-			if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
-				found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
-			}
-		}
-	}
+	add := func(it model.Item) { found.AddHolder(sc, wanted, it) }
 	candidates := map[string]bool{}
 	read, err := s.visitHolders(ctx, values, holderScan{segments: s.scanSegments(), consistent: true, accounts: true},
 		func(it model.Item, fromIndex bool) {
@@ -71,7 +65,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (bac
 		return found, err
 	}
 	found.Method = strings.Join(methods, " and ")
-	return found, s.readLocks(ctx, wanted, &found)
+	return found, found.ReadLocks(ctx, sc, s, wanted)
 }
 
 // holderScan is how visitHolders scans for the holders of values whose
@@ -272,28 +266,9 @@ func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(mod
 }
 
 // ConfirmHolders is LookupHolders when the holders to expect are known
-// already (the terminal UI's finished check): candidates, for each value,
-// are read with consistent reads, and those that still hold it are kept.
-// Values without candidates have no holder.
+// already (backend.ConfirmHolders).
 func (s *Store) ConfirmHolders(ctx context.Context, wanted []backend.Wanted, candidates map[backend.Wanted][]string) (backend.HolderLookup, error) {
-	sc := &s.Schema
-	found := backend.NewLookup("the check's findings, confirmed by consistent reads")
-	var ids []string
-	for _, w := range wanted {
-		ids = append(ids, candidates[w]...)
-	}
-	err := s.readAccounts(ctx, ids, func(it model.Item) {
-		found.ItemsRead++
-		for _, w := range wanted {
-			if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
-				found.Holders[w] = append(found.Holders[w], it[sc.PK].S)
-			}
-		}
-	})
-	if err != nil {
-		return found, err
-	}
-	return found, s.readLocks(ctx, wanted, &found)
+	return s.byKey().ConfirmHolders(ctx, wanted, candidates)
 }
 
 // readAccounts reads the account items of ids with consistent reads.
@@ -308,24 +283,6 @@ func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model
 			visit(it)
 		}
 	})
-}
-
-// readLocks sorts each value's holders and reads, consistently, whether
-// each wanted value's lock exists and whom it names: with or without
-// holders, an existing lock is what the guarded put will meet.
-func (s *Store) readLocks(ctx context.Context, wanted []backend.Wanted, found *backend.HolderLookup) error {
-	for w, ids := range found.Holders {
-		slices.Sort(ids)
-		found.Holders[w] = slices.Compact(ids)
-	}
-	for _, w := range wanted {
-		lock, _, err := s.LockAt(ctx, w.Constraint, w.Value)
-		if err != nil {
-			return err
-		}
-		found.FoundLock(&s.Schema, w, lock)
-	}
-	return nil
 }
 
 // TakenBy looks for other holders of the values plan p would lock (see

@@ -92,14 +92,9 @@ func (s *Store) LocksPage(ctx context.Context, from backend.Cursor, want int) (b
 			return page, explain(err, "scan", src.table, s.Endpoint)
 		}
 		for _, av := range out.Items {
-			it := fromSDK(av)
-			e := model.Classifier{Schema: &s.Schema}.Classify(src.table, it)
-			if e.Kind != model.EntryLock {
-				continue
+			if l, ok := (model.Classifier{Schema: &s.Schema}).Lock(src.table, fromSDK(av)); ok {
+				page.Locks = append(page.Locks, l)
 			}
-			table, key := s.Schema.LockKeyAs(e.Constraint, e.Value, e.Alt)
-			page.Locks = append(page.Locks, model.Lock{Constraint: e.Constraint, Value: e.Value, Table: table, Key: key, Item: it, Owner: e.Owner,
-				ExpiresAt: s.Schema.LockTTL(e.Constraint, it)})
 		}
 		switch {
 		case len(out.LastEvaluatedKey) > 0:

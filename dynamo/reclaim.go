@@ -9,15 +9,26 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// reclaim runs the repair of an ownerless orphan lock (see model.Reclaim):
-// tx is step 1, the claim (or, resuming an interrupted repair, step 3's
-// delete, whose claim is already on the lock). The result is the last
-// step's: committed when the lock was deleted, skipped when someone holds
-// the value and the lock was given back, and otherwise what stopped it.
-func (s *Store) reclaim(ctx context.Context, tx backend.Tx) (model.Result, error) {
+// Reclaim is what the repair of an ownerless orphan lock (see
+// model.Reclaim) runs its steps on: a store's requests, one transaction
+// sent as it is, and its holder lookup. The store runs it on DynamoDB,
+// the terminal UI's in-memory fake on its maps.
+type Reclaim struct {
+	Schema  *model.Schema
+	Prepare func(p model.Plan, token string) (backend.Tx, error)
+	Send    func(ctx context.Context, tx backend.Tx) (model.Result, error)
+	Lookup  func(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error)
+}
+
+// Run runs the reclaim tx starts: tx is step 1, the claim (or, resuming
+// an interrupted repair, step 3's delete, whose claim is already on the
+// lock). The result is the last step's: committed when the lock was
+// deleted, skipped when someone holds the value and the lock was given
+// back, and otherwise what stopped it.
+func (rc Reclaim) Run(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	r := *tx.Plan.Reclaim
 	if !r.Resume {
-		res, err := s.transact(ctx, tx)
+		res, err := rc.Send(ctx, tx)
 		if err != nil || res.Outcome != model.Committed {
 			// Not claimed (the lock changed, or is gone), or unknown: the
 			// token in res can be sent again; nothing else was done.
@@ -30,38 +41,38 @@ func (s *Store) reclaim(ctx context.Context, tx backend.Tx) (model.Result, error
 	// Step 2: the lock exists and carries the claim, so no in-pattern or
 	// article-style signup can take the value now; what the lookup finds
 	// settles it.
-	found, err := s.LookupHolders(ctx, []backend.Wanted{{Constraint: r.Constraint, Value: r.Value}})
-	l := ReclaimLookup{Reclaim: r, Found: found, Err: err}
-	step := l.Step(&s.Schema, tx.Plan.Keys)
-	next, perr := s.Prepare(step, backend.NewToken())
+	found, err := rc.Lookup(ctx, []backend.Wanted{{Constraint: r.Constraint, Value: r.Value}})
+	l := reclaimLookup{Reclaim: r, Found: found, Err: err}
+	step := l.step(rc.Schema, tx.Plan.Keys)
+	next, perr := rc.Prepare(step, backend.NewToken())
 	if perr != nil {
 		return model.Result{}, perr
 	}
-	res, serr := s.transact(ctx, next)
+	res, serr := rc.Send(ctx, next)
 	if serr != nil {
 		// Certainly not applied; but the claim was: say so, not an error.
-		return claimLeft(res, r, "could not "+step.Actions[0].Purpose(&s.Schema)+": "+errText(serr)), nil
+		return claimLeft(res, r, "could not "+step.Actions[0].Purpose(rc.Schema)+": "+errText(serr)), nil
 	}
-	return l.Done(&s.Schema, res), nil
+	return l.done(rc.Schema, res), nil
 }
 
-// ReclaimLookup is a reclaim's step 2: the holders of the claimed value,
+// reclaimLookup is a reclaim's step 2: the holders of the claimed value,
 // or why they could not be looked for (Err). It settles step 3 and what
 // the reclaim reports.
-type ReclaimLookup struct {
+type reclaimLookup struct {
 	Reclaim model.Reclaim
 	Found   backend.HolderLookup
 	Err     error
 }
 
-func (l ReclaimLookup) holders() []string {
+func (l reclaimLookup) holders() []string {
 	return l.Found.Holders[backend.Wanted{Constraint: l.Reclaim.Constraint, Value: l.Reclaim.Value}]
 }
 
-// Step plans step 3: the claimed lock deleted when no one holds the value;
+// step plans step 3: the claimed lock deleted when no one holds the value;
 // given back as it was when someone does, or when the lookup failed (a
 // later repair finishes a claim that cannot be given back).
-func (l ReclaimLookup) Step(sc *model.Schema, keys []string) model.Plan {
+func (l reclaimLookup) step(sc *model.Schema, keys []string) model.Plan {
 	step := model.Plan{Operation: "repair", Keys: keys, Actions: []model.Action{model.Planner{Schema: sc}.DeleteClaimed(l.Reclaim)}}
 	if l.Err != nil || len(l.holders()) > 0 {
 		step.Actions = []model.Action{model.Planner{Schema: sc}.GiveBack(l.Reclaim)}
@@ -69,11 +80,11 @@ func (l ReclaimLookup) Step(sc *model.Schema, keys []string) model.Plan {
 	return step
 }
 
-// Done reports the reclaim from res, step 3's result: when it committed,
+// done reports the reclaim from res, step 3's result: when it committed,
 // the lock deleted, or given back (skipped: not an orphan; cancelled: the
 // lookup failed). A step 3 not committed is reported as it is, slot by
 // slot or unknown with its token.
-func (l ReclaimLookup) Done(sc *model.Schema, res model.Result) model.Result {
+func (l reclaimLookup) done(sc *model.Schema, res model.Result) model.Result {
 	if res.Outcome != model.Committed {
 		return res
 	}

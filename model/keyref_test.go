@@ -1,14 +1,14 @@
-package dynamo
+package model
 
 import (
 	"maps"
 	"testing"
 )
 
-// TestKeyID: a key's id does not depend on the order of its attributes,
+// TestKeyRefID: a key's id does not depend on the order of its attributes,
 // and two different keys (of one, two or more attributes) never share one,
 // even when their values hold NUL and would run into each other.
-func TestKeyID(t *testing.T) {
+func TestKeyRefID(t *testing.T) {
 	keys := []map[string]string{
 		{"PK": "ACCT#a1"},
 		{"PK": "ACCT#a1", "SK": "PROFILE"},
@@ -22,16 +22,17 @@ func TestKeyID(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for i, k := range keys {
-		got := keyID("t", k)
+		got := KeyRef{"t", k}.ID()
 		if j, ok := seen[got]; ok && !maps.Equal(keys[j], k) {
 			t.Errorf("keys %q and %q share the id %q", keys[j], k, got)
 		}
 		seen[got] = i
 	}
-	if a, b := keyID("t", map[string]string{"PK": "x", "SK": "y"}), keyID("t", map[string]string{"SK": "y", "PK": "x"}); a != b {
+	a := KeyRef{"t", map[string]string{"PK": "x", "SK": "y"}}.ID()
+	if b := (KeyRef{"t", map[string]string{"SK": "y", "PK": "x"}}).ID(); a != b {
 		t.Errorf("one key, two ids: %q and %q", a, b)
 	}
-	if keyID("t", keys[0]) == keyID("u", keys[0]) {
+	if (KeyRef{"t", keys[0]}).ID() == (KeyRef{"u", keys[0]}).ID() {
 		t.Error("one key in two tables shares an id")
 	}
 }
