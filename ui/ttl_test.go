@@ -57,7 +57,7 @@ func TestTTLCasesAt80x24(t *testing.T) {
 	d := newDriver(t, Options{Store: fakeTTL()}, 80, 24)
 	d.ready()
 	d.golden("ttl_accounts_80x24")
-	if h := d.lines()[1]; !strings.Contains(h, "expd 2·expg 1") || !strings.Contains(h, "resv 1") {
+	if h := d.lines()[1]; !strings.Contains(h, "expired 2 · expiring 1") || !strings.Contains(h, "reserved 1") || !strings.Contains(h, "2 Locks  3 Problems") {
 		t.Errorf("the header does not count the expired, expiring and reserved locks: %q", h)
 	}
 	d.wantRow("ACCT#ada", "email=ada@x", "username=ada", "problem")

@@ -17,10 +17,12 @@ func TestHeaderCountsOthers(t *testing.T) {
 	st := styles.New(true)
 	h := Header{Table: "t", Views: []string{"Accounts", "Locks", "Problems", "Items"},
 		Check: Check{Report: &model.Report{}, Others: 1234}}
-	if line := strings.Split(ansi.Strip(h.Render(&st, 200)), "\n")[1]; !strings.HasSuffix(line, "invalid 0 · other items 1,234") {
+	if line := strings.Split(ansi.Strip(h.Render(&st, 200)), "\n")[1]; !strings.HasSuffix(line, "no problems · other items 1,234") {
 		t.Errorf("wide: %q", line)
 	}
-	if line := strings.Split(ansi.Strip(h.Render(&st, 90)), "\n")[1]; !strings.HasSuffix(line, "·other 1,234") {
+	h.Check.Report.Problems = make([]model.Problem, 14)
+	h.Check.Counts = map[model.ProblemKind]int{model.MissingLock: 7, model.OrphanLock: 7}
+	if line := strings.Split(ansi.Strip(h.Render(&st, 70)), "\n")[1]; !strings.HasSuffix(line, "·other 1,234") {
 		t.Errorf("narrow: %q", line)
 	}
 	h.Check.Others = 0
@@ -54,5 +56,27 @@ func TestTTLCountsFitTheHeader(t *testing.T) {
 	}
 	if wide := strings.Split(ansi.Strip(h.Render(&st, 200)), "\n")[1]; !strings.Contains(wide, "expired 6 · expiring 6") || !strings.Contains(wide, "reserved 3") {
 		t.Errorf("at 200 the kinds are not counted one by one: %q", wide)
+	}
+}
+
+// TestHeaderCountsOnlyWhatIsThere (issue 27, 15): the header counted
+// "inval 0" and the other zero kinds while it hid a zero of the other
+// items and of the TTL kinds. Every count it shows is of something there;
+// a check that found nothing says so.
+func TestHeaderCountsOnlyWhatIsThere(t *testing.T) {
+	st := styles.New(true)
+	r := &model.Report{Now: 1}
+	r.Problems = []model.Problem{{Kind: model.OrphanLock}, {Kind: model.OrphanLock}}
+	h := Header{Table: "t", Views: []string{"Accounts", "Locks", "Problems"},
+		Check: Check{Report: r, Counts: map[model.ProblemKind]int{model.OrphanLock: 2}}}
+	for _, width := range []int{80, 200} {
+		line := strings.Split(ansi.Strip(h.Render(&st, width)), "\n")[1]
+		if strings.Contains(line, " 0") || !strings.Contains(line, "orph") {
+			t.Errorf("at %d: %q, want only the orphans counted", width, line)
+		}
+	}
+	h.Check = Check{Report: &model.Report{Now: 1}, Counts: map[model.ProblemKind]int{}}
+	if line := strings.Split(ansi.Strip(h.Render(&st, 120)), "\n")[1]; !strings.HasSuffix(line, "no problems") || strings.Contains(line, " 0") {
+		t.Errorf("a clean check: %q", line)
 	}
 }

@@ -187,15 +187,16 @@ func (c Check) counts(st *styles.Styles, try shown) string {
 		}
 		return style.Render(fmt.Sprintf("%d problems", n))
 	}
+	// Only what is there is counted (a zero beside other zeros hidden
+	// read as a kind that is checked apart); a check that found nothing
+	// says so.
 	for _, k := range model.ProblemKinds {
-		if ttlKind[k] && !ttl && c.Counts[k] == 0 {
-			continue
-		}
-		style := st.Dim
 		if c.Counts[k] > 0 {
-			style = st.Kind[k]
+			parts = append(parts, st.Kind[k].Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
 		}
-		parts = append(parts, style.Render(fmt.Sprintf("%s %d", names[k], c.Counts[k])))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, st.Dim.Render("no problems"))
 	}
 	if c.Others > 0 && try.others {
 		other := "other items "
@@ -204,7 +205,7 @@ func (c Check) counts(st *styles.Styles, try shown) string {
 		}
 		parts = append(parts, st.Dim.Render(other+rows.Count(int64(c.Others))))
 	}
-	if ttl && try.reserved {
+	if ttl && try.reserved && c.Report.Reservations > 0 {
 		reserved := "reserved "
 		if try.tiny {
 			reserved = "resv "
