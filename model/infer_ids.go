@@ -84,13 +84,13 @@ func (s *Schema) ScopedUniques(keys []string, accounts []Item, skip ...string) (
 	return cs, notes
 }
 
-// scopesByUnique gathers, per unique attribute of the model, the scopes
-// its scoped unique items name; attrs keeps the attributes in the order
-// the keys first show them, so the notes come out in a stable order.
-func (s *Schema) scopesByUnique(keys []string, model string) (attrs []string, scopes map[string]map[string]bool) {
+// scopesByUnique gathers, per unique attribute of the model name, the
+// scopes its scoped unique items name; attrs lists the attributes in the
+// order the keys first show them, one note each.
+func (s *Schema) scopesByUnique(keys []string, name string) (attrs []string, scopes map[string]map[string]bool) {
 	scopes = map[string]map[string]bool{}
 	for _, k := range keys {
-		scope, attr, ok := s.scopedUnique(k, model)
+		scope, attr, ok := s.scopedUnique(k, name)
 		if !ok {
 			continue
 		}
@@ -104,19 +104,20 @@ func (s *Schema) scopesByUnique(keys []string, model string) (attrs []string, sc
 }
 
 // scopedUnique reads the scope and the unique attribute from the key of
-// one of model's scoped unique items, _unique#<scope>#<model>#<attr>#<value>.
-// ok is false for any other key: another library's item, an unscoped
-// unique (which starts with the preset's head) or another model's.
-func (s *Schema) scopedUnique(key, model string) (scope, attr string, ok bool) {
+// a scoped unique item of the model name,
+// _unique#<scope>#<name>#<attr>#<value>. ok is false for any other key:
+// another library's item, an unscoped unique (which starts with the
+// preset's head) or another model's.
+func (s *Schema) scopedUnique(key, name string) (scope, attr string, ok bool) {
 	rest, ok := strings.CutPrefix(key, "_unique#")
 	if !ok || strings.HasPrefix(key, s.PresetHead()) {
 		return "", "", false
 	}
-	i := strings.Index(rest, "#"+model+"#")
+	i := strings.Index(rest, "#"+name+"#")
 	if i <= 0 {
 		return "", "", false
 	}
-	attr, _, ok = strings.Cut(rest[i+len(model)+2:], "#")
+	attr, _, ok = strings.Cut(rest[i+len(name)+2:], "#")
 	if !ok || attr == "" {
 		return "", "", false
 	}

@@ -127,11 +127,11 @@ func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
 	return a, true
 }
 
-// putBack is a, made to put back before, an item the write deleted. It
-// commits only where nothing holds the key now (for a lock, nothing
-// unexpired), so an undo never overwrites what came after. A lock deleted
-// while locktable's claim was on it goes back without the claim, naming
-// no owner, as it was before the claim.
+// putBack makes a put back before, an item as it was before the write
+// deleted it. It commits only where nothing holds the key now (for a lock,
+// nothing unexpired), so an undo never overwrites what came after. A lock
+// deleted while locktable's claim was on it goes back without the claim,
+// naming no owner, as it was before the claim.
 func (s Planner) putBack(a Action, kind EntryKind, before Item, pk string) Action {
 	a.Kind, a.Item = ActPut, maps.Clone(before)
 	if o, ok := a.Item[s.OwnerAttr]; kind == EntryLock && ok && o.Kind == KindS && IsClaim(o.S) {
