@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,18 +17,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
 
 func (a *app) checkCommand() *cobra.Command {
-	var (
-		asJSON       bool
-		segmentRange string
-		partial      string
-		merge        bool
-		fromExport   exportFlags
-		maxMemory    = byteSize(defaultMaxMemory)
-	)
+	f := checkFlags{maxMemory: byteSize(defaultMaxMemory)}
 	cmd := &cobra.Command{
 		Use:   "check [--merge FILE...]",
 		Short: "Scan the table and report every integrity problem (exit 0 none, 1 problems, 2 error)",
@@ -51,96 +46,135 @@ func (a *app) checkCommand() *cobra.Command {
   locktable check --export ./exports --confirm   # then confirmed against the live table`,
 		GroupID: "read",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if !merge && len(args) > 0 {
+			if !f.merge && len(args) > 0 {
 				return usageErr("check takes no arguments, except the parts with --merge")
 			}
-			if merge && len(args) == 0 {
+			if f.merge && len(args) == 0 {
 				return usageErr("--merge: name the parts (FILE...)")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.schema()
-			if err != nil {
-				return err
-			}
-			if (segmentRange == "") != (partial == "") {
-				return usageErr("--segment-range and --partial go together: each process of a sharded check writes its part")
-			}
-			if merge && partial != "" {
-				return usageErr("--merge and --partial: a process either writes a part or merges them")
-			}
-			if fromExport.used() {
-				if merge || partial != "" {
-					return usageErr("--export reads an export, not parts of a sharded check (--merge, --partial)")
-				}
-				return a.checkExport(cmd.Context(), s, fromExport, int64(maxMemory), asJSON)
-			}
-			store, err := a.open(cmd.Context(), s)
-			if err != nil {
-				return err
-			}
-			store.MaxMemory = int64(maxMemory)
-			defer holdMemory(checkMemoryLimit, int64(maxMemory))()
-			p := newProgress(a.stderr)
-			var census *model.Census
-			defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt
-			switch {
-			case partial != "":
-				from, to, err := parseRange(segmentRange, store.Segments)
-				if err != nil {
-					return err
-				}
-				census, err = store.Census(cmd.Context(), from, to, progressLine(p))
-				p.done()
-				if err != nil {
-					return err
-				}
-				if err := writePart(partial, census, store.Segments, from, to); err != nil {
-					return err
-				}
-				fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, partial, census.Scanned)
-				return nil
-			case merge:
-				census, err = readParts(&store.Schema, args, int64(maxMemory))
-			default:
-				census, err = store.Census(cmd.Context(), 0, store.Segments, progressLine(p))
-			}
-			if err != nil {
-				p.done()
-				return err
-			}
-			report, err := store.Confirm(cmd.Context(), census, progressLine(p))
-			p.done()
-			if err != nil {
-				return err
-			}
-			a.noteSpill(census, int64(maxMemory))
-			if hint := report.SchemaHint(&store.Schema); hint != "" {
-				fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
-			}
-			if asJSON {
-				err = writeJSON(a.stdout, report)
-			} else {
-				err = writeReport(a.stdout, report)
-			}
-			if err != nil {
-				return err
-			}
-			if len(report.Problems) > 0 {
-				return &exitError{code: ExitProblems}
-			}
-			return nil
+			return a.runCheck(cmd.Context(), f, args)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
-	cmd.Flags().StringVar(&segmentRange, "segment-range", "", "A-B: scan only segments A to B of --segments (a sharded check; with --partial)")
-	cmd.Flags().StringVar(&partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped; check --merge reads it) instead of reporting")
-	cmd.Flags().BoolVar(&merge, "merge", false, "merge the parts (FILE...) of a sharded check, confirm and report as one check")
-	cmd.Flags().Var(&maxMemory, "max-memory", "memory budget (e.g. 256MB, 2GiB): past it the census spills to a temporary directory and is reconciled "+
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().StringVar(&f.segmentRange, "segment-range", "", "A-B: scan only segments A to B of --segments (a sharded check; with --partial)")
+	cmd.Flags().StringVar(&f.partial, "partial", "", "write this process's census of --segment-range to FILE (gzipped; check --merge reads it) instead of reporting")
+	cmd.Flags().BoolVar(&f.merge, "merge", false, "merge the parts (FILE...) of a sharded check, confirm and report as one check")
+	cmd.Flags().Var(&f.maxMemory, "max-memory", "memory budget (e.g. 256MB, 2GiB): past it the census spills to a temporary directory and is reconciled "+
 		"partition by partition, with the same result")
-	fromExport.register(cmd.Flags())
+	f.fromExport.register(cmd.Flags())
 	return cmd
+}
+
+// checkFlags are check's own flags.
+type checkFlags struct {
+	asJSON       bool
+	segmentRange string // with partial: this process's segments of a sharded check
+	partial      string
+	merge        bool // the arguments are parts to merge
+	fromExport   exportFlags
+	maxMemory    byteSize
+}
+
+// validate refuses flags that do not go together.
+func (f checkFlags) validate() error {
+	switch {
+	case (f.segmentRange == "") != (f.partial == ""):
+		return usageErr("--segment-range and --partial go together: each process of a sharded check writes its part")
+	case f.merge && f.partial != "":
+		return usageErr("--merge and --partial: a process either writes a part or merges them")
+	case f.fromExport.used() && (f.merge || f.partial != ""):
+		return usageErr("--export reads an export, not parts of a sharded check (--merge, --partial)")
+	}
+	return nil
+}
+
+// runCheck is check: a census of the table (or of an export, or merged
+// from the parts of a sharded check), confirmed and reported; or, with
+// --partial, one process's census written to its part.
+func (a *app) runCheck(ctx context.Context, f checkFlags, parts []string) error {
+	s, err := a.schema()
+	if err != nil {
+		return err
+	}
+	if err := f.validate(); err != nil {
+		return err
+	}
+	if f.fromExport.used() {
+		return a.checkExport(ctx, s, f.fromExport, int64(f.maxMemory), f.asJSON)
+	}
+	store, err := a.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	store.MaxMemory = int64(f.maxMemory)
+	defer holdMemory(checkMemoryLimit, int64(f.maxMemory))()
+	p := newProgress(a.stderr)
+	if f.partial != "" {
+		return a.checkPart(ctx, store, f, p)
+	}
+	var census *model.Census
+	defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt
+	if f.merge {
+		census, err = readParts(&store.Schema, parts, int64(f.maxMemory))
+	} else {
+		census, err = store.Census(ctx, 0, store.Segments, progressLine(p))
+	}
+	if err != nil {
+		p.done()
+		return err
+	}
+	report, err := store.Confirm(ctx, census, progressLine(p))
+	p.done()
+	if err != nil {
+		return err
+	}
+	a.noteSpill(census, int64(f.maxMemory))
+	return a.printCheck(report, &store.Schema, f.asJSON)
+}
+
+// checkPart is check --partial: the census of this process's segments,
+// written to its part for check --merge to confirm, not confirmed here.
+func (a *app) checkPart(ctx context.Context, store *dynamo.Store, f checkFlags, p *progress) error {
+	from, to, err := parseRange(f.segmentRange, store.Segments)
+	if err != nil {
+		return err
+	}
+	census, err := store.Census(ctx, from, to, progressLine(p))
+	defer census.Close() // its spill files, if any, also on an error or an interrupt
+	p.done()
+	if err != nil {
+		return err
+	}
+	if err := writePart(f.partial, census, store.Segments, from, to); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "wrote segments %d-%d of %d to %s: %d items\n", from, to-1, store.Segments, f.partial, census.Scanned)
+	return nil
+}
+
+// printCheck prints a check's report, as JSON or for a person, after any
+// hint that the schema may not fit the table, and exits 1 when it holds
+// problems.
+func (a *app) printCheck(report model.Report, s *model.Schema, asJSON bool) error {
+	if hint := report.SchemaHint(s); hint != "" {
+		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
+	}
+	var err error
+	if asJSON {
+		err = writeJSON(a.stdout, report)
+	} else {
+		err = writeReport(a.stdout, report)
+	}
+	if err != nil {
+		return err
+	}
+	if len(report.Problems) > 0 {
+		return &exitError{code: ExitProblems}
+	}
+	return nil
 }
 
 // defaultMaxMemory is --max-memory's default.

@@ -121,6 +121,11 @@ func TestInvalidFlags(t *testing.T) {
 		{"normalize unknown attribute", []string{"--normalize", "nosuch=lower"}, []string{"--normalize", "nosuch"}},
 		{"segments", []string{"--segments", "0"}, []string{"--segments"}},
 		{"unknown flag", []string{"--nosuch-flag"}, []string{"unknown flag", "--nosuch-flag"}},
+		{"an argument without --merge", []string{"a.part.gz"}, []string{"no arguments", "--merge"}},
+		{"--merge without parts", []string{"--merge"}, []string{"--merge", "FILE..."}},
+		{"--segment-range without --partial", []string{"--segment-range", "0-1"}, []string{"--segment-range and --partial go together"}},
+		{"--partial without --segment-range", []string{"--partial", "a.part.gz"}, []string{"--segment-range and --partial go together"}},
+		{"--merge and --partial", []string{"--merge", "b.part.gz", "--segment-range", "0-1", "--partial", "a.part.gz"}, []string{"--merge and --partial"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

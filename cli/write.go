@@ -225,15 +225,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 		}
 		return err
 	}
-	var ready []writes.Write
-	var results []model.Result
-	for _, w := range planned {
-		if !w.Ready() {
-			results = append(results, w.Unsent())
-			continue
-		}
-		ready = append(ready, w)
-	}
+	ready, results := splitReady(planned)
 	if len(ready) > 0 && !f.dryRun && !f.yes && !a.canAsk() {
 		return usageErr("refusing to write without --yes: no terminal to ask on (see --dry-run)")
 	}
@@ -248,6 +240,27 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 			return err
 		}
 	}
+	return a.sendAll(ctx, flow, op, ready, results, f.asJSON)
+}
+
+// splitReady parts the planned writes into those ready to send and the
+// results of those that will not be (a holder lookup refused them).
+func splitReady(planned []writes.Write) (ready []writes.Write, unsent []model.Result) {
+	for _, w := range planned {
+		if !w.Ready() {
+			unsent = append(unsent, w.Unsent())
+			continue
+		}
+		ready = append(ready, w)
+	}
+	return ready, unsent
+}
+
+// sendAll sends the ready writes one transaction at a time and reports
+// them after results. An interrupt between two transactions stops it, and
+// a write that certainly failed ends it: either way what was done before
+// is reported.
+func (a *app) sendAll(ctx context.Context, flow writes.Flow, op writeOp, ready []writes.Write, results []model.Result, asJSON bool) error {
 	sent := 0
 	p := newProgress(a.stderr)
 	defer p.done()
@@ -261,14 +274,14 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 		res, err := flow.Send(ctx, w)
 		if err != nil {
 			// Certainly not applied: say what was done before it, then why.
-			_ = a.report(results, f.asJSON)
+			_ = a.report(results, asJSON)
 			return err
 		}
 		results = append(results, res)
 		sent++
 	}
 	p.done()
-	err = a.report(results, f.asJSON)
+	err := a.report(results, asJSON)
 	if sent < len(ready) {
 		fmt.Fprintf(a.stderr, "locktable: interrupted: %d of %d transactions not sent\n", len(ready)-sent, len(ready))
 		if err == nil {

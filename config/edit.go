@@ -50,21 +50,34 @@ func (f *File) spliceDefault(name string) ([]byte, bool) {
 	}
 	scalar = bytes.TrimSuffix(scalar, []byte("\n"))
 	lines := bytes.SplitAfter(f.data, []byte("\n"))
-	if v := f.defaultValue; v != nil {
-		if v.Kind != yaml.ScalarNode || v.Anchor != "" || v.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.Line < 1 || v.Line > len(lines) {
-			return nil, false
-		}
-		line := lines[v.Line-1]
-		start := byteOffset(line, v.Column-1)
-		end := scalarEnd(line, start, v)
-		if start < 0 || end < 0 {
-			return nil, false
-		}
-		edited := concat(line[:start], scalar, line[end:])
-		return join(lines[:v.Line-1], edited, lines[v.Line:]), true
+	if f.defaultValue != nil {
+		return replaceDefault(lines, f.defaultValue, scalar)
 	}
-	// No default yet: a line above the first key, at its indentation,
-	// and above the comments that belong to that key.
+	return f.insertDefault(lines, scalar)
+}
+
+// replaceDefault returns lines with the value v of `default:` replaced by
+// scalar, or false where v is not a plain or quoted scalar on one line:
+// an anchor, a tag or a block scalar would need more than that line.
+func replaceDefault(lines [][]byte, v *yaml.Node, scalar []byte) ([]byte, bool) {
+	if v.Kind != yaml.ScalarNode || v.Anchor != "" || v.Style&(yaml.TaggedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.Line < 1 || v.Line > len(lines) {
+		return nil, false
+	}
+	line := lines[v.Line-1]
+	start := byteOffset(line, v.Column-1)
+	end := scalarEnd(line, start, v)
+	if start < 0 || end < 0 {
+		return nil, false
+	}
+	edited := concat(line[:start], scalar, line[end:])
+	return join(lines[:v.Line-1], edited, lines[v.Line:]), true
+}
+
+// insertDefault returns lines with `default: scalar` added above the
+// file's first key, at its indentation, and above the comments that
+// belong to that key; false where the top mapping is in flow style or
+// its first key does not start its line.
+func (f *File) insertDefault(lines [][]byte, scalar []byte) ([]byte, bool) {
 	if f.root == nil || f.root.Style&yaml.FlowStyle != 0 || len(f.root.Content) == 0 {
 		return nil, false
 	}
@@ -139,7 +152,7 @@ func (f *File) reencodeDefault(name string) ([]byte, error) {
 		return nil, fmt.Errorf("the file is not a mapping")
 	}
 	root := doc.Content[0]
-	value := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}
+	value := str(name)
 	replaced := false
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "default" {
@@ -148,16 +161,9 @@ func (f *File) reencodeDefault(name string) ([]byte, error) {
 		}
 	}
 	if !replaced {
-		key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "default"}
-		root.Content = append([]*yaml.Node{key, value}, root.Content...)
+		root.Content = append([]*yaml.Node{str("default"), value}, root.Content...)
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), enc.Close()
+	return encode(&doc)
 }
 
 // writeFile replaces the file's contents atomically (a temporary file

@@ -131,37 +131,60 @@ func skipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		for i++; i < len(b); i++ {
-			switch b[i] {
-			case '\\':
-				i++
-			case '"':
+		return skipString(b, i)
+	case '{', '[':
+		return skipNested(b, i)
+	}
+	return skipScalar(b, i)
+}
+
+// skipString returns the end of the JSON string that starts at b[i], past
+// its closing quote, or -1.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++ // an escaped character, a quote among them
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipNested returns the end of the JSON object or array that starts at
+// b[i], or -1. Brackets inside strings are skipped with the strings, so
+// only the nesting's own count.
+func skipNested(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
 				return i + 1
 			}
-		}
-		return -1
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			case '"':
-				if i = skipValue(b, i); i < 0 {
-					return -1
-				}
-				continue
+		case '"':
+			if i = skipString(b, i); i < 0 {
+				return -1
 			}
-			i++
+			continue
 		}
-		return -1
+		i++
 	}
-	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' {
+	return -1
+}
+
+// endsScalar holds the bytes that end a number, true, false or null: what
+// may follow a value, blanks included.
+var endsScalar = [256]bool{',': true, '}': true, ']': true, ' ': true, '\n': true, '\r': true, '\t': true}
+
+// skipScalar returns the end of the number, true, false or null that
+// starts at b[i].
+func skipScalar(b []byte, i int) int {
+	for i < len(b) && !endsScalar[b[i]] {
 		i++
 	}
 	return i

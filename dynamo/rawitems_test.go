@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,5 +78,51 @@ func TestRawItemsRefuseWhatIsNotItems(t *testing.T) {
 	}
 	if _, _, ok := itemsSpan([]byte(strings.Repeat("[", 3))); ok {
 		t.Error("items found in what is not an object")
+	}
+}
+
+// benchAnswer is a Scan answer of about 1 MB, the most one page holds, of
+// accounts and their locks as a check reads them.
+func benchAnswer() []byte {
+	var b strings.Builder
+	b.WriteString(`{"Count":0,"Items":[`)
+	for i := 0; b.Len() < 1<<20; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"PK":{"S":"ACCT#%06d"},"SK":{"S":"PROFILE"},"email":{"S":"user%d@example.com"},"username":{"S":"user\u00e9%d"}},`, i, i, i)
+		fmt.Fprintf(&b, `{"PK":{"S":"UNIQ#EMAIL#user%d@example.com"},"SK":{"S":"LOCK"},"owner":{"S":"ACCT#%06d"}}`, i, i)
+	}
+	b.WriteString(`],"ScannedCount":0,"LastEvaluatedKey":{"PK":{"S":"ACCT#x"},"SK":{"S":"PROFILE"}}}`)
+	return []byte(b.String())
+}
+
+// BenchmarkItemsSpan: finding the items of a full page, which reads it
+// all, byte by byte.
+func BenchmarkItemsSpan(b *testing.B) {
+	answer := benchAnswer()
+	b.SetBytes(int64(len(answer)))
+	for b.Loop() {
+		if _, _, ok := itemsSpan(answer); !ok {
+			b.Fatal("no items")
+		}
+	}
+}
+
+// BenchmarkEachRaw: decoding a full page's items, as a check does.
+func BenchmarkEachRaw(b *testing.B) {
+	answer := benchAnswer()
+	start, end, ok := itemsSpan(answer)
+	if !ok {
+		b.Fatal("no items")
+	}
+	raw := answer[start:end]
+	b.SetBytes(int64(len(raw)))
+	var d itemDecoder
+	n := 0
+	for b.Loop() {
+		if err := d.eachRaw(raw, func(model.Item) { n++ }); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

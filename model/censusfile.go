@@ -138,11 +138,29 @@ func (m *Merger) ReadPart(r io.Reader) error {
 	return m.err
 }
 
+// readPart merges part number m.parts from r: its header, refused unless
+// it fits the parts before it, then its records up to the part's end.
 func (m *Merger) readPart(r *bufio.Reader) error {
-	s, c, i := m.schema, m.census, m.parts
+	i := m.parts
+	p, err := readPartHeader(r, i)
+	if err != nil {
+		return err
+	}
+	if err := m.cover(p, i); err != nil {
+		return err
+	}
+	m.census.addHeader(p, i == 1)
+	if err := m.addInvalid(p.Invalid, i); err != nil {
+		return err
+	}
+	return m.census.replayPart(r, i)
+}
+
+// readPartHeader reads the header line of part i.
+func readPartHeader(r *bufio.Reader, i int) (PartHeader, error) {
 	line, err := r.ReadBytes('\n')
 	if err != nil {
-		return fmt.Errorf("part %d: no header: %w", i, noEOF(err))
+		return PartHeader{}, fmt.Errorf("part %d: no header: %w", i, noEOF(err))
 	}
 	// The version first, leniently: a part of another format says so
 	// rather than which of its fields this one does not know.
@@ -150,17 +168,23 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 		Version int `json:"version"`
 	}
 	if err := json.Unmarshal(line, &v); err != nil {
-		return fmt.Errorf("part %d: not a census part: %w", i, err)
+		return PartHeader{}, fmt.Errorf("part %d: not a census part: %w", i, err)
 	}
 	if v.Version != censusFileVersion {
-		return fmt.Errorf("part %d: census format %d, want %d: write the parts again with this version", i, v.Version, censusFileVersion)
+		return PartHeader{}, fmt.Errorf("part %d: census format %d, want %d: write the parts again with this version", i, v.Version, censusFileVersion)
 	}
 	var p PartHeader
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return fmt.Errorf("part %d: not a census part: %w", i, err)
+		return PartHeader{}, fmt.Errorf("part %d: not a census part: %w", i, err)
 	}
+	return p, nil
+}
+
+// cover counts the segments part i holds, once it is known to be of the
+// merge's schema and of the segment count the first part set.
+func (m *Merger) cover(p PartHeader, i int) error {
 	if m.covered == nil {
 		m.covered = make([]int, max(p.Segments, 0))
 	}
@@ -173,14 +197,25 @@ func (m *Merger) readPart(r *bufio.Reader) error {
 	for seg := p.From; seg < p.To; seg++ {
 		m.covered[seg]++
 	}
-	c.addHeader(p, i == 1)
-	for _, q := range p.Invalid {
-		q.constraint = s.Constraint(q.Constraint)
+	return nil
+}
+
+// addInvalid adds part i's problems of invalid values, each tied back to
+// its constraint, which JSON carries by attribute name only.
+func (m *Merger) addInvalid(invalid []Problem, i int) error {
+	for _, q := range invalid {
+		q.constraint = m.schema.Constraint(q.Constraint)
 		if q.constraint < 0 {
 			return fmt.Errorf("part %d: a problem of %q, which the schema does not constrain", i, q.Constraint)
 		}
-		c.invalid = append(c.invalid, q)
+		m.census.invalid = append(m.census.invalid, q)
 	}
+	return nil
+}
+
+// replayPart adds the records of part i from r, up to partEnd, which must
+// be r's last byte: a part without it was cut short.
+func (c *Census) replayPart(r *bufio.Reader, i int) error {
 	for {
 		next, err := r.Peek(1)
 		switch {

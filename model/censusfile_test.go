@@ -92,6 +92,9 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		{"data after its end", "after its end", append(slices.Clone(good), 1)},
 		{"no header", "no header", []byte("{")},
 		{"not JSON", "not a census part", []byte("PK,SK\n")},
+		{"a field this version does not know", "not a census part", []byte(`{"version":3,"holders":[]}` + "\n")},
+		{"segments past its count", "holds segments 0-1 of 1", part(t, NewCensus(&s, 0), 1, 0, 2)},
+		{"a problem of an attribute not unique", "does not constrain", bytes.Replace(good, []byte(`"invalid":[]`), []byte(`"invalid":[{"constraint":"bio"}]`), 1)},
 	}
 	for _, tt := range tests {
 		if _, err := merge(&s, 0, tt.part); err == nil || !strings.Contains(err.Error(), tt.want) {

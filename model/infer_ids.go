@@ -64,55 +64,13 @@ func (s *Schema) ScopedUniques(keys []string, accounts []Item, skip ...string) (
 	if err != nil || lib != LibOneTable {
 		return nil, nil
 	}
-	scopes := map[string]map[string]bool{} // unique attribute -> scopes seen
-	var attrs []string
-	for _, k := range keys {
-		rest, ok := strings.CutPrefix(k, "_unique#")
-		if !ok || strings.HasPrefix(k, s.PresetHead()) {
-			continue // another library's item, or an unscoped unique
-		}
-		i := strings.Index(rest, "#"+name+"#")
-		if i <= 0 {
-			continue
-		}
-		attr, _, ok := strings.Cut(rest[i+len(name)+2:], "#")
-		if !ok || attr == "" {
-			continue
-		}
-		if scopes[attr] == nil {
-			scopes[attr] = map[string]bool{}
-			attrs = append(attrs, attr)
-		}
-		scopes[attr][rest[:i]] = true
-	}
-	held := map[string]map[string]bool{} // account attribute -> its values
-	for _, it := range accounts {
-		for n, v := range it {
-			if v.Kind == KindS && v.S != "" && !slices.Contains(skip, n) {
-				if held[n] == nil {
-					held[n] = map[string]bool{}
-				}
-				held[n][v.S] = true
-			}
-		}
-	}
+	attrs, scopes := s.scopesByUnique(keys, name)
+	held := stringValues(accounts, skip)
 	var cs []Constraint
 	var notes []string
 	for _, attr := range attrs {
 		seen := scopes[attr]
-		var fits []string
-		best := 0
-		for _, n := range slices.Sorted(maps.Keys(held)) {
-			hits := 0
-			for sc := range seen {
-				if held[n][sc] {
-					hits++
-				}
-			}
-			if n != attr && hits > 0 && 2*hits >= len(seen) {
-				fits, best = append(fits, n), hits
-			}
-		}
+		fits, best := scopeAttrs(attr, seen, held)
 		switch len(fits) {
 		case 1:
 			cs = append(cs, s.scopedConstraint(attr, fits[0]))
@@ -124,6 +82,87 @@ func (s *Schema) ScopedUniques(keys []string, accounts []Item, skip ...string) (
 		}
 	}
 	return cs, notes
+}
+
+// scopesByUnique gathers, per unique attribute of the model name, the
+// scopes its scoped unique items name; attrs lists the attributes in the
+// order the keys first show them, one note each.
+func (s *Schema) scopesByUnique(keys []string, name string) (attrs []string, scopes map[string]map[string]bool) {
+	scopes = map[string]map[string]bool{}
+	for _, k := range keys {
+		scope, attr, ok := s.scopedUnique(k, name)
+		if !ok {
+			continue
+		}
+		if scopes[attr] == nil {
+			scopes[attr] = map[string]bool{}
+			attrs = append(attrs, attr)
+		}
+		scopes[attr][scope] = true
+	}
+	return attrs, scopes
+}
+
+// scopedUnique reads the scope and the unique attribute from the key of
+// a scoped unique item of the model name,
+// _unique#<scope>#<name>#<attr>#<value>. ok is false for any other key:
+// another library's item, an unscoped unique (which starts with the
+// preset's head) or another model's.
+func (s *Schema) scopedUnique(key, name string) (scope, attr string, ok bool) {
+	rest, ok := strings.CutPrefix(key, "_unique#")
+	if !ok || strings.HasPrefix(key, s.PresetHead()) {
+		return "", "", false
+	}
+	i := strings.Index(rest, "#"+name+"#")
+	if i <= 0 {
+		return "", "", false
+	}
+	attr, _, ok = strings.Cut(rest[i+len(name)+2:], "#")
+	if !ok || attr == "" {
+		return "", "", false
+	}
+	return rest[:i], attr, true
+}
+
+// stringValues is, per attribute of the accounts not in skip, the set of
+// its non-empty string values: what a scope could be a value of.
+func stringValues(accounts []Item, skip []string) map[string]map[string]bool {
+	held := map[string]map[string]bool{}
+	for _, it := range accounts {
+		for n, v := range it {
+			if v.Kind != KindS || v.S == "" || slices.Contains(skip, n) {
+				continue
+			}
+			if held[n] == nil {
+				held[n] = map[string]bool{}
+			}
+			held[n][v.S] = true
+		}
+	}
+	return held
+}
+
+// scopeAttrs lists, sorted, the account attributes other than attr whose
+// values are at least half of the scopes seen: a scope attribute need not
+// hold every scope, since unique items can outlive their accounts. hits is
+// how many scopes the last one listed holds, which the note of a lone fit
+// cites.
+func scopeAttrs(attr string, seen map[string]bool, held map[string]map[string]bool) (fits []string, hits int) {
+	for _, n := range slices.Sorted(maps.Keys(held)) {
+		if n == attr {
+			continue
+		}
+		h := 0
+		for sc := range seen {
+			if held[n][sc] {
+				h++
+			}
+		}
+		if h > 0 && 2*h >= len(seen) {
+			fits, hits = append(fits, n), h
+		}
+	}
+	return fits, hits
 }
 
 // UniqueItemsHead is the start of the keys of every unique item the

@@ -65,6 +65,9 @@ func TestScopedUniques(t *testing.T) {
 		"_unique#Member#username#ada",            // unscoped: not this function's
 		"_unique#acme#Post#slug#hello",           // another model's
 		"DRM_GEN_MEMBER.EMAIL#x",                 // another library's
+		"_unique##Member#email#x",                // no scope
+		"_unique#acme#Member##x",                 // no attribute
+		"_unique#acme#Member#email",              // no value
 	}
 	member := func(id, org, team string) Item {
 		return attrs("pk", "member#"+id, "sk", "member#", "_type", "Member", "id", id, "org", org, "team", team)

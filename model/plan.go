@@ -397,54 +397,73 @@ func (s Planner) Rename(a AccountView, changes map[string]string, others OthersH
 		} else {
 			upd.Set[attr] = S(nv)
 		}
-		next := maps.Clone(a.Item) // the scope, if any, stays the account's
-		if next == nil {
-			next = Item{}
+		moved, keys, same, err := s.relock(a, ci, attr, nv, others)
+		if err != nil {
+			return Plan{}, err
 		}
-		next[attr] = S(nv)
-		nh, nn := s.Held(ci, next)
-		if nh == HoldsInvalid {
-			return Plan{}, &FieldError{attr, "lock key would exceed 2048 bytes"}
-		}
-		if nh == HoldsValue && nn == a.Locks[ci].Value && a.Locks[ci].Item != nil {
+		if same {
 			p.Note = "a change that normalizes to the same lock only updates the account"
-			continue
 		}
-		if nh == HoldsValue {
-			take, err := s.takeLock(ci, nn, a.ID)
-			if err != nil {
-				return Plan{}, err
-			}
-			locks = append(locks, take...)
-			p.Keys = append(p.Keys, take[0].KeyText(s.Schema))
-		}
-		if rel, ok := s.release(a, ci, others); ok {
-			locks = append(locks, rel)
-			p.Keys = append(p.Keys, rel.KeyText(s.Schema))
-		}
+		locks = append(locks, moved...)
+		p.Keys = append(p.Keys, keys...)
 	}
 	if len(upd.Conds) == 0 {
 		return Plan{}, ErrNoChange
 	}
+	upd.Conds = s.renameGuards(upd.Conds, seen)
+	p.Actions = append([]Action{upd}, locks...)
+	return s.finish(p)
+}
+
+// relock plans the locks that follow account a's attr, of constraint ci,
+// to its new value nv: the new value's lock taken, the old one released;
+// keys names the locks, for the plan's keys. same reports a value that
+// normalizes to the lock a already holds, which needs no lock action.
+func (s Planner) relock(a AccountView, ci int, attr, nv string, others OthersHold) (locks []Action, keys []string, same bool, err error) {
+	next := maps.Clone(a.Item) // the scope, if any, stays the account's
+	if next == nil {
+		next = Item{}
+	}
+	next[attr] = S(nv)
+	switch nh, nn := s.Held(ci, next); {
+	case nh == HoldsInvalid:
+		return nil, nil, false, &FieldError{attr, "lock key would exceed 2048 bytes"}
+	case nh == HoldsValue && nn == a.Locks[ci].Value && a.Locks[ci].Item != nil:
+		return nil, nil, true, nil
+	case nh == HoldsValue:
+		take, err := s.takeLock(ci, nn, a.ID)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		locks, keys = take, []string{take[0].KeyText(s.Schema)}
+	}
+	if rel, ok := s.release(a, ci, others); ok {
+		locks = append(locks, rel)
+		keys = append(keys, rel.KeyText(s.Schema))
+	}
+	return locks, keys, false, nil
+}
+
+// renameGuards completes the conditions of a rename's update, conds (one
+// per changed attribute): where a person was shown the account (seen
+// non-nil), every other unique attribute is guarded as seen too; and any
+// "attribute absent" is joined by the account's key existing.
+func (s Planner) renameGuards(conds []Cond, seen Item) []Cond {
 	if seen != nil {
 		for _, c := range s.Constraints {
-			if !slices.ContainsFunc(upd.Conds, func(k Cond) bool { return k.Attr == c.Attr }) {
+			if !slices.ContainsFunc(conds, func(k Cond) bool { return k.Attr == c.Attr }) {
 				g := loadedCond(seen, c.Attr)
 				g.Seen = true
-				upd.Conds = append(upd.Conds, g)
+				conds = append(conds, g)
 			}
 		}
 	}
-	for _, c := range upd.Conds {
-		if c.Absent {
-			// "attr absent" alone would also hold for a deleted account,
-			// and the update would create a stub of it.
-			upd.Conds = append([]Cond{{Kind: CondExists, Attr: s.PK}}, upd.Conds...)
-			break
-		}
+	if slices.ContainsFunc(conds, func(c Cond) bool { return c.Absent }) {
+		// "attr absent" alone would also hold for a deleted account,
+		// and the update would create a stub of it.
+		conds = append([]Cond{{Kind: CondExists, Attr: s.PK}}, conds...)
 	}
-	p.Actions = append([]Action{upd}, locks...)
-	return s.finish(p)
+	return conds
 }
 
 // Delete plans deleting the loaded account a, if each unique attribute is

@@ -259,10 +259,26 @@ func TestPlanRenameSingle(t *testing.T) {
 		view    AccountView
 		changes map[string]string
 		others  OthersHold
+		seen    Item
 		keys    []string
 		actions []string
 		note    bool
 	}{
+		{
+			// As a person was shown it: the unchanged username is guarded
+			// too, and its absence as seen brings in the key's existence.
+			name:    "seen: every unique attribute guarded as it was on screen",
+			s:       s,
+			view:    loaded(s, sAcct("ACCT#a", "email", "old@x", "username", "ada"), sLock("UNIQ#EMAIL#old@x", "ACCT#a")),
+			seen:    sAcct("ACCT#a", "email", "shown@x"),
+			changes: map[string]string{"email": "new@x"},
+			keys:    []string{"ACCT#a", "UNIQ#EMAIL#new@x", "UNIQ#EMAIL#old@x"},
+			actions: []string{
+				upd(`{"email":{"S":"new@x"}}`, `attribute_exists(PK) AND email = {"S":"shown@x"} AND username = <absent>`),
+				putEmail("new@x"),
+				`Delete release-lock accounts PK=UNIQ#EMAIL#old@x SK=LOCK if owner = {"S":"ACCT#a"} [c0 old@x] by ACCT#a`,
+			},
+		},
 		{
 			name:    "old lock names the account: deleted with owner = :A",
 			s:       s,
@@ -427,7 +443,7 @@ func TestPlanRenameSingle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := Planner{c.s}.Rename(c.view, c.changes, c.others, nil)
+			p, err := Planner{c.s}.Rename(c.view, c.changes, c.others, c.seen)
 			wantPlan(t, p, err, "rename", c.keys, c.actions...)
 			if c.note != (p.Note != "") {
 				t.Errorf("note %q; want one: %v", p.Note, c.note)

@@ -134,55 +134,73 @@ func (s *Schema) ReadSpelling(keys []string) string {
 		return ""
 	}
 	_, name, _ := ParsePreset(s.Preset)
-	var newer, older int
-	byHead := map[string]int{}
-	for _, k := range keys {
-		if strings.HasPrefix(k, "_unique#") && strings.Contains(k, "#"+name+"#") { // scoped ones too
-			newer++
-			continue
-		}
-		for _, h := range olderHeads {
-			if strings.HasPrefix(k, h) {
-				older++
-				byHead[h]++
-				break
-			}
-		}
-	}
-	// The head the table's older items have (the most of them).
-	olderHead := olderHeads[0]
-	for _, h := range olderHeads {
-		if byHead[h] > byHead[olderHead] {
-			olderHead = h
-		}
-	}
-	if olderHead != s.olderHead() {
-		_ = s.SetOlderHead(olderHead) // one of the heads of this preset
+	n := countSpellings(keys, name, olderHeads)
+	if n.olderHead != s.olderHead() {
+		_ = s.SetOlderHead(n.olderHead) // one of the heads of this preset
 	}
 	if s.LockSpelling == "" {
 		sp := SpellingNewer
-		if older > 0 && newer == 0 {
+		if n.older > 0 && n.newer == 0 {
 			sp = SpellingOlder
 		}
 		s.spell(sp)
 	}
-	newerText := fmt.Sprintf("_unique#%s#<attr>#<value>", name)
-	olderText := fmt.Sprintf("in OneTable's older spelling %s<attr>:<value> (sort key %s)", olderHead, olderSK)
-	var seen []string
-	if newer > 0 {
-		seen = append(seen, fmt.Sprintf("%d as %s", newer, newerText))
+	return s.spellingNote(name, n, olderSK)
+}
+
+// spellingCount is how many of a model's unique items are in each
+// spelling, and the older head most of the older ones have.
+type spellingCount struct {
+	newer, older int
+	olderHead    string
+}
+
+// countSpellings counts the unique items of the model name among keys in
+// the newer spelling (scoped ones too) and in the older, whose heads are
+// olderHeads; olderHead is the first of them where none is more common.
+func countSpellings(keys []string, name string, olderHeads []string) spellingCount {
+	var n spellingCount
+	byHead := map[string]int{}
+	for _, k := range keys {
+		if strings.HasPrefix(k, "_unique#") && strings.Contains(k, "#"+name+"#") {
+			n.newer++
+			continue
+		}
+		if i := slices.IndexFunc(olderHeads, func(h string) bool { return strings.HasPrefix(k, h) }); i >= 0 {
+			n.older++
+			byHead[olderHeads[i]]++
+		}
 	}
-	if older > 0 {
-		seen = append(seen, fmt.Sprintf("%d %s", older, olderText))
+	n.olderHead = olderHeads[0]
+	for _, h := range olderHeads {
+		if byHead[h] > byHead[n.olderHead] {
+			n.olderHead = h
+		}
+	}
+	return n
+}
+
+// spellingNote says how many unique items of the model name were seen in
+// each spelling, and how new locks will be written where that differs
+// from what was seen or was given; "" when none was seen.
+func (s *Schema) spellingNote(name string, n spellingCount, olderSK string) string {
+	newerText := fmt.Sprintf("_unique#%s#<attr>#<value>", name)
+	olderText := fmt.Sprintf("in OneTable's older spelling %s<attr>:<value> (sort key %s)", n.olderHead, olderSK)
+	var seen []string
+	if n.newer > 0 {
+		seen = append(seen, fmt.Sprintf("%d as %s", n.newer, newerText))
+	}
+	if n.older > 0 {
+		seen = append(seen, fmt.Sprintf("%d %s", n.older, olderText))
 	}
 	if len(seen) == 0 {
 		return ""
 	}
 	note := fmt.Sprintf("unique items of %s: %s", name, strings.Join(seen, ", "))
 	switch {
-	case s.LockSpelling == SpellingNewer && older > 0:
+	case s.LockSpelling == SpellingNewer && n.older > 0:
 		note += "; new locks as " + newerText
-	case s.LockSpelling == SpellingOlder && newer == 0:
+	case s.LockSpelling == SpellingOlder && n.newer == 0:
 		note += "; new locks in it too"
 	case s.LockSpelling == SpellingOlder:
 		note += "; new locks in the older spelling, as given"

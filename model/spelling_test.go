@@ -201,6 +201,8 @@ func TestReadSpelling(t *testing.T) {
 			"unique items of User: 1 as _unique#User#<attr>#<value>, 1 in OneTable's older spelling User:<attr>:<value> (sort key _unique:); new locks as _unique#User#<attr>#<value>", "_unique#User#email#"},
 		{[]string{"User:email:b", "User:username:c", "_unique#Post#slug#c"}, "",
 			"unique items of User: 2 in OneTable's older spelling User:<attr>:<value> (sort key _unique:); new locks in it too", "User:email:"},
+		{[]string{"_Unique:User:email:b", "User:email:c", "_Unique:User:username:d"}, "", // the head most older items have
+			"unique items of User: 3 in OneTable's older spelling _Unique:User:<attr>:<value> (sort key _unique:); new locks in it too", "_Unique:User:email:"},
 		{[]string{"_unique#acme#User#email#a"}, "", "unique items of User: 1 as _unique#User#<attr>#<value>", "_unique#User#email#"},
 		{nil, "", "", "_unique#User#email#"},
 		{[]string{"User:email:b"}, SpellingNewer,

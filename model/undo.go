@@ -112,38 +112,12 @@ func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
 	case it.Before == nil && it.After == nil:
 		return a, false
 	case it.After == nil: // deleted: put it back
-		a.Kind, a.Item = ActPut, maps.Clone(it.Before)
-		if o, ok := a.Item[s.OwnerAttr]; e.Kind == EntryLock && ok && o.Kind == KindS && IsClaim(o.S) {
-			delete(a.Item, s.OwnerAttr)
-			a.Account = ""
-		}
-		a.Conds = []Cond{{Kind: CondNotExists, Attr: pk}}
-		if a.Constraint >= 0 { // a lock: an expired one there is no obstacle
-			a.Conds = []Cond{s.freeLock(a.Constraint)}
-		}
-		switch {
-		case e.Kind == EntryAccount:
-			a.Role = RoleCreateAccount
-		case e.Kind == EntryLock && a.Account != "":
-			a.Role = RoleTakeLock // a holder lookup clears its value first
-		}
-		return a, true
+		return s.putBack(a, e.Kind, it.Before, pk), true
 	case it.Before == nil: // created: delete it
 		a.Kind = ActDelete
 	default: // updated: set it back
-		a.Kind, a.Set = ActUpdate, map[string]Value{}
-		for name, v := range it.Before {
-			if _, isKey := it.Key[name]; !isKey {
-				if av, ok := it.After[name]; !ok || av.DynamoJSON() != v.DynamoJSON() {
-					a.Set[name] = v
-				}
-			}
-		}
-		for _, name := range it.After.SortedNames() {
-			if _, was := it.Before[name]; !was {
-				a.Remove = append(a.Remove, name)
-			}
-		}
+		a.Kind = ActUpdate
+		a.Set, a.Remove = setBack(it)
 		if len(a.Set) == 0 && len(a.Remove) == 0 {
 			return a, false
 		}
@@ -151,6 +125,51 @@ func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
 	}
 	a.Conds = append(a.Conds, asLeft(it, now)...)
 	return a, true
+}
+
+// putBack makes a put back before, an item as it was before the write
+// deleted it. It commits only where nothing holds the key now (for a lock,
+// nothing unexpired), so an undo never overwrites what came after. A lock
+// deleted while locktable's claim was on it goes back without the claim,
+// naming no owner, as it was before the claim.
+func (s Planner) putBack(a Action, kind EntryKind, before Item, pk string) Action {
+	a.Kind, a.Item = ActPut, maps.Clone(before)
+	if o, ok := a.Item[s.OwnerAttr]; kind == EntryLock && ok && o.Kind == KindS && IsClaim(o.S) {
+		delete(a.Item, s.OwnerAttr)
+		a.Account = ""
+	}
+	a.Conds = []Cond{{Kind: CondNotExists, Attr: pk}}
+	if a.Constraint >= 0 { // a lock: an expired one there is no obstacle
+		a.Conds = []Cond{s.freeLock(a.Constraint)}
+	}
+	switch {
+	case kind == EntryAccount:
+		a.Role = RoleCreateAccount
+	case kind == EntryLock && a.Account != "":
+		a.Role = RoleTakeLock // a holder lookup clears its value first
+	}
+	return a
+}
+
+// setBack is what sets an item the write updated back: the non-key
+// attributes it had before with the value they had (where the write
+// changed or removed them), and the removal of those the write added.
+func setBack(it UndoItem) (set map[string]Value, remove []string) {
+	set = map[string]Value{}
+	for name, v := range it.Before {
+		if _, isKey := it.Key[name]; isKey {
+			continue
+		}
+		if av, ok := it.After[name]; !ok || av.DynamoJSON() != v.DynamoJSON() {
+			set[name] = v
+		}
+	}
+	for _, name := range it.After.SortedNames() {
+		if _, was := it.Before[name]; !was {
+			remove = append(remove, name)
+		}
+	}
+	return set, remove
 }
 
 // asLeft is the conditions that an item is exactly as the write left it:

@@ -86,6 +86,11 @@ func TestUndo(t *testing.T) {
 		want:     []string{fmt.Sprintf("Delete %d ACCT#a1 [] if [email=ada@x.io username=ada]", RoleRestore), fmt.Sprintf("Delete %d UNIQ#HANDLE#ada [] if [owner=ACCT#a1]", RoleRestore)},
 		mustType: "ACCT#a1",
 	}, {
+		name: "an update is undone by setting back what it removed and removing what it added",
+		items: []UndoItem{undoItem(accountItemOf("ACCT#a1", "email", "ada@x.io", "bio", "b"),
+			accountItemOf("ACCT#a1", "email", "ada@x.io", "nick", "a"))},
+		want: []string{fmt.Sprintf("Update %d ACCT#a1 [set bio=b remove nick] if [has PK email=ada@x.io nick=a]", RoleRestore)},
+	}, {
 		name:  "a delete is undone by putting the account back",
 		items: []UndoItem{undoItem(ada, nil)},
 		want:  []string{fmt.Sprintf("Put %d ACCT#a1 [PK=ACCT#a1 SK=PROFILE email=ada@x.io username=ada] if [no PK]", RoleCreateAccount)},
