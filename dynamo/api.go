@@ -29,9 +29,9 @@ type API interface {
 	TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error)
 }
 
-// writer is the mutating part of API. A store reaches it only through
-// Store.writer, so a read-only store has no path that sends a mutation.
-type writer interface {
+// writeAPI is the mutating part of API. A store reaches it only through
+// core.sender, so a read-only store has no path that sends a mutation.
+type writeAPI interface {
 	CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
 	UpdateTimeToLive(context.Context, *dynamodb.UpdateTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error)
 	PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)

@@ -30,7 +30,7 @@ const maxCallsPerPage = 20
 // AccountsPage reads at least want accounts from where from left off (fewer
 // at the end of the table), each with its locks read consistently.
 // consistent makes the scan itself strongly consistent (a reload).
-func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
+func (s *Pages) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
 	// The tables' TTL settings judge the page's locks: asked (once per
 	// store) while the page is read, and waited for before it is judged
 	// (and before returning at all: nothing is left running).
@@ -61,7 +61,7 @@ func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 			refs[i] = model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(it[s.Schema.PK].S)}
 		}
 		full := map[string]model.Item{}
-		if err := s.ReadConsistent(ctx, refs, func(_ string, it model.Item) { full[it[s.Schema.PK].S] = it }); err != nil {
+		if err := s.readConsistent(ctx, refs, func(_ string, it model.Item) { full[it[s.Schema.PK].S] = it }); err != nil {
 			return backend.AccountPage{}, err
 		}
 		kept := items[:0]
@@ -84,7 +84,7 @@ func (s *Store) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 
 // accountsCall is one Scan (or, with an accounts index, one Query or index
 // Scan) of account items.
-func (s *Store) accountsCall(ctx context.Context, from backend.Cursor, consistent bool, limit int32) ([]model.Item, backend.Cursor, error) {
+func (s *Pages) accountsCall(ctx context.Context, from backend.Cursor, consistent bool, limit int32) ([]model.Item, backend.Cursor, error) {
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	var (
@@ -148,7 +148,7 @@ func after(last map[string]types.AttributeValue) backend.Cursor {
 // one whose hash key is the sort key attribute is queried for the account
 // sort key (the inverted index of single-table designs); any other is read
 // as a sparse index that holds only accounts.
-func (s *Store) accountsIndexQuery() (*dynamodb.QueryInput, error) {
+func (s *Pages) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 	in := &dynamodb.QueryInput{TableName: aws.String(s.Schema.Table), IndexName: aws.String(s.AccountsIndex)}
 	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK {
 		return in, nil
@@ -165,7 +165,7 @@ func (s *Store) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 
 // UseAccountsIndex makes the browser list accounts through the GSI name,
 // after checking that the account table has it.
-func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
+func (s *Pages) UseAccountsIndex(ctx context.Context, name string) error {
 	desc, err := s.describe(ctx, s.Schema.Table)
 	if err != nil {
 		return err
@@ -191,19 +191,19 @@ func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
 
 // Account reads one account by its key value with a consistent read;
 // found is false when there is none.
-func (s *Store) Account(ctx context.Context, id string) (view model.AccountView, found bool, err error) {
+func (s *Pages) Account(ctx context.Context, id string) (view model.AccountView, found bool, err error) {
 	return s.byKey().Account(ctx, id)
 }
 
 // Lock reads the lock of constraint ci for value v, normalized first, with
 // a consistent read: the lock an account holding v would have.
-func (s *Store) Lock(ctx context.Context, ci int, v string) (model.Item, bool, error) {
+func (s *Pages) Lock(ctx context.Context, ci int, v string) (model.Item, bool, error) {
 	return s.byKey().Lock(ctx, ci, v)
 }
 
 // LockAt reads the lock of constraint ci whose key holds raw exactly as
 // stored, with a consistent read, in either spelling (backend.LockAt).
-func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
+func (s *Pages) LockAt(ctx context.Context, ci int, raw string) (model.Item, bool, error) {
 	return s.byKey().LockAt(ctx, ci, raw)
 }
 
@@ -211,7 +211,7 @@ func (s *Store) LockAt(ctx context.Context, ci int, raw string) (model.Item, boo
 // hold value v: through the attribute's GSI when one is configured, and for
 // all the others by one filtered scan of the account items, reporting the
 // items scanned as it goes. Whoever shows them reads them consistently.
-func (s *Store) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
+func (s *Lookup) Holders(ctx context.Context, cis []int, v string, progress func(scanned int64)) ([][]string, error) {
 	ids := make([][]string, len(cis))
 	want := make([]string, len(cis)) // v as each constraint normalizes it
 	wanted := make([]map[string]bool, len(s.Schema.Constraints))

@@ -20,7 +20,7 @@ import (
 // Check scans every table of the schema, reconciles accounts with locks and
 // reports the problems that consistent reads confirm. progress, if not nil,
 // is called after every page (never concurrently).
-func (s *Store) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
+func (s *Checker) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
 	census, err := s.Census(ctx, 0, s.Segments, progress)
 	if err != nil {
 		return model.Report{}, err
@@ -33,7 +33,7 @@ func (s *Store) Check(ctx context.Context, progress func(model.CheckProgress)) (
 // s.Segments of every table into a census. A sharded check runs it in
 // several processes and merges their censuses (Census.WritePart, model.Merger). Past
 // s.MaxMemory the census spills to disk: the caller closes it.
-func (s *Store) Census(ctx context.Context, from, to int, progress func(model.CheckProgress)) (*model.Census, error) {
+func (s *Checker) Census(ctx context.Context, from, to int, progress func(model.CheckProgress)) (*model.Census, error) {
 	if from < 0 || to > s.Segments || from >= to {
 		return nil, fmt.Errorf("segments %d to %d of %d: not a range of the segments", from, to-1, s.Segments)
 	}
@@ -117,7 +117,7 @@ type censusPage struct {
 // Confirm is the second half of a check: it confirms the candidate
 // problems of census with strongly consistent reads (and, for orphan locks
 // that name no owner, a lookup by value) and reports them.
-func (s *Store) Confirm(ctx context.Context, census *model.Census, progress func(model.CheckProgress)) (model.Report, error) {
+func (s *Checker) Confirm(ctx context.Context, census *model.Census, progress func(model.CheckProgress)) (model.Report, error) {
 	ctx, reads := withTally(ctx)
 	scanned := int64(census.Scanned)
 	report := func(phase model.CheckPhase) {
@@ -184,13 +184,13 @@ const projectAbove = 256
 // as the store's cached description reports it, passes projectAbove. An unknown
 // size (AWS refreshes it every six hours; emulators report none) reads
 // whole items.
-func (s *Store) worthProjecting(table string) bool {
+func (s *Checker) worthProjecting(table string) bool {
 	return s.described.itemBytes(table) > projectAbove
 }
 
 // confirmByKey re-reads the keys each candidate involves with strongly
 // consistent reads and keeps those the fresh items still show.
-func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem, now int64) ([]model.Problem, error) {
+func (s *Checker) confirmByKey(ctx context.Context, candidates []model.Problem, now int64) ([]model.Problem, error) {
 	if len(candidates) == 0 {
 		return []model.Problem{}, nil
 	}
@@ -199,7 +199,7 @@ func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem, no
 		refs = append(refs, model.Classifier{Schema: &s.Schema}.Involved(p)...)
 	}
 	fresh := model.NewCensus(&s.Schema, now)
-	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
+	if err := s.readConsistent(ctx, refs, fresh.Add); err != nil {
 		return nil, err
 	}
 	return model.Confirm(candidates, fresh), nil
@@ -212,14 +212,14 @@ func (s *Store) confirmByKey(ctx context.Context, candidates []model.Problem, no
 // accounts, which starts after the main scan ended (and after the locks
 // were re-read). An in-pattern signup cannot commit while the lock exists,
 // so what this finds settles it.
-func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem, now int64) ([]model.Problem, error) {
+func (s *Checker) confirmOwnerless(ctx context.Context, candidates []model.Problem, now int64) ([]model.Problem, error) {
 	sc := &s.Schema
 	fresh := model.NewCensus(sc, now)
 	var refs []model.KeyRef
 	for _, p := range candidates {
 		refs = append(refs, model.Classifier{Schema: sc}.Involved(p)...)
 	}
-	if err := s.ReadConsistent(ctx, refs, fresh.Add); err != nil {
+	if err := s.readConsistent(ctx, refs, fresh.Add); err != nil {
 		return nil, err
 	}
 	// A lock gone since the main scan needs no lookup: fresh already
@@ -250,7 +250,7 @@ func (s *Store) confirmOwnerless(ctx context.Context, candidates []model.Problem
 // and 32 segments slower again (380 and 512 ms naming one).
 // One segment stays one: a backend that ignores segments (minidyn) is
 // scanned with one.
-func (s *Store) rescanSegments() int {
+func (s *Checker) rescanSegments() int {
 	segments := s.scanSegments()
 	if segments <= 1 {
 		return max(segments, 1)
@@ -260,7 +260,7 @@ func (s *Store) rescanSegments() int {
 
 // accountFilter selects account items, so that a scan for accounts skips
 // the locks; more conditions are ANDed to it.
-func (s *Store) accountFilter(more ...expression.ConditionBuilder) *expression.ConditionBuilder {
+func (s *core) accountFilter(more ...expression.ConditionBuilder) *expression.ConditionBuilder {
 	sc := &s.Schema
 	var conds []expression.ConditionBuilder
 	if sc.AccountPrefix != "" {
@@ -305,7 +305,12 @@ const batchGetLimit = 100
 // BatchGetItem calls (up to four at once), retrying unprocessed keys, and
 // hands each item found to visit with its table, one at a time. Missing
 // items are simply not visited.
-func (s *Store) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+func (s *Pages) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+	return s.readConsistent(ctx, refs, visit)
+}
+
+// readConsistent is ReadConsistent, for every role.
+func (s *core) readConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
 	seen := map[string]bool{}
 	var pending []model.KeyRef
 	for _, r := range refs {
@@ -334,7 +339,7 @@ func (s *Store) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit f
 
 // batchGet reads at most batchGetLimit keys, retrying unprocessed ones
 // with backoff.
-func (s *Store) batchGet(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+func (s *core) batchGet(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
 	req := map[string]types.KeysAndAttributes{}
 	for _, r := range refs {
 		ka := req[r.Table]

@@ -22,7 +22,7 @@ import (
 // consistent, so each account it lists is confirmed by a consistent read),
 // otherwise by one strongly consistent scan of the account items for all
 // the values at once.
-func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
+func (s *Lookup) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
 	sc := &s.Schema
 	found := backend.NewLookup("")
 	var methods []string
@@ -65,7 +65,7 @@ func (s *Store) LookupHolders(ctx context.Context, wanted []backend.Wanted) (bac
 		return found, err
 	}
 	found.Method = strings.Join(methods, " and ")
-	return found, found.ReadLocks(ctx, sc, s, wanted)
+	return found, found.ReadLocks(ctx, sc, s.reader(), wanted)
 }
 
 // holderScan is how visitHolders scans for the holders of values whose
@@ -91,7 +91,7 @@ type holderScan struct {
 // consistent; an item found both ways comes once from each); the item is
 // valid only during the call. It returns how many items the queries and
 // the scan read.
-func (s *Store) visitHolders(ctx context.Context, wanted []map[string]bool, opts holderScan, visit func(it model.Item, fromIndex bool)) (int64, error) {
+func (s *core) visitHolders(ctx context.Context, wanted []map[string]bool, opts holderScan, visit func(it model.Item, fromIndex bool)) (int64, error) {
 	sc := &s.Schema
 	// The scan looks only for the values without an index; an index
 	// query's item counts for any value.
@@ -136,7 +136,7 @@ func (s *Store) visitHolders(ctx context.Context, wanted []map[string]bool, opts
 		}
 	}
 	if scan {
-		_, comparisons := s.ReadCapabilities()
+		_, comparisons := s.readCapabilities()
 		filter := s.holderFilter(wanted, comparisons)
 		if opts.accounts {
 			filter = s.accountFilter(*filter)
@@ -174,7 +174,7 @@ const maxIndexQueries = 8
 // byIndex reports whether constraint ci's holders can be found by value on
 // a GSI. Only without normalization: the index holds raw values, and under
 // lower or casefold "Ada" and "ada" are one value.
-func (s *Store) byIndex(ci int) bool { return s.Schema.Constraints[ci].Indexed() }
+func (s *core) byIndex(ci int) bool { return s.Schema.Constraints[ci].Indexed() }
 
 // maxFilterValues is the most values a rescan's filter names (attr IN
 // (...)): past it, the filter asks only that the attribute exist, and the
@@ -203,7 +203,7 @@ const inListLimit = 100
 // census classifies it, so the check's filter need not select accounts: a
 // condition on the key would cost more comparisons on every item
 // (measured: 506 ms against 494 for 80 values).
-func (s *Store) holderFilter(wanted []map[string]bool, comparisons bool) *expression.ConditionBuilder {
+func (s *core) holderFilter(wanted []map[string]bool, comparisons bool) *expression.ConditionBuilder {
 	n := 0
 	for ci, vals := range wanted {
 		if vals != nil && !s.byIndex(ci) {
@@ -234,7 +234,7 @@ func (s *Store) holderFilter(wanted []map[string]bool, comparisons bool) *expres
 
 // queryIndex visits the accounts whose attribute of constraint ci is v,
 // through the constraint's GSI.
-func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(model.Item)) error {
+func (s *core) queryIndex(ctx context.Context, ci int, v string, visit func(model.Item)) error {
 	c := s.Schema.Constraints[ci]
 	expr, err := expression.NewBuilder().
 		WithKeyCondition(expression.Key(c.Attr).Equal(expression.Value(v))).Build()
@@ -267,18 +267,18 @@ func (s *Store) queryIndex(ctx context.Context, ci int, v string, visit func(mod
 
 // ConfirmHolders is LookupHolders when the holders to expect are known
 // already (backend.ConfirmHolders).
-func (s *Store) ConfirmHolders(ctx context.Context, wanted []backend.Wanted, candidates map[backend.Wanted][]string) (backend.HolderLookup, error) {
+func (s *Lookup) ConfirmHolders(ctx context.Context, wanted []backend.Wanted, candidates map[backend.Wanted][]string) (backend.HolderLookup, error) {
 	return s.byKey().ConfirmHolders(ctx, wanted, candidates)
 }
 
 // readAccounts reads the account items of ids with consistent reads.
-func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model.Item)) error {
+func (s *Lookup) readAccounts(ctx context.Context, ids []string, visit func(model.Item)) error {
 	sc := &s.Schema
 	var refs []model.KeyRef
 	for _, id := range ids {
 		refs = append(refs, model.KeyRef{Table: sc.Table, Key: sc.AccountKey(id)})
 	}
-	return s.ReadConsistent(ctx, refs, func(_ string, it model.Item) {
+	return s.readConsistent(ctx, refs, func(_ string, it model.Item) {
 		if (model.Classifier{Schema: sc}).Classify(sc.Table, it).Kind == model.EntryAccount {
 			visit(it)
 		}
@@ -289,7 +289,7 @@ func (s *Store) readAccounts(ctx context.Context, ids []string, visit func(model
 // LookupHolders) and returns what it read and the values taken. p is the
 // plan as prepared, whose guards say when a lock's TTL is judged. A plan
 // that locks no new value needs no lookup.
-func (s *Store) TakenBy(ctx context.Context, p model.Plan) (backend.HolderLookup, []backend.Taken, error) {
+func (s *Lookup) TakenBy(ctx context.Context, p model.Plan) (backend.HolderLookup, []backend.Taken, error) {
 	values := backend.NewValues(p)
 	if len(values) == 0 {
 		return backend.HolderLookup{}, nil, nil
@@ -303,7 +303,7 @@ func (s *Store) TakenBy(ctx context.Context, p model.Plan) (backend.HolderLookup
 
 // Refuse reports plan p as cancelled before it was sent, because values it
 // would lock are held by other accounts, and records it in the audit log.
-func (s *Store) Refuse(p model.Plan, taken []backend.Taken) model.Result {
+func (s *Writer) Refuse(p model.Plan, taken []backend.Taken) model.Result {
 	res := model.Result{Operation: p.Operation, Keys: p.Keys, Outcome: model.Cancelled, Reasons: []model.Reason{}}
 	for _, t := range taken {
 		res.Reasons = append(res.Reasons, t.Reason(&s.Schema))

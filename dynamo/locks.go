@@ -20,7 +20,7 @@ type lockSource struct {
 // lockSources lists where locks live: the account table (filtered to the
 // lock prefixes, in each spelling) when any constraint keeps its locks
 // there, then each lock table.
-func (s *Store) lockSources() []lockSource {
+func (s *Pages) lockSources() []lockSource {
 	sc := &s.Schema
 	var src []lockSource
 	var prefixes, alts []string
@@ -49,7 +49,7 @@ func (s *Store) lockSources() []lockSource {
 
 // lockFilter picks the items of the account table whose partition key
 // starts with one of prefixes and whose sort key is the locks' sk.
-func (s *Store) lockFilter(prefixes []string, sk string) expression.ConditionBuilder {
+func (s *Pages) lockFilter(prefixes []string, sk string) expression.ConditionBuilder {
 	sc := &s.Schema
 	var begins []expression.ConditionBuilder
 	for _, p := range prefixes {
@@ -70,7 +70,7 @@ func (s *Store) lockFilter(prefixes []string, sk string) expression.ConditionBui
 
 // LocksPage reads at least want lock items from where from left off, the
 // query the article calls "Query the UNIQ# prefix".
-func (s *Store) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
+func (s *Pages) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
 	sources := s.lockSources()
 	var page backend.LockPage
 	cur := from

@@ -15,7 +15,7 @@ import (
 // items of the account table under partition key value pk, in sort key
 // order, from where from left off: an account's detail shows what a
 // single-table design keeps beside it (orders, sessions ...).
-func (s *Store) PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error) {
+func (s *Pages) PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error) {
 	if from.Done() {
 		return backend.ItemPage{Next: backend.End()}, nil
 	}
@@ -51,7 +51,7 @@ func (s *Store) PartitionPage(ctx context.Context, pk string, from backend.Curso
 // Report.Others) from where from left off, fewer at the end of the table
 // or after maxCallsPerPage scan calls: a table of few such items answers
 // with what it found, and the next page goes on.
-func (s *Store) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
+func (s *Pages) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
 	page := backend.ItemPage{Next: from}
 	classifier := model.Classifier{Schema: &s.Schema}
 	in := &dynamodb.ScanInput{TableName: aws.String(s.Schema.Table), Limit: aws.Int32(backend.BrowseLimit)}

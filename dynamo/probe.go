@@ -44,14 +44,14 @@ func unknownOperation(err error) bool {
 // questions when no read probe has asked yet.
 func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
 	c = backend.Every()
-	w := s.w // not s.writer(), which waits for this very probe when ProbeLater asks it
+	w := s.w // not s.sender(), which waits for this very probe when ProbeLater asks it
 	if w == nil || s.Endpoint.URL == "" {
 		return c, nil
 	}
 	c.Probed = true
 	var reads sync.WaitGroup
 	reads.Go(func() { s.probeReads(ctx) }) // at once with the write questions, not before them
-	defer func() { reads.Wait(); c.Segments, c.Comparisons = s.ReadCapabilities() }()
+	defer func() { reads.Wait(); c.Segments, c.Comparisons = s.readCapabilities() }()
 	sc := &s.Schema
 	// A key to point the checks at: any item of the account table, or, in
 	// an empty table, a key nobody uses.
@@ -183,7 +183,10 @@ type readProbe struct {
 // segments and compares values of different types as DynamoDB does: as
 // the read probe found, waiting for one in flight (ProbeReadsLater), or
 // as DynamoDB does until a probe found otherwise.
-func (s *Store) ReadCapabilities() (segments, comparisons bool) {
+func (s *Store) ReadCapabilities() (segments, comparisons bool) { return s.readCapabilities() }
+
+// readCapabilities is ReadCapabilities, for every role.
+func (s *core) readCapabilities() (segments, comparisons bool) {
 	s.reads.Lock()
 	defer s.reads.Unlock()
 	if !s.reads.asked {
@@ -195,8 +198,8 @@ func (s *Store) ReadCapabilities() (segments, comparisons bool) {
 // scanSegments is how many segments a parallel scan reads: s.Segments, or
 // one where the backend ignores segments (each would read the whole
 // table).
-func (s *Store) scanSegments() int {
-	if segments, _ := s.ReadCapabilities(); !segments {
+func (s *core) scanSegments() int {
+	if segments, _ := s.readCapabilities(); !segments {
 		return 1
 	}
 	return s.Segments

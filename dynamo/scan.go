@@ -31,7 +31,7 @@ type scanRequest struct {
 }
 
 // scanInput builds the Scan input of one segment from the request.
-func (s *Store) scanInput(r scanRequest, segment int) (*dynamodb.ScanInput, error) {
+func (s *core) scanInput(r scanRequest, segment int) (*dynamodb.ScanInput, error) {
 	in := &dynamodb.ScanInput{TableName: aws.String(r.table)}
 	if s.PageSize > 0 {
 		in.Limit = aws.Int32(s.PageSize)
@@ -121,7 +121,7 @@ func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
 // one, so nothing is held per segment beyond those in progress; after an
 // error no further segment starts. visit runs concurrently for different
 // segments, never for the same one.
-func (s *Store) scanPages(ctx context.Context, r scanRequest, visit func(scanPage) error) error {
+func (s *core) scanPages(ctx context.Context, r scanRequest, visit func(scanPage) error) error {
 	if r.segments < 1 {
 		r.segments = 1
 	}
@@ -160,7 +160,7 @@ func (s *Store) scanPages(ctx context.Context, r scanRequest, visit func(scanPag
 }
 
 // scanSegment reads segment seg page by page, from in to its last page.
-func (s *Store) scanSegment(ctx context.Context, r scanRequest, seg int, in *dynamodb.ScanInput, visit func(scanPage) error) error {
+func (s *core) scanSegment(ctx context.Context, r scanRequest, seg int, in *dynamodb.ScanInput, visit func(scanPage) error) error {
 	var cut *rawItems
 	var opts []func(*dynamodb.Options)
 	if r.raw {

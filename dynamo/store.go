@@ -20,8 +20,12 @@ import (
 // with an error instead of a hang.
 const callTimeout = 30 * time.Second
 
-// Store reads (and, for seeding, writes) one pattern table set.
-type Store struct {
+// core is what every role of a store shares: the client and its
+// metering, the schema, the endpoint, the clock, the tables' descriptions
+// and what the probes found, and where writes are journaled. The roles
+// are views of one core, so a setting made through the Store (SetWritable,
+// UseAccountsIndex, Audit) holds for every role.
+type core struct {
 	api      API    // the client, through meter
 	meter    *meter // counts (and under --max-rcu paces) every read's capacity
 	Schema   model.Schema
@@ -47,7 +51,7 @@ type Store struct {
 	AccountsIndex     string
 	accountsIndexHash string
 	// w is set only when writes are allowed (SetWritable).
-	w writer
+	w writeAPI
 	// Audit, when set, records every write: its intent before it is sent,
 	// its outcome after, and refusals.
 	Audit *AuditLog
@@ -71,8 +75,59 @@ type Store struct {
 	Clock clock.Clock
 }
 
+// Store is one pattern table set. It opens, verifies and probes the
+// tables, and plays each role its consumers name:
+//   - Pages reads pages of accounts, locks, other items and partitions, and
+//     items by key (ui/accounts, ui/locks, ui/others, ui/detail);
+//   - Checker runs the check (ui/check, cli's check and export);
+//   - Lookup looks for the holders of a value, and searches (backend.Finder,
+//     ui/search);
+//   - Writer plans, prepares, sends and refuses writes (writes.Store);
+//   - Journal plans undoing a recorded write (writes.Store's UndoFrom);
+//   - Seeder sends the unguarded writes seeding and demo break make.
+//
+// The methods are declared on the roles, each a few of them, so that a
+// consumer that needs one role is handed that role alone (store.Checker,
+// store.Seeder). The Store embeds them because the terminal UI and the
+// write flow each take one value that plays several: ui.Backend is the
+// union of the views' interfaces, and writes.Store spans the writer, the
+// holder lookup and the undo journal.
+type Store struct {
+	*core
+	*Pages
+	*Checker
+	*Lookup
+	*Writer
+	*Journal
+	*Seeder
+}
+
+// Pages reads the tables a page at a time, and items by key.
+type Pages struct{ *core }
+
+// Checker runs the check: the census of the tables, and the consistent
+// re-reads that confirm what it found.
+type Checker struct{ *core }
+
+// Lookup looks for the accounts that hold a value (the holder lookup a
+// write runs before it takes a value whose lock is missing), and searches
+// by what a query names.
+type Lookup struct{ *core }
+
+// Writer plans writes, prepares them as transactions, sends them, and
+// records a refused one.
+type Writer struct{ *core }
+
+// Journal plans undoing a write from the undo journal.
+type Journal struct{ *core }
+
+// Seeder sends single-item writes outside any transaction and
+// transactions with none of Writer's settling: how seeding, and demo break
+// replaying the articles' mistakes, plant problems on purpose.
+type Seeder struct{ *core }
+
 // now is the store's time (Clock).
-func (s *Store) now() time.Time { return s.Clock.Now() }
+func (s *core) now() time.Time { return s.Clock.Now() }
 
 // SetWritable allows or forbids writes. A new store is read-only: the
 // caller decides (loopback, --demo, --write; never --read-only).
@@ -86,7 +141,7 @@ func (s *Store) SetWritable(ok bool) {
 // Writable reports whether the store may write.
 func (s *Store) Writable() bool { return s.w != nil }
 
-func (s *Store) writer() (writer, error) {
+func (s *core) sender() (writeAPI, error) {
 	if s.w == nil {
 		return nil, backend.ErrReadOnly
 	}
@@ -102,6 +157,11 @@ func (s *Store) writer() (writer, error) {
 	return s.w, nil
 }
 
+// reader is the core as package backend's rules read it, by key (every
+// role reads by key: the check confirms, the writer plans, the lookup
+// confirms holders).
+func (s *core) reader() backend.Reader { return &Pages{s} }
+
 // DefaultSegments is the parallel scan width unless --segments says otherwise.
 const DefaultSegments = 4
 
@@ -109,9 +169,9 @@ const DefaultSegments = 4
 // checking the tables; Open checks them.
 func NewStore(api API, ep backend.Endpoint, schema model.Schema, clk clock.Clock) *Store {
 	m := &meter{API: api}
-	s := &Store{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments, Clock: clk}
-	m.sizes = &s.described // a read's estimate reads the item size from what describe cached
-	return s
+	c := &core{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments, Clock: clk}
+	m.sizes = &c.described // a read's estimate reads the item size from what describe cached
+	return &Store{core: c, Pages: &Pages{c}, Checker: &Checker{c}, Lookup: &Lookup{c}, Writer: &Writer{c}, Journal: &Journal{c}, Seeder: &Seeder{c}}
 }
 
 // Open returns a store after describing every table the schema involves and
@@ -148,7 +208,7 @@ func (s *Store) Verify(ctx context.Context) error {
 // this store (which forgets it then) or by being deleted, which the next
 // request to it reports anyway. A table still being created or changed is
 // described afresh each time, so that waiting for it sees it change.
-func (s *Store) describe(ctx context.Context, table string) (*types.TableDescription, error) {
+func (s *core) describe(ctx context.Context, table string) (*types.TableDescription, error) {
 	if desc := s.described.get(table); desc != nil {
 		return desc, nil
 	}
@@ -221,7 +281,7 @@ type keyPart struct {
 }
 
 // wantKeys returns the primary key the schema expects of table.
-func (s *Store) wantKeys(table string) []keyPart {
+func (s *core) wantKeys(table string) []keyPart {
 	var want []keyPart
 	for i, name := range s.Schema.KeyAttrs(table) {
 		role := types.KeyTypeHash
@@ -235,7 +295,7 @@ func (s *Store) wantKeys(table string) []keyPart {
 
 // checkKeys refuses a table whose key is not the expected string key,
 // naming the key it actually has.
-func (s *Store) checkKeys(table string, desc *types.TableDescription) error {
+func (s *core) checkKeys(table string, desc *types.TableDescription) error {
 	want := s.wantKeys(table)
 	attrTypes := map[string]types.ScalarAttributeType{}
 	for _, d := range desc.AttributeDefinitions {

@@ -22,7 +22,7 @@ import (
 
 // PutUnguarded writes an item as it is, without any condition: how buggy
 // code skips the pattern.
-func (s *Store) PutUnguarded(ctx context.Context, table string, it model.Item) error {
+func (s *Seeder) PutUnguarded(ctx context.Context, table string, it model.Item) error {
 	u, err := s.PutRequest(table, it)
 	if err != nil {
 		return err
@@ -31,15 +31,15 @@ func (s *Store) PutUnguarded(ctx context.Context, table string, it model.Item) e
 }
 
 // DeleteUnguarded deletes the item at key without any condition.
-func (s *Store) DeleteUnguarded(ctx context.Context, table string, key map[string]string) error {
+func (s *Seeder) DeleteUnguarded(ctx context.Context, table string, key map[string]string) error {
 	return s.SendUnguarded(ctx, DeleteRequest(table, key))
 }
 
 // SendOnce sends tx once, with none of Execute's retries, settling or
 // audit: seeding only. cancelled reports a TransactionCanceledException
 // (its guards kept the table as it was).
-func (s *Store) SendOnce(ctx context.Context, tx backend.Tx) (cancelled bool, err error) {
-	w, err := s.writer()
+func (s *Seeder) SendOnce(ctx context.Context, tx backend.Tx) (cancelled bool, err error) {
+	w, err := s.sender()
 	if err != nil {
 		return false, err
 	}
@@ -110,7 +110,7 @@ func (s *Store) createTable(ctx context.Context, table string, indexes bool) err
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		})
 	}
-	w, err := s.writer()
+	w, err := s.sender()
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 // the check to say, and the table is judged without TTL. Whoever reads
 // the schema's TTL attributes beside Verify (the terminal UI's first
 // page) calls it first: the once orders the schema's change before them.
-func (s *Store) readTTL(ctx context.Context) {
+func (s *core) readTTL(ctx context.Context) {
 	s.ttlOnce.Do(func() {
 		if !s.Schema.TTLGiven {
 			s.TTLUnasked, _ = s.askTTL(ctx, &s.Schema)
@@ -30,7 +30,7 @@ func (s *Store) readTTL(ctx context.Context) {
 // askTTL fills in the TTL attribute of each table of sc that has none,
 // from the table's own setting. It returns, per table it could not ask,
 // why (unasked), and per table it asked, what it found (notes, for init).
-func (s *Store) askTTL(ctx context.Context, sc *model.Schema) (unasked, notes []string) {
+func (s *core) askTTL(ctx context.Context, sc *model.Schema) (unasked, notes []string) {
 	for _, table := range sc.Tables() {
 		if sc.TTLAttrOf(table) != "" {
 			continue
@@ -51,7 +51,7 @@ func (s *Store) askTTL(ctx context.Context, sc *model.Schema) (unasked, notes []
 }
 
 // describeTTL returns table's TTL attribute, "" when TTL is not enabled.
-func (s *Store) describeTTL(ctx context.Context, table string) (string, error) {
+func (s *core) describeTTL(ctx context.Context, table string) (string, error) {
 	cctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	out, err := s.api.DescribeTimeToLive(cctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(table)})
@@ -78,7 +78,7 @@ func (s *Store) enableTTL(ctx context.Context, table string) error {
 	if attr == "" {
 		return nil
 	}
-	w, err := s.writer()
+	w, err := s.sender()
 	if err != nil {
 		return err
 	}

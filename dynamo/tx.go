@@ -77,7 +77,7 @@ func condition(c model.Cond) expression.ConditionBuilder {
 // same token sends the same input (DynamoDB requires it), and the reasons
 // of a cancellation read it back from tx.Plan. A lock that expires after
 // now but before the request arrives still refuses it: the safe side.
-func (s *Store) Prepare(plan model.Plan, token string) (backend.Tx, error) {
+func (s *Writer) Prepare(plan model.Plan, token string) (backend.Tx, error) {
 	in := &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token)}
 	tx := backend.Tx{Plan: plan, Token: token, Request: request{in}}
 	// The plan sent says what the request carries: its reasons and
@@ -112,7 +112,7 @@ func (s *Store) Prepare(plan model.Plan, token string) (backend.Tx, error) {
 // transactItem builds action a's request guarded by conds (ANDed, in
 // their order), and returns it with the length of its condition
 // expression.
-func (s *Store) transactItem(a model.Action, conds []model.Cond) (types.TransactWriteItem, int, error) {
+func (s *Writer) transactItem(a model.Action, conds []model.Cond) (types.TransactWriteItem, int, error) {
 	b := expression.NewBuilder()
 	if len(conds) > 0 {
 		c := condition(conds[0])
@@ -241,17 +241,17 @@ func judge(err error) verdict {
 // the request is sent; a write whose intent cannot be recorded is not sent.
 // An error is returned, with the result, only when the write certainly did
 // not apply: refused, not sent, or rejected by DynamoDB.
-func (s *Store) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
+func (s *Writer) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	if tx.Plan.Reclaim != nil {
-		return Reclaim{Schema: &s.Schema, Prepare: s.Prepare, Send: s.transact, Lookup: s.LookupHolders}.Run(ctx, tx)
+		return Reclaim{Schema: &s.Schema, Prepare: s.Prepare, Send: s.transact, Lookup: (&Lookup{s.core}).LookupHolders}.Run(ctx, tx)
 	}
 	return s.transact(ctx, tx)
 }
 
 // transact sends one transaction (see Execute).
-func (s *Store) transact(ctx context.Context, tx backend.Tx) (res model.Result, err error) {
+func (s *Writer) transact(ctx context.Context, tx backend.Tx) (res model.Result, err error) {
 	res = model.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token, Reasons: []model.Reason{}}
-	w, err := s.writer()
+	w, err := s.sender()
 	if err != nil {
 		res.Outcome = model.Refused
 		s.refused(tx.Plan, err)
@@ -385,7 +385,7 @@ func retryableCancel(e *types.TransactionCanceledException) bool {
 // failed condition is explained from the ALL_OLD item; where the backend
 // returns none (minidyn, or no item there), a consistent read of the key
 // stands in for it.
-func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.TransactionCanceledException) ([]model.Reason, []model.Failure) {
+func (s *Writer) reasons(ctx context.Context, plan model.Plan, e *types.TransactionCanceledException) ([]model.Reason, []model.Failure) {
 	out := []model.Reason{}
 	var failed []model.Failure
 	for i, r := range e.CancellationReasons {
@@ -399,7 +399,7 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 		if code == "ConditionalCheckFailed" {
 			if len(r.Item) > 0 {
 				f.Now = fromSDK(r.Item)
-			} else if err := s.ReadConsistent(ctx, []model.KeyRef{{Table: a.Table, Key: a.Key}}, func(_ string, it model.Item) { f.Now = it }); err != nil {
+			} else if err := s.readConsistent(ctx, []model.KeyRef{{Table: a.Table, Key: a.Key}}, func(_ string, it model.Item) { f.Now = it }); err != nil {
 				// Unread is not gone: nothing may be concluded from it.
 				f.Code = "Unread"
 			}
@@ -418,7 +418,7 @@ func (s *Store) reasons(ctx context.Context, plan model.Plan, e *types.Transacti
 // with one consistent TransactGetItems: all effects there means committed,
 // none means not committed (cancelled), anything else stays unknown, with
 // its token for a later resend.
-func (s *Store) settle(ctx context.Context, tx backend.Tx, res model.Result) model.Result {
+func (s *Writer) settle(ctx context.Context, tx backend.Tx, res model.Result) model.Result {
 	res.Outcome = model.Unknown
 	// The caller's context may be the one that ran out: settle on our own.
 	sctx, cancel := context.WithTimeout(SettleContext(ctx), callTimeout)
@@ -469,7 +469,7 @@ func errText(err error) string {
 }
 
 // record appends an entry to the audit log, if the store has one.
-func (s *Store) record(e AuditEntry) error {
+func (s *Writer) record(e AuditEntry) error {
 	if s.Audit == nil {
 		return nil
 	}
@@ -477,7 +477,7 @@ func (s *Store) record(e AuditEntry) error {
 	return s.Audit.Record(e)
 }
 
-func (s *Store) outcomeEntry(res model.Result) AuditEntry {
+func (s *Writer) outcomeEntry(res model.Result) AuditEntry {
 	e := AuditEntry{Event: EventOutcome, Operation: res.Operation, Keys: res.Keys, Token: res.Token, Outcome: res.Outcome, Codes: []string{}}
 	for _, r := range res.Reasons {
 		e.Codes = append(e.Codes, r.Code)
@@ -487,6 +487,6 @@ func (s *Store) outcomeEntry(res model.Result) AuditEntry {
 
 // refused records a write refused before any request: read-only, the
 // write guard, invalid input, a holder lookup that found the value taken.
-func (s *Store) refused(p model.Plan, why error) {
+func (s *Writer) refused(p model.Plan, why error) {
 	_ = s.record(AuditEntry{Event: EventRefused, Operation: p.Operation, Keys: p.Keys, Reason: errText(why)})
 }

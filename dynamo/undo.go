@@ -61,7 +61,7 @@ var ErrUndoJournal = errors.New("the undo journal cannot record the write, so no
 
 // journal records, before tx is sent, every item it writes as a
 // consistent read finds it and as tx would leave it: what undo needs.
-func (s *Store) journal(ctx context.Context, tx backend.Tx) error {
+func (s *Writer) journal(ctx context.Context, tx backend.Tx) error {
 	if s.Undo == nil {
 		return nil
 	}
@@ -72,7 +72,7 @@ func (s *Store) journal(ctx context.Context, tx backend.Tx) error {
 		}
 	}
 	found := map[string]model.Item{}
-	err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) {
+	err := s.readConsistent(ctx, refs, func(table string, it model.Item) {
 		found[keyID(table, s.Schema.KeyOf(table, it))] = it
 	})
 	switch {
@@ -90,7 +90,7 @@ func (s *Store) journal(ctx context.Context, tx backend.Tx) error {
 }
 
 // journalOutcome records the outcome of a journaled write.
-func (s *Store) journalOutcome(tx backend.Tx, res model.Result) {
+func (s *Writer) journalOutcome(tx backend.Tx, res model.Result) {
 	if s.Undo == nil {
 		return
 	}
@@ -98,7 +98,7 @@ func (s *Store) journalOutcome(tx backend.Tx, res model.Result) {
 	_ = s.Undo.log.appendLine(UndoEntry{Time: s.Undo.log.clock.Now().UTC(), Event: UndoOutcome, UndoRecord: r, Outcome: res.Outcome})
 }
 
-func (s *Store) undoRecord(tx backend.Tx) model.UndoRecord {
+func (s *Writer) undoRecord(tx backend.Tx) model.UndoRecord {
 	return model.UndoRecord{Token: tx.Token, Operation: tx.Plan.Operation, Table: s.Schema.Table,
 		Endpoint: s.Endpoint.String(), Keys: append([]string{}, tx.Plan.Keys...), Undoes: tx.Plan.Undoes, Items: []model.UndoItem{}}
 }
@@ -175,7 +175,7 @@ func (u Undoable) Plan(sc *model.Schema, now func(table string, key map[string]s
 // FindUndoable picks the write to undo from the journal: the one with
 // token, or ("") the last committed one, of this store's table and
 // endpoint. A write that was not committed has nothing to undo.
-func (s *Store) FindUndoable(journal []Undoable, token string) (Undoable, error) {
+func (s *Journal) FindUndoable(journal []Undoable, token string) (Undoable, error) {
 	here := func(u Undoable) bool {
 		return u.Record.Table == s.Schema.Table && u.Record.Endpoint == s.Endpoint.String()
 	}
@@ -202,13 +202,13 @@ func (s *Store) FindUndoable(journal []Undoable, token string) (Undoable, error)
 
 // PlanUndo reads the items write u changed, consistently, and plans its
 // undo (see model.Planner.Undo).
-func (s *Store) PlanUndo(ctx context.Context, u Undoable) (model.Plan, error) {
+func (s *Journal) PlanUndo(ctx context.Context, u Undoable) (model.Plan, error) {
 	var refs []model.KeyRef
 	for _, it := range u.Record.Items {
 		refs = append(refs, model.KeyRef{Table: it.Table, Key: it.Key})
 	}
 	now := map[string]model.Item{}
-	if err := s.ReadConsistent(ctx, refs, func(table string, it model.Item) { now[keyID(table, s.Schema.KeyOf(table, it))] = it }); err != nil {
+	if err := s.readConsistent(ctx, refs, func(table string, it model.Item) { now[keyID(table, s.Schema.KeyOf(table, it))] = it }); err != nil {
 		return model.Plan{}, err
 	}
 	return u.Plan(&s.Schema, func(table string, key map[string]string) model.Item { return now[keyID(table, key)] })
@@ -216,7 +216,7 @@ func (s *Store) PlanUndo(ctx context.Context, u Undoable) (model.Plan, error) {
 
 // UndoToken plans the undo of the write with token, or ("") of the last
 // committed write of this table, from the store's undo journal.
-func (s *Store) UndoToken(ctx context.Context, token string) (model.Plan, error) {
+func (s *Journal) UndoToken(ctx context.Context, token string) (model.Plan, error) {
 	if s.Undo == nil {
 		return model.Plan{}, &model.FieldError{Field: "undo", Msg: "no undo journal: writes are not recorded for undo here"}
 	}
@@ -224,7 +224,7 @@ func (s *Store) UndoToken(ctx context.Context, token string) (model.Plan, error)
 }
 
 // UndoFrom is UndoToken with the journal at path ("": the store's own).
-func (s *Store) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
+func (s *Journal) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
 	if path == "" {
 		return s.UndoToken(ctx, token)
 	}

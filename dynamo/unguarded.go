@@ -26,7 +26,7 @@ type Unguarded struct {
 // (which see only the item being written, never any other). A guard that
 // takes an expired lock over judges TTLs at the second the request is
 // built, by the store's clock, as Prepare's do.
-func (s *Store) PutRequest(table string, it model.Item, conds ...model.Cond) (Unguarded, error) {
+func (s *Seeder) PutRequest(table string, it model.Item, conds ...model.Cond) (Unguarded, error) {
 	in := &dynamodb.PutItemInput{TableName: aws.String(table), Item: ItemToSDK(it)}
 	conds = model.GuardAt(conds, model.Epoch(s.now()))
 	if len(conds) > 0 {
@@ -76,8 +76,8 @@ func (u Unguarded) MarshalJSON() ([]byte, error) {
 // SendUnguarded sends u once, through the store's writer (a read-only
 // store refuses it like any write), with no audit and no retry of its
 // own. A failed condition is an error.
-func (s *Store) SendUnguarded(ctx context.Context, u Unguarded) error {
-	w, err := s.writer()
+func (s *Seeder) SendUnguarded(ctx context.Context, u Unguarded) error {
+	w, err := s.sender()
 	if err != nil {
 		return err
 	}
