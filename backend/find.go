@@ -43,7 +43,7 @@ type FindOptions struct {
 }
 
 // Finder is what Find reads: accounts by key, locks by their raw value,
-// and holders by value. *dynamo.Store is one; the terminal UI's in-memory fake is
+// and holders by value. *dynamo.Lookup is one; the terminal UI's in-memory fake is
 // another, so that both search by the same rules.
 type Finder interface {
 	Account(ctx context.Context, id string) (model.AccountView, bool, error)

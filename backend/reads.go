@@ -8,7 +8,7 @@ import (
 )
 
 // Reader reads items by their keys with strongly consistent reads,
-// handing each item found to visit, one call at a time. *dynamo.Store is
+// handing each item found to visit, one call at a time. *dynamo.Pages is
 // one; the terminal UI's in-memory fake is another, so that both judge
 // accounts, find locks, confirm holders and plan repairs by the same
 // code.

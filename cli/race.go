@@ -108,7 +108,7 @@ func (a *app) race(ctx context.Context, r raceRun) error {
 		return refuse(usageErr("--set %s: not a unique attribute (--unique)", r.attr))
 	}
 	out := raceJSON{Attr: r.attr, Value: r.value, Op: r.op, Racers: []model.Result{}, Violations: []writes.Violation{}, Cleanup: []model.Result{}}
-	flow := writes.Flow{Store: store, Schema: &store.Schema}
+	flow := writes.Flow{Store: store.Writer, Schema: &store.Schema}
 	ids, racers, setup, err := racers(ctx, flow, r.attr, r.value, r.op, r.n)
 	out.Cleanup = append(out.Cleanup, setup...)
 	if err != nil {

@@ -18,15 +18,6 @@ import (
 	"github.com/locktable/locktable/ui"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/picker"
-	"github.com/locktable/locktable/writes"
-)
-
-// The terminal UI and the write flow read and write through *dynamo.Store,
-// speaking package backend's values; they do not import dynamo.
-var (
-	_ ui.Backend   = (*dynamo.Store)(nil)
-	_ ui.Store     = (*dynamo.Store)(nil)
-	_ writes.Store = (*dynamo.Store)(nil)
 )
 
 // runTUI opens the terminal UI on the table. Errors before it starts (a

@@ -65,7 +65,7 @@ func (s *Lookup) LookupHolders(ctx context.Context, wanted []backend.Wanted) (ba
 		return found, err
 	}
 	found.Method = strings.Join(methods, " and ")
-	return found, found.ReadLocks(ctx, sc, s.reader(), wanted)
+	return found, found.ReadLocks(ctx, sc, s, wanted)
 }
 
 // holderScan is how visitHolders scans for the holders of values whose

@@ -78,20 +78,21 @@ type core struct {
 // Store is one pattern table set. It opens, verifies and probes the
 // tables, and plays each role its consumers name:
 //   - Pages reads pages of accounts, locks, other items and partitions, and
-//     items by key (ui/accounts, ui/locks, ui/others, ui/detail);
+//     items by key (ui/accounts, ui/locks, ui/others, ui/detail,
+//     writes.ConsistentReader, backend.Reader);
 //   - Checker runs the check (ui/check, cli's check and export);
-//   - Lookup looks for the holders of a value, and searches (backend.Finder,
-//     ui/search);
+//   - Lookup looks for the holders of a value, and searches (ui/search,
+//     backend.Finder);
 //   - Writer plans, prepares, sends and refuses writes (writes.Store);
-//   - Journal plans undoing a recorded write (writes.Store's UndoFrom);
+//   - Journal plans undoing a recorded write;
 //   - Seeder sends the unguarded writes seeding and demo break make.
 //
-// The methods are declared on the roles, each a few of them, so that a
-// consumer that needs one role is handed that role alone (store.Checker,
-// store.Seeder). The Store embeds them because the terminal UI and the
-// write flow each take one value that plays several: ui.Backend is the
-// union of the views' interfaces, and writes.Store spans the writer, the
-// holder lookup and the undo journal.
+// The methods are declared on the roles, a few each, and a consumer that
+// needs one role is handed that role alone (store.Writer to the write
+// flow, store.Lookup to a search). A role that needs another embeds it,
+// as a Lookup reads by key through its Pages. The Store embeds every
+// role because the terminal UI takes one value that plays them all:
+// ui.Backend is the union of its views' interfaces.
 type Store struct {
 	*core
 	*Pages
@@ -111,12 +112,19 @@ type Checker struct{ *core }
 
 // Lookup looks for the accounts that hold a value (the holder lookup a
 // write runs before it takes a value whose lock is missing), and searches
-// by what a query names.
-type Lookup struct{ *core }
+// by what a query names, reading accounts and locks by key through its
+// Pages.
+type Lookup struct{ *Pages }
 
 // Writer plans writes, prepares them as transactions, sends them, and
-// records a refused one.
-type Writer struct{ *core }
+// records a refused one. It looks for holders (its Lookup) before taking
+// a value whose lock is missing, and plans undoing a write from its
+// Journal: all that writes.Store names.
+type Writer struct {
+	*core
+	*Lookup
+	*Journal
+}
 
 // Journal plans undoing a write from the undo journal.
 type Journal struct{ *core }
@@ -141,6 +149,8 @@ func (s *Store) SetWritable(ok bool) {
 // Writable reports whether the store may write.
 func (s *Store) Writable() bool { return s.w != nil }
 
+// sender is the client's mutating part, or why the store may not write:
+// read-only, or the write probe found no transactions.
 func (s *core) sender() (writeAPI, error) {
 	if s.w == nil {
 		return nil, backend.ErrReadOnly
@@ -171,7 +181,10 @@ func NewStore(api API, ep backend.Endpoint, schema model.Schema, clk clock.Clock
 	m := &meter{API: api}
 	c := &core{api: m, meter: m, Schema: schema, Endpoint: ep, Segments: DefaultSegments, Clock: clk}
 	m.sizes = &c.described // a read's estimate reads the item size from what describe cached
-	return &Store{core: c, Pages: &Pages{c}, Checker: &Checker{c}, Lookup: &Lookup{c}, Writer: &Writer{c}, Journal: &Journal{c}, Seeder: &Seeder{c}}
+	pages, journal := &Pages{c}, &Journal{c}
+	lookup := &Lookup{pages}
+	return &Store{core: c, Pages: pages, Checker: &Checker{c}, Lookup: lookup,
+		Writer: &Writer{core: c, Lookup: lookup, Journal: journal}, Journal: journal, Seeder: &Seeder{c}}
 }
 
 // Open returns a store after describing every table the schema involves and

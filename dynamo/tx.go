@@ -243,7 +243,7 @@ func judge(err error) verdict {
 // not apply: refused, not sent, or rejected by DynamoDB.
 func (s *Writer) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	if tx.Plan.Reclaim != nil {
-		return Reclaim{Schema: &s.Schema, Prepare: s.Prepare, Send: s.transact, Lookup: (&Lookup{s.core}).LookupHolders}.Run(ctx, tx)
+		return Reclaim{Schema: &s.Schema, Prepare: s.Prepare, Send: s.transact, Lookup: s.LookupHolders}.Run(ctx, tx)
 	}
 	return s.transact(ctx, tx)
 }

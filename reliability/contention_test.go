@@ -37,7 +37,7 @@ func (o *op) send(ctx context.Context, e *env) {
 		_, o.rawErr = e.client.TransactWriteItems(ctx, o.raw)
 		return
 	}
-	o.res, o.err = Send(ctx, e.store, o.plan)
+	o.res, o.err = Send(ctx, e.store.Writer, o.plan)
 }
 
 func (o *op) committed() bool {

@@ -229,7 +229,7 @@ func TestNetworkFaults(t *testing.T) {
 				}
 				octx, cancel := context.WithTimeout(ctx, deadline)
 				t0 := time.Now()
-				o.res, o.err = Send(octx, stores[o.env], o.plan)
+				o.res, o.err = Send(octx, stores[o.env].Writer, o.plan)
 				o.taken = time.Since(t0)
 				cancel()
 				o.seen = p.Events()

@@ -14,7 +14,7 @@ import (
 // then a fresh ClientRequestToken, Prepare, Execute. Every operation of the
 // suite goes through here. The result carries the token even when err is
 // not nil.
-func Send(ctx context.Context, s *dynamo.Store, plan model.Plan) (model.Result, error) {
+func Send(ctx context.Context, s *dynamo.Writer, plan model.Plan) (model.Result, error) {
 	token := backend.NewToken()
 	tx, err := s.Prepare(plan, token)
 	if err != nil {

@@ -84,7 +84,7 @@ func (e *env) signup(ctx context.Context, id, v0, v1 string) error {
 	if err != nil {
 		return err
 	}
-	res, err := Send(ctx, e.store, p)
+	res, err := Send(ctx, e.store.Writer, p)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/ui"
+	"github.com/locktable/locktable/ui/accounts"
+	uicheck "github.com/locktable/locktable/ui/check"
+	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/locks"
+	"github.com/locktable/locktable/ui/others"
+	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/write"
+	"github.com/locktable/locktable/writes"
+)
+
+// The terminal UI and the write flow read and write through the roles of
+// *dynamo.Store, speaking package backend's values; they do not import
+// dynamo. Each interface a consumer declares is one role: the UI as a
+// whole takes the Store, which plays them all.
+var (
+	_ ui.Backend = (*dynamo.Store)(nil)
+	_ ui.Store   = (*dynamo.Store)(nil)
+
+	_ accounts.Backend = (*dynamo.Pages)(nil)
+	_ locks.Backend    = (*dynamo.Pages)(nil)
+	_ others.Backend   = (*dynamo.Pages)(nil)
+	_ detail.Reader    = (*dynamo.Pages)(nil)
+	_ backend.Reader   = (*dynamo.Pages)(nil)
+
+	_ uicheck.Checker = (*dynamo.Checker)(nil)
+
+	_ search.Backend = (*dynamo.Lookup)(nil)
+	_ backend.Finder = (*dynamo.Lookup)(nil)
+
+	_ writes.Store  = (*dynamo.Writer)(nil)
+	_ write.Backend = (*dynamo.Writer)(nil)
+)
