@@ -213,7 +213,7 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 	if err != nil {
 		return err
 	}
-	flow := writes.Flow{Store: store, Schema: &store.Schema}
+	flow := writes.Flow{Store: store.Writer, Schema: &store.Schema}
 	planned, err := plan(ctx, store, flow, writes.Holders{Skip: f.skipLookup})
 	if errors.Is(err, model.ErrNoChange) {
 		return nil // the account already holds these values: nothing to do
