@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 )
 
 // renameSelected renames the account of the selected row: attr (email or
@@ -322,5 +323,39 @@ func TestAWrittenAccountWrittenAgainStaysPinned(t *testing.T) {
 	renameSelected(d, "username", "adele")
 	if got := d.pinned("written"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada@x.io username=adele") {
 		t.Errorf("the account written again is not pinned as it is now: %q\n%s", got, d.screen())
+	}
+}
+
+// TestOneReportReachesEveryView (issue 27, 3): the check's report is set
+// once, on the one item cache the root hands every view; the accounts
+// and the locks judge their rows by it, and the items view and the
+// partition detail keep what they read in that same cache.
+func TestOneReportReachesEveryView(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakeWithOthers()}, 120, 40)
+	d.ready()
+	if d.m.items.Report() == nil || d.m.items.Report() != d.m.check.Report() {
+		t.Fatal("the cache does not hold the check's report")
+	}
+	sc := d.m.schema
+	cached := func(pk, sk string) bool {
+		return d.m.items.Item(items.LockKey(sc.Table, map[string]string{sc.PK: pk, sc.SK: sk})) != nil
+	}
+	if r := d.saying("duplicate"); r == "" {
+		t.Errorf("no account row judged duplicate:\n%s", d.screen())
+	}
+	wantPartition(d)
+	if !cached("ACCT#a1", "ORDER#0001") {
+		t.Error("the partition detail's items are not in the root's cache")
+	}
+	d.press("esc", "2")
+	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	if r := d.saying("duplicate"); r == "" {
+		t.Errorf("no lock row judged duplicate:\n%s", d.screen())
+	}
+	d.press("4")
+	d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
+	if !cached("CONFIG#site", "V1") {
+		t.Error("the items view's items are not in the root's cache")
 	}
 }

@@ -197,27 +197,24 @@ func New(ctx context.Context, o Options) Model {
 	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
 	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
 	writes[viewItems] = []key.Binding{add, undo}
-	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
-	w.SaveDir = o.SaveDir
-	// One picture of the table: the views render the accounts and the
-	// locks from one cache, judged by the last check.
+	// One picture of the table: every view keeps what it reads in one
+	// cache, and judges by the check's report it holds.
 	cache := items.New(&sc)
-	acc := accounts.New(ctx, o.Store, r, akm)
+	w := write.New(ctx, o.Store, &sc, &st, cache, keys.Dialog)
+	w.SaveDir = o.SaveDir
+	acc := accounts.New(ctx, o.Store, r, cache, akm)
 	acc.SetFirst(o.First)
-	acc.UseItems(cache)
-	lks := locks.New(ctx, o.Store, r, lkm)
-	lks.UseItems(cache)
 	cmdline := command.New(nil, keys.Command)
 	cmdline.SetHistory(o.History)
 	m := Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
 		accounts: acc,
-		locks:    lks,
+		locks:    locks.New(ctx, o.Store, r, cache, lkm),
 		items:    cache,
 		problems: problems.New(r, pkm),
-		others:   others.New(ctx, o.Store, r, keys.Items),
-		detail:   detail.New(ctx, o.Store, keys.Detail),
-		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
+		others:   others.New(ctx, o.Store, r, cache, keys.Items),
+		detail:   detail.New(ctx, o.Store, cache, keys.Detail),
+		search:   search.New(ctx, o.Store, &sc, cache, pump, keys.Search),
 		cmdline:  cmdline,
 		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
 		write:    w,

@@ -152,11 +152,11 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	case check.OrphansMsg:
 		m.accounts.SetOrphans(msg.Problems)
 	case check.ReportMsg:
-		m.accounts.SetReport(msg.Report, msg.Duplicates)
-		m.locks.SetReport(msg.Report, msg.Duplicates)
+		// Set once, on the cache every view judges by; the accounts put
+		// its orphans on top, the problems view lists it.
+		m.items.SetReport(msg.Report, msg.Duplicates)
+		m.accounts.Judged()
 		m.problems.SetReport(msg.Report, msg.Hint)
-		m.write.SetReport(msg.Report, msg.Duplicates)
-		m.search.SetReport(msg.Report)
 	}
 	return m, cmd
 }
