@@ -15,7 +15,7 @@ import (
 // footer is the help line: the shown widget's hints, then the root's, the
 // write keys the view offers and, always last, help and quit (what quits
 // here). When it is too narrow the hints give way from the end, the write
-// keys last.
+// keys last, and help says that it lists more.
 func (m Model) footer() string {
 	km := m.keys()
 	var tail []key.Binding
@@ -38,8 +38,23 @@ func (m Model) footer() string {
 	})
 	hints := helpLine(m.active().ShortHelp(), append(slices.Clip(root), kept...))
 	hints = hints[:len(hints)-len(kept)]
+	line, dropped := m.fit(hints, writes, tail)
+	if dropped && len(tail) > 0 && km.Help.Enabled() {
+		// tail[0] is help, where the keys left out are: "… ? help".
+		tail[0].SetHelp("… "+tail[0].Help().Key, tail[0].Help().Desc)
+		line, _ = m.fit(hints, writes, tail)
+	}
 	h := m.help
 	h.SetWidth(0) // fitted here, not cut
+	return ansi.Truncate(h.ShortHelpView(line), m.width, "…")
+}
+
+// fit is the help line's bindings that fit the width: hints, writes, then
+// tail, the hints giving way from the end first, then the writes; dropped
+// says whether any gave way.
+func (m Model) fit(hints, writes, tail []key.Binding) (line []key.Binding, dropped bool) {
+	kept := append(slices.Clip(writes), tail...)
+	h := m.help
 	// The line's width is a running sum of its bindings', each measured
 	// as it is counted in and out: the footer is rendered every frame.
 	sep := ansi.StringWidth(h.ShortSeparator)
@@ -54,6 +69,7 @@ func (m Model) footer() string {
 		count(b, +1)
 	}
 	for total+sep*max(shown-1, 0) > m.width && len(hints)+len(writes) > 0 {
+		dropped = true
 		if len(hints) > 0 {
 			count(hints[len(hints)-1], -1)
 			hints = hints[:len(hints)-1]
@@ -63,7 +79,7 @@ func (m Model) footer() string {
 			kept = append(slices.Clip(writes), tail...)
 		}
 	}
-	return ansi.Truncate(h.ShortHelpView(append(slices.Clip(hints), kept...)), m.width, "…")
+	return append(slices.Clip(hints), kept...), dropped
 }
 
 // helpLine is the shown widget's bindings then the root's, leaving out a
