@@ -28,7 +28,7 @@ func (m Model) commands() []entry {
 	// endpoint cannot list them: any name is tried).
 	targets, tables, listing := append([]string{}, m.opts.Targets...), m.tables, m.listing
 	return []entry{
-		{command.Command{Name: "accounts", Help: "the " + m.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
+		{command.Command{Name: "accounts", Help: "the " + m.views.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
 		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
 		{command.Command{Name: "problems", Help: "the Problems view (" + km.Problems.Help().Key + ")"}, view(viewProblems)},
 		{command.Command{Name: "items", Help: "the Items view: what is neither an account nor a lock (" + km.Items.Help().Key + ")"}, view(viewItems)},

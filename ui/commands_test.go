@@ -24,18 +24,18 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
 	d.ready()
 	d.command("locks")
-	if d.m.view != viewLocks || d.m.cmdline.Shown() {
-		t.Fatalf(":locks shows view %d (line open %v)", d.m.view, d.m.cmdline.Shown())
+	if d.m.views.shown != viewLocks || d.m.cmdline.Shown() {
+		t.Fatalf(":locks shows view %d (line open %v)", d.m.views.shown, d.m.cmdline.Shown())
 	}
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.wantRows("UNIQ#EMAIL#ada@x.io")
 	d.command("prob")
-	if d.m.view != viewProblems {
-		t.Errorf(":prob shows view %d, want the problems", d.m.view)
+	if d.m.views.shown != viewProblems {
+		t.Errorf(":prob shows view %d, want the problems", d.m.views.shown)
 	}
 	d.command("items")
-	if d.m.view != viewItems {
-		t.Errorf(":items shows view %d, want the items", d.m.view)
+	if d.m.views.shown != viewItems {
+		t.Errorf(":items shows view %d, want the items", d.m.views.shown)
 	}
 	d.command("writes")
 	if !d.m.writelog.Shown() {
@@ -43,17 +43,17 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	}
 	d.press("esc")
 	d.command("accounts")
-	if d.m.view != viewAccounts {
-		t.Errorf(":accounts shows view %d", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Errorf(":accounts shows view %d", d.m.views.shown)
 	}
 	d.press("2")
-	if d.m.view != viewLocks {
+	if d.m.views.shown != viewLocks {
 		t.Errorf("2 no longer shows the locks")
 	}
 	d.search("bob@x.io") // :find
 	d.wantRows("search: bob@x.io", "ACCT#b2 email=bob@x.io username=bob")
-	if d.m.view != viewAccounts {
-		t.Errorf(":find shows view %d, want the accounts with the pin", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Errorf(":find shows view %d, want the accounts with the pin", d.m.views.shown)
 	}
 	d.command("q")
 	if !d.quit {
@@ -151,15 +151,15 @@ func TestRemappedCommandAndFilterKeys(t *testing.T) {
 	d.press("esc", "/")
 	d.typeText("ada")
 	d.press("enter", "esc")
-	if d.m.accounts.Filter() != "ada" {
+	if d.m.views.accounts.Filter() != "ada" {
 		t.Fatalf("esc cleared the filter, remapped to x")
 	}
 	if !strings.Contains(d.footer(), "x clear the filter") {
 		t.Errorf("the help line %q does not say x clears the filter", d.footer())
 	}
 	d.press("x")
-	if d.m.accounts.Filter() != "" {
-		t.Errorf("x left the filter %q", d.m.accounts.Filter())
+	if d.m.views.accounts.Filter() != "" {
+		t.Errorf("x left the filter %q", d.m.views.accounts.Filter())
 	}
 }
 

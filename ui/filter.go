@@ -32,42 +32,11 @@ func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
 }
 
 // setFilter sets the filter of the list view shown ("" clears it).
-func (m *Model) setFilter(q string) {
-	switch m.view {
-	case viewLocks:
-		m.locks.SetFilter(q)
-	case viewProblems:
-		m.problems.SetFilter(q)
-	case viewItems:
-		m.others.SetFilter(q)
-	default:
-		m.accounts.SetFilter(q)
-	}
-}
+func (m *Model) setFilter(q string) { m.views.tab().SetFilter(q) }
 
 // listFilter is the filter of the list view shown, "" for none.
-func (m Model) listFilter() string {
-	switch m.view {
-	case viewLocks:
-		return m.locks.Filter()
-	case viewProblems:
-		return m.problems.Filter()
-	case viewItems:
-		return m.others.Filter()
-	}
-	return m.accounts.Filter()
-}
+func (m Model) listFilter() string { return m.views.tab().Filter() }
 
 // filterCount is how many rows the filter of the list shown keeps, of how
 // many loaded.
-func (m Model) filterCount() (matched, rows int) {
-	switch m.view {
-	case viewLocks:
-		return m.locks.Matched()
-	case viewProblems:
-		return m.problems.Matched()
-	case viewItems:
-		return m.others.Matched()
-	}
-	return m.accounts.Matched()
-}
+func (m Model) filterCount() (matched, rows int) { return m.views.tab().Matched() }

@@ -169,7 +169,7 @@ func (m Model) layHelpPages() []string {
 	groups := append(m.list().FullHelp(), under.keys().FullHelp()...)
 	km := m.keys()
 	first := []key.Binding{km.Help, km.Quit}
-	for _, w := range m.writes[m.view] {
+	for _, w := range m.writes[m.views.shown] {
 		if m.writable {
 			first = append(first, w)
 		}

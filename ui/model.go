@@ -42,18 +42,6 @@ const (
 	MinHeight = 16
 )
 
-// view is one of the list views, in tab order.
-type view int
-
-const (
-	viewAccounts view = iota
-	viewLocks
-	viewProblems
-	viewItems // the items that are neither accounts nor locks: a tab once there are any (tabs)
-)
-
-var viewTitles = []string{"Accounts", "Locks", "Problems", "Items"}
-
 // Options configure the UI.
 type Options struct {
 	Store Backend
@@ -126,14 +114,10 @@ type Model struct {
 	pump   events.Pump
 
 	width, height int
-	view          view
 	helpOpen      bool
 
-	accounts accounts.Model
-	locks    locks.Model
+	views    views
 	items    *items.Cache // what every view shows of the table, by key
-	problems problems.Model
-	others   others.Model
 	detail   detail.Model
 	search   search.Model
 	cmdline  command.Model
@@ -208,11 +192,13 @@ func New(ctx context.Context, o Options) Model {
 	cmdline.SetHistory(o.History)
 	m := Model{
 		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
-		accounts: acc,
-		locks:    locks.New(ctx, o.Store, r, cache, lkm),
+		views: views{
+			accounts: acc,
+			locks:    locks.New(ctx, o.Store, r, cache, lkm),
+			problems: problems.New(r, pkm),
+			others:   others.New(ctx, o.Store, r, cache, keys.Items),
+		},
 		items:    cache,
-		problems: problems.New(r, pkm),
-		others:   others.New(ctx, o.Store, r, cache, keys.Items),
 		detail:   detail.New(ctx, o.Store, cache, keys.Detail),
 		search:   search.New(ctx, o.Store, &sc, cache, pump, keys.Search),
 		cmdline:  cmdline,
@@ -245,15 +231,15 @@ func (m *Model) disableWrites() {
 	for _, b := range []*key.Binding{&m.km.Add, &m.km.Race, &m.km.Undo, &m.km.Break} {
 		b.SetEnabled(false)
 	}
-	m.accounts.DisableWrites()
-	m.locks.DisableWrites()
-	m.problems.DisableWrites()
+	m.views.accounts.DisableWrites()
+	m.views.locks.DisableWrites()
+	m.views.problems.DisableWrites()
 }
 
 // Init asks for the background colour and the first page, waits for what
 // the probe finds, and listens for the background work.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.pump.Listen(), m.spinner.Tick, m.accounts.Init()}
+	cmds := []tea.Cmd{m.pump.Listen(), m.spinner.Tick, m.views.accounts.Init()}
 	if m.opts.Capabilities != nil {
 		cmds = append(cmds, awaitCapabilities(m.opts.Capabilities))
 	}
@@ -276,10 +262,10 @@ const listTop = 2
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	lh := m.listHeight()
-	m.accounts.SetSize(w, lh)
-	m.locks.SetSize(w, lh)
-	m.problems.SetSize(w, lh)
-	m.others.SetSize(w, lh)
+	m.views.accounts.SetSize(w, lh)
+	m.views.locks.SetSize(w, lh)
+	m.views.problems.SetSize(w, lh)
+	m.views.others.SetSize(w, lh)
 	m.detail.SetSize(w, lh-1)
 	m.write.SetSize(w, lh)
 	m.writelog.SetSize(w, lh)
@@ -306,15 +292,8 @@ func (m Model) copyRef() (model.KeyRef, bool) {
 		return *m.shownRef, true
 	case m.writelog.Shown():
 		return model.KeyRef{}, false
-	case m.view == viewLocks:
-		return m.locks.SelectedRef()
-	case m.view == viewProblems:
-		return m.problems.SelectedRef()
-	case m.view == viewItems:
-		return m.others.SelectedRef()
-	default:
-		return m.accounts.SelectedRef()
 	}
+	return m.views.tab().SelectedRef()
 }
 
 // Farewell is what the UI asks to be printed once it has left the
@@ -342,7 +321,7 @@ func (m Model) content() string {
 	}
 	h := statusbar.Header{
 		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
-		Views: append([]string{m.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.view), Check: m.check.Bar(),
+		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.views.shown), Check: m.check.Bar(),
 	}
 	var body string
 	switch {
@@ -356,14 +335,8 @@ func (m Model) content() string {
 		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
 	case m.writelog.Shown():
 		body = m.writelog.View()
-	case m.view == viewLocks:
-		body = m.locks.View()
-	case m.view == viewProblems:
-		body = m.problems.View()
-	case m.view == viewItems:
-		body = m.others.View()
 	default:
-		body = m.accounts.View()
+		body = m.views.tab().View()
 	}
 	var err error
 	if fs := m.failures(); len(fs) > 0 {
@@ -417,19 +390,11 @@ func (m Model) list() help.KeyMap {
 	if m.writelog.Shown() {
 		return m.writelog
 	}
-	switch m.view {
-	case viewLocks:
-		return m.locks
-	case viewProblems:
-		return m.problems
-	case viewItems:
-		return m.others
-	}
-	return m.accounts
+	return m.views.tab().component
 }
 
 func (m Model) loading() bool {
-	return m.accounts.Loading() || m.locks.Loading() || m.others.Loading() || m.search.Busy()
+	return m.views.accounts.Loading() || m.views.locks.Loading() || m.views.others.Loading() || m.search.Busy()
 }
 
 // statusText says what is being done, or what is loaded.
@@ -447,14 +412,8 @@ func (m Model) statusText() string {
 		return h.Key + ": " + h.Desc
 	case m.writelog.Shown() && !m.helpOpen:
 		return m.writelog.Status()
-	case m.view == viewLocks:
-		return m.locks.Status()
-	case m.view == viewProblems && m.problems.Status() != "":
-		return m.problems.Status()
-	case m.view == viewItems:
-		return m.others.Status()
 	}
-	return m.accounts.Status()
+	return m.views.tab().status()
 }
 
 // padLines fits s to exactly n lines: cut below, padded with empty lines,
@@ -517,7 +476,7 @@ func (m Model) keys() keymap.KeyMap {
 	// Over the writes log u is the log's: it undoes the selected write.
 	km.Undo.SetEnabled(km.Undo.Enabled() && !m.writelog.Shown())
 	km.WriteLog.SetEnabled(!text && !m.writelog.Shown())
-	km.Back.SetEnabled(!text && (over || m.view != viewAccounts))
+	km.Back.SetEnabled(!text && (over || m.views.shown != viewAccounts))
 	m.filterKeys(&km, text)
 	if !text && over {
 		// Over the detail and help q goes back, as esc does: it quits only

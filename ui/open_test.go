@@ -158,7 +158,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 		return backend.Capabilities{Probed: true}, nil
 	}
 	d := newDriver(t, Options{Store: fakePlanted(), Capabilities: probe}, 120, 40)
-	d.until("the first rows", func(m *Model) bool { return m.accounts.Len() > 0 })
+	d.until("the first rows", func(m *Model) bool { return m.views.accounts.Len() > 0 })
 	if s := d.screen(); !strings.Contains(s, "a add") || strings.Contains(s, "READ-ONLY") {
 		t.Fatalf("before the probe's answer the UI is not writable:\n%s", s)
 	}
@@ -209,7 +209,7 @@ func TestShownIsSaidWhenTheFirstPageFails(t *testing.T) {
 	shown := make(chan struct{})
 	d := newDriver(t, Options{Store: store, NoCheck: true, Shown: func() { close(shown) }}, 120, 40)
 	d.until("the UI to say the first rows are shown", func(*Model) bool { return asked(shown, 0) })
-	if d.m.accounts.Err() == nil {
+	if d.m.views.accounts.Err() == nil {
 		t.Fatal("the first page did not fail")
 	}
 }

@@ -41,7 +41,7 @@ func TestRemappedKeysReachTheWidgets(t *testing.T) {
 		t.Fatal("ctrl+g did not close the search field")
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() })
 	first = d.selected()
 	d.press("down")
 	if d.selected() == first {

@@ -91,7 +91,7 @@ func TestPasteInEveryField(t *testing.T) {
 	d.press(":")
 	d.paste("find gina@x.io")
 	d.press("enter")
-	d.until("the search", func(m *Model) bool { return m.accounts.Pinned() && !m.search.Busy() })
+	d.until("the search", func(m *Model) bool { return m.views.accounts.Pinned() && !m.search.Busy() })
 	d.settle()
 
 	d.press("d")

@@ -68,7 +68,7 @@ type taker interface{ Takes(key.Binding) bool }
 func (m Model) rowWrites() []key.Binding {
 	t, ok := m.list().(taker)
 	if !ok {
-		return m.writes[m.view]
+		return m.writes[m.views.shown]
 	}
-	return slices.DeleteFunc(slices.Clone(m.writes[m.view]), func(b key.Binding) bool { return !t.Takes(b) })
+	return slices.DeleteFunc(slices.Clone(m.writes[m.views.shown]), func(b key.Binding) bool { return !t.Takes(b) })
 }

@@ -96,8 +96,8 @@ func TestQuickEscClosesThePreview(t *testing.T) {
 	d.ready()
 	renamePreview(d, "zed@x.io")
 	d.typeAhead("esc", "esc", "2", "G")
-	d.until("the locks", func(m *Model) bool { return m.locks.Count() > 0 && !m.locks.Loading() })
-	if d.m.write.Open() || d.m.view != viewLocks || !strings.Contains(d.selected(), "UNIQ#HANDLE#ghost") {
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
+	if d.m.write.Open() || d.m.views.shown != viewLocks || !strings.Contains(d.selected(), "UNIQ#HANDLE#ghost") {
 		t.Fatalf("esc esc 2 G: want the locks, the last selected:\n%s", d.screen())
 	}
 }
@@ -124,7 +124,7 @@ func TestEscMergedByTheReader(t *testing.T) {
 	}
 	d.send(tea.KeyPressMsg{Code: '2', Mod: tea.ModAlt}) // esc 2
 	d.settle()
-	if d.m.write.Open() || d.m.view != viewLocks {
+	if d.m.write.Open() || d.m.views.shown != viewLocks {
 		t.Fatalf("alt+2 (esc 2) in the form: want it closed and the locks:\n%s", d.screen())
 	}
 }
@@ -231,7 +231,7 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	offers([]string{"e rename"}, []string{"f fix"})
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Count() > 0 && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
 	say("f", "nothing to fix: this lock is ok")
 	offers(nil, []string{"f fix"})
 	say("e", "e renames an account, with its locks: in the accounts view")

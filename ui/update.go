@@ -102,7 +102,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case accounts.PageMsg:
-		m.accounts, cmd = m.accounts.Update(msg)
+		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		// The probes (Options.Shown) and the check start once the first
 		// rows are on screen: they would share the CPU and the backend
 		// with drawing them.
@@ -110,19 +110,19 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 			m.opts.Shown = nil // told once, whatever the page brought
 			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), tellShown(shown)))
 		}
-		if !m.check.Started() && !m.opts.NoCheck && m.accounts.Err() == nil {
+		if !m.check.Started() && !m.opts.NoCheck && m.views.accounts.Err() == nil {
 			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), m.startCheck(false)))
 		}
 	case accounts.RefreshedMsg:
 		m.status = ""
-		m.accounts, cmd = m.accounts.Update(msg)
+		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		m.items.TakeDrift() // a write's, which runs the check again itself
 	case accounts.PinMsg:
-		m.view, m.helpOpen = viewAccounts, false
+		m.views.shown, m.helpOpen = viewAccounts, false
 		m.detail.Close()
 		m.writelog.Close()
-		m.accounts.SetFilter("") // what was asked for is shown, not filtered out
-		m.accounts, cmd = m.accounts.Update(msg)
+		m.views.accounts.SetFilter("") // what was asked for is shown, not filtered out
+		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.opts.NoCheck {
 			// What was found differs from what the rows showed: the table
 			// changed since the check, whose counts the header shows.
@@ -130,11 +130,11 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
-		m.problems.ShowKind(msg.Kind)
+		m.views.problems.ShowKind(msg.Kind)
 	case locks.PageMsg, locks.RefreshedMsg:
-		m.locks, cmd = m.locks.Update(msg)
+		m.views.locks, cmd = m.views.locks.Update(msg)
 	case others.PageMsg:
-		m.others, cmd = m.others.Update(msg)
+		m.views.others, cmd = m.views.others.Update(msg)
 	case others.ShowMsg:
 		cmd = m.switchTo(viewItems)
 	}
@@ -148,15 +148,15 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case check.ProgressMsg, check.DoneMsg:
 		m.check, cmd = m.check.Update(msg)
-		m.problems.SetCheck(m.check.Bar())
+		m.views.problems.SetCheck(m.check.Bar())
 	case check.OrphansMsg:
-		m.accounts.SetOrphans(msg.Problems)
+		m.views.accounts.SetOrphans(msg.Problems)
 	case check.ReportMsg:
 		// Set once, on the cache every view judges by; the accounts put
 		// its orphans on top, the problems view lists it.
 		m.items.SetReport(msg.Report, msg.Duplicates)
-		m.accounts.Judged()
-		m.problems.SetReport(msg.Report, msg.Hint)
+		m.views.accounts.Judged()
+		m.views.problems.SetReport(msg.Report, msg.Hint)
 	}
 	return m, cmd
 }
@@ -213,7 +213,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		// Every row that names what the write changed is read again.
 		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
-		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), m.locks.RefreshFor(named, msg.Locks), start)
+		cmd = tea.Batch(m.views.accounts.Refresh(msg.Accounts), m.views.locks.RefreshFor(named, msg.Locks), start)
 	default:
 		m.write, cmd = m.write.Update(msg)
 	}
@@ -302,9 +302,9 @@ func (m Model) viewFor(msg tea.KeyPressMsg, km keymap.KeyMap) view {
 	n := view(m.tabs())
 	switch {
 	case key.Matches(msg, km.NextView):
-		return (m.view + 1) % n
+		return (m.views.shown + 1) % n
 	case key.Matches(msg, km.PrevView):
-		return (m.view + n - 1) % n
+		return (m.views.shown + n - 1) % n
 	case key.Matches(msg, km.Locks):
 		return viewLocks
 	case key.Matches(msg, km.Problems):
@@ -343,13 +343,13 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Command):
 		return m.openCommandLine()
 	case key.Matches(msg, km.Add):
-		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
+		m.write, cmd = m.write.Signup(m.views.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Break):
 		m.mistakes = m.mistakes.Open()
 		return m, nil
 	case key.Matches(msg, km.Race):
-		m.write, cmd = m.write.Race(m.accounts.SampleIDs(50))
+		m.write, cmd = m.write.Race(m.views.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Undo):
 		return m.undo()
@@ -393,7 +393,7 @@ func (m *Model) back() {
 	case m.writelog.Shown():
 		m.writelog.Close()
 	default:
-		m.view = viewAccounts
+		m.views.shown = viewAccounts
 	}
 }
 
@@ -423,7 +423,7 @@ func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
 	if m.writable || m.helpOpen || m.detail.Shown() {
 		return ""
 	}
-	for _, b := range append(slices.Clip(m.writes[m.view]), m.race) {
+	for _, b := range append(slices.Clip(m.writes[m.views.shown]), m.race) {
 		if key.Matches(msg, b) {
 			why := m.opts.ReadOnlyWhy
 			if why == "" {
@@ -491,17 +491,10 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.detail, cmd = m.detail.Update(msg)
 	case m.writelog.Shown():
 		m.writelog, cmd = m.writelog.Update(msg)
-	case m.view == viewLocks:
-		m.locks, cmd = m.locks.Update(msg)
-		return m.opened(cmd, m.locks.Asked())
-	case m.view == viewProblems:
-		m.problems, cmd = m.problems.Update(msg)
-		return m.opened(cmd, m.problems.Asked())
-	case m.view == viewItems:
-		m.others, cmd = m.others.Update(msg)
 	default:
-		m.accounts, cmd = m.accounts.Update(msg)
-		return m.opened(cmd, m.accounts.Asked())
+		t := m.views.tab()
+		cmd = t.update(msg)
+		return m.opened(cmd, t.asked())
 	}
 	return m, tea.Batch(cmd, m.prefetch())
 }
@@ -532,14 +525,11 @@ func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 
 // switchTo shows a list view, closing what was open over the last one.
 func (m *Model) switchTo(v view) tea.Cmd {
-	m.view, m.helpOpen = v, false
+	m.views.shown, m.helpOpen = v, false
 	m.detail.Close()
 	m.writelog.Close()
-	switch v {
-	case viewLocks:
-		return m.locks.Show() // the locks are read on the first visit
-	case viewItems:
-		return m.others.Show() // and the other items
+	if show := m.views.tab().show; show != nil {
+		return show() // the locks and the other items are read on the first visit
 	}
 	return nil
 }
@@ -547,7 +537,7 @@ func (m *Model) switchTo(v view) tea.Cmd {
 // prefetch keeps a few screens loaded below the selection of each list,
 // so that scrolling does not wait on the network.
 func (m *Model) prefetch() tea.Cmd {
-	return tea.Batch(m.accounts.Prefetch(), m.locks.Prefetch(), m.others.Prefetch())
+	return tea.Batch(m.views.accounts.Prefetch(), m.views.locks.Prefetch(), m.views.others.Prefetch())
 }
 
 // failure is something that failed, and how r retries it (nil: r reloads).
@@ -558,12 +548,9 @@ type failure struct {
 
 // failures lists what failed, the view shown first.
 func (m *Model) failures() []failure {
-	fs := []failure{{m.accounts.Err(), m.accounts.Retry}, {m.locks.Err(), m.locks.Retry}, {m.others.Err(), m.others.Retry}}
-	switch m.view {
-	case viewLocks:
-		fs[0], fs[1] = fs[1], fs[0]
-	case viewItems:
-		fs[0], fs[2] = fs[2], fs[0]
+	fs := []failure{{m.views.accounts.Err(), m.views.accounts.Retry}, {m.views.locks.Err(), m.views.locks.Retry}, {m.views.others.Err(), m.views.others.Retry}}
+	if i := slices.Index([]view{viewAccounts, viewLocks, viewItems}, m.views.shown); i > 0 {
+		fs[0], fs[i] = fs[i], fs[0]
 	}
 	fs = append(fs, failure{m.check.Err(), func() tea.Cmd { return m.startCheck(false) }}, failure{m.search.Err(), nil}, failure{m.detail.Err(), nil})
 	return slices.DeleteFunc(fs, func(f failure) bool { return f.err == nil })
@@ -579,13 +566,10 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.search.ClearErr()
 	m.detail.ClearErr()
-	switch m.view {
-	case viewLocks:
-		return m.locks.Reload()
-	case viewItems:
-		return m.others.Reload()
+	if reload := m.views.tab().reload; reload != nil {
+		return reload() // the locks, or the other items, only
 	}
-	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload(), m.others.Reload()}
+	cmds := []tea.Cmd{m.views.accounts.Reload(), m.views.locks.Reload(), m.views.others.Reload()}
 	if !m.opts.NoCheck {
 		cmds = append(cmds, m.startCheck(true))
 	}
@@ -597,6 +581,6 @@ func (m *Model) reload() tea.Cmd {
 func (m *Model) startCheck(fresh bool) tea.Cmd {
 	var cmd tea.Cmd
 	m.check, cmd = m.check.Start(fresh)
-	m.problems.SetCheck(m.check.Bar())
+	m.views.problems.SetCheck(m.check.Bar())
 	return cmd
 }

@@ -22,7 +22,7 @@ import (
 func pinAccount(d *driver, q string) {
 	d.t.Helper()
 	d.search(q)
-	d.until("the search result", func(m *Model) bool { return m.accounts.Pinned() && !m.search.Busy() })
+	d.until("the search result", func(m *Model) bool { return m.views.accounts.Pinned() && !m.search.Busy() })
 }
 
 // waitScreen waits until the screen shows text.
@@ -239,7 +239,7 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	d.press("e")
 	waitScreen(d, "the form", "rename ACCT#a1")
 	d.press("esc")
-	if d.m.write.Open() || d.m.view != viewAccounts {
+	if d.m.write.Open() || d.m.views.shown != viewAccounts {
 		t.Fatalf("esc did not close the dialog:\n%s", d.screen())
 	}
 }
