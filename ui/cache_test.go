@@ -27,7 +27,7 @@ func renameSelected(d *driver, attr, v string) {
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("enter")
-	d.until("the check after the write", func(m *Model) bool { return !m.write.Open() && !m.check.Bar().Running && m.check.Report() != nil })
+	d.until("the check after the write", func(m *Model) bool { return !m.layers.write.Open() && !m.check.Bar().Running && m.check.Report() != nil })
 	d.settle()
 }
 
@@ -261,7 +261,7 @@ func TestAWriteReadsTheLockRowsItChanged(t *testing.T) {
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("enter")
-	d.until("the check after the write", func(m *Model) bool { return !m.write.Open() && !m.check.Bar().Running })
+	d.until("the check after the write", func(m *Model) bool { return !m.layers.write.Open() && !m.check.Bar().Running })
 	d.settle()
 	d.press("2")
 	if i := d.rowIndex("UNIQ#EMAIL#ada@x.io"); i < 0 || !strings.HasSuffix(fields(d.lines()[i]), " gone") {
@@ -301,7 +301,7 @@ func TestRReadsTheDetailAgain(t *testing.T) {
 	store.Put(tablePlaceholder, acct("ACCT#a1", "ada@changed.io", "ada"))
 	d.press("r")
 	d.until("the detail read again", func(m *Model) bool { return strings.Contains(d.screen(), `"ada@changed.io"`) })
-	if !d.m.detail.Shown() {
+	if !d.m.layers.detail.Shown() {
 		t.Fatal("r closed the detail")
 	}
 }
@@ -339,7 +339,7 @@ func TestOneReportReachesEveryView(t *testing.T) {
 	if d.m.items.Report() == nil || d.m.items.Report() != d.m.check.Report() {
 		t.Fatal("the cache does not hold the check's report")
 	}
-	sc := d.m.schema
+	sc := d.m.setup.schema
 	cached := func(pk, sk string) bool {
 		return d.m.items.Item(items.LockKey(sc.Table, map[string]string{sc.PK: pk, sc.SK: sk})) != nil
 	}

@@ -24,8 +24,8 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
 	d.ready()
 	d.command("locks")
-	if d.m.views.shown != viewLocks || d.m.cmdline.Shown() {
-		t.Fatalf(":locks shows view %d (line open %v)", d.m.views.shown, d.m.cmdline.Shown())
+	if d.m.views.shown != viewLocks || d.m.layers.cmdline.Shown() {
+		t.Fatalf(":locks shows view %d (line open %v)", d.m.views.shown, d.m.layers.cmdline.Shown())
 	}
 	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.wantRows("UNIQ#EMAIL#ada@x.io")
@@ -38,7 +38,7 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 		t.Errorf(":items shows view %d, want the items", d.m.views.shown)
 	}
 	d.command("writes")
-	if !d.m.writelog.Shown() {
+	if !d.m.layers.writelog.Shown() {
 		t.Errorf(":writes did not show the writes log:\n%s", d.screen())
 	}
 	d.press("esc")
@@ -71,8 +71,8 @@ func TestCommandLineRefusesAndRemembers(t *testing.T) {
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 120, 30)
 	d.ready()
 	d.command("lcks")
-	if !d.m.cmdline.Shown() || !strings.Contains(d.status(), `no command "lcks" (did you mean ":locks"?)`) {
-		t.Fatalf("line open %v, says %q; want it refused naming :locks", d.m.cmdline.Shown(), d.status())
+	if !d.m.layers.cmdline.Shown() || !strings.Contains(d.status(), `no command "lcks" (did you mean ":locks"?)`) {
+		t.Fatalf("line open %v, says %q; want it refused naming :locks", d.m.layers.cmdline.Shown(), d.status())
 	}
 	d.press("esc")
 	d.command("problems")
@@ -138,7 +138,7 @@ func TestRemappedCommandAndFilterKeys(t *testing.T) {
 		Keys: map[string][]string{"command": {";"}, "clear-filter": {"x"}, "command.complete": {"right"}}}, 200, 30)
 	d.ready()
 	d.press(":")
-	if d.m.cmdline.Shown() {
+	if d.m.layers.cmdline.Shown() {
 		t.Fatal(": opened the command line, remapped to ;")
 	}
 	d.press(";")

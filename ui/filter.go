@@ -13,18 +13,18 @@ import (
 // filterShown hands the filter field's text to the list shown, after a
 // key in the field, and tells the field how many rows it keeps.
 func (m *Model) filterShown() {
-	if q := m.search.Query(); q != m.listFilter() {
+	if q := m.layers.search.Query(); q != m.listFilter() {
 		m.setFilter(q)
 	}
 	matched, rows := m.filterCount()
-	m.search.SetMatches(matched, rows)
+	m.layers.search.SetMatches(matched, rows)
 }
 
 // filterKeys turns clear-filter on where a filter is kept over the list
 // shown (text: the keys are typed into a field); esc then clears it
 // before it goes back.
 func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
-	filtered := !text && !m.helpOpen && !m.detail.Shown() && m.listFilter() != ""
+	filtered := !text && !m.help.open && !m.layers.detail.Shown() && m.listFilter() != ""
 	km.ClearFilter.SetEnabled(filtered)
 	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
 		km.Back.SetEnabled(false)

@@ -31,15 +31,15 @@ func TestFilterAsYouType(t *testing.T) {
 		t.Errorf("the field says %q, want the text and 3 of 21 rows", st)
 	}
 	d.press("esc")
-	if d.m.search.Typing() || d.m.views.accounts.Filter() != "" || d.m.views.accounts.Len() != all || d.rowIndex("ACCT#a1") < 0 {
-		t.Fatalf("esc in the field: typing %v, filter %q, %d rows; want every row back\n%s", d.m.search.Typing(), d.m.views.accounts.Filter(), d.m.views.accounts.Len(), d.screen())
+	if d.m.layers.search.Typing() || d.m.views.accounts.Filter() != "" || d.m.views.accounts.Len() != all || d.rowIndex("ACCT#a1") < 0 {
+		t.Fatalf("esc in the field: typing %v, filter %q, %d rows; want every row back\n%s", d.m.layers.search.Typing(), d.m.views.accounts.Filter(), d.m.views.accounts.Len(), d.screen())
 	}
 
 	d.press("/")
 	d.typeText("dup@")
 	d.press("enter")
-	if d.m.search.Typing() || d.m.search.Busy() || d.m.views.accounts.Filter() != "dup@" {
-		t.Fatalf("enter: typing %v, busy %v, filter %q; want the filter kept, nothing looked up", d.m.search.Typing(), d.m.search.Busy(), d.m.views.accounts.Filter())
+	if d.m.layers.search.Typing() || d.m.layers.search.Busy() || d.m.views.accounts.Filter() != "dup@" {
+		t.Fatalf("enter: typing %v, busy %v, filter %q; want the filter kept, nothing looked up", d.m.layers.search.Typing(), d.m.layers.search.Busy(), d.m.views.accounts.Filter())
 	}
 	d.wantRows("ACCT#d4 email=dup@x.io username=dave")
 	d.wantRows("ACCT#e5 email=dup@x.io username=eve")
@@ -54,7 +54,7 @@ func TestFilterAsYouType(t *testing.T) {
 		t.Errorf("down moves among the kept rows: selected %q, want eve's account", d.selected())
 	}
 	d.press("/")
-	if v := d.m.search.Value(); v != "dup@" {
+	if v := d.m.layers.search.Value(); v != "dup@" {
 		t.Errorf("/ over a kept filter opens the field with %q, want it", v)
 	}
 	d.press("enter", "esc")
@@ -111,7 +111,7 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 		t.Fatalf("the field says %q, want the offer to look it up", st)
 	}
 	d.press("enter")
-	d.until("the lookup", func(m *Model) bool { return !m.search.Busy() })
+	d.until("the lookup", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
 	if store.Calls("Find") != 1 || d.m.views.accounts.Filter() != "" {
 		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Calls("Find"), d.m.views.accounts.Filter())

@@ -28,7 +28,7 @@ var (
 // replaced, to testdata/NAME.golden byte for byte.
 func (d *driver) golden(name string) {
 	d.t.Helper()
-	table := d.m.schema.Table
+	table := d.m.setup.schema.Table
 	if len(table) != len(tablePlaceholder) {
 		d.t.Fatalf("table name %q is not as long as %q", table, tablePlaceholder)
 	}
@@ -97,8 +97,8 @@ func TestGoldenViews(t *testing.T) {
 		}
 	}
 	d.press("?")
-	if d.m.helpOpen || d.m.views.shown != viewAccounts {
-		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.helpOpen, d.m.views.shown)
+	if d.m.help.open || d.m.views.shown != viewAccounts {
+		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.help.open, d.m.views.shown)
 	}
 }
 

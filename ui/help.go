@@ -25,12 +25,12 @@ func (m Model) footer() string {
 		}
 	}
 	var writes []key.Binding
-	if m.writable && !m.search.Typing() && !m.cmdline.Shown() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() && !m.writelog.Shown() {
+	if m.writeKeys.enabled && !m.layers.search.Typing() && !m.layers.cmdline.Shown() && !m.layers.write.Open() && !m.layers.mistakes.Shown() && !m.help.open && !m.layers.detail.Shown() && !m.layers.writelog.Shown() {
 		writes = m.rowWrites()
 	}
 	kept := append(slices.Clip(writes), tail...)
 	short := km.ShortHelp()
-	if m.detail.Shown() {
+	if m.layers.detail.Shown() {
 		short = km.DetailShortHelp()
 	}
 	root := slices.DeleteFunc(short, func(b key.Binding) bool {
@@ -44,7 +44,7 @@ func (m Model) footer() string {
 		tail[0].SetHelp("… "+tail[0].Help().Key, tail[0].Help().Desc)
 		line, _ = m.fit(hints, writes, tail)
 	}
-	h := m.help
+	h := m.help.line
 	h.SetWidth(0) // fitted here, not cut
 	return ansi.Truncate(h.ShortHelpView(line), m.width, "…")
 }
@@ -54,7 +54,7 @@ func (m Model) footer() string {
 // says whether any gave way.
 func (m Model) fit(hints, writes, tail []key.Binding) (line []key.Binding, dropped bool) {
 	kept := append(slices.Clip(writes), tail...)
-	h := m.help
+	h := m.help.line
 	// The line's width is a running sum of its bindings', each measured
 	// as it is counted in and out: the footer is rendered every frame.
 	sep := ansi.StringWidth(h.ShortSeparator)
@@ -107,21 +107,21 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 // layHelp lays out the help screen's pages for the view help is open
 // over, at the terminal's size: when help opens and on a resize.
 func (m *Model) layHelp() {
-	m.helpPages = m.withNotes(m.layHelpPages())
-	m.helpPage = min(m.helpPage, len(m.helpPages)-1)
+	m.help.pages = m.withNotes(m.layHelpPages())
+	m.help.page = min(m.help.page, len(m.help.pages)-1)
 }
 
 // helpScreen is the help page shown, and which of how many it is.
 func (m Model) helpScreen() string {
-	pages := m.helpPages
+	pages := m.help.pages
 	if len(pages) == 0 {
 		return ""
 	}
-	page := min(m.helpPage, len(pages)-1)
+	page := min(m.help.page, len(pages)-1)
 	out := pages[page]
 	if len(pages) > 1 {
-		out += "\n" + m.st.Dim.Render(fmt.Sprintf("page %d of %d: %s/%s for more", page+1, len(pages),
-			m.nav.PageDown.Help().Key, m.nav.PageUp.Help().Key))
+		out += "\n" + m.setup.st.Dim.Render(fmt.Sprintf("page %d of %d: %s/%s for more", page+1, len(pages),
+			m.help.nav.PageDown.Help().Key, m.help.nav.PageUp.Help().Key))
 	}
 	return out
 }
@@ -133,14 +133,14 @@ func (m Model) helpScreen() string {
 func (m Model) withNotes(pages []string) []string {
 	wrap := func(l string) []string { return strings.Split(ansi.Wrap(l, max(m.width-2, 20), " "), "\n") }
 	mouse := "mouse: off, so that the terminal selects and copies text (mouse: true in the config file: a click selects a row, the wheel scrolls)"
-	if m.opts.Mouse {
+	if m.setup.opts.Mouse {
 		mouse = "mouse: on (the config file's mouse: true): a click selects a row, the wheel scrolls; shift+drag selects text in most terminals"
 	}
 	notes := append([]string{""}, wrap(mouse)...)
-	if len(m.opts.Missing) > 0 {
+	if len(m.setup.opts.Missing) > 0 {
 		notes = append(notes, "", "this backend lacks (the start-up probe found):")
 	}
-	for _, l := range m.opts.Missing {
+	for _, l := range m.setup.opts.Missing {
 		notes = append(notes, wrap("- "+model.Printable(l))...)
 	}
 	room := max(m.listHeight()-1, 2)
@@ -165,12 +165,12 @@ func (m Model) withNotes(pages []string) []string {
 // page however small the terminal.
 func (m Model) layHelpPages() []string {
 	under := m
-	under.helpOpen = false
+	under.help.open = false
 	groups := append(m.list().FullHelp(), under.keys().FullHelp()...)
 	km := m.keys()
 	first := []key.Binding{km.Help, km.Quit}
-	for _, w := range m.writes[m.views.shown] {
-		if m.writable {
+	for _, w := range m.writeKeys.byView[m.views.shown] {
+		if m.writeKeys.enabled {
 			first = append(first, w)
 		}
 	}

@@ -22,7 +22,7 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 	if d.helpLayouts != 1 {
 		t.Fatalf("opening help laid it out %d times, want 1", d.helpLayouts)
 	}
-	pages := len(d.m.helpPages)
+	pages := len(d.m.help.pages)
 	if pages < 2 {
 		t.Fatalf("%d help pages at 60x16: the test needs more than one", pages)
 	}
@@ -41,8 +41,8 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 		t.Errorf("paging showed %d of %d pages, the last:\n%s", len(seen), pages, d.screen())
 	}
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	if d.helpLayouts != 2 || len(d.m.helpPages) != 1 || d.m.helpPage != 0 {
-		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.helpLayouts, len(d.m.helpPages), d.m.helpPage)
+	if d.helpLayouts != 2 || len(d.m.help.pages) != 1 || d.m.help.page != 0 {
+		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.helpLayouts, len(d.m.help.pages), d.m.help.page)
 	}
 	d.press("esc")
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})

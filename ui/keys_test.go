@@ -109,19 +109,19 @@ func TestOneWayBack(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
 	d.press("enter")
-	if !d.m.detail.Shown() {
+	if !d.m.layers.detail.Shown() {
 		t.Fatalf("enter did not open the detail:\n%s", d.screen())
 	}
 	d.press("q")
-	if d.quit || d.m.detail.Shown() {
-		t.Fatalf("q over the detail: quit %v, detail shown %v; want it closed", d.quit, d.m.detail.Shown())
+	if d.quit || d.m.layers.detail.Shown() {
+		t.Fatalf("q over the detail: quit %v, detail shown %v; want it closed", d.quit, d.m.layers.detail.Shown())
 	}
 	d.press("?", "q")
-	if d.quit || d.m.helpOpen {
-		t.Fatalf("q over help: quit %v, help open %v; want it closed", d.quit, d.m.helpOpen)
+	if d.quit || d.m.help.open {
+		t.Fatalf("q over help: quit %v, help open %v; want it closed", d.quit, d.m.help.open)
 	}
 	d.press("?", "esc")
-	if d.m.helpOpen {
+	if d.m.help.open {
 		t.Fatal("esc does not close help")
 	}
 	d.press("shift+tab")
@@ -347,7 +347,7 @@ func TestMistakesMenuOnlyWhereAllowed(t *testing.T) {
 	}
 	d.press("esc", "B", "j", "enter")
 	d.until("the replay's failure", func(m *Model) bool { return strings.Contains(d.screen(), "not replayed: the emulator went away") })
-	if asked != "gsi-duplicate" || d.m.mistakes.Shown() {
-		t.Fatalf("replayed %q, menu shown %v", asked, d.m.mistakes.Shown())
+	if asked != "gsi-duplicate" || d.m.layers.mistakes.Shown() {
+		t.Fatalf("replayed %q, menu shown %v", asked, d.m.layers.mistakes.Shown())
 	}
 }

@@ -41,7 +41,7 @@ func TestLockDetailIsOneWherever(t *testing.T) {
 			d.settle()
 			d.selectRow(c.lock + " ")
 			d.press("enter")
-			d.until("the lock's detail from the locks", func(m *Model) bool { return m.detail.Shown() })
+			d.until("the lock's detail from the locks", func(m *Model) bool { return m.layers.detail.Shown() })
 			d.settle()
 			fromLocks := d.lines()[2 : len(d.lines())-2]
 			if strings.Join(fromLocks, "\n") != strings.Join(fromAccounts, "\n") {

@@ -169,7 +169,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 	}
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
-		if d.m.write.Open() {
+		if d.m.layers.write.Open() {
 			t.Fatalf("%s opened a write dialog on a backend without transactions", k)
 		}
 		if s := d.screen(); !strings.Contains(s, "read-only, the backend does not support transactions") {
@@ -194,7 +194,7 @@ func TestProbeFailingTurnsWritesOff(t *testing.T) {
 		t.Fatalf("a failed probe is not said, or leaves writes on:\n%s", s)
 	}
 	d.press("a")
-	if d.m.write.Open() {
+	if d.m.layers.write.Open() {
 		t.Fatal("a opened a write dialog after the probe failed")
 	}
 }

@@ -43,7 +43,7 @@ func (d *driver) problem(kind model.ProblemKind) model.Problem {
 func (d *driver) jump(p model.Problem) {
 	d.t.Helper()
 	d.send(search.JumpMsg{Problem: p})
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.until("the jump", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
 }
 
@@ -144,7 +144,7 @@ func TestCancelledWriteReadsTheRowsAgain(t *testing.T) {
 	d.press("enter")
 	waitScreen(d, "the cancellation", "CANCELLED")
 	d.press("enter")
-	d.until("the dialog closed", func(m *Model) bool { return !m.write.Open() })
+	d.until("the dialog closed", func(m *Model) bool { return !m.layers.write.Open() })
 	d.settle()
 	if got := d.pinned("search: ada"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada9@x.io") {
 		t.Errorf("after the cancelled write the pin shows %q, want the account as it is now:\n%s", got, d.screen())

@@ -16,7 +16,7 @@ func TestFixLeftToAPersonSaysWhyInTheStatusLine(t *testing.T) {
 	refused := func(where, why string) {
 		t.Helper()
 		d.press("f")
-		if d.m.write.Open() {
+		if d.m.layers.write.Open() {
 			t.Fatalf("f on %s opened the dialog:\n%s", where, d.screen())
 		}
 		if s := d.status(); !strings.Contains(s, why) {

@@ -42,7 +42,7 @@ func TestNextProblemWalksTheCheck(t *testing.T) {
 	key := func(k, title, want string) {
 		t.Helper()
 		d.press(k)
-		d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+		d.until("the jump", func(m *Model) bool { return !m.layers.search.Busy() })
 		d.settle()
 		if d.rowIndex(title) != 2 {
 			t.Fatalf("%s: no pin %q on top:\n%s", k, title, d.screen())

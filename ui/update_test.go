@@ -139,8 +139,8 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.detail.Shown() || d.m.views.shown != viewAccounts || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
-		t.Fatalf("esc: detail %v, view %d, selected %q", d.m.detail.Shown(), d.m.views.shown, d.selected())
+	if d.m.layers.detail.Shown() || d.m.views.shown != viewAccounts || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
+		t.Fatalf("esc: detail %v, view %d, selected %q", d.m.layers.detail.Shown(), d.m.views.shown, d.selected())
 	}
 
 	d.press("n", "enter") // bob's missing username lock
@@ -161,7 +161,7 @@ func TestDetail(t *testing.T) {
 	}
 
 	d.press("g", "enter") // the orphan UNIQ#EMAIL#old@x.io (g skips its heading): read on demand
-	d.until("the orphan's detail", func(m *Model) bool { return m.detail.Shown() })
+	d.until("the orphan's detail", func(m *Model) bool { return m.layers.detail.Shown() })
 	screen = d.screen()
 	for _, want := range []string{`"PK": {"S": "UNIQ#EMAIL#old@x.io"},`, `"owner": {"S": "ACCT#a1"}`, "why: orphan_lock: no account holds email = old@x.io"} {
 		if !strings.Contains(screen, want) {
@@ -169,8 +169,8 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.detail.Shown() || d.m.views.shown != viewAccounts {
-		t.Errorf("esc from the orphan's detail: detail %v, view %d:\n%s", d.m.detail.Shown(), d.m.views.shown, d.screen())
+	if d.m.layers.detail.Shown() || d.m.views.shown != viewAccounts {
+		t.Errorf("esc from the orphan's detail: detail %v, view %d:\n%s", d.m.layers.detail.Shown(), d.m.views.shown, d.screen())
 	}
 
 	d.press("2")
@@ -183,8 +183,8 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.detail.Shown() || d.m.views.shown != viewLocks {
-		t.Errorf("esc from a lock of the locks view: detail %v, view %d", d.m.detail.Shown(), d.m.views.shown)
+	if d.m.layers.detail.Shown() || d.m.views.shown != viewLocks {
+		t.Errorf("esc from a lock of the locks view: detail %v, view %d", d.m.layers.detail.Shown(), d.m.views.shown)
 	}
 }
 
@@ -224,7 +224,7 @@ func TestSwitchViews(t *testing.T) {
 	}
 	// enter on a problem jumps to its rows, pinned on top of the accounts.
 	d.press("3", "enter") // the first problem is selected: headings take no cursor
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.until("the jump", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
 	if d.m.views.shown != viewAccounts {
 		t.Fatalf("enter on a problem: view %d", d.m.views.shown)
@@ -260,7 +260,7 @@ func TestSearch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d.search(tt.q)
-		if err := d.m.search.Err(); err != nil {
+		if err := d.m.layers.search.Err(); err != nil {
 			t.Fatalf("search %s: %v", tt.q, err)
 		}
 		d.wantRows(tt.want...)
@@ -284,14 +284,14 @@ func TestSearch(t *testing.T) {
 	d.press("/")
 	d.typeText("ada")
 	d.press("esc")
-	if d.m.search.Typing() || d.m.search.Busy() || d.rowIndex("search:") >= 0 {
+	if d.m.layers.search.Typing() || d.m.layers.search.Busy() || d.rowIndex("search:") >= 0 {
 		t.Errorf("esc in the search field searched:\n%s", d.screen())
 	}
 	// Keys typed in the field are text, not commands.
 	d.press("/")
 	d.typeText("q2?")
-	if d.quit || d.m.views.shown != viewAccounts || d.m.search.Value() != "q2?" {
-		t.Errorf("typing q2? in the field: quit %v, view %d, value %q", d.quit, d.m.views.shown, d.m.search.Value())
+	if d.quit || d.m.views.shown != viewAccounts || d.m.layers.search.Value() != "q2?" {
+		t.Errorf("typing q2? in the field: quit %v, view %d, value %q", d.quit, d.m.views.shown, d.m.layers.search.Value())
 	}
 	d.press("esc")
 }
