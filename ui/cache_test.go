@@ -27,7 +27,9 @@ func renameSelected(d *driver, attr, v string) {
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("enter")
-	d.until("the check after the write", func(m *Model) bool { return !m.layers.write.Open() && !m.check.Bar().Running && m.check.Report() != nil })
+	d.until("the check after the write", func(m *Model) bool {
+		return !m.layers.write.Open() && !m.check.Bar().Running && m.check.Report() != nil
+	})
 	d.settle()
 }
 

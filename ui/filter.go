@@ -24,7 +24,7 @@ func (m *Model) filterShown() {
 // shown (text: the keys are typed into a field); esc then clears it
 // before it goes back.
 func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
-	filtered := !text && !m.help.open && !m.layers.detail.Shown() && m.listFilter() != ""
+	filtered := !text && m.top(layerHelp) > layerDetail && m.listFilter() != "" // the list's, or the writes log's over it
 	km.ClearFilter.SetEnabled(filtered)
 	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
 		km.Back.SetEnabled(false)

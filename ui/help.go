@@ -25,7 +25,7 @@ func (m Model) footer() string {
 		}
 	}
 	var writes []key.Binding
-	if m.writeKeys.enabled && !m.layers.search.Typing() && !m.layers.cmdline.Shown() && !m.layers.write.Open() && !m.layers.mistakes.Shown() && !m.help.open && !m.layers.detail.Shown() && !m.layers.writelog.Shown() {
+	if m.writeKeys.enabled && m.top(layerSearch) == layerList {
 		writes = m.rowWrites()
 	}
 	kept := append(slices.Clip(writes), tail...)

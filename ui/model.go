@@ -287,18 +287,16 @@ func (m *Model) resize(w, h int) {
 // the one on the selected row of the list shown; false over help, or on a
 // row with no item (a heading, a missing lock).
 func (m Model) copyRef() (model.KeyRef, bool) {
-	switch {
-	case m.help.open || m.layers.write.Open():
-		return model.KeyRef{}, false
-	case m.layers.detail.Shown():
+	switch m.top(layerWrite) {
+	case layerDetail:
 		if m.layers.shownRef == nil {
 			return model.KeyRef{}, false
 		}
 		return *m.layers.shownRef, true
-	case m.layers.writelog.Shown():
-		return model.KeyRef{}, false
+	case layerList:
+		return m.views.tab().SelectedRef()
 	}
-	return m.views.tab().SelectedRef()
+	return model.KeyRef{}, false
 }
 
 // Farewell is what the UI asks to be printed once it has left the
@@ -328,21 +326,7 @@ func (m Model) content() string {
 		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly, Missing: m.setup.opts.Missing,
 		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.views.shown), Check: m.check.Bar(),
 	}
-	var body string
-	switch {
-	case m.layers.write.Open():
-		body = m.layers.write.View()
-	case m.layers.mistakes.Shown():
-		body = m.layers.mistakes.View()
-	case m.help.open:
-		body = m.helpScreen()
-	case m.layers.detail.Shown():
-		body = m.setup.st.Title.Render(m.layers.detail.Title) + "\n" + m.layers.detail.View()
-	case m.layers.writelog.Shown():
-		body = m.layers.writelog.View()
-	default:
-		body = m.views.tab().View()
-	}
+	body := m.on(m.top(layerWrite)).view()
 	var err error
 	if fs := m.failures(); len(fs) > 0 {
 		err = fs[0].err
@@ -351,11 +335,8 @@ func (m Model) content() string {
 	if !m.keyed && err == nil && len(m.setup.opts.Missing) > 0 {
 		bottom = statusbar.Lacks(m.setup.st, m.width, m.setup.opts.Missing)
 	}
-	if m.layers.search.Typing() {
-		bottom = m.layers.search.View()
-	}
-	if m.layers.cmdline.Shown() {
-		bottom = m.layers.cmdline.View()
+	if l := m.top(layerSearch); l < layerWrite {
+		bottom = m.on(l).view() // a field typed into
 	}
 	out := h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
 	if strings.Contains(bottom, "\n") {
@@ -366,23 +347,7 @@ func (m Model) content() string {
 
 // active is what takes the keys the root does not: the search field, the
 // dialog, the detail, or the list view (nothing while help is open).
-func (m Model) active() help.KeyMap {
-	switch {
-	case m.layers.search.Typing():
-		return m.layers.search
-	case m.layers.cmdline.Shown():
-		return m.layers.cmdline
-	case m.layers.write.Open():
-		return m.layers.write
-	case m.layers.mistakes.Shown():
-		return m.layers.mistakes
-	case m.help.open:
-		return noKeys{}
-	case m.layers.detail.Shown():
-		return m.layers.detail.KeyMap()
-	}
-	return m.list()
-}
+func (m Model) active() help.KeyMap { return m.on(m.top(layerSearch)).keys }
 
 // noKeys is help for what takes no keys.
 type noKeys struct{}
@@ -392,10 +357,7 @@ func (noKeys) FullHelp() [][]key.Binding { return nil }
 
 // list is the list view shown, or the writes log over it.
 func (m Model) list() help.KeyMap {
-	if m.layers.writelog.Shown() {
-		return m.layers.writelog
-	}
-	return m.views.tab().component
+	return m.on(m.top(layerWriteLog)).keys
 }
 
 func (m Model) loading() bool {
@@ -412,13 +374,8 @@ func (m Model) statusText() string {
 		return m.status
 	case m.layers.search.Status() != "":
 		return m.layers.search.Status()
-	case m.layers.detail.Shown() && !m.help.open:
-		h := m.layers.detail.KeyMap().Close.Help()
-		return h.Key + ": " + h.Desc
-	case m.layers.writelog.Shown() && !m.help.open:
-		return m.layers.writelog.Status()
 	}
-	return m.views.tab().status()
+	return m.on(m.top(layerHelp)).status()
 }
 
 // padLines fits s to exactly n lines: cut below, padded with empty lines,
@@ -468,13 +425,13 @@ func (m Model) copyKeys(km *keymap.KeyMap, text bool) {
 // and the dialog every key is text but ctrl+c.
 func (m Model) keys() keymap.KeyMap {
 	km := m.setup.km
-	text := m.layers.search.Typing() || m.layers.cmdline.Shown() || m.layers.write.Open() || m.layers.mistakes.Shown()
+	text := m.typing()
 	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Items, &km.Search, &km.Command, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
 	m.copyKeys(&km, text)
-	over := m.help.open || m.layers.detail.Shown() || m.layers.writelog.Shown()
+	over := m.top(layerHelp) != layerList // help, the detail or the writes log
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !over)
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !over)
 	km.Break.SetEnabled(km.Break.Enabled() && !text && !over)

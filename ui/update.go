@@ -260,17 +260,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// Nothing is shown to take the key: a y here would send a preview
 		// the user cannot see.
 		return m, nil
-	case m.layers.search.Typing():
-		m.layers.search, cmd = m.layers.search.Update(msg)
-		m.filterShown()
-		return m, cmd
-	case m.layers.cmdline.Shown():
-		return m.onCommandKey(msg)
-	case m.layers.write.Open():
-		m.layers.write, cmd = m.layers.write.Update(msg)
-		return m, cmd
-	case m.layers.mistakes.Shown():
-		m.layers.mistakes, cmd = m.layers.mistakes.Update(msg)
+	case m.typing():
+		cmd = m.on(m.top(layerSearch)).update(msg) // before m is returned: it changes m
 		return m, cmd
 	}
 	return m.onRootKey(msg, km)
@@ -280,15 +271,10 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // says why not; it is never a key. With no field open, it is refused.
 func (m Model) onPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
-	switch {
+	switch l := m.top(layerSearch); {
 	case m.tooSmall():
-	case m.layers.search.Typing():
-		m.layers.search, cmd = m.layers.search.Update(msg)
-		m.filterShown()
-	case m.layers.cmdline.Shown():
-		m.layers.cmdline, cmd = m.layers.cmdline.Update(msg)
-	case m.layers.write.Open():
-		m.layers.write, cmd = m.layers.write.Update(msg)
+	case l <= layerWrite: // a field, or the dialog: the menu of mistakes takes no text
+		cmd = m.on(l).update(msg)
 	default:
 		m.status = fmt.Sprintf("not pasted: no text field is open (%s filters, %s takes a command)",
 			m.setup.km.Search.Help().Key, m.setup.km.Command.Help().Key)
@@ -384,18 +370,7 @@ func (m *Model) toggleHelp() {
 }
 
 // back closes help or the detail, or leaves a list view for the accounts.
-func (m *Model) back() {
-	switch {
-	case m.help.open:
-		m.help.open = false
-	case m.layers.detail.Shown():
-		m.layers.detail.Close()
-	case m.layers.writelog.Shown():
-		m.layers.writelog.Close()
-	default:
-		m.views.shown = viewAccounts
-	}
-}
+func (m *Model) back() { m.on(m.top(layerHelp)).close() }
 
 // openLog shows the writes log over the list view.
 func (m *Model) openLog() {
@@ -420,7 +395,7 @@ func (m Model) undo() (Model, tea.Cmd) {
 // refusedWrite says why a write key does nothing on a read-only store
 // ("" for any other key, or where the key writes nothing).
 func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
-	if m.writeKeys.enabled || m.help.open || m.layers.detail.Shown() {
+	if m.writeKeys.enabled || m.top(layerHelp) < layerWriteLog { // help or the detail: no write key
 		return ""
 	}
 	for _, b := range append(slices.Clip(m.writeKeys.byView[m.views.shown]), m.writeKeys.race) {
@@ -478,31 +453,25 @@ func refKey(ref model.KeyRef, pk string) string {
 
 // route hands a key or the mouse wheel to what is shown.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	nav := m.help.nav
-	switch {
-	case m.help.open:
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
-			m.help.page = min(m.help.page+1, len(m.help.pages)-1)
-		} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
-			m.help.page = max(m.help.page-1, 0)
-		}
-	case m.layers.detail.Shown():
-		m.layers.detail, cmd = m.layers.detail.Update(msg)
-	case m.layers.writelog.Shown():
-		m.layers.writelog, cmd = m.layers.writelog.Update(msg)
-	default:
-		t := m.views.tab()
-		cmd = t.update(msg)
-		return m.opened(cmd, t.asked())
-	}
+	cmd := m.on(m.top(layerHelp)).update(msg)
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// pageHelp turns the help screen's pages.
+func (m *Model) pageHelp(msg tea.Msg) tea.Cmd {
+	nav := m.help.nav
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
+		m.help.page = min(m.help.page+1, len(m.help.pages)-1)
+	} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
+		m.help.page = max(m.help.page-1, 0)
+	}
+	return nil
 }
 
 // opened opens the dialog a key asked for (asked: a write message, nil
 // for none) in the update of that key, not a message later: the keys
 // typed next land in it, not in the list under it. cmd is the list's.
-func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) opened(cmd tea.Cmd, asked tea.Msg) tea.Cmd {
 	var wcmd tea.Cmd
 	if fix, ok := asked.(write.FixMsg); ok && m.layers.write.Refuses(fix.Problem) != "" {
 		m.status, asked = m.layers.write.Refuses(fix.Problem), nil // a refusal is the status line's, not a dialog's
@@ -510,13 +479,13 @@ func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
 	if asked != nil {
 		m.layers.write, wcmd = m.layers.write.Update(asked)
 	}
-	return m, tea.Batch(cmd, wcmd, m.prefetch())
+	return tea.Batch(cmd, wcmd)
 }
 
 // click selects the row of the list clicked; over anything else (help,
 // the detail, a dialog, the header) it does nothing.
 func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
-	if m.tooSmall() || m.help.open || m.layers.detail.Shown() || m.layers.write.Open() || m.layers.mistakes.Shown() || m.layers.search.Typing() || m.layers.cmdline.Shown() {
+	if m.tooSmall() || m.top(layerSearch) < layerWriteLog { // the writes log takes a click as the lists do
 		return m, nil
 	}
 	msg.Y -= listTop
