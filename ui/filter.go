@@ -32,7 +32,11 @@ func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
 }
 
 // setFilter sets the filter of the list view shown ("" clears it).
-func (m *Model) setFilter(q string) { m.views.tab().SetFilter(q) }
+func (m *Model) setFilter(q string) {
+	t := m.views.tab()
+	t.SetFilter(q)
+	m.views.put(t)
+}
 
 // listFilter is the filter of the list view shown, "" for none.
 func (m Model) listFilter() string { return m.views.tab().Filter() }

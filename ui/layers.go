@@ -77,61 +77,118 @@ func (m *Model) typing() bool { return m.top(layerSearch) < layerHelp }
 
 // pane is a layer as the root sees it (soft-serve's component): its keys
 // for help, how it draws, how it takes a message, what the status line
-// says over it, and how back closes it.
+// says over it, and how back closes it. It asks the layer's widget in
+// place: a pane is asked for several times a frame, and copies nothing of
+// the root.
 type pane struct {
-	keys   help.KeyMap
-	view   func() string
-	update func(tea.Msg) tea.Cmd
-	status func() string
-	close  func()
+	m *Model
+	l layer
 }
 
 // on is layer l as a pane.
-func (m *Model) on(l layer) pane {
-	ls, list := &m.layers, m.views.tab()
-	p := pane{keys: list.component, view: list.View, status: list.status, close: func() { m.views.shown = viewAccounts },
-		update: func(msg tea.Msg) tea.Cmd { return m.opened(list.update(msg), list.asked()) }}
-	switch l {
+func (m *Model) on(l layer) pane { return pane{m, l} }
+
+// keys are the layer's bindings, for help.
+func (p pane) keys() help.KeyMap {
+	ls := &p.m.layers
+	switch p.l {
 	case layerSearch:
-		p.keys, p.view = ls.search, ls.search.View
-		p.update = func(msg tea.Msg) tea.Cmd {
-			cmd := step(&ls.search, msg)
-			m.filterShown()
-			return cmd
-		}
+		return ls.search
 	case layerCommand:
-		p.keys, p.view = ls.cmdline, ls.cmdline.View
-		p.update = func(msg tea.Msg) tea.Cmd {
-			k, ok := msg.(tea.KeyPressMsg)
-			if !ok {
-				return step(&ls.cmdline, msg) // a paste
-			}
-			next, cmd := m.onCommandKey(k) // enter runs what was typed
-			*m = next.(Model)
-			return cmd
-		}
+		return ls.cmdline
 	case layerWrite:
-		p.keys, p.view, p.status = ls.write, ls.write.View, ls.write.Status
-		p.update = func(msg tea.Msg) tea.Cmd { return step(&ls.write, msg) }
+		return ls.write
 	case layerMistakes:
-		p.keys, p.view = ls.mistakes, ls.mistakes.View
-		p.update = func(msg tea.Msg) tea.Cmd { return step(&ls.mistakes, msg) }
+		return ls.mistakes
 	case layerHelp:
-		// Over help the status line says what the list does.
-		p.keys, p.view, p.update = noKeys{}, m.helpScreen, m.pageHelp
-		p.close = func() { m.help.open = false }
+		return noKeys{}
 	case layerDetail:
-		p.keys = ls.detail.KeyMap()
-		p.view = func() string { return m.setup.st.Title.Render(ls.detail.Title) + "\n" + ls.detail.View() }
-		p.update = func(msg tea.Msg) tea.Cmd { return step(&ls.detail, msg) }
-		p.status = func() string {
-			h := ls.detail.KeyMap().Close.Help()
-			return h.Key + ": " + h.Desc
-		}
-		p.close = ls.detail.Close
+		return ls.detail.KeyMap()
 	case layerWriteLog:
-		p.keys, p.view, p.status, p.close = ls.writelog, ls.writelog.View, ls.writelog.Status, ls.writelog.Close
-		p.update = func(msg tea.Msg) tea.Cmd { return step(&ls.writelog, msg) }
+		return ls.writelog
 	}
-	return p
+	return p.m.views.tab().component
+}
+
+// view draws the layer: over the list, or on the bottom line (a field).
+func (p pane) view() string {
+	ls := &p.m.layers
+	switch p.l {
+	case layerSearch:
+		return ls.search.View()
+	case layerCommand:
+		return ls.cmdline.View()
+	case layerWrite:
+		return ls.write.View()
+	case layerMistakes:
+		return ls.mistakes.View()
+	case layerHelp:
+		return p.m.helpScreen()
+	case layerDetail:
+		return p.m.setup.st.Title.Render(ls.detail.Title) + "\n" + ls.detail.View()
+	case layerWriteLog:
+		return ls.writelog.View()
+	}
+	return p.m.views.tab().View()
+}
+
+// status is what the status line says over a pane (help, the detail,
+// the writes log, the list): over help, what the list does.
+func (p pane) status() string {
+	switch p.l {
+	case layerDetail:
+		h := p.m.layers.detail.KeyMap().Close.Help()
+		return h.Key + ": " + h.Desc
+	case layerWriteLog:
+		return p.m.layers.writelog.Status()
+	}
+	return p.m.views.tab().status()
+}
+
+// update hands the layer a key, a paste or the wheel.
+func (p pane) update(msg tea.Msg) tea.Cmd {
+	m, ls := p.m, &p.m.layers
+	switch p.l {
+	case layerSearch:
+		cmd := step(&ls.search, msg)
+		m.filterShown()
+		return cmd
+	case layerCommand:
+		k, ok := msg.(tea.KeyPressMsg)
+		if !ok {
+			return step(&ls.cmdline, msg) // a paste
+		}
+		next, cmd := m.onCommandKey(k) // enter runs what was typed
+		*m = next.(Model)
+		return cmd
+	case layerWrite:
+		return step(&ls.write, msg)
+	case layerMistakes:
+		return step(&ls.mistakes, msg)
+	case layerHelp:
+		return m.pageHelp(msg)
+	case layerDetail:
+		return step(&ls.detail, msg)
+	case layerWriteLog:
+		return step(&ls.writelog, msg)
+	}
+	t := m.views.tab()
+	cmd := t.update(msg)
+	asked := t.asked()
+	m.views.put(t)
+	return m.opened(cmd, asked)
+}
+
+// close closes a pane: back from the list view shown is the accounts.
+func (p pane) close() {
+	switch p.l {
+	case layerHelp:
+		p.m.help.open = false
+	case layerDetail:
+		p.m.layers.detail.Close()
+	case layerWriteLog:
+		p.m.layers.writelog.Close()
+	default:
+		p.m.views.shown = viewAccounts
+	}
 }

@@ -347,7 +347,7 @@ func (m Model) content() string {
 
 // active is what takes the keys the root does not: the search field, the
 // dialog, the detail, or the list view (nothing while help is open).
-func (m Model) active() help.KeyMap { return m.on(m.top(layerSearch)).keys }
+func (m Model) active() help.KeyMap { return m.on(m.top(layerSearch)).keys() }
 
 // noKeys is help for what takes no keys.
 type noKeys struct{}
@@ -357,7 +357,7 @@ func (noKeys) FullHelp() [][]key.Binding { return nil }
 
 // list is the list view shown, or the writes log over it.
 func (m Model) list() help.KeyMap {
-	return m.on(m.top(layerWriteLog)).keys
+	return m.on(m.top(layerWriteLog)).keys()
 }
 
 func (m Model) loading() bool {

@@ -497,10 +497,13 @@ func (m *Model) switchTo(v view) tea.Cmd {
 	m.views.shown, m.help.open = v, false
 	m.layers.detail.Close()
 	m.layers.writelog.Close()
-	if show := m.views.tab().show; show != nil {
-		return show() // the locks and the other items are read on the first visit
+	t := m.views.tab()
+	if t.show == nil {
+		return nil
 	}
-	return nil
+	cmd := t.show() // the locks and the other items are read on the first visit
+	m.views.put(t)
+	return cmd
 }
 
 // prefetch keeps a few screens loaded below the selection of each list,
@@ -535,8 +538,10 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.layers.search.ClearErr()
 	m.layers.detail.ClearErr()
-	if reload := m.views.tab().reload; reload != nil {
-		return reload() // the locks, or the other items, only
+	if t := m.views.tab(); t.reload != nil {
+		cmd := t.reload() // the locks, or the other items, only
+		m.views.put(t)
+		return cmd
 	}
 	cmds := []tea.Cmd{m.views.accounts.Reload(), m.views.locks.Reload(), m.views.others.Reload()}
 	if !m.setup.opts.NoCheck {

@@ -68,28 +68,45 @@ func step[T interface{ Update(tea.Msg) (T, tea.Cmd) }](p *T, msg tea.Msg) tea.Cm
 	return cmd
 }
 
-// tab is the list view shown. This is the one place that asks which.
+// tab is a copy of the list view shown, which put puts back once changed:
+// the root asks it without a pointer into itself, which would move the
+// whole root to the heap on every frame. This is the one place that asks
+// which view is shown.
 func (v *views) tab() tab {
 	none := func() tea.Msg { return nil }
 	switch v.shown {
 	case viewLocks:
-		l := &v.locks
-		return tab{l, func(msg tea.Msg) tea.Cmd { return step(l, msg) }, l.Asked, l.Show, l.Reload, l.Status}
+		l := v.locks
+		return tab{&l, func(msg tea.Msg) tea.Cmd { return step(&l, msg) }, l.Asked, l.Show, l.Reload, l.Status}
 	case viewProblems:
-		p := &v.problems
+		p, a := v.problems, v.accounts
 		// A problems view with nothing to say lets the accounts' status
 		// (what is loaded) show.
 		status := func() string {
 			if s := p.Status(); s != "" {
 				return s
 			}
-			return v.accounts.Status()
+			return a.Status()
 		}
-		return tab{p, func(msg tea.Msg) tea.Cmd { return step(p, msg) }, p.Asked, nil, nil, status}
+		return tab{&p, func(msg tea.Msg) tea.Cmd { return step(&p, msg) }, p.Asked, nil, nil, status}
 	case viewItems:
-		o := &v.others
-		return tab{o, func(msg tea.Msg) tea.Cmd { return step(o, msg) }, none, o.Show, o.Reload, o.Status}
+		o := v.others
+		return tab{&o, func(msg tea.Msg) tea.Cmd { return step(&o, msg) }, none, o.Show, o.Reload, o.Status}
 	}
-	a := &v.accounts
-	return tab{a, func(msg tea.Msg) tea.Cmd { return step(a, msg) }, a.Asked, nil, nil, a.Status}
+	a := v.accounts
+	return tab{&a, func(msg tea.Msg) tea.Cmd { return step(&a, msg) }, a.Asked, nil, nil, a.Status}
+}
+
+// put keeps t, a tab changed, as the view it is a copy of.
+func (v *views) put(t tab) {
+	switch c := t.component.(type) {
+	case *accounts.Model:
+		v.accounts = *c
+	case *locks.Model:
+		v.locks = *c
+	case *problems.Model:
+		v.problems = *c
+	case *others.Model:
+		v.others = *c
+	}
 }
