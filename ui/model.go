@@ -1,8 +1,9 @@
 // Package ui is locktable's terminal UI. The root model routes: it keeps
-// the terminal's size, which list view is active and which overlay (the
-// detail, help, the write dialog, the search field) is open, and pumps the
-// background work's messages; each view is a widget package under it that
-// owns its data, its paging and its requests.
+// the terminal's size, the list views behind one component (views.go)
+// and the layers that open over them, ordered once (layers.go: the one
+// on top takes the keys and is drawn), and pumps the background work's
+// messages; each view is a widget package under it that owns its data,
+// its paging and its requests.
 package ui
 
 import (
