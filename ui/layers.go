@@ -142,7 +142,7 @@ func (p pane) status() string {
 	case layerWriteLog:
 		return p.m.layers.writelog.Status()
 	}
-	return p.m.views.tab().status()
+	return p.m.views.tab().Status()
 }
 
 // update hands the layer a key, a paste or the wheel.

@@ -498,9 +498,6 @@ func (m *Model) switchTo(v view) tea.Cmd {
 	m.layers.detail.Close()
 	m.layers.writelog.Close()
 	t := m.views.tab()
-	if t.show == nil {
-		return nil
-	}
 	cmd := t.show() // the locks and the other items are read on the first visit
 	m.views.put(t)
 	return cmd
@@ -538,8 +535,8 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.layers.search.ClearErr()
 	m.layers.detail.ClearErr()
-	if t := m.views.tab(); t.reload != nil {
-		cmd := t.reload() // the locks, or the other items, only
+	t := m.views.tab()
+	if cmd, ok := t.reload(); ok {
 		m.views.put(t)
 		return cmd
 	}

@@ -36,21 +36,9 @@ type component interface {
 	Matched() (kept, of int)
 }
 
-// tab is a list view as the root sees it: the component, how a message
-// reaches it, and what differs between the views.
-type tab struct {
-	component
-	update func(tea.Msg) tea.Cmd
-	// asked is what its last key asks of the write dialog (nil: none).
-	asked func() tea.Msg
-	// show reads what a first visit shows (nil: nothing to read).
-	show func() tea.Cmd
-	// reload is what r reads again over it (nil: every view, and the
-	// check runs again).
-	reload func() tea.Cmd
-	// status is what the status line says over it.
-	status func() string
-}
+// tab is a copy of the list view shown (put puts it back once changed):
+// the component, and what differs between the views, asked of its type.
+type tab struct{ component }
 
 // views are the list views, in tab order, and which of them is shown.
 type views struct {
@@ -68,33 +56,36 @@ func step[T interface{ Update(tea.Msg) (T, tea.Cmd) }](p *T, msg tea.Msg) tea.Cm
 	return cmd
 }
 
-// tab is a copy of the list view shown, which put puts back once changed:
-// the root asks it without a pointer into itself, which would move the
-// whole root to the heap on every frame. This is the one place that asks
-// which view is shown.
+// tab is a copy of the list view shown: the root asks it without a
+// pointer into itself, which would move the whole root to the heap on
+// every frame. This is the one place that asks which view is shown.
 func (v *views) tab() tab {
-	none := func() tea.Msg { return nil }
 	switch v.shown {
 	case viewLocks:
 		l := v.locks
-		return tab{&l, func(msg tea.Msg) tea.Cmd { return step(&l, msg) }, l.Asked, l.Show, l.Reload, l.Status}
+		return tab{&l}
 	case viewProblems:
-		p, a := v.problems, v.accounts
-		// A problems view with nothing to say lets the accounts' status
-		// (what is loaded) show.
-		status := func() string {
-			if s := p.Status(); s != "" {
-				return s
-			}
-			return a.Status()
-		}
-		return tab{&p, func(msg tea.Msg) tea.Cmd { return step(&p, msg) }, p.Asked, nil, nil, status}
+		return tab{&problemsTab{v.problems, v.accounts.Status()}}
 	case viewItems:
 		o := v.others
-		return tab{&o, func(msg tea.Msg) tea.Cmd { return step(&o, msg) }, none, o.Show, o.Reload, o.Status}
+		return tab{&o}
 	}
 	a := v.accounts
-	return tab{&a, func(msg tea.Msg) tea.Cmd { return step(&a, msg) }, a.Asked, nil, nil, a.Status}
+	return tab{&a}
+}
+
+// problemsTab is the problems view as a tab: with nothing to say, it lets
+// the accounts' status (what is loaded) show.
+type problemsTab struct {
+	problems.Model
+	loaded string // the accounts' status
+}
+
+func (p *problemsTab) Status() string {
+	if s := p.Model.Status(); s != "" {
+		return s
+	}
+	return p.loaded
 }
 
 // put keeps t, a tab changed, as the view it is a copy of.
@@ -104,9 +95,53 @@ func (v *views) put(t tab) {
 		v.accounts = *c
 	case *locks.Model:
 		v.locks = *c
-	case *problems.Model:
-		v.problems = *c
+	case *problemsTab:
+		v.problems = c.Model
 	case *others.Model:
 		v.others = *c
 	}
+}
+
+// update hands the tab a key or the wheel.
+func (t tab) update(msg tea.Msg) tea.Cmd {
+	switch c := t.component.(type) {
+	case *accounts.Model:
+		return step(c, msg)
+	case *locks.Model:
+		return step(c, msg)
+	case *problemsTab:
+		return step(&c.Model, msg)
+	case *others.Model:
+		return step(c, msg)
+	}
+	return nil
+}
+
+// asked is what the tab's last key asks of the write dialog (nil: none).
+func (t tab) asked() tea.Msg {
+	if a, ok := t.component.(interface{ Asked() tea.Msg }); ok {
+		return a.Asked()
+	}
+	return nil
+}
+
+// show reads what a first visit of the tab shows (nil: nothing).
+func (t tab) show() tea.Cmd {
+	if s, ok := t.component.(interface{ Show() tea.Cmd }); ok {
+		return s.Show()
+	}
+	return nil
+}
+
+// reload is what r reads again over the tab: the locks, or the other
+// items, only; false over the accounts and the problems, where r reads
+// every view again and runs the check again.
+func (t tab) reload() (tea.Cmd, bool) {
+	switch c := t.component.(type) {
+	case *locks.Model:
+		return c.Reload(), true
+	case *others.Model:
+		return c.Reload(), true
+	}
+	return nil, false
 }
