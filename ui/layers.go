@@ -55,21 +55,32 @@ const (
 // from layerWrite what is drawn over the list, from layerHelp the pane
 // that the keys the root does not take and the wheel go to.
 func (m *Model) top(from layer) layer {
-	open := [layerList]bool{
-		layerSearch:   m.layers.search.Typing(),
-		layerCommand:  m.layers.cmdline.Shown(),
-		layerWrite:    m.layers.write.Open(),
-		layerMistakes: m.layers.mistakes.Shown(),
-		layerHelp:     m.help.open,
-		layerDetail:   m.layers.detail.Shown(),
-		layerWriteLog: m.layers.writelog.Shown(),
-	}
 	for l := from; l < layerList; l++ {
-		if open[l] {
+		if m.isOpen(l) {
 			return l
 		}
 	}
 	return layerList
+}
+
+// isOpen reports whether layer l is open; asked lazily, top first, as
+// top is asked several times a frame.
+func (m *Model) isOpen(l layer) bool {
+	switch l {
+	case layerSearch:
+		return m.layers.search.Typing()
+	case layerCommand:
+		return m.layers.cmdline.Shown()
+	case layerWrite:
+		return m.layers.write.Open()
+	case layerMistakes:
+		return m.layers.mistakes.Shown()
+	case layerHelp:
+		return m.help.open
+	case layerDetail:
+		return m.layers.detail.Shown()
+	}
+	return m.layers.writelog.Shown()
 }
 
 // typing reports whether a field or a dialog takes the keys as text.
