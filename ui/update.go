@@ -509,19 +509,24 @@ func (m *Model) prefetch() tea.Cmd {
 	return tea.Batch(m.views.accounts.Prefetch(), m.views.locks.Prefetch(), m.views.others.Prefetch())
 }
 
-// failure is something that failed, and how r retries it (nil: r reloads).
+// failure is something that failed, and how r retries it (nil: r
+// reloads). retry takes the root rather than holding it: a closure over
+// it would move the root to the heap on every frame, which shows the
+// first failure.
 type failure struct {
 	err   error
-	retry func() tea.Cmd
+	retry func(*Model) tea.Cmd
 }
 
 // failures lists what failed, the view shown first.
 func (m *Model) failures() []failure {
-	fs := []failure{{m.views.accounts.Err(), m.views.accounts.Retry}, {m.views.locks.Err(), m.views.locks.Retry}, {m.views.others.Err(), m.views.others.Retry}}
+	fs := []failure{{m.views.accounts.Err(), func(m *Model) tea.Cmd { return m.views.accounts.Retry() }},
+		{m.views.locks.Err(), func(m *Model) tea.Cmd { return m.views.locks.Retry() }},
+		{m.views.others.Err(), func(m *Model) tea.Cmd { return m.views.others.Retry() }}}
 	if i := slices.Index([]view{viewAccounts, viewLocks, viewItems}, m.views.shown); i > 0 {
 		fs[0], fs[i] = fs[i], fs[0]
 	}
-	fs = append(fs, failure{m.check.Err(), func() tea.Cmd { return m.startCheck(false) }}, failure{m.layers.search.Err(), nil}, failure{m.layers.detail.Err(), nil})
+	fs = append(fs, failure{m.check.Err(), func(m *Model) tea.Cmd { return m.startCheck(false) }}, failure{m.layers.search.Err(), nil}, failure{m.layers.detail.Err(), nil})
 	return slices.DeleteFunc(fs, func(f failure) bool { return f.err == nil })
 }
 
@@ -529,7 +534,7 @@ func (m *Model) failures() []failure {
 // reads and runs the check again (in the locks view, the locks only).
 func (m *Model) reload() tea.Cmd {
 	if fs := m.failures(); len(fs) > 0 && fs[0].retry != nil {
-		if cmd := fs[0].retry(); cmd != nil {
+		if cmd := fs[0].retry(m); cmd != nil {
 			return cmd
 		}
 	}
