@@ -47,9 +47,9 @@ func loadedModel(b *testing.B, n int) Model {
 	m := New(context.Background(), Options{Store: &synthetic{views: views}, Schema: sc,
 		Endpoint: backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, NoCheck: true})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	next, _ = next.Update(next.(Model).accounts.Init()())
+	next, _ = next.Update(next.(Model).views.accounts.Init()())
 	m = next.(Model)
-	m.accounts.SetCursor(m.accounts.Len() / 2) // somewhere in the middle
+	m.views.accounts.SetCursor(m.views.accounts.Len() / 2) // somewhere in the middle
 	return m
 }
 

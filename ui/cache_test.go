@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 )
 
 // renameSelected renames the account of the selected row: attr (email or
@@ -26,7 +27,9 @@ func renameSelected(d *driver, attr, v string) {
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("enter")
-	d.until("the check after the write", func(m *Model) bool { return !m.write.Open() && !m.check.Bar().Running && m.check.Report() != nil })
+	d.until("the check after the write", func(m *Model) bool {
+		return !m.layers.write.Open() && !m.check.Bar().Running && m.check.Report() != nil
+	})
 	d.settle()
 }
 
@@ -66,7 +69,7 @@ func TestRenameOffADuplicateClearsItEverywhere(t *testing.T) {
 		t.Errorf("the pinned heading does not say the problem is fixed:\n%s", d.screen())
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
 	if r := d.saying("duplicate"); r != "" {
 		t.Errorf("lock %q still says duplicate:\n%s", r, d.screen())
 	}
@@ -148,10 +151,10 @@ func TestAFailedReloadKeepsTheRows(t *testing.T) {
 	store.Fail("AccountsPage", down)
 	store.Fail("Check", down)
 	d.press("r")
-	d.until("the reload's answer", func(m *Model) bool { return !m.accounts.Loading() })
+	d.until("the reload's answer", func(m *Model) bool { return !m.views.accounts.Loading() })
 	d.settle()
-	if d.m.accounts.Count() != 7 || d.rowIndex("ACCT#a1") < 0 {
-		t.Fatalf("after the failed reload %d accounts are listed:\n%s", d.m.accounts.Count(), d.screen())
+	if d.m.views.accounts.Count() != 7 || d.rowIndex("ACCT#a1") < 0 {
+		t.Fatalf("after the failed reload %d accounts are listed:\n%s", d.m.views.accounts.Count(), d.screen())
 	}
 	s := fields(d.screen())
 	if !strings.Contains(s, "stale: reading these rows again failed") || !strings.Contains(s, fields(down.Error())) {
@@ -160,9 +163,9 @@ func TestAFailedReloadKeepsTheRows(t *testing.T) {
 	store.Fail("AccountsPage", nil)
 	store.Fail("Check", nil)
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.accounts.Loading() && m.accounts.Stale() == nil })
+	d.until("the reload", func(m *Model) bool { return !m.views.accounts.Loading() && m.views.accounts.Stale() == nil })
 	d.settle()
-	if s := d.screen(); strings.Contains(s, "stale") || d.m.accounts.Count() != 7 {
+	if s := d.screen(); strings.Contains(s, "stale") || d.m.views.accounts.Count() != 7 {
 		t.Errorf("after a reload that worked:\n%s", s)
 	}
 }
@@ -174,20 +177,20 @@ func TestAFailedReloadKeepsTheLocks(t *testing.T) {
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
-	n := d.m.locks.Count()
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
+	n := d.m.views.locks.Count()
 	store.Fail("LocksPage", errors.New("connection refused"))
 	d.press("r")
-	d.until("the reload's answer", func(m *Model) bool { return !m.locks.Loading() })
+	d.until("the reload's answer", func(m *Model) bool { return !m.views.locks.Loading() })
 	d.settle()
-	if d.m.locks.Count() != n || d.rowIndex("UNIQ#EMAIL#ada@x.io") < 0 || !strings.Contains(d.screen(), "stale") {
-		t.Fatalf("after the failed reload %d locks of %d are listed:\n%s", d.m.locks.Count(), n, d.screen())
+	if d.m.views.locks.Count() != n || d.rowIndex("UNIQ#EMAIL#ada@x.io") < 0 || !strings.Contains(d.screen(), "stale") {
+		t.Fatalf("after the failed reload %d locks of %d are listed:\n%s", d.m.views.locks.Count(), n, d.screen())
 	}
 	store.Fail("LocksPage", nil)
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.locks.Loading() && m.locks.Stale() == nil })
+	d.until("the reload", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Stale() == nil })
 	d.settle()
-	if d.m.locks.Count() != n || strings.Contains(d.screen(), "stale") {
+	if d.m.views.locks.Count() != n || strings.Contains(d.screen(), "stale") {
 		t.Errorf("after a reload that worked:\n%s", d.screen())
 	}
 }
@@ -207,13 +210,15 @@ func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
 	d.press("enter")
 	waitScreen(d, "the undo's result", "COMMITTED")
 	d.press("enter")
-	d.until("the account back", func(m *Model) bool { return m.accounts.Pinned() && d.rowIndex("ACCT#a1") >= 0 })
+	d.until("the account back", func(m *Model) bool { return m.views.accounts.Pinned() && d.rowIndex("ACCT#a1") >= 0 })
 	d.settle()
 	if got := d.pinned("written"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1") {
 		t.Fatalf("the account undeleted is not pinned as written: %q", got)
 	}
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.accounts.Loading() && m.check.Report() != nil && !m.check.Bar().Running })
+	d.until("the reload", func(m *Model) bool {
+		return !m.views.accounts.Loading() && m.check.Report() != nil && !m.check.Bar().Running
+	})
 	d.settle()
 	n := 0
 	for _, l := range d.lines() {
@@ -234,11 +239,11 @@ func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
 	d.press("enter")
 	waitScreen(d, "the undo's result", "COMMITTED")
 	d.press("enter")
-	d.until("the account back", func(m *Model) bool { return m.accounts.Pinned() && d.rowIndex("written") >= 0 })
+	d.until("the account back", func(m *Model) bool { return m.views.accounts.Pinned() && d.rowIndex("written") >= 0 })
 	d.settle()
 	d.selectRow("ACCT#g7")
 	renameSelected(d, "username", "gina")
-	if d.m.accounts.Pinned() {
+	if d.m.views.accounts.Pinned() {
 		t.Errorf("an earlier write's pin is still shown after a later write:\n%s", d.screen())
 	}
 }
@@ -251,14 +256,14 @@ func TestAWriteReadsTheLockRowsItChanged(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
 	d.press("1")
 	renameADA(d, "email", "ada@new.io")
 	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#ada@new.io (owner ACCT#a1)")
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
 	d.press("enter")
-	d.until("the check after the write", func(m *Model) bool { return !m.write.Open() && !m.check.Bar().Running })
+	d.until("the check after the write", func(m *Model) bool { return !m.layers.write.Open() && !m.check.Bar().Running })
 	d.settle()
 	d.press("2")
 	if i := d.rowIndex("UNIQ#EMAIL#ada@x.io"); i < 0 || !strings.HasSuffix(fields(d.lines()[i]), " gone") {
@@ -275,7 +280,7 @@ func TestASearchUpdatesTheLockRow(t *testing.T) {
 	d := newDriver(t, Options{Store: store}, 120, 40)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() && m.locks.Count() > 0 })
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
 	store.Put(tablePlaceholder, lock("UNIQ#EMAIL#ada@x.io", "ACCT#z9"))
 	d.press("1")
 	d.search("ACCT#a1")
@@ -298,7 +303,7 @@ func TestRReadsTheDetailAgain(t *testing.T) {
 	store.Put(tablePlaceholder, acct("ACCT#a1", "ada@changed.io", "ada"))
 	d.press("r")
 	d.until("the detail read again", func(m *Model) bool { return strings.Contains(d.screen(), `"ada@changed.io"`) })
-	if !d.m.detail.Shown() {
+	if !d.m.layers.detail.Shown() {
 		t.Fatal("r closed the detail")
 	}
 }
@@ -316,11 +321,45 @@ func TestAWrittenAccountWrittenAgainStaysPinned(t *testing.T) {
 	d.press("enter")
 	waitScreen(d, "the undo's result", "COMMITTED")
 	d.press("enter")
-	d.until("the account back", func(m *Model) bool { return m.accounts.Pinned() && d.rowIndex("written") >= 0 })
+	d.until("the account back", func(m *Model) bool { return m.views.accounts.Pinned() && d.rowIndex("written") >= 0 })
 	d.settle()
 	d.selectRow("ACCT#a1")
 	renameSelected(d, "username", "adele")
 	if got := d.pinned("written"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada@x.io username=adele") {
 		t.Errorf("the account written again is not pinned as it is now: %q\n%s", got, d.screen())
+	}
+}
+
+// TestOneReportReachesEveryView (issue 27, 3): the check's report is set
+// once, on the one item cache the root hands every view; the accounts
+// and the locks judge their rows by it, and the items view and the
+// partition detail keep what they read in that same cache.
+func TestOneReportReachesEveryView(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakeWithOthers()}, 120, 40)
+	d.ready()
+	if d.m.items.Report() == nil || d.m.items.Report() != d.m.check.Report() {
+		t.Fatal("the cache does not hold the check's report")
+	}
+	sc := d.m.setup.schema
+	cached := func(pk, sk string) bool {
+		return d.m.items.Item(items.LockKey(sc.Table, map[string]string{sc.PK: pk, sc.SK: sk})) != nil
+	}
+	if r := d.saying("duplicate"); r == "" {
+		t.Errorf("no account row judged duplicate:\n%s", d.screen())
+	}
+	wantPartition(d)
+	if !cached("ACCT#a1", "ORDER#0001") {
+		t.Error("the partition detail's items are not in the root's cache")
+	}
+	d.press("esc", "2")
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
+	if r := d.saying("duplicate"); r == "" {
+		t.Errorf("no lock row judged duplicate:\n%s", d.screen())
+	}
+	d.press("4")
+	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
+	if !cached("CONFIG#site", "V1") {
+		t.Error("the items view's items are not in the root's cache")
 	}
 }

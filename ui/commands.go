@@ -20,15 +20,15 @@ type entry struct {
 // commands are the command line's, in the order tab offers them. Each
 // that a key also does says so.
 func (m Model) commands() []entry {
-	km := m.km
+	km := m.setup.km
 	view := func(v view) func(Model, string) (Model, tea.Cmd) {
 		return func(m Model, _ string) (Model, tea.Cmd) { return m, m.switchTo(v) }
 	}
 	// No targets is a list (none is known); no tables is none (the
 	// endpoint cannot list them: any name is tried).
-	targets, tables, listing := append([]string{}, m.opts.Targets...), m.tables, m.listing
+	targets, tables, listing := append([]string{}, m.setup.opts.Targets...), m.layers.tables, m.layers.listing
 	return []entry{
-		{command.Command{Name: "accounts", Help: "the " + m.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
+		{command.Command{Name: "accounts", Help: "the " + m.views.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
 		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
 		{command.Command{Name: "problems", Help: "the Problems view (" + km.Problems.Help().Key + ")"}, view(viewProblems)},
 		{command.Command{Name: "items", Help: "the Items view: what is neither an account nor a lock (" + km.Items.Help().Key + ")"}, view(viewItems)},
@@ -37,7 +37,7 @@ func (m Model) commands() []entry {
 		}},
 		{command.Command{Name: "find", Args: "VALUE|KEY", Help: "look it up in the whole table, as locktable find"}, func(m Model, q string) (Model, tea.Cmd) {
 			var cmd tea.Cmd
-			m.search, cmd = m.search.Find(q)
+			m.layers.search, cmd = m.layers.search.Find(q)
 			return m, cmd
 		}},
 		{command.Command{Name: "target", Args: "NAME", Help: "open a target of the config file",
@@ -66,39 +66,39 @@ func (m Model) lineCommands() []command.Command {
 // the endpoint's tables for :table once: a :table typed before they are
 // in waits for them (command.Command.Listing).
 func (m Model) openCommandLine() (Model, tea.Cmd) {
-	m.helpOpen = false
-	m.detail.Close()
+	m.help.open = false
+	m.layers.detail.Close()
 	var cmd tea.Cmd
-	if m.tables == nil && !m.listing {
-		m.listing = true
-		cmd = listTables(m.ctx, m.opts.Store)
+	if m.layers.tables == nil && !m.layers.listing {
+		m.layers.listing = true
+		cmd = listTables(m.setup.ctx, m.setup.opts.Store)
 	}
-	m.cmdline.SetCommands(m.lineCommands())
+	m.layers.cmdline.SetCommands(m.lineCommands())
 	var open tea.Cmd
-	m.cmdline, open = m.cmdline.Open()
+	m.layers.cmdline, open = m.layers.cmdline.Open()
 	return m, tea.Batch(cmd, open)
 }
 
 // onTables takes the endpoint's tables, and does what a key on the
 // command line waited for them to do.
 func (m Model) onTables(msg tablesMsg) (Model, tea.Cmd) {
-	m.tables, m.listing = msg.names, false
-	m.cmdline.SetCommands(m.lineCommands())
-	m.cmdline = m.cmdline.Resume()
+	m.layers.tables, m.layers.listing = msg.names, false
+	m.layers.cmdline.SetCommands(m.lineCommands())
+	m.layers.cmdline = m.layers.cmdline.Resume()
 	return m.runEntered(nil)
 }
 
 // onCommandKey hands a key to the command line, and runs what it enters.
 func (m Model) onCommandKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
-	m.cmdline, cmd = m.cmdline.Update(msg)
+	m.layers.cmdline, cmd = m.layers.cmdline.Update(msg)
 	return m.runEntered(cmd)
 }
 
 // runEntered runs the command the line entered, if it did; cmd is the
 // line's own.
 func (m Model) runEntered(cmd tea.Cmd) (Model, tea.Cmd) {
-	call, ok := m.cmdline.Take()
+	call, ok := m.layers.cmdline.Take()
 	if !ok {
 		return m, cmd
 	}
@@ -129,15 +129,15 @@ func (m Model) Reopen() (Reopen, bool) {
 
 // History is the command line's lines of this session, for the UI that
 // replaces this one (Options.History).
-func (m Model) History() []string { return m.cmdline.History() }
+func (m Model) History() []string { return m.layers.cmdline.History() }
 
 // Writes is the writes log of this session, for the UI that replaces this
 // one (Options.Writes).
-func (m Model) Writes() writelog.Writes { return m.writelog.Writes() }
+func (m Model) Writes() writelog.Writes { return m.layers.writelog.Writes() }
 
 // reopenOn quits, asking to be opened on r.
 func (m Model) reopenOn(r Reopen) (Model, tea.Cmd) {
-	if m.write.Sending() {
+	if m.layers.write.Sending() {
 		m.status = "a write is on its way: wait for its outcome before switching"
 		return m, nil
 	}

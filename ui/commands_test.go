@@ -24,36 +24,36 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
 	d.ready()
 	d.command("locks")
-	if d.m.view != viewLocks || d.m.cmdline.Shown() {
-		t.Fatalf(":locks shows view %d (line open %v)", d.m.view, d.m.cmdline.Shown())
+	if d.m.views.shown != viewLocks || d.m.layers.cmdline.Shown() {
+		t.Fatalf(":locks shows view %d (line open %v)", d.m.views.shown, d.m.layers.cmdline.Shown())
 	}
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.wantRows("UNIQ#EMAIL#ada@x.io")
 	d.command("prob")
-	if d.m.view != viewProblems {
-		t.Errorf(":prob shows view %d, want the problems", d.m.view)
+	if d.m.views.shown != viewProblems {
+		t.Errorf(":prob shows view %d, want the problems", d.m.views.shown)
 	}
 	d.command("items")
-	if d.m.view != viewItems {
-		t.Errorf(":items shows view %d, want the items", d.m.view)
+	if d.m.views.shown != viewItems {
+		t.Errorf(":items shows view %d, want the items", d.m.views.shown)
 	}
 	d.command("writes")
-	if !d.m.writelog.Shown() {
+	if !d.m.layers.writelog.Shown() {
 		t.Errorf(":writes did not show the writes log:\n%s", d.screen())
 	}
 	d.press("esc")
 	d.command("accounts")
-	if d.m.view != viewAccounts {
-		t.Errorf(":accounts shows view %d", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Errorf(":accounts shows view %d", d.m.views.shown)
 	}
 	d.press("2")
-	if d.m.view != viewLocks {
+	if d.m.views.shown != viewLocks {
 		t.Errorf("2 no longer shows the locks")
 	}
 	d.search("bob@x.io") // :find
 	d.wantRows("search: bob@x.io", "ACCT#b2 email=bob@x.io username=bob")
-	if d.m.view != viewAccounts {
-		t.Errorf(":find shows view %d, want the accounts with the pin", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Errorf(":find shows view %d, want the accounts with the pin", d.m.views.shown)
 	}
 	d.command("q")
 	if !d.quit {
@@ -71,8 +71,8 @@ func TestCommandLineRefusesAndRemembers(t *testing.T) {
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 120, 30)
 	d.ready()
 	d.command("lcks")
-	if !d.m.cmdline.Shown() || !strings.Contains(d.status(), `no command "lcks" (did you mean ":locks"?)`) {
-		t.Fatalf("line open %v, says %q; want it refused naming :locks", d.m.cmdline.Shown(), d.status())
+	if !d.m.layers.cmdline.Shown() || !strings.Contains(d.status(), `no command "lcks" (did you mean ":locks"?)`) {
+		t.Fatalf("line open %v, says %q; want it refused naming :locks", d.m.layers.cmdline.Shown(), d.status())
 	}
 	d.press("esc")
 	d.command("problems")
@@ -138,7 +138,7 @@ func TestRemappedCommandAndFilterKeys(t *testing.T) {
 		Keys: map[string][]string{"command": {";"}, "clear-filter": {"x"}, "command.complete": {"right"}}}, 200, 30)
 	d.ready()
 	d.press(":")
-	if d.m.cmdline.Shown() {
+	if d.m.layers.cmdline.Shown() {
 		t.Fatal(": opened the command line, remapped to ;")
 	}
 	d.press(";")
@@ -151,15 +151,15 @@ func TestRemappedCommandAndFilterKeys(t *testing.T) {
 	d.press("esc", "/")
 	d.typeText("ada")
 	d.press("enter", "esc")
-	if d.m.accounts.Filter() != "ada" {
+	if d.m.views.accounts.Filter() != "ada" {
 		t.Fatalf("esc cleared the filter, remapped to x")
 	}
 	if !strings.Contains(d.footer(), "x clear the filter") {
 		t.Errorf("the help line %q does not say x clears the filter", d.footer())
 	}
 	d.press("x")
-	if d.m.accounts.Filter() != "" {
-		t.Errorf("x left the filter %q", d.m.accounts.Filter())
+	if d.m.views.accounts.Filter() != "" {
+		t.Errorf("x left the filter %q", d.m.views.accounts.Filter())
 	}
 }
 

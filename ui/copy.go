@@ -25,7 +25,7 @@ func (m Model) copyKey(k string) (Model, tea.Cmd) {
 	if odd == "" {
 		odd = "characters a terminal hides"
 	}
-	m.status = fmt.Sprintf("copied the key escaped, %s %s: it holds %s; %s copies its exact bytes", text, osc52, odd, m.km.CopyExact.Help().Key)
+	m.status = fmt.Sprintf("copied the key escaped, %s %s: it holds %s; %s copies its exact bytes", text, osc52, odd, m.setup.km.CopyExact.Help().Key)
 	return m, tea.SetClipboard(text)
 }
 
@@ -44,7 +44,7 @@ func (m Model) copyExact(k, asked string) (Model, tea.Cmd) {
 	if asked != k {
 		m.exactAsked = k
 		m.status = fmt.Sprintf("%s holds %s: pasted into a shell, its exact bytes may run a line or hide text. %s again copies them; any other key does not",
-			model.EscapeText(k), odd, m.km.CopyExact.Help().Key)
+			model.EscapeText(k), odd, m.setup.km.CopyExact.Help().Key)
 		return m, nil
 	}
 	m.status = fmt.Sprintf("copied the exact bytes of %s (%d bytes, with %s) %s", model.EscapeText(k), len(k), odd, osc52)

@@ -43,10 +43,10 @@ type driver struct {
 // helpLayout identifies the help layout m holds (nil: none). Each layout
 // is a new slice of pages; frames and paging show the one held.
 func helpLayout(m Model) *string {
-	if len(m.helpPages) == 0 {
+	if len(m.help.pages) == 0 {
 		return nil
 	}
-	return &m.helpPages[0]
+	return &m.help.pages[0]
 }
 
 // result is a command's message; counted says it ends a command counted
@@ -180,7 +180,7 @@ func (d *driver) settle() {
 func (d *driver) ready() {
 	d.t.Helper()
 	d.until("the accounts and the check", func(m *Model) bool {
-		return !m.accounts.Loading() && m.accounts.Len() > 0 && (m.opts.NoCheck || m.check.Report() != nil)
+		return !m.views.accounts.Loading() && m.views.accounts.Len() > 0 && (m.setup.opts.NoCheck || m.check.Report() != nil)
 	})
 	d.settle()
 }
@@ -241,7 +241,7 @@ func (d *driver) search(q string) {
 	d.press(":")
 	d.typeText("find " + q)
 	d.press("enter")
-	d.until("the search for "+q, func(m *Model) bool { return !m.search.Busy() })
+	d.until("the search for "+q, func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
 }
 

@@ -13,18 +13,18 @@ import (
 // filterShown hands the filter field's text to the list shown, after a
 // key in the field, and tells the field how many rows it keeps.
 func (m *Model) filterShown() {
-	if q := m.search.Query(); q != m.listFilter() {
+	if q := m.layers.search.Query(); q != m.listFilter() {
 		m.setFilter(q)
 	}
 	matched, rows := m.filterCount()
-	m.search.SetMatches(matched, rows)
+	m.layers.search.SetMatches(matched, rows)
 }
 
 // filterKeys turns clear-filter on where a filter is kept over the list
 // shown (text: the keys are typed into a field); esc then clears it
 // before it goes back.
 func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
-	filtered := !text && !m.helpOpen && !m.detail.Shown() && m.listFilter() != ""
+	filtered := !text && m.top(layerHelp) > layerDetail && m.listFilter() != "" // the list's, or the writes log's over it
 	km.ClearFilter.SetEnabled(filtered)
 	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
 		km.Back.SetEnabled(false)
@@ -33,41 +33,14 @@ func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
 
 // setFilter sets the filter of the list view shown ("" clears it).
 func (m *Model) setFilter(q string) {
-	switch m.view {
-	case viewLocks:
-		m.locks.SetFilter(q)
-	case viewProblems:
-		m.problems.SetFilter(q)
-	case viewItems:
-		m.others.SetFilter(q)
-	default:
-		m.accounts.SetFilter(q)
-	}
+	t := m.views.tab()
+	t.SetFilter(q)
+	m.views.put(t)
 }
 
 // listFilter is the filter of the list view shown, "" for none.
-func (m Model) listFilter() string {
-	switch m.view {
-	case viewLocks:
-		return m.locks.Filter()
-	case viewProblems:
-		return m.problems.Filter()
-	case viewItems:
-		return m.others.Filter()
-	}
-	return m.accounts.Filter()
-}
+func (m Model) listFilter() string { return m.views.tab().Filter() }
 
 // filterCount is how many rows the filter of the list shown keeps, of how
 // many loaded.
-func (m Model) filterCount() (matched, rows int) {
-	switch m.view {
-	case viewLocks:
-		return m.locks.Matched()
-	case viewProblems:
-		return m.problems.Matched()
-	case viewItems:
-		return m.others.Matched()
-	}
-	return m.accounts.Matched()
-}
+func (m Model) filterCount() (matched, rows int) { return m.views.tab().Matched() }

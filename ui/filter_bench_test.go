@@ -37,8 +37,8 @@ func BenchmarkKeypressFiltered(b *testing.B) {
 		next, _ := m.Update(k)
 		m = next.(Model)
 	}
-	if m.accounts.Filter() != "9" {
-		b.Fatalf("filter %q", m.accounts.Filter())
+	if m.views.accounts.Filter() != "9" {
+		b.Fatalf("filter %q", m.views.accounts.Filter())
 	}
 	moveDownUp(b, m)
 }

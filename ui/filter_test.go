@@ -20,7 +20,7 @@ func TestFilterAsYouType(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true}, 200, 30)
 	d.ready()
-	all := d.m.accounts.Len()
+	all := d.m.views.accounts.Len()
 	d.press("/")
 	d.typeText("CAR")
 	d.wantRows("ACCT#c3 email=carol@x.io username=carol", "└ UNIQ#EMAIL#carol@x.io", "└ UNIQ#HANDLE#carol")
@@ -31,15 +31,15 @@ func TestFilterAsYouType(t *testing.T) {
 		t.Errorf("the field says %q, want the text and 3 of 21 rows", st)
 	}
 	d.press("esc")
-	if d.m.search.Typing() || d.m.accounts.Filter() != "" || d.m.accounts.Len() != all || d.rowIndex("ACCT#a1") < 0 {
-		t.Fatalf("esc in the field: typing %v, filter %q, %d rows; want every row back\n%s", d.m.search.Typing(), d.m.accounts.Filter(), d.m.accounts.Len(), d.screen())
+	if d.m.layers.search.Typing() || d.m.views.accounts.Filter() != "" || d.m.views.accounts.Len() != all || d.rowIndex("ACCT#a1") < 0 {
+		t.Fatalf("esc in the field: typing %v, filter %q, %d rows; want every row back\n%s", d.m.layers.search.Typing(), d.m.views.accounts.Filter(), d.m.views.accounts.Len(), d.screen())
 	}
 
 	d.press("/")
 	d.typeText("dup@")
 	d.press("enter")
-	if d.m.search.Typing() || d.m.search.Busy() || d.m.accounts.Filter() != "dup@" {
-		t.Fatalf("enter: typing %v, busy %v, filter %q; want the filter kept, nothing looked up", d.m.search.Typing(), d.m.search.Busy(), d.m.accounts.Filter())
+	if d.m.layers.search.Typing() || d.m.layers.search.Busy() || d.m.views.accounts.Filter() != "dup@" {
+		t.Fatalf("enter: typing %v, busy %v, filter %q; want the filter kept, nothing looked up", d.m.layers.search.Typing(), d.m.layers.search.Busy(), d.m.views.accounts.Filter())
 	}
 	d.wantRows("ACCT#d4 email=dup@x.io username=dave")
 	d.wantRows("ACCT#e5 email=dup@x.io username=eve")
@@ -54,15 +54,15 @@ func TestFilterAsYouType(t *testing.T) {
 		t.Errorf("down moves among the kept rows: selected %q, want eve's account", d.selected())
 	}
 	d.press("/")
-	if v := d.m.search.Value(); v != "dup@" {
+	if v := d.m.layers.search.Value(); v != "dup@" {
 		t.Errorf("/ over a kept filter opens the field with %q, want it", v)
 	}
 	d.press("enter", "esc")
-	if d.m.accounts.Filter() != "" || d.m.accounts.Len() != all {
-		t.Errorf("esc on the list left the filter %q (%d rows)", d.m.accounts.Filter(), d.m.accounts.Len())
+	if d.m.views.accounts.Filter() != "" || d.m.views.accounts.Len() != all {
+		t.Errorf("esc on the list left the filter %q (%d rows)", d.m.views.accounts.Filter(), d.m.views.accounts.Len())
 	}
-	if d.m.view != viewAccounts {
-		t.Errorf("esc went to view %d", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Errorf("esc went to view %d", d.m.views.shown)
 	}
 }
 
@@ -73,24 +73,24 @@ func TestFilterEachView(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.press("/")
 	d.typeText("orphan")
 	d.press("enter")
 	d.wantRows("UNIQ#EMAIL#old@x.io")
-	if n, _ := d.m.locks.Matched(); n != 2 || d.rowIndex("UNIQ#EMAIL#ada@x.io") >= 0 {
+	if n, _ := d.m.views.locks.Matched(); n != 2 || d.rowIndex("UNIQ#EMAIL#ada@x.io") >= 0 {
 		t.Errorf("the locks filtered by orphan: %d kept\n%s", n, d.screen())
 	}
 	d.press("3")
 	d.press("/")
 	d.typeText("foreign")
 	d.press("enter")
-	if n, _ := d.m.problems.Matched(); n != 1 || !strings.Contains(d.selected(), "carol@x.io") {
+	if n, _ := d.m.views.problems.Matched(); n != 1 || !strings.Contains(d.selected(), "carol@x.io") {
 		t.Errorf("the problems filtered by foreign: %d kept, selected %q\n%s", n, d.selected(), d.screen())
 	}
 	d.press("2")
-	if d.m.locks.Filter() != "orphan" || d.m.accounts.Filter() != "" {
-		t.Errorf("filters: locks %q, accounts %q; want each view its own", d.m.locks.Filter(), d.m.accounts.Filter())
+	if d.m.views.locks.Filter() != "orphan" || d.m.views.accounts.Filter() != "" {
+		t.Errorf("filters: locks %q, accounts %q; want each view its own", d.m.views.locks.Filter(), d.m.views.accounts.Filter())
 	}
 }
 
@@ -102,7 +102,7 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	store := fakeMany(400)
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 120, 30)
 	d.ready()
-	if d.m.accounts.Done() {
+	if d.m.views.accounts.Done() {
 		t.Fatal("every account is loaded: the test needs one that is not")
 	}
 	d.press("/")
@@ -111,10 +111,10 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 		t.Fatalf("the field says %q, want the offer to look it up", st)
 	}
 	d.press("enter")
-	d.until("the lookup", func(m *Model) bool { return !m.search.Busy() })
+	d.until("the lookup", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
-	if store.Calls("Find") != 1 || d.m.accounts.Filter() != "" {
-		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Calls("Find"), d.m.accounts.Filter())
+	if store.Calls("Find") != 1 || d.m.views.accounts.Filter() != "" {
+		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Calls("Find"), d.m.views.accounts.Filter())
 	}
 	d.wantRows("search: user399@x.io", "ACCT#0399 email=user399@x.io username=user399")
 
@@ -123,8 +123,8 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	d.typeText("user1")
 	d.press("enter")
 	d.search("user398@x.io")
-	if d.m.accounts.Filter() != "" {
-		t.Errorf("the filter %q stayed over the pin", d.m.accounts.Filter())
+	if d.m.views.accounts.Filter() != "" {
+		t.Errorf("the filter %q stayed over the pin", d.m.views.accounts.Filter())
 	}
 	d.wantRows("search: user398@x.io", "ACCT#0398 email=user398@x.io username=user398")
 }

@@ -91,7 +91,7 @@ func BenchmarkFirstRows(b *testing.B) {
 			m := New(ctx, Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true, First: opened.First})
 			next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 			m = next.(Model)
-			msg := m.accounts.Init()()
+			msg := m.views.accounts.Init()()
 			next, _ = m.Update(msg)
 			m = next.(Model)
 			if !strings.Contains(m.View().Content, "UNIQ#EMAIL#") {

@@ -28,7 +28,7 @@ var (
 // replaced, to testdata/NAME.golden byte for byte.
 func (d *driver) golden(name string) {
 	d.t.Helper()
-	table := d.m.schema.Table
+	table := d.m.setup.schema.Table
 	if len(table) != len(tablePlaceholder) {
 		d.t.Fatalf("table name %q is not as long as %q", table, tablePlaceholder)
 	}
@@ -75,7 +75,7 @@ func TestGoldenViews(t *testing.T) {
 	d.golden("accounts")
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.golden("locks")
 
@@ -97,8 +97,8 @@ func TestGoldenViews(t *testing.T) {
 		}
 	}
 	d.press("?")
-	if d.m.helpOpen || d.m.view != viewAccounts {
-		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.helpOpen, d.m.view)
+	if d.m.help.open || d.m.views.shown != viewAccounts {
+		t.Errorf("? again: help open %v, view %d, want the accounts", d.m.help.open, d.m.views.shown)
 	}
 }
 
@@ -112,7 +112,7 @@ func TestGoldenSizes(t *testing.T) {
 		d.ready()
 		d.golden(name("accounts"))
 		d.press("2")
-		d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+		d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 		d.settle()
 		d.golden(name("locks"))
 		d.press("3")

@@ -15,7 +15,7 @@ import (
 // footer is the help line: the shown widget's hints, then the root's, the
 // write keys the view offers and, always last, help and quit (what quits
 // here). When it is too narrow the hints give way from the end, the write
-// keys last.
+// keys last, and help says that it lists more.
 func (m Model) footer() string {
 	km := m.keys()
 	var tail []key.Binding
@@ -25,12 +25,12 @@ func (m Model) footer() string {
 		}
 	}
 	var writes []key.Binding
-	if m.writable && !m.search.Typing() && !m.cmdline.Shown() && !m.write.Open() && !m.mistakes.Shown() && !m.helpOpen && !m.detail.Shown() && !m.writelog.Shown() {
+	if m.writeKeys.enabled && m.top(layerSearch) == layerList {
 		writes = m.rowWrites()
 	}
 	kept := append(slices.Clip(writes), tail...)
 	short := km.ShortHelp()
-	if m.detail.Shown() {
+	if m.layers.detail.Shown() {
 		short = km.DetailShortHelp()
 	}
 	root := slices.DeleteFunc(short, func(b key.Binding) bool {
@@ -38,8 +38,23 @@ func (m Model) footer() string {
 	})
 	hints := helpLine(m.active().ShortHelp(), append(slices.Clip(root), kept...))
 	hints = hints[:len(hints)-len(kept)]
-	h := m.help
+	line, dropped := m.fit(hints, writes, tail)
+	if dropped && len(tail) > 0 && km.Help.Enabled() {
+		// tail[0] is help, where the keys left out are: "… ? help".
+		tail[0].SetHelp("… "+tail[0].Help().Key, tail[0].Help().Desc)
+		line, _ = m.fit(hints, writes, tail)
+	}
+	h := m.help.line
 	h.SetWidth(0) // fitted here, not cut
+	return ansi.Truncate(h.ShortHelpView(line), m.width, "…")
+}
+
+// fit is the help line's bindings that fit the width: hints, writes, then
+// tail, the hints giving way from the end first, then the writes; dropped
+// says whether any gave way.
+func (m Model) fit(hints, writes, tail []key.Binding) (line []key.Binding, dropped bool) {
+	kept := append(slices.Clip(writes), tail...)
+	h := m.help.line
 	// The line's width is a running sum of its bindings', each measured
 	// as it is counted in and out: the footer is rendered every frame.
 	sep := ansi.StringWidth(h.ShortSeparator)
@@ -54,6 +69,7 @@ func (m Model) footer() string {
 		count(b, +1)
 	}
 	for total+sep*max(shown-1, 0) > m.width && len(hints)+len(writes) > 0 {
+		dropped = true
 		if len(hints) > 0 {
 			count(hints[len(hints)-1], -1)
 			hints = hints[:len(hints)-1]
@@ -63,7 +79,7 @@ func (m Model) footer() string {
 			kept = append(slices.Clip(writes), tail...)
 		}
 	}
-	return ansi.Truncate(h.ShortHelpView(append(slices.Clip(hints), kept...)), m.width, "…")
+	return append(slices.Clip(hints), kept...), dropped
 }
 
 // helpLine is the shown widget's bindings then the root's, leaving out a
@@ -91,21 +107,21 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 // layHelp lays out the help screen's pages for the view help is open
 // over, at the terminal's size: when help opens and on a resize.
 func (m *Model) layHelp() {
-	m.helpPages = m.withNotes(m.layHelpPages())
-	m.helpPage = min(m.helpPage, len(m.helpPages)-1)
+	m.help.pages = m.withNotes(m.layHelpPages())
+	m.help.page = min(m.help.page, len(m.help.pages)-1)
 }
 
 // helpScreen is the help page shown, and which of how many it is.
 func (m Model) helpScreen() string {
-	pages := m.helpPages
+	pages := m.help.pages
 	if len(pages) == 0 {
 		return ""
 	}
-	page := min(m.helpPage, len(pages)-1)
+	page := min(m.help.page, len(pages)-1)
 	out := pages[page]
 	if len(pages) > 1 {
-		out += "\n" + m.st.Dim.Render(fmt.Sprintf("page %d of %d: %s/%s for more", page+1, len(pages),
-			m.nav.PageDown.Help().Key, m.nav.PageUp.Help().Key))
+		out += "\n" + m.setup.st.Dim.Render(fmt.Sprintf("page %d of %d: %s/%s for more", page+1, len(pages),
+			m.help.nav.PageDown.Help().Key, m.help.nav.PageUp.Help().Key))
 	}
 	return out
 }
@@ -117,14 +133,14 @@ func (m Model) helpScreen() string {
 func (m Model) withNotes(pages []string) []string {
 	wrap := func(l string) []string { return strings.Split(ansi.Wrap(l, max(m.width-2, 20), " "), "\n") }
 	mouse := "mouse: off, so that the terminal selects and copies text (mouse: true in the config file: a click selects a row, the wheel scrolls)"
-	if m.opts.Mouse {
+	if m.setup.opts.Mouse {
 		mouse = "mouse: on (the config file's mouse: true): a click selects a row, the wheel scrolls; shift+drag selects text in most terminals"
 	}
 	notes := append([]string{""}, wrap(mouse)...)
-	if len(m.opts.Missing) > 0 {
+	if len(m.setup.opts.Missing) > 0 {
 		notes = append(notes, "", "this backend lacks (the start-up probe found):")
 	}
-	for _, l := range m.opts.Missing {
+	for _, l := range m.setup.opts.Missing {
 		notes = append(notes, wrap("- "+model.Printable(l))...)
 	}
 	room := max(m.listHeight()-1, 2)
@@ -149,12 +165,12 @@ func (m Model) withNotes(pages []string) []string {
 // page however small the terminal.
 func (m Model) layHelpPages() []string {
 	under := m
-	under.helpOpen = false
+	under.help.open = false
 	groups := append(m.list().FullHelp(), under.keys().FullHelp()...)
 	km := m.keys()
 	first := []key.Binding{km.Help, km.Quit}
-	for _, w := range m.writes[m.view] {
-		if m.writable {
+	for _, w := range m.writeKeys.byView[m.views.shown] {
+		if m.writeKeys.enabled {
 			first = append(first, w)
 		}
 	}

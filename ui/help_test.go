@@ -22,7 +22,7 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 	if d.helpLayouts != 1 {
 		t.Fatalf("opening help laid it out %d times, want 1", d.helpLayouts)
 	}
-	pages := len(d.m.helpPages)
+	pages := len(d.m.help.pages)
 	if pages < 2 {
 		t.Fatalf("%d help pages at 60x16: the test needs more than one", pages)
 	}
@@ -41,8 +41,8 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 		t.Errorf("paging showed %d of %d pages, the last:\n%s", len(seen), pages, d.screen())
 	}
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	if d.helpLayouts != 2 || len(d.m.helpPages) != 1 || d.m.helpPage != 0 {
-		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.helpLayouts, len(d.m.helpPages), d.m.helpPage)
+	if d.helpLayouts != 2 || len(d.m.help.pages) != 1 || d.m.help.page != 0 {
+		t.Errorf("after a resize to 120x40: %d layouts, %d pages, page %d shown", d.helpLayouts, len(d.m.help.pages), d.m.help.page)
 	}
 	d.press("esc")
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -83,6 +83,32 @@ func TestHelpSaysTheMouseSetting(t *testing.T) {
 		}
 		if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, want) {
 			t.Errorf("mouse %v: help does not say %q:\n%s", on, want, d.screen())
+		}
+	}
+}
+
+// TestHelpLineSaysWhatItDrops (issue 27, 4): at 80x24 with a problem row
+// selected the help line lists f, and has no room for c copy key and C
+// copy item JSON: it says that more keys exist, and ? lists them.
+func TestHelpLineSaysWhatItDrops(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d.ready()
+	d.selectRow("ACCT#c3")
+	d.press("down") // its foreign lock
+	line := d.lines()[len(d.lines())-1]
+	if !strings.Contains(line, "f fix") {
+		t.Fatalf("the help line offers no fix on a problem row: %q", line)
+	}
+	for _, want := range []string{"c copy key", "C copy item JSON"} {
+		if !strings.Contains(line, want) && !strings.Contains(line, "… ? help") {
+			t.Errorf("the help line drops %q with no sign that more exists: %q", want, line)
+		}
+	}
+	d.press("?")
+	for _, want := range []string{"c         copy key", "C         copy item JSON"} {
+		if !strings.Contains(d.screen(), want) {
+			t.Errorf("help does not list %q:\n%s", want, d.screen())
 		}
 	}
 }

@@ -2,10 +2,11 @@ package ui
 
 // tabs is how many list views the header and tab cycle through: the
 // items view (neither accounts nor locks) is one once the check has
-// counted such items, or while it is shown.
+// counted such items; the tabs reach the view shown, whatever it is.
 func (m Model) tabs() int {
-	if m.view == viewItems || m.check.Bar().Others > 0 {
-		return len(viewTitles)
+	n := len(viewTitles) - 1
+	if m.check.Bar().Others > 0 {
+		n = len(viewTitles)
 	}
-	return len(viewTitles) - 1
+	return max(n, int(m.views.shown)+1)
 }

@@ -109,33 +109,33 @@ func TestOneWayBack(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
 	d.press("enter")
-	if !d.m.detail.Shown() {
+	if !d.m.layers.detail.Shown() {
 		t.Fatalf("enter did not open the detail:\n%s", d.screen())
 	}
 	d.press("q")
-	if d.quit || d.m.detail.Shown() {
-		t.Fatalf("q over the detail: quit %v, detail shown %v; want it closed", d.quit, d.m.detail.Shown())
+	if d.quit || d.m.layers.detail.Shown() {
+		t.Fatalf("q over the detail: quit %v, detail shown %v; want it closed", d.quit, d.m.layers.detail.Shown())
 	}
 	d.press("?", "q")
-	if d.quit || d.m.helpOpen {
-		t.Fatalf("q over help: quit %v, help open %v; want it closed", d.quit, d.m.helpOpen)
+	if d.quit || d.m.help.open {
+		t.Fatalf("q over help: quit %v, help open %v; want it closed", d.quit, d.m.help.open)
 	}
 	d.press("?", "esc")
-	if d.m.helpOpen {
+	if d.m.help.open {
 		t.Fatal("esc does not close help")
 	}
 	d.press("shift+tab")
-	if d.m.view != viewProblems {
-		t.Fatalf("shift+tab from the accounts: view %d, want the problems", d.m.view)
+	if d.m.views.shown != viewProblems {
+		t.Fatalf("shift+tab from the accounts: view %d, want the problems", d.m.views.shown)
 	}
 	d.press("shift+tab")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
-	if d.m.view != viewLocks {
-		t.Fatalf("shift+tab from the problems: view %d, want the locks", d.m.view)
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() })
+	if d.m.views.shown != viewLocks {
+		t.Fatalf("shift+tab from the problems: view %d, want the locks", d.m.views.shown)
 	}
 	d.press("esc")
-	if d.m.view != viewAccounts {
-		t.Fatalf("esc from the locks: view %d, want the accounts", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Fatalf("esc from the locks: view %d, want the accounts", d.m.views.shown)
 	}
 	d.press("q")
 	if !d.quit {
@@ -279,21 +279,21 @@ func TestCopyFromAListRow(t *testing.T) {
 	}
 
 	d.press("3") // problems: the first problem's item
-	d.until("the check's problems", func(m *Model) bool { return m.problems.Ready() })
+	d.until("the check's problems", func(m *Model) bool { return m.views.problems.Ready() })
 	for {
-		if p, ok := d.m.problems.Selected(); ok && p.Kind == model.OrphanLock {
+		if p, ok := d.m.views.problems.Selected(); ok && p.Kind == model.OrphanLock {
 			break
 		}
 		d.press("down")
 	}
-	p, _ := d.m.problems.Selected()
+	p, _ := d.m.views.problems.Selected()
 	d.press("c")
 	if want := "UNIQ#" + map[string]string{"email": "EMAIL#", "username": "HANDLE#"}[p.Constraint] + p.Value; d.clipboard != want {
 		t.Fatalf("c on the orphan lock %s=%s copied %q, want %q", p.Constraint, p.Value, d.clipboard, want)
 	}
 
 	d.press("2") // locks: the selected lock's key
-	d.until("locks", func(m *Model) bool { _, ok := m.locks.SelectedRef(); return ok })
+	d.until("locks", func(m *Model) bool { _, ok := m.views.locks.SelectedRef(); return ok })
 	d.press("c")
 	if !strings.HasPrefix(d.clipboard, "UNIQ#") || !strings.Contains(d.selected(), d.clipboard) {
 		t.Fatalf("c in the locks view copied %q, selected %q", d.clipboard, d.selected())
@@ -308,11 +308,11 @@ func TestProblemsHeadingsTakeNoCursor(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
 	d.ready()
 	d.press("3")
-	if _, ok := d.m.problems.Selected(); !ok || !strings.Contains(d.footer(), "enter show its rows") {
+	if _, ok := d.m.views.problems.Selected(); !ok || !strings.Contains(d.footer(), "enter show its rows") {
 		t.Fatalf("the problems view opens on a heading:\n%s", d.screen())
 	}
 	d.press("k", "g")
-	if _, ok := d.m.problems.Selected(); !ok {
+	if _, ok := d.m.views.problems.Selected(); !ok {
 		t.Fatalf("k or g selected a heading:\n%s", d.screen())
 	}
 	clean := newDriver(t, Options{Store: fakeMany(3)}, 120, 40)
@@ -347,7 +347,7 @@ func TestMistakesMenuOnlyWhereAllowed(t *testing.T) {
 	}
 	d.press("esc", "B", "j", "enter")
 	d.until("the replay's failure", func(m *Model) bool { return strings.Contains(d.screen(), "not replayed: the emulator went away") })
-	if asked != "gsi-duplicate" || d.m.mistakes.Shown() {
-		t.Fatalf("replayed %q, menu shown %v", asked, d.m.mistakes.Shown())
+	if asked != "gsi-duplicate" || d.m.layers.mistakes.Shown() {
+		t.Fatalf("replayed %q, menu shown %v", asked, d.m.layers.mistakes.Shown())
 	}
 }

@@ -37,11 +37,11 @@ func TestLockDetailIsOneWherever(t *testing.T) {
 			waitScreen(d, "the lock's detail from the accounts", c.says)
 			fromAccounts := d.lines()[2 : len(d.lines())-2]
 			d.press("esc", "2")
-			d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+			d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 			d.settle()
 			d.selectRow(c.lock + " ")
 			d.press("enter")
-			d.until("the lock's detail from the locks", func(m *Model) bool { return m.detail.Shown() })
+			d.until("the lock's detail from the locks", func(m *Model) bool { return m.layers.detail.Shown() })
 			d.settle()
 			fromLocks := d.lines()[2 : len(d.lines())-2]
 			if strings.Join(fromLocks, "\n") != strings.Join(fromAccounts, "\n") {

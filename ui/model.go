@@ -1,8 +1,9 @@
 // Package ui is locktable's terminal UI. The root model routes: it keeps
-// the terminal's size, which list view is active and which overlay (the
-// detail, help, the write dialog, the search field) is open, and pumps the
-// background work's messages; each view is a widget package under it that
-// owns its data, its paging and its requests.
+// the terminal's size, the list views behind one component (views.go)
+// and the layers that open over them, ordered once (layers.go: the one
+// on top takes the keys and is drawn), and pumps the background work's
+// messages; each view is a widget package under it that owns its data,
+// its paging and its requests.
 package ui
 
 import (
@@ -41,18 +42,6 @@ const (
 	MinWidth  = 60
 	MinHeight = 16
 )
-
-// view is one of the list views, in tab order.
-type view int
-
-const (
-	viewAccounts view = iota
-	viewLocks
-	viewProblems
-	viewItems // the items that are neither accounts nor locks: a tab once there are any (tabs)
-)
-
-var viewTitles = []string{"Accounts", "Locks", "Problems", "Items"}
 
 // Options configure the UI.
 type Options struct {
@@ -117,61 +106,64 @@ type Options struct {
 	Shown func()
 }
 
-// Model is the root model.
+// Model is the root model. It routes: the list views (views), what is
+// open over them (layers), and the background work's messages.
 type Model struct {
-	opts   Options
-	schema *model.Schema
-	km     keymap.KeyMap
-	st     *styles.Styles
-	pump   events.Pump
-
+	setup         setup
 	width, height int
-	view          view
-	helpOpen      bool
-
-	accounts accounts.Model
-	locks    locks.Model
-	items    *items.Cache // what every view shows of the table, by key
-	problems problems.Model
-	others   others.Model
-	detail   detail.Model
-	search   search.Model
-	cmdline  command.Model
-	check    check.Model
-	write    write.Model
-	mistakes mistakes.Model
-	writelog writelog.Model
-	help     help.Model
-	spinner  spinner.Model
-	// writes are the write keys of each list view, named short: the help
-	// line keeps them longest; on a read-only store, where they do
-	// nothing, the status says why when one is pressed.
-	writes   [4][]key.Binding
-	race     key.Binding // a write the help screen offers, not the line
-	nav      HelpKeyMap  // the help screen's paging keys
-	writable bool
-	helpPage int // the page of the help screen shown
-	// helpPages are the help screen's pages, laid out when help opens and
-	// on a resize (layHelp), not each frame.
-	helpPages []string
-	status    string // what the last key did not do, or what is being done
+	views         views
+	items         *items.Cache // what every view shows of the table, by key
+	check         check.Model
+	layers        layers
+	help          helpScreen
+	spinner       spinner.Model
+	writeKeys     writeKeys
+	status        string // what the last key did not do, or what is being done
 	// exactAsked is the key whose exact bytes CopyExact asked to copy:
 	// pressed again next, it copies them.
 	exactAsked string
 	// keyed says a key was pressed: the start-up note on what the backend
 	// lacks has been read.
 	keyed bool
-	// shownRef is the key of the item the detail shows (nil: none), for
-	// the copy keys; ctx bounds the read of C.
-	shownRef *model.KeyRef
-	ctx      context.Context
-	altBound bool // the config binds a key with alt: such keys are not split (escThen)
-	// tables are the endpoint's, for :table (nil until listed, or when
-	// they cannot be), listing while they are being read; reopen is what
-	// the UI quit to open instead (Reopen).
-	tables  []string
-	listing bool
-	reopen  *Reopen
+	// reopen is what the UI quit to open instead (Reopen).
+	reopen *Reopen
+}
+
+// setup is what New sets up for the UI's life: the options, the table's
+// schema, the keys and styles, where background work reports, and ctx,
+// which bounds every request (the read of C too). Only the probe changes
+// it, turning writes off (disableWrites).
+type setup struct {
+	opts   Options
+	schema *model.Schema
+	km     keymap.KeyMap
+	st     *styles.Styles
+	pump   events.Pump
+	ctx    context.Context
+	// altBound says the config binds a key with alt: such keys are not
+	// split (escThen).
+	altBound bool
+}
+
+// writeKeys are the write keys of each list view (byView), named short:
+// the help line keeps them longest; on a read-only store (enabled false),
+// where they do nothing, the status says why when one is pressed. race is
+// a write the help screen offers, not the line.
+type writeKeys struct {
+	byView  [4][]key.Binding
+	race    key.Binding
+	enabled bool
+}
+
+// helpScreen is the help screen: whether it is open, its pages, laid out
+// when help opens and on a resize (layHelp), not each frame, and the
+// page shown; nav are its paging keys, line renders the help line.
+type helpScreen struct {
+	open  bool
+	page  int
+	pages []string
+	nav   HelpKeyMap
+	line  help.Model
 }
 
 // New returns the root model for a store. ctx bounds every request.
@@ -197,41 +189,38 @@ func New(ctx context.Context, o Options) Model {
 	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
 	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
 	writes[viewItems] = []key.Binding{add, undo}
-	w := write.New(ctx, o.Store, &sc, &st, keys.Dialog)
-	w.SaveDir = o.SaveDir
-	// One picture of the table: the views render the accounts and the
-	// locks from one cache, judged by the last check.
+	// One picture of the table: every view keeps what it reads in one
+	// cache, and judges by the check's report it holds.
 	cache := items.New(&sc)
-	acc := accounts.New(ctx, o.Store, r, akm)
+	w := write.New(ctx, o.Store, &sc, &st, cache, keys.Dialog)
+	w.SaveDir = o.SaveDir
+	acc := accounts.New(ctx, o.Store, r, cache, akm)
 	acc.SetFirst(o.First)
-	acc.UseItems(cache)
-	lks := locks.New(ctx, o.Store, r, lkm)
-	lks.UseItems(cache)
 	cmdline := command.New(nil, keys.Command)
 	cmdline.SetHistory(o.History)
 	m := Model{
-		opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx,
-		accounts: acc,
-		locks:    lks,
-		items:    cache,
-		problems: problems.New(r, pkm),
-		others:   others.New(ctx, o.Store, r, keys.Items),
-		detail:   detail.New(ctx, o.Store, keys.Detail),
-		search:   search.New(ctx, o.Store, &sc, pump, keys.Search),
-		cmdline:  cmdline,
-		check:    check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
-		write:    w,
-		mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
-		writelog: writelog.New(keys.WriteLog, &st, o.AuditLog),
-		help:     help.New(),
-		spinner:  spinner.New(spinner.WithSpinner(spinner.Dot)),
-		writes:   writes,
-		race:     short(km.Race, "race"),
-		nav:      keys.Help,
-		writable: true,
-		altBound: bindsAlt(o.Keys),
+		setup: setup{opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx, altBound: bindsAlt(o.Keys)},
+		views: views{
+			accounts: acc,
+			locks:    locks.New(ctx, o.Store, r, cache, lkm),
+			problems: problems.New(r, pkm),
+			others:   others.New(ctx, o.Store, r, cache, keys.Items),
+		},
+		items: cache,
+		check: check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
+		layers: layers{
+			detail:   detail.New(ctx, o.Store, cache, keys.Detail),
+			search:   search.New(ctx, o.Store, &sc, cache, pump, keys.Search),
+			cmdline:  cmdline,
+			write:    w,
+			mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
+			writelog: writelog.New(keys.WriteLog, &st, o.AuditLog),
+		},
+		help:      helpScreen{nav: keys.Help, line: help.New()},
+		spinner:   spinner.New(spinner.WithSpinner(spinner.Dot)),
+		writeKeys: writeKeys{byView: writes, race: short(km.Race, "race"), enabled: true},
 	}
-	m.writelog.Carry(o.Writes)
+	m.layers.writelog.Carry(o.Writes)
 	m.status = o.Notice
 	// Writes are offered only where they are allowed.
 	if !o.Store.Writable() {
@@ -244,23 +233,23 @@ func New(ctx context.Context, o Options) Model {
 // on a store that may not write, and once the probe finds that the
 // backend cannot (Options.Capabilities).
 func (m *Model) disableWrites() {
-	m.writable = false
-	for _, b := range []*key.Binding{&m.km.Add, &m.km.Race, &m.km.Undo, &m.km.Break} {
+	m.writeKeys.enabled = false
+	for _, b := range []*key.Binding{&m.setup.km.Add, &m.setup.km.Race, &m.setup.km.Undo, &m.setup.km.Break} {
 		b.SetEnabled(false)
 	}
-	m.accounts.DisableWrites()
-	m.locks.DisableWrites()
-	m.problems.DisableWrites()
+	m.views.accounts.DisableWrites()
+	m.views.locks.DisableWrites()
+	m.views.problems.DisableWrites()
 }
 
 // Init asks for the background colour and the first page, waits for what
 // the probe finds, and listens for the background work.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.pump.Listen(), m.spinner.Tick, m.accounts.Init()}
-	if m.opts.Capabilities != nil {
-		cmds = append(cmds, awaitCapabilities(m.opts.Capabilities))
+	cmds := []tea.Cmd{m.setup.pump.Listen(), m.spinner.Tick, m.views.accounts.Init()}
+	if m.setup.opts.Capabilities != nil {
+		cmds = append(cmds, awaitCapabilities(m.setup.opts.Capabilities))
 	}
-	if m.opts.Theme != "dark" && m.opts.Theme != "light" {
+	if m.setup.opts.Theme != "dark" && m.setup.opts.Theme != "light" {
 		cmds = append(cmds, tea.RequestBackgroundColor) // auto: follow the terminal
 	}
 	return tea.Batch(cmds...)
@@ -279,18 +268,18 @@ const listTop = 2
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	lh := m.listHeight()
-	m.accounts.SetSize(w, lh)
-	m.locks.SetSize(w, lh)
-	m.problems.SetSize(w, lh)
-	m.others.SetSize(w, lh)
-	m.detail.SetSize(w, lh-1)
-	m.write.SetSize(w, lh)
-	m.writelog.SetSize(w, lh)
-	m.mistakes.SetWidth(w)
-	m.help.SetWidth(w)
-	m.search.SetSize(w, 1)
-	m.cmdline.SetWidth(w)
-	if m.helpOpen {
+	m.views.accounts.SetSize(w, lh)
+	m.views.locks.SetSize(w, lh)
+	m.views.problems.SetSize(w, lh)
+	m.views.others.SetSize(w, lh)
+	m.layers.detail.SetSize(w, lh-1)
+	m.layers.write.SetSize(w, lh)
+	m.layers.writelog.SetSize(w, lh)
+	m.layers.mistakes.SetWidth(w)
+	m.help.line.SetWidth(w)
+	m.layers.search.SetSize(w, 1)
+	m.layers.cmdline.SetWidth(w)
+	if m.help.open {
 		m.layHelp()
 	}
 }
@@ -299,39 +288,30 @@ func (m *Model) resize(w, h int) {
 // the one on the selected row of the list shown; false over help, or on a
 // row with no item (a heading, a missing lock).
 func (m Model) copyRef() (model.KeyRef, bool) {
-	switch {
-	case m.helpOpen || m.write.Open():
-		return model.KeyRef{}, false
-	case m.detail.Shown():
-		if m.shownRef == nil {
+	switch m.top(layerWrite) {
+	case layerDetail:
+		if m.layers.shownRef == nil {
 			return model.KeyRef{}, false
 		}
-		return *m.shownRef, true
-	case m.writelog.Shown():
-		return model.KeyRef{}, false
-	case m.view == viewLocks:
-		return m.locks.SelectedRef()
-	case m.view == viewProblems:
-		return m.problems.SelectedRef()
-	case m.view == viewItems:
-		return m.others.SelectedRef()
-	default:
-		return m.accounts.SelectedRef()
+		return *m.layers.shownRef, true
+	case layerList:
+		return m.views.tab().SelectedRef()
 	}
+	return model.KeyRef{}, false
 }
 
 // Farewell is what the UI asks to be printed once it has left the
 // terminal: the outcome of a write it waited for before quitting.
-func (m Model) Farewell() string { return m.write.Farewell() }
+func (m Model) Farewell() string { return m.layers.write.Farewell() }
 
 // View renders the screen.
 func (m Model) View() tea.View {
 	v := tea.NewView(m.content())
 	v.AltScreen = true
-	if m.opts.Mouse {
+	if m.setup.opts.Mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
-	v.WindowTitle = "locktable: " + model.Printable(m.schema.Table)
+	v.WindowTitle = "locktable: " + model.Printable(m.setup.schema.Table)
 	return v
 }
 
@@ -341,48 +321,25 @@ func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeig
 
 func (m Model) content() string {
 	if m.tooSmall() {
-		return statusbar.TooSmall(m.width, m.height, MinWidth, MinHeight, m.km.Quit.Help().Key)
+		return statusbar.TooSmall(m.width, m.height, MinWidth, MinHeight, m.setup.km.Quit.Help().Key)
 	}
 	h := statusbar.Header{
-		Table: m.schema.Table, Where: where(m.opts.Endpoint), ReadOnly: m.opts.ReadOnly, Missing: m.opts.Missing,
-		Views: append([]string{m.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.view), Check: m.check.Bar(),
+		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly, Missing: m.setup.opts.Missing,
+		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.views.shown), Check: m.check.Bar(),
 	}
-	var body string
-	switch {
-	case m.write.Open():
-		body = m.write.View()
-	case m.mistakes.Shown():
-		body = m.mistakes.View()
-	case m.helpOpen:
-		body = m.helpScreen()
-	case m.detail.Shown():
-		body = m.st.Title.Render(m.detail.Title) + "\n" + m.detail.View()
-	case m.writelog.Shown():
-		body = m.writelog.View()
-	case m.view == viewLocks:
-		body = m.locks.View()
-	case m.view == viewProblems:
-		body = m.problems.View()
-	case m.view == viewItems:
-		body = m.others.View()
-	default:
-		body = m.accounts.View()
-	}
+	body := m.on(m.top(layerWrite)).view()
 	var err error
 	if fs := m.failures(); len(fs) > 0 {
 		err = fs[0].err
 	}
-	bottom := statusbar.Status(m.st, m.width, m.spinner.View(), m.loading(), m.statusText(), errText(err))
-	if !m.keyed && err == nil && len(m.opts.Missing) > 0 {
-		bottom = statusbar.Lacks(m.st, m.width, m.opts.Missing)
+	bottom := statusbar.Status(m.setup.st, m.width, m.spinner.View(), m.loading(), m.statusText(), errText(err))
+	if !m.keyed && err == nil && len(m.setup.opts.Missing) > 0 {
+		bottom = statusbar.Lacks(m.setup.st, m.width, m.setup.opts.Missing)
 	}
-	if m.search.Typing() {
-		bottom = m.search.View()
+	if l := m.top(layerSearch); l < layerWrite {
+		bottom = m.on(l).view() // a field typed into
 	}
-	if m.cmdline.Shown() {
-		bottom = m.cmdline.View()
-	}
-	out := h.Render(m.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
+	out := h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
 	if strings.Contains(bottom, "\n") {
 		return out // a status of two lines takes the help line's
 	}
@@ -391,23 +348,7 @@ func (m Model) content() string {
 
 // active is what takes the keys the root does not: the search field, the
 // dialog, the detail, or the list view (nothing while help is open).
-func (m Model) active() help.KeyMap {
-	switch {
-	case m.search.Typing():
-		return m.search
-	case m.cmdline.Shown():
-		return m.cmdline
-	case m.write.Open():
-		return m.write
-	case m.mistakes.Shown():
-		return m.mistakes
-	case m.helpOpen:
-		return noKeys{}
-	case m.detail.Shown():
-		return m.detail.KeyMap()
-	}
-	return m.list()
-}
+func (m Model) active() help.KeyMap { return m.on(m.top(layerSearch)).keys() }
 
 // noKeys is help for what takes no keys.
 type noKeys struct{}
@@ -417,47 +358,25 @@ func (noKeys) FullHelp() [][]key.Binding { return nil }
 
 // list is the list view shown, or the writes log over it.
 func (m Model) list() help.KeyMap {
-	if m.writelog.Shown() {
-		return m.writelog
-	}
-	switch m.view {
-	case viewLocks:
-		return m.locks
-	case viewProblems:
-		return m.problems
-	case viewItems:
-		return m.others
-	}
-	return m.accounts
+	return m.on(m.top(layerWriteLog)).keys()
 }
 
 func (m Model) loading() bool {
-	return m.accounts.Loading() || m.locks.Loading() || m.others.Loading() || m.search.Busy()
+	return m.views.accounts.Loading() || m.views.locks.Loading() || m.views.others.Loading() || m.layers.search.Busy()
 }
 
 // statusText says what is being done, or what is loaded.
 func (m Model) statusText() string {
 	switch {
-	case m.write.Open() || m.write.Status() != "":
+	case m.layers.write.Open() || m.layers.write.Status() != "":
 		// The dialog's own, or nothing: the list's is not about the dialog.
-		return m.write.Status()
+		return m.layers.write.Status()
 	case m.status != "":
 		return m.status
-	case m.search.Status() != "":
-		return m.search.Status()
-	case m.detail.Shown() && !m.helpOpen:
-		h := m.detail.KeyMap().Close.Help()
-		return h.Key + ": " + h.Desc
-	case m.writelog.Shown() && !m.helpOpen:
-		return m.writelog.Status()
-	case m.view == viewLocks:
-		return m.locks.Status()
-	case m.view == viewProblems && m.problems.Status() != "":
-		return m.problems.Status()
-	case m.view == viewItems:
-		return m.others.Status()
+	case m.layers.search.Status() != "":
+		return m.layers.search.Status()
 	}
-	return m.accounts.Status()
+	return m.on(m.top(layerHelp)).status()
 }
 
 // padLines fits s to exactly n lines: cut below, padded with empty lines,
@@ -498,7 +417,7 @@ func (m Model) copyKeys(km *keymap.KeyMap, text bool) {
 	copyable = copyable && !text
 	km.CopyKey.SetEnabled(copyable)
 	// A detail copies the item it read: a missing lock's has none.
-	km.CopyItem.SetEnabled(copyable && !m.detail.Missing())
+	km.CopyItem.SetEnabled(copyable && !m.layers.detail.Missing())
 	km.CopyExact.SetEnabled(copyable)
 }
 
@@ -506,21 +425,21 @@ func (m Model) copyKeys(km *keymap.KeyMap, text bool) {
 // does nothing, so that help says what the keys do. In the search field
 // and the dialog every key is text but ctrl+c.
 func (m Model) keys() keymap.KeyMap {
-	km := m.km
-	text := m.search.Typing() || m.cmdline.Shown() || m.write.Open() || m.mistakes.Shown()
+	km := m.setup.km
+	text := m.typing()
 	for _, b := range []*key.Binding{&km.NextView, &km.PrevView, &km.Accounts, &km.Locks, &km.Problems, &km.Items, &km.Search, &km.Command, &km.Reload, &km.Help, &km.Quit} {
 		b.SetEnabled(!text)
 	}
 	km.Interrupt.SetEnabled(text)
 	m.copyKeys(&km, text)
-	over := m.helpOpen || m.detail.Shown() || m.writelog.Shown()
+	over := m.top(layerHelp) != layerList // help, the detail or the writes log
 	km.Add.SetEnabled(km.Add.Enabled() && !text && !over)
 	km.Race.SetEnabled(km.Race.Enabled() && !text && !over)
 	km.Break.SetEnabled(km.Break.Enabled() && !text && !over)
 	// Over the writes log u is the log's: it undoes the selected write.
-	km.Undo.SetEnabled(km.Undo.Enabled() && !m.writelog.Shown())
-	km.WriteLog.SetEnabled(!text && !m.writelog.Shown())
-	km.Back.SetEnabled(!text && (over || m.view != viewAccounts))
+	km.Undo.SetEnabled(km.Undo.Enabled() && !m.layers.writelog.Shown())
+	km.WriteLog.SetEnabled(!text && !m.layers.writelog.Shown())
+	km.Back.SetEnabled(!text && (over || m.views.shown != viewAccounts))
 	m.filterKeys(&km, text)
 	if !text && over {
 		// Over the detail and help q goes back, as esc does: it quits only

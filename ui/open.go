@@ -147,10 +147,10 @@ func awaitCapabilities(wait Capabilities) tea.Cmd {
 func (m *Model) takeCapabilities(msg capabilitiesMsg) {
 	if msg.err != nil {
 		m.readOnly("the backend could not be probed: " + errText(msg.err))
-		m.status = "read-only, " + m.opts.ReadOnlyWhy
+		m.status = "read-only, " + m.setup.opts.ReadOnlyWhy
 		return
 	}
-	m.opts.Missing = msg.c.Missing()
+	m.setup.opts.Missing = msg.c.Missing()
 	if !msg.c.Transactions {
 		m.readOnly("the backend does not support transactions")
 	}
@@ -159,7 +159,7 @@ func (m *Model) takeCapabilities(msg capabilitiesMsg) {
 // readOnly turns writes off for why, shown when a write key is pressed.
 func (m *Model) readOnly(why string) {
 	m.disableWrites()
-	m.opts.ReadOnly, m.opts.ReadOnlyWhy = true, why
+	m.setup.opts.ReadOnly, m.setup.opts.ReadOnlyWhy = true, why
 }
 
 // prefetch starts reading the first page of accounts, the one the accounts

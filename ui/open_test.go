@@ -158,7 +158,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 		return backend.Capabilities{Probed: true}, nil
 	}
 	d := newDriver(t, Options{Store: fakePlanted(), Capabilities: probe}, 120, 40)
-	d.until("the first rows", func(m *Model) bool { return m.accounts.Len() > 0 })
+	d.until("the first rows", func(m *Model) bool { return m.views.accounts.Len() > 0 })
 	if s := d.screen(); !strings.Contains(s, "a add") || strings.Contains(s, "READ-ONLY") {
 		t.Fatalf("before the probe's answer the UI is not writable:\n%s", s)
 	}
@@ -169,7 +169,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 	}
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
-		if d.m.write.Open() {
+		if d.m.layers.write.Open() {
 			t.Fatalf("%s opened a write dialog on a backend without transactions", k)
 		}
 		if s := d.screen(); !strings.Contains(s, "read-only, the backend does not support transactions") {
@@ -194,7 +194,7 @@ func TestProbeFailingTurnsWritesOff(t *testing.T) {
 		t.Fatalf("a failed probe is not said, or leaves writes on:\n%s", s)
 	}
 	d.press("a")
-	if d.m.write.Open() {
+	if d.m.layers.write.Open() {
 		t.Fatal("a opened a write dialog after the probe failed")
 	}
 }
@@ -209,7 +209,7 @@ func TestShownIsSaidWhenTheFirstPageFails(t *testing.T) {
 	shown := make(chan struct{})
 	d := newDriver(t, Options{Store: store, NoCheck: true, Shown: func() { close(shown) }}, 120, 40)
 	d.until("the UI to say the first rows are shown", func(*Model) bool { return asked(shown, 0) })
-	if d.m.accounts.Err() == nil {
+	if d.m.views.accounts.Err() == nil {
 		t.Fatal("the first page did not fail")
 	}
 }

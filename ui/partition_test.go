@@ -138,11 +138,11 @@ func TestItemsViewListsOthers(t *testing.T) {
 	d := newDriver(t, Options{Store: store, Keys: map[string][]string{"items": {"I"}}}, 120, 40)
 	d.ready()
 	d.press("4")
-	if d.m.view == viewItems {
+	if d.m.views.shown == viewItems {
 		t.Fatal("4 shows the items view though items is remapped to I")
 	}
 	d.press("I")
-	d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
+	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
 	d.settle()
 	d.wantRows("ACCT#a1 ORDER#0001 status=shipped total=12 other", `ACCT#a1 ORDER#0002 status=paid\x1b[2J total=7 other`,
 		"ACCT#a1 SESSION#s1 expires=1767225600 other", "CONFIG#site V1 motd=hello other")
@@ -155,18 +155,18 @@ func TestItemsViewListsOthers(t *testing.T) {
 		t.Errorf("detail title:\n%s", d.screen())
 	}
 	d.press("esc", "tab")
-	if d.m.view != viewAccounts {
-		t.Errorf("tab from the items view shows view %d, want the accounts", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Errorf("tab from the items view shows view %d, want the accounts", d.m.views.shown)
 	}
 	d.press("shift+tab")
-	if d.m.view != viewItems {
-		t.Errorf("shift+tab from the accounts shows view %d, want the items", d.m.view)
+	if d.m.views.shown != viewItems {
+		t.Errorf("shift+tab from the accounts shows view %d, want the items", d.m.views.shown)
 	}
 	d.press("1")
 	d.send(others.ShowMsg{})
 	d.settle()
-	if d.m.view != viewItems {
-		t.Errorf("others.ShowMsg shows view %d", d.m.view)
+	if d.m.views.shown != viewItems {
+		t.Errorf("others.ShowMsg shows view %d", d.m.views.shown)
 	}
 }
 
@@ -183,7 +183,7 @@ func TestGoldenPartition(t *testing.T) {
 		waitScreen(d, "the partition", "other items under PK")
 		d.golden(name("partition"))
 		d.press("esc", "4")
-		d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
+		d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
 		d.settle()
 		d.golden(name("items"))
 	}
@@ -197,19 +197,19 @@ func TestFilterTheItemsView(t *testing.T) {
 	d := newDriver(t, Options{Store: fakeWithOthers()}, 120, 40)
 	d.ready()
 	d.press("4")
-	d.until("the items", func(m *Model) bool { return m.others.Done() && !m.others.Loading() })
+	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
 	d.settle()
 	d.press("/")
 	d.typeText("motd")
 	d.press("enter")
 	d.wantRows("CONFIG#site V1 motd=hello other")
-	if d.m.others.Filter() != "motd" || d.m.accounts.Filter() != "" {
-		t.Errorf("filters: items %q, accounts %q; want the items' alone", d.m.others.Filter(), d.m.accounts.Filter())
+	if d.m.views.others.Filter() != "motd" || d.m.views.accounts.Filter() != "" {
+		t.Errorf("filters: items %q, accounts %q; want the items' alone", d.m.views.others.Filter(), d.m.views.accounts.Filter())
 	}
 	d.press("enter")
 	waitScreen(d, "the item's detail", `"motd": {"S": "hello"}`)
 	d.press("esc", "esc")
-	if d.m.others.Filter() != "" {
-		t.Errorf("esc kept the filter %q", d.m.others.Filter())
+	if d.m.views.others.Filter() != "" {
+		t.Errorf("esc kept the filter %q", d.m.views.others.Filter())
 	}
 }

@@ -43,7 +43,7 @@ func (d *driver) problem(kind model.ProblemKind) model.Problem {
 func (d *driver) jump(p model.Problem) {
 	d.t.Helper()
 	d.send(search.JumpMsg{Problem: p})
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.until("the jump", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
 }
 
@@ -71,7 +71,7 @@ func (d *driver) reload(store interface{ Calls(string) int }) {
 	checks := store.Calls("Check")
 	d.press("r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") > checks
+		return !m.views.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") > checks
 	})
 	d.settle()
 }
@@ -144,7 +144,7 @@ func TestCancelledWriteReadsTheRowsAgain(t *testing.T) {
 	d.press("enter")
 	waitScreen(d, "the cancellation", "CANCELLED")
 	d.press("enter")
-	d.until("the dialog closed", func(m *Model) bool { return !m.write.Open() })
+	d.until("the dialog closed", func(m *Model) bool { return !m.layers.write.Open() })
 	d.settle()
 	if got := d.pinned("search: ada"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada9@x.io") {
 		t.Errorf("after the cancelled write the pin shows %q, want the account as it is now:\n%s", got, d.screen())
@@ -175,12 +175,12 @@ func TestReloadKeepsTheSelection(t *testing.T) {
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
 	d.ready()
 	d.press("G")
-	d.until("every page", func(m *Model) bool { return m.accounts.Done() && !m.accounts.Loading() })
+	d.until("every page", func(m *Model) bool { return m.views.accounts.Done() && !m.views.accounts.Loading() })
 	d.settle()
 	d.press("k")
 	before := fields(d.selected())
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.accounts.Loading() })
+	d.until("the reload", func(m *Model) bool { return !m.views.accounts.Loading() })
 	d.settle()
 	if got := fields(d.selected()); got != before {
 		t.Errorf("after r selected %q, want %q still", got, before)

@@ -25,7 +25,7 @@ func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	d.ready()
 	renameADA(d, "username", "bob")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
-	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
+	if !d.m.layers.write.Open() || d.m.layers.write.Stage() != dialog.StageForm {
 		t.Fatalf("not back on the form:\n%s", d.screen())
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
@@ -67,7 +67,7 @@ func sendingFix(t *testing.T) (d *driver, release func()) {
 	d.press("down", "down", "f")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
 	d.send(keyMsg("enter")) // press would wait for the write to end
-	d.until("the write sent", func(m *Model) bool { return m.write.Sending() })
+	d.until("the write sent", func(m *Model) bool { return m.layers.write.Sending() })
 	<-arrived
 	if !strings.Contains(d.screen(), "sending the transaction (token ") {
 		t.Fatalf("the dialog does not say it is sending:\n%s", d.screen())

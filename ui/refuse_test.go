@@ -16,7 +16,7 @@ func TestFixLeftToAPersonSaysWhyInTheStatusLine(t *testing.T) {
 	refused := func(where, why string) {
 		t.Helper()
 		d.press("f")
-		if d.m.write.Open() {
+		if d.m.layers.write.Open() {
 			t.Fatalf("f on %s opened the dialog:\n%s", where, d.screen())
 		}
 		if s := d.status(); !strings.Contains(s, why) {
@@ -29,7 +29,7 @@ func TestFixLeftToAPersonSaysWhyInTheStatusLine(t *testing.T) {
 	d.selectRow("ACCT#f6")
 	refused("the problems view's invalid value", "the value cannot be locked as it is")
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.selectRow("UNIQ#EMAIL#dup@x.io")
 	refused("the locks view's duplicate", "two or more accounts hold the value: rename or delete one of them")

@@ -30,18 +30,18 @@ func TestRemappedKeysReachTheWidgets(t *testing.T) {
 	}
 	d.press("/")
 	d.send(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if !d.m.search.Typing() {
+	if !d.m.layers.search.Typing() {
 		t.Fatal("esc closed the search field, remapped to ctrl+g")
 	}
 	if !strings.Contains(d.footer(), "ctrl+g clear the filter") {
 		t.Errorf("help line %q, want ctrl+g to cancel", d.footer())
 	}
 	d.send(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})
-	if d.m.search.Typing() {
+	if d.m.layers.search.Typing() {
 		t.Fatal("ctrl+g did not close the search field")
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() })
 	first = d.selected()
 	d.press("down")
 	if d.selected() == first {

@@ -20,7 +20,7 @@ func typedBeforeTheListing(t *testing.T, line string) *driver {
 	for _, r := range line {
 		d.send(tea.KeyPressMsg{Code: r, Text: string(r)}) // no settling: the listing is not in
 	}
-	if d.m.tables != nil {
+	if d.m.layers.tables != nil {
 		t.Fatalf("the tables were listed before the keys were handled")
 	}
 	return d

@@ -29,7 +29,7 @@ func TestSearchFindsWhatIsPasted(t *testing.T) {
 		}
 		for _, tt := range tests {
 			d.search(tt.q)
-			if err := d.m.search.Err(); err != nil {
+			if err := d.m.layers.search.Err(); err != nil {
 				t.Fatalf("search %s: %v", tt.q, err)
 			}
 			d.wantRows(tt.want...)

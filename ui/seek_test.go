@@ -22,11 +22,11 @@ func TestNextProblemLoadsWhatItNeeds(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fakeBeyondTheFirstPage(), NoCheck: true}, 80, 20)
 	d.ready()
-	if d.m.accounts.Count() > 100 {
-		t.Fatalf("the first page holds %d accounts: the test needs ACCT#0100b not loaded", d.m.accounts.Count())
+	if d.m.views.accounts.Count() > 100 {
+		t.Fatalf("the first page holds %d accounts: the test needs ACCT#0100b not loaded", d.m.views.accounts.Count())
 	}
 	d.press("n")
-	d.until("the next problem", func(m *Model) bool { return !m.accounts.Loading() })
+	d.until("the next problem", func(m *Model) bool { return !m.views.accounts.Loading() })
 	d.settle()
 	if got := fields(d.selected()); got != "▸ └ UNIQ#EMAIL#b100@x.io expected, not found missing" {
 		t.Errorf("n selected %q, want ACCT#0100b's email lock\n%s", got, d.screen())
@@ -42,7 +42,7 @@ func TestNextProblemWalksTheCheck(t *testing.T) {
 	key := func(k, title, want string) {
 		t.Helper()
 		d.press(k)
-		d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+		d.until("the jump", func(m *Model) bool { return !m.layers.search.Busy() })
 		d.settle()
 		if d.rowIndex(title) != 2 {
 			t.Fatalf("%s: no pin %q on top:\n%s", k, title, d.screen())
@@ -93,15 +93,15 @@ func TestMoreOrphansOpenTheOrphanGroup(t *testing.T) {
 	if more < 0 {
 		t.Fatalf("no row for the orphans not listed:\n%s", d.screen())
 	}
-	d.m.accounts.SetCursor(more - 2) // the list starts on the third line
+	d.m.views.accounts.SetCursor(more - 2) // the list starts on the third line
 	if got := fields(d.selected()); !strings.HasPrefix(got, "▸ … 3 more orphan locks") {
 		t.Fatalf("selected %q", got)
 	}
 	d.press("enter")
-	if d.m.view != viewProblems {
-		t.Fatalf("enter on the more row: view %d", d.m.view)
+	if d.m.views.shown != viewProblems {
+		t.Fatalf("enter on the more row: view %d", d.m.views.shown)
 	}
-	if p, ok := d.m.problems.Selected(); !ok || p.Kind != model.OrphanLock {
+	if p, ok := d.m.views.problems.Selected(); !ok || p.Kind != model.OrphanLock {
 		t.Errorf("the problems view selects %v %v, want an orphan lock\n%s", p.Kind, ok, d.screen())
 	}
 }

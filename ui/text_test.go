@@ -39,7 +39,7 @@ func TestPasteInTheRenameForm(t *testing.T) {
 	if s := d.screen(); !strings.Contains(s, "not pasted: the text is 2 lines") || strings.Contains(s, "bobby.pasted@x.iomore") {
 		t.Fatalf("a paste with a newline was not refused, or it was cut:\n%s", s)
 	}
-	if d.m.write.Stage() != dialog.StageForm {
+	if d.m.layers.write.Stage() != dialog.StageForm {
 		t.Fatalf("the newline in a paste acted as enter:\n%s", d.screen())
 	}
 	d.paste(strings.Repeat("x", 3000))
@@ -79,25 +79,25 @@ func TestPasteInEveryField(t *testing.T) {
 	d.send(tea.KeyPressMsg{Code: tea.KeyLeft})
 	d.send(tea.KeyPressMsg{Code: tea.KeyLeft})
 	d.paste("ina@")
-	if d.m.search.Value() != "gina@x.io" || !strings.Contains(d.screen(), "/gina@x.io") {
-		t.Fatalf("the filter is %q, want the paste at the cursor:\n%s", d.m.search.Value(), d.screen())
+	if d.m.layers.search.Value() != "gina@x.io" || !strings.Contains(d.screen(), "/gina@x.io") {
+		t.Fatalf("the filter is %q, want the paste at the cursor:\n%s", d.m.layers.search.Value(), d.screen())
 	}
 	d.paste("\x1b[31m")
-	if d.m.search.Value() != "gina@x.io" || !strings.Contains(d.screen(), `not pasted: the text holds "\x1b"`) {
-		t.Fatalf("a paste with ESC was taken (%q) or not refused:\n%s", d.m.search.Value(), d.screen())
+	if d.m.layers.search.Value() != "gina@x.io" || !strings.Contains(d.screen(), `not pasted: the text holds "\x1b"`) {
+		t.Fatalf("a paste with ESC was taken (%q) or not refused:\n%s", d.m.layers.search.Value(), d.screen())
 	}
 	d.press("esc")
 
 	d.press(":")
 	d.paste("find gina@x.io")
 	d.press("enter")
-	d.until("the search", func(m *Model) bool { return m.accounts.Pinned() && !m.search.Busy() })
+	d.until("the search", func(m *Model) bool { return m.views.accounts.Pinned() && !m.layers.search.Busy() })
 	d.settle()
 
 	d.press("d")
 	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
 	d.paste("ACCT#g7\r")
-	if s := d.screen(); !strings.Contains(s, "not pasted: the text is 2 lines") || d.m.write.Stage() != dialog.StagePreview {
+	if s := d.screen(); !strings.Contains(s, "not pasted: the text is 2 lines") || d.m.layers.write.Stage() != dialog.StagePreview {
 		t.Fatalf("a paste ending in enter was not refused, or it sent:\n%s", s)
 	}
 	d.paste("ACCT#g7")
@@ -309,7 +309,7 @@ func TestPasteAfterDLandsInTheConfirmation(t *testing.T) {
 	d.send(tea.PasteMsg{Content: "ACCT#g7"})
 	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
 	d.settle()
-	if s := d.screen(); !strings.Contains(s, "to send: > ACCT#g7") || d.m.write.Stage() != dialog.StagePreview {
+	if s := d.screen(); !strings.Contains(s, "to send: > ACCT#g7") || d.m.layers.write.Stage() != dialog.StagePreview {
 		t.Fatalf("the paste after d is not in the box:\n%s", s)
 	}
 	if _, found, _ := store.Account(context.Background(), "ACCT#g7"); !found {
@@ -339,7 +339,7 @@ func TestTypedConfirmationOfAHostileKey(t *testing.T) {
 			// The key without its escapes is not the key.
 			d.typeText("ACCT#e[1m")
 			d.press("enter")
-			if s := d.screen(); d.m.write.Stage() != dialog.StagePreview || !strings.Contains(s, "exactly to send") {
+			if s := d.screen(); d.m.layers.write.Stage() != dialog.StagePreview || !strings.Contains(s, "exactly to send") {
 				t.Fatalf("ACCT#e[1m sent the delete of %q:\n%s", id, s)
 			}
 			d.send(ctrlU())

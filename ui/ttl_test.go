@@ -68,7 +68,7 @@ func TestTTLCasesAt80x24(t *testing.T) {
 	d.wantRow("└ UNIQ#HANDLE#carol", "owner ACCT#carol", "ok") // a TTL DynamoDB ignores is none
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.golden("ttl_locks_80x24")
 	d.wantRow("UNIQ#EMAIL#pending@x", "email", "no owner", "reserved 12 min more", "reserved")
@@ -146,7 +146,7 @@ func TestFixExpiredLocks(t *testing.T) {
 	d.press("esc")
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.selectRow("UNIQ#EMAIL#gone@x")
 	offered("an expired lock in the locks view")
@@ -244,7 +244,7 @@ func TestJumpToAnExpiredLockNobodyHolds(t *testing.T) {
 	d.press("3")
 	d.selectRow("UNIQ#EMAIL#gone@x")
 	d.press("enter")
-	d.until("the pinned group", func(m *Model) bool { return m.view == viewAccounts && m.accounts.Pinned() })
+	d.until("the pinned group", func(m *Model) bool { return m.views.shown == viewAccounts && m.views.accounts.Pinned() })
 	d.settle()
 	if strings.Contains(d.screen(), "these rows are gone") {
 		t.Fatalf("the expired lock's rows are said gone:\n%s", d.screen())

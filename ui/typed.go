@@ -51,7 +51,7 @@ func bindsAlt(remap map[string][]string) bool {
 // onKeys handles a key as typed: an esc the input reader merged with the
 // key after it is handled first, then that key.
 func (m Model) onKeys(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	esc, next, ok := escThen(k, m.altBound)
+	esc, next, ok := escThen(k, m.setup.altBound)
 	if !ok {
 		return m.onKey(k)
 	}
@@ -68,7 +68,7 @@ type taker interface{ Takes(key.Binding) bool }
 func (m Model) rowWrites() []key.Binding {
 	t, ok := m.list().(taker)
 	if !ok {
-		return m.writes[m.view]
+		return m.writeKeys.byView[m.views.shown]
 	}
-	return slices.DeleteFunc(slices.Clone(m.writes[m.view]), func(b key.Binding) bool { return !t.Takes(b) })
+	return slices.DeleteFunc(slices.Clone(m.writeKeys.byView[m.views.shown]), func(b key.Binding) bool { return !t.Takes(b) })
 }

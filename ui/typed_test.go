@@ -37,11 +37,11 @@ func TestKeysAfterEOpenTheForm(t *testing.T) {
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.typeAhead("e", "j", "j", "j")
-	if !d.m.write.Open() || !strings.Contains(d.screen(), "ada@x.iojjj") {
+	if !d.m.layers.write.Open() || !strings.Contains(d.screen(), "ada@x.iojjj") {
 		t.Fatalf("e j j j: want the form with ada@x.iojjj:\n%s", d.screen())
 	}
 	d.press("esc")
-	if d.m.write.Open() || !strings.Contains(d.selected(), "ACCT#a1") {
+	if d.m.layers.write.Open() || !strings.Contains(d.selected(), "ACCT#a1") {
 		t.Fatalf("the list moved under the form: selected %q", d.selected())
 	}
 	d.typeAhead("e", "ctrl+u", "z", "e", "d")
@@ -65,7 +65,7 @@ func TestKeysAfterDLandInTheConfirmation(t *testing.T) {
 	pinAccount(d, "gina@x.io")
 	d.typeAhead(append(append([]string{"d"}, strings.Split("ACCT#g7", "")...), "enter")...)
 	waitScreen(d, "the typed confirmation", "type ACCT#g7 to send")
-	if !strings.Contains(d.screen(), "to send: > ACCT#g7") || d.m.write.Stage() != dialog.StagePreview {
+	if !strings.Contains(d.screen(), "to send: > ACCT#g7") || d.m.layers.write.Stage() != dialog.StagePreview {
 		t.Fatalf("the keys typed after d are not in the box (or enter sent it):\n%s", d.screen())
 	}
 	d.press("enter")
@@ -96,8 +96,8 @@ func TestQuickEscClosesThePreview(t *testing.T) {
 	d.ready()
 	renamePreview(d, "zed@x.io")
 	d.typeAhead("esc", "esc", "2", "G")
-	d.until("the locks", func(m *Model) bool { return m.locks.Count() > 0 && !m.locks.Loading() })
-	if d.m.write.Open() || d.m.view != viewLocks || !strings.Contains(d.selected(), "UNIQ#HANDLE#ghost") {
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
+	if d.m.layers.write.Open() || d.m.views.shown != viewLocks || !strings.Contains(d.selected(), "UNIQ#HANDLE#ghost") {
 		t.Fatalf("esc esc 2 G: want the locks, the last selected:\n%s", d.screen())
 	}
 }
@@ -112,19 +112,19 @@ func TestEscMergedByTheReader(t *testing.T) {
 	renamePreview(d, "zed@x.io")
 	d.send(tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt})
 	d.settle()
-	if d.m.write.Open() {
+	if d.m.layers.write.Open() {
 		t.Fatalf("alt+esc (esc esc) did not close the preview:\n%s", d.screen())
 	}
 	renamePreview(d, "zed@x.io")
 	d.press("esc")                                      // back to the form
 	d.send(tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt}) // a word back: the field's
 	d.settle()
-	if !d.m.write.Open() {
+	if !d.m.layers.write.Open() {
 		t.Fatalf("alt+b in the form closed it:\n%s", d.screen())
 	}
 	d.send(tea.KeyPressMsg{Code: '2', Mod: tea.ModAlt}) // esc 2
 	d.settle()
-	if d.m.write.Open() || d.m.view != viewLocks {
+	if d.m.layers.write.Open() || d.m.views.shown != viewLocks {
 		t.Fatalf("alt+2 (esc 2) in the form: want it closed and the locks:\n%s", d.screen())
 	}
 }
@@ -189,7 +189,7 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	say := func(keys, want string) {
 		t.Helper()
 		d.press(keys)
-		if d.m.write.Open() || !strings.Contains(d.status(), want) {
+		if d.m.layers.write.Open() || !strings.Contains(d.status(), want) {
 			t.Errorf("%s on %q: status %q, want %q", keys, d.selected(), d.status(), want)
 		}
 	}
@@ -231,7 +231,7 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	offers([]string{"e rename"}, []string{"f fix"})
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Count() > 0 && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
 	say("f", "nothing to fix: this lock is ok")
 	offers(nil, []string{"f fix"})
 	say("e", "e renames an account, with its locks: in the accounts view")
@@ -239,7 +239,7 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	d.selectRow("UNIQ#EMAIL#old@x.io")
 	offers([]string{"f fix"}, []string{"e rename"})
 	d.press("f")
-	if !d.m.write.Open() || !strings.Contains(d.screen(), "fix orphan_lock email=old@x.io") {
+	if !d.m.layers.write.Open() || !strings.Contains(d.screen(), "fix orphan_lock email=old@x.io") {
 		t.Fatalf("f on an orphan of the locks view: want its repair:\n%s", d.screen())
 	}
 }
@@ -261,7 +261,7 @@ func TestEnterTypedAheadKeepsWhyNothingIsSent(t *testing.T) {
 	d.typeAhead("f", "enter")
 	why := backend.SkipGone
 	d.until("the explanation", func(m *Model) bool { return strings.Contains(fields(d.screen()), why) })
-	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageSkipped {
+	if !d.m.layers.write.Open() || d.m.layers.write.Stage() != dialog.StageSkipped {
 		t.Fatalf("enter typed ahead closed the explanation:\n%s", d.screen())
 	}
 }

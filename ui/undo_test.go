@@ -25,7 +25,7 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 		t.Fatalf("the help line does not offer u:\n%s", s)
 	}
 	d.press("u")
-	if d.m.write.Open() || !strings.Contains(d.screen(), "nothing to undo") {
+	if d.m.layers.write.Open() || !strings.Contains(d.screen(), "nothing to undo") {
 		t.Fatalf("u with no write in the session:\n%s", d.screen())
 	}
 
@@ -70,7 +70,7 @@ func TestUndoOnAReadOnlyStoreSaysWhy(t *testing.T) {
 	d := newDriver(t, Options{Store: store, ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
 	d.ready()
 	d.press("u")
-	if d.m.write.Open() || !strings.Contains(d.screen(), "u undo: read-only, refusing to write: --read-only is set") {
+	if d.m.layers.write.Open() || !strings.Contains(d.screen(), "u undo: read-only, refusing to write: --read-only is set") {
 		t.Fatalf("u on a read-only store:\n%s", d.screen())
 	}
 	if store.Calls("UndoToken") != 0 {

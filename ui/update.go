@@ -38,7 +38,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.WindowSizeMsg, spinner.TickMsg:
 	default:
-		if nm, ok := next.(Model); ok && nm.helpOpen {
+		if nm, ok := next.(Model); ok && nm.help.open {
 			nm.layHelp()
 			return nm, cmd
 		}
@@ -51,21 +51,21 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case events.Msg:
 		next, cmd := m.update(msg.Msg)
-		return next, tea.Batch(cmd, m.pump.Listen())
+		return next, tea.Batch(cmd, m.setup.pump.Listen())
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return m, m.prefetch()
 	case tea.BackgroundColorMsg:
-		if m.opts.Theme != "dark" && m.opts.Theme != "light" { // a theme chosen in the config stays
-			*m.st = styles.New(msg.IsDark())
+		if m.setup.opts.Theme != "dark" && m.setup.opts.Theme != "light" { // a theme chosen in the config stays
+			*m.setup.st = styles.New(msg.IsDark())
 		}
 	case spinner.TickMsg:
 		// The status line's spinner, the dialog's while it waits, and the
 		// menu's while a mistake is replayed.
 		var wcmd, mcmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
-		m.write, wcmd = m.write.Update(msg)
-		m.mistakes, mcmd = m.mistakes.Update(msg)
+		m.layers.write, wcmd = m.layers.write.Update(msg)
+		m.layers.mistakes, mcmd = m.layers.mistakes.Update(msg)
 		cmd = tea.Batch(cmd, wcmd, mcmd)
 	case tea.KeyPressMsg:
 		return m.onKeys(msg)
@@ -102,39 +102,39 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case accounts.PageMsg:
-		m.accounts, cmd = m.accounts.Update(msg)
+		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		// The probes (Options.Shown) and the check start once the first
 		// rows are on screen: they would share the CPU and the backend
 		// with drawing them.
-		if shown := m.opts.Shown; shown != nil {
-			m.opts.Shown = nil // told once, whatever the page brought
+		if shown := m.setup.opts.Shown; shown != nil {
+			m.setup.opts.Shown = nil // told once, whatever the page brought
 			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), tellShown(shown)))
 		}
-		if !m.check.Started() && !m.opts.NoCheck && m.accounts.Err() == nil {
+		if !m.check.Started() && !m.setup.opts.NoCheck && m.views.accounts.Err() == nil {
 			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), m.startCheck(false)))
 		}
 	case accounts.RefreshedMsg:
 		m.status = ""
-		m.accounts, cmd = m.accounts.Update(msg)
+		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		m.items.TakeDrift() // a write's, which runs the check again itself
 	case accounts.PinMsg:
-		m.view, m.helpOpen = viewAccounts, false
-		m.detail.Close()
-		m.writelog.Close()
-		m.accounts.SetFilter("") // what was asked for is shown, not filtered out
-		m.accounts, cmd = m.accounts.Update(msg)
-		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.opts.NoCheck {
+		m.views.shown, m.help.open = viewAccounts, false
+		m.layers.detail.Close()
+		m.layers.writelog.Close()
+		m.views.accounts.SetFilter("") // what was asked for is shown, not filtered out
+		m.views.accounts, cmd = m.views.accounts.Update(msg)
+		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.setup.opts.NoCheck {
 			// What was found differs from what the rows showed: the table
 			// changed since the check, whose counts the header shows.
 			cmd = tea.Batch(cmd, m.startCheck(false))
 		}
 	case accounts.ProblemsMsg:
 		cmd = m.switchTo(viewProblems)
-		m.problems.ShowKind(msg.Kind)
+		m.views.problems.ShowKind(msg.Kind)
 	case locks.PageMsg, locks.RefreshedMsg:
-		m.locks, cmd = m.locks.Update(msg)
+		m.views.locks, cmd = m.views.locks.Update(msg)
 	case others.PageMsg:
-		m.others, cmd = m.others.Update(msg)
+		m.views.others, cmd = m.views.others.Update(msg)
 	case others.ShowMsg:
 		cmd = m.switchTo(viewItems)
 	}
@@ -148,15 +148,15 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case check.ProgressMsg, check.DoneMsg:
 		m.check, cmd = m.check.Update(msg)
-		m.problems.SetCheck(m.check.Bar())
+		m.views.problems.SetCheck(m.check.Bar())
 	case check.OrphansMsg:
-		m.accounts.SetOrphans(msg.Problems)
+		m.views.accounts.SetOrphans(msg.Problems)
 	case check.ReportMsg:
-		m.accounts.SetReport(msg.Report, msg.Duplicates)
-		m.locks.SetReport(msg.Report, msg.Duplicates)
-		m.problems.SetReport(msg.Report, msg.Hint)
-		m.write.SetReport(msg.Report, msg.Duplicates)
-		m.search.SetReport(msg.Report)
+		// Set once, on the cache every view judges by; the accounts put
+		// its orphans on top, the problems view lists it.
+		m.items.SetReport(msg.Report, msg.Duplicates)
+		m.views.accounts.Judged()
+		m.views.problems.SetReport(msg.Report, msg.Hint)
 	}
 	return m, cmd
 }
@@ -166,18 +166,18 @@ func (m Model) onLookup(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case accounts.JumpMsg:
-		m.search, cmd = m.search.Update(search.JumpMsg(msg))
+		m.layers.search, cmd = m.layers.search.Update(search.JumpMsg(msg))
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
-		m.search, cmd = m.search.Update(msg)
+		m.layers.search, cmd = m.layers.search.Update(msg)
 	case detail.OpenMsg:
-		if !m.write.Open() {
-			m.shownRef = msg.Read
-			m.detail, cmd = m.detail.Open(msg)
-			m.helpOpen = m.helpOpen && !m.detail.Shown()
+		if !m.layers.write.Open() {
+			m.layers.shownRef = msg.Read
+			m.layers.detail, cmd = m.layers.detail.Open(msg)
+			m.help.open = m.help.open && !m.layers.detail.Shown()
 		}
 	case detail.ItemMsg:
-		if !m.write.Open() {
-			m.detail, cmd = m.detail.Update(msg)
+		if !m.layers.write.Open() {
+			m.layers.detail, cmd = m.layers.detail.Update(msg)
 		}
 	case copyItemMsg:
 		if msg.err != nil {
@@ -198,9 +198,9 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 	case mistakes.DoneMsg:
 		return m.replayed(msg)
 	case write.OutcomeMsg:
-		m.writelog.Record(msg)
+		m.layers.writelog.Record(msg)
 	case write.UndoMsg:
-		m.write, cmd = m.write.Undo(msg.Token, msg.Title)
+		m.layers.write, cmd = m.layers.write.Undo(msg.Token, msg.Title)
 	case writelog.OpenMsg:
 		m.openLog()
 	case write.WrittenMsg:
@@ -213,9 +213,9 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		// Every row that names what the write changed is read again.
 		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
-		cmd = tea.Batch(m.accounts.Refresh(msg.Accounts), m.locks.RefreshFor(named, msg.Locks), start)
+		cmd = tea.Batch(m.views.accounts.Refresh(msg.Accounts), m.views.locks.RefreshFor(named, msg.Locks), start)
 	default:
-		m.write, cmd = m.write.Update(msg)
+		m.layers.write, cmd = m.layers.write.Update(msg)
 	}
 	return m, cmd
 }
@@ -224,7 +224,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 // it wrote are read again and the check runs again, as after any write;
 // the detail says what was sent and why.
 func (m Model) replayed(msg mistakes.DoneMsg) (Model, tea.Cmd) {
-	m.mistakes, _ = m.mistakes.Update(msg)
+	m.layers.mistakes, _ = m.layers.mistakes.Update(msg)
 	if msg.Err != nil {
 		m.status = "not replayed: " + errText(msg.Err)
 		return m, nil
@@ -245,32 +245,23 @@ func (m Model) replayed(msg mistakes.DoneMsg) (Model, tea.Cmd) {
 // ctrl+c; otherwise the root's own keys, then what is shown.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.keyed = true
-	m.detail.Drop() // a detail still being read is stale: the user has moved on
+	m.layers.detail.Drop() // a detail still being read is stale: the user has moved on
 	km := m.keys()
 	var cmd tea.Cmd
 	switch {
-	case m.write.Sending() && key.Matches(msg, km.Interrupt, m.km.Quit):
+	case m.layers.write.Sending() && key.Matches(msg, km.Interrupt, m.setup.km.Quit):
 		// While a write is in flight the dialog takes no text: q, which
 		// the dialog's keys (km) leave out, waits for it as ctrl+c does.
-		m.write, cmd = m.write.Quit()
+		m.layers.write, cmd = m.layers.write.Quit()
 		return m, cmd
-	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.km.Quit):
+	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.setup.km.Quit):
 		return m, tea.Quit
 	case m.tooSmall():
 		// Nothing is shown to take the key: a y here would send a preview
 		// the user cannot see.
 		return m, nil
-	case m.search.Typing():
-		m.search, cmd = m.search.Update(msg)
-		m.filterShown()
-		return m, cmd
-	case m.cmdline.Shown():
-		return m.onCommandKey(msg)
-	case m.write.Open():
-		m.write, cmd = m.write.Update(msg)
-		return m, cmd
-	case m.mistakes.Shown():
-		m.mistakes, cmd = m.mistakes.Update(msg)
+	case m.typing():
+		cmd = m.on(m.top(layerSearch)).update(msg) // before m is returned: it changes m
 		return m, cmd
 	}
 	return m.onRootKey(msg, km)
@@ -280,18 +271,13 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // says why not; it is never a key. With no field open, it is refused.
 func (m Model) onPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
-	switch {
+	switch l := m.top(layerSearch); {
 	case m.tooSmall():
-	case m.search.Typing():
-		m.search, cmd = m.search.Update(msg)
-		m.filterShown()
-	case m.cmdline.Shown():
-		m.cmdline, cmd = m.cmdline.Update(msg)
-	case m.write.Open():
-		m.write, cmd = m.write.Update(msg)
+	case l <= layerWrite: // a field, or the dialog: the menu of mistakes takes no text
+		cmd = m.on(l).update(msg)
 	default:
 		m.status = fmt.Sprintf("not pasted: no text field is open (%s filters, %s takes a command)",
-			m.km.Search.Help().Key, m.km.Command.Help().Key)
+			m.setup.km.Search.Help().Key, m.setup.km.Command.Help().Key)
 	}
 	return m, cmd
 }
@@ -302,9 +288,9 @@ func (m Model) viewFor(msg tea.KeyPressMsg, km keymap.KeyMap) view {
 	n := view(m.tabs())
 	switch {
 	case key.Matches(msg, km.NextView):
-		return (m.view + 1) % n
+		return (m.views.shown + 1) % n
 	case key.Matches(msg, km.PrevView):
-		return (m.view + n - 1) % n
+		return (m.views.shown + n - 1) % n
 	case key.Matches(msg, km.Locks):
 		return viewLocks
 	case key.Matches(msg, km.Problems):
@@ -333,9 +319,9 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.NextView, km.PrevView, km.Accounts, km.Locks, km.Problems, km.Items):
 		cmd = m.switchTo(m.viewFor(msg, km))
 	case key.Matches(msg, km.Search):
-		m.helpOpen = false
-		m.detail.Close()
-		m.search, cmd = m.search.Open(m.listFilter())
+		m.help.open = false
+		m.layers.detail.Close()
+		m.layers.search, cmd = m.layers.search.Open(m.listFilter())
 		m.filterShown()
 		return m, cmd
 	case key.Matches(msg, km.ClearFilter):
@@ -343,30 +329,30 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, km.Command):
 		return m.openCommandLine()
 	case key.Matches(msg, km.Add):
-		m.write, cmd = m.write.Signup(m.accounts.SampleIDs(50))
+		m.layers.write, cmd = m.layers.write.Signup(m.views.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Break):
-		m.mistakes = m.mistakes.Open()
+		m.layers.mistakes = m.layers.mistakes.Open()
 		return m, nil
 	case key.Matches(msg, km.Race):
-		m.write, cmd = m.write.Race(m.accounts.SampleIDs(50))
+		m.layers.write, cmd = m.layers.write.Race(m.views.accounts.SampleIDs(50))
 		return m, cmd
 	case key.Matches(msg, km.Undo):
 		return m.undo()
 	case key.Matches(msg, km.Reload):
 		var reread tea.Cmd
-		m.detail, reread = m.detail.Reread() // what is on screen, too
+		m.layers.detail, reread = m.layers.detail.Reread() // what is on screen, too
 		cmd = tea.Batch(m.reload(), reread)
 	case key.Matches(msg, km.CopyKey):
 		ref, _ := m.copyRef()
-		return m.copyKey(refKey(ref, m.schema.PK))
+		return m.copyKey(refKey(ref, m.setup.schema.PK))
 	case key.Matches(msg, km.CopyExact):
 		ref, _ := m.copyRef()
-		return m.copyExact(refKey(ref, m.schema.PK), asked)
+		return m.copyExact(refKey(ref, m.setup.schema.PK), asked)
 	case key.Matches(msg, km.CopyItem):
 		ref, _ := m.copyRef()
-		return m, copyItem(m.ctx, m.opts.Store, ref)
-	case key.Matches(msg, m.km.CopyItem) && m.detail.Missing():
+		return m, copyItem(m.setup.ctx, m.setup.opts.Store, ref)
+	case key.Matches(msg, m.setup.km.CopyItem) && m.layers.detail.Missing():
 		m.status = "no item has this key: nothing to copy as JSON (" + km.CopyKey.Help().Key + " copies the key)"
 	default:
 		return m.route(msg)
@@ -376,56 +362,45 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 
 // toggleHelp opens help over what is shown, or closes it.
 func (m *Model) toggleHelp() {
-	m.helpOpen, m.helpPage = !m.helpOpen, 0
-	m.detail.Close()
-	if m.helpOpen {
+	m.help.open, m.help.page = !m.help.open, 0
+	m.layers.detail.Close()
+	if m.help.open {
 		m.layHelp()
 	}
 }
 
 // back closes help or the detail, or leaves a list view for the accounts.
-func (m *Model) back() {
-	switch {
-	case m.helpOpen:
-		m.helpOpen = false
-	case m.detail.Shown():
-		m.detail.Close()
-	case m.writelog.Shown():
-		m.writelog.Close()
-	default:
-		m.view = viewAccounts
-	}
-}
+func (m *Model) back() { m.on(m.top(layerHelp)).close() }
 
 // openLog shows the writes log over the list view.
 func (m *Model) openLog() {
-	m.helpOpen = false
-	m.detail.Close()
-	m.writelog.Open()
+	m.help.open = false
+	m.layers.detail.Close()
+	m.layers.writelog.Open()
 }
 
 // undo previews taking back the session's last committed write, or
 // redoing it when that was an undo (see writelog.Model.UndoLast).
 func (m Model) undo() (Model, tea.Cmd) {
-	u, why := m.writelog.UndoLast()
+	u, why := m.layers.writelog.UndoLast()
 	if why != "" {
 		m.status = why
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.write, cmd = m.write.Undo(u.Token, u.Title)
+	m.layers.write, cmd = m.layers.write.Undo(u.Token, u.Title)
 	return m, cmd
 }
 
 // refusedWrite says why a write key does nothing on a read-only store
 // ("" for any other key, or where the key writes nothing).
 func (m Model) refusedWrite(msg tea.KeyPressMsg) string {
-	if m.writable || m.helpOpen || m.detail.Shown() {
+	if m.writeKeys.enabled || m.top(layerHelp) < layerWriteLog { // help or the detail: no write key
 		return ""
 	}
-	for _, b := range append(slices.Clip(m.writes[m.view]), m.race) {
+	for _, b := range append(slices.Clip(m.writeKeys.byView[m.views.shown]), m.writeKeys.race) {
 		if key.Matches(msg, b) {
-			why := m.opts.ReadOnlyWhy
+			why := m.setup.opts.ReadOnlyWhy
 			if why == "" {
 				why = "writes are disabled"
 			}
@@ -478,52 +453,39 @@ func refKey(ref model.KeyRef, pk string) string {
 
 // route hands a key or the mouse wheel to what is shown.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	nav := m.nav
-	switch {
-	case m.helpOpen:
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
-			m.helpPage = min(m.helpPage+1, len(m.helpPages)-1)
-		} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
-			m.helpPage = max(m.helpPage-1, 0)
-		}
-	case m.detail.Shown():
-		m.detail, cmd = m.detail.Update(msg)
-	case m.writelog.Shown():
-		m.writelog, cmd = m.writelog.Update(msg)
-	case m.view == viewLocks:
-		m.locks, cmd = m.locks.Update(msg)
-		return m.opened(cmd, m.locks.Asked())
-	case m.view == viewProblems:
-		m.problems, cmd = m.problems.Update(msg)
-		return m.opened(cmd, m.problems.Asked())
-	case m.view == viewItems:
-		m.others, cmd = m.others.Update(msg)
-	default:
-		m.accounts, cmd = m.accounts.Update(msg)
-		return m.opened(cmd, m.accounts.Asked())
-	}
+	cmd := m.on(m.top(layerHelp)).update(msg)
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// pageHelp turns the help screen's pages.
+func (m *Model) pageHelp(msg tea.Msg) tea.Cmd {
+	nav := m.help.nav
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, nav.PageDown, nav.Down) {
+		m.help.page = min(m.help.page+1, len(m.help.pages)-1)
+	} else if ok && key.Matches(k, nav.PageUp, nav.Up) {
+		m.help.page = max(m.help.page-1, 0)
+	}
+	return nil
 }
 
 // opened opens the dialog a key asked for (asked: a write message, nil
 // for none) in the update of that key, not a message later: the keys
 // typed next land in it, not in the list under it. cmd is the list's.
-func (m Model) opened(cmd tea.Cmd, asked tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) opened(cmd tea.Cmd, asked tea.Msg) tea.Cmd {
 	var wcmd tea.Cmd
-	if fix, ok := asked.(write.FixMsg); ok && m.write.Refuses(fix.Problem) != "" {
-		m.status, asked = m.write.Refuses(fix.Problem), nil // a refusal is the status line's, not a dialog's
+	if fix, ok := asked.(write.FixMsg); ok && m.layers.write.Refuses(fix.Problem) != "" {
+		m.status, asked = m.layers.write.Refuses(fix.Problem), nil // a refusal is the status line's, not a dialog's
 	}
 	if asked != nil {
-		m.write, wcmd = m.write.Update(asked)
+		m.layers.write, wcmd = m.layers.write.Update(asked)
 	}
-	return m, tea.Batch(cmd, wcmd, m.prefetch())
+	return tea.Batch(cmd, wcmd)
 }
 
 // click selects the row of the list clicked; over anything else (help,
 // the detail, a dialog, the header) it does nothing.
 func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
-	if m.tooSmall() || m.helpOpen || m.detail.Shown() || m.write.Open() || m.mistakes.Shown() || m.search.Typing() || m.cmdline.Shown() {
+	if m.tooSmall() || m.top(layerSearch) < layerWriteLog { // the writes log takes a click as the lists do
 		return m, nil
 	}
 	msg.Y -= listTop
@@ -532,40 +494,39 @@ func (m Model) click(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 
 // switchTo shows a list view, closing what was open over the last one.
 func (m *Model) switchTo(v view) tea.Cmd {
-	m.view, m.helpOpen = v, false
-	m.detail.Close()
-	m.writelog.Close()
-	switch v {
-	case viewLocks:
-		return m.locks.Show() // the locks are read on the first visit
-	case viewItems:
-		return m.others.Show() // and the other items
-	}
-	return nil
+	m.views.shown, m.help.open = v, false
+	m.layers.detail.Close()
+	m.layers.writelog.Close()
+	t := m.views.tab()
+	cmd := t.show() // the locks and the other items are read on the first visit
+	m.views.put(t)
+	return cmd
 }
 
 // prefetch keeps a few screens loaded below the selection of each list,
 // so that scrolling does not wait on the network.
 func (m *Model) prefetch() tea.Cmd {
-	return tea.Batch(m.accounts.Prefetch(), m.locks.Prefetch(), m.others.Prefetch())
+	return tea.Batch(m.views.accounts.Prefetch(), m.views.locks.Prefetch(), m.views.others.Prefetch())
 }
 
-// failure is something that failed, and how r retries it (nil: r reloads).
+// failure is something that failed, and how r retries it (nil: r
+// reloads). retry takes the root rather than holding it: a closure over
+// it would move the root to the heap on every frame, which shows the
+// first failure.
 type failure struct {
 	err   error
-	retry func() tea.Cmd
+	retry func(*Model) tea.Cmd
 }
 
 // failures lists what failed, the view shown first.
 func (m *Model) failures() []failure {
-	fs := []failure{{m.accounts.Err(), m.accounts.Retry}, {m.locks.Err(), m.locks.Retry}, {m.others.Err(), m.others.Retry}}
-	switch m.view {
-	case viewLocks:
-		fs[0], fs[1] = fs[1], fs[0]
-	case viewItems:
-		fs[0], fs[2] = fs[2], fs[0]
+	fs := []failure{{m.views.accounts.Err(), func(m *Model) tea.Cmd { return m.views.accounts.Retry() }},
+		{m.views.locks.Err(), func(m *Model) tea.Cmd { return m.views.locks.Retry() }},
+		{m.views.others.Err(), func(m *Model) tea.Cmd { return m.views.others.Retry() }}}
+	if i := slices.Index([]view{viewAccounts, viewLocks, viewItems}, m.views.shown); i > 0 {
+		fs[0], fs[i] = fs[i], fs[0]
 	}
-	fs = append(fs, failure{m.check.Err(), func() tea.Cmd { return m.startCheck(false) }}, failure{m.search.Err(), nil}, failure{m.detail.Err(), nil})
+	fs = append(fs, failure{m.check.Err(), func(m *Model) tea.Cmd { return m.startCheck(false) }}, failure{m.layers.search.Err(), nil}, failure{m.layers.detail.Err(), nil})
 	return slices.DeleteFunc(fs, func(f failure) bool { return f.err == nil })
 }
 
@@ -573,20 +534,19 @@ func (m *Model) failures() []failure {
 // reads and runs the check again (in the locks view, the locks only).
 func (m *Model) reload() tea.Cmd {
 	if fs := m.failures(); len(fs) > 0 && fs[0].retry != nil {
-		if cmd := fs[0].retry(); cmd != nil {
+		if cmd := fs[0].retry(m); cmd != nil {
 			return cmd
 		}
 	}
-	m.search.ClearErr()
-	m.detail.ClearErr()
-	switch m.view {
-	case viewLocks:
-		return m.locks.Reload()
-	case viewItems:
-		return m.others.Reload()
+	m.layers.search.ClearErr()
+	m.layers.detail.ClearErr()
+	t := m.views.tab()
+	if cmd, ok := t.reload(); ok {
+		m.views.put(t)
+		return cmd
 	}
-	cmds := []tea.Cmd{m.accounts.Reload(), m.locks.Reload(), m.others.Reload()}
-	if !m.opts.NoCheck {
+	cmds := []tea.Cmd{m.views.accounts.Reload(), m.views.locks.Reload(), m.views.others.Reload()}
+	if !m.setup.opts.NoCheck {
 		cmds = append(cmds, m.startCheck(true))
 	}
 	return tea.Batch(cmds...)
@@ -597,6 +557,6 @@ func (m *Model) reload() tea.Cmd {
 func (m *Model) startCheck(fresh bool) tea.Cmd {
 	var cmd tea.Cmd
 	m.check, cmd = m.check.Start(fresh)
-	m.problems.SetCheck(m.check.Bar())
+	m.views.problems.SetCheck(m.check.Bar())
 	return cmd
 }

@@ -16,7 +16,7 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
-	d.until("the first page", func(m *Model) bool { return !m.accounts.Loading() && m.accounts.Count() > 0 })
+	d.until("the first page", func(m *Model) bool { return !m.views.accounts.Loading() && m.views.accounts.Count() > 0 })
 	d.wantRows(
 		"ACCT#a1 email=ada@x.io username=ada",
 		"└ UNIQ#EMAIL#ada@x.io owner ACCT#a1",
@@ -105,7 +105,7 @@ func TestNextProblem(t *testing.T) {
 	}
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	for i, want := range []string{
 		"UNIQ#EMAIL#carol@x.io email owner ACCT#z9 foreign",
 		"UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate",
@@ -139,8 +139,8 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.detail.Shown() || d.m.view != viewAccounts || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
-		t.Fatalf("esc: detail %v, view %d, selected %q", d.m.detail.Shown(), d.m.view, d.selected())
+	if d.m.layers.detail.Shown() || d.m.views.shown != viewAccounts || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#a1") {
+		t.Fatalf("esc: detail %v, view %d, selected %q", d.m.layers.detail.Shown(), d.m.views.shown, d.selected())
 	}
 
 	d.press("n", "enter") // bob's missing username lock
@@ -161,7 +161,7 @@ func TestDetail(t *testing.T) {
 	}
 
 	d.press("g", "enter") // the orphan UNIQ#EMAIL#old@x.io (g skips its heading): read on demand
-	d.until("the orphan's detail", func(m *Model) bool { return m.detail.Shown() })
+	d.until("the orphan's detail", func(m *Model) bool { return m.layers.detail.Shown() })
 	screen = d.screen()
 	for _, want := range []string{`"PK": {"S": "UNIQ#EMAIL#old@x.io"},`, `"owner": {"S": "ACCT#a1"}`, "why: orphan_lock: no account holds email = old@x.io"} {
 		if !strings.Contains(screen, want) {
@@ -169,12 +169,12 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.detail.Shown() || d.m.view != viewAccounts {
-		t.Errorf("esc from the orphan's detail: detail %v, view %d:\n%s", d.m.detail.Shown(), d.m.view, d.screen())
+	if d.m.layers.detail.Shown() || d.m.views.shown != viewAccounts {
+		t.Errorf("esc from the orphan's detail: detail %v, view %d:\n%s", d.m.layers.detail.Shown(), d.m.views.shown, d.screen())
 	}
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.press("j", "j", "enter") // UNIQ#EMAIL#carol@x.io
 	screen = d.screen()
 	for _, want := range []string{"lock UNIQ#EMAIL#carol@x.io  (foreign)", `"owner": {"S": "ACCT#z9"}`} {
@@ -183,8 +183,8 @@ func TestDetail(t *testing.T) {
 		}
 	}
 	d.press("esc")
-	if d.m.detail.Shown() || d.m.view != viewLocks {
-		t.Errorf("esc from a lock of the locks view: detail %v, view %d", d.m.detail.Shown(), d.m.view)
+	if d.m.layers.detail.Shown() || d.m.views.shown != viewLocks {
+		t.Errorf("esc from a lock of the locks view: detail %v, view %d", d.m.layers.detail.Shown(), d.m.views.shown)
 	}
 }
 
@@ -195,7 +195,7 @@ func TestSwitchViews(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.ready()
-	if d.m.locks.Shown() || d.m.locks.Count() > 0 || store.Calls("LocksPage") > 0 {
+	if d.m.views.locks.Shown() || d.m.views.locks.Count() > 0 || store.Calls("LocksPage") > 0 {
 		t.Fatal("locks are read before the locks view is shown")
 	}
 	marks := map[view]string{
@@ -211,23 +211,23 @@ func TestSwitchViews(t *testing.T) {
 		{"2", viewLocks}, {"3", viewProblems}, {"1", viewAccounts}, {"3", viewProblems}, {"esc", viewAccounts},
 	} {
 		d.press(s.key)
-		d.until("the locks", func(m *Model) bool { return !m.locks.Loading() })
-		if d.m.view != s.want {
-			t.Fatalf("step %d (%s): view %d, want %d", i, s.key, d.m.view, s.want)
+		d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() })
+		if d.m.views.shown != s.want {
+			t.Fatalf("step %d (%s): view %d, want %d", i, s.key, d.m.views.shown, s.want)
 		}
 		if d.rowIndex(marks[s.want]) < 0 {
 			t.Fatalf("step %d (%s): no %q on screen:\n%s", i, s.key, marks[s.want], d.screen())
 		}
 	}
-	if n := d.m.locks.Count(); n != 12 {
+	if n := d.m.views.locks.Count(); n != 12 {
 		t.Errorf("%d locks loaded, want 12", n)
 	}
 	// enter on a problem jumps to its rows, pinned on top of the accounts.
 	d.press("3", "enter") // the first problem is selected: headings take no cursor
-	d.until("the jump", func(m *Model) bool { return !m.search.Busy() })
+	d.until("the jump", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
-	if d.m.view != viewAccounts {
-		t.Fatalf("enter on a problem: view %d", d.m.view)
+	if d.m.views.shown != viewAccounts {
+		t.Fatalf("enter on a problem: view %d", d.m.views.shown)
 	}
 	d.wantRows("missing_lock username=bob", "ACCT#b2", "└ UNIQ#EMAIL#bob@x.io", "└ UNIQ#HANDLE#bob expected, not found missing")
 }
@@ -260,7 +260,7 @@ func TestSearch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d.search(tt.q)
-		if err := d.m.search.Err(); err != nil {
+		if err := d.m.layers.search.Err(); err != nil {
 			t.Fatalf("search %s: %v", tt.q, err)
 		}
 		d.wantRows(tt.want...)
@@ -284,14 +284,14 @@ func TestSearch(t *testing.T) {
 	d.press("/")
 	d.typeText("ada")
 	d.press("esc")
-	if d.m.search.Typing() || d.m.search.Busy() || d.rowIndex("search:") >= 0 {
+	if d.m.layers.search.Typing() || d.m.layers.search.Busy() || d.rowIndex("search:") >= 0 {
 		t.Errorf("esc in the search field searched:\n%s", d.screen())
 	}
 	// Keys typed in the field are text, not commands.
 	d.press("/")
 	d.typeText("q2?")
-	if d.quit || d.m.view != viewAccounts || d.m.search.Value() != "q2?" {
-		t.Errorf("typing q2? in the field: quit %v, view %d, value %q", d.quit, d.m.view, d.m.search.Value())
+	if d.quit || d.m.views.shown != viewAccounts || d.m.layers.search.Value() != "q2?" {
+		t.Errorf("typing q2? in the field: quit %v, view %d, value %q", d.quit, d.m.views.shown, d.m.layers.search.Value())
 	}
 	d.press("esc")
 }
@@ -303,20 +303,20 @@ func TestGLoadsToTheEnd(t *testing.T) {
 	store := fakeMany(400)
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
 	d.ready()
-	first := d.m.accounts.Count()
-	if first >= 400 || d.m.accounts.Done() {
+	first := d.m.views.accounts.Count()
+	if first >= 400 || d.m.views.accounts.Done() {
 		t.Fatalf("the first page holds %d of 400 accounts: the test needs more than one page", first)
 	}
 	if !strings.Contains(d.screen(), "accounts loaded, more below") {
 		t.Errorf("status does not say more are below:\n%s", d.screen())
 	}
 	d.press("G")
-	d.until("every page", func(m *Model) bool { return m.accounts.Done() && !m.accounts.Loading() })
+	d.until("every page", func(m *Model) bool { return m.views.accounts.Done() && !m.views.accounts.Loading() })
 	d.settle()
-	if n := d.m.accounts.Count(); n != 400 {
+	if n := d.m.views.accounts.Count(); n != 400 {
 		t.Fatalf("%d accounts after G, want 400", n)
 	}
-	if c, n := d.m.accounts.Cursor(), d.m.accounts.Len(); c != n-1 {
+	if c, n := d.m.views.accounts.Cursor(), d.m.views.accounts.Len(); c != n-1 {
 		t.Errorf("cursor %d after G, want the last row %d", c, n-1)
 	}
 	if got := fields(d.selected()); !strings.HasPrefix(got, "▸ └ UNIQ#HANDLE#") {
@@ -326,8 +326,8 @@ func TestGLoadsToTheEnd(t *testing.T) {
 		t.Errorf("status:\n%s", d.screen())
 	}
 	d.press("g")
-	if d.m.accounts.Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
-		t.Errorf("g: cursor %d", d.m.accounts.Cursor())
+	if d.m.views.accounts.Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
+		t.Errorf("g: cursor %d", d.m.views.accounts.Cursor())
 	}
 }
 
@@ -344,25 +344,25 @@ func TestReload(t *testing.T) {
 	}
 	d.press("j", "j", "r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") == 2
+		return !m.views.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") == 2
 	})
 	d.settle()
 	d.wantRows("ACCT#b3 email=bea@x.io username=bea problem", "└ UNIQ#EMAIL#bea@x.io owner ACCT#b3 ok", "└ UNIQ#HANDLE#bea expected, not found missing")
 	if !strings.Contains(d.lines()[1], "missing 2") {
 		t.Errorf("the check did not run again: %q", d.lines()[1])
 	}
-	if n := d.m.accounts.Count(); n != 8 {
+	if n := d.m.views.accounts.Count(); n != 8 {
 		t.Errorf("%d accounts after reload, want 8 (none twice)", n)
 	}
 
 	// In the locks view, r reads the locks again.
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	store.Put(tablePlaceholder, lock("UNIQ#HANDLE#bea", "ACCT#b3"))
 	d.press("r")
-	d.until("the locks again", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
-	if d.rowIndex("UNIQ#HANDLE#bea username owner ACCT#b3") < 0 || d.m.locks.Count() != 14 {
-		t.Errorf("after r in the locks view, %d locks:\n%s", d.m.locks.Count(), d.screen())
+	d.until("the locks again", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	if d.rowIndex("UNIQ#HANDLE#bea username owner ACCT#b3") < 0 || d.m.views.locks.Count() != 14 {
+		t.Errorf("after r in the locks view, %d locks:\n%s", d.m.views.locks.Count(), d.screen())
 	}
 }
 

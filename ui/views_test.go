@@ -19,7 +19,7 @@ func TestLocksViewCallsDuplicatesSo(t *testing.T) {
 	d := newDriver(t, Options{Store: fakePlanted()}, 100, 30)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	d.wantRows("UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate")
 	d.press("n", "n")
 	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); got != "UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate" {
@@ -67,12 +67,12 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
 	d.settle()
 	d.press("2")
-	if d.m.locks.Done() {
+	if d.m.views.locks.Done() {
 		t.Fatalf("the first page read every lock: the test needs more")
 	}
 	d.press("G")
-	if !d.m.locks.Done() || d.m.locks.Count() != 400 {
-		t.Fatalf("after one G: %d locks loaded, done %v", d.m.locks.Count(), d.m.locks.Done())
+	if !d.m.views.locks.Done() || d.m.views.locks.Count() != 400 {
+		t.Fatalf("after one G: %d locks loaded, done %v", d.m.views.locks.Count(), d.m.views.locks.Done())
 	}
 	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); !strings.HasPrefix(got, "UNIQ#HANDLE#u0399") {
 		t.Errorf("after G, selected %q, want the last lock", got)
@@ -84,13 +84,13 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 func TestEmptyStatesSaySo(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Store: fake()}, 100, 30)
-	d.until("the first page and the check", func(m *Model) bool { return !m.accounts.Loading() && m.check.Report() != nil })
+	d.until("the first page and the check", func(m *Model) bool { return !m.views.accounts.Loading() && m.check.Report() != nil })
 	d.settle()
 	if !strings.Contains(d.screen(), "this table is empty") {
 		t.Errorf("an empty table:\n%s", d.screen())
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.locks.Done() && !m.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
 	if !strings.Contains(d.screen(), "no locks") {
 		t.Errorf("no locks:\n%s", d.screen())
 	}
@@ -214,7 +214,7 @@ func TestProblemsViewKnowsTheCheckFailedWithoutAFrame(t *testing.T) {
 	store.Fail("Check", errors.New("throttled"))
 	d := newDriver(t, Options{Store: store}, 100, 30)
 	d.until("the check to fail", func(m *Model) bool { return m.check.Err() != nil })
-	if s := d.m.problems.View(); !strings.Contains(s, "the check failed") {
+	if s := d.m.views.problems.View(); !strings.Contains(s, "the check failed") {
 		t.Errorf("the problems view as kept does not know the check failed: %q", s)
 	}
 }

@@ -22,7 +22,7 @@ import (
 func pinAccount(d *driver, q string) {
 	d.t.Helper()
 	d.search(q)
-	d.until("the search result", func(m *Model) bool { return m.accounts.Pinned() && !m.search.Busy() })
+	d.until("the search result", func(m *Model) bool { return m.views.accounts.Pinned() && !m.layers.search.Busy() })
 }
 
 // waitScreen waits until the screen shows text.
@@ -112,7 +112,7 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 	}
 	d.press("esc")
 	waitScreen(d, "the form again, values kept", "bob@x.io")
-	if !d.m.write.Open() || d.m.write.Stage() != dialog.StageForm {
+	if !d.m.layers.write.Open() || d.m.layers.write.Stage() != dialog.StageForm {
 		t.Fatalf("esc did not go back to the form:\n%s", d.screen())
 	}
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["email"].S != "ada@x.io" {
@@ -200,7 +200,7 @@ func TestDuplicateIsLeftToAPerson(t *testing.T) {
 		d.until("the explanation", func(m *Model) bool {
 			return strings.Contains(strings.Join(strings.Fields(d.screen()), " "), why)
 		})
-		if !strings.Contains(d.status(), why) || d.m.write.Open() || store.Calls("Execute") != 0 {
+		if !strings.Contains(d.status(), why) || d.m.layers.write.Open() || store.Calls("Execute") != 0 {
 			t.Errorf("%s: its %s not refused on the status line, or something was sent:\n%s", c.account, c.kind, d.screen())
 		}
 	}
@@ -214,7 +214,7 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 	d.ready()
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
-		if d.m.write.Open() {
+		if d.m.layers.write.Open() {
 			t.Fatalf("%s opened a write dialog on a read-only store", k)
 		}
 		// Nothing happening in silence looks like a broken key: say why.
@@ -239,7 +239,7 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	d.press("e")
 	waitScreen(d, "the form", "rename ACCT#a1")
 	d.press("esc")
-	if d.m.write.Open() || d.m.view != viewAccounts {
+	if d.m.layers.write.Open() || d.m.views.shown != viewAccounts {
 		t.Fatalf("esc did not close the dialog:\n%s", d.screen())
 	}
 }
@@ -279,7 +279,7 @@ func TestTooSmallTakesNoKeys(t *testing.T) {
 	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["username"].S != "ada" {
 		t.Fatalf("a key pressed on the too-small screen sent the rename: %v", a.Item["username"])
 	}
-	if d.m.write.Stage() != dialog.StagePreview || !strings.Contains(d.screen(), "put lock UNIQ#HANDLE#adele") {
+	if d.m.layers.write.Stage() != dialog.StagePreview || !strings.Contains(d.screen(), "put lock UNIQ#HANDLE#adele") {
 		t.Fatalf("the preview is not as it was:\n%s", d.screen())
 	}
 	d.send(tea.WindowSizeMsg{Width: 50, Height: 12})
@@ -329,7 +329,7 @@ func TestCopyAndSaveTheRequest(t *testing.T) {
 	if b, _ := os.ReadFile(files[0]); strings.TrimSpace(string(b)) != d.clipboard {
 		t.Errorf("the file is not the request copied:\n%s", b)
 	}
-	if !d.m.write.Open() || d.m.write.Stage() != dialog.StagePreview {
+	if !d.m.layers.write.Open() || d.m.layers.write.Stage() != dialog.StagePreview {
 		t.Fatalf("c or w left the preview:\n%s", d.screen())
 	}
 }

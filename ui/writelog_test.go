@@ -34,7 +34,7 @@ func sendAndLeave(d *driver, outcome string) {
 	d.press("enter")
 	waitScreen(d, "the result", outcome)
 	d.press("esc", "esc")
-	if d.m.write.Open() {
+	if d.m.layers.write.Open() {
 		d.t.Fatalf("the dialog is still open:\n%s", d.screen())
 	}
 }
@@ -114,20 +114,20 @@ func TestWritesLogListsTheWritesNewestFirst(t *testing.T) {
 	}
 	// enter shows all of it; esc goes back to the log.
 	d.press("enter")
-	if s := d.screen(); !d.m.detail.Shown() || !strings.Contains(s, "write #2: rename") || !strings.Contains(s, "token      "+tokens[1]) {
+	if s := d.screen(); !d.m.layers.detail.Shown() || !strings.Contains(s, "write #2: rename") || !strings.Contains(s, "token      "+tokens[1]) {
 		t.Fatalf("enter on #2:\n%s", s)
 	}
 	d.press("esc")
-	if !d.m.writelog.Shown() || d.m.detail.Shown() {
+	if !d.m.layers.writelog.Shown() || d.m.layers.detail.Shown() {
 		t.Fatalf("esc from the detail does not go back to the log:\n%s", d.screen())
 	}
 	// The keys of the list under it do nothing while the log is shown.
 	d.press("e", "d")
-	if d.m.write.Open() {
+	if d.m.layers.write.Open() {
 		t.Fatalf("a key for the list under the log opened a dialog:\n%s", d.screen())
 	}
 	d.press("esc")
-	if d.m.writelog.Shown() {
+	if d.m.layers.writelog.Shown() {
 		t.Fatalf("esc leaves the log open:\n%s", d.screen())
 	}
 }
@@ -187,7 +187,7 @@ func undoAnOlderWrite(t *testing.T, store Backend) {
 		t.Errorf("#1 does not say it was taken back:\n%s", d.screen())
 	}
 	d.press("u")
-	if d.m.write.Open() || !strings.Contains(d.screen(), "#1 was taken back by #3: u on #3 puts it back") {
+	if d.m.layers.write.Open() || !strings.Contains(d.screen(), "#1 was taken back by #3: u on #3 puts it back") {
 		t.Fatalf("u on a write taken back:\n%s", d.screen())
 	}
 
@@ -236,7 +236,7 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 			t.Errorf("the log does not say %q:\n%s", want, d.screen())
 		}
 		d.press("u")
-		if status := d.lines()[len(d.lines())-2]; d.m.write.Open() || !strings.Contains(status, "not offered for undo") {
+		if status := d.lines()[len(d.lines())-2]; d.m.layers.write.Open() || !strings.Contains(status, "not offered for undo") {
 			t.Errorf("u on a write that wrote nothing: the status says %q:\n%s", status, d.screen())
 		}
 		d.press("down")
@@ -247,7 +247,7 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 	// u over the lists takes back the newest committed write: there is
 	// none.
 	d.press("esc", "u")
-	if d.m.write.Open() || !strings.Contains(d.screen(), "nothing to undo: no write of this session has committed") {
+	if d.m.layers.write.Open() || !strings.Contains(d.screen(), "nothing to undo: no write of this session has committed") {
 		t.Errorf("u with no committed write:\n%s", d.screen())
 	}
 }

@@ -125,8 +125,8 @@ func FirstWant(height, constraints int) int {
 }
 
 // New returns the accounts view, loading: Init asks for the first page.
-func New(ctx context.Context, backend Backend, r *rows.Renderer, km KeyMap) Model {
-	src := newSource(r, km.Unpin.Help().Key)
+func New(ctx context.Context, backend Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
+	src := newSource(r, c, km.Unpin.Help().Key)
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
@@ -193,10 +193,6 @@ func (m Model) Init() tea.Cmd {
 	}
 	return m.load(m.paging.Request(), backend.Cursor{}, false)
 }
-
-// UseItems makes the view keep its accounts in c, the item cache the
-// other views share, instead of its own.
-func (m *Model) UseItems(c *items.Cache) { m.src.items = c }
 
 // SetFirst hands the view a first page asked for before it existed.
 func (m *Model) SetFirst(first FirstPage) { m.first = first }
@@ -303,11 +299,14 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 	}
 }
 
-// SetReport marks the duplicates dup a finished check found (report r's),
-// and shows its orphan locks on top.
-func (m *Model) SetReport(r *model.Report, dup model.OthersHold) {
+// Judged shows what the finished check the item cache holds found: its
+// rows are judged by the cache, its orphan locks go on top.
+func (m *Model) Judged() {
+	r := m.src.items.Report()
+	if r == nil {
+		return
+	}
 	m.emptyTable = r.ScannedItems == 0
-	m.src.items.SetReport(r, dup)
 	if p := m.src.pin; p != nil && p.Problem != nil {
 		p.fixed = !m.src.items.Reports(*p.Problem)
 	}

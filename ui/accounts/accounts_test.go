@@ -11,6 +11,7 @@ import (
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
 )
@@ -22,7 +23,7 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	b := uitest.New(sc)
 	b.Put(sc.Table, dynamotest.Account("ACCT#a1", "ada@x.io", "ada"))
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(100, 26)
 
 	stale := m.Init()
@@ -47,7 +48,7 @@ func firstOf120() (*uitest.Backend, Model) {
 		b.Put(sc.Table, dynamotest.Account(fmt.Sprintf("ACCT#%03d", i), fmt.Sprintf("u%d@x.io", i), fmt.Sprintf("u%d", i)))
 	}
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(100, 10)
 	m, _ = m.Update(m.Init()())
 	return b, m

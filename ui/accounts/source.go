@@ -90,9 +90,9 @@ func sameLock(p, q model.Problem) bool {
 
 func (d *source) Generation() int { return d.generation }
 
-func newSource(r *rows.Renderer, unpin string) *source {
+func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, items: items.New(r.Schema), many: many, index: map[string]int{}, unpin: unpin}
+	return &source{r: r, items: c, many: many, index: map[string]int{}, unpin: unpin}
 }
 
 // id is the key of the account a row refers to.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 )
 
@@ -73,9 +74,10 @@ type Model struct {
 	// that asked for it, whatever keys came since (Drop leaves it).
 	opened reqID
 	item   model.Item // the item shown
-	// part is the partition read so far, partNext where it goes on;
-	// partLoading while a page is read.
-	part        []model.Item
+	// part names the partition's items read so far in the item cache,
+	// partNext where it goes on; partLoading while a page is read.
+	items       *items.Cache
+	part        []string
 	partNext    backend.Cursor
 	partLoading bool
 	err         error
@@ -85,8 +87,9 @@ type Model struct {
 	lines       []string // as rendered, wrapped to the width when shown
 }
 
-// New returns a closed detail view reading through reader.
-func New(ctx context.Context, reader Reader, km KeyMap) Model {
+// New returns a closed detail view reading through reader, keeping the
+// partitions it reads in c.
+func New(ctx context.Context, reader Reader, c *items.Cache, km KeyMap) Model {
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{
 		PageDown:     km.PageDown,
@@ -98,7 +101,7 @@ func New(ctx context.Context, reader Reader, km KeyMap) Model {
 		Left:         km.Left,
 		Right:        km.Right,
 	}
-	return Model{ctx: ctx, reader: reader, km: km, vp: vp}
+	return Model{ctx: ctx, reader: reader, items: c, km: km, vp: vp}
 }
 
 // KeyMap returns the detail's bindings as they work now, for help: More
@@ -156,7 +159,11 @@ func (m Model) render() []string {
 	lines := m.pending.Render(m.item)
 	if p := m.pending.Partition; p != nil {
 		more := !m.partNext.Done()
-		lines = append(lines, p.Lines(m.part, more)...)
+		part := make([]model.Item, len(m.part))
+		for i, k := range m.part {
+			part[i] = m.items.Item(k)
+		}
+		lines = append(lines, p.Lines(part, more)...)
 		if more {
 			h := m.km.More.Help()
 			lines = append(lines, "  … more below: "+h.Key+" reads the next "+rows.Count(PartitionPageSize))
@@ -209,14 +216,14 @@ func (m *Model) onItem(msg ItemMsg) {
 		if m.err = msg.err; msg.err != nil {
 			return
 		}
-		m.part, m.partNext = append(m.part, msg.part.Items...), msg.part.Next
+		m.part, m.partNext = m.keep(m.part, msg.part.Items), msg.part.Next
 		m.lines = m.render()
 		m.vp.SetContentLines(rows.Wrap(m.lines, m.vp.Width()))
 	case msg.req != m.req:
 	case msg.err != nil:
 		m.err = msg.err
 	default:
-		m.item, m.part, m.partNext = msg.item, msg.part.Items, msg.part.Next
+		m.item, m.part, m.partNext = msg.item, m.keep(nil, msg.part.Items), msg.part.Next
 		m.show(m.pending.Title, m.render())
 	}
 }
@@ -322,4 +329,13 @@ func writeValue(lines *[]string, indent, prefix string, v model.Value, suffix st
 	default: // B, BS, BOOL, NULL: nothing from the table reaches the screen raw
 		*lines = append(*lines, indent+prefix+v.DynamoJSON()+suffix)
 	}
+}
+
+// keep puts the items of a partition's page in the cache and adds their
+// names to names.
+func (m Model) keep(names []string, page []model.Item) []string {
+	for _, it := range page {
+		names = append(names, m.items.PutItem(it))
+	}
+	return names
 }

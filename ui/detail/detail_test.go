@@ -12,7 +12,12 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/items"
 )
+
+// cache is the item cache of the table the tests read, "t" keyed by PK
+// and SK.
+func cache() *items.Cache { return items.New(&model.Schema{Table: "t", PK: "PK", SK: "SK"}) }
 
 func TestItemLinesOfEveryKind(t *testing.T) {
 	it := model.Item{
@@ -116,7 +121,7 @@ func TestItemLinesShowHostileStringsEscaped(t *testing.T) {
 }
 
 func TestModelScrollsTheText(t *testing.T) {
-	m := detail.New(context.Background(), nil, detail.DefaultKeyMap())
+	m := detail.New(context.Background(), nil, cache(), detail.DefaultKeyMap())
 	var lines []string
 	for i := range 40 {
 		lines = append(lines, fmt.Sprintf("line %d", i))
@@ -191,7 +196,7 @@ func TestOpenReadsTheItemNow(t *testing.T) {
 		}
 		return detail.ItemLines(it)
 	}}
-	m := detail.New(context.Background(), r, detail.DefaultKeyMap())
+	m := detail.New(context.Background(), r, cache(), detail.DefaultKeyMap())
 	m.SetSize(40, 5)
 	m, cmd := m.Open(open)
 	if m.Shown() || cmd == nil {
@@ -227,7 +232,7 @@ func TestOpenListsThePartition(t *testing.T) {
 			}
 			return lines
 		}}}
-	m := detail.New(context.Background(), r, detail.DefaultKeyMap())
+	m := detail.New(context.Background(), r, cache(), detail.DefaultKeyMap())
 	m.SetSize(40, 5)
 	m, cmd := m.Open(open)
 	m, _ = m.Update(cmd())

@@ -28,6 +28,9 @@ type Cache struct {
 	lockStatus map[lockID]model.LockStatus
 	// locks are the lock items paged in, by LockKey.
 	locks map[string]model.Lock
+	// others are the other items read (the items view's, a partition's),
+	// by LockKey.
+	others map[string]model.Item
 	// drift says an account was read showing something else than what
 	// was held for it: the table changed since.
 	drift bool
@@ -104,7 +107,7 @@ func (c *Cache) Status(id string, ci int) model.LockStatus {
 // anew).
 func (c *Cache) SetReport(r *model.Report, dup model.OthersHold) {
 	if r != nil && r == c.report {
-		return // each view that shows the report hands it over
+		return // the same report again: judged already
 	}
 	c.report, c.dup, c.lockStatus = r, dup, nil
 	if r == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
 )
@@ -37,7 +38,7 @@ func (endless) ReadConsistent(context.Context, []model.KeyRef, func(string, mode
 func BenchmarkPageUnderFilter(b *testing.B) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	st := styles.New(true)
-	m := New(context.Background(), endless{sc: &sc}, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m := New(context.Background(), endless{sc: &sc}, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(120, 100_000/3+1) // the first page: 100k locks
 	m, _ = m.Update(m.Show()())
 	m.SetSize(120, 38)

@@ -55,8 +55,8 @@ type Model struct {
 }
 
 // New returns the locks view, empty until Show.
-func New(ctx context.Context, b Backend, r *rows.Renderer, km KeyMap) Model {
-	lk := &look{r: r, items: items.New(r.Schema)}
+func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
+	lk := &look{r: r, items: c}
 	read := func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.Lock], error) {
 		page, err := b.LocksPage(ctx, from, want)
 		return pager.Page[model.Lock]{Rows: page.Locks, Next: page.Next}, err
@@ -218,14 +218,6 @@ func (m *Model) Retry() tea.Cmd {
 	}
 	return nil
 }
-
-// SetReport gives each lock its status from a finished check's report r
-// and its duplicate values dup.
-func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.look.items.SetReport(r, dup) }
-
-// UseItems makes the view judge its locks by c, the item cache the other
-// views share, instead of its own.
-func (m *Model) UseItems(c *items.Cache) { m.look.items = c }
 
 // DisableWrites turns off the key that asks for a write.
 func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }

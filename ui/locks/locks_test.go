@@ -15,6 +15,7 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
 )
@@ -34,7 +35,7 @@ func shown(t *testing.T, b *uitest.Backend, km KeyMap) Model {
 	t.Helper()
 	sc := b.Schema()
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, km)
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), km)
 	m.SetSize(100, 10)
 	if cmd := m.Prefetch(); cmd != nil || b.Calls("LocksPage") != 0 {
 		t.Fatalf("the view read before it was shown: %d reads", b.Calls("LocksPage"))
@@ -85,7 +86,7 @@ func TestLocksListedWithTheirStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.SetReport(&r, r.Duplicates())
+	m.look.items.SetReport(&r, r.Duplicates())
 	view = ansi.Strip(m.View())
 	if strings.Contains(view, "checking") {
 		t.Errorf("still checking after the report:\n%s", view)
@@ -111,7 +112,7 @@ func TestStalePageDropped(t *testing.T) {
 	b := fixture()
 	sc := b.Schema()
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(100, 10)
 	stale := m.Show()
 	reload := m.Reload()
@@ -168,7 +169,7 @@ func TestNextProblemSeeksTheOrphan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.SetReport(&r, r.Duplicates())
+	m.look.items.SetReport(&r, r.Duplicates())
 	m, _ = press(m, 'n')
 	if s := selected(m); !strings.Contains(s, "ghost") {
 		t.Fatalf("n selected %q, want the orphan", s)
@@ -213,7 +214,7 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	b := fixture()
 	sc := b.Schema()
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(100, 1) // 3 rows a page: 3 of the 4 locks
 	m, _ = m.Update(m.Show()())
 	if m.Count() != 3 || m.Done() {

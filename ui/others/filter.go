@@ -1,13 +1,13 @@
 package others
 
 import (
-	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 )
 
 // Match reports whether item it shows q (pager.Look): its key or its
 // attributes, as its row shows them.
-func (l look) Match(it model.Item, q string) bool {
+func (l look) Match(k, q string) bool {
+	it := l.items.Item(k)
 	return browser.Contains(l.r.ItemKey(it), q) || browser.Contains(l.r.ItemAttrs(it), q)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
 )
@@ -30,20 +31,23 @@ type ShowMsg struct{}
 // PageMsg answers a page request.
 type PageMsg = pager.PageMsg[model.Item]
 
-// Model is the items view.
+// Model is the items view. It keeps the items it reads in the item
+// cache, and lists their names there.
 type Model struct {
 	km    KeyMap
 	r     *rows.Renderer
-	pager pager.Model[model.Item, model.Item]
+	items *items.Cache
+	pager pager.Model[model.Item, string]
 }
 
-// New returns the items view, empty until Show.
-func New(ctx context.Context, b Backend, r *rows.Renderer, km KeyMap) Model {
+// New returns the items view, empty until Show, keeping what it reads
+// in c.
+func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
 	read := func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.Item], error) {
 		page, err := b.OthersPage(ctx, from, want)
 		return pager.Page[model.Item]{Rows: page.Items, Next: page.Next}, err
 	}
-	return Model{km: km, r: r, pager: pager.New(ctx, read, look{r}, r, km.KeyMap)}
+	return Model{km: km, r: r, items: c, pager: pager.New(ctx, read, look{r, c}, r, km.KeyMap)}
 }
 
 // ShortHelp is the help line's part for this view.
@@ -88,10 +92,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // open asks for the detail of the selected item, read again now.
 func (m Model) open() tea.Cmd {
-	it, ok := m.pager.Selected()
+	k, ok := m.pager.Selected()
 	if !ok {
 		return nil
 	}
+	it := m.items.Item(k)
 	ref := m.ref(it)
 	return events.Emit(detail.OpenMsg{Title: "item " + m.r.ItemKey(it), Read: &ref,
 		Render: func(it model.Item) []string {
@@ -105,11 +110,11 @@ func (m Model) open() tea.Cmd {
 // SelectedRef is the key of the selected item, for the detail and the
 // copy keys.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	it, ok := m.pager.Selected() // none loaded, or none the filter keeps
+	k, ok := m.pager.Selected() // none loaded, or none the filter keeps
 	if !ok {
 		return model.KeyRef{}, false
 	}
-	return m.ref(it), true
+	return m.ref(m.items.Item(k)), true
 }
 
 func (m Model) ref(it model.Item) model.KeyRef {
@@ -135,15 +140,19 @@ func (m Model) Done() bool { return m.pager.Done() }
 func (m Model) Count() int { return m.pager.Count() }
 
 // look is how an item of the view looks (pager.Look): its key and its
-// attributes, in columns with the items around it.
-type look struct{ r *rows.Renderer }
+// attributes, in columns with the items around it. The list keeps the
+// items' names in the cache.
+type look struct {
+	r     *rows.Renderer
+	items *items.Cache
+}
 
-func (l look) Keep(it model.Item) model.Item { return it }
+func (l look) Keep(it model.Item) string { return l.items.PutItem(it) }
 
-func (l look) Cells(it model.Item) rows.Cells { return l.r.OtherCells(it) }
+func (l look) Cells(k string) rows.Cells { return l.r.OtherCells(l.items.Item(k)) }
 
 func (l look) Empty() string {
 	return "no item of " + model.Printable(l.r.Schema.Table) + " is other than an account or a lock"
 }
 
-var _ pager.Look[model.Item, model.Item] = look{}
+var _ pager.Look[model.Item, string] = look{}

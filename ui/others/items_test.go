@@ -16,6 +16,7 @@ import (
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
 )
@@ -34,7 +35,7 @@ func fixture(n int) *uitest.Backend {
 func newView(b *uitest.Backend, km KeyMap) Model {
 	sc := b.Schema()
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, km)
+	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), km)
 	m.SetSize(100, 5)
 	return m
 }
@@ -172,7 +173,7 @@ func (scanning) OthersPage(_ context.Context, from backend.Cursor, _ int) (backe
 func TestNoneFoundYetSaysSo(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	st := styles.New(true)
-	m := New(context.Background(), scanning{}, &rows.Renderer{Schema: &sc, Styles: &st}, DefaultKeyMap())
+	m := New(context.Background(), scanning{}, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(100, 5)
 	m, cmd := m.Update(m.Show()())
 	if cmd == nil || m.Count() != 0 {

@@ -22,6 +22,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/textfield"
 )
@@ -70,9 +71,9 @@ type Model struct {
 	req           reqID
 	status        string
 	err           error
-	// known are the holders of each value the finished check found
-	// shared or unlocked, so that a search need not look them up.
-	known map[heldValue][]string
+	// items hold the finished check's report, whose holders of each value
+	// it found shared or unlocked a search need not look up.
+	items *items.Cache
 }
 
 // heldValue is a normalized value of one constraint.
@@ -83,7 +84,7 @@ type heldValue struct {
 
 // New returns a closed search field; searches post their progress and
 // answers to pump.
-func New(ctx context.Context, backend Backend, schema *model.Schema, pump events.Pump, km KeyMap) Model {
+func New(ctx context.Context, backend Backend, schema *model.Schema, c *items.Cache, pump events.Pump, km KeyMap) Model {
 	in := textfield.New()
 	in.Prompt = "/"
 	var attrs []string
@@ -93,20 +94,21 @@ func New(ctx context.Context, backend Backend, schema *model.Schema, pump events
 	one, _ := schema.Nouns()
 	in.Placeholder = "filter: " + strings.Join(attrs, ", ") + ", " + one + " id…" // email, username, account id
 	in.CharLimit = 2048
-	return Model{ctx: ctx, backend: backend, schema: schema, pump: pump, km: km, input: in}
+	return Model{ctx: ctx, backend: backend, schema: schema, items: c, pump: pump, km: km, input: in}
 }
 
-// SetReport takes the holders a finished check found for its
+// known are the holders a finished check (r) found for its
 // duplicate_value and missing_lock problems: a search for such a value
 // lists them all without looking them up.
-func (m *Model) SetReport(r *model.Report) {
-	m.known = map[heldValue][]string{}
+func known(r *model.Report) map[heldValue][]string {
+	held := map[heldValue][]string{}
 	for _, p := range r.Problems {
 		if p.Kind == model.DuplicateValue || p.Kind == model.MissingLock {
 			k := heldValue{p.ConstraintIndex(), p.Value}
-			m.known[k] = append(m.known[k], p.Accounts...)
+			held[k] = append(held[k], p.Accounts...)
 		}
 	}
+	return held
 }
 
 // Open opens the field holding the filter in force (q, "" for none).
@@ -200,7 +202,8 @@ func (m Model) Find(q string) (Model, tea.Cmd) {
 	}
 	m.status = "searching for " + model.Printable(q) + "…"
 	ctx, b, o := m.ctx, m.backend, backend.FindOptions{}
-	if known := m.known; known != nil {
+	if r := m.items.Report(); r != nil {
+		known := known(r)
 		o.Known = func(ci int, v string) []string { return known[heldValue{ci, v}] }
 	}
 	return m.start(func(progress func(string, int64)) (accounts.Pin, error) {

@@ -19,6 +19,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 )
 
 // field returns a closed search field over ada and bob, and the pump its
@@ -31,7 +32,7 @@ func field(t *testing.T, km KeyMap) (Model, *uitest.Backend, events.Pump) {
 	)
 	pump := events.NewPump()
 	sc := b.Schema()
-	m := New(context.Background(), b, &sc, pump, km)
+	m := New(context.Background(), b, &sc, items.New(&sc), pump, km)
 	m.SetSize(80, 1)
 	return m, b, pump
 }
@@ -268,7 +269,7 @@ func TestSearchJudgesAtTheBackendsClock(t *testing.T) {
 			lock["ttl"] = model.N(strconv.FormatInt(at.Add(c.ttl).Unix(), 10))
 			b.Put(sc.Table, lock)
 			pump := events.NewPump()
-			m := New(context.Background(), b, &sc, pump, DefaultKeyMap())
+			m := New(context.Background(), b, &sc, items.New(&sc), pump, DefaultKeyMap())
 			m.SetSize(80, 1)
 			m = typeIn(t, m, "kept@x.io")
 			m, cmd := m.Update(press(tea.KeyEnter))

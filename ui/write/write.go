@@ -24,6 +24,7 @@ import (
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
 	"github.com/locktable/locktable/writes"
@@ -132,12 +133,14 @@ type Model struct {
 	schema  *model.Schema
 	st      *styles.Styles
 	km      dialog.KeyMap
-	report  *model.Report    // the last finished check's
-	dup     model.OthersHold // its duplicate values (nil before it)
-	dialog  *dialog.Model    // nil when closed
-	req     reqID
-	op      operation
-	id      string // the account a rename or delete is about
+	// items hold the last finished check's report and its duplicate
+	// values: the values others hold, its findings the candidates of a
+	// holder lookup.
+	items  *items.Cache
+	dialog *dialog.Model // nil when closed
+	req    reqID
+	op     operation
+	id     string // the account a rename or delete is about
 	// seen is that account as the screen showed it: a rename or delete
 	// from here is guarded on it (model.Planner.Rename).
 	seen model.Item
@@ -162,9 +165,10 @@ type Model struct {
 	height  int
 }
 
-// New returns the write flow, with no dialog open.
-func New(ctx context.Context, backend Backend, schema *model.Schema, st *styles.Styles, km dialog.KeyMap) Model {
-	return Model{ctx: ctx, backend: backend, schema: schema, st: st, km: km}
+// New returns the write flow, with no dialog open, judging by the check
+// c holds.
+func New(ctx context.Context, backend Backend, schema *model.Schema, st *styles.Styles, c *items.Cache, km dialog.KeyMap) Model {
+	return Model{ctx: ctx, backend: backend, schema: schema, st: st, items: c, km: km}
 }
 
 // SetSize sets the dialog's size in cells.
@@ -174,11 +178,6 @@ func (m *Model) SetSize(w, h int) {
 		m.dialog.SetSize(w, h)
 	}
 }
-
-// SetReport gives the flow a finished check's report r and its duplicate
-// values dup: they are the values others hold, its findings the
-// candidates of a holder lookup.
-func (m *Model) SetReport(r *model.Report, dup model.OthersHold) { m.report, m.dup = r, dup }
 
 // Open reports whether the dialog is open.
 func (m Model) Open() bool { return m.dialog != nil }
@@ -245,7 +244,7 @@ func formValue(it model.Item, name string) string {
 func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 	m.open("delete "+rows.AccountKey(&a)+" and release its locks", nil, opDelete, a.ID)
 	m.seen = shown(a.Item)
-	ctx, f, req, id, others, seen := m.ctx, m.flow(), m.req, a.ID, m.dup, m.seen
+	ctx, f, req, id, others, seen := m.ctx, m.flow(), m.req, a.ID, m.items.Duplicates(), m.seen
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		return req.planned(f.Delete(ctx, id, seen, others))
 	})
@@ -267,8 +266,8 @@ func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
 // asChecked is problem p as the last check found it, with every holder,
 // where it found it.
 func (m Model) asChecked(p model.Problem) model.Problem {
-	if m.report != nil {
-		for _, q := range m.report.Problems {
+	if r := m.items.Report(); r != nil {
+		for _, q := range r.Problems {
 			if q.Kind == p.Kind && q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
 				return q
 			}
@@ -293,7 +292,7 @@ func (m Model) Refuses(p model.Problem) string {
 // like any write under title.
 func (m Model) Undo(token, title string) (Model, tea.Cmd) {
 	m.open(title, nil, opUndo, "")
-	ctx, f, req, h := m.ctx, m.flow(), m.req, writes.FromReport(m.report)
+	ctx, f, req, h := m.ctx, m.flow(), m.req, writes.FromReport(m.items.Report())
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		return req.planned(f.Undo(ctx, "", token, h))
 	})
@@ -466,7 +465,7 @@ func (m Model) showRace(msg RacePlannedMsg) (Model, tea.Cmd) {
 
 // submit plans the write the form's values describe.
 func (m Model) submit(values map[string]string) tea.Cmd {
-	ctx, f, sc, req, h := m.ctx, m.flow(), m.schema, m.req, writes.FromReport(m.report)
+	ctx, f, sc, req, h := m.ctx, m.flow(), m.schema, m.req, writes.FromReport(m.items.Report())
 	switch m.op {
 	case opSignup:
 		attrs := map[string]string{}
@@ -479,7 +478,7 @@ func (m Model) submit(values map[string]string) tea.Cmd {
 	case opRace:
 		return m.submitRace(values)
 	case opRename:
-		id, others, seen := m.id, m.dup, m.seen
+		id, others, seen := m.id, m.items.Duplicates(), m.seen
 		changes := map[string]string{}
 		for _, field := range m.dialog.Fields() {
 			if v := field.Value(); v != field.Original {

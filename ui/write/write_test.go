@@ -17,6 +17,7 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/dialog"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -39,7 +40,7 @@ func newFlow(t *testing.T, km dialog.KeyMap) *flow {
 		dynamotest.Account("ACCT#b2", "bob@x.io", "bob"), dynamotest.Lock("UNIQ#EMAIL#bob@x.io", "ACCT#b2"), dynamotest.Lock("UNIQ#HANDLE#bob", "ACCT#b2"),
 	)
 	sc, st := b.Schema(), styles.New(true)
-	m := New(context.Background(), b, &sc, &st, km)
+	m := New(context.Background(), b, &sc, &st, items.New(&sc), km)
 	m.SetSize(120, 30)
 	return &flow{t: t, m: m, b: b}
 }

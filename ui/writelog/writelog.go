@@ -68,7 +68,21 @@ type Model struct {
 	status  string         // why the last u did nothing
 	opWidth int            // of the widest operation logged, for the column
 	byToken map[string]int // each write's number by its token
+	// chains are what the undo chains say of each write, worked out as
+	// writes are recorded (add), not on each frame.
+	chains chains
 }
+
+// chains are the log's undo chains: where each write's chain goes back to
+// (origins[n-1]) and which committed writes are no longer in effect
+// (taken, as takenBack says).
+type chains struct {
+	origins []origin
+	taken   map[int]int
+}
+
+// origin is where write n's undos go back to: write k, undos apart.
+type origin struct{ k, undos int }
 
 // New returns the log, empty and hidden; audit is the audit log's path
 // ("": none, as on a read-only store).
@@ -140,6 +154,14 @@ func (m *Model) add(e entry) {
 	if !e.claim && e.res.Token != "" {
 		m.byToken[e.res.Token] = len(m.entries) // a resend's answer settles the first
 	}
+	// A resend renumbers its token, which may reroute earlier chains: they
+	// are all walked again, once a write.
+	m.chains.origins = make([]origin, len(m.entries))
+	for n := range m.entries {
+		_, k, undos := m.walk(n + 1)
+		m.chains.origins[n] = origin{k, undos}
+	}
+	m.chains.taken = m.takenBack()
 	m.opWidth = max(m.opWidth, len(m.operation(len(m.entries))))
 	if m.cursor > 0 {
 		m.cursor++
@@ -168,15 +190,15 @@ func (m Model) takenBack() map[int]int {
 	latest := map[int]newest{}
 	for n := 1; n <= len(m.entries); n++ {
 		if e := m.entries[n-1]; e.res.Outcome == model.Committed && !e.claim {
-			_, k, undos := m.origin(n)
-			latest[k] = newest{n, undos % 2}
+			o := m.chains.origins[n-1]
+			latest[o.k] = newest{n, o.undos % 2}
 		}
 	}
 	by := map[int]int{}
 	for n := 1; n <= len(m.entries); n++ {
 		if e := m.entries[n-1]; e.res.Outcome == model.Committed && !e.claim {
-			_, k, undos := m.origin(n)
-			if l := latest[k]; l.parity != undos%2 {
+			o := m.chains.origins[n-1]
+			if l := latest[o.k]; l.parity != o.undos%2 {
 				by[n] = l.n
 			}
 		}
@@ -184,10 +206,17 @@ func (m Model) takenBack() map[int]int {
 	return by
 }
 
-// origin follows write n's undos back to the write they go back to
-// (base, number k) and says how many undos lie between: an odd number
-// undoes it, an even one (a redo) does it again.
+// origin is where write n's undos go back to (base, number k) and how
+// many undos lie between: an odd number undoes it, an even one (a redo)
+// does it again. As recorded: it walks nothing.
 func (m Model) origin(n int) (base entry, k, undos int) {
+	o := m.chains.origins[n-1]
+	return m.entries[o.k-1], o.k, o.undos
+}
+
+// walk follows write n's undos back to the write they go back to, for
+// origin.
+func (m Model) walk(n int) (base entry, k, undos int) {
 	e := m.entries[n-1]
 	for e.undoes != "" {
 		j := m.number(e.undoes)
@@ -217,7 +246,7 @@ func (m Model) operation(n int) string {
 
 // offer is what u does on write n: the undo to preview, or why there is
 // none. Taking back an undo is a redo, named by the write it redoes.
-func (m Model) offer(n int, taken map[int]int) (write.UndoMsg, string) {
+func (m Model) offer(n int) (write.UndoMsg, string) {
 	e := m.entries[n-1]
 	switch {
 	case e.claim:
@@ -233,7 +262,7 @@ func (m Model) offer(n int, taken map[int]int) (write.UndoMsg, string) {
 		}
 		return write.UndoMsg{}, fmt.Sprintf("#%d is not offered for undo: it was %s, so it wrote nothing", n, what)
 	}
-	if k, ok := taken[n]; ok {
+	if k, ok := m.chains.taken[n]; ok {
 		return write.UndoMsg{}, fmt.Sprintf("#%d was taken back by #%d: u on #%d puts it back", n, k, k)
 	}
 	base, _, undos := m.origin(n)
@@ -250,7 +279,7 @@ func (m Model) offer(n int, taken map[int]int) (write.UndoMsg, string) {
 func (m Model) UndoLast() (write.UndoMsg, string) {
 	for n := len(m.entries); n >= 1; n-- {
 		if e := m.entries[n-1]; e.res.Outcome == model.Committed && !e.claim {
-			return m.offer(n, m.takenBack())
+			return m.offer(n)
 		}
 	}
 	return write.UndoMsg{}, "nothing to undo: no write of this session has committed"
@@ -285,7 +314,7 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	_, n := m.at(m.cursor)
 	switch {
 	case key.Matches(k, m.km.Undo):
-		u, why := m.offer(n, m.takenBack())
+		u, why := m.offer(n)
 		if why != "" {
 			// The whole reason is under the list.
 			m.status = fmt.Sprintf("%s on #%d: not offered for undo (why: under the list)", m.km.Undo.Help().Key, n)
@@ -345,7 +374,7 @@ func (m Model) detail(n int) []string {
 	if e.err != "" {
 		lines = append(lines, "error      "+e.err)
 	}
-	if u, why := m.offer(n, m.takenBack()); why != "" {
+	if u, why := m.offer(n); why != "" {
 		lines = append(lines, "", why)
 	} else {
 		lines = append(lines, "", fmt.Sprintf("%s in the log: %s (previewed first); headless: locktable undo %s", m.km.Undo.Help().Key, u.Title, e.res.Token))
@@ -381,14 +410,13 @@ func (m Model) head() []string {
 	return lines
 }
 
-// foot is the lines under the list: what u does on the selected write,
-// taken being m.takenBack().
-func (m Model) foot(taken map[int]int) []string {
+// foot is the lines under the list: what u does on the selected write.
+func (m Model) foot() []string {
 	if len(m.entries) == 0 {
 		return nil
 	}
 	_, n := m.at(m.cursor)
-	u, why := m.offer(n, taken)
+	u, why := m.offer(n)
 	text := why
 	if why == "" {
 		text = fmt.Sprintf("%s on #%d: %s (previewed first)", m.km.Undo.Help().Key, n, u.Title)
@@ -397,7 +425,7 @@ func (m Model) foot(taken map[int]int) []string {
 }
 
 // listHeight is the rows the list has: two lines a write.
-func (m Model) listHeight() int { return rowsBetween(m.height, m.head(), m.foot(m.takenBack())) }
+func (m Model) listHeight() int { return rowsBetween(m.height, m.head(), m.foot()) }
 
 // rowsBetween is the rows of two lines that fit height under head and
 // above foot.
@@ -410,19 +438,17 @@ func (m Model) View() string {
 		lines = append(lines, "", "no write yet in this session: every write sent (add, rename, delete, fix, race, undo) is listed here")
 		return strings.Join(lines, "\n")
 	}
-	// Each once a frame: the undo chains are walked for every write.
-	taken := m.takenBack()
-	foot := m.foot(taken)
+	foot := m.foot()
 	rows := rowsBetween(m.height, lines, foot)
 	for i := m.offset; i < min(m.offset+rows, len(m.entries)); i++ {
-		lines = append(lines, m.row(i, taken)...)
+		lines = append(lines, m.row(i)...)
 	}
 	return strings.Join(append(lines, foot...), "\n")
 }
 
 // row renders the write at row i on two lines: its number, outcome,
 // operation and keys; its token and what else it says.
-func (m Model) row(i int, taken map[int]int) []string {
+func (m Model) row(i int) []string {
 	e, n := m.at(i)
 	outcome := strings.ReplaceAll(string(e.res.Outcome), "_", " ")
 	if outcome == "" {
@@ -434,7 +460,7 @@ func (m Model) row(i int, taken map[int]int) []string {
 	if e.racer != "" {
 		notes = append(notes, e.racer)
 	}
-	if k, ok := taken[n]; ok {
+	if k, ok := m.chains.taken[n]; ok {
 		notes = append(notes, fmt.Sprintf("taken back by #%d", k))
 	}
 	switch {

@@ -53,14 +53,13 @@ func TestUndoChainsAreJudgedByTheirNewestWrite(t *testing.T) {
 	m.Record(committed("undo", "u1", "r", "ACCT#a1"))
 	m.Record(committed("undo", "u2", "u1", "ACCT#a1"))
 	m.Record(committed("undo", "u3", "r", "ACCT#a1")) // the rename undone again, directly
-	taken := m.takenBack()
 	for n, want := range map[int]struct{ op, title, why string }{
 		1: {"rename", "", "#1 was taken back by #4"},
 		2: {"undo #1", "redo rename ACCT#a1", ""}, // its items are as #4 left them
 		3: {"redo #1", "", "#3 was taken back by #4"},
 		4: {"undo #1", "redo rename ACCT#a1", ""},
 	} {
-		u, why := m.offer(n, taken)
+		u, why := m.offer(n)
 		if got := m.operation(n); got != want.op {
 			t.Errorf("#%d is named %q, want %q", n, got, want.op)
 		}
@@ -94,14 +93,13 @@ func TestClaimsRacersAndFailuresAreLogged(t *testing.T) {
 			t.Errorf("the log does not show %q:\n%s", want, screen)
 		}
 	}
-	taken := m.takenBack()
-	if _, why := m.offer(1, taken); !strings.Contains(why, "claim step of a repair, which its last step (#2) ends") {
+	if _, why := m.offer(1); !strings.Contains(why, "claim step of a repair, which its last step (#2) ends") {
 		t.Errorf("the claim: %q", why)
 	}
-	if u, why := m.offer(2, taken); u.Token != "step" || why != "" {
+	if u, why := m.offer(2); u.Token != "step" || why != "" {
 		t.Errorf("the repair's last step: %+v, %q", u, why)
 	}
-	if _, why := m.offer(4, taken); !strings.Contains(why, "it was not sent, so it wrote nothing") {
+	if _, why := m.offer(4); !strings.Contains(why, "it was not sent, so it wrote nothing") {
 		t.Errorf("the write not sent: %q", why)
 	}
 	if msg := press(t, &m, "u"); msg != nil || !strings.Contains(m.Status(), "not offered") {
@@ -149,8 +147,7 @@ func TestAResendSettlesTheFirstSending(t *testing.T) {
 	m := newLog(t)
 	m.Record(write.OutcomeMsg{Result: model.Result{Operation: "rename", Outcome: model.Unknown, Token: "t"}})
 	m.Record(committed("rename", "t", ""))
-	taken := m.takenBack()
-	if _, why := m.offer(1, taken); why != "#1 was sent again, with its token, as #2: u there" {
+	if _, why := m.offer(1); why != "#1 was sent again, with its token, as #2: u there" {
 		t.Errorf("the first sending: %q", why)
 	}
 	m.Record(committed("undo", "u", "t"))
