@@ -217,8 +217,18 @@ func inferTables(main Sample, others []Sample) (Schema, []string, error) {
 	}
 	notes := []string{fmt.Sprintf("sampled %d records of %s (key %s)", len(main.Items), main.Table, main.PK)}
 	s.Constraints = nil
-	var owners []Item
-	for _, o := range others {
+	// Each attribute's lock table is the table whose values match the
+	// records' best (the greatest share of its values, then the most), not
+	// the first listed: an endpoint may hold other tables keyed alike
+	// (another app's, a copy), whose values match some records by chance.
+	type candidate struct {
+		o    Sample
+		l    *group
+		m    match
+		rank int // its place among others, to keep their order
+	}
+	best := map[string]candidate{}
+	for i, o := range others {
 		if o.SK != "" || len(o.Items) == 0 || o.Table == main.Table {
 			continue
 		}
@@ -229,9 +239,17 @@ func inferTables(main Sample, others []Sample) (Schema, []string, error) {
 			}
 		}
 		m, ok := bestMatch(l, []*group{records}, main.PK)
-		if !ok || slices.ContainsFunc(s.Constraints, func(c Constraint) bool { return c.Attr == m.attr }) {
+		if !ok {
 			continue
 		}
+		if b, seen := best[m.attr]; !seen || matchesBetter(m, l, b.m, b.l) {
+			best[m.attr] = candidate{o: o, l: l, m: m, rank: i}
+		}
+	}
+	chosen := slices.SortedFunc(maps.Values(best), func(a, b candidate) int { return cmp.Compare(a.rank, b.rank) })
+	var owners []Item
+	for _, c := range chosen {
+		o, l, m := c.o, c.l, c.m
 		s.Constraints = append(s.Constraints, Constraint{Attr: m.attr, LockTable: o.Table, KeyAttr: o.PK, Normalize: m.norm})
 		owners = append(owners, o.Items...)
 		notes = append(notes, fmt.Sprintf("%s locks: table %s keyed %s; %d of %d values are a record's %s%s",
@@ -245,6 +263,14 @@ func inferTables(main Sample, others []Sample) (Schema, []string, error) {
 		notes = append(notes, fmt.Sprintf("owner attribute: %s (%d of %d locks name a record)", name, hits, len(owners)))
 	}
 	return s, notes, nil
+}
+
+// matchesBetter reports whether lock table values l matching as m is a
+// better lock table than values bl matching as bm: a greater share of its
+// values are records' values, or the same share and more of them.
+func matchesBetter(m match, l *group, bm match, bl *group) bool {
+	share, bshare := m.hits*len(bl.values), bm.hits*len(l.values) // m.hits/len(l) vs bm.hits/len(bl)
+	return share > bshare || share == bshare && m.hits > bm.hits
 }
 
 func normNote(n Normalization) string {
