@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -264,4 +265,21 @@ func TestJumpToAnExpiredLockNobodyHolds(t *testing.T) {
 	}
 	d.press("f")
 	waitScreen(d, "the repair's preview", "delete expired lock UNIQ#EMAIL#gone@x")
+}
+
+// TestMoreRowSaysTheGroupsNoun (issue 27, 9): the heading "locks nobody
+// holds (8)" stood over "… 3 more orphan locks": the more row names the
+// group as its heading does.
+func TestMoreRowSaysTheGroupsNoun(t *testing.T) {
+	t.Parallel()
+	var extra []model.Item
+	for i := range 5 {
+		extra = append(extra, lock(fmt.Sprintf("UNIQ#EMAIL#o%d@x", i), fmt.Sprintf("ACCT#gone%d", i)))
+	}
+	d := newDriver(t, Options{Store: fakeTTL(extra...)}, 120, 40)
+	d.ready()
+	d.until("the orphans on top", func(m *Model) bool { return strings.Contains(d.screen(), "locks nobody holds (") })
+	if s := d.screen(); !strings.Contains(s, "more locks nobody holds: enter or 3") || strings.Contains(s, "more orphan locks") {
+		t.Fatalf("the more row does not name the group as its heading does:\n%s", s)
+	}
 }

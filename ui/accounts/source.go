@@ -254,7 +254,7 @@ func (d *source) rebuildTop() int {
 			top = append(top, rows.Row{Kind: rows.Orphan, Index: int32(i)})
 		}
 		if n > maxOrphanRows {
-			top = append(top, rows.Row{Kind: rows.More, Text: fmt.Sprintf("… %d more orphan locks: enter or 3 for the problems view", n-maxOrphanRows)})
+			top = append(top, rows.Row{Kind: rows.More, Text: fmt.Sprintf("… %d more %s: enter or 3 for the problems view", n-maxOrphanRows, what)})
 		}
 	}
 	if d.pin != nil || len(d.orphans) > 0 {
