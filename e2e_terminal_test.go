@@ -84,17 +84,25 @@ func TestTUIMouseOffByDefault(t *testing.T) {
 // tail is the end of a stream, for a failure's message.
 func tail(s string) string { return s[max(len(s)-600, 0):] }
 
-// TestTUISwitchTable: :table opens another table of the endpoint in the
-// same terminal, completed with tab from the endpoint's tables, and the
-// command line remembers what was entered before the switch.
-func TestTUISwitchTable(t *testing.T) {
-	ep, first := seededTable(t, "--accounts", "3")
+// secondTable seeds first+"-b" with 2 accounts on ep, deleted after the
+// test, for a test that switches tables.
+func secondTable(t *testing.T, ep, first string) string {
+	t.Helper()
 	client, _ := dynamotest.Client(t)
 	second := first + "-b"
 	t.Cleanup(func() { dynamotest.DeleteTables(t, client, second) })
 	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", second, "--accounts", "2"); r.code != 0 {
 		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
 	}
+	return second
+}
+
+// TestTUISwitchTable: :table opens another table of the endpoint in the
+// same terminal, completed with tab from the endpoint's tables, and the
+// command line remembers what was entered before the switch.
+func TestTUISwitchTable(t *testing.T) {
+	ep, first := seededTable(t, "--accounts", "3")
+	second := secondTable(t, ep, first)
 	tm := startTUISized(t, 120, 30, "--endpoint-url", ep, "--table", first)
 	tm.start()
 	tm.waitText("the first table", "locktable  │  "+first+" @ ")
@@ -120,12 +128,7 @@ func TestTUISwitchTable(t *testing.T) {
 // the log of the session's writes lasts across tables.
 func TestTUITableTypoKeepsTheSession(t *testing.T) {
 	ep, first := seededTable(t, "--accounts", "3")
-	client, _ := dynamotest.Client(t)
-	second := first + "-b"
-	t.Cleanup(func() { dynamotest.DeleteTables(t, client, second) })
-	if r := locktable(t, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "seed", "--endpoint-url", ep, "--table", second, "--accounts", "2"); r.code != 0 {
-		t.Fatalf("seed: exit %d, stderr %q", r.code, r.stderr)
-	}
+	second := secondTable(t, ep, first)
 	tm := renamedAda0(t, ep, first)
 
 	tm.keys(":")

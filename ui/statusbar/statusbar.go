@@ -138,10 +138,6 @@ var tinyKind = map[model.ProblemKind]string{
 	model.DuplicateValue: "dup", model.InvalidValue: "inval",
 }
 
-// ttlKind says which kinds only a table with a TTL can have: a check that
-// judged no TTL (Report.Now 0) does not count them.
-var ttlKind = map[model.ProblemKind]bool{model.ExpiredLock: true, model.ExpiringLock: true}
-
 // render says how the check stands: its progress while it runs, the
 // problem counts per kind once it is done, as try says.
 func (c Check) render(st *styles.Styles, try shown) string {
