@@ -40,6 +40,7 @@ type app struct {
 	lastSchema                   model.Schema // the schema parsed, for messages
 	segments, pageSize           int
 	maxRCU                       float64
+	maxWCU                       float64
 	schemaFlags                  schemaFlags
 	presetNotes                  []string // what a preset read from the table
 
@@ -179,6 +180,7 @@ says where each value came from.`,
 	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
 	pf.Float64Var(&a.maxRCU, "max-rcu", 0, "pace reads to at most this many read capacity units per second, by the capacity DynamoDB reports; 0 for no budget")
+	pf.Float64Var(&a.maxWCU, "max-wcu", 0, "pace writes (repair, the TUI's bulk fixes) to at most this many write capacity units per second, 2 for each item a transaction writes; 0 for no budget")
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	root.AddGroup(commandGroups...)
@@ -214,6 +216,9 @@ func (a *app) schema() (model.Schema, error) {
 	}
 	if a.maxRCU < 0 || math.IsNaN(a.maxRCU) || math.IsInf(a.maxRCU, 0) {
 		return s, usageErr("--max-rcu %v%s: want 0 (no budget) or a positive number of read capacity units per second", a.maxRCU, a.from("max-rcu"))
+	}
+	if a.maxWCU < 0 || math.IsNaN(a.maxWCU) || math.IsInf(a.maxWCU, 0) {
+		return s, usageErr("--max-wcu %v%s: want 0 (no budget) or a positive number of write capacity units per second", a.maxWCU, a.from("max-wcu"))
 	}
 	if a.pageSize < 0 || a.pageSize > math.MaxInt32 {
 		return s, usageErr("--page-size %d%s: want 0 (DynamoDB's 1 MB pages) or 1 to %d", a.pageSize, a.from("page-size"), math.MaxInt32)
@@ -313,6 +318,7 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	// --max-memory sets another budget.
 	store.MaxMemory = defaultMaxMemory
 	store.SetMaxRCU(a.maxRCU)
+	store.SetMaxWCU(a.maxWCU)
 	if backend != nil {
 		store.SetWritable(true)
 		if _, err := seed.Run(ctx, store, seed.Options{Accounts: DemoAccounts, Anomalies: true, Showcase: true}); err != nil {

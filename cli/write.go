@@ -240,7 +240,12 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 			return err
 		}
 	}
-	return a.sendAll(ctx, flow, op, ready, results, f.asJSON)
+	paced := store.PacedWCU() // the probe's, before
+	err = a.sendAll(ctx, flow, op, ready, results, f.asJSON)
+	if a.maxWCU > 0 && len(ready) > 0 {
+		fmt.Fprintf(a.stderr, "paced to %g WCU/s (--max-wcu): the transactions took %g write capacity units, 2 per item written\n", a.maxWCU, store.PacedWCU()-paced)
+	}
+	return err
 }
 
 // splitReady parts the planned writes into those ready to send and the

@@ -24,6 +24,10 @@ type meter struct {
 	mu       sync.Mutex
 	consumed float64
 	limit    *budget // nil: no budget
+	// writes paces TransactWriteItems (--max-wcu), nil: no budget;
+	// written is the write capacity they reserved.
+	writes  *budget
+	written float64
 }
 
 // setBudget paces reads to rcu read capacity units per second; 0 lifts
@@ -97,19 +101,19 @@ type budget struct {
 	rate    float64
 	burst   float64
 	tokens  float64
-	clock   clock.Stopwatch // since the bucket was made
-	at      time.Duration   // clock's reading when tokens was last refilled
+	elapsed func() time.Duration // since the bucket was made (a clock.Stopwatch's)
+	at      time.Duration        // elapsed's reading when tokens was last refilled
 	settled chan struct{}   // closed (and replaced) when a read settles
 }
 
 func newBudget(rcu float64) *budget {
 	burst := max(1, math.Ceil(rcu))
-	return &budget{rate: rcu, burst: burst, tokens: burst, clock: clock.Start(), settled: make(chan struct{})}
+	return &budget{rate: rcu, burst: burst, tokens: burst, elapsed: clock.Start().Elapsed, settled: make(chan struct{})}
 }
 
 // refill adds what the time since the last refill earned; b.mu is held.
 func (b *budget) refill() {
-	now := b.clock.Elapsed()
+	now := b.elapsed()
 	b.tokens = min(b.burst, b.tokens+(now-b.at).Seconds()*b.rate)
 	b.at = now
 }
@@ -118,21 +122,14 @@ func (b *budget) refill() {
 // costs more than a burst (which would otherwise never go), and takes
 // them.
 func (b *budget) take(ctx context.Context, units float64) error {
-	need := min(units, b.burst)
 	for {
-		b.mu.Lock()
-		b.refill()
-		short := need - b.tokens
-		if short <= 0 {
-			b.tokens -= units
-			b.mu.Unlock()
+		wait, settled := b.owe(units)
+		if wait == 0 {
 			return nil
 		}
-		settled := b.settled
-		b.mu.Unlock()
 		// Most of a debt is usually a reservation that its answer gives
 		// back: wake then, not only when time would have paid it all.
-		t := time.NewTimer(time.Duration(short / b.rate * float64(time.Second)))
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -142,6 +139,22 @@ func (b *budget) take(ctx context.Context, units float64) error {
 		}
 		t.Stop()
 	}
+}
+
+// owe takes units when the bucket holds them (or is full, for more than
+// a burst), and says 0; otherwise it takes nothing and says how long
+// the refill takes to pay what is missing, and the channel a settling
+// closes meanwhile.
+func (b *budget) owe(units float64) (time.Duration, <-chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.refill()
+	short := min(units, b.burst) - b.tokens
+	if short <= 0 {
+		b.tokens -= units
+		return 0, nil
+	}
+	return max(time.Duration(short/b.rate*float64(time.Second)), 1), b.settled
 }
 
 // settle gives back what a read reserved and charges what it consumed.
@@ -311,6 +324,67 @@ func pageCapacity(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
 // (--max-rcu): each reserves its estimated cost before it is sent and
 // settles to the capacity DynamoDB reports for it; 0 lifts the budget.
 func (s *Store) SetMaxRCU(rcu float64) { s.meter.setBudget(rcu) }
+
+// SetMaxWCU paces the store's transactions to wcu write capacity units
+// per second (--max-wcu): each takes, before it is sent, 2 units for
+// every item it writes (a transactional write of up to 1 KB); 0 lifts
+// the budget. The same bucket as --max-rcu's, on the same clock.
+func (s *Store) SetMaxWCU(wcu float64) { s.meter.setWriteBudget(wcu) }
+
+// PacedWCU is the write capacity the store's transactions took from the
+// --max-wcu budget so far (0 without one).
+func (s *Store) PacedWCU() float64 {
+	s.meter.mu.Lock()
+	defer s.meter.mu.Unlock()
+	return s.meter.written
+}
+
+// setWriteBudget paces transactions to wcu units a second; 0 lifts it.
+func (m *meter) setWriteBudget(wcu float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.writes = nil
+	if wcu > 0 {
+		m.writes = newBudget(wcu)
+	}
+}
+
+// writeUnits is what a transaction costs in write capacity: 2 units for
+// each item it writes (a put, an update or a delete; a condition check
+// writes nothing).
+func writeUnits(in *dynamodb.TransactWriteItemsInput) float64 {
+	n := 0
+	for _, ti := range in.TransactItems {
+		if ti.Put != nil || ti.Update != nil || ti.Delete != nil {
+			n++
+		}
+	}
+	return float64(2 * n)
+}
+
+// TransactWriteItems waits, under --max-wcu, until the budget can pay for
+// the transaction's writes, and sends it.
+func (m *meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	m.mu.Lock()
+	b := m.writes
+	m.mu.Unlock()
+	if b != nil {
+		units := writeUnits(in)
+		if err := b.take(ctx, units); err != nil {
+			return nil, pacedError{err} // interrupted waiting: nothing was sent
+		}
+		m.mu.Lock()
+		m.written += units
+		m.mu.Unlock()
+	}
+	return m.API.TransactWriteItems(ctx, in, o...)
+}
+
+// pacedError is a transaction interrupted while it waited for the
+// --max-wcu budget: no request left the process.
+type pacedError struct{ error }
+
+func (e pacedError) Unwrap() error { return e.error }
 
 // ConsumedRCU is the read capacity the store's reads have consumed so far,
 // as DynamoDB reported it.

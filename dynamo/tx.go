@@ -204,10 +204,13 @@ func judge(err error) verdict {
 		dnsErr    *net.DNSError
 		apiErr    smithy.APIError
 		respErr   *smithyhttp.ResponseError
+		paced     pacedError
 	)
 	switch {
 	case err == nil:
 		return vCommitted
+	case errors.As(err, &paced):
+		return vNotSent
 	case errors.As(err, &cancelled):
 		if retryableCancel(cancelled) {
 			return vRetry
