@@ -114,3 +114,26 @@ func (r Rows) BothProblems() key.Binding {
 	b.SetHelp("n/N", "next/prev problem")
 	return b
 }
+
+// Marks are what the views that list problems (problems, locks) do with
+// many rows at once: mark one, mark every row shown, fix every problem
+// marked in one previewed batch.
+type Marks struct {
+	// Mark marks the selected row, or unmarks it.
+	Mark key.Binding
+	// MarkAll marks every row the view shows (under its filter, if any),
+	// or, when all of them are marked, unmarks them.
+	MarkAll key.Binding
+	// FixMarked previews fixing every marked problem, one transaction
+	// each, and sends them in order.
+	FixMarked key.Binding
+}
+
+// DefaultMarks returns the bindings of marks.
+func DefaultMarks() Marks {
+	return Marks{
+		Mark:      key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark row")),
+		MarkAll:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "mark all shown")),
+		FixMarked: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "fix marked")),
+	}
+}

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/batch"
 	"github.com/locktable/locktable/ui/command"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/mistakes"
@@ -20,6 +21,7 @@ type layers struct {
 	search   search.Model
 	cmdline  command.Model
 	write    write.Model
+	batch    batch.Model // fixes of many problems, or their undo
 	mistakes mistakes.Model
 	detail   detail.Model
 	writelog writelog.Model
@@ -43,6 +45,7 @@ const (
 	layerCommand
 	// The layers drawn over the list view, the first open on top.
 	layerWrite
+	layerBatch // typed into too: the number of transactions
 	layerMistakes
 	layerHelp
 	layerDetail
@@ -73,6 +76,8 @@ func (m *Model) isOpen(l layer) bool {
 		return m.layers.cmdline.Shown()
 	case layerWrite:
 		return m.layers.write.Open()
+	case layerBatch:
+		return m.layers.batch.Open()
 	case layerMistakes:
 		return m.layers.mistakes.Shown()
 	case layerHelp:
@@ -109,6 +114,8 @@ func (p pane) keys() help.KeyMap {
 		return ls.cmdline
 	case layerWrite:
 		return ls.write
+	case layerBatch:
+		return ls.batch
 	case layerMistakes:
 		return ls.mistakes
 	case layerHelp:
@@ -131,6 +138,8 @@ func (p pane) view() string {
 		return ls.cmdline.View()
 	case layerWrite:
 		return ls.write.View()
+	case layerBatch:
+		return ls.batch.View()
 	case layerMistakes:
 		return ls.mistakes.View()
 	case layerHelp:
@@ -174,6 +183,8 @@ func (p pane) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case layerWrite:
 		return step(&ls.write, msg)
+	case layerBatch:
+		return step(&ls.batch, msg)
 	case layerMistakes:
 		return step(&ls.mistakes, msg)
 	case layerHelp:

@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/accounts"
+	"github.com/locktable/locktable/ui/batch"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/command"
 	"github.com/locktable/locktable/ui/detail"
@@ -186,8 +187,8 @@ func New(ctx context.Context, o Options) Model {
 	add, undo := short(km.Add, "add"), short(km.Undo, "undo")
 	var writes [4][]key.Binding
 	writes[viewAccounts] = []key.Binding{short(akm.Edit, "rename"), short(akm.Delete, "delete"), short(akm.Fix, "fix"), add, undo}
-	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), add, undo}
-	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), add, undo}
+	writes[viewLocks] = []key.Binding{short(lkm.Fix, "fix"), short(lkm.FixMarked, "fix marked"), add, undo}
+	writes[viewProblems] = []key.Binding{short(pkm.Fix, "fix"), short(pkm.FixMarked, "fix marked"), add, undo}
 	writes[viewItems] = []key.Binding{add, undo}
 	// One picture of the table: every view keeps what it reads in one
 	// cache, and judges by the check's report it holds.
@@ -213,6 +214,7 @@ func New(ctx context.Context, o Options) Model {
 			search:   search.New(ctx, o.Store, &sc, cache, pump, keys.Search),
 			cmdline:  cmdline,
 			write:    w,
+			batch:    batch.New(ctx, o.Store, &sc, &st, keys.Dialog, cache.Report),
 			mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
 			writelog: writelog.New(keys.WriteLog, &st, o.AuditLog),
 		},
@@ -274,6 +276,7 @@ func (m *Model) resize(w, h int) {
 	m.views.others.SetSize(w, lh)
 	m.layers.detail.SetSize(w, lh-1)
 	m.layers.write.SetSize(w, lh)
+	m.layers.batch.SetSize(w, lh)
 	m.layers.writelog.SetSize(w, lh)
 	m.layers.mistakes.SetWidth(w)
 	m.help.line.SetWidth(w)
@@ -302,7 +305,12 @@ func (m Model) copyRef() (model.KeyRef, bool) {
 
 // Farewell is what the UI asks to be printed once it has left the
 // terminal: the outcome of a write it waited for before quitting.
-func (m Model) Farewell() string { return m.layers.write.Farewell() }
+func (m Model) Farewell() string {
+	if f := m.layers.batch.Farewell(); f != "" {
+		return f
+	}
+	return m.layers.write.Farewell()
+}
 
 // View renders the screen.
 func (m Model) View() tea.View {

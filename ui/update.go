@@ -15,6 +15,7 @@ import (
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
+	"github.com/locktable/locktable/ui/batch"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
@@ -92,6 +93,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg, write.OutcomeMsg, write.UndoMsg, writelog.OpenMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		return m.onWrite(msg)
+	case batch.PlannedMsg, batch.SentMsg, batch.UndoMsg:
+		cmd = step(&m.layers.batch, msg)
+	case batch.SettledMsg:
+		// What was sent is unmarked; what was not stays marked.
+		m.views.problems.Unmark(msg.Sent)
+		m.views.locks.Unmark(msg.Sent)
 	}
 	return m, cmd
 }
@@ -254,6 +261,11 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// the dialog's keys (km) leave out, waits for it as ctrl+c does.
 		m.layers.write, cmd = m.layers.write.Quit()
 		return m, cmd
+	case m.layers.batch.Sending() && key.Matches(msg, km.Interrupt, m.setup.km.Quit):
+		// A batch stops after the transaction in flight, and quits once
+		// it is settled.
+		m.layers.batch, cmd = m.layers.batch.Quit()
+		return m, cmd
 	case key.Matches(msg, km.Interrupt, km.Quit), m.tooSmall() && key.Matches(msg, m.setup.km.Quit):
 		return m, tea.Quit
 	case m.tooSmall():
@@ -273,7 +285,7 @@ func (m Model) onPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch l := m.top(layerSearch); {
 	case m.tooSmall():
-	case l <= layerWrite: // a field, or the dialog: the menu of mistakes takes no text
+	case l <= layerBatch: // a field, the dialog or a batch's count: the menu of mistakes takes no text
 		cmd = m.on(l).update(msg)
 	default:
 		m.status = fmt.Sprintf("not pasted: no text field is open (%s filters, %s takes a command)",
@@ -475,6 +487,10 @@ func (m *Model) opened(cmd tea.Cmd, asked tea.Msg) tea.Cmd {
 	var wcmd tea.Cmd
 	if fix, ok := asked.(write.FixMsg); ok && m.layers.write.Refuses(fix.Problem) != "" {
 		m.status, asked = m.layers.write.Refuses(fix.Problem), nil // a refusal is the status line's, not a dialog's
+	}
+	if fix, ok := asked.(batch.FixMsg); ok {
+		m.layers.batch, wcmd = m.layers.batch.Fix(fix.Problems)
+		return tea.Batch(cmd, wcmd)
 	}
 	if asked != nil {
 		m.layers.write, wcmd = m.layers.write.Update(asked)

@@ -115,6 +115,17 @@ func (m Model) Pos() int { return m.cursor }
 // and their headings.
 func (m Model) Len() int { return m.n() }
 
+// Shown is the source rows shown, in order: every row, or those the
+// filter keeps and their headings.
+func (m *Model) Shown() []int {
+	m.sync()
+	rows := make([]int, m.n())
+	for p := range rows {
+		rows[p] = m.row(p)
+	}
+	return rows
+}
+
 // generation is the source's Generation, 0 when it is not Appending.
 func (m *Model) generation() int {
 	if a, ok := m.src.(Appending); ok {

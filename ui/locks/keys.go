@@ -18,6 +18,9 @@ type KeyMap struct {
 	// Edit and Delete act on accounts, not here: pressed on a lock, the
 	// status says where they do (help never offers them).
 	Edit, Delete key.Binding
+	// Marks mark locks with a problem and fix every marked one (F);
+	// disable FixMarked where writes are.
+	keymap.Marks
 }
 
 // DefaultKeyMap returns the locks view's bindings.
@@ -26,13 +29,16 @@ func DefaultKeyMap() KeyMap {
 		Fix:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
 		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "rename (in the accounts view)")),
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (in the accounts view)")),
+		Marks:  keymap.DefaultMarks(),
 	}
 }
 
 // ShortHelp is the help line's part for the locks view.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Enter, k.BothProblems(), k.Fix} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Enter, k.BothProblems(), k.Fix, k.FixMarked}
+}
 
 // FullHelp is the help screen's part for the locks view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Fix})
+	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Fix}, []key.Binding{k.Mark, k.MarkAll, k.FixMarked})
 }

@@ -6,7 +6,10 @@ package locks
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,6 +18,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/batch"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
@@ -56,7 +60,7 @@ type Model struct {
 
 // New returns the locks view, empty until Show.
 func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
-	lk := &look{r: r, items: c}
+	lk := &look{r: r, items: c, marked: map[string]bool{}}
 	read := func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.Lock], error) {
 		page, err := b.LocksPage(ctx, from, want)
 		return pager.Page[model.Lock]{Rows: page.Locks, Next: page.Next}, err
@@ -70,13 +74,19 @@ func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km Ke
 func (m Model) keys() KeyMap {
 	km := m.km
 	km.Fix.SetEnabled(km.Fix.Enabled() && m.selectedProblematic())
+	km.Mark.SetEnabled(m.selectedProblematic())
+	km.MarkAll.SetEnabled(m.look.items.Report() != nil && m.pager.Count() > 0)
+	km.FixMarked.SetEnabled(km.FixMarked.Enabled() && len(m.look.marked) > 0)
 	km.Edit.SetEnabled(false)
 	km.Delete.SetEnabled(false)
 	return km
 }
 
 // Takes reports whether the selected lock takes b: f needs a problem.
-func (m Model) Takes(b key.Binding) bool { return keymap.Offered(b, m.keys().Fix) }
+func (m Model) Takes(b key.Binding) bool {
+	km := m.keys()
+	return keymap.Offered(b, km.Fix, km.FixMarked)
+}
 
 // ShortHelp is the help line's part for this view.
 func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
@@ -116,16 +126,107 @@ func (m Model) selectedStatus() (model.Lock, model.LockStatus, bool) {
 // has judged it: an orphan, a foreign lock, a value held twice, an
 // expired or expiring lock.
 func (m Model) SelectedProblem() (model.Problem, bool) {
-	l, st, ok := m.selectedStatus()
+	name, ok := m.pager.Selected()
 	if !ok {
 		return model.Problem{}, false
 	}
-	for _, p := range m.look.items.Report().Problems {
+	return m.look.problemOf(name)
+}
+
+// problemOf is the problem the lock named shows, once the check has
+// judged it (see SelectedProblem).
+func (d *look) problemOf(name string) (model.Problem, bool) {
+	if d.items.Report() == nil {
+		return model.Problem{}, false
+	}
+	l := d.items.Lock(name)
+	_, st := d.items.LockStatus(&l)
+	if _, kind := kindOf[st]; !st.Problematic() || !kind {
+		return model.Problem{}, false
+	}
+	for _, p := range d.items.Report().Problems {
 		if p.ConstraintIndex() == l.Constraint && p.Value == l.Value && kindOf[st] == p.Kind {
 			return p, true
 		}
 	}
 	return model.Problem{}, false
+}
+
+// Marked are the problems of the marked locks, in the order of the
+// locks' names (items.LockKey); a marked lock the check no longer finds a problem on is
+// left out.
+func (m Model) Marked() []model.Problem {
+	var ps []model.Problem
+	seen := map[string]bool{}
+	for _, name := range m.look.markedNames() {
+		if p, ok := m.look.problemOf(name); ok && !seen[batch.Key(p)] {
+			seen[batch.Key(p)] = true
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// markedNames are the marked locks, in the order of their names.
+func (d *look) markedNames() []string {
+	var names []string
+	for name := range d.marked {
+		names = append(names, name)
+	}
+	slices.Sort(names) // a listing order that does not hang on the map's
+	return names
+}
+
+// Unmark unmarks the locks of the problems of ps (a batch sent their
+// repairs).
+func (m *Model) Unmark(ps []model.Problem) {
+	sent := map[string]bool{}
+	for _, p := range ps {
+		sent[strconv.Itoa(p.ConstraintIndex())+"\x00"+p.Value] = true
+	}
+	for name := range m.look.marked {
+		l := m.look.items.Lock(name)
+		if sent[strconv.Itoa(l.Constraint)+"\x00"+l.Value] {
+			delete(m.look.marked, name)
+		}
+	}
+}
+
+// mark marks the selected lock, or unmarks it; a lock without a problem
+// is not marked, and the status says why.
+func (m *Model) mark(k tea.KeyPressMsg) {
+	name, ok := m.pager.Selected()
+	switch {
+	case ok && m.look.marked[name]:
+		delete(m.look.marked, name)
+	case ok && m.selectedProblematic():
+		m.look.marked[name] = true
+	default:
+		m.note = strings.Replace(m.whyNot(k), "nothing to fix", "nothing to mark", 1)
+	}
+}
+
+// markAll marks every lock with a problem the list shows (under the
+// filter, if any), or unmarks them when they are all marked already.
+func (m *Model) markAll() {
+	var shown []string
+	all := true
+	for _, name := range m.pager.ShownRows() {
+		if _, ok := m.look.problemOf(name); ok {
+			shown = append(shown, name)
+			all = all && m.look.marked[name]
+		}
+	}
+	if len(shown) == 0 {
+		m.note = "no lock shown has a problem to mark"
+	}
+	for _, name := range shown {
+		if all {
+			delete(m.look.marked, name)
+		} else {
+			m.look.marked[name] = true
+		}
+	}
 }
 
 // kindOf is the problem a lock's status says.
@@ -219,8 +320,11 @@ func (m *Model) Retry() tea.Cmd {
 	return nil
 }
 
-// DisableWrites turns off the key that asks for a write.
-func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }
+// DisableWrites turns off the keys that ask for a write.
+func (m *Model) DisableWrites() {
+	m.km.Fix.SetEnabled(false)
+	m.km.FixMarked.SetEnabled(false)
+}
 
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -242,6 +346,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
+		case key.Matches(msg, m.km.Mark):
+			m.mark(msg)
+			return m, nil
+		case key.Matches(msg, m.km.MarkAll):
+			m.markAll()
+			return m, nil
+		case key.Matches(msg, m.km.FixMarked) && m.km.FixMarked.Enabled():
+			if marked := m.Marked(); len(marked) > 0 {
+				m.asked = batch.FixMsg{Problems: marked}
+			} else {
+				m.note = "nothing marked to fix: " + m.km.Mark.Help().Key + " marks a lock with a problem, " + m.km.MarkAll.Help().Key + " every one shown"
+			}
+			return m, nil
 		case key.Matches(msg, m.km.Fix, m.km.Edit, m.km.Delete):
 			// Matched as bound, not as help offers them: where they do not
 			// act, the status says why.
@@ -346,6 +463,9 @@ func (m Model) Status() string {
 	if m.note != "" {
 		return m.note
 	}
+	if n := len(m.look.marked); n > 0 {
+		return m.pager.Status("locks loaded") + fmt.Sprintf(" · %d marked (%s fixes them)", n, m.km.FixMarked.Help().Key)
+	}
 	return m.pager.Status("locks loaded")
 }
 
@@ -377,6 +497,9 @@ func (m Model) Count() int { return m.pager.Count() }
 type look struct {
 	r     *rows.Renderer
 	items *items.Cache
+	// marked are the marked locks, by name: they outlive paging, the
+	// filter and a reload that lists them again.
+	marked map[string]bool
 }
 
 // Keep keeps a lock read in the cache, and lists its name there.
@@ -385,7 +508,9 @@ func (l *look) Keep(lock model.Lock) string { return l.items.PutLock(lock) }
 func (l *look) Cells(name string) rows.Cells {
 	lock := l.items.Lock(name)
 	words, st := l.items.LockStatus(&lock)
-	return l.r.LockItemCells(&lock, words, st, l.items.JudgedAt())
+	c := l.r.LockItemCells(&lock, words, st, l.items.JudgedAt())
+	c.Marked = len(l.marked) > 0 && l.marked[name]
+	return c
 }
 
 func (l *look) Empty() string { return "no locks" }

@@ -184,6 +184,17 @@ func (m Model[P, R]) Selected() (R, bool) {
 	return m.src.rows[m.list.Cursor()], true
 }
 
+// ShownRows is the rows the list shows, in order: every row loaded, or
+// those the filter keeps.
+func (m *Model[P, R]) ShownRows() []R {
+	idx := m.list.Shown()
+	out := make([]R, len(idx))
+	for k, i := range idx {
+		out[k] = m.src.rows[i]
+	}
+	return out
+}
+
 // View renders the visible rows under why they are stale, or says there
 // are none: none at all, or none so far while pages that found none are
 // read on (a scan for a few items among many reads many pages).

@@ -3,6 +3,7 @@ package problems
 import (
 	"charm.land/bubbles/v2/key"
 
+	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/ui/browser"
 )
 
@@ -14,6 +15,9 @@ type KeyMap struct {
 	// Fix asks the write dialog for the selected problem; disable it where
 	// writes are.
 	Fix key.Binding
+	// Marks mark problems and fix every marked one (F); disable
+	// FixMarked where writes are.
+	keymap.Marks
 }
 
 // DefaultKeyMap returns the problems view's bindings, writes enabled.
@@ -22,13 +26,16 @@ func DefaultKeyMap() KeyMap {
 		KeyMap: browser.DefaultKeyMap(),
 		Enter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show its rows")),
 		Fix:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
+		Marks:  keymap.DefaultMarks(),
 	}
 }
 
 // ShortHelp is the help line's part for the problems view.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Enter, k.Fix} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Enter, k.Fix, k.FixMarked}
+}
 
 // FullHelp is the help screen's part for the problems view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.Fix})
+	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.Fix}, []key.Binding{k.Mark, k.MarkAll, k.FixMarked})
 }

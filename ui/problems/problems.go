@@ -5,6 +5,7 @@ package problems
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/batch"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
@@ -40,7 +42,7 @@ type Model struct {
 
 // New returns the problems view, waiting for the check.
 func New(r *rows.Renderer, km KeyMap) Model {
-	src := &source{r: r}
+	src := &source{r: r, marked: map[string]bool{}}
 	return Model{km: km, src: src, list: browser.New(km.KeyMap, src)}
 }
 
@@ -51,11 +53,17 @@ func (m Model) keys() KeyMap {
 	_, selected := m.Selected()
 	km.Enter.SetEnabled(selected)
 	km.Fix.SetEnabled(km.Fix.Enabled() && selected)
+	km.Mark.SetEnabled(selected)
+	km.MarkAll.SetEnabled(m.ready && len(m.src.problems) > 0 && m.list.Len() > 0)
+	km.FixMarked.SetEnabled(km.FixMarked.Enabled() && len(m.src.marked) > 0)
 	return km
 }
 
 // Takes reports whether the selected line takes b: f needs a problem.
-func (m Model) Takes(b key.Binding) bool { return keymap.Offered(b, m.keys().Fix) }
+func (m Model) Takes(b key.Binding) bool {
+	km := m.keys()
+	return keymap.Offered(b, km.Fix, km.FixMarked)
+}
 
 // ShortHelp is the help line's part for this view.
 func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
@@ -71,11 +79,76 @@ func (m Model) Status() string {
 	}
 	kept, of := m.list.Matched()
 	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
-		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems))))
+		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems)))) + m.markedNote()
 }
 
-// DisableWrites turns off the key that asks for a write.
-func (m *Model) DisableWrites() { m.km.Fix.SetEnabled(false) }
+// markedNote counts the marked problems for the status line ("" for
+// none), wherever they are: the filter may hide some.
+func (m Model) markedNote() string {
+	if n := len(m.src.marked); n > 0 {
+		return fmt.Sprintf(" · %d marked (%s fixes them)", n, m.km.FixMarked.Help().Key)
+	}
+	return ""
+}
+
+// Marked are the marked problems, in the view's order.
+func (m Model) Marked() []model.Problem {
+	var ps []model.Problem
+	for _, p := range m.src.problems {
+		if m.src.marked[batch.Key(p)] {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// Unmark unmarks the problems of ps (a batch sent their repairs).
+func (m *Model) Unmark(ps []model.Problem) {
+	for _, p := range ps {
+		delete(m.src.marked, batch.Key(p))
+	}
+}
+
+// mark marks the selected problem, or unmarks it.
+func (m *Model) mark() {
+	p, ok := m.Selected()
+	if !ok {
+		return
+	}
+	k := batch.Key(p)
+	if m.src.marked[k] {
+		delete(m.src.marked, k)
+		return
+	}
+	m.src.marked[k] = true
+}
+
+// markAll marks every problem the list shows (under the filter, if any),
+// or unmarks them when they are all marked already.
+func (m *Model) markAll() {
+	var shown []string
+	all := true
+	for _, i := range m.list.Shown() {
+		if p, ok := m.src.at(i); ok {
+			k := batch.Key(*p)
+			shown = append(shown, k)
+			all = all && m.src.marked[k]
+		}
+	}
+	for _, k := range shown {
+		if all {
+			delete(m.src.marked, k)
+		} else {
+			m.src.marked[k] = true
+		}
+	}
+}
+
+// DisableWrites turns off the keys that ask for a write.
+func (m *Model) DisableWrites() {
+	m.km.Fix.SetEnabled(false)
+	m.km.FixMarked.SetEnabled(false)
+}
 
 // SetSize sets the view's size in cells.
 func (m *Model) SetSize(w, h int) {
@@ -86,7 +159,7 @@ func (m *Model) SetSize(w, h int) {
 // SetReport shows a finished check's problems, under its schema hint
 // (check.ReportMsg's) if it has one.
 func (m *Model) SetReport(r *model.Report, hint string) {
-	m.src.set(r)
+	m.src.set(r) // marks of problems no longer found go
 	m.ready, m.hint = true, hint
 	m.layout()
 	m.list.SetCursor(m.list.Cursor())
@@ -142,6 +215,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		msg = c
 	}
 	switch p, selected := m.Selected(); {
+	case ok && key.Matches(k, m.km.Mark) && m.ready:
+		m.mark()
+	case ok && key.Matches(k, m.km.MarkAll) && m.ready:
+		m.markAll()
+	case ok && key.Matches(k, m.km.FixMarked) && m.ready:
+		if marked := m.Marked(); len(marked) > 0 && m.km.FixMarked.Enabled() {
+			m.asked = batch.FixMsg{Problems: marked}
+		} else if m.km.FixMarked.Enabled() {
+			m.note = "nothing marked: " + m.km.Mark.Help().Key + " marks a problem, " + m.km.MarkAll.Help().Key + " every problem shown"
+		}
 	case !ok || !key.Matches(k, m.km.Enter, m.km.Fix):
 		m.list, _ = m.list.Update(msg)
 	case !selected && key.Matches(k, m.km.Fix):
@@ -250,6 +333,9 @@ type source struct {
 	problems []model.Problem // grouped by kind, report order within a kind
 	lines    []line
 	screen   rows.Screen
+	// marked are the marked problems by batch.Key: they outlive the
+	// filter and a new report that still finds them.
+	marked map[string]bool
 }
 
 // line is a group title (problem < 0) or a problem.
@@ -262,6 +348,8 @@ func (d *source) set(r *model.Report) {
 	d.report = r
 	d.problems, d.lines = nil, nil
 	counts := r.Counts()
+	found := map[string]bool{}
+	defer maps.DeleteFunc(d.marked, func(k string, _ bool) bool { return !found[k] })
 	for _, k := range model.ProblemKinds {
 		if counts[k] == 0 {
 			continue
@@ -269,6 +357,7 @@ func (d *source) set(r *model.Report) {
 		d.lines = append(d.lines, line{title: fmt.Sprintf("%s (%d)", k, counts[k]), problem: -1})
 		for _, p := range r.Problems {
 			if p.Kind == k {
+				found[batch.Key(p)] = true
 				d.lines = append(d.lines, line{problem: len(d.problems)})
 				d.problems = append(d.problems, p)
 			}
@@ -293,7 +382,10 @@ func (d *source) Heading(i int) bool { return d.lines[i].problem < 0 }
 // cells are line i's parts, false for a group's title.
 func (d *source) cells(i int) (rows.Cells, bool) {
 	if l := d.lines[i]; l.problem >= 0 {
-		return d.r.ProblemCells(&d.problems[l.problem], d.report.Now), true
+		p := &d.problems[l.problem]
+		c := d.r.ProblemCells(p, d.report.Now)
+		c.Marked = len(d.marked) > 0 && d.marked[batch.Key(*p)]
+		return c, true
 	}
 	return rows.Cells{}, false
 }
@@ -311,7 +403,8 @@ func (d *source) Render(i, width int, selected bool) string {
 			return d.r.Line(c, lay, selected)
 		}
 	}
-	return d.r.Problem(&d.problems[l.problem], d.report.Now, width, selected)
+	c, _ := d.cells(i)
+	return d.r.Line(c, rows.Measure([]rows.Cells{c}, width), selected)
 }
 
 // at returns the problem on line i, if the line is one.

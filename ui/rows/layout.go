@@ -23,6 +23,9 @@ type Cells struct {
 	Detail      []Part
 	Status      string
 	StatusStyle styles.Paint
+	// Marked says the row is marked for a bulk action (space): a check
+	// beside the selection marker.
+	Marked bool
 }
 
 // Part is a piece of a row's detail, with the separator before it.
@@ -148,14 +151,25 @@ func (r Renderer) Line(c Cells, l Layout, selected bool) string {
 	d := fit(fitDetail(c.Detail, l.Detail), l.Detail)
 	st := fit(c.Status, l.Status)
 	marker := "  "
-	if selected {
+	switch {
+	case selected && c.Marked:
+		marker = "▸" + MarkGlyph
+	case c.Marked:
+		marker = " " + MarkGlyph
+	case selected:
 		marker = "▸ "
+	}
+	if selected {
 		return r.Styles.Selected.Render(fit(marker+k+"  "+d+"  "+st, l.Width))
 	}
 	pad := strings.Repeat(" ", max(l.Width-(2+l.Key+2+l.Detail+2+l.Status), 0))
 	s := r.Styles
 	return marker + s.Key.Render(k) + "  " + s.Attr.Render(d) + "  " + c.StatusStyle.Render(st) + pad
 }
+
+// MarkGlyph is what a row marked for a bulk action shows beside the
+// selection marker.
+const MarkGlyph = "✓"
 
 // line renders one row by itself, laid out for its own content.
 func (r Renderer) line(c Cells, width int, selected bool) string {

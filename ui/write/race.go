@@ -213,7 +213,7 @@ func (m Model) racerAnswered(msg RacerMsg) (Model, tea.Cmd) {
 	}
 	bd := m.board
 	bd.results[msg.i], bd.errs[msg.i] = &msg.res, msg.err
-	o := outcome(bd.txs[msg.i], msg.res, msg.err)
+	o := Outcome(bd.txs[msg.i], msg.res, msg.err)
 	o.Racer, o.Racers = msg.i+1, len(bd.txs)
 	logged := events.Emit(o) // the winner's signup is what u takes back
 	bd.left--

@@ -116,6 +116,10 @@ type OutcomeMsg struct {
 	// Err says why a write certainly did not apply (refused, not sent,
 	// rejected); with no Result.Outcome, why it has none.
 	Err error
+	// Group is the batch the write was sent in (ui/batch: fixes of many
+	// problems, or the undo of such a batch), "" for none; GroupTitle
+	// says what the batch did. The writes log lists them as one group.
+	Group, GroupTitle string
 }
 
 // UndoMsg asks for the preview of taking back the write with Token;
@@ -530,7 +534,7 @@ func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
 		m.farewell = farewell(msg.res, msg.err)
 		return m, tea.Quit
 	}
-	logged := events.Emit(outcome(*m.prepared, msg.res, msg.err))
+	logged := events.Emit(Outcome(*m.prepared, msg.res, msg.err))
 	switch {
 	case msg.err != nil && msg.res.Outcome != "":
 		// Certainly not applied: the outcome says how, in words.
@@ -580,10 +584,10 @@ func (m *Model) reread(msg RereadMsg) {
 	m.dialog.Reload(now)
 }
 
-// outcome is the log's record of tx sent, with its result res: a
+// Outcome is the log's record of tx sent, with its result res: a
 // reclaim whose result has a token of its own claimed the lock first,
 // with tx's token.
-func outcome(tx backend.Tx, res model.Result, err error) OutcomeMsg {
+func Outcome(tx backend.Tx, res model.Result, err error) OutcomeMsg {
 	o := OutcomeMsg{Result: res, Undoes: tx.Plan.Undoes, Err: err}
 	if r := tx.Plan.Reclaim; r != nil && !r.Resume && res.Token != "" && res.Token != tx.Token {
 		o.Claimed = tx.Token

@@ -17,6 +17,7 @@ import (
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
+	"github.com/locktable/locktable/ui/batch"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
@@ -51,6 +52,9 @@ type entry struct {
 	claim  bool   // a reclaim's first step, which its last step ends
 	racer  string // "racer 3 of 10", in a race
 	err    string // why it certainly did not apply, or has no outcome
+	// group is the batch it was sent in ("" for none), and groupTitle
+	// what the batch did: u on any of its writes takes back the batch.
+	group, groupTitle string
 }
 
 // Model is the log: the session's writes, oldest first (shown newest
@@ -134,9 +138,10 @@ func (m Model) Len() int { return len(m.entries) }
 // Record logs a write's outcome. The same write stays selected.
 func (m *Model) Record(o write.OutcomeMsg) {
 	if o.Claimed != "" {
-		m.add(entry{res: model.Result{Operation: o.Result.Operation, Keys: o.Result.Keys, Outcome: model.Committed, Token: o.Claimed}, claim: true})
+		m.add(entry{res: model.Result{Operation: o.Result.Operation, Keys: o.Result.Keys, Outcome: model.Committed, Token: o.Claimed}, claim: true,
+			group: o.Group, groupTitle: o.GroupTitle})
 	}
-	e := entry{res: o.Result, undoes: o.Undoes}
+	e := entry{res: o.Result, undoes: o.Undoes, group: o.Group, groupTitle: o.GroupTitle}
 	if o.Racer > 0 {
 		e.racer = fmt.Sprintf("racer %d of %d", o.Racer, o.Racers)
 	}
@@ -273,6 +278,31 @@ func (m Model) offer(n int) (write.UndoMsg, string) {
 	return write.UndoMsg{Token: e.res.Token, Title: verb + base.res.Operation + " " + model.Printable(strings.Join(base.res.Keys, ", "))}, ""
 }
 
+// offerGroup is what u does on a write of batch group: take back every
+// write of it that can still be taken back, newest first, each as u
+// takes back one (offer); why when none can be.
+func (m Model) offerGroup(group string) (batch.UndoMsg, string) {
+	var u batch.UndoMsg
+	var title string
+	for n := len(m.entries); n >= 1; n-- {
+		e := m.entries[n-1]
+		if e.group != group || e.claim {
+			continue
+		}
+		title = e.groupTitle
+		if one, why := m.offer(n); why != "" {
+			u.Skipped = append(u.Skipped, why)
+		} else {
+			u.Tokens = append(u.Tokens, one.Token)
+		}
+	}
+	u.Title = "undo the batch: " + title
+	if len(u.Tokens) == 0 {
+		return batch.UndoMsg{}, "no write of the batch " + title + " can be taken back: " + strings.Join(u.Skipped, "; ")
+	}
+	return u, ""
+}
+
 // UndoLast is what u does over the lists: take back the newest committed
 // write (locktable undo --last), redoing when that is an undo; ok false
 // with why when no write of the session has committed.
@@ -313,6 +343,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	_, n := m.at(m.cursor)
 	switch {
+	case key.Matches(k, m.km.Undo) && m.entries[n-1].group != "":
+		u, why := m.offerGroup(m.entries[n-1].group)
+		if why != "" {
+			m.status = fmt.Sprintf("%s on #%d: nothing of its batch to undo (why: under the list)", m.km.Undo.Help().Key, n)
+			return m, nil
+		}
+		return m, events.Emit(u)
 	case key.Matches(k, m.km.Undo):
 		u, why := m.offer(n)
 		if why != "" {
@@ -357,6 +394,9 @@ func (m Model) detail(n int) []string {
 	if e.racer != "" {
 		lines = append(lines, "race       "+e.racer)
 	}
+	if e.group != "" {
+		lines = append(lines, "batch      "+model.Printable(e.groupTitle))
+	}
 	lines = append(lines, "keys")
 	for _, k := range e.res.Keys {
 		lines = append(lines, "  "+model.Printable(k))
@@ -374,7 +414,13 @@ func (m Model) detail(n int) []string {
 	if e.err != "" {
 		lines = append(lines, "error      "+e.err)
 	}
-	if u, why := m.offer(n); why != "" {
+	if e.group != "" {
+		if g, why := m.offerGroup(e.group); why != "" {
+			lines = append(lines, "", why)
+		} else {
+			lines = append(lines, "", fmt.Sprintf("%s in the log: %s, %d writes, previewed first", m.km.Undo.Help().Key, g.Title, len(g.Tokens)))
+		}
+	} else if u, why := m.offer(n); why != "" {
 		lines = append(lines, "", why)
 	} else {
 		lines = append(lines, "", fmt.Sprintf("%s in the log: %s (previewed first); headless: locktable undo %s", m.km.Undo.Help().Key, u.Title, e.res.Token))
@@ -415,11 +461,18 @@ func (m Model) foot() []string {
 	if len(m.entries) == 0 {
 		return nil
 	}
-	_, n := m.at(m.cursor)
+	e, n := m.at(m.cursor)
 	u, why := m.offer(n)
 	text := why
 	if why == "" {
 		text = fmt.Sprintf("%s on #%d: %s (previewed first)", m.km.Undo.Help().Key, n, u.Title)
+	}
+	if e.group != "" {
+		g, why := m.offerGroup(e.group)
+		text = why
+		if why == "" {
+			text = fmt.Sprintf("%s on #%d: %s, %d writes (each previewed, then sent in order)", m.km.Undo.Help().Key, n, g.Title, len(g.Tokens))
+		}
 	}
 	return append([]string{""}, strings.Split(ansi.Wrap(text, max(m.width, 20), " "), "\n")...)
 }
@@ -459,6 +512,9 @@ func (m Model) row(i int) []string {
 	var notes []string
 	if e.racer != "" {
 		notes = append(notes, e.racer)
+	}
+	if e.group != "" {
+		notes = append(notes, "batch: "+model.Printable(e.groupTitle))
 	}
 	if k, ok := m.chains.taken[n]; ok {
 		notes = append(notes, fmt.Sprintf("taken back by #%d", k))
