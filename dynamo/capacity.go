@@ -103,7 +103,7 @@ type budget struct {
 	tokens  float64
 	elapsed func() time.Duration // since the bucket was made (a clock.Stopwatch's)
 	at      time.Duration        // elapsed's reading when tokens was last refilled
-	settled chan struct{}   // closed (and replaced) when a read settles
+	settled chan struct{}        // closed (and replaced) when a read settles
 }
 
 func newBudget(rcu float64) *budget {

@@ -97,8 +97,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = step(&m.layers.batch, msg)
 	case batch.SettledMsg:
 		// What was sent is unmarked; what was not stays marked.
-		m.views.problems.Unmark(msg.Sent)
-		m.views.locks.Unmark(msg.Sent)
+		m.views.problems, _ = m.views.problems.Update(msg)
+		m.views.locks, _ = m.views.locks.Update(msg)
 	}
 	return m, cmd
 }

@@ -152,10 +152,10 @@ func (d *look) problemOf(name string) (model.Problem, bool) {
 	return model.Problem{}, false
 }
 
-// Marked are the problems of the marked locks, in the order of the
+// marked are the problems of the marked locks, in the order of the
 // locks' names (items.LockKey); a marked lock the check no longer finds a problem on is
 // left out.
-func (m Model) Marked() []model.Problem {
+func (m Model) marked() []model.Problem {
 	var ps []model.Problem
 	seen := map[string]bool{}
 	for _, name := range m.look.markedNames() {
@@ -177,9 +177,9 @@ func (d *look) markedNames() []string {
 	return names
 }
 
-// Unmark unmarks the locks of the problems of ps (a batch sent their
+// unmark unmarks the locks of the problems of ps (a batch sent their
 // repairs).
-func (m *Model) Unmark(ps []model.Problem) {
+func (m *Model) unmark(ps []model.Problem) {
 	sent := map[string]bool{}
 	for _, p := range ps {
 		sent[strconv.Itoa(p.ConstraintIndex())+"\x00"+p.Value] = true
@@ -329,6 +329,9 @@ func (m *Model) DisableWrites() {
 // Update handles pages and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case batch.SettledMsg:
+		m.unmark(msg.Sent) // what was not sent stays marked
+		return m, nil
 	case RefreshedMsg:
 		if msg.req != m.pager.Request() {
 			return m, nil
@@ -353,7 +356,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.markAll()
 			return m, nil
 		case key.Matches(msg, m.km.FixMarked) && m.km.FixMarked.Enabled():
-			if marked := m.Marked(); len(marked) > 0 {
+			if marked := m.marked(); len(marked) > 0 {
 				m.asked = batch.FixMsg{Problems: marked}
 			} else {
 				m.note = "nothing marked to fix: " + m.km.Mark.Help().Key + " marks a lock with a problem, " + m.km.MarkAll.Help().Key + " every one shown"

@@ -91,8 +91,8 @@ func (m Model) markedNote() string {
 	return ""
 }
 
-// Marked are the marked problems, in the view's order.
-func (m Model) Marked() []model.Problem {
+// marked are the marked problems, in the view's order.
+func (m Model) marked() []model.Problem {
 	var ps []model.Problem
 	for _, p := range m.src.problems {
 		if m.src.marked[batch.Key(p)] {
@@ -102,8 +102,8 @@ func (m Model) Marked() []model.Problem {
 	return ps
 }
 
-// Unmark unmarks the problems of ps (a batch sent their repairs).
-func (m *Model) Unmark(ps []model.Problem) {
+// unmark unmarks the problems of ps (a batch sent their repairs).
+func (m *Model) unmark(ps []model.Problem) {
 	for _, p := range ps {
 		delete(m.src.marked, batch.Key(p))
 	}
@@ -206,6 +206,10 @@ func (m *Model) ShowKind(k model.ProblemKind) {
 // Update moves the selection; enter on a problem asks to jump to its
 // rows, f to fix it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if s, ok := msg.(batch.SettledMsg); ok {
+		m.unmark(s.Sent) // what was not sent stays marked
+		return m, nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if ok {
 		m.note = ""
@@ -215,16 +219,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		msg = c
 	}
 	switch p, selected := m.Selected(); {
-	case ok && key.Matches(k, m.km.Mark) && m.ready:
-		m.mark()
-	case ok && key.Matches(k, m.km.MarkAll) && m.ready:
-		m.markAll()
-	case ok && key.Matches(k, m.km.FixMarked) && m.ready:
-		if marked := m.Marked(); len(marked) > 0 && m.km.FixMarked.Enabled() {
-			m.asked = batch.FixMsg{Problems: marked}
-		} else if m.km.FixMarked.Enabled() {
-			m.note = "nothing marked: " + m.km.Mark.Help().Key + " marks a problem, " + m.km.MarkAll.Help().Key + " every problem shown"
-		}
+	case ok && m.ready && m.onMarks(k):
 	case !ok || !key.Matches(k, m.km.Enter, m.km.Fix):
 		m.list, _ = m.list.Update(msg)
 	case !selected && key.Matches(k, m.km.Fix):
@@ -236,6 +231,25 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.asked = write.FixMsg{Problem: p}
 	}
 	return m, nil
+}
+
+// onMarks handles the keys of marks (keymap.Marks), and reports whether
+// k was one: space marks the selected problem, ctrl+a those shown, F
+// asks for their fixes.
+func (m *Model) onMarks(k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, m.km.Mark):
+		m.mark()
+	case key.Matches(k, m.km.MarkAll):
+		m.markAll()
+	case !key.Matches(k, m.km.FixMarked) || !m.km.FixMarked.Enabled():
+		return false
+	case len(m.src.marked) > 0:
+		m.asked = batch.FixMsg{Problems: m.marked()}
+	default:
+		m.note = "nothing marked: " + m.km.Mark.Help().Key + " marks a problem, " + m.km.MarkAll.Help().Key + " every problem shown"
+	}
+	return true
 }
 
 // Asked returns what the last key asks of the write dialog (a fix; nil
