@@ -85,7 +85,9 @@ func TestBulkFixEveryOrphan(t *testing.T) {
 	d.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	d.typeText(fmt.Sprint(want))
 	d.press("enter")
-	d.until("every transaction's answer", func(m *Model) bool { return strings.Contains(d.screen(), fmt.Sprintf("sent %d of %d transactions: %d committed", want, want, want)) })
+	d.until("every transaction's answer", func(m *Model) bool {
+		return strings.Contains(d.screen(), fmt.Sprintf("sent %d of %d transactions: %d committed", want, want, want))
+	})
 	if n := orphanCount(t, b); n != 0 {
 		t.Errorf("%d orphans left after the batch", n)
 	}
