@@ -137,7 +137,7 @@ func (m Model) Writes() writelog.Writes { return m.layers.writelog.Writes() }
 
 // reopenOn quits, asking to be opened on r.
 func (m Model) reopenOn(r Reopen) (Model, tea.Cmd) {
-	if m.layers.write.Sending() {
+	if m.layers.write.Sending() || m.layers.batch.Sending() {
 		m.status = "a write is on its way: wait for its outcome before switching"
 		return m, nil
 	}
