@@ -168,3 +168,41 @@ func TestBulkUndoTheGroup(t *testing.T) {
 		t.Errorf("after the batch's undo %d orphans; want the %d it fixed back", n, want)
 	}
 }
+
+// TestFixRejudgesOnlyItsKeys: after a fix (f) and after a batch (F), the
+// problems fixed are judged again from consistent reads of the keys they
+// involve: the check does not run again over the whole table, and the
+// problems view and the header drop them at once.
+func TestFixRejudgesOnlyItsKeys(t *testing.T) {
+	b := fakeMany(300)
+	b.Put(tablePlaceholder, lock("UNIQ#HANDLE#ghost", ""), lock("UNIQ#HANDLE#lost1", "ACCT#gone1"), lock("UNIQ#HANDLE#lost2", "ACCT#gone2"))
+	d := newDriver(t, Options{Store: b}, 120, 40)
+	d.ready()
+	checks := b.Calls("Check")
+	d.press("3")
+	d.selectRow("UNIQ#HANDLE#ghost")
+	d.press("f")
+	d.until("the fix's preview", func(m *Model) bool { return strings.Contains(d.screen(), "claim lock UNIQ#HANDLE#ghost") })
+	d.press("enter")
+	d.until("the fix's result", func(m *Model) bool { return strings.Contains(d.screen(), "COMMITTED") })
+	d.press("enter")
+	d.until("the orphan gone", func(m *Model) bool { return strings.Contains(d.screen(), "orphan 2") })
+	if s := d.screen(); strings.Contains(s, "UNIQ#HANDLE#ghost") {
+		t.Errorf("the fixed orphan is still listed:\n%s", s)
+	}
+	d.send(ctrlA)
+	d.settle()
+	d.press("F")
+	d.until("the batch's preview", func(m *Model) bool { return strings.Contains(d.screen(), "to send:") })
+	d.typeText("2")
+	d.press("enter")
+	d.until("the batch's report", func(m *Model) bool { return strings.Contains(d.screen(), "sent 2 of 2 transactions: 2 committed") })
+	d.press("enter")
+	d.until("the orphans gone", func(m *Model) bool { return !strings.Contains(d.screen(), "orphan") })
+	if n := b.Calls("Check"); n != checks {
+		t.Errorf("the check ran %d more times after the fixes; want none: they judge their keys", n-checks)
+	}
+	if s := d.screen(); !strings.Contains(s, "no problems") {
+		t.Errorf("the problems view after the fixes:\n%s", s)
+	}
+}

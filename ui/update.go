@@ -85,7 +85,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onTables(msg)
 	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.ShowMsg:
 		return m.onList(msg)
-	case check.ProgressMsg, check.DoneMsg, check.OrphansMsg, check.ReportMsg:
+	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
 	case accounts.JumpMsg, search.ProgressMsg, search.DoneMsg, search.JumpMsg, detail.OpenMsg, detail.ItemMsg, copyItemMsg:
 		return m.onLookup(msg)
@@ -153,7 +153,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case check.ProgressMsg, check.DoneMsg:
+	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg:
 		m.check, cmd = m.check.Update(msg)
 		m.views.problems.SetCheck(m.check.Bar())
 	case check.OrphansMsg:
@@ -214,7 +214,11 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		m.status = "written; reloading the rows involved"
 		var start tea.Cmd
 		if msg.Committed {
-			start = m.startCheck(false)
+			// A fix judges again only what it touched; any other write
+			// (or a fix that cannot) runs the whole check.
+			if start = m.check.Rejudge(m.setup.opts.Store, msg.Rejudge); start == nil {
+				start = m.startCheck(false)
+			}
 		} else {
 			m.status = "not written; reading the rows involved again"
 		}

@@ -381,9 +381,11 @@ func (m Model) close() (Model, tea.Cmd) {
 	}
 	var w write.WrittenMsg
 	var sent []model.Problem
+	all := true // every repair sent committed: judged again by their keys
 	for i, res := range m.sent {
 		p := m.ready[i]
 		w.Committed = w.Committed || res.Outcome == model.Committed
+		all = all && res.Outcome == model.Committed
 		for _, a := range p.w.Tx.Plan.Actions {
 			if a.Account != "" && !model.IsClaim(a.Account) && !slices.Contains(w.Accounts, a.Account) {
 				w.Accounts = append(w.Accounts, a.Account)
@@ -395,6 +397,9 @@ func (m Model) close() (Model, tea.Cmd) {
 		if p.problem.Kind != "" {
 			sent = append(sent, p.problem)
 		}
+	}
+	if all {
+		w.Rejudge = sent
 	}
 	return m, tea.Batch(events.Emit(w), events.Emit(SettledMsg{Sent: sent}))
 }

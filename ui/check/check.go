@@ -119,6 +119,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema), report.Counts()
 		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
+	case RejudgedMsg:
+		return m.rejudged(msg)
 	}
 	return m, nil
 }

@@ -100,6 +100,10 @@ type WrittenMsg struct {
 	// repair names no account to read it again with).
 	Locks     []model.KeyRef
 	Committed bool
+	// Rejudge are the problems the write fixed, every repair of them
+	// committed: the check judges them again by the keys they involve
+	// (check.Model.Rejudge) rather than running whole. Empty: it runs.
+	Rejudge []model.Problem
 }
 
 // OutcomeMsg reports the outcome of one write the session sent, once it
@@ -166,6 +170,9 @@ type Model struct {
 	farewell     string
 	written      []string       // the accounts the last write sent involves
 	writtenLocks []model.KeyRef // and the locks it changes
+	// fixing is the problem a repair's dialog is about; fixed, once its
+	// repair committed, to be judged again by its keys (Rejudge).
+	fixing, fixed *model.Problem
 	// A race's: the loaded ids new keys are made like, every racer's
 	// transaction, and the board once it has started.
 	sampleIDs []string
@@ -203,6 +210,7 @@ func (m *Model) open(title string, fields []dialog.Field, op operation, id strin
 	m.dialog, m.prepared = &d, nil
 	m.op, m.id = op, id
 	m.raceTxs, m.board = nil, nil
+	m.fixing, m.fixed = nil, nil
 }
 
 // shown is the item a row showed, never nil: a write from a row is
@@ -270,6 +278,7 @@ func (m Model) Delete(a model.AccountView) (Model, tea.Cmd) {
 func (m Model) Fix(p model.Problem) (Model, tea.Cmd) {
 	p = m.asChecked(p)
 	m.open(fmt.Sprintf("fix %s %s=%s", p.Kind, p.Constraint, model.Printable(p.Value)), nil, opRepair, "")
+	m.fixing = &p
 	ctx, f, req := m.ctx, m.flow(), m.req
 	return m, tea.Batch(m.dialog.Init(), func() tea.Msg {
 		return req.planned(f.Repair(ctx, p))
@@ -437,8 +446,12 @@ func (m Model) closeIfDone(cmd tea.Cmd) (Model, tea.Cmd) {
 func (m Model) close(committed bool) (Model, tea.Cmd) {
 	m.dialog, m.prepared, m.raceTxs, m.board = nil, nil, nil, nil
 	if ids, locks := m.written, m.writtenLocks; committed || len(ids) > 0 || len(locks) > 0 {
-		m.written, m.writtenLocks = nil, nil
-		return m, events.Emit(WrittenMsg{Accounts: ids, Locks: locks, Committed: committed})
+		w := WrittenMsg{Accounts: ids, Locks: locks, Committed: committed}
+		if m.fixed != nil {
+			w.Rejudge = []model.Problem{*m.fixed}
+		}
+		m.written, m.writtenLocks, m.fixed = nil, nil, nil
+		return m, events.Emit(w)
 	}
 	return m, nil
 }
@@ -546,6 +559,9 @@ func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
 	}
 	m.dialog.SetResult(msg.res)
 	m.written, m.writtenLocks = written(m.prepared.Plan), writtenLocks(m.prepared.Plan) // read again whatever the outcome
+	if msg.res.Outcome == model.Committed {
+		m.fixed = m.fixing // nil but for a repair
+	}
 	if m.op == opRename && msg.res.Outcome == model.Cancelled {
 		return m, tea.Batch(logged, m.readAccount())
 	}
