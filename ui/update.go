@@ -123,7 +123,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 	case accounts.RefreshedMsg:
 		m.status = ""
 		m.views.accounts, cmd = m.views.accounts.Update(msg)
-		m.items.TakeDrift() // a write's, which runs the check again itself
+		m.items.TakeDrift() // a write's, which runs the check again itself or judges again what it fixed
 	case accounts.PinMsg:
 		m.views.shown, m.help.open = viewAccounts, false
 		m.layers.detail.Close()
