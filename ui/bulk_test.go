@@ -206,3 +206,24 @@ func TestFixRejudgesOnlyItsKeys(t *testing.T) {
 		t.Errorf("the problems view after the fixes:\n%s", s)
 	}
 }
+
+// TestHelpSaysTheMarks: ? over the problems view lists space and ctrl+a,
+// and F only once a problem is marked (it does nothing before); the help
+// line offers F once there are marks.
+func TestHelpSaysTheMarks(t *testing.T) {
+	d := newDriver(t, Options{Store: orphans(2)}, 120, 40)
+	d.ready()
+	d.press("3", "?")
+	s := fields(d.screen())
+	if !strings.Contains(s, "space mark row") || !strings.Contains(s, "ctrl+a mark all shown") || strings.Contains(s, "F fix marked") {
+		t.Errorf("help with nothing marked:\n%s", d.screen())
+	}
+	d.press("?", "space", "?")
+	if s := fields(d.screen()); !strings.Contains(s, "F fix marked") {
+		t.Errorf("help with a mark does not offer F:\n%s", d.screen())
+	}
+	d.press("?")
+	if s := d.lines(); !strings.Contains(s[len(s)-1], "F fix marked") {
+		t.Errorf("the help line with a mark: %q", s[len(s)-1])
+	}
+}
