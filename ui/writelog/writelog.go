@@ -471,7 +471,7 @@ func (m Model) foot() []string {
 		g, why := m.offerGroup(e.group)
 		text = why
 		if why == "" {
-			text = fmt.Sprintf("%s on #%d: %s, %d writes (each previewed, then sent in order)", m.km.Undo.Help().Key, n, g.Title, len(g.Tokens))
+			text = fmt.Sprintf("%s on #%d: %s, %d writes (previewed first, their number typed back)", m.km.Undo.Help().Key, n, g.Title, len(g.Tokens))
 		}
 	}
 	return append([]string{""}, strings.Split(ansi.Wrap(text, max(m.width, 20), " "), "\n")...)
