@@ -1,0 +1,52 @@
+package check
+
+import (
+	"context"
+	"testing"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/internal/uitest"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/events"
+)
+
+// TestRejudgeReadsOnlyTheKeys: after a fix, Rejudge reads the fixed
+// problems' keys and drops from the report those they no longer show,
+// keeping the others; it stands in for no check while one runs, and its
+// answer is dropped once a check has started since.
+func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
+	b := uitest.Holding(dynamotest.Lock("UNIQ#HANDLE#gone1", "ACCT#x1"), dynamotest.Lock("UNIQ#HANDLE#gone2", "ACCT#x2"))
+	report, err := b.Check(context.Background(), nil)
+	if err != nil || len(report.Problems) != 2 {
+		t.Fatalf("the fixture's report: %v, %v", report.Problems, err)
+	}
+	sc := b.Schema()
+	m := New(context.Background(), b, events.NewPump(), &sc, 0)
+	m.run = 1
+	m, _ = m.Update(DoneMsg{run: 1, report: report})
+	// gone1 is fixed; gone2 is not, but is asked about too.
+	b = uitest.Holding(dynamotest.Lock("UNIQ#HANDLE#gone2", "ACCT#x2"))
+	cmd := m.Rejudge(b, report.Problems)
+	if cmd == nil {
+		t.Fatal("no rejudge after a finished check")
+	}
+	msg := cmd()
+	if n := b.Calls("Check"); n != 0 {
+		t.Errorf("the rejudge ran %d checks", n)
+	}
+	next, rcmd := m.Update(msg)
+	if rcmd == nil || len(next.Report().Problems) != 1 || next.Report().Problems[0].Value != "gone2" || next.Bar().Counts[model.OrphanLock] != 1 {
+		t.Fatalf("after the rejudge: %v", next.Report().Problems)
+	}
+	if r, ok := rcmd().(ReportMsg); !ok || len(r.Report.Problems) != 1 {
+		t.Errorf("the views are not handed the report: %T", rcmd())
+	}
+	m.bar.Running = true
+	if m.Rejudge(b, report.Problems) != nil {
+		t.Error("a rejudge while a check runs, which may have read the keys before the write")
+	}
+	m.bar.Running, m.run = false, 2 // a check started (and ended) since
+	if stale, _ := m.Update(msg); len(stale.Report().Problems) != 2 {
+		t.Error("a rejudge answered after a newer check changed its report")
+	}
+}
