@@ -82,4 +82,3 @@ func TestFollowDynoxide(t *testing.T) {
 		}
 	}
 }
-
