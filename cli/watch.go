@@ -26,7 +26,8 @@ table) and judges each write as check does: the keys it touched are read
 again with strongly consistent reads, so the records of one transaction,
 which arrive one by one, never raise an alarm on their own. It prints one
 line for each problem that appears and for each one it saw that is
-resolved, naming the write that did it.
+resolved, naming the write that did it. It says "watching" on stderr once
+the writes made from then on are followed.
 
 Reading a stream costs no read capacity; the confirming reads are metered
 and paced within --max-rcu. A table without a stream is an error (exit 2)
@@ -39,8 +40,8 @@ Exit: 130 on Ctrl-C; 1 at the first problem with --exit-on-problem; 2 on an
 error, a table without a stream, or a stream disabled while it is watched.`,
 		Example: `  locktable watch --endpoint-url http://localhost:8000
   locktable watch --json | jq 'select(.event == "appeared")'
-  locktable watch --exit-on-problem & npm test; wait $!   # fail the tests' run on the first problem they make
-  locktable watch --from trim-horizon                     # the last 24 hours first`,
+  locktable watch --exit-on-problem      # exit 1 at the first problem, e.g. beside an application's integration tests
+  locktable watch --from trim-horizon    # the last 24 hours first`,
 		GroupID: "read",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,6 +51,7 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object a line: the problem as check --json has it, its \"event\" and its \"cause\"")
 	cmd.Flags().StringVar(&f.from, "from", f.from, "where to start: now (the writes made from now on) or trim-horizon (every record the stream keeps, its last 24 hours)")
 	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears")
+	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"now", "trim-horizon"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
