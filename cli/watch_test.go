@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
@@ -253,4 +254,65 @@ func TestWatchNoStream(t *testing.T) {
 	r := run(t, "watch", "--endpoint-url", ep, "--table", table)
 	wantError(t, r, cli.ExitError, "aws dynamodb update-table --table-name "+table+
 		" --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES --endpoint-url "+ep)
+}
+
+// TestWatchLayoutTables: in layout tables, each table's own stream is
+// followed. A device deleted alone leaves an orphan in each lock table,
+// whose cause is the delete in the devices table.
+func TestWatchLayoutTables(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutTables))
+	sc := store.Schema
+	for _, table := range sc.Tables() {
+		dynamotest.EnableStream(t, client, table)
+	}
+	flags := []string{"--endpoint-url", ep, "--layout", "tables", "--table", sc.Table,
+		"--unique", "mac_address=@" + sc.Constraints[0].LockTable + "/MacAddress",
+		"--unique", "registration_code=@" + sc.Constraints[1].LockTable + "/RegistrationCode"}
+	w := startWatch(t, append([]string{"--json"}, flags...)...)
+	r := run(t, append([]string{"signup", "--id", "d1", "--set", "mac_address=00:11", "--set", "registration_code=RC1", "--yes",
+		"--audit-log", t.TempDir() + "/audit.log"}, flags...)...)
+	if r.code != 0 {
+		t.Fatalf("signup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(sc.Table),
+		Key: dynamo.ItemToSDK(model.Item{"id": model.S("d1")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]watchEvent{}
+	for range 2 {
+		e := w.nextEvent()
+		got[e.Constraint] = e
+	}
+	for _, c := range []struct{ constraint, value string }{{"mac_address", "00:11"}, {"registration_code", "RC1"}} {
+		e := got[c.constraint]
+		if e.Event != "appeared" || e.Kind != "orphan_lock" || e.Value != c.value || e.Owner != "d1" ||
+			e.Cause.Event != "REMOVE" || e.Cause.Table != sc.Table || e.Cause.Keys["id"] != "d1" {
+			t.Errorf("%s: %+v; want an appeared orphan_lock of %s caused by the device's REMOVE", c.constraint, e, c.value)
+		}
+	}
+}
+
+// TestWatchStreamDisabled: a stream disabled while it is watched ends the
+// watch with exit 2 and the line that enables it again, not a crash or a
+// hang. (The follower describes the stream every ten idle polls: this
+// test waits about ten seconds.)
+func TestWatchStreamDisabled(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	store, client, flags := watchedTable(t)
+	table := store.Schema.Table
+	w := startWatch(t, flags...)
+	_, err := client.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String(table),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := w.exit()
+	if code != cli.ExitError || !strings.Contains(stderr, "locktable: the stream of table "+table+" was disabled while it was followed; enable it again with: "+
+		"aws dynamodb update-table --table-name "+table+" --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES --endpoint-url "+ep) {
+		t.Errorf("exit %d, stderr %q; want 2 and the enabling line", code, stderr)
+	}
 }
