@@ -66,6 +66,29 @@ type scope struct {
 	account string // set: the account's invalid value
 }
 
+// Know tells the tracker of problems found otherwise (a check's), so
+// that a change that resolves one of them says so. A problem it knows
+// already is replaced.
+func (t *Tracker) Know(ps []model.Problem) {
+	for _, p := range ps {
+		s := t.scopeOf(p)
+		kept := slices.DeleteFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
+		t.known[s] = append(kept, p)
+	}
+}
+
+// scopeOf is the scope that covers problem p.
+func (t *Tracker) scopeOf(p model.Problem) scope {
+	ci := p.ConstraintIndex()
+	switch {
+	case p.Kind != model.InvalidValue:
+		return scope{ci: ci, value: p.Value}
+	case p.Lock == nil && len(p.Accounts) == 1:
+		return scope{ci: ci, account: p.Accounts[0]}
+	}
+	return scope{ci: ci, value: t.lockValue(p)}
+}
+
 // Known are the problems the tracker has found and not seen resolved, in
 // the check's order.
 func (t *Tracker) Known() []model.Problem {
@@ -316,13 +339,22 @@ func (t *Tracker) covers(s scope, p model.Problem) bool {
 	if p.Kind != model.InvalidValue {
 		return p.Value == s.value
 	}
+	return p.Lock != nil && t.lockValue(p) == s.value
+}
+
+// lockValue is the raw value of the lock an invalid_value problem names
+// (its owner is not a string), "" when it names none.
+func (t *Tracker) lockValue(p model.Problem) string {
 	if p.Lock == nil {
-		return false
+		return ""
 	}
 	table := p.LockTable
 	if table == "" {
 		table = t.schema.Table
 	}
 	e := model.Classifier{Schema: t.schema}.Classify(table, model.KeyItem(p.Lock))
-	return e.Kind == model.EntryLock && e.Value == s.value
+	if e.Kind != model.EntryLock {
+		return ""
+	}
+	return e.Value
 }

@@ -169,3 +169,23 @@ func TestTrackerOwnerlessOrphans(t *testing.T) {
 		t.Errorf("the finder was asked %d times, want 2", f.asked)
 	}
 }
+
+// TestTrackerKnowsACheck: problems a check found are known, so a write
+// that resolves one says so, and one still there is not said again.
+func TestTrackerKnowsACheck(t *testing.T) {
+	w := newWatched(nil)
+	email, handle := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"), lockItem("UNIQ#HANDLE#ada", "ACCT#a")
+	w.src.put(w.sc.Table, email)
+	w.src.put(w.sc.Table, handle)
+	census := model.NewCensus(&w.sc, 0)
+	census.Add(w.sc.Table, email)
+	census.Add(w.sc.Table, handle)
+	w.t.Know(census.Problems())
+	if len(w.t.Known()) != 2 {
+		t.Fatalf("known %+v, want the two orphans", w.t.Known())
+	}
+	w.remove(email)
+	wantEvents(t, "the email orphan deleted, the username one touched",
+		w.judge(t, w.change(model.ChangeRemove, email, nil), w.change(model.ChangeModify, handle, handle)),
+		"resolved orphan_lock email a@x.io owner=ACCT#a by REMOVE UNIQ#EMAIL#a@x.io")
+}

@@ -23,8 +23,9 @@ type fakeStreams struct {
 	// disabled: the stream is gone, DescribeStream and GetShardIterator
 	// say so; GetRecords returns nothing, as dynoxide does.
 	disabled bool
-	// expire, trim and throttle fail the next GetRecords so many times.
-	expire, trim, throttle int
+	// expire, trim and throttle fail the next GetRecords so many times;
+	// throttleDescribe the next DescribeStream.
+	expire, trim, throttle, throttleDescribe int
 	gen                    int // iterators of an older generation expire
 	taken                  []string
 }
@@ -84,6 +85,10 @@ func (f *fakeStreams) DescribeStream(_ context.Context, in *dynamodbstreams.Desc
 	defer f.mu.Unlock()
 	if f.disabled {
 		return nil, &types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}
+	}
+	if f.throttleDescribe > 0 {
+		f.throttleDescribe--
+		return nil, &types.LimitExceededException{Message: aws.String("Rate exceeded")}
 	}
 	d := &types.StreamDescription{StreamArn: in.StreamArn, StreamStatus: types.StreamStatusEnabled}
 	for _, sh := range f.shards {

@@ -149,10 +149,8 @@ func (f *Follower) Follow(ctx context.Context, deliver func(context.Context, Bat
 			read, ended = read || r, ended || e
 		}
 		if ended || f.rounds%f.o.Refresh == 0 {
-			for _, s := range f.streams {
-				if err := f.describe(ctx, s, false); err != nil {
-					return err
-				}
+			if err := f.refresh(ctx); err != nil {
+				return err
 			}
 		}
 		if wait := f.wait(read); wait > 0 {
@@ -161,6 +159,17 @@ func (f *Follower) Follow(ctx context.Context, deliver func(context.Context, Bat
 			}
 		}
 	}
+}
+
+// refresh describes every stream again; throttled, it waits for a later
+// round.
+func (f *Follower) refresh(ctx context.Context) error {
+	for _, s := range f.streams {
+		if err := f.describe(ctx, s, false); err != nil && !f.throttled(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // wait is how long to wait before the next round: after throttling, the
@@ -205,7 +214,7 @@ func (s *followed) ready(sh *shard) bool {
 // oldest kept, and throttling backs off: each is survived, not returned.
 func (f *Follower) read(ctx context.Context, s *followed, sh *shard, deliver func(context.Context, Batch) error) (int, error) {
 	if !sh.started {
-		if err := f.position(ctx, s, sh); err != nil || sh.ended {
+		if err := f.position(ctx, s, sh); err != nil || !sh.started {
 			return 0, err
 		}
 	}
@@ -250,8 +259,7 @@ func (f *Follower) survive(ctx context.Context, s *followed, sh *shard, err erro
 		return nil
 	case errors.As(err, &gone):
 		return &DisabledError{Table: s.Table, Err: err}
-	case retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err).Bool():
-		f.backoff = min(max(2*f.backoff, f.o.Poll), maxBackoff)
+	case f.throttled(err):
 		return nil
 	}
 	return fmt.Errorf("read the stream of table %s: %w", s.Table, err)
@@ -283,6 +291,8 @@ func (f *Follower) position(ctx context.Context, s *followed, sh *shard) error {
 		}
 		sh.ended = true
 		return nil
+	case f.throttled(err):
+		return nil // taken on a later round
 	case err != nil:
 		return fmt.Errorf("read the stream of table %s: %w", s.Table, err)
 	}
@@ -353,6 +363,16 @@ func (s *followed) pastParents() {
 			p.ended = true
 		}
 	}
+}
+
+// throttled reports whether err is throttling, which the follower backs
+// off from (the SDK's own retries having given up) instead of failing.
+func (f *Follower) throttled(err error) bool {
+	if !retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err).Bool() {
+		return false
+	}
+	f.backoff = min(max(2*f.backoff, f.o.Poll), maxBackoff)
+	return true
 }
 
 func (f *Follower) note(s *followed, note string) {
