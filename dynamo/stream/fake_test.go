@@ -26,8 +26,8 @@ type fakeStreams struct {
 	// expire, trim and throttle fail the next GetRecords so many times;
 	// throttleDescribe the next DescribeStream.
 	expire, trim, throttle, throttleDescribe int
-	gen                    int // iterators of an older generation expire
-	taken                  []string
+	gen                                      int // iterators of an older generation expire
+	taken                                    []string
 }
 
 type fakeShard struct {
