@@ -83,6 +83,9 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return err
 	}
+	if a.demo {
+		return usageErr("watch follows a DynamoDB stream, and the demo's embedded backend has none: try a local emulator that serves streams (dynoxide)")
+	}
 	store, err := a.open(ctx, s)
 	if err != nil {
 		return err
