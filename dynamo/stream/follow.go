@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -153,7 +154,8 @@ func (f *Follower) Follow(ctx context.Context, deliver func(context.Context, Bat
 				return err
 			}
 		}
-		if wait := f.wait(read); wait > 0 {
+		// A shard that ended has its children read at once.
+		if wait := f.wait(read || ended); wait > 0 {
 			if err := f.o.Clock.Sleep(ctx, wait); err != nil {
 				return err
 			}
@@ -173,12 +175,12 @@ func (f *Follower) refresh(ctx context.Context) error {
 }
 
 // wait is how long to wait before the next round: after throttling, the
-// backoff; after a round that read something, nothing.
-func (f *Follower) wait(read bool) time.Duration {
+// backoff; after a round that read something (busy), nothing.
+func (f *Follower) wait(busy bool) time.Duration {
 	switch {
 	case f.backoff > 0:
 		return f.backoff
-	case read:
+	case busy:
 		return 0
 	}
 	return f.o.Poll
@@ -331,6 +333,7 @@ func (f *Follower) describe(ctx context.Context, s *followed, first bool) error 
 			if first && f.o.From == Latest {
 				s.pastParents()
 			}
+			s.forget()
 			return nil
 		}
 		in.ExclusiveStartShardId = d.LastEvaluatedShardId
@@ -351,6 +354,19 @@ func (s *followed) add(sd types.Shard, first bool, from Position) {
 	}
 	s.shards[id] = sh
 	s.order = append(s.order, id)
+}
+
+// forget drops the shards read to their end that the stream no longer
+// lists (trimmed after 24 hours), so that a follow of weeks holds only
+// the shards of a day; a child whose parent is gone is ready.
+func (s *followed) forget() {
+	s.order = slices.DeleteFunc(s.order, func(id string) bool {
+		if sh := s.shards[id]; sh.ended && !s.listed[id] {
+			delete(s.shards, id)
+			return true
+		}
+		return false
+	})
 }
 
 // pastParents ends, at the start from Latest, the shards that have a

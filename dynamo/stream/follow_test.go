@@ -254,3 +254,18 @@ func TestFindNamesTheTablesWithoutAStream(t *testing.T) {
 		t.Errorf("%q does not hold %q", err, want)
 	}
 }
+
+// TestFollowReadsAChildAtOnce: a shard that ends has its child read in
+// the same round, with no poll's wait; once the parent is trimmed from
+// the stream (and forgotten), the child is read on.
+func TestFollowReadsAChildAtOnce(t *testing.T) {
+	fake := newFake("s1")
+	r := follow(t, fake, stream.Latest)
+	r.settle()
+	fake.split("s1", "s2")
+	fake.write("s2", "INSERT", "a")
+	wantKeys(t, "the child", r.round(), "a")
+	fake.set(func(f *fakeStreams) { f.shards = f.shards[1:] }) // s1 trimmed
+	fake.write("s2", "INSERT", "b")
+	wantKeys(t, "after the parent was trimmed", r.round(), "b")
+}
