@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ type Event struct {
 // owners the locks name) and judged by the check's own census, so a
 // state between the records of one transaction, which the reads never
 // see, raises nothing. It keeps the problems it found per value, so that
-// it can say when one is resolved.
+// it can say when one is resolved. One goroutine at a time uses it.
 type Tracker struct {
 	schema *model.Schema
 	src    Reader
@@ -205,12 +206,16 @@ func (t *Tracker) accountScopes(ctx context.Context, c model.Change, id string, 
 			}
 		}
 	}
+	var named []scope
 	for s, known := range t.known {
 		if slices.ContainsFunc(known, func(p model.Problem) bool { return p.Owner == id || slices.Contains(p.Accounts, id) }) {
-			scopes = append(scopes, s)
+			named = append(named, s)
 		}
 	}
-	return scopes, nil
+	slices.SortFunc(named, func(a, b scope) int {
+		return cmp.Or(cmp.Compare(a.ci, b.ci), cmp.Compare(a.value, b.value), cmp.Compare(a.account, b.account))
+	})
+	return append(scopes, named...), nil
 }
 
 // read reads what the scopes involve with strongly consistent reads (the
