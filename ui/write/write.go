@@ -403,14 +403,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.raceVerified(msg)
 	case dialog.SaveMsg:
 		return m, m.saveRequest()
-	case SavedMsg:
-		m.saved(msg)
+	case SavedMsg, RereadMsg:
+		m.took(msg)
 	case dialog.SendMsg:
 		return m.send()
 	case SentMsg:
 		return m.sent(msg)
-	case RereadMsg:
-		m.reread(msg)
 	case dialog.CloseMsg:
 		return m.close(msg.Committed)
 	}
@@ -561,6 +559,16 @@ func (m Model) readAccount() tea.Cmd {
 			msg.item, msg.found = it, true
 		})
 		return msg
+	}
+}
+
+// took takes what a command read or saved for the open dialog.
+func (m *Model) took(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case SavedMsg:
+		m.saved(msg)
+	case RereadMsg:
+		m.reread(msg)
 	}
 }
 
