@@ -24,13 +24,10 @@ import (
 // Backend holds the tables of one schema in memory, and plays each role
 // the UI takes (ui.Roles) over them. It is safe for concurrent use.
 type Backend struct {
-	// ByKey answers the reads by key and plans writes over ReadConsistent.
-	backend.ByKey
-	// Control is what a test sets of the backend's behaviour, and reads
-	// of what the UI asked.
+	backend.ByKey // the reads by key, and plans, over ReadConsistent
+	// Control is what a test sets of the backend and reads of its calls.
 	Control *Control
-	// Clock is the backend's time, which TTLs are judged and guarded by:
-	// the machine's unless a test sets another.
+	// Clock is the backend's time, which TTLs are judged and guarded by.
 	Clock clock.Clock
 
 	schema  model.Schema
@@ -42,8 +39,7 @@ type Backend struct {
 
 func (b *Backend) now() int64 { return model.Epoch(b.Clock.Now()) }
 
-// New returns an empty, writable backend for schema sc, at the machine's
-// time (Clock).
+// New returns an empty, writable backend for schema sc, at the machine's time.
 func New(sc model.Schema) *Backend {
 	ep := backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
 	b := &Backend{schema: sc, tables: map[string]map[string]model.Item{}, Clock: clock.System(),
@@ -53,8 +49,7 @@ func New(sc model.Schema) *Backend {
 	return b
 }
 
-// Holding returns a backend of the default layout-1 schema whose table
-// holds items, as the widgets' own tests want one.
+// Holding returns a backend of the default layout-1 schema holding items.
 func Holding(items ...model.Item) *Backend {
 	b := New(model.DefaultSchema(model.LayoutSingle))
 	b.Put(b.schema.Table, items...)
@@ -82,10 +77,11 @@ func (b *Backend) Item(table string, key map[string]string) (model.Item, bool) {
 }
 
 // keyText is the key of table's item whose key attributes value reads,
-// their values in key order: items sort by it as an emulator scans them.
+// in key order: items sort by it as an emulator scans them. A table of
+// another schema (:table) is keyed as this one's.
 func (b *Backend) keyText(table string, value func(attr string) string) string {
 	names := b.schema.KeyAttrs(table)
-	if names == nil { // a table of another schema (:table), keyed as this one's
+	if names == nil {
 		names = b.schema.KeyAttrs(b.schema.Table)
 	}
 	parts := make([]string, len(names))
@@ -95,7 +91,6 @@ func (b *Backend) keyText(table string, value func(attr string) string) string {
 	return strings.Join(parts, "\x00")
 }
 
-// textOf reads the string attributes of it.
 func textOf(it model.Item) func(attr string) string { return func(n string) string { return it[n].S } }
 
 // get returns a copy of the item of table at key (nil: none), then stores
@@ -116,8 +111,8 @@ func (b *Backend) set(table string, it model.Item) {
 	b.tables[table][b.keyText(table, textOf(it))] = it
 }
 
-// sorted returns copies of table's items in key order: those of the kinds
-// given, or with none given every item.
+// sorted returns copies of table's items in key order, those of the kinds
+// given (none: every item).
 func (b *Backend) sorted(table string, kinds ...model.EntryKind) (out []model.Item) {
 	for _, k := range slices.Sorted(maps.Keys(b.tables[table])) {
 		it := b.tables[table][k]
@@ -142,19 +137,14 @@ func pageOf[T any](ctx context.Context, b *Backend, method string, from backend.
 	return items[start:end], backend.At(end, end == len(items)), ctx.Err()
 }
 
-// Tables lists the tables the backend holds, the schema's among them,
-// sorted (ListTables).
-func (b *Backend) Tables(ctx context.Context) ([]string, error) {
-	if err := b.Control.called("Tables"); err != nil {
-		return nil, err
-	}
+// Tables lists the tables the backend holds and the schema's, sorted.
+func (b *Backend) Tables(context.Context) ([]string, error) {
 	defer b.lock()()
 	return slices.Compact(slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(b.tables)), b.schema.Table)))), nil
 }
 
 // ReadConsistent hands each item found at refs to visit, each key once.
 func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
-	b.Control.called("ReadConsistent")
 	found, unlock := map[string]model.Item{}, b.lock()
 	for _, r := range refs {
 		if it := b.get(r.Table, r.Key); it != nil && found[r.ID()] == nil {
@@ -171,8 +161,8 @@ func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit
 	return ctx.Err()
 }
 
-// AccountsPage returns the accounts from where from left off, in key
-// order, judged by backend.Judge.
+// AccountsPage returns the accounts in key order from where from left
+// off, judged by backend.Judge.
 func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
 	items, next, err := pageOf(ctx, b, "AccountsPage", from, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryAccount) })
 	if err != nil {
@@ -182,8 +172,8 @@ func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want in
 	return backend.AccountPage{Accounts: views, Next: next}, err
 }
 
-// LocksPage returns the lock items from where from left off: those of the
-// account table, then each lock table's, in key order.
+// LocksPage returns the locks from where from left off: the account
+// table's, then each lock table's, in key order.
 func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
 	locks, next, err := pageOf(ctx, b, "LocksPage", from, want, func() (locks []model.Lock) {
 		for _, table := range b.schema.Tables() {
@@ -197,9 +187,8 @@ func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) 
 	return backend.LockPage{Locks: locks, Next: next}, err
 }
 
-// PartitionPage and OthersPage return, in key order from where from left
-// off, the items of the account table under partition key value pk, and
-// those that are neither accounts nor locks.
+// PartitionPage returns the items of the account table under partition
+// key value pk, in key order from where from left off.
 func (b *Backend) PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error) {
 	items, next, err := pageOf(ctx, b, "PartitionPage", from, want, func() []model.Item {
 		return slices.DeleteFunc(b.sorted(b.schema.Table), func(it model.Item) bool {
@@ -209,6 +198,8 @@ func (b *Backend) PartitionPage(ctx context.Context, pk string, from backend.Cur
 	return backend.ItemPage{Items: items, Next: next}, err
 }
 
+// OthersPage returns the items of the account table that are neither
+// accounts nor locks, in key order from where from left off.
 func (b *Backend) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
 	items, next, err := pageOf(ctx, b, "OthersPage", from, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryOther) })
 	return backend.ItemPage{Items: items, Next: next}, err
@@ -217,9 +208,7 @@ func (b *Backend) OthersPage(ctx context.Context, from backend.Cursor, want int)
 // LookupHolders reads every account for the holders of the wanted
 // values, as the store's consistent scan does, and then their locks.
 func (b *Backend) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
-	b.Control.called("LookupHolders")
-	found := backend.NewLookup(backend.ScanMethod)
-	unlock := b.lock()
+	found, unlock := backend.NewLookup(backend.ScanMethod), b.lock()
 	for _, it := range b.sorted(b.schema.Table, model.EntryAccount) {
 		found.AddHolder(&b.schema, wanted, it)
 	}
@@ -260,8 +249,7 @@ func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress))
 	if err := b.Control.called("Check"); err != nil {
 		return model.Report{}, err
 	}
-	census := model.NewCensus(&b.schema, b.now())
-	unlock := b.lock()
+	census, unlock := model.NewCensus(&b.schema, b.now()), b.lock()
 	for _, table := range b.schema.Tables() {
 		for _, it := range b.sorted(table) {
 			census.Add(table, it)
@@ -274,18 +262,19 @@ func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress))
 	return census.Report(census.Problems()), ctx.Err()
 }
 
-// Refuse and Prepare answer as the store does: p cancelled because other
-// accounts hold values it would lock, and the exact request of p.
+// Refuse reports p cancelled because other accounts hold values it would
+// lock, as the store does.
 func (b *Backend) Refuse(p model.Plan, taken []backend.Taken) model.Result {
 	return b.prep.Writer.Refuse(p, taken)
 }
+
+// Prepare builds the exact request of p, as the store does.
 func (b *Backend) Prepare(p model.Plan, token string) (backend.Tx, error) {
 	return b.prep.Writer.Prepare(p, token)
 }
 
-// Execute applies tx's actions if every condition holds, or none of them,
-// with the failed ones explained slot by slot. An ownerless orphan's
-// repair runs its three steps by the store's dynamo.Reclaim.
+// Execute sends tx (send); an ownerless orphan's repair runs its three
+// steps by the store's dynamo.Reclaim.
 func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	failure := b.Control.called("Execute")
 	send := func(_ context.Context, tx backend.Tx) (model.Result, error) { return b.send(tx, failure) }
@@ -366,9 +355,9 @@ func (b *Backend) apply(actions []model.Action) {
 	}
 }
 
-// UndoFrom plans the undo of the write with token, or ("") of the last
-// committed one, from the fake's own journal (path "") as the store does
-// from its own; it counts as the store's UndoToken.
+// UndoFrom plans the undo of the write with token ("": the last
+// committed) from the fake's own journal (path ""), as the store does
+// from its own; it counts as a call of the store's UndoToken.
 func (b *Backend) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
 	if path != "" {
 		return model.Plan{}, fmt.Errorf("uitest: no undo journal at %s: the fake keeps its own", path)

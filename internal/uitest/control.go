@@ -15,9 +15,8 @@ type Control struct {
 	writable    bool
 	calls       map[string]int
 	failures    map[string]error
-	hold        chan struct{} // see HoldWrites
-	arrive      func()
-	lost, leaks int // see LoseWrites, LeakCancelled
+	held        func() // what a write waits for (HoldWrites)
+	lost, leaks int    // see LoseWrites, LeakCancelled
 	race        string
 	raced       model.Item // ChangeAfterRead's item, to store in table race
 	tokens      []string   // of every write that arrived
@@ -41,7 +40,8 @@ func (c *Control) Fail(method string, err error) { defer c.lock()(); c.failures[
 func (c *Control) HoldWrites() (arrived <-chan struct{}, release func()) {
 	defer c.lock()()
 	hold, came := make(chan struct{}), make(chan struct{})
-	c.hold, c.arrive = hold, sync.OnceFunc(func() { close(came) })
+	arrive := sync.OnceFunc(func() { close(came) })
+	c.held = func() { arrive(); <-hold }
 	return came, sync.OnceFunc(func() { close(hold) })
 }
 
@@ -86,28 +86,25 @@ func (c *Control) raceAt(table string, is func(model.Item) bool) (raced model.It
 // wait holds a write while HoldWrites says so.
 func (c *Control) wait() {
 	c.mu.Lock()
-	hold, arrive := c.hold, c.arrive
+	held := c.held
 	c.mu.Unlock()
-	if hold != nil {
-		arrive()
-		<-hold
+	if held != nil {
+		held()
 	}
 }
 
 // sent records the token of a write that arrived, and says whether it is
-// lost (LoseWrites); leak, whether a cancelled one leaks (LeakCancelled).
+// lost (LoseWrites).
 func (c *Control) sent(token string) (lost bool) {
 	defer c.lock()()
 	c.tokens = append(c.tokens, token)
-	return countDown(&c.lost)
+	lost, c.lost = c.lost > 0, max(c.lost-1, 0)
+	return lost
 }
 
-func (c *Control) leak() bool { defer c.lock()(); return countDown(&c.leaks) }
-
-func countDown(n *int) bool {
-	if *n <= 0 {
-		return false
-	}
-	*n--
-	return true
+// leak says whether a cancelled transaction leaks (LeakCancelled).
+func (c *Control) leak() (ok bool) {
+	defer c.lock()()
+	ok, c.leaks = c.leaks > 0, max(c.leaks-1, 0)
+	return ok
 }
