@@ -75,8 +75,8 @@ type core struct {
 	Clock clock.Clock
 }
 
-// Store is one pattern table set. It opens, verifies and probes the
-// tables, and plays each role its consumers name:
+// Store is one pattern table set. It opens, verifies, probes and
+// configures the tables, and hands out each role its consumers name:
 //   - Pages reads pages of accounts, locks, other items and partitions, and
 //     items by key (ui/accounts, ui/locks, ui/others, ui/detail,
 //     writes.ConsistentReader, backend.Reader);
@@ -91,8 +91,8 @@ type core struct {
 // needs one role is handed that role alone (store.Writer to the write
 // flow, store.Lookup to a search, each to the terminal UI's view that
 // names it). A role that needs another embeds it, as a Lookup reads by
-// key through its Pages. The Store itself only opens, verifies, probes
-// and configures the tables: it does not play the roles (STYLE.md 8).
+// key through its Pages. The Store does not play the roles itself, so
+// that no type has every method (STYLE.md 8).
 type Store struct {
 	*core
 	Pages   *Pages
