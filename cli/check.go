@@ -120,13 +120,13 @@ func (a *app) runCheck(ctx context.Context, f checkFlags, parts []string) error 
 	if f.merge {
 		census, err = readParts(&store.Schema, parts, int64(f.maxMemory))
 	} else {
-		census, err = store.Census(ctx, 0, store.Segments, progressLine(p))
+		census, err = store.Checker.Census(ctx, 0, store.Segments, progressLine(p))
 	}
 	if err != nil {
 		p.done()
 		return err
 	}
-	report, err := store.Confirm(ctx, census, progressLine(p))
+	report, err := store.Checker.Confirm(ctx, census, progressLine(p))
 	p.done()
 	if err != nil {
 		return err
@@ -142,7 +142,7 @@ func (a *app) checkPart(ctx context.Context, store *dynamo.Store, f checkFlags, 
 	if err != nil {
 		return err
 	}
-	census, err := store.Census(ctx, from, to, progressLine(p))
+	census, err := store.Checker.Census(ctx, from, to, progressLine(p))
 	defer census.Close() // its spill files, if any, also on an error or an interrupt
 	p.done()
 	if err != nil {
