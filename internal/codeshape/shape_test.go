@@ -29,7 +29,6 @@ const maxComplexity = 20
 var complexFuncs = map[string]int{
 	"model (Classifier).Classify": 23,
 	"export (*query).write":       24,
-	"write (Model).Update":        21,
 	"dynamo (*Writer).transact":   22,
 	"dialog (Model).updateKey":    22,
 }
