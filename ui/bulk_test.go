@@ -59,7 +59,7 @@ func bulkPreview(t *testing.T, d *driver) {
 func TestBulkFixEveryOrphan(t *testing.T) {
 	b := orphans(35)
 	want := orphanCount(t, b) // the planted ones too
-	d := newDriver(t, Options{Store: b}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 40)
 	d.ready()
 	d.press("3", "/")
 	d.typeText("orphan")
@@ -109,10 +109,10 @@ func TestBulkFixEveryOrphan(t *testing.T) {
 func TestBulkFixEscStopsMidway(t *testing.T) {
 	b := orphans(8)
 	want := orphanCount(t, b)
-	d := newDriver(t, Options{Store: b}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 40)
 	bulkPreview(t, d)
 	d.typeText(fmt.Sprint(want))
-	arrived, release := b.HoldWrites()
+	arrived, release := b.Control.HoldWrites()
 	d.send(keyMsg("enter"))
 	<-arrived // the first transaction is in flight
 	if s := d.screen(); !strings.Contains(s, "░░░") || !strings.Contains(s, fmt.Sprintf("sent 0 of %d transactions", want)) {
@@ -144,7 +144,7 @@ func TestBulkFixEscStopsMidway(t *testing.T) {
 func TestBulkUndoTheGroup(t *testing.T) {
 	b := orphans(4)
 	want := orphanCount(t, b)
-	d := newDriver(t, Options{Store: b}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 40)
 	bulkPreview(t, d)
 	d.typeText(fmt.Sprint(want))
 	d.press("enter")
@@ -176,9 +176,9 @@ func TestBulkUndoTheGroup(t *testing.T) {
 func TestFixRejudgesOnlyItsKeys(t *testing.T) {
 	b := fakeMany(300)
 	b.Put(tablePlaceholder, lock("UNIQ#HANDLE#ghost", ""), lock("UNIQ#HANDLE#lost1", "ACCT#gone1"), lock("UNIQ#HANDLE#lost2", "ACCT#gone2"))
-	d := newDriver(t, Options{Store: b}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 40)
 	d.ready()
-	checks := b.Calls("Check")
+	checks := b.Control.Calls("Check")
 	d.press("3")
 	d.selectRow("UNIQ#HANDLE#ghost")
 	d.press("f")
@@ -199,7 +199,7 @@ func TestFixRejudgesOnlyItsKeys(t *testing.T) {
 	d.until("the batch's report", func(m *Model) bool { return strings.Contains(d.screen(), "sent 2 of 2 transactions: 2 committed") })
 	d.press("enter")
 	d.until("the orphans gone", func(m *Model) bool { return !strings.Contains(d.screen(), "orphan") })
-	if n := b.Calls("Check"); n != checks {
+	if n := b.Control.Calls("Check"); n != checks {
 		t.Errorf("the check ran %d more times after the fixes; want none: they judge their keys", n-checks)
 	}
 	if s := d.screen(); !strings.Contains(s, "no problems") {
@@ -211,7 +211,7 @@ func TestFixRejudgesOnlyItsKeys(t *testing.T) {
 // and F only once a problem is marked (it does nothing before); the help
 // line offers F once there are marks.
 func TestHelpSaysTheMarks(t *testing.T) {
-	d := newDriver(t, Options{Store: orphans(2)}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(orphans(2))}, 120, 40)
 	d.ready()
 	d.press("3", "?")
 	s := fields(d.screen())

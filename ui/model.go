@@ -215,7 +215,7 @@ func New(ctx context.Context, o Options) Model {
 			search:   search.New(ctx, o.Lookup, &sc, cache, pump, keys.Search),
 			cmdline:  cmdline,
 			write:    w,
-			batch:    batch.New(ctx, o.Store, &sc, &st, keys.Dialog, cache.Report),
+			batch:    batch.New(ctx, o.Writer, &sc, &st, keys.Dialog, cache.Report),
 			mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
 			writelog: writelog.New(keys.WriteLog, &st, o.AuditLog),
 		},

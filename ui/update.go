@@ -216,7 +216,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.Committed {
 			// A fix judges again only what it touched; any other write
 			// (or a fix that cannot) runs the whole check.
-			if start = m.check.Rejudge(m.setup.opts.Store, msg.Rejudge); start == nil {
+			if start = m.check.Rejudge(m.setup.opts.Pages, msg.Rejudge); start == nil {
 				start = m.startCheck(false)
 			}
 		} else {

@@ -208,7 +208,7 @@ func TestFailedWriteStops(t *testing.T) {
 	bn := newBench(t)
 	bn.update(FixMsg{Problems: bn.report.Problems})
 	bn.typeText("4")
-	bn.b.Fail("Execute", errors.New("no connection"))
+	bn.b.Control.Fail("Execute", errors.New("no connection"))
 	bn.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	bn.next()
 	if len(bn.sends) != 0 || !strings.Contains(bn.screen(), "a write failed: no connection, 3 not sent") {

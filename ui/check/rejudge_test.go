@@ -31,7 +31,7 @@ func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
 		t.Fatal("no rejudge after a finished check")
 	}
 	msg := cmd()
-	if n := b.Calls("Check"); n != 0 {
+	if n := b.Control.Calls("Check"); n != 0 {
 		t.Errorf("the rejudge ran %d checks", n)
 	}
 	next, rcmd := m.Update(msg)
