@@ -282,9 +282,9 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 		}
 	}
 
-	p, err := sc.Signup(id("a1"), attrs("ada@x.io", "ada"))
+	p, err := model.Planner{Schema: sc}.Signup(id("a1"), attrs("ada@x.io", "ada"))
 	send("signup", p, err)
-	p, err = sc.Signup(id("b2"), attrs("bob@x.io", "bob"))
+	p, err = model.Planner{Schema: sc}.Signup(id("b2"), attrs("bob@x.io", "bob"))
 	send("signup b2", p, err)
 	a, _, err := store.Account(ctx, id("a1"))
 	if err != nil {

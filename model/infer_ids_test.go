@@ -116,7 +116,7 @@ func TestSignupIDAttr(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Signup("user#zed", map[string]string{"email": "z@x.io"})
+	p, err := Planner{s}.Signup("user#zed", map[string]string{"email": "z@x.io"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +124,10 @@ func TestSignupIDAttr(t *testing.T) {
 	if got := p.Actions[0].Item; !reflect.DeepEqual(got, want) {
 		t.Errorf("account item %v, want %v", got, want)
 	}
-	if _, err := s.Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"}); err != nil {
+	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"}); err != nil {
 		t.Errorf("the same id given: %v", err)
 	}
-	if _, err := s.Signup("user#zed", map[string]string{"id": "other", "email": "z@x.io"}); err == nil || !strings.Contains(err.Error(), `"zed", not "other"`) {
+	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"id": "other", "email": "z@x.io"}); err == nil || !strings.Contains(err.Error(), `"zed", not "other"`) {
 		t.Errorf("another id given: %v", err)
 	}
 	if key, ok := s.SignupKey(map[string]string{"id": "yan"}); key != "user#yan" || !ok {
@@ -137,7 +137,7 @@ func TestSignupIDAttr(t *testing.T) {
 		t.Error("SignupKey without the id")
 	}
 	id := s.NewAccountID()
-	if p, err := s.Signup(id, nil); err != nil || p.Actions[0].Item["id"].S != strings.TrimPrefix(id, "user#") || !strings.HasPrefix(id, "user#") {
+	if p, err := (Planner{s}).Signup(id, nil); err != nil || p.Actions[0].Item["id"].S != strings.TrimPrefix(id, "user#") || !strings.HasPrefix(id, "user#") {
 		t.Errorf("a new id %q: %v, item %v", id, err, p.Actions[0].Item)
 	}
 	{
@@ -147,7 +147,7 @@ func TestSignupIDAttr(t *testing.T) {
 			t.Errorf("a prefix without an id attribute: %v", err)
 		}
 	}
-	if _, err := s.Signup("member#zed", nil); err == nil || !strings.Contains(err.Error(), `"member#zed" does not start with it`) {
+	if _, err := (Planner{s}).Signup("member#zed", nil); err == nil || !strings.Contains(err.Error(), `"member#zed" does not start with it`) {
 		t.Errorf("a key without the id's prefix: %v", err)
 	}
 	{

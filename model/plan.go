@@ -615,9 +615,3 @@ func Applied(a Action, now Item) bool {
 	}
 	return true
 }
-
-// Signup is Planner.Signup, kept on the schema for its many callers
-// outside model (dynamo's seed and mistakes, writes, and their tests).
-func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
-	return Planner{s}.Signup(id, attrs)
-}

@@ -82,7 +82,7 @@ func TestPresetKeys(t *testing.T) {
 // account, _type=_Unique on OneTable's unique items (besides the owner).
 func TestPresetSignupItems(t *testing.T) {
 	s := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
-	p, err := s.Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"})
+	p, err := Planner{s}.Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestPresetSignupItems(t *testing.T) {
 	if got := p.Actions[1].Item; !reflect.DeepEqual(got, wantLock) {
 		t.Errorf("lock item %v, want %v", got, wantLock)
 	}
-	if _, err := s.Signup("user#zed", map[string]string{"_type": "Guest", "email": "z@x.io"}); err == nil {
+	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"_type": "Guest", "email": "z@x.io"}); err == nil {
 		t.Error("a signup with another type value was planned")
 	}
 }

@@ -310,15 +310,3 @@ func (s Classifier) HolderProblem(kind ProblemKind, ci int, v, owner string, acc
 	p.Accounts = append([]string{}, accounts...)
 	return p
 }
-
-// LockProblem is Classifier.LockProblem, kept on the schema for the many
-// tests outside model that build problems from it.
-func (s *Schema) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
-	return Classifier{s}.LockProblem(kind, ci, v, owner)
-}
-
-// HolderProblem is Classifier.HolderProblem, kept on the schema for its
-// callers in ui and the tests outside model.
-func (s *Schema) HolderProblem(kind ProblemKind, ci int, v, owner string, accounts []string) Problem {
-	return Classifier{s}.HolderProblem(kind, ci, v, owner, accounts)
-}

@@ -246,7 +246,7 @@ func TestJudgeEitherSpelling(t *testing.T) {
 		t.Errorf("username, locked in the older spelling: %+v, want ok, alt", l)
 	}
 	var involved []string
-	for _, r := range c.Involved(s.LockProblem(OrphanLock, 1, "ada", "")) {
+	for _, r := range c.Involved((Classifier{s}).LockProblem(OrphanLock, 1, "ada", "")) {
 		involved = append(involved, keyString(r))
 	}
 	if want := []string{"app {pk=_unique#User#username#ada,sk=_unique#}", "app {pk=User:username:ada,sk=_unique:}"}; !slices.Equal(involved, want) {

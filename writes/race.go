@@ -31,7 +31,7 @@ func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, err
 			id = f.Schema.NewAccountIDLike(ids)
 		}
 		taken[id] = true
-		p, err := f.Schema.Signup(id, attrs)
+		p, err := model.Planner{Schema: f.Schema}.Signup(id, attrs)
 		if err != nil {
 			return nil, err
 		}

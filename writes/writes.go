@@ -98,7 +98,7 @@ func (f Flow) Signup(ctx context.Context, id string, attrs map[string]string, h 
 			id = f.Schema.NewAccountID()
 		}
 	}
-	p, err := f.Schema.Signup(id, attrs)
+	p, err := model.Planner{Schema: f.Schema}.Signup(id, attrs)
 	if err != nil {
 		return Write{}, err
 	}

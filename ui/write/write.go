@@ -207,7 +207,7 @@ func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	sc := m.schema
 	one, _ := sc.Nouns()
 	fields := []dialog.Field{dialog.NewField(one, sc.NewAccountIDLike(ids), func(v string) error {
-		_, err := sc.Signup(v, nil)
+		_, err := model.Planner{Schema: sc}.Signup(v, nil)
 		return err
 	})}
 	for _, c := range sc.Constraints {
