@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -159,7 +161,7 @@ func (a *app) checkPart(ctx context.Context, store *dynamo.Store, f checkFlags, 
 // hint that the schema may not fit the table, and exits 1 when it holds
 // problems.
 func (a *app) printCheck(report model.Report, s *model.Schema, asJSON bool) error {
-	if hint := report.SchemaHint(s); hint != "" {
+	if hint := report.SchemaHint(s, flagname.Say); hint != "" {
 		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 	}
 	var err error
@@ -251,9 +253,23 @@ func readPart(m *model.Merger, path string) error {
 		return usageErr("--merge %s: not a census part: %v", path, err)
 	}
 	if err := m.ReadPart(zr); err != nil {
-		return usageErr("--merge %s: %v", path, err)
+		return usageErr("--merge %s: %s", path, partError(err))
 	}
 	return nil
+}
+
+// partError says why a part was refused; one read with another schema
+// names the flags that differ.
+func partError(err error) string {
+	var pe *model.PartSchemaError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	flags := make([]string, len(pe.Fields))
+	for i, f := range pe.Fields {
+		flags[i] = flagname.Say(f)
+	}
+	return fmt.Sprintf("part %d was read with other schema flags: %s differ", pe.Part, strings.Join(flags, ", "))
 }
 
 // progressLine returns a progress callback that redraws one stderr line at

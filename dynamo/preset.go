@@ -51,7 +51,7 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 	if sc.SK == "" {
 		return notes, model.NewSchemaError(model.FieldPreset, "table %s has no sort key: %s tables have one", sc.Table, sc.Preset)
 	}
-	if sc.AccountSK == "" || len(sc.Constraints) == 0 || sc.SpellingUnread() {
+	if sc.AccountSK == "" || len(sc.Constraints) == 0 || (model.Preset{Schema: sc}).SpellingUnread() {
 		found, err := s.presetSample(ctx)
 		if err != nil {
 			return notes, err
@@ -85,7 +85,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 			return notes, err
 		}
 	}
-	if note := sc.ReadSpelling(sm.keys); note != "" {
+	if note := (model.Preset{Schema: sc}).ReadSpelling(sm.keys); note != "" {
 		notes = append(notes, note)
 	}
 	if len(sm.accounts) > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
@@ -111,8 +111,8 @@ func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 	sc := &s.Schema
 	sm := presetSampled{sks: map[string]int{}, attrs: map[string]bool{}}
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
-		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
-	heads, sk := sc.OlderUniqueItems()
+		Or(expression.Name(sc.PK).BeginsWith(model.Preset{Schema: sc}.UniqueItemsHead()))
+	heads, sk := model.Preset{Schema: sc}.OlderUniqueItems()
 	for _, head := range heads {
 		filter = filter.Or(expression.Name(sc.PK).BeginsWith(head).And(expression.Name(sc.SK).Equal(expression.Value(sk))))
 	}
@@ -184,15 +184,15 @@ func (sm presetSampled) accountSK(sc *model.Schema) (string, error) {
 // naming the flag.
 func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	var notes []string
-	unique := sc.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
+	unique := model.Preset{Schema: sc}.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
 	slices.Sort(unique)
 	for _, attr := range unique {
-		sc.Constraints = append(sc.Constraints, sc.PresetConstraint(attr))
+		sc.Constraints = append(sc.Constraints, model.Preset{Schema: sc}.Unique(attr))
 	}
 	if len(unique) > 0 {
 		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
 	}
-	scoped, found := sc.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
+	scoped, found := model.Preset{Schema: sc}.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
 	notes = append(notes, found...)
 	for _, c := range scoped {
 		if sc.Constraint(c.Attr) < 0 {
@@ -205,7 +205,7 @@ func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	case len(found) > 0: // scoped unique items whose scope it could not tell
 		return notes, model.NewSchemaError(model.FieldConstraints, "%s", strings.Join(found, "; "))
 	}
-	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, sc.PresetHead(), sc.Table, model.FieldConstraints)
+	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, model.Preset{Schema: sc}.Head(), sc.Table, model.FieldConstraints)
 }
 
 // presetIDAttr finds, where not given, the attribute in which the sampled

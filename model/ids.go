@@ -25,14 +25,6 @@ func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
 	return "", false
 }
 
-// IDAttrFlag is the value of --id-attr that gives IDAttr and IDPrefix.
-func (s *Schema) IDAttrFlag() string {
-	if s.IDPrefix != "" {
-		return s.IDAttr + "=" + s.IDPrefix
-	}
-	return s.IDAttr
-}
-
 // NewAccountID returns a fresh account key for a signup: the account
 // prefix and 12 random hex digits.
 func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }

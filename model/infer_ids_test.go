@@ -75,7 +75,7 @@ func TestScopedUniques(t *testing.T) {
 	skip := []string{"pk", "sk", "_type"}
 	want := Constraint{Attr: "email", Prefix: "_unique#", Scope: "org", Tail: "#Member#email#", Normalize: NormalizeNone}
 
-	cs, notes := s.ScopedUniques(keys, []Item{member("m1", "acme", "red"), member("m2", "globex", "blue")}, skip...)
+	cs, notes := Preset{s}.ScopedUniques(keys, []Item{member("m1", "acme", "red"), member("m2", "globex", "blue")}, skip...)
 	if !reflect.DeepEqual(cs, []Constraint{want}) {
 		t.Errorf("constraints %+v, want %+v (notes %q)", cs, want, notes)
 	}
@@ -87,19 +87,19 @@ func TestScopedUniques(t *testing.T) {
 	}
 
 	// Two attributes hold the scopes: no guess.
-	cs, notes = s.ScopedUniques(keys, []Item{member("m1", "acme", "acme"), member("m2", "globex", "globex")}, skip...)
+	cs, notes = Preset{s}.ScopedUniques(keys, []Item{member("m1", "acme", "acme"), member("m2", "globex", "globex")}, skip...)
 	if len(cs) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "several attributes of the accounts hold them (org, team)") ||
 		!strings.Contains(notes[0], "--scope email=ATTR") {
 		t.Errorf("ambiguous: constraints %+v, notes %q", cs, notes)
 	}
 	// None does: no guess either.
-	cs, notes = s.ScopedUniques(keys, []Item{member("m1", "x", "y")}, skip...)
+	cs, notes = Preset{s}.ScopedUniques(keys, []Item{member("m1", "x", "y")}, skip...)
 	if len(cs) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "no attribute of the accounts holds the scopes") {
 		t.Errorf("no match: constraints %+v, notes %q", cs, notes)
 	}
 	// Not OneTable: nothing.
 	td := presetSchema(t, "typedorm:member", "PK", "SK", SameAsPK, "email")
-	if cs, notes := td.ScopedUniques(keys, []Item{member("m1", "acme", "red")}, skip...); cs != nil || notes != nil {
+	if cs, notes := (Preset{td}).ScopedUniques(keys, []Item{member("m1", "acme", "red")}, skip...); cs != nil || notes != nil {
 		t.Errorf("typedorm: %+v %q", cs, notes)
 	}
 }
@@ -110,8 +110,8 @@ func TestScopedUniques(t *testing.T) {
 func TestSignupIDAttr(t *testing.T) {
 	s := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
 	s.IDAttr, s.IDPrefix = "id", "user#" // as the preset infers them: accounts stay told by _type
-	if s.AccountPrefix != "" || s.IDAttrFlag() != "id=user#" {
-		t.Fatalf("account prefix %q, --id-attr %q", s.AccountPrefix, s.IDAttrFlag())
+	if s.AccountPrefix != "" || s.IDAttr+"="+s.IDPrefix != "id=user#" {
+		t.Fatalf("account prefix %q, --id-attr %q", s.AccountPrefix, s.IDAttr+"="+s.IDPrefix)
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)

@@ -11,12 +11,12 @@ import (
 func presetSchema(t *testing.T, preset, pk, sk, accountSK string, attrs ...string) *Schema {
 	t.Helper()
 	s := DefaultSchema(LayoutSingle)
-	if err := s.ApplyPreset(preset); err != nil {
+	if err := (Preset{&s}).Apply(preset); err != nil {
 		t.Fatal(err)
 	}
 	s.Table, s.PK, s.SK, s.AccountSK, s.KeysFromTable = "app", pk, sk, accountSK, false
 	for _, a := range attrs {
-		s.Constraints = append(s.Constraints, s.PresetConstraint(a))
+		s.Constraints = append(s.Constraints, Preset{&s}.Unique(a))
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
@@ -157,12 +157,12 @@ func TestParsePreset(t *testing.T) {
 func TestUniqueAttrs(t *testing.T) {
 	onetable := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
 	keys := []string{"_unique#User#username#ada", "_unique#Post#slug#x", "_unique#User#email#a@x.io", "_unique#User#username#bob", "user#ada"}
-	if got, want := onetable.UniqueAttrs(keys, nil), []string{"username", "email"}; !slices.Equal(got, want) {
+	if got, want := (Preset{onetable}).UniqueAttrs(keys, nil), []string{"username", "email"}; !slices.Equal(got, want) {
 		t.Errorf("OneTable: %v, want %v", got, want)
 	}
 	typedorm := presetSchema(t, "typedorm:user", "PK", "SK", SameAsPK, "email")
 	keys = []string{"DRM_GEN_USER.EMAILADDRESS#a@x.io", "DRM_GEN_POST.SLUG#x", "DRM_GEN_USER.NICK#ada"}
-	if got, want := typedorm.UniqueAttrs(keys, []string{"emailAddress", "id"}), []string{"emailAddress"}; !slices.Equal(got, want) {
+	if got, want := (Preset{typedorm}).UniqueAttrs(keys, []string{"emailAddress", "id"}), []string{"emailAddress"}; !slices.Equal(got, want) {
 		t.Errorf("TypeDORM: %v, want %v (NICK is no attribute of the accounts)", got, want)
 	}
 }

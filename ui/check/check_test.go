@@ -12,7 +12,7 @@ import (
 // the report arrives, and handed to the views with it.
 func TestReportMsgCarriesTheDuplicates(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
-	m := New(context.Background(), nil, events.NewPump(), &sc, 0)
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
 	m.run = 1
 	report := model.Report{Accounts: 2, Problems: []model.Problem{
 		model.Classifier{Schema: &sc}.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#d4", "ACCT#e5"}),

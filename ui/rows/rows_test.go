@@ -338,11 +338,11 @@ func TestColumnsFollowTheContent(t *testing.T) {
 // problem's.
 func TestLockRowsInTheOtherSpelling(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
-	if err := sc.ApplyPreset("onetable:User"); err != nil {
+	if err := (model.Preset{Schema: &sc}).Apply("onetable:User"); err != nil {
 		t.Fatal(err)
 	}
 	sc.PK, sc.SK, sc.AccountSK, sc.KeysFromTable = "pk", "sk", "user#", false
-	sc.Constraints = []model.Constraint{sc.PresetConstraint("email")}
+	sc.Constraints = []model.Constraint{model.Preset{Schema: &sc}.Unique("email")}
 	st := styles.New(true)
 	r := rows.Renderer{Schema: &sc, Styles: &st}
 	lock := model.Item{"pk": model.S("User:email:a@x.io"), "sk": model.S("_unique:")}
