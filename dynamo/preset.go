@@ -88,7 +88,7 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 	if note := (model.Preset{Schema: sc}).ReadSpelling(sm.keys); note != "" {
 		notes = append(notes, note)
 	}
-	if len(sm.accounts) > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
+	if len(sm.accounts) > 0 && (sc.IDAttr == "" || (model.AccountIDs{Schema: sc}).KeyPrefix() == "") {
 		notes = append(notes, s.presetIDAttr(sm.accounts, slices.Sorted(maps.Keys(sm.attrs))))
 	}
 	return notes, nil
@@ -224,14 +224,15 @@ func (s *Store) presetIDAttr(accounts []model.Item, names []string) string {
 		skip = slices.DeleteFunc(names, func(n string) bool { return n == sc.IDAttr })
 	}
 	attr, prefix, note := model.InferIDAttr(accounts, sc.PK, skip...)
+	ids := model.AccountIDs{Schema: sc}
 	switch {
 	case attr == "" && sc.IDAttr != "":
-		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without %q there", sc.IDAttr, sc.PK, sc.IDKeyPrefix())
+		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without %q there", sc.IDAttr, sc.PK, ids.KeyPrefix())
 	case attr == "":
-	case sc.IDKeyPrefix() == "":
+	case ids.KeyPrefix() == "":
 		sc.IDPrefix = prefix
-	case prefix != sc.IDKeyPrefix():
-		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not %q: pass --id-attr %s=%s to have signups write it", attr, sc.PK, prefix, sc.IDKeyPrefix(), attr, prefix)
+	case prefix != ids.KeyPrefix():
+		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not %q: pass --id-attr %s=%s to have signups write it", attr, sc.PK, prefix, ids.KeyPrefix(), attr, prefix)
 	}
 	if sc.IDAttr == "" {
 		sc.IDAttr = attr

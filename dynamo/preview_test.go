@@ -251,7 +251,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 	}
 	t.Cleanup(func() { f.Close() })
 	store.Undo = journal
-	id := func(n string) string { return sc.IDKeyPrefix() + n }
+	id := func(n string) string { return model.AccountIDs{Schema: sc}.KeyPrefix() + n }
 	attrs := func(v0, v1 string) map[string]string {
 		m := map[string]string{sc.Constraints[0].Attr: v0, sc.Constraints[1].Attr: v1}
 		for _, c := range sc.Constraints {

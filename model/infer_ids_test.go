@@ -130,13 +130,13 @@ func TestSignupIDAttr(t *testing.T) {
 	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"id": "other", "email": "z@x.io"}); err == nil || !strings.Contains(err.Error(), `"zed", not "other"`) {
 		t.Errorf("another id given: %v", err)
 	}
-	if key, ok := s.SignupKey(map[string]string{"id": "yan"}); key != "user#yan" || !ok {
+	if key, ok := (AccountIDs{s}).SignupKey(map[string]string{"id": "yan"}); key != "user#yan" || !ok {
 		t.Errorf("SignupKey = %q, %v", key, ok)
 	}
-	if _, ok := s.SignupKey(map[string]string{"email": "z@x.io"}); ok {
+	if _, ok := (AccountIDs{s}).SignupKey(map[string]string{"email": "z@x.io"}); ok {
 		t.Error("SignupKey without the id")
 	}
-	id := s.NewAccountID()
+	id := AccountIDs{s}.New()
 	if p, err := (Planner{s}).Signup(id, nil); err != nil || p.Actions[0].Item["id"].S != strings.TrimPrefix(id, "user#") || !strings.HasPrefix(id, "user#") {
 		t.Errorf("a new id %q: %v, item %v", id, err, p.Actions[0].Item)
 	}

@@ -306,12 +306,13 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 		item[s.AccountType.Attr] = S(s.AccountType.Value)
 	}
 	if s.IDAttr != "" {
-		want, ok := strings.CutPrefix(id, s.IDKeyPrefix())
+		prefix := AccountIDs{s.Schema}.KeyPrefix()
+		want, ok := strings.CutPrefix(id, prefix)
 		if !ok {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", s.IDKeyPrefix(), id)}
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", prefix, id)}
 		}
 		if v := attrs[s.IDAttr]; v != "" && v != want {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.IDKeyPrefix(), want, v)}
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", prefix, want, v)}
 		}
 		if want != "" {
 			item[s.IDAttr] = S(want)

@@ -927,7 +927,7 @@ func TestPlanMustType(t *testing.T) {
 
 func TestNewAccountID(t *testing.T) {
 	s := planSchema(LayoutSingle)
-	a, b := s.NewAccountID(), s.NewAccountID()
+	a, b := AccountIDs{s}.New(), AccountIDs{s}.New()
 	if !strings.HasPrefix(a, s.AccountPrefix) || len(a) != len(s.AccountPrefix)+12 || a == b {
 		t.Errorf("NewAccountID: %q then %q", a, b)
 	}
@@ -949,13 +949,13 @@ func TestNewAccountIDLike(t *testing.T) {
 		{[]string{"7f3a", "19c0"}, ""},
 		{nil, ""},
 	} {
-		id := s.NewAccountIDLike(tt.ids)
+		id := AccountIDs{s}.NewLike(tt.ids)
 		if !strings.HasPrefix(id, tt.want) || len(id) != len(tt.want)+12 {
 			t.Errorf("NewAccountIDLike(%q) = %q, want %q and 12 hex digits", tt.ids, id, tt.want)
 		}
 	}
 	s.AccountPrefix = "ACCT#"
-	if id := s.NewAccountIDLike([]string{"dev-1", "dev-2"}); !strings.HasPrefix(id, "ACCT#") {
+	if id := (AccountIDs{s}).NewLike([]string{"dev-1", "dev-2"}); !strings.HasPrefix(id, "ACCT#") {
 		t.Errorf("with an account prefix: %q", id)
 	}
 }

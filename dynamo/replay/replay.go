@@ -63,7 +63,7 @@ func Run(ctx context.Context, store *dynamo.Store, k mistake.Kind) (mistake.Repl
 // account makes a fresh account: its id, and a value of its own for each
 // unique attribute.
 func (r *replayer) account() (string, map[string]string) {
-	id := r.sc.NewAccountID()
+	id := model.AccountIDs{Schema: r.sc}.New()
 	suffix := strings.TrimPrefix(id, r.sc.AccountPrefix)
 	attrs := map[string]string{}
 	for _, c := range r.sc.Constraints {
@@ -175,7 +175,7 @@ func (r *replayer) missingLock() error {
 
 func (r *replayer) gsiDuplicate() error {
 	a, attrs := r.account()
-	b := r.sc.NewAccountID()
+	b := model.AccountIDs{Schema: r.sc}.New()
 	r.out.Accounts = append(r.out.Accounts, b)
 	var conds []model.Cond
 	for _, c := range r.sc.Constraints {

@@ -206,7 +206,7 @@ func shown(it model.Item) model.Item {
 func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	sc := m.schema
 	one, _ := sc.Nouns()
-	fields := []dialog.Field{dialog.NewField(one, sc.NewAccountIDLike(ids), func(v string) error {
+	fields := []dialog.Field{dialog.NewField(one, model.AccountIDs{Schema: sc}.NewLike(ids), func(v string) error {
 		_, err := model.Planner{Schema: sc}.Signup(v, nil)
 		return err
 	})}
