@@ -290,7 +290,7 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 	item := KeyItem(key)
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, isKey := key[name]; isKey || name == "" {
-			return Plan{}, &FieldError{name, "is a key attribute; use --id"}
+			return Plan{}, &FieldError{name, "is a key attribute: the account's id gives it"}
 		}
 		if err := ValidateText(name, attrs[name]); err != nil {
 			return Plan{}, err
@@ -384,7 +384,7 @@ func (s Planner) Rename(a AccountView, changes map[string]string, others OthersH
 		nv := changes[attr]
 		ci := s.Constraint(attr)
 		if ci < 0 {
-			return Plan{}, &FieldError{attr, "is not a unique attribute (--unique)"}
+			return Plan{}, &FieldError{attr, "is not a unique attribute of the schema"}
 		}
 		if err := ValidateText(attr, nv); err != nil {
 			return Plan{}, err
