@@ -117,23 +117,16 @@ func (a *app) runCheck(ctx context.Context, f checkFlags, parts []string) error 
 	if f.partial != "" {
 		return a.checkPart(ctx, store, f, p)
 	}
-	var census *model.Census
-	defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt
+	var census func() (*model.Census, error) // nil: the scan's
 	if f.merge {
-		census, err = readParts(&store.Schema, parts, int64(f.maxMemory))
-	} else {
-		census, err = store.Census(ctx, 0, store.Segments, progressLine(p))
+		census = func() (*model.Census, error) { return readParts(&store.Schema, parts, int64(f.maxMemory)) }
 	}
-	if err != nil {
-		p.done()
-		return err
-	}
-	report, err := store.Confirm(ctx, census, progressLine(p))
+	report, spilled, err := store.CheckFrom(ctx, census, progressLine(p))
 	p.done()
 	if err != nil {
 		return err
 	}
-	a.noteSpill(census, int64(f.maxMemory))
+	a.noteSpill(spilled, int64(f.maxMemory))
 	return a.printCheck(report, &store.Schema, f.asJSON)
 }
 
@@ -184,8 +177,8 @@ const defaultMaxMemory = 512 << 20
 
 // noteSpill tells, on stderr, that the census outgrew the budget and what
 // that cost, so that a slow check explains itself.
-func (a *app) noteSpill(c *model.Census, budget int64) {
-	if st := c.Spilled(); st.Spills > 0 {
+func (a *app) noteSpill(st model.SpillStats, budget int64) {
+	if st.Spills > 0 {
 		fmt.Fprintf(a.stderr, "locktable: note: the census outgrew --max-memory %s and was reconciled from disk (%.1f MiB written, %d partitions)\n",
 			formatSize(budget), float64(st.Bytes)/(1<<20), st.Partitions)
 	}

@@ -108,7 +108,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	if err != nil {
 		return err
 	}
-	a.noteSpill(census, maxMemory)
+	a.noteSpill(census.Spilled(), maxMemory)
 	if hint := report.SchemaHint(&s, flagname.Say); hint != "" {
 		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 	}
