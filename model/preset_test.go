@@ -221,3 +221,24 @@ func TestScopedConstraint(t *testing.T) {
 		t.Errorf("problems %+v, want one duplicate_value within acme", got)
 	}
 }
+
+// TestUnresolvedNamesFields: what a preset's schema still lacks before
+// the table is read, as the fields that give it; nothing once given, and
+// nothing without a preset.
+func TestUnresolvedNamesFields(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	if got := (Preset{&s}).Unresolved(); got != nil {
+		t.Errorf("no preset: %v", got)
+	}
+	if err := (Preset{&s}).Apply("onetable:User"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := (Preset{&s}).Unresolved(), []SchemaField{FieldPK, FieldSK, FieldAccountSK, FieldConstraints}; !slices.Equal(got, want) {
+		t.Errorf("a preset alone lacks %v, want %v", got, want)
+	}
+	s.KeysFromTable, s.AccountSK = false, "user#"
+	s.Constraints = append(s.Constraints, Preset{&s}.Unique("email"))
+	if got := (Preset{&s}).Unresolved(); got != nil {
+		t.Errorf("given all: lacks %v", got)
+	}
+}
