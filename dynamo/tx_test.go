@@ -194,7 +194,7 @@ func (f fixture) wantHealthy(id string) {
 }
 
 // must returns a function that passes a plan through and fails the test
-// on a planning error: must(t)(s.Schema.Signup(...)).
+// on a planning error: must(t)(model.Planner{Schema: &s.Schema}.Signup(...)).
 func must(t *testing.T) func(model.Plan, error) model.Plan {
 	return func(p model.Plan, err error) model.Plan {
 		t.Helper()

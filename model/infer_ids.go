@@ -166,7 +166,7 @@ func scopeAttrs(attr string, seen map[string]bool, held map[string]map[string]bo
 }
 
 // UniqueItemsHead is the start of the keys of every unique item the
-// preset's model may have: PresetHead, or for OneTable, whose scoped
+// preset's model may have: Head, or for OneTable, whose scoped
 // unique items put the scope first, _unique#.
 func (s Preset) UniqueItemsHead() string {
 	if lib, _, _ := ParsePreset(s.Preset); lib == LibOneTable {

@@ -929,7 +929,7 @@ func TestNewAccountID(t *testing.T) {
 	s := planSchema(LayoutSingle)
 	a, b := AccountIDs{s}.New(), AccountIDs{s}.New()
 	if !strings.HasPrefix(a, s.AccountPrefix) || len(a) != len(s.AccountPrefix)+12 || a == b {
-		t.Errorf("NewAccountID: %q then %q", a, b)
+		t.Errorf("AccountIDs.New: %q then %q", a, b)
 	}
 	if _, err := (Planner{s}).Signup(a, nil); err != nil {
 		t.Errorf("a new id cannot sign up: %v", err)
@@ -951,7 +951,7 @@ func TestNewAccountIDLike(t *testing.T) {
 	} {
 		id := AccountIDs{s}.NewLike(tt.ids)
 		if !strings.HasPrefix(id, tt.want) || len(id) != len(tt.want)+12 {
-			t.Errorf("NewAccountIDLike(%q) = %q, want %q and 12 hex digits", tt.ids, id, tt.want)
+			t.Errorf("AccountIDs.NewLike(%q) = %q, want %q and 12 hex digits", tt.ids, id, tt.want)
 		}
 	}
 	s.AccountPrefix = "ACCT#"
