@@ -64,20 +64,21 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	if err := f.setConstraints(&s); err != nil {
 		return model.Schema{}, err
 	}
+	preset := model.Preset{Schema: &s}
 	if fs.Changed("older-spelling") {
-		if err := (model.Preset{Schema: &s}).SetOlderHead(f.olderHead); err != nil {
+		if err := preset.SetOlderHead(f.olderHead); err != nil {
 			return model.Schema{}, err
 		}
 	}
 	if fs.Changed("lock-spelling") {
-		if err := (model.Preset{Schema: &s}).SetLockSpelling(f.lockSpelling); err != nil {
+		if err := preset.SetLockSpelling(f.lockSpelling); err != nil {
 			return model.Schema{}, err
 		}
 	}
 	if err := f.setTTL(fs, &s); err != nil {
 		return model.Schema{}, err
 	}
-	if len((model.Preset{Schema: &s}).Unresolved()) > 0 {
+	if len(preset.Unresolved()) > 0 {
 		return s, nil // validated once the table filled in the rest (dynamo.Store.ResolvePreset)
 	}
 	return s, s.Validate()

@@ -109,10 +109,11 @@ type presetSampled struct {
 // scan, at most presetPages pages).
 func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 	sc := &s.Schema
+	preset := model.Preset{Schema: sc}
 	sm := presetSampled{sks: map[string]int{}, attrs: map[string]bool{}}
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
-		Or(expression.Name(sc.PK).BeginsWith(model.Preset{Schema: sc}.UniqueItemsHead()))
-	heads, sk := model.Preset{Schema: sc}.OlderUniqueItems()
+		Or(expression.Name(sc.PK).BeginsWith(preset.UniqueItemsHead()))
+	heads, sk := preset.OlderUniqueItems()
 	for _, head := range heads {
 		filter = filter.Or(expression.Name(sc.PK).BeginsWith(head).And(expression.Name(sc.SK).Equal(expression.Value(sk))))
 	}
@@ -184,15 +185,16 @@ func (sm presetSampled) accountSK(sc *model.Schema) (string, error) {
 // naming the flag.
 func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	var notes []string
-	unique := model.Preset{Schema: sc}.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
+	preset := model.Preset{Schema: sc}
+	unique := preset.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
 	slices.Sort(unique)
 	for _, attr := range unique {
-		sc.Constraints = append(sc.Constraints, model.Preset{Schema: sc}.Unique(attr))
+		sc.Constraints = append(sc.Constraints, preset.Unique(attr))
 	}
 	if len(unique) > 0 {
 		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
 	}
-	scoped, found := model.Preset{Schema: sc}.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
+	scoped, found := preset.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
 	notes = append(notes, found...)
 	for _, c := range scoped {
 		if sc.Constraint(c.Attr) < 0 {
@@ -205,7 +207,7 @@ func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	case len(found) > 0: // scoped unique items whose scope it could not tell
 		return notes, model.NewSchemaError(model.FieldConstraints, "%s", strings.Join(found, "; "))
 	}
-	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, model.Preset{Schema: sc}.Head(), sc.Table, model.FieldConstraints)
+	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, preset.Head(), sc.Table, model.FieldConstraints)
 }
 
 // presetIDAttr finds, where not given, the attribute in which the sampled
