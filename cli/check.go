@@ -331,11 +331,7 @@ func writeReport(w io.Writer, r model.Report) error {
 func problemLine(p model.Problem) string {
 	parts := []string{fmt.Sprintf("%-16s %s %s", p.Kind, p.Constraint, quote(p.Value))}
 	if p.Lock != nil {
-		var pairs []string
-		for _, k := range slices.Sorted(maps.Keys(p.Lock)) {
-			pairs = append(pairs, k+"="+p.Lock[k])
-		}
-		lock := strings.Join(pairs, ",")
+		lock := keyPairs(p.Lock)
 		if p.LockTable != "" {
 			lock = p.LockTable + ":" + lock
 		}
@@ -352,6 +348,15 @@ func problemLine(p model.Problem) string {
 		parts = append(parts, "accounts "+strings.Join(held, ","))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// keyPairs is a key as its sorted NAME=VALUE pairs, joined by commas.
+func keyPairs(key map[string]string) string {
+	var pairs []string
+	for _, k := range slices.Sorted(maps.Keys(key)) {
+		pairs = append(pairs, k+"="+key[k])
+	}
+	return strings.Join(pairs, ",")
 }
 
 // quote makes a table value printable, quoted (model.Quote) when it is

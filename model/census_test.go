@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -838,5 +839,30 @@ func TestConfirm(t *testing.T) {
 			fresh := freshCensus(t, tt.schema, candidates, tt.now)
 			checkProblems(t, tt.schema, Confirm(candidates, fresh), tt.want)
 		})
+	}
+}
+
+// TestConfirmTakesAReservationThatLapsedSince: a lock reserved for its
+// holder (expiring_lock) when the scan read it, lapsed by the time of the
+// consistent read, is still the same lock's problem: confirmed as
+// expired_lock, as check reports it then, not dropped as fixed (the TUI's
+// f on the row said "already fixed, or fixed by someone else"; issue 28).
+func TestConfirmTakesAReservationThatLapsedSince(t *testing.T) {
+	s := withTTL(DefaultSchema(LayoutSingle))
+	expires := N(strconv.FormatInt(testNow+60, 10))
+	l := lock("UNIQ#EMAIL#v@x", "ACCT#a")
+	l.item["ttl"] = expires
+	rows := []row{acct("ACCT#a", "email", "v@x"), l}
+	candidates := censusOf(&s, rows).Problems()
+	if len(candidates) != 1 || candidates[0].Kind != ExpiringLock {
+		t.Fatalf("scanned: %s; want one expiring_lock", problemsJSON(t, candidates))
+	}
+	fresh := NewCensus(&s, testNow+120) // the reservation lapsed a minute ago
+	for _, r := range rows {
+		fresh.Add(r.table, r.item)
+	}
+	got := Confirm(candidates, fresh)
+	if len(got) != 1 || got[0].Kind != ExpiredLock || got[0].Value != "v@x" {
+		t.Errorf("confirmed %s; want the lock's expired_lock", problemsJSON(t, got))
 	}
 }

@@ -253,8 +253,13 @@ func SortProblems(ps []Problem) {
 
 // same reports whether two problems are about the same thing: the
 // identity confirmation matches on.
+//
+// A lock's TTL problem is the same problem whichever side of its expiry
+// each read fell: a reservation read as expiring_lock that has lapsed
+// since is confirmed as the expired_lock it is now.
 func (p Problem) same(q Problem) bool {
-	return p.Kind == q.Kind && p.constraint == q.constraint && p.Value == q.Value &&
+	kind := p.Kind == q.Kind || TTLKind(p.Kind) && TTLKind(q.Kind)
+	return kind && p.constraint == q.constraint && p.Value == q.Value &&
 		(p.Kind != InvalidValue || slices.Equal(p.Accounts, q.Accounts) && p.Owner == q.Owner && lockID(p) == lockID(q))
 }
 

@@ -198,6 +198,24 @@ func NewField(label, value string, validate func(string) error) Field {
 	return Field{Label: label, Original: value, Input: in, validate: validate}
 }
 
+// Reload takes the values as they are now (label -> value, as stored) as
+// each field's original; a field still holding its old original takes
+// the new value too, so that only what the user edited is changed.
+func (m *Model) Reload(now map[string]string) {
+	for i := range m.fields {
+		f := &m.fields[i]
+		v, ok := now[f.Label]
+		if !ok {
+			continue
+		}
+		if f.Value() == f.Original {
+			f.Input.SetValue(model.EscapeText(v))
+		}
+		f.Original = v
+		f.check()
+	}
+}
+
 // Value is the field's value as it is sent: its text unescaped.
 func (f Field) Value() string { return model.UnescapeText(f.Input.Value()) }
 

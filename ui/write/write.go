@@ -75,6 +75,15 @@ type SentMsg struct {
 	err error
 }
 
+// RereadMsg answers the read of an account whose rename was cancelled:
+// the account as it is now, for the form's retry to start from.
+type RereadMsg struct {
+	req   reqID
+	item  model.Item
+	found bool
+	err   error
+}
+
 // SavedMsg answers a save of the previewed request: where it went.
 type SavedMsg struct {
 	req  reqID
@@ -394,8 +403,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.raceVerified(msg)
 	case dialog.SaveMsg:
 		return m, m.saveRequest()
-	case SavedMsg:
-		m.saved(msg)
+	case SavedMsg, RereadMsg:
+		m.took(msg)
 	case dialog.SendMsg:
 		return m.send()
 	case SentMsg:
@@ -531,7 +540,52 @@ func (m Model) sent(msg SentMsg) (Model, tea.Cmd) {
 	}
 	m.dialog.SetResult(msg.res)
 	m.written, m.writtenLocks = written(m.prepared.Plan), writtenLocks(m.prepared.Plan) // read again whatever the outcome
+	if m.op == opRename && msg.res.Outcome == model.Cancelled {
+		return m, tea.Batch(logged, m.readAccount())
+	}
 	return m, logged
+}
+
+// readAccount reads the account being renamed as it is now: a rename
+// cancelled because another writer changed it is retried from what is
+// there, not from what the row showed (each retry would be cancelled
+// the same way).
+func (m Model) readAccount() tea.Cmd {
+	ctx, r, req := m.ctx, m.backend, m.req
+	ref := model.KeyRef{Table: m.schema.Table, Key: m.schema.AccountKey(m.id)}
+	return func() tea.Msg {
+		msg := RereadMsg{req: req}
+		msg.err = r.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) {
+			msg.item, msg.found = it, true
+		})
+		return msg
+	}
+}
+
+// took takes what a command read or saved for the open dialog.
+func (m *Model) took(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case SavedMsg:
+		m.saved(msg)
+	case RereadMsg:
+		m.reread(msg)
+	}
+}
+
+// reread takes the account as read now into the form: the guard of the
+// retry (seen) and each field's "was"; a value the user left as loaded
+// takes the new one. A failed read or a deleted account changes nothing:
+// the retry then says why itself.
+func (m *Model) reread(msg RereadMsg) {
+	if msg.req != m.req || m.dialog == nil || msg.err != nil || !msg.found {
+		return
+	}
+	m.seen = shown(msg.item)
+	now := map[string]string{}
+	for _, c := range m.schema.Constraints {
+		now[c.Attr] = formValue(msg.item, c.Attr)
+	}
+	m.dialog.Reload(now)
 }
 
 // outcome is the log's record of tx sent, with its result res: a

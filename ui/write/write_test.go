@@ -252,3 +252,36 @@ func TestRemappedSend(t *testing.T) {
 	f.send(tea.KeyPressMsg{Code: 's', ShiftedCode: 'S', Mod: tea.ModShift, Text: "S"})
 	f.expect(dialog.StageResult, "COMMITTED")
 }
+
+// TestRetryAfterAConcurrentRenameStartsFromNow: a rename cancelled
+// because someone else changed the account meanwhile reads the account
+// again; "edit and retry" then shows the values as they are now (a value
+// the user did not edit takes the new one, and "was" says it), so the
+// retry is guarded on them and commits, instead of being cancelled the
+// same way every time (issue 28).
+func TestRetryAfterAConcurrentRenameStartsFromNow(t *testing.T) {
+	f := newFlow(t, dialog.DefaultKeyMap())
+	f.send(RenameMsg{Account: f.account("ACCT#a1")})
+	f.expect(dialog.StageForm, "rename")
+	// Meanwhile another writer renames ada's handle to maggie.
+	sc := f.b.Schema()
+	f.b.Put(sc.Table, dynamotest.Account("ACCT#a1", "ada@x.io", "maggie"), dynamotest.Lock("UNIQ#HANDLE#maggie", "ACCT#a1"))
+	for range len("ada@x.io") {
+		f.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	f.typeText("ada2@x.io")
+	f.press("enter")
+	f.expect(dialog.StagePreview)
+	f.press("y")
+	f.expect(dialog.StageResult, "CANCELLED", "maggie")
+	f.press("esc")
+	f.expect(dialog.StageForm, "ada2@x.io", "was maggie")
+	f.press("enter")
+	f.expect(dialog.StagePreview)
+	f.press("y")
+	f.expect(dialog.StageResult, "COMMITTED")
+	it, _ := f.b.Item(sc.Table, sc.AccountKey("ACCT#a1"))
+	if it["email"].S != "ada2@x.io" || it["username"].S != "maggie" {
+		t.Errorf("ada now %v; want email ada2@x.io and the handle maggie kept", it)
+	}
+}
