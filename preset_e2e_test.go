@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/export"
@@ -325,8 +326,8 @@ func TestE2EOneTableScope(t *testing.T) {
 		t.Fatalf("check found %d accounts and\n  %s\nwant 4 and\n  %s", accounts, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 	exportAgrees(t, table, "onetable:Member", func(s *model.Schema) error {
-		s.Constraints = []model.Constraint{{Attr: "email", Prefix: s.PresetPrefix("email"), Normalize: model.NormalizeNone}}
-		return s.ScopeConstraint(0, "org")
+		s.Constraints = []model.Constraint{{Attr: "email", Prefix: model.Preset{Schema: s}.Prefix("email"), Normalize: model.NormalizeNone}}
+		return model.Preset{Schema: s}.ScopeConstraint(0, "org")
 	}, args)
 	// Init, without --unique or --scope, reads the scope from the
 	// unique items and the members' org; the check with that schema is
@@ -377,7 +378,7 @@ func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema)
 	t.Helper()
 	client, ep := dynamotest.Client(t)
 	s := model.DefaultSchema(model.LayoutSingle)
-	if err := s.ApplyPreset(preset); err != nil {
+	if err := (model.Preset{Schema: &s}).Apply(preset); err != nil {
 		t.Fatal(err)
 	}
 	s.Table = table
@@ -408,7 +409,7 @@ func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema)
 	}
 	accounts, want := presetProblems(t, args)
 	rs := store.Schema
-	given := append(rs.Flags(), "--pk", rs.PK, "--sk", rs.SK, "--export", dir, "--endpoint-url", "http://127.0.0.1:1")
+	given := append(cli.SchemaFlags(&rs), "--pk", rs.PK, "--sk", rs.SK, "--export", dir, "--endpoint-url", "http://127.0.0.1:1")
 	for what, a := range map[string][]string{"check --export": given, "check --export --confirm": append(slices.Clone(args), "--export", dir, "--confirm")} {
 		n, got := presetProblems(t, a)
 		if n != accounts || !slices.Equal(got, want) {

@@ -253,7 +253,7 @@ func (fd finder) followLock(ctx context.Context, f *Found, l valueLock, o FindOp
 			f.How = append(f.How, lockText+": reserved until "+model.TTLTime(at)+" ("+model.Until(at, now)+" more)")
 			return nil
 		}
-		p := sc.Spelled(sc.LockProblem(model.OrphanLock, ci, v, owner), alt)
+		p := sc.Spelled(model.Classifier{Schema: sc}.LockProblem(model.OrphanLock, ci, v, owner), alt)
 		if ttl == model.TTLExpired {
 			p.Kind, p.ExpiresAt = model.ExpiredLock, at
 		}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
@@ -115,23 +117,16 @@ func (a *app) runCheck(ctx context.Context, f checkFlags, parts []string) error 
 	if f.partial != "" {
 		return a.checkPart(ctx, store, f, p)
 	}
-	var census *model.Census
-	defer func() { census.Close() }() // its spill files, if any, also on an error or an interrupt
+	var census func() (*model.Census, error) // nil: the scan's
 	if f.merge {
-		census, err = readParts(&store.Schema, parts, int64(f.maxMemory))
-	} else {
-		census, err = store.Checker.Census(ctx, 0, store.Segments, progressLine(p))
+		census = func() (*model.Census, error) { return readParts(&store.Schema, parts, int64(f.maxMemory)) }
 	}
-	if err != nil {
-		p.done()
-		return err
-	}
-	report, err := store.Checker.Confirm(ctx, census, progressLine(p))
+	report, spilled, err := store.Checker.CheckFrom(ctx, census, progressLine(p))
 	p.done()
 	if err != nil {
 		return err
 	}
-	a.noteSpill(census, int64(f.maxMemory))
+	a.noteSpill(spilled, int64(f.maxMemory))
 	return a.printCheck(report, &store.Schema, f.asJSON)
 }
 
@@ -159,7 +154,7 @@ func (a *app) checkPart(ctx context.Context, store *dynamo.Store, f checkFlags, 
 // hint that the schema may not fit the table, and exits 1 when it holds
 // problems.
 func (a *app) printCheck(report model.Report, s *model.Schema, asJSON bool) error {
-	if hint := report.SchemaHint(s); hint != "" {
+	if hint := report.SchemaHint(s, flagname.Say); hint != "" {
 		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 	}
 	var err error
@@ -182,8 +177,8 @@ const defaultMaxMemory = 512 << 20
 
 // noteSpill tells, on stderr, that the census outgrew the budget and what
 // that cost, so that a slow check explains itself.
-func (a *app) noteSpill(c *model.Census, budget int64) {
-	if st := c.Spilled(); st.Spills > 0 {
+func (a *app) noteSpill(st model.SpillStats, budget int64) {
+	if st.Spills > 0 {
 		fmt.Fprintf(a.stderr, "locktable: note: the census outgrew --max-memory %s and was reconciled from disk (%.1f MiB written, %d partitions)\n",
 			formatSize(budget), float64(st.Bytes)/(1<<20), st.Partitions)
 	}
@@ -251,9 +246,23 @@ func readPart(m *model.Merger, path string) error {
 		return usageErr("--merge %s: not a census part: %v", path, err)
 	}
 	if err := m.ReadPart(zr); err != nil {
-		return usageErr("--merge %s: %v", path, err)
+		return usageErr("--merge %s: %s", path, partError(err))
 	}
 	return nil
+}
+
+// partError says why a part was refused; one read with another schema
+// names the flags that differ.
+func partError(err error) string {
+	var pe *model.PartSchemaError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	flags := make([]string, len(pe.Fields))
+	for i, f := range pe.Fields {
+		flags[i] = flagname.Say(f)
+	}
+	return fmt.Sprintf("part %d was read with other schema flags: %s differ", pe.Part, strings.Join(flags, ", "))
 }
 
 // progressLine returns a progress callback that redraws one stderr line at

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/export"
 	"github.com/locktable/locktable/model"
@@ -107,8 +108,8 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	if err != nil {
 		return err
 	}
-	a.noteSpill(census, maxMemory)
-	if hint := report.SchemaHint(&s); hint != "" {
+	a.noteSpill(census.Spilled(), maxMemory)
+	if hint := report.SchemaHint(&s, flagname.Say); hint != "" {
 		fmt.Fprintln(a.stderr, "locktable: hint: "+hint)
 	}
 	stamp := asOf.UTC().Format(time.RFC3339Nano)
@@ -131,7 +132,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 // attributes) where cmd reads nothing from DynamoDB, naming the flags
 // that give it; or tells the way to read them.
 func offlinePreset(s *model.Schema, cmd, or string) error {
-	if missing := s.Unresolved(); missing != "" {
+	if missing := unresolvedFlags(s); missing != "" {
 		return usageErr("%s reads nothing from DynamoDB, so --preset %s cannot read the table's key names, its accounts' sort key or its unique attributes: give %s%s",
 			cmd, s.Preset, missing, or)
 	}
@@ -203,4 +204,18 @@ func (a *app) findExports(ctx context.Context, s *model.Schema, f exportFlags) (
 		return nil, usageErr("%v", err)
 	}
 	return exports, nil
+}
+
+// unresolvedFlags names the flags that give what a preset's schema still
+// lacks (model.Preset.Unresolved), "" when nothing.
+func unresolvedFlags(s *model.Schema) string {
+	var flags []string
+	for _, f := range (model.Preset{Schema: s}).Unresolved() {
+		flag := flagname.Say(f)
+		if f == model.FieldConstraints {
+			flag += " ATTR"
+		}
+		flags = append(flags, flag)
+	}
+	return strings.Join(flags, ", ")
 }

@@ -110,7 +110,7 @@ func TestCheckExportIsCheck(t *testing.T) {
 			}
 			// A preset reads its key names from the live table; without
 			// one (--export alone) they are given.
-			flags := s.Flags()
+			flags := cli.SchemaFlags(&s)
 			live := run(t, append([]string{"check", "--json", "--endpoint-url", ep}, flags...)...)
 			if live.code != cli.ExitProblems {
 				t.Fatalf("check: exit %d, stderr %q", live.code, live.stderr)
@@ -123,7 +123,7 @@ func TestCheckExportIsCheck(t *testing.T) {
 				}
 			}
 			asOf := at.Format(time.RFC3339Nano)
-			offline := append([]string{"check", "--json", "--endpoint-url", closedPort(t)}, exporttest.OfflineFlags(&s)...)
+			offline := append([]string{"check", "--json", "--endpoint-url", closedPort(t)}, offlineFlags(&s)...)
 			r := run(t, append(offline, "--export", dir)...)
 			if r.code != cli.ExitProblems || r.stderr != "" {
 				t.Fatalf("check --export: exit %d, stderr %q", r.code, r.stderr)
@@ -144,7 +144,7 @@ func TestCheckExportIsCheck(t *testing.T) {
 			sameReport(t, "check --export s3://", canonicalReport(t, r.stdout, asOf), want)
 
 			// The human report says what it read and as of when.
-			r = run(t, append(append([]string{"check", "--endpoint-url", closedPort(t)}, exporttest.OfflineFlags(&s)...), "--export", dir)...)
+			r = run(t, append(append([]string{"check", "--endpoint-url", closedPort(t)}, offlineFlags(&s)...), "--export", dir)...)
 			judged := ""
 			if s.HasTTL() {
 				judged = "TTLs judged at the export's time (" + at.Truncate(time.Second).Format(time.RFC3339) + ")\n"

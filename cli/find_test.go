@@ -88,7 +88,7 @@ func TestCheckWithAWrongAccountPrefixSaysWhatItSaw(t *testing.T) {
 	t.Parallel()
 	w := findTable(t)
 	r := w.run("check", "--account-prefix", "USER#")
-	if r.code != cli.ExitProblems || !strings.Contains(r.stderr, "hint: no item of "+w.table+" matches the accounts' key (USER# with SK PROFILE); its other keys start with ACCT# (3)") {
+	if r.code != cli.ExitProblems || !strings.Contains(r.stderr, "hint: no item of "+w.table+" matches the accounts' key (USER# with SK PROFILE); its other keys start with ACCT# (3): check --account-prefix, --account-sk and --layout") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r = w.run("check"); strings.Contains(r.stderr, "hint") {

@@ -103,7 +103,7 @@ func (a *app) targetEntries(s *model.Schema) []config.Entry {
 			entries = append(entries, config.Entry{Key: f.key, Values: []string{f.v}})
 		}
 	}
-	flags := s.Flags()
+	flags := SchemaFlags(s)
 	index := map[string]int{}
 	for i := 0; i+1 < len(flags); i += 2 {
 		key := strings.TrimPrefix(flags[i], "--")

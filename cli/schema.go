@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/model"
 )
 
@@ -63,20 +64,21 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	if err := f.setConstraints(&s); err != nil {
 		return model.Schema{}, err
 	}
+	preset := model.Preset{Schema: &s}
 	if fs.Changed("older-spelling") {
-		if err := s.SetOlderHead(f.olderHead); err != nil {
+		if err := preset.SetOlderHead(f.olderHead); err != nil {
 			return model.Schema{}, err
 		}
 	}
 	if fs.Changed("lock-spelling") {
-		if err := s.SetLockSpelling(f.lockSpelling); err != nil {
+		if err := preset.SetLockSpelling(f.lockSpelling); err != nil {
 			return model.Schema{}, err
 		}
 	}
 	if err := f.setTTL(fs, &s); err != nil {
 		return model.Schema{}, err
 	}
-	if s.Unresolved() != "" {
+	if len(preset.Unresolved()) > 0 {
 		return s, nil // validated once the table filled in the rest (dynamo.Store.ResolvePreset)
 	}
 	return s, s.Validate()
@@ -95,7 +97,7 @@ func (f *schemaFlags) layoutSchema(fs *pflag.FlagSet) (model.Schema, error) {
 	if fs.Changed("layout") && layout != model.LayoutSingle {
 		return model.Schema{}, &flagError{flag: "preset", msg: "keeps its locks beside the accounts: --layout single"}
 	}
-	return s, s.ApplyPreset(f.preset)
+	return s, model.Preset{Schema: &s}.Apply(f.preset)
 }
 
 // setKeys sets the key attributes, the sort keys, the owner and the id
@@ -176,7 +178,7 @@ func (f *schemaFlags) setConstraints(s *model.Schema) error {
 		return err
 	}
 	return eachConstraint(s, model.FieldScope, f.scope, func(c *model.Constraint, v string) error {
-		return s.ScopeConstraint(s.Constraint(c.Attr), v)
+		return model.Preset{Schema: s}.ScopeConstraint(s.Constraint(c.Attr), v)
 	})
 }
 
@@ -213,7 +215,7 @@ func (f *schemaFlags) constraint(s *model.Schema, u string) (model.Constraint, e
 	if err := model.ValidateAttrName(u); err != nil {
 		return model.Constraint{}, &flagError{flag: "unique", msg: "attribute " + err.Error()}
 	}
-	return s.PresetConstraint(u), nil
+	return model.Preset{Schema: s}.Unique(u), nil
 }
 
 // eachConstraint applies the ATTR=VALUE values of a repeated flag, which
@@ -226,44 +228,13 @@ func eachConstraint(s *model.Schema, field model.SchemaField, values []string, a
 		}
 		ci := s.Constraint(attr)
 		if ci < 0 {
-			return &flagError{flag: flagOf(field), msg: "no unique attribute " + attr}
+			return &flagError{flag: flagname.Of(field), msg: "no unique attribute " + attr}
 		}
 		if err := apply(&s.Constraints[ci], v); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// schemaFlagNames are the flags that set each field of the schema.
-var schemaFlagNames = map[model.SchemaField]string{
-	model.FieldLayout:        "layout",
-	model.FieldTable:         "table",
-	model.FieldPK:            "pk",
-	model.FieldSK:            "sk",
-	model.FieldAccountPrefix: "account-prefix",
-	model.FieldAccountSK:     "account-sk",
-	model.FieldLockSK:        "lock-sk",
-	model.FieldOwnerAttr:     "owner-attr",
-	model.FieldConstraints:   "unique",
-	model.FieldNormalize:     "normalize",
-	model.FieldIndex:         "index",
-	model.FieldScope:         "scope",
-	model.FieldAccountType:   "account-type",
-	model.FieldLockAttrs:     "lock-attr",
-	model.FieldIDAttr:        "id-attr",
-	model.FieldPreset:        "preset",
-	model.FieldTTLAttr:       "ttl-attr",
-	model.FieldLockSpelling:  "lock-spelling",
-	model.FieldOlderHead:     "older-spelling",
-}
-
-// flagOf is the flag that sets field f (without its dashes).
-func flagOf(f model.SchemaField) string {
-	if name, ok := schemaFlagNames[f]; ok {
-		return name
-	}
-	return string(f)
 }
 
 // flagError is invalid input to a schema flag as the command line says
@@ -285,6 +256,6 @@ func asFlagError(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	msg := se.Msg(func(f model.SchemaField) string { return "--" + flagOf(f) })
-	return &flagError{flag: flagOf(se.Field), msg: msg, err: se}
+	msg := se.Msg(flagname.Say)
+	return &flagError{flag: flagname.Of(se.Field), msg: msg, err: se}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo/export/exporttest"
 	"github.com/locktable/locktable/model"
 )
@@ -38,7 +39,7 @@ func TestAthenaQueryParses(t *testing.T) {
 	queries := map[string]string{}
 	for name, plain := range exporttest.Schemas() {
 		for _, s := range []model.Schema{plain, exporttest.WithTTL(plain)} {
-			args := append([]string{"sql", "--dialect", "athena"}, exporttest.OfflineFlags(&s)...)
+			args := append([]string{"sql", "--dialect", "athena"}, offlineFlags(&s)...)
 			key := name
 			if s.HasTTL() {
 				args, key = append(args, "--now", "1709296200"), name+"-ttl"
@@ -77,7 +78,7 @@ func TestAthenaQueryJudgesTTLsAsDuckDB(t *testing.T) {
 		s := exporttest.WithTTL(model.DefaultSchema(layout))
 		now := strconv.FormatInt(model.Epoch(exporttest.TTLNow), 10)
 		query := func(d string) []string {
-			r := run(t, append([]string{"sql", "--dialect", d, "--now", now}, s.Flags()...)...)
+			r := run(t, append([]string{"sql", "--dialect", d, "--now", now}, cli.SchemaFlags(&s)...)...)
 			if r.code != 0 {
 				t.Fatalf("%s %s: exit %d, %s", layout, d, r.code, r.stderr)
 			}

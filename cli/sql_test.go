@@ -134,11 +134,11 @@ func TestDuckDBQueryIsCheckExport(t *testing.T) {
 				if s.HasTTL() {
 					args = append(args, "--now", strconv.FormatInt(model.Epoch(exporttest.TTLNow), 10))
 				}
-				q := run(t, append(args, exporttest.OfflineFlags(&s)...)...)
+				q := run(t, append(args, offlineFlags(&s)...)...)
 				if q.code != 0 || q.stderr != "" {
 					t.Fatalf("sql: exit %d, stderr %q", q.code, q.stderr)
 				}
-				c := run(t, append([]string{"check", "--json", "--export", dir}, exporttest.OfflineFlags(&s)...)...)
+				c := run(t, append([]string{"check", "--json", "--export", dir}, offlineFlags(&s)...)...)
 				if c.code != cli.ExitProblems {
 					t.Fatalf("check --export: exit %d, stderr %q", c.code, c.stderr)
 				}
@@ -217,7 +217,7 @@ func TestSQLUsage(t *testing.T) {
 		"sql reads nothing from DynamoDB, so --preset onetable:User cannot read", "give --account-sk, --unique ATTR")
 	// Accounts by type and =PK, scoped locks: Trino's strpos and ||.
 	typed := exporttest.Schemas()["type-flags"]
-	r := run(t, append([]string{"sql", "--dialect", "athena"}, exporttest.OfflineFlags(&typed)...)...)
+	r := run(t, append([]string{"sql", "--dialect", "athena"}, offlineFlags(&typed)...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d, %s", r.code, r.stderr)
 	}

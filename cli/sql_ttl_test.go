@@ -170,7 +170,7 @@ func TestDuckDBQueryJudgesTTLs(t *testing.T) {
 			t.Parallel()
 			f := newTTLFixture(layout)
 			dir, tableFlags, setup := duckExports(t, &f.s, f.tables)
-			args := append(append([]string{"sql", "--dialect", "duckdb"}, tableFlags...), f.s.Flags()...)
+			args := append(append([]string{"sql", "--dialect", "duckdb"}, tableFlags...), cli.SchemaFlags(&f.s)...)
 			q := run(t, append(args, "--now", exporttest.TTLNow.Format("2006-01-02T15:04:05Z07:00"))...)
 			if q.code != 0 || q.stderr != "" {
 				t.Fatalf("sql: exit %d, stderr %q", q.code, q.stderr)
@@ -187,7 +187,7 @@ func TestDuckDBQueryJudgesTTLs(t *testing.T) {
 			// check --export, at the export's time by default: the same
 			// problems, the reservation counted, a warning for each item
 			// whose TTL DynamoDB ignores (the query gives none).
-			c := run(t, append([]string{"check", "--json", "--export", dir}, f.s.Flags()...)...)
+			c := run(t, append([]string{"check", "--json", "--export", dir}, cli.SchemaFlags(&f.s)...)...)
 			var report struct {
 				Problems     []map[string]any
 				Reservations int
@@ -216,7 +216,7 @@ func TestExportNow(t *testing.T) {
 	t.Parallel()
 	f := newTTLFixture(model.LayoutSingle)
 	dir, tableFlags, _ := duckExports(t, &f.s, f.tables)
-	check := append([]string{"check", "--endpoint-url", closedPort(t), "--export", dir}, f.s.Flags()...)
+	check := append([]string{"check", "--endpoint-url", closedPort(t), "--export", dir}, cli.SchemaFlags(&f.s)...)
 	later := f.now + 7200
 	for _, c := range []struct {
 		args  []string
@@ -241,15 +241,15 @@ func TestExportNow(t *testing.T) {
 	}
 	// Without a TTL attribute the human report says nothing of TTLs.
 	plain := model.DefaultSchema(model.LayoutSingle)
-	if r := run(t, append([]string{"check", "--endpoint-url", closedPort(t), "--export", dir}, plain.Flags()...)...); strings.Contains(r.stdout, "TTL") {
+	if r := run(t, append([]string{"check", "--endpoint-url", closedPort(t), "--export", dir}, cli.SchemaFlags(&plain)...)...); strings.Contains(r.stdout, "TTL") {
 		t.Errorf("a check without TTL attributes speaks of TTLs:\n%s", r.stdout)
 	}
 	wantError(t, run(t, "check", "--now", "1709296200"), cli.ExitError, "--now goes with --export")
 	wantError(t, run(t, append(check, "--now", "1709296200000")...), cli.ExitError, `"1709296200000" looks like milliseconds: give epoch seconds (1709296200)`)
 	wantError(t, run(t, append(check, "--now", "yesterday")...), cli.ExitError, "want epoch seconds (1709294400) or RFC 3339")
-	sql := append(append([]string{"sql", "--dialect", "duckdb"}, tableFlags...), f.s.Flags()...)
+	sql := append(append([]string{"sql", "--dialect", "duckdb"}, tableFlags...), cli.SchemaFlags(&f.s)...)
 	wantError(t, run(t, sql...), cli.ExitError, "--ttl-attr: give --now", "exportTime in its manifest-summary.json")
-	if r := run(t, append([]string{"sql", "--dialect", "duckdb"}, plain.Flags()...)...); r.code != 0 || strings.Contains(r.stdout, "TTLs judged") {
+	if r := run(t, append([]string{"sql", "--dialect", "duckdb"}, cli.SchemaFlags(&plain)...)...); r.code != 0 || strings.Contains(r.stdout, "TTLs judged") {
 		t.Errorf("sql without TTL attributes: exit %d, %s", r.code, r.stderr)
 	}
 }

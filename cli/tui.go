@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/internal/tty"
 	"github.com/locktable/locktable/model"
@@ -88,7 +89,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	}
 	m := ui.New(ctx, ui.Options{Roles: uiRoles(store), Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
-		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
+		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
 	return a.runUI(ctx, m, <-colors)
 }
 

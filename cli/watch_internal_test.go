@@ -16,7 +16,7 @@ import (
 func hostileEvent(sc *model.Schema) backend.Event {
 	id := "ACCT#\x1b]0;pwned\x07\u202eevil"
 	old := model.Item{"PK": model.S(id), "SK": model.S("PROFILE"), "email": model.S("a@x.io")}
-	return backend.Event{Kind: backend.Appeared, Problem: sc.LockProblem(model.OrphanLock, 0, "a@x.io", id),
+	return backend.Event{Kind: backend.Appeared, Problem: model.Classifier{Schema: sc}.LockProblem(model.OrphanLock, 0, "a@x.io", id),
 		Cause: model.Change{Event: model.ChangeRemove, Table: sc.Table, Keys: model.Item{"PK": model.S(id), "SK": model.S("PROFILE")},
 			Sequence: "7", At: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC), Old: old}}
 }

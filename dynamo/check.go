@@ -21,12 +21,24 @@ import (
 // reports the problems that consistent reads confirm. progress, if not nil,
 // is called after every page (never concurrently).
 func (s *Checker) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
-	census, err := s.Census(ctx, 0, s.Segments, progress)
-	if err != nil {
-		return model.Report{}, err
+	report, _, err := s.CheckFrom(ctx, nil, progress)
+	return report, err
+}
+
+// CheckFrom is Check of the census that census returns (nil: a scan of
+// every segment; a sharded check's merged parts), closed once confirmed.
+// It also says how much the census spilled to disk past MaxMemory.
+func (s *Checker) CheckFrom(ctx context.Context, census func() (*model.Census, error), progress func(model.CheckProgress)) (model.Report, model.SpillStats, error) {
+	if census == nil {
+		census = func() (*model.Census, error) { return s.Census(ctx, 0, s.Segments, progress) }
 	}
-	defer census.Close()
-	return s.Confirm(ctx, census, progress)
+	c, err := census()
+	if err != nil {
+		return model.Report{}, model.SpillStats{}, err
+	}
+	defer c.Close() // its spill files, if any, also on an error or an interrupt
+	report, err := s.Confirm(ctx, c, progress)
+	return report, c.Spilled(), err
 }
 
 // Census is the first half of a check: it scans segments [from, to) of

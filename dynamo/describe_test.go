@@ -48,7 +48,7 @@ func TestPresetDescribesOnce(t *testing.T) {
 		model.Item{"PK": model.S("user#ada"), "SK": model.S("user#"), "_type": model.S("User"), "email": model.S("ada@x.io")},
 		model.Item{"PK": model.S("_unique#User#email#ada@x.io"), "SK": model.S("_unique#"), "_type": model.S("_Unique")})
 	sc := model.DefaultSchema(model.LayoutSingle)
-	if err := sc.ApplyPreset("onetable:User"); err != nil {
+	if err := (model.Preset{Schema: &sc}).Apply("onetable:User"); err != nil {
 		t.Fatal(err)
 	}
 	sc.Table = base.Schema.Table

@@ -106,7 +106,7 @@ func TestAWriteBehindAnErrorPageIsUnknown(t *testing.T) {
 	for i, c := range s.Schema.Constraints {
 		attrs[c.Attr] = fmt.Sprintf("v%d", i)
 	}
-	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", attrs)), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", attrs)), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,12 +61,12 @@ func guardTakesAnExpiredLockOver(t *testing.T, l model.Layout, now time.Time) {
 	ago, ahead := now.Add(-3*time.Hour), now.Add(12*time.Minute)
 
 	f.put(f.expiring(f.lock(0, "ada@x", f.id("gone")), ago), f.expiring(f.lock(1, "ada", ""), ago))
-	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(a, f.attrs("ada@x", "ada")))))
+	wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(a, f.attrs("ada@x", "ada")))))
 	f.wantState(f.healthy(a, "ada@x", "ada"))
 
 	reserved := f.expiring(f.lock(0, "held@x", ""), ahead)
 	f.put(reserved)
-	p := must(t)(s.Schema.Signup(b, f.attrs("held@x", "bob")))
+	p := must(t)(model.Planner{Schema: &s.Schema}.Signup(b, f.attrs("held@x", "bob")))
 	lock := p.Actions[1].KeyText(&s.Schema)
 	wantCancelled(t, execute(t, s, p), 1, p.Actions[1].Purpose(&s.Schema),
 		fmt.Sprintf("%s held@x is reserved until %s (12 min more) by lock %s", f.attr(0), model.TTLTime(ahead.Unix()), lock))
@@ -74,7 +74,7 @@ func guardTakesAnExpiredLockOver(t *testing.T, l model.Layout, now time.Time) {
 
 	kept := []row{reserved}
 
-	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(b, f.attrs("bob@x", "bob")))))
+	wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(b, f.attrs("bob@x", "bob")))))
 	f.put(f.expiring(f.lock(0, "new@x", f.id("gone")), ago))
 	pr, err := s.Writer.PlanRename(ctx, b, map[string]string{f.attr(0): "new@x"}, nil, nil)
 	wantCommitted(t, execute(t, s, must(t)(pr, err)))
@@ -100,7 +100,7 @@ func guardTakesAnExpiredLockOver(t *testing.T, l model.Layout, now time.Time) {
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := range n {
-		tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup(f.id(fmt.Sprintf("r%d", i)), f.attrs("race@x", ""))), backend.NewToken())
+		tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup(f.id(fmt.Sprintf("r%d", i)), f.attrs("race@x", ""))), backend.NewToken())
 		if err != nil {
 			t.Fatal(err)
 		}

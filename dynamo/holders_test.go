@@ -104,7 +104,7 @@ func TestLookupHoldersOfADecodedAnswer(t *testing.T) {
 func TestFindings(t *testing.T) {
 	t.Parallel()
 	sc := model.DefaultSchema(model.LayoutSingle)
-	p, err := sc.Signup("ACCT#n", map[string]string{"email": "e@x", "username": "u"})
+	p, err := model.Planner{Schema: &sc}.Signup("ACCT#n", map[string]string{"email": "e@x", "username": "u"})
 	if err != nil {
 		t.Fatal(err)
 	}

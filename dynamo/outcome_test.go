@@ -131,7 +131,7 @@ func TestOutcomeOfAnUnreadableAnswer(t *testing.T) {
 				_, _ = w.Write(body([]byte(`{"ConsumedCapacity":[],"ItemCollectionMetrics":{}}`)))
 			})
 			s, audit := storeVia(t, f, p.srv.URL)
-			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
+			res := execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 			if res.Outcome != model.Committed {
 				t.Fatalf("outcome %s, reasons %+v; want committed", res.Outcome, res.Reasons)
 			}
@@ -169,7 +169,7 @@ func TestOutcomeOfAnErrorPage(t *testing.T) {
 				_, _ = w.Write([]byte("<html><body><h1>502 Bad Gateway</h1></body></html>"))
 			})
 			s, audit := storeVia(t, f, p.srv.URL)
-			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
+			res := execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 			entries := auditEntries(t, audit.String())
 			if applied {
 				wantCommitted(t, res)
@@ -204,7 +204,7 @@ func TestOutcomeOfAnInterruptedWrite(t *testing.T) {
 		<-r.Context().Done()
 	})
 	s, audit := storeVia(t, f, p.srv.URL)
-	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestOutcomeWhenNothingWasSent(t *testing.T) {
 	dead := "http://" + l.Addr().String()
 	l.Close()
 	s, audit := storeVia(t, f, dead)
-	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestOutcomeAttemptsAreBounded(t *testing.T) {
 		_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"boom"}`))
 	})
 	s, _ := storeVia(t, f, p.srv.URL)
-	res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
+	res := execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 	if res.Outcome != model.Cancelled || len(res.Reasons) != 1 || res.Reasons[0].Code != "NotCommitted" {
 		t.Fatalf("outcome %s %+v; want not committed, settled by reading", res.Outcome, res.Reasons)
 	}
@@ -292,7 +292,7 @@ func TestAuditIntentIsSyncedBeforeTheRequest(t *testing.T) {
 	}
 	defer file.Close()
 	s.Audit = log
-	res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
+	res := execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 	wantCommitted(t, res)
 	before, _ := seen.Load().(string)
 	e := auditEntries(t, before)
@@ -327,7 +327,7 @@ func TestAuditFailsClosed(t *testing.T) {
 			s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema, clock.System())
 			s.SetWritable(true)
 			s.Audit = w(t)
-			tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
+			tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -51,7 +51,7 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 	if sc.SK == "" {
 		return notes, model.NewSchemaError(model.FieldPreset, "table %s has no sort key: %s tables have one", sc.Table, sc.Preset)
 	}
-	if sc.AccountSK == "" || len(sc.Constraints) == 0 || sc.SpellingUnread() {
+	if sc.AccountSK == "" || len(sc.Constraints) == 0 || (model.Preset{Schema: sc}).SpellingUnread() {
 		found, err := s.presetSample(ctx)
 		if err != nil {
 			return notes, err
@@ -85,10 +85,10 @@ func (s *Store) presetSample(ctx context.Context) ([]string, error) {
 			return notes, err
 		}
 	}
-	if note := sc.ReadSpelling(sm.keys); note != "" {
+	if note := (model.Preset{Schema: sc}).ReadSpelling(sm.keys); note != "" {
 		notes = append(notes, note)
 	}
-	if len(sm.accounts) > 0 && (sc.IDAttr == "" || sc.IDKeyPrefix() == "") {
+	if len(sm.accounts) > 0 && (sc.IDAttr == "" || (model.AccountIDs{Schema: sc}).KeyPrefix() == "") {
 		notes = append(notes, s.presetIDAttr(sm.accounts, slices.Sorted(maps.Keys(sm.attrs))))
 	}
 	return notes, nil
@@ -109,10 +109,11 @@ type presetSampled struct {
 // scan, at most presetPages pages).
 func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 	sc := &s.Schema
+	preset := model.Preset{Schema: sc}
 	sm := presetSampled{sks: map[string]int{}, attrs: map[string]bool{}}
 	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
-		Or(expression.Name(sc.PK).BeginsWith(sc.UniqueItemsHead()))
-	heads, sk := sc.OlderUniqueItems()
+		Or(expression.Name(sc.PK).BeginsWith(preset.UniqueItemsHead()))
+	heads, sk := preset.OlderUniqueItems()
 	for _, head := range heads {
 		filter = filter.Or(expression.Name(sc.PK).BeginsWith(head).And(expression.Name(sc.SK).Equal(expression.Value(sk))))
 	}
@@ -184,15 +185,16 @@ func (sm presetSampled) accountSK(sc *model.Schema) (string, error) {
 // naming the flag.
 func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	var notes []string
-	unique := sc.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
+	preset := model.Preset{Schema: sc}
+	unique := preset.UniqueAttrs(sm.keys, slices.Sorted(maps.Keys(sm.attrs)))
 	slices.Sort(unique)
 	for _, attr := range unique {
-		sc.Constraints = append(sc.Constraints, sc.PresetConstraint(attr))
+		sc.Constraints = append(sc.Constraints, preset.Unique(attr))
 	}
 	if len(unique) > 0 {
 		notes = append(notes, fmt.Sprintf("unique attributes, from the unique items present: %v", unique))
 	}
-	scoped, found := sc.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
+	scoped, found := preset.ScopedUniques(sm.keys, sm.accounts, sc.PK, sc.SK, sc.AccountType.Attr)
 	notes = append(notes, found...)
 	for _, c := range scoped {
 		if sc.Constraint(c.Attr) < 0 {
@@ -205,7 +207,7 @@ func (sm presetSampled) constraints(sc *model.Schema) ([]string, error) {
 	case len(found) > 0: // scoped unique items whose scope it could not tell
 		return notes, model.NewSchemaError(model.FieldConstraints, "%s", strings.Join(found, "; "))
 	}
-	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, sc.PresetHead(), sc.Table, model.FieldConstraints)
+	return notes, model.NewSchemaError(model.FieldConstraints, "no unique item of %s (%s…) in %s: pass %s ATTR", sc.Preset, preset.Head(), sc.Table, model.FieldConstraints)
 }
 
 // presetIDAttr finds, where not given, the attribute in which the sampled
@@ -224,14 +226,15 @@ func (s *Store) presetIDAttr(accounts []model.Item, names []string) string {
 		skip = slices.DeleteFunc(names, func(n string) bool { return n == sc.IDAttr })
 	}
 	attr, prefix, note := model.InferIDAttr(accounts, sc.PK, skip...)
+	ids := model.AccountIDs{Schema: sc}
 	switch {
 	case attr == "" && sc.IDAttr != "":
-		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without %q there", sc.IDAttr, sc.PK, sc.IDKeyPrefix())
+		return fmt.Sprintf("id attribute %s: not the end of every account's %s after one prefix; signups write the key without %q there", sc.IDAttr, sc.PK, ids.KeyPrefix())
 	case attr == "":
-	case sc.IDKeyPrefix() == "":
+	case ids.KeyPrefix() == "":
 		sc.IDPrefix = prefix
-	case prefix != sc.IDKeyPrefix():
-		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not %q: pass --id-attr %s=%s to have signups write it", attr, sc.PK, prefix, sc.IDKeyPrefix(), attr, prefix)
+	case prefix != ids.KeyPrefix():
+		attr, note = "", fmt.Sprintf("id attribute: %s ends the accounts' %s after %q, not %q: pass --id-attr %s=%s to have signups write it", attr, sc.PK, prefix, ids.KeyPrefix(), attr, prefix)
 	}
 	if sc.IDAttr == "" {
 		sc.IDAttr = attr

@@ -251,7 +251,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 	}
 	t.Cleanup(func() { f.Close() })
 	store.Undo = journal
-	id := func(n string) string { return sc.IDKeyPrefix() + n }
+	id := func(n string) string { return model.AccountIDs{Schema: sc}.KeyPrefix() + n }
 	attrs := func(v0, v1 string) map[string]string {
 		m := map[string]string{sc.Constraints[0].Attr: v0, sc.Constraints[1].Attr: v1}
 		for _, c := range sc.Constraints {
@@ -282,9 +282,9 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 		}
 	}
 
-	p, err := sc.Signup(id("a1"), attrs("ada@x.io", "ada"))
+	p, err := model.Planner{Schema: sc}.Signup(id("a1"), attrs("ada@x.io", "ada"))
 	send("signup", p, err)
-	p, err = sc.Signup(id("b2"), attrs("bob@x.io", "bob"))
+	p, err = model.Planner{Schema: sc}.Signup(id("b2"), attrs("bob@x.io", "bob"))
 	send("signup b2", p, err)
 	a, _, err := store.Pages.Account(ctx, id("a1"))
 	if err != nil {

@@ -82,7 +82,7 @@ func TestWritesWaitForTheProbeAskedLater(t *testing.T) {
 		s.SetWritable(true)
 		shown := make(chan struct{})
 		probe := s.ProbeLater(ctx, func() { <-shown })
-		tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
+		tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -190,7 +190,7 @@ func TestLookupHoldersByIndex(t *testing.T) {
 	if h := found.Holders[user]; len(h) != 1 || !found.Locked[user] {
 		t.Errorf("username holders %v locked %v; want ACCT#b, locked", h, found.Locked[user])
 	}
-	plan := must(t)(store.Schema.Signup("ACCT#n", map[string]string{"email": "bob@x.io", "username": "bob"}))
+	plan := must(t)(model.Planner{Schema: &store.Schema}.Signup("ACCT#n", map[string]string{"email": "bob@x.io", "username": "bob"}))
 	taken := backend.TakenValues(plan, found)
 	if len(taken) != 1 || taken[0].Slot != 1 || taken[0].Holders[0] != "ACCT#b" {
 		t.Errorf("taken %+v; want the email only (the username's lock exists: the put refuses it)", taken)

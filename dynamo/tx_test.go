@@ -194,7 +194,7 @@ func (f fixture) wantHealthy(id string) {
 }
 
 // must returns a function that passes a plan through and fails the test
-// on a planning error: must(t)(s.Schema.Signup(...)).
+// on a planning error: must(t)(model.Planner{Schema: &s.Schema}.Signup(...)).
 func must(t *testing.T) func(model.Plan, error) model.Plan {
 	return func(p model.Plan, err error) model.Plan {
 		t.Helper()
@@ -251,13 +251,13 @@ func TestTxEachOperationCommits(t *testing.T) {
 			s := f.store
 			a, b := f.id("a1f9c3"), f.id("b2")
 
-			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(a, f.attrs("ada@x", "ada")))))
+			wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(a, f.attrs("ada@x", "ada")))))
 			f.wantState(f.healthy(a, "ada@x", "ada"))
 			f.wantHealthy(a)
 			f.noProblems()
 
 			// A signup with one value only takes one lock.
-			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(b, f.attrs("", "bob")))))
+			wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(b, f.attrs("", "bob")))))
 			f.wantState(f.healthy(a, "ada@x", "ada"), []row{f.account(b, "", "bob"), f.lock(1, "bob", b)})
 
 			p, err := s.Writer.PlanRename(ctx, a, map[string]string{f.attr(0): "lovelace@x"}, nil, nil)
@@ -293,7 +293,7 @@ func TestTxRenameToTheSameLock(t *testing.T) {
 			f := newFixture(t, l, lowerFirst)
 			s := f.store
 			a := f.id("a")
-			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(a, f.attrs("Ada@X.io", "ada")))))
+			wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(a, f.attrs("Ada@X.io", "ada")))))
 			f.wantState([]row{f.account(a, "Ada@X.io", "ada"), f.lock(0, "ada@x.io", a), f.lock(1, "ada", a)})
 
 			p, err := s.Writer.PlanRename(context.Background(), a, map[string]string{f.attr(0): "ADA@x.IO"}, nil, nil)
@@ -436,9 +436,9 @@ func TestTxSignupOfATakenValue(t *testing.T) {
 			f := newFixture(t, l)
 			s := f.store
 			owner, late := f.id("77aa01"), f.id("88bb02")
-			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(owner, f.attrs("ada@x", "ada")))))
+			wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(owner, f.attrs("ada@x", "ada")))))
 			before := f.state()
-			p := must(t)(s.Schema.Signup(late, f.attrs("ada@x", "other")))
+			p := must(t)(model.Planner{Schema: &s.Schema}.Signup(late, f.attrs("ada@x", "other")))
 			res := execute(t, s, p)
 			wantCancelled(t, res, 1, p.Actions[1].Purpose(&s.Schema), f.attr(0)+" ada@x is taken by "+owner)
 			if got := f.state(); !slices.Equal(got, before) {
@@ -454,7 +454,7 @@ func TestTxRenameOfAnAccountChangedSinceLoaded(t *testing.T) {
 	f := newFixture(t, model.LayoutSingle)
 	s := f.store
 	id := "ACCT#b0b001"
-	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(id, f.attrs("ada@x", "ada")))))
+	wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(id, f.attrs("ada@x", "ada")))))
 	view, found, err := s.Pages.Account(ctx, id)
 	if err != nil || !found {
 		t.Fatalf("load: %v %v", found, err)
@@ -476,7 +476,7 @@ func TestTxDeleteWhenALockBelongsToSomeoneElse(t *testing.T) {
 	f := newFixture(t, model.LayoutSingle)
 	s := f.store
 	id := "ACCT#d0d001"
-	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(id, f.attrs("dave@x", "dave")))))
+	wantCommitted(t, execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup(id, f.attrs("dave@x", "dave")))))
 	p, err := s.Writer.PlanDelete(ctx, id, nil, nil)
 	p = must(t)(p, err)
 	f.put(f.lock(1, "dave", "ACCT#e0e001"))
@@ -497,7 +497,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	f := newFixture(t, model.LayoutSingle)
 	s := f.store
 	id := "ACCT#a"
-	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup(id, f.attrs("a@x", "ada"))), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup(id, f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,7 +530,7 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	}
 
 	// The same token with another request.
-	other, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#z", f.attrs("z@x", "zed"))), aws.ToString(dynamo.Input(rtx).ClientRequestToken))
+	other, err := s.Writer.Prepare(must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#z", f.attrs("z@x", "zed"))), aws.ToString(dynamo.Input(rtx).ClientRequestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -610,10 +610,10 @@ func TestTxCLIJSONIsWhatIsSent(t *testing.T) {
 			viaExecute, viaCLI := newFixture(t, l), newFixture(t, l)
 			steps := []func(f fixture) (model.Plan, error){
 				func(f fixture) (model.Plan, error) {
-					return f.store.Schema.Signup(f.id("a"), f.attrs("a@x", "ada"))
+					return model.Planner{Schema: &f.store.Schema}.Signup(f.id("a"), f.attrs("a@x", "ada"))
 				},
 				func(f fixture) (model.Plan, error) {
-					return f.store.Schema.Signup(f.id("b"), f.attrs("b@x", "bob"))
+					return model.Planner{Schema: &f.store.Schema}.Signup(f.id("b"), f.attrs("b@x", "bob"))
 				},
 				func(f fixture) (model.Plan, error) {
 					return f.store.Writer.PlanRename(ctx, f.id("a"), map[string]string{f.attr(0): "new@x", f.attr(1): ""}, nil, nil)
@@ -697,7 +697,7 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 	start := make(chan struct{})
 	for i := range n {
 		wg.Go(func() {
-			p, err := s.Schema.Signup(fmt.Sprintf("ACCT#c%02d", i), f.attrs("shared@x", fmt.Sprintf("user%02d", i)))
+			p, err := model.Planner{Schema: &s.Schema}.Signup(fmt.Sprintf("ACCT#c%02d", i), f.attrs("shared@x", fmt.Sprintf("user%02d", i)))
 			if err != nil {
 				errs[i] = err
 				return
@@ -884,7 +884,7 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 		t.Fatal("Writable after SetWritable(false)")
 	}
 
-	tx, err := ro.Writer.Prepare(must(t)(ro.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
+	tx, err := ro.Writer.Prepare(must(t)(model.Planner{Schema: &ro.Schema}.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -927,7 +927,7 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 
 	// The counter sees writes when they are allowed.
 	ro.SetWritable(true)
-	wantCommitted(t, execute(t, ro, must(t)(ro.Schema.Signup("ACCT#b", f.attrs("b@x", "bob")))))
+	wantCommitted(t, execute(t, ro, must(t)(model.Planner{Schema: &ro.Schema}.Signup("ACCT#b", f.attrs("b@x", "bob")))))
 	if n := counter.snapshot()["TransactWriteItems"]; n != 1 {
 		t.Fatalf("%d TransactWriteItems counted after one writable Execute", n)
 	}
@@ -1032,7 +1032,7 @@ func TestTxLostAnswers(t *testing.T) {
 			var audit bytes.Buffer
 			s.Audit = dynamo.NewAuditLog(&audit, clock.System())
 			start := time.Now()
-			res := execute(t, s, must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))))
+			res := execute(t, s, must(t)(model.Planner{Schema: &s.Schema}.Signup("ACCT#a", f.attrs("a@x", "ada"))))
 			elapsed := time.Since(start)
 			t.Logf("%s: outcome %s after %v; %d TransactWriteItems (%d forwarded), %d TransactGetItems",
 				c.name, res.Outcome, elapsed.Round(time.Millisecond), p.writes.Load(), p.forwarded.Load(), p.gets.Load())

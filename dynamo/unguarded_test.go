@@ -24,7 +24,7 @@ func TestPutRequestGuardsAtTheStoresClock(t *testing.T) {
 			sc := model.DefaultSchema(l)
 			dynamotest.WithTTL(&sc)
 			store := dynamo.NewStore(nil, backend.Endpoint{}, sc, clock.Fixed(at))
-			p, err := sc.Signup(sc.IDKeyPrefix()+"a1", map[string]string{sc.Constraints[0].Attr: "ada@x", sc.Constraints[1].Attr: "ada"})
+			p, err := model.Planner{Schema: &sc}.Signup(model.AccountIDs{Schema: &sc}.KeyPrefix()+"a1", map[string]string{sc.Constraints[0].Attr: "ada@x", sc.Constraints[1].Attr: "ada"})
 			if err != nil {
 				t.Fatal(err)
 			}

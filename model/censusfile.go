@@ -22,7 +22,7 @@ import (
 // holds more than its census's budget.
 type PartHeader struct {
 	Version  int    `json:"version"`
-	Schema   string `json:"schema"` // Schema.Flags, joined: parts of another schema are refused
+	Schema   Schema `json:"schema"` // partSchema: parts of another schema are refused
 	Segments int    `json:"segments"`
 	Now      int64  `json:"now"`  // the part's check started then (epoch seconds)
 	From     int    `json:"from"` // segments From..To-1
@@ -39,16 +39,82 @@ type PartHeader struct {
 }
 
 // censusFileVersion changes when the format does: 1 was one JSON object
-// holding every value; 2 had no TTLs.
-const censusFileVersion = 3
+// holding every value; 2 had no TTLs; 3 named the schema by its flags.
+const censusFileVersion = 4
 
 // partEnd is the byte after a part's last record, which no record begins
 // with (a record's flags are under 64): a part cut between two records is
 // then as plainly cut short as one cut inside a record.
 const partEnd = 0xff
 
-// schemaID names a schema for comparison: its flags.
-func schemaID(s *Schema) string { return strings.Join(s.Flags(), " ") }
+// partSchema is what a census depends on of the schema it was read with:
+// every setting but how holders are looked up (a constraint's Index) and
+// how the schema was given (TTLGiven, KeysFromTable).
+func partSchema(s *Schema) Schema {
+	p := *s
+	p.Constraints = slices.Clone(s.Constraints)
+	for i := range p.Constraints {
+		p.Constraints[i].Index = ""
+	}
+	p.TTLGiven, p.KeysFromTable = false, false
+	return p
+}
+
+// schemaDiff names the settings in which the census schemas a and b
+// differ (see partSchema), none when a census of one is one of the other.
+func schemaDiff(a, b Schema) []SchemaField {
+	var d []SchemaField
+	add := func(f SchemaField, same bool) {
+		if !same && !slices.Contains(d, f) {
+			d = append(d, f)
+		}
+	}
+	add(FieldPreset, a.Preset == b.Preset)
+	add(FieldLayout, a.Layout == b.Layout)
+	add(FieldTable, a.Table == b.Table)
+	add(FieldPK, a.PK == b.PK)
+	add(FieldSK, a.SK == b.SK)
+	add(FieldAccountPrefix, a.AccountPrefix == b.AccountPrefix)
+	add(FieldAccountSK, a.AccountSK == b.AccountSK)
+	add(FieldLockSK, a.LockSK == b.LockSK && a.AltLockSK == b.AltLockSK)
+	add(FieldLockSpelling, a.LockSpelling == b.LockSpelling)
+	add(FieldOlderHead, a.OlderHead == b.OlderHead)
+	add(FieldOwnerAttr, a.OwnerAttr == b.OwnerAttr)
+	add(FieldAccountType, a.AccountType == b.AccountType)
+	add(FieldLockAttrs, slices.Equal(a.LockAttrs, b.LockAttrs))
+	add(FieldIDAttr, a.IDAttr == b.IDAttr && a.IDPrefix == b.IDPrefix)
+	add(FieldTTLAttr, a.TTLAttr == b.TTLAttr)
+	add(FieldConstraints, len(a.Constraints) == len(b.Constraints))
+	for i := range min(len(a.Constraints), len(b.Constraints)) {
+		ca, cb := a.Constraints[i], b.Constraints[i]
+		add(FieldNormalize, ca.Normalize == cb.Normalize)
+		add(FieldScope, ca.Scope == cb.Scope && ca.Tail == cb.Tail)
+		add(FieldTTLAttr, ca.TTLAttr == cb.TTLAttr)
+		ca.Normalize, ca.Scope, ca.Tail, ca.TTLAttr, ca.Index = cb.Normalize, cb.Scope, cb.Tail, cb.TTLAttr, cb.Index
+		add(FieldConstraints, ca == cb)
+	}
+	return d
+}
+
+// PartSchemaError refuses a census part read with another schema than
+// the merge's.
+type PartSchemaError struct {
+	Part   int
+	Fields []SchemaField // the settings that differ
+}
+
+// Msg is the error's message, each field said by name.
+func (e *PartSchemaError) Msg(name func(SchemaField) string) string {
+	names := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		names[i] = name(f)
+	}
+	return fmt.Sprintf("part %d was read with another schema: its %s differ", e.Part, strings.Join(names, ", "))
+}
+
+func (e *PartSchemaError) Error() string {
+	return e.Msg(func(f SchemaField) string { return string(f) })
+}
 
 // WritePart writes the census to w as segments [from, to) of segments. A
 // census that spilled is copied from its partition files, never read back
@@ -57,7 +123,7 @@ func (c *Census) WritePart(w io.Writer, segments, from, to int) error {
 	if c.err != nil {
 		return c.err
 	}
-	h := PartHeader{Version: censusFileVersion, Schema: schemaID(c.schema), Segments: segments, Now: c.now, From: from, To: to,
+	h := PartHeader{Version: censusFileVersion, Schema: partSchema(c.schema), Segments: segments, Now: c.now, From: from, To: to,
 		Scanned: c.Scanned, Accounts: c.Accounts, Locks: c.Locks, ConsumedRCU: c.ConsumedRCU, Others: c.Others,
 		Invalid: c.invalid, Warnings: c.warnings, Unwarned: c.unwarned}
 	if h.Invalid == nil {
@@ -106,7 +172,6 @@ func (c *Census) copyPart(w io.Writer, i int) error {
 // segment exactly once.
 type Merger struct {
 	schema  *Schema
-	id      string
 	census  *Census
 	parts   int
 	covered []int // parts holding each segment; nil until the first part
@@ -118,7 +183,7 @@ type Merger struct {
 func NewMerger(s *Schema, budget int64) *Merger {
 	c := NewCensus(s, 0) // judged at the earliest part's start (readPart)
 	c.LimitMemory(budget)
-	return &Merger{schema: s, id: schemaID(s), census: c}
+	return &Merger{schema: s, census: c}
 }
 
 // ReadPart merges the next part, read from r (see WritePart). After an
@@ -188,9 +253,10 @@ func (m *Merger) cover(p PartHeader, i int) error {
 	if m.covered == nil {
 		m.covered = make([]int, max(p.Segments, 0))
 	}
+	if d := schemaDiff(p.Schema, partSchema(m.schema)); len(d) > 0 {
+		return &PartSchemaError{Part: i, Fields: d}
+	}
 	switch n := len(m.covered); {
-	case p.Schema != m.id:
-		return fmt.Errorf("part %d was read with other schema flags (%s), not %s", i, p.Schema, m.id)
 	case p.Segments != n || p.From < 0 || p.To > n || p.From >= p.To:
 		return fmt.Errorf("part %d holds segments %d-%d of %d; the first part's are of %d", i, p.From, p.To-1, p.Segments, n)
 	}

@@ -83,16 +83,16 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		name, want string
 		part       []byte
 	}{
-		{"another schema", "other schema flags", part(t, NewCensus(&other, 0), 1, 0, 1)},
+		{"another schema", "another schema: its Layout, Table, PK, SK", part(t, NewCensus(&other, 0), 1, 0, 1)},
 		// As version 1 wrote it: one JSON object of every value.
-		{"format 1", "census format 1, want 3", []byte(`{"version":1,"schema":"x","segments":1,"from":0,"to":1,"holders":[{"a@x":["ACCT#a"]}],"locks_seen":[{}],"invalid":[]}` + "\n")},
+		{"format 1", "census format 1, want 4", []byte(`{"version":1,"schema":"x","segments":1,"from":0,"to":1,"holders":[{"a@x":["ACCT#a"]}],"locks_seen":[{}],"invalid":[]}` + "\n")},
 		{"cut inside a record", "unexpected EOF", good[:len(good)-3]},
 		{"cut between records", "cut short", good[:len(good)-1]},
 		{"cut after its header", "cut short", good[:bytes.IndexByte(good, '\n')+1]},
 		{"data after its end", "after its end", append(slices.Clone(good), 1)},
 		{"no header", "no header", []byte("{")},
 		{"not JSON", "not a census part", []byte("PK,SK\n")},
-		{"a field this version does not know", "not a census part", []byte(`{"version":3,"holders":[]}` + "\n")},
+		{"a field this version does not know", "not a census part", []byte(`{"version":4,"holders":[]}` + "\n")},
 		{"segments past its count", "holds segments 0-1 of 1", part(t, NewCensus(&s, 0), 1, 0, 2)},
 		{"a problem of an attribute not unique", "does not constrain", bytes.Replace(good, []byte(`"invalid":[]`), []byte(`"invalid":[{"constraint":"bio"}]`), 1)},
 	}

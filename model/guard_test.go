@@ -28,7 +28,7 @@ func TestGuardsTakeExpiredLocksOver(t *testing.T) {
 		{two, "dev-a", []Cond{{Kind: CondNotExists, Attr: "id"}, {Kind: CondNotExists, Attr: "MacAddress"}, {Kind: CondFreeOrExpired, Attr: "RegistrationCode", TTL: "expires"}}},
 	} {
 		attrs := map[string]string{c.s.Constraints[0].Attr: "v0", c.s.Constraints[1].Attr: "v1"}
-		p, err := c.s.Signup(c.id, attrs)
+		p, err := Planner{c.s}.Signup(c.id, attrs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestGuardsTakeExpiredLocksOver(t *testing.T) {
 // there is explained as before.
 func TestExplainAReservation(t *testing.T) {
 	s := planSchema(LayoutSingle, func(s *Schema) { s.TTLAttr = "ttl" })
-	p, err := s.Signup("ACCT#a", map[string]string{"email": "ada@x.io"})
+	p, err := Planner{s}.Signup("ACCT#a", map[string]string{"email": "ada@x.io"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestExplainAReservation(t *testing.T) {
 		return it
 	}
 	noTTL := planSchema(LayoutSingle)
-	plain, err := noTTL.Signup("ACCT#a", map[string]string{"email": "ada@x.io"})
+	plain, err := Planner{noTTL}.Signup("ACCT#a", map[string]string{"email": "ada@x.io"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,13 @@ import (
 	"strings"
 )
 
-// IDKeyPrefix is what an account's key holds before its id: IDPrefix
+// AccountIDs are the ids of a schema's accounts: what their keys hold
+// before the id, and the keys a signup gives a new account.
+type AccountIDs struct{ *Schema }
+
+// KeyPrefix is what an account's key holds before its id: IDPrefix
 // where given, else the account prefix.
-func (s *Schema) IDKeyPrefix() string {
+func (s AccountIDs) KeyPrefix() string {
 	if s.IDPrefix != "" {
 		return s.IDPrefix
 	}
@@ -16,35 +20,27 @@ func (s *Schema) IDKeyPrefix() string {
 }
 
 // SignupKey is the key of a new account whose attributes attrs give its
-// id in the id attribute: IDKeyPrefix and that id. False when the schema
+// id in the id attribute: KeyPrefix and that id. False when the schema
 // has no id attribute or attrs leave it empty.
-func (s *Schema) SignupKey(attrs map[string]string) (string, bool) {
+func (s AccountIDs) SignupKey(attrs map[string]string) (string, bool) {
 	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
-		return s.IDKeyPrefix() + v, true
+		return s.KeyPrefix() + v, true
 	}
 	return "", false
 }
 
-// IDAttrFlag is the value of --id-attr that gives IDAttr and IDPrefix.
-func (s *Schema) IDAttrFlag() string {
-	if s.IDPrefix != "" {
-		return s.IDAttr + "=" + s.IDPrefix
-	}
-	return s.IDAttr
-}
+// New returns a fresh account key for a signup: the account prefix and
+// 12 random hex digits.
+func (s AccountIDs) New() string { return s.NewLike(nil) }
 
-// NewAccountID returns a fresh account key for a signup: the account
-// prefix and 12 random hex digits.
-func (s *Schema) NewAccountID() string { return s.NewAccountIDLike(nil) }
-
-// NewAccountIDLike returns a fresh account key that looks like ids, keys
+// NewLike returns a fresh account key that looks like ids, keys
 // of the table: the account prefix, or when there is none the prefix most
 // of ids share up to a separator (dev- of dev-7f3a91c2), then 12 random
 // hex digits.
-func (s *Schema) NewAccountIDLike(ids []string) string {
+func (s AccountIDs) NewLike(ids []string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	prefix := s.IDKeyPrefix()
+	prefix := s.KeyPrefix()
 	if prefix == "" {
 		prefix = commonIDPrefix(ids)
 	}

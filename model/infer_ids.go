@@ -59,7 +59,7 @@ func InferIDAttr(accounts []Item, pk string, skip ...string) (attr, prefix, note
 // attribute or several do, it does not guess: the note says so, and the
 // flags (--unique ATTR --scope ATTR=SCOPEATTR) are left to the user.
 // skip lists attributes that are not scopes (the keys, the type).
-func (s *Schema) ScopedUniques(keys []string, accounts []Item, skip ...string) ([]Constraint, []string) {
+func (s Preset) ScopedUniques(keys []string, accounts []Item, skip ...string) ([]Constraint, []string) {
 	lib, name, err := ParsePreset(s.Preset)
 	if err != nil || lib != LibOneTable {
 		return nil, nil
@@ -87,7 +87,7 @@ func (s *Schema) ScopedUniques(keys []string, accounts []Item, skip ...string) (
 // scopesByUnique gathers, per unique attribute of the model name, the
 // scopes its scoped unique items name; attrs lists the attributes in the
 // order the keys first show them, one note each.
-func (s *Schema) scopesByUnique(keys []string, name string) (attrs []string, scopes map[string]map[string]bool) {
+func (s Preset) scopesByUnique(keys []string, name string) (attrs []string, scopes map[string]map[string]bool) {
 	scopes = map[string]map[string]bool{}
 	for _, k := range keys {
 		scope, attr, ok := s.scopedUnique(k, name)
@@ -108,9 +108,9 @@ func (s *Schema) scopesByUnique(keys []string, name string) (attrs []string, sco
 // _unique#<scope>#<name>#<attr>#<value>. ok is false for any other key:
 // another library's item, an unscoped unique (which starts with the
 // preset's head) or another model's.
-func (s *Schema) scopedUnique(key, name string) (scope, attr string, ok bool) {
+func (s Preset) scopedUnique(key, name string) (scope, attr string, ok bool) {
 	rest, ok := strings.CutPrefix(key, "_unique#")
-	if !ok || strings.HasPrefix(key, s.PresetHead()) {
+	if !ok || strings.HasPrefix(key, s.Head()) {
 		return "", "", false
 	}
 	i := strings.Index(rest, "#"+name+"#")
@@ -166,13 +166,13 @@ func scopeAttrs(attr string, seen map[string]bool, held map[string]map[string]bo
 }
 
 // UniqueItemsHead is the start of the keys of every unique item the
-// preset's model may have: PresetHead, or for OneTable, whose scoped
+// preset's model may have: Head, or for OneTable, whose scoped
 // unique items put the scope first, _unique#.
-func (s *Schema) UniqueItemsHead() string {
+func (s Preset) UniqueItemsHead() string {
 	if lib, _, _ := ParsePreset(s.Preset); lib == LibOneTable {
 		return "_unique#"
 	}
-	return s.PresetHead()
+	return s.Head()
 }
 
 // scopedConstraint is attr, unique per value of the account attribute

@@ -75,7 +75,7 @@ func TestScopedUniques(t *testing.T) {
 	skip := []string{"pk", "sk", "_type"}
 	want := Constraint{Attr: "email", Prefix: "_unique#", Scope: "org", Tail: "#Member#email#", Normalize: NormalizeNone}
 
-	cs, notes := s.ScopedUniques(keys, []Item{member("m1", "acme", "red"), member("m2", "globex", "blue")}, skip...)
+	cs, notes := Preset{s}.ScopedUniques(keys, []Item{member("m1", "acme", "red"), member("m2", "globex", "blue")}, skip...)
 	if !reflect.DeepEqual(cs, []Constraint{want}) {
 		t.Errorf("constraints %+v, want %+v (notes %q)", cs, want, notes)
 	}
@@ -87,19 +87,19 @@ func TestScopedUniques(t *testing.T) {
 	}
 
 	// Two attributes hold the scopes: no guess.
-	cs, notes = s.ScopedUniques(keys, []Item{member("m1", "acme", "acme"), member("m2", "globex", "globex")}, skip...)
+	cs, notes = Preset{s}.ScopedUniques(keys, []Item{member("m1", "acme", "acme"), member("m2", "globex", "globex")}, skip...)
 	if len(cs) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "several attributes of the accounts hold them (org, team)") ||
 		!strings.Contains(notes[0], "--scope email=ATTR") {
 		t.Errorf("ambiguous: constraints %+v, notes %q", cs, notes)
 	}
 	// None does: no guess either.
-	cs, notes = s.ScopedUniques(keys, []Item{member("m1", "x", "y")}, skip...)
+	cs, notes = Preset{s}.ScopedUniques(keys, []Item{member("m1", "x", "y")}, skip...)
 	if len(cs) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "no attribute of the accounts holds the scopes") {
 		t.Errorf("no match: constraints %+v, notes %q", cs, notes)
 	}
 	// Not OneTable: nothing.
 	td := presetSchema(t, "typedorm:member", "PK", "SK", SameAsPK, "email")
-	if cs, notes := td.ScopedUniques(keys, []Item{member("m1", "acme", "red")}, skip...); cs != nil || notes != nil {
+	if cs, notes := (Preset{td}).ScopedUniques(keys, []Item{member("m1", "acme", "red")}, skip...); cs != nil || notes != nil {
 		t.Errorf("typedorm: %+v %q", cs, notes)
 	}
 }
@@ -110,13 +110,13 @@ func TestScopedUniques(t *testing.T) {
 func TestSignupIDAttr(t *testing.T) {
 	s := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
 	s.IDAttr, s.IDPrefix = "id", "user#" // as the preset infers them: accounts stay told by _type
-	if s.AccountPrefix != "" || s.IDAttrFlag() != "id=user#" {
-		t.Fatalf("account prefix %q, --id-attr %q", s.AccountPrefix, s.IDAttrFlag())
+	if s.AccountPrefix != "" || s.IDAttr+"="+s.IDPrefix != "id=user#" {
+		t.Fatalf("account prefix %q, --id-attr %q", s.AccountPrefix, s.IDAttr+"="+s.IDPrefix)
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Signup("user#zed", map[string]string{"email": "z@x.io"})
+	p, err := Planner{s}.Signup("user#zed", map[string]string{"email": "z@x.io"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,20 +124,20 @@ func TestSignupIDAttr(t *testing.T) {
 	if got := p.Actions[0].Item; !reflect.DeepEqual(got, want) {
 		t.Errorf("account item %v, want %v", got, want)
 	}
-	if _, err := s.Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"}); err != nil {
+	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"}); err != nil {
 		t.Errorf("the same id given: %v", err)
 	}
-	if _, err := s.Signup("user#zed", map[string]string{"id": "other", "email": "z@x.io"}); err == nil || !strings.Contains(err.Error(), `"zed", not "other"`) {
+	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"id": "other", "email": "z@x.io"}); err == nil || !strings.Contains(err.Error(), `"zed", not "other"`) {
 		t.Errorf("another id given: %v", err)
 	}
-	if key, ok := s.SignupKey(map[string]string{"id": "yan"}); key != "user#yan" || !ok {
+	if key, ok := (AccountIDs{s}).SignupKey(map[string]string{"id": "yan"}); key != "user#yan" || !ok {
 		t.Errorf("SignupKey = %q, %v", key, ok)
 	}
-	if _, ok := s.SignupKey(map[string]string{"email": "z@x.io"}); ok {
+	if _, ok := (AccountIDs{s}).SignupKey(map[string]string{"email": "z@x.io"}); ok {
 		t.Error("SignupKey without the id")
 	}
-	id := s.NewAccountID()
-	if p, err := s.Signup(id, nil); err != nil || p.Actions[0].Item["id"].S != strings.TrimPrefix(id, "user#") || !strings.HasPrefix(id, "user#") {
+	id := AccountIDs{s}.New()
+	if p, err := (Planner{s}).Signup(id, nil); err != nil || p.Actions[0].Item["id"].S != strings.TrimPrefix(id, "user#") || !strings.HasPrefix(id, "user#") {
 		t.Errorf("a new id %q: %v, item %v", id, err, p.Actions[0].Item)
 	}
 	{
@@ -147,7 +147,7 @@ func TestSignupIDAttr(t *testing.T) {
 			t.Errorf("a prefix without an id attribute: %v", err)
 		}
 	}
-	if _, err := s.Signup("member#zed", nil); err == nil || !strings.Contains(err.Error(), `"member#zed" does not start with it`) {
+	if _, err := (Planner{s}).Signup("member#zed", nil); err == nil || !strings.Contains(err.Error(), `"member#zed" does not start with it`) {
 		t.Errorf("a key without the id's prefix: %v", err)
 	}
 	{

@@ -293,7 +293,7 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 	item := KeyItem(key)
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, isKey := key[name]; isKey || name == "" {
-			return Plan{}, &FieldError{name, "is a key attribute; use --id"}
+			return Plan{}, &FieldError{name, "is a key attribute: the account's id gives it"}
 		}
 		if err := ValidateText(name, attrs[name]); err != nil {
 			return Plan{}, err
@@ -309,12 +309,13 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 		item[s.AccountType.Attr] = S(s.AccountType.Value)
 	}
 	if s.IDAttr != "" {
-		want, ok := strings.CutPrefix(id, s.IDKeyPrefix())
+		prefix := AccountIDs{s.Schema}.KeyPrefix()
+		want, ok := strings.CutPrefix(id, prefix)
 		if !ok {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", s.IDKeyPrefix(), id)}
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", prefix, id)}
 		}
 		if v := attrs[s.IDAttr]; v != "" && v != want {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", s.IDKeyPrefix(), want, v)}
+			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", prefix, want, v)}
 		}
 		if want != "" {
 			item[s.IDAttr] = S(want)
@@ -386,7 +387,7 @@ func (s Planner) Rename(a AccountView, changes map[string]string, others OthersH
 		nv := changes[attr]
 		ci := s.Constraint(attr)
 		if ci < 0 {
-			return Plan{}, &FieldError{attr, "is not a unique attribute (--unique)"}
+			return Plan{}, &FieldError{attr, "is not a unique attribute of the schema"}
 		}
 		if err := ValidateText(attr, nv); err != nil {
 			return Plan{}, err
@@ -617,10 +618,4 @@ func Applied(a Action, now Item) bool {
 		return true
 	}
 	return true
-}
-
-// Signup is Planner.Signup, kept on the schema for its many callers
-// outside model (dynamo's seed and mistakes, writes, and their tests).
-func (s *Schema) Signup(id string, attrs map[string]string) (Plan, error) {
-	return Planner{s}.Signup(id, attrs)
 }

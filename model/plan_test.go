@@ -238,7 +238,7 @@ func TestPlanSignup(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := c.s.Signup(c.id, c.attrs)
+			p, err := Planner{c.s}.Signup(c.id, c.attrs)
 			wantPlan(t, p, err, "signup", c.keys, c.actions...)
 		})
 	}
@@ -569,13 +569,13 @@ func TestPlanRepairs(t *testing.T) {
 	holders := func(p Problem, ids ...string) Problem { p.Accounts = ids; return p }
 
 	t.Run("orphan with owner, single", func(t *testing.T) {
-		p, err := Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")
+		p, err := Planner{s}.RepairOrphan(Classifier{s}.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#old@x", "ACCT#b"},
 			`Delete orphan-lock accounts PK=UNIQ#EMAIL#old@x SK=LOCK if owner = {"S":"ACCT#b"} [c0 old@x]`,
 			`ConditionCheck owner-gone accounts PK=ACCT#b SK=PROFILE if attribute_not_exists(PK) OR email <> {"S":"old@x"} [c0 old@x] by ACCT#b`)
 	})
 	t.Run("orphan without owner, single", func(t *testing.T) {
-		p, err := Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")
+		p, err := Planner{s}.RepairOrphan(Classifier{s}.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")
 		// Never a delete guarded by "no owner": the lock is claimed first.
 		wantPlan(t, p, err, "repair", []string{"UNIQ#HANDLE#ghost"},
 			`Update claim-lock accounts PK=UNIQ#HANDLE#ghost SK=LOCK set={"owner":{"S":"locktable:reclaim:t"}} if attribute_exists(PK) AND owner = <absent> [c1 ghost] by locktable:reclaim:t`)
@@ -584,14 +584,14 @@ func TestPlanRepairs(t *testing.T) {
 		}
 	})
 	t.Run("orphan with owner, tables", func(t *testing.T) {
-		p, err := Planner{tb}.RepairOrphan(tb.LockProblem(OrphanLock, 1, "RC-9", "dev-9"), tCode("RC-9", "dev-9").item, ReclaimPrefix+"t")
+		p, err := Planner{tb}.RepairOrphan(Classifier{tb}.LockProblem(OrphanLock, 1, "RC-9", "dev-9"), tCode("RC-9", "dev-9").item, ReclaimPrefix+"t")
 		wantPlan(t, p, err, "repair", []string{"unique_registration_codes/RC-9", "dev-9"},
 			`Delete orphan-lock unique_registration_codes RegistrationCode=RC-9 if owner = {"S":"dev-9"} [c1 RC-9]`,
 			`ConditionCheck owner-gone devices id=dev-9 if attribute_not_exists(id) OR registration_code <> {"S":"RC-9"} [c1 RC-9] by dev-9`)
 	})
 	t.Run("missing, single", func(t *testing.T) {
 		h := loaded(s, sAcct("ACCT#b", "email", "b@x", "username", "bob"), sLock("UNIQ#EMAIL#b@x", "ACCT#b"))
-		p, err := Planner{s}.RepairMissing(holders(s.LockProblem(MissingLock, 1, "bob", ""), "ACCT#b"), h)
+		p, err := Planner{s}.RepairMissing(holders(Classifier{s}.LockProblem(MissingLock, 1, "bob", ""), "ACCT#b"), h)
 		wantPlan(t, p, err, "repair", []string{"UNIQ#HANDLE#bob", "ACCT#b"},
 			`Put take-lock accounts PK=UNIQ#HANDLE#bob SK=LOCK item={"PK":{"S":"UNIQ#HANDLE#bob"},"SK":{"S":"LOCK"},"owner":{"S":"ACCT#b"}} if attribute_not_exists(PK) [c1 bob] by ACCT#b`,
 			`ConditionCheck account accounts PK=ACCT#b SK=PROFILE if username = {"S":"bob"} by ACCT#b`)
@@ -599,14 +599,14 @@ func TestPlanRepairs(t *testing.T) {
 	t.Run("missing, lower: the lock normalized, the check as loaded", func(t *testing.T) {
 		ls := planSchema(LayoutSingle, lowerEmail)
 		h := loaded(ls, sAcct("ACCT#b", "email", "Bob@X"))
-		p, err := Planner{ls}.RepairMissing(holders(ls.LockProblem(MissingLock, 0, "bob@x", ""), "ACCT#b"), h)
+		p, err := Planner{ls}.RepairMissing(holders(Classifier{ls}.LockProblem(MissingLock, 0, "bob@x", ""), "ACCT#b"), h)
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#bob@x", "ACCT#b"},
 			`Put take-lock accounts PK=UNIQ#EMAIL#bob@x SK=LOCK item={"PK":{"S":"UNIQ#EMAIL#bob@x"},"SK":{"S":"LOCK"},"owner":{"S":"ACCT#b"}} if attribute_not_exists(PK) [c0 bob@x] by ACCT#b`,
 			`ConditionCheck account accounts PK=ACCT#b SK=PROFILE if email = {"S":"Bob@X"} by ACCT#b`)
 	})
 	t.Run("missing, tables", func(t *testing.T) {
 		h := loaded(tb, tDevice("dev-2", "mac_address", "m2"))
-		p, err := Planner{tb}.RepairMissing(holders(tb.LockProblem(MissingLock, 0, "m2", ""), "dev-2"), h)
+		p, err := Planner{tb}.RepairMissing(holders(Classifier{tb}.LockProblem(MissingLock, 0, "m2", ""), "dev-2"), h)
 		wantPlan(t, p, err, "repair", []string{"unique_mac_addresses/m2", "dev-2"},
 			`Put take-lock unique_mac_addresses MacAddress=m2 item={"MacAddress":{"S":"m2"},"owner":{"S":"dev-2"}} if attribute_not_exists(MacAddress) [c0 m2] by dev-2`,
 			`ConditionCheck account devices id=dev-2 if mac_address = {"S":"m2"} by dev-2`)
@@ -614,7 +614,7 @@ func TestPlanRepairs(t *testing.T) {
 	t.Run("foreign, single", func(t *testing.T) {
 		lock := sLock("UNIQ#EMAIL#c@x", "ACCT#a")
 		h := loaded(s, sAcct("ACCT#c", "email", "c@x"), lock)
-		p, err := Planner{s}.RepairForeign(holders(s.LockProblem(ForeignLock, 0, "c@x", "ACCT#a"), "ACCT#c"), lock.item, h)
+		p, err := Planner{s}.RepairForeign(holders(Classifier{s}.LockProblem(ForeignLock, 0, "c@x", "ACCT#a"), "ACCT#c"), lock.item, h)
 		wantPlan(t, p, err, "repair", []string{"UNIQ#EMAIL#c@x", "ACCT#c"},
 			`Update hand-lock accounts PK=UNIQ#EMAIL#c@x SK=LOCK set={"owner":{"S":"ACCT#c"}} if owner = {"S":"ACCT#a"} [c0 c@x] by ACCT#c`,
 			`ConditionCheck account accounts PK=ACCT#c SK=PROFILE if email = {"S":"c@x"} by ACCT#c`)
@@ -622,7 +622,7 @@ func TestPlanRepairs(t *testing.T) {
 	t.Run("foreign, tables", func(t *testing.T) {
 		lock := tMac("m3", "dev-1")
 		h := loaded(tb, tDevice("dev-3", "mac_address", "m3"), lock)
-		p, err := Planner{tb}.RepairForeign(holders(tb.LockProblem(ForeignLock, 0, "m3", "dev-1"), "dev-3"), lock.item, h)
+		p, err := Planner{tb}.RepairForeign(holders(Classifier{tb}.LockProblem(ForeignLock, 0, "m3", "dev-1"), "dev-3"), lock.item, h)
 		wantPlan(t, p, err, "repair", []string{"unique_mac_addresses/m3", "dev-3"},
 			`Update hand-lock unique_mac_addresses MacAddress=m3 set={"owner":{"S":"dev-3"}} if owner = {"S":"dev-1"} [c0 m3] by dev-3`,
 			`ConditionCheck account devices id=dev-3 if mac_address = {"S":"m3"} by dev-3`)
@@ -655,18 +655,18 @@ func TestPlanValidation(t *testing.T) {
 		field string // "" for no error
 		msg   string
 	}{
-		{"signup, invalid UTF-8", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"email": "a\xffb@x"}) }, "email", "UTF-8"},
-		{"signup, control character", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"username": "a\x01b"}) }, "username", "U+0001"},
-		{"signup, escape", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"username": "a\x1b[2Jb"}) }, "username", "U+001B"},
-		{"signup, DEL", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"email": "a\x7f"}) }, "email", "U+007F"},
-		{"signup, C1 control", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"email": "a\u0085"}) }, "email", "U+0085"},
-		{"signup, control in another attribute", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"bio": "\n"}) }, "bio", "U+000A"},
-		{"signup, key attribute set", func() (Plan, error) { return s.Signup("ACCT#x", map[string]string{"PK": "ACCT#y"}) }, "PK", "key attribute"},
+		{"signup, invalid UTF-8", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"email": "a\xffb@x"}) }, "email", "UTF-8"},
+		{"signup, control character", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"username": "a\x01b"}) }, "username", "U+0001"},
+		{"signup, escape", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"username": "a\x1b[2Jb"}) }, "username", "U+001B"},
+		{"signup, DEL", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"email": "a\x7f"}) }, "email", "U+007F"},
+		{"signup, C1 control", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"email": "a\u0085"}) }, "email", "U+0085"},
+		{"signup, control in another attribute", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"bio": "\n"}) }, "bio", "U+000A"},
+		{"signup, key attribute set", func() (Plan, error) { return Planner{s}.Signup("ACCT#x", map[string]string{"PK": "ACCT#y"}) }, "PK", "key attribute"},
 		{"signup, lock key at the limit", func() (Plan, error) {
-			return s.Signup("ACCT#x", map[string]string{"email": strings.Repeat("e", emailRoom)})
+			return Planner{s}.Signup("ACCT#x", map[string]string{"email": strings.Repeat("e", emailRoom)})
 		}, "", ""},
 		{"signup, lock key over the limit after the prefix", func() (Plan, error) {
-			return s.Signup("ACCT#x", map[string]string{"email": strings.Repeat("e", emailRoom+1)})
+			return Planner{s}.Signup("ACCT#x", map[string]string{"email": strings.Repeat("e", emailRoom+1)})
 		}, "email", "2048"},
 		{"signup, lock key over the limit once normalized (lower grows Ⱥ)", func() (Plan, error) {
 			ls := planSchema(LayoutSingle, lowerEmail)
@@ -675,22 +675,22 @@ func TestPlanValidation(t *testing.T) {
 			if len(v) > emailRoom || len(strings.ToLower(v)) <= emailRoom {
 				panic("bad fixture")
 			}
-			return ls.Signup("ACCT#x", map[string]string{"email": v})
+			return Planner{ls}.Signup("ACCT#x", map[string]string{"email": v})
 		}, "email", "2048"},
 		{"signup tables, lock key at the limit", func() (Plan, error) {
-			return tb.Signup("dev-x", map[string]string{"mac_address": strings.Repeat("m", MaxPartitionKeyBytes)})
+			return Planner{tb}.Signup("dev-x", map[string]string{"mac_address": strings.Repeat("m", MaxPartitionKeyBytes)})
 		}, "", ""},
 		{"signup tables, lock key over the limit", func() (Plan, error) {
-			return tb.Signup("dev-x", map[string]string{"mac_address": strings.Repeat("m", MaxPartitionKeyBytes+1)})
+			return Planner{tb}.Signup("dev-x", map[string]string{"mac_address": strings.Repeat("m", MaxPartitionKeyBytes+1)})
 		}, "mac_address", "2048"},
-		{"signup, account id without the prefix", func() (Plan, error) { return s.Signup("USER#1", map[string]string{"email": "a@x"}) }, "account", "ACCT#"},
-		{"signup, empty account id", func() (Plan, error) { return s.Signup("", map[string]string{"email": "a@x"}) }, "account", ""},
+		{"signup, account id without the prefix", func() (Plan, error) { return Planner{s}.Signup("USER#1", map[string]string{"email": "a@x"}) }, "account", "ACCT#"},
+		{"signup, empty account id", func() (Plan, error) { return Planner{s}.Signup("", map[string]string{"email": "a@x"}) }, "account", ""},
 		{"signup, account id over 2048 bytes", func() (Plan, error) {
-			return s.Signup("ACCT#"+strings.Repeat("a", MaxPartitionKeyBytes), map[string]string{"email": "a@x"})
+			return Planner{s}.Signup("ACCT#"+strings.Repeat("a", MaxPartitionKeyBytes), map[string]string{"email": "a@x"})
 		}, "account", "2048"},
-		{"signup, account id with a control character", func() (Plan, error) { return s.Signup("ACCT#\x1b", nil) }, "account", "U+001B"},
-		{"signup, 100 actions", func() (Plan, error) { return many99.Signup("ACCT#x", attrs99) }, "", ""},
-		{"signup, 101 actions", func() (Plan, error) { return many100.Signup("ACCT#x", attrs100) }, "plan", "101 actions"},
+		{"signup, account id with a control character", func() (Plan, error) { return Planner{s}.Signup("ACCT#\x1b", nil) }, "account", "U+001B"},
+		{"signup, 100 actions", func() (Plan, error) { return Planner{many99}.Signup("ACCT#x", attrs99) }, "", ""},
+		{"signup, 101 actions", func() (Plan, error) { return Planner{many100}.Signup("ACCT#x", attrs100) }, "plan", "101 actions"},
 		{"rename, invalid UTF-8", func() (Plan, error) { return Planner{s}.Rename(view, map[string]string{"email": "\xc3"}, nil, nil) }, "email", "UTF-8"},
 		{"rename, control character", func() (Plan, error) { return Planner{s}.Rename(view, map[string]string{"username": "x\x00"}, nil, nil) }, "username", "U+0000"},
 		{"rename, lock key over the limit", func() (Plan, error) {
@@ -727,7 +727,7 @@ func TestPlanValidation(t *testing.T) {
 func TestExplain(t *testing.T) {
 	s := planSchema(LayoutSingle)
 	tb := planSchema(LayoutTables)
-	signup, err := s.Signup("ACCT#b0b001", map[string]string{"email": "ada@x", "username": "ada"})
+	signup, err := Planner{s}.Signup("ACCT#b0b001", map[string]string{"email": "ada@x", "username": "ada"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -741,7 +741,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, err := Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b2"), sLock("UNIQ#EMAIL#old@x", "ACCT#b2").item, ReclaimPrefix+"t")
+	orphan, err := Planner{s}.RepairOrphan(Classifier{s}.LockProblem(OrphanLock, 0, "old@x", "ACCT#b2"), sLock("UNIQ#EMAIL#old@x", "ACCT#b2").item, ReclaimPrefix+"t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -751,7 +751,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tsignup, err := tb.Signup("dev-1", map[string]string{"mac_address": "m1"})
+	tsignup, err := Planner{tb}.Signup("dev-1", map[string]string{"mac_address": "m1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -809,7 +809,7 @@ func TestExplain(t *testing.T) {
 
 func TestPurpose(t *testing.T) {
 	s := planSchema(LayoutSingle)
-	p, err := s.Signup("ACCT#a1f9c3", map[string]string{"email": "ada@lovelace.io"})
+	p, err := Planner{s}.Signup("ACCT#a1f9c3", map[string]string{"email": "ada@lovelace.io"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -908,14 +908,14 @@ func TestPlanMustType(t *testing.T) {
 		name, got, want string
 	}{
 		{"delete: the account's key", must(Planner{s}.Delete(a, nil, nil)), "ACCT#a"},
-		{"orphan naming an owner: the owner", must(Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")), "ACCT#b"},
-		{"orphan naming none", must(Planner{s}.RepairOrphan(s.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")), ""},
+		{"orphan naming an owner: the owner", must(Planner{s}.RepairOrphan(Classifier{s}.LockProblem(OrphanLock, 0, "old@x", "ACCT#b"), sLock("UNIQ#EMAIL#old@x", "ACCT#b").item, ReclaimPrefix+"t")), "ACCT#b"},
+		{"orphan naming none", must(Planner{s}.RepairOrphan(Classifier{s}.LockProblem(OrphanLock, 1, "ghost", ""), sLock("UNIQ#HANDLE#ghost").item, ReclaimPrefix+"t")), ""},
 		{"foreign: the owner it names", must(Planner{s}.RepairForeign(Problem{Kind: ForeignLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0},
 			sLock("UNIQ#EMAIL#c@x", "ACCT#z").item, h)), "ACCT#z"},
 		{"missing: no lock", must(Planner{s}.RepairMissing(Problem{Kind: MissingLock, Value: "c@x", Accounts: []string{"ACCT#c"}, constraint: 0}, h)), ""},
-		{"a claim, step 1: no owner yet", must(Planner{s}.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ""), ReclaimPrefix+"t", false)), ""},
-		{"a claim left behind: the claim", must(Planner{s}.Reclaim(s.LockProblem(OrphanLock, 1, "ghost", ReclaimPrefix+"t"), ReclaimPrefix+"t", true)), ReclaimPrefix + "t"},
-		{"signup", must(s.Signup("ACCT#n", map[string]string{"email": "n@x"})), ""},
+		{"a claim, step 1: no owner yet", must(Planner{s}.Reclaim(Classifier{s}.LockProblem(OrphanLock, 1, "ghost", ""), ReclaimPrefix+"t", false)), ""},
+		{"a claim left behind: the claim", must(Planner{s}.Reclaim(Classifier{s}.LockProblem(OrphanLock, 1, "ghost", ReclaimPrefix+"t"), ReclaimPrefix+"t", true)), ReclaimPrefix + "t"},
+		{"signup", must(Planner{s}.Signup("ACCT#n", map[string]string{"email": "n@x"})), ""},
 		{"rename", must(Planner{s}.Rename(a, map[string]string{"email": "b@x"}, nil, nil)), ""},
 	}
 	for _, tt := range tests {
@@ -927,11 +927,11 @@ func TestPlanMustType(t *testing.T) {
 
 func TestNewAccountID(t *testing.T) {
 	s := planSchema(LayoutSingle)
-	a, b := s.NewAccountID(), s.NewAccountID()
+	a, b := AccountIDs{s}.New(), AccountIDs{s}.New()
 	if !strings.HasPrefix(a, s.AccountPrefix) || len(a) != len(s.AccountPrefix)+12 || a == b {
-		t.Errorf("NewAccountID: %q then %q", a, b)
+		t.Errorf("AccountIDs.New: %q then %q", a, b)
 	}
-	if _, err := s.Signup(a, nil); err != nil {
+	if _, err := (Planner{s}).Signup(a, nil); err != nil {
 		t.Errorf("a new id cannot sign up: %v", err)
 	}
 }
@@ -949,13 +949,13 @@ func TestNewAccountIDLike(t *testing.T) {
 		{[]string{"7f3a", "19c0"}, ""},
 		{nil, ""},
 	} {
-		id := s.NewAccountIDLike(tt.ids)
+		id := AccountIDs{s}.NewLike(tt.ids)
 		if !strings.HasPrefix(id, tt.want) || len(id) != len(tt.want)+12 {
-			t.Errorf("NewAccountIDLike(%q) = %q, want %q and 12 hex digits", tt.ids, id, tt.want)
+			t.Errorf("AccountIDs.NewLike(%q) = %q, want %q and 12 hex digits", tt.ids, id, tt.want)
 		}
 	}
 	s.AccountPrefix = "ACCT#"
-	if id := s.NewAccountIDLike([]string{"dev-1", "dev-2"}); !strings.HasPrefix(id, "ACCT#") {
+	if id := (AccountIDs{s}).NewLike([]string{"dev-1", "dev-2"}); !strings.HasPrefix(id, "ACCT#") {
 		t.Errorf("with an account prefix: %q", id)
 	}
 }

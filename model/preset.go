@@ -12,6 +12,11 @@ const (
 	LibTypeDORM = "typedorm" // @typedorm/core: DRM_GEN_CLASS.ATTR#value, twice
 )
 
+// Preset is a schema derived from a library's items (Schema.Preset): how
+// the library keys its unique items, in which spelling, and what of the
+// schema is still to be read from the table.
+type Preset struct{ *Schema }
+
 // ParsePreset splits a --preset value, LIBRARY:MODEL.
 func ParsePreset(v string) (lib, name string, err error) {
 	lib, name, ok := strings.Cut(v, ":")
@@ -21,12 +26,12 @@ func ParsePreset(v string) (lib, name string, err error) {
 	return lib, name, nil
 }
 
-// ApplyPreset sets what a library's items look like for one model: the
+// Apply sets what a library's items look like for one model: the
 // type attribute of accounts, the lock sort key and what the library
 // writes on its unique items. The key attribute names, the account sort
 // key and, unless --unique gives them, the constraints come from the
 // table (see KeysFromTable).
-func (s *Schema) ApplyPreset(v string) error {
+func (s Preset) Apply(v string) error {
 	lib, name, err := ParsePreset(v)
 	if err != nil {
 		return err
@@ -47,9 +52,9 @@ func (s *Schema) ApplyPreset(v string) error {
 	return nil
 }
 
-// PresetHead is the start every unique item of the preset's model shares
+// Head is the start every unique item of the preset's model shares
 // (_unique#User#, DRM_GEN_USER.), "" without a preset.
-func (s *Schema) PresetHead() string {
+func (s Preset) Head() string {
 	lib, name, err := ParsePreset(s.Preset)
 	if err != nil {
 		return ""
@@ -60,16 +65,16 @@ func (s *Schema) PresetHead() string {
 	return "DRM_GEN_" + strings.ToUpper(name) + "."
 }
 
-// PresetPrefix is the lock prefix the preset's library uses for attr:
+// Prefix is the lock prefix the preset's library uses for attr:
 // OneTable's _unique#User#email#, TypeDORM's DRM_GEN_USER.EMAIL# (the
 // class name, taken to be the entity name upper-cased, and the attribute
 // upper-cased).
-func (s *Schema) PresetPrefix(attr string) string {
+func (s Preset) Prefix(attr string) string {
 	lib, _, _ := ParsePreset(s.Preset)
 	if lib == LibTypeDORM {
-		return s.PresetHead() + strings.ToUpper(attr) + "#"
+		return s.Head() + strings.ToUpper(attr) + "#"
 	}
-	return s.PresetHead() + attr + "#"
+	return s.Head() + attr + "#"
 }
 
 // UniqueAttrs reads, from the keys of a library's unique items, which
@@ -78,8 +83,8 @@ func (s *Schema) PresetPrefix(attr string) string {
 // the order of first appearance. OneTable's older keys (User:email:…)
 // count too: keys holds them only with their sort key (see
 // OlderUniqueItems).
-func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
-	head := s.PresetHead()
+func (s Preset) UniqueAttrs(keys []string, accountAttrs []string) []string {
+	head := s.Head()
 	var attrs []string
 	for _, k := range keys {
 		rest, ok := strings.CutPrefix(k, head)
@@ -116,7 +121,7 @@ func (s *Schema) UniqueAttrs(keys []string, accountAttrs []string) []string {
 // OlderUniqueItems are how the model's unique items may start in
 // OneTable's older spelling (User:, _Unique:User:) and their sort key
 // (_unique:); none for another library.
-func (s *Schema) OlderUniqueItems() (heads []string, sk string) {
+func (s Preset) OlderUniqueItems() (heads []string, sk string) {
 	if lib, _, _ := ParsePreset(s.Preset); lib != LibOneTable {
 		return nil, ""
 	}
@@ -128,7 +133,7 @@ func (s *Schema) OlderUniqueItems() (heads []string, sk string) {
 // with their sort key) and, where no spelling was given, has new locks
 // written in the older one when every one of them is in it, in the newer
 // otherwise. It says what it saw; "" for a schema with one spelling.
-func (s *Schema) ReadSpelling(keys []string) string {
+func (s Preset) ReadSpelling(keys []string) string {
 	olderHeads, olderSK := s.OlderUniqueItems()
 	if !s.hasAltSpelling() || len(olderHeads) == 0 {
 		return ""
@@ -211,7 +216,7 @@ func (s *Schema) spellingNote(name string, n spellingCount, olderSK string) stri
 // ScopeConstraint makes constraint ci unique per value of the account
 // attribute scope, as the preset's library keys it (OneTable's
 // _unique#<scope>#User#email#<value>).
-func (s *Schema) ScopeConstraint(ci int, scope string) error {
+func (s Preset) ScopeConstraint(ci int, scope string) error {
 	lib, _, err := ParsePreset(s.Preset)
 	if err != nil || lib != LibOneTable {
 		return NewSchemaError(FieldScope, "goes with %s onetable:MODEL; otherwise give the scope in the prefix: %s 'ATTR=HEAD${SCOPE}TAIL'", FieldPreset, FieldConstraints)
@@ -222,23 +227,23 @@ func (s *Schema) ScopeConstraint(ci int, scope string) error {
 	return nil
 }
 
-// Unresolved names the flags that a preset's schema still lacks where
+// Unresolved names the fields that a preset's schema still lacks where
 // the live table cannot be read (check --export without --confirm, sql):
-// what dynamo.Store.ResolvePreset would read from the table, "" when
+// what dynamo.Store.ResolvePreset would read from the table, none when
 // nothing. A schema without a preset lacks nothing.
-func (s *Schema) Unresolved() string {
+func (s Preset) Unresolved() []SchemaField {
 	if s.Preset == "" {
-		return ""
+		return nil
 	}
-	var missing []string
+	var missing []SchemaField
 	if s.KeysFromTable {
-		missing = append(missing, "--pk", "--sk")
+		missing = append(missing, FieldPK, FieldSK)
 	}
 	if s.AccountSK == "" {
-		missing = append(missing, "--account-sk")
+		missing = append(missing, FieldAccountSK)
 	}
 	if len(s.Constraints) == 0 {
-		missing = append(missing, "--unique ATTR")
+		missing = append(missing, FieldConstraints)
 	}
-	return strings.Join(missing, ", ")
+	return missing
 }

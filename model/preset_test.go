@@ -11,12 +11,12 @@ import (
 func presetSchema(t *testing.T, preset, pk, sk, accountSK string, attrs ...string) *Schema {
 	t.Helper()
 	s := DefaultSchema(LayoutSingle)
-	if err := s.ApplyPreset(preset); err != nil {
+	if err := (Preset{&s}).Apply(preset); err != nil {
 		t.Fatal(err)
 	}
 	s.Table, s.PK, s.SK, s.AccountSK, s.KeysFromTable = "app", pk, sk, accountSK, false
 	for _, a := range attrs {
-		s.Constraints = append(s.Constraints, s.PresetConstraint(a))
+		s.Constraints = append(s.Constraints, Preset{&s}.Unique(a))
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestPresetKeys(t *testing.T) {
 // account, _type=_Unique on OneTable's unique items (besides the owner).
 func TestPresetSignupItems(t *testing.T) {
 	s := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
-	p, err := s.Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"})
+	p, err := Planner{s}.Signup("user#zed", map[string]string{"id": "zed", "email": "z@x.io"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestPresetSignupItems(t *testing.T) {
 	if got := p.Actions[1].Item; !reflect.DeepEqual(got, wantLock) {
 		t.Errorf("lock item %v, want %v", got, wantLock)
 	}
-	if _, err := s.Signup("user#zed", map[string]string{"_type": "Guest", "email": "z@x.io"}); err == nil {
+	if _, err := (Planner{s}).Signup("user#zed", map[string]string{"_type": "Guest", "email": "z@x.io"}); err == nil {
 		t.Error("a signup with another type value was planned")
 	}
 }
@@ -157,12 +157,12 @@ func TestParsePreset(t *testing.T) {
 func TestUniqueAttrs(t *testing.T) {
 	onetable := presetSchema(t, "onetable:User", "pk", "sk", "user#", "email")
 	keys := []string{"_unique#User#username#ada", "_unique#Post#slug#x", "_unique#User#email#a@x.io", "_unique#User#username#bob", "user#ada"}
-	if got, want := onetable.UniqueAttrs(keys, nil), []string{"username", "email"}; !slices.Equal(got, want) {
+	if got, want := (Preset{onetable}).UniqueAttrs(keys, nil), []string{"username", "email"}; !slices.Equal(got, want) {
 		t.Errorf("OneTable: %v, want %v", got, want)
 	}
 	typedorm := presetSchema(t, "typedorm:user", "PK", "SK", SameAsPK, "email")
 	keys = []string{"DRM_GEN_USER.EMAILADDRESS#a@x.io", "DRM_GEN_POST.SLUG#x", "DRM_GEN_USER.NICK#ada"}
-	if got, want := typedorm.UniqueAttrs(keys, []string{"emailAddress", "id"}), []string{"emailAddress"}; !slices.Equal(got, want) {
+	if got, want := (Preset{typedorm}).UniqueAttrs(keys, []string{"emailAddress", "id"}), []string{"emailAddress"}; !slices.Equal(got, want) {
 		t.Errorf("TypeDORM: %v, want %v (NICK is no attribute of the accounts)", got, want)
 	}
 }
@@ -219,5 +219,26 @@ func TestScopedConstraint(t *testing.T) {
 	got := census.Problems()
 	if len(got) != 1 || got[0].Kind != DuplicateValue || !slices.Equal(got[0].Accounts, []string{"member#m1", "member#m3"}) {
 		t.Errorf("problems %+v, want one duplicate_value within acme", got)
+	}
+}
+
+// TestUnresolvedNamesFields: what a preset's schema still lacks before
+// the table is read, as the fields that give it; nothing once given, and
+// nothing without a preset.
+func TestUnresolvedNamesFields(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	if got := (Preset{&s}).Unresolved(); got != nil {
+		t.Errorf("no preset: %v", got)
+	}
+	if err := (Preset{&s}).Apply("onetable:User"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := (Preset{&s}).Unresolved(), []SchemaField{FieldPK, FieldSK, FieldAccountSK, FieldConstraints}; !slices.Equal(got, want) {
+		t.Errorf("a preset alone lacks %v, want %v", got, want)
+	}
+	s.KeysFromTable, s.AccountSK = false, "user#"
+	s.Constraints = append(s.Constraints, Preset{&s}.Unique("email"))
+	if got := (Preset{&s}).Unresolved(); got != nil {
+		t.Errorf("given all: lacks %v", got)
 	}
 }

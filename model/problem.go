@@ -167,8 +167,9 @@ type Report struct {
 
 // SchemaHint says, when the scan found no account but the account table
 // holds other items, which key prefixes it saw: the sign of a wrong
-// --account-prefix or --layout. "" when there is nothing to say.
-func (r Report) SchemaHint(s *Schema) string {
+// AccountPrefix or Layout, which it names as name says them. "" when
+// there is nothing to say.
+func (r Report) SchemaHint(s *Schema, name func(SchemaField) string) string {
 	if r.Accounts > 0 || len(r.Others) == 0 {
 		return ""
 	}
@@ -187,13 +188,13 @@ func (r Report) SchemaHint(s *Schema) string {
 	if s.SK != "" {
 		want += " with " + s.SK + " " + Printable(s.AccountSK)
 	}
-	flags := "--account-prefix, --account-sk and --layout"
+	check := []SchemaField{FieldAccountPrefix, FieldAccountSK, FieldLayout}
 	if s.AccountType.Attr != "" {
 		want += " and " + Printable(s.AccountType.Attr) + "=" + Printable(s.AccountType.Value)
-		flags = "--account-prefix, --account-sk, --account-type and --preset"
+		check = []SchemaField{FieldAccountPrefix, FieldAccountSK, FieldAccountType, FieldPreset}
 	}
 	return fmt.Sprintf("no item of %s matches the accounts' key (%s); its other keys start with %s: check %s",
-		Printable(s.Table), strings.TrimSpace(want), strings.Join(seen, ", "), flags)
+		Printable(s.Table), strings.TrimSpace(want), strings.Join(seen, ", "), sayAll(check, name))
 }
 
 // OtherItems is how many items of the account table the report found
@@ -316,14 +317,12 @@ func (s Classifier) HolderProblem(kind ProblemKind, ci int, v, owner string, acc
 	return p
 }
 
-// LockProblem is Classifier.LockProblem, kept on the schema for the many
-// tests outside model that build problems from it.
-func (s *Schema) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
-	return Classifier{s}.LockProblem(kind, ci, v, owner)
-}
-
-// HolderProblem is Classifier.HolderProblem, kept on the schema for its
-// callers in ui and the tests outside model.
-func (s *Schema) HolderProblem(kind ProblemKind, ci int, v, owner string, accounts []string) Problem {
-	return Classifier{s}.HolderProblem(kind, ci, v, owner, accounts)
+// sayAll says fields as name says each: "A, B and C".
+func sayAll(fields []SchemaField, name func(SchemaField) string) string {
+	said := make([]string, len(fields))
+	for i, f := range fields {
+		said[i] = name(f)
+	}
+	last := len(said) - 1
+	return strings.Join(said[:last], ", ") + " and " + said[last]
 }

@@ -62,3 +62,21 @@ func TestReportDuplicates(t *testing.T) {
 		t.Errorf("Duplicates: want only email dup@x.io")
 	}
 }
+
+// TestSchemaHintNamesFields: the hint names the settings to check as its
+// caller says them (cli: as flags), those of a typed schema among them.
+func TestSchemaHintNamesFields(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	r := Report{Others: map[string]int{"USER#": 2}}
+	name := func(f SchemaField) string { return "<" + string(f) + ">" }
+	if got, want := r.SchemaHint(&s, name), "no item of accounts matches the accounts' key (ACCT# with SK PROFILE); its other keys start with USER# (2): check <AccountPrefix>, <AccountSK> and <Layout>"; got != want {
+		t.Errorf("hint\n got %s\nwant %s", got, want)
+	}
+	s.AccountType = Assignment{"_type", "User"}
+	if got, want := r.SchemaHint(&s, name), "check <AccountPrefix>, <AccountSK>, <AccountType> and <Preset>"; !strings.HasSuffix(got, want) {
+		t.Errorf("hint of a typed schema %s, want it to end %q", got, want)
+	}
+	if r.Accounts = 1; r.SchemaHint(&s, name) != "" {
+		t.Error("a hint where accounts were found")
+	}
+}

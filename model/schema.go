@@ -111,11 +111,11 @@ type Schema struct {
 	// LockSpelling is which of a preset's two spellings of lock keys
 	// new locks are written in (SpellingNewer, SpellingOlder): "" while
 	// the table is still to say (the one its unique items have, see
-	// SetLockSpelling).
+	// Preset.SetLockSpelling).
 	LockSpelling string
 	// OlderHead is what OneTable's older unique keys start with before
 	// ATTR:VALUE, where it is not MODEL: (User:email:ada@x): the issue
-	// tracker's _Unique:User: (SetOlderHead). "" for MODEL:.
+	// tracker's _Unique:User: (Preset.SetOlderHead). "" for MODEL:.
 	OlderHead   string
 	OwnerAttr   string
 	Constraints []Constraint
@@ -127,7 +127,7 @@ type Schema struct {
 	// and owner: what the library itself writes there (_type=_Unique).
 	LockAttrs []Assignment
 	// IDAttr, when set, is the account attribute that carries the
-	// account's id, its key without IDKeyPrefix (OneTable's and
+	// account's id, its key without AccountIDs.KeyPrefix (OneTable's and
 	// TypeDORM's id beside pk user#<id>); signups write it, so that the
 	// library, which builds the key from it, reads them back.
 	IDAttr string

@@ -48,7 +48,7 @@ const OlderMark = "_Unique:"
 
 // SetOlderHead makes head (User: or _Unique:User:) what the older unique
 // keys start with, in every constraint that has the older spelling.
-func (s *Schema) SetOlderHead(head string) error {
+func (s Preset) SetOlderHead(head string) error {
 	lib, name, _ := ParsePreset(s.Preset)
 	if lib != LibOneTable {
 		return NewSchemaError(FieldOlderHead, "goes with %s onetable:MODEL", FieldPreset)
@@ -74,11 +74,11 @@ func (s *Schema) SetOlderHead(head string) error {
 	return nil
 }
 
-// PresetConstraint is the constraint on attr as the preset's library keys
+// Unique is the constraint on attr as the preset's library keys
 // its unique items: with OneTable, in the spelling new locks are written
 // in, with the other one recognised beside it.
-func (s *Schema) PresetConstraint(attr string) Constraint {
-	c := Constraint{Attr: attr, Prefix: s.PresetPrefix(attr), Normalize: NormalizeNone}
+func (s Preset) Unique(attr string) Constraint {
+	c := Constraint{Attr: attr, Prefix: s.Prefix(attr), Normalize: NormalizeNone}
 	if lib, _, _ := ParsePreset(s.Preset); lib == LibOneTable {
 		c.AltPrefix = s.olderPrefix(attr)
 		if s.LockSpelling == SpellingOlder {
@@ -88,17 +88,17 @@ func (s *Schema) PresetConstraint(attr string) Constraint {
 	return c
 }
 
-// isPresetConstraint reports whether c is keyed as PresetConstraint keys
-// it, so that --unique ATTR alone says it.
-func (s *Schema) isPresetConstraint(c Constraint) bool {
-	pc := s.PresetConstraint(c.Attr)
+// Derived reports whether c is keyed as Unique keys it: the attribute
+// alone says it.
+func (s Preset) Derived(c Constraint) bool {
+	pc := s.Unique(c.Attr)
 	return c.InAccountTable() && c.Scope == "" && c.Prefix == pc.Prefix && c.AltPrefix == pc.AltPrefix
 }
 
 // SetLockSpelling makes sp (SpellingNewer or SpellingOlder) the spelling
 // new locks are written in, the other the one recognised beside it: a
 // OneTable table keeps the spelling its writer uses.
-func (s *Schema) SetLockSpelling(sp string) error {
+func (s Preset) SetLockSpelling(sp string) error {
 	if lib, _, _ := ParsePreset(s.Preset); lib != LibOneTable {
 		return NewSchemaError(FieldLockSpelling, "goes with %s onetable:MODEL, whose older releases spelled unique items otherwise", FieldPreset)
 	}
@@ -136,7 +136,7 @@ func (s *Schema) hasAltSpelling() bool {
 
 // SpellingUnread reports whether the spelling new locks are written in is
 // still to be read from the table: a preset with two, none given.
-func (s *Schema) SpellingUnread() bool { return s.LockSpelling == "" && s.hasAltSpelling() }
+func (s Preset) SpellingUnread() bool { return s.LockSpelling == "" && s.hasAltSpelling() }
 
 // LockKeyAs is LockKey in the spelling a lock has: the constraint's other
 // one (AltPrefix, AltLockSK) when alt.

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -13,15 +12,15 @@ import (
 // spelling ("" for the default, the newer).
 func oneTableSchema(spelling string) *Schema {
 	s := DefaultSchema(LayoutSingle)
-	if err := s.ApplyPreset("onetable:User"); err != nil {
+	if err := (Preset{&s}).Apply("onetable:User"); err != nil {
 		panic(err)
 	}
 	s.Table, s.PK, s.SK, s.AccountSK, s.KeysFromTable = "app", "pk", "sk", "user#", false
 	for _, a := range []string{"email", "username"} {
-		s.Constraints = append(s.Constraints, s.PresetConstraint(a))
+		s.Constraints = append(s.Constraints, Preset{&s}.Unique(a))
 	}
 	if spelling != "" {
-		if err := s.SetLockSpelling(spelling); err != nil {
+		if err := (Preset{&s}).SetLockSpelling(spelling); err != nil {
 			panic(err)
 		}
 	}
@@ -151,14 +150,15 @@ func TestClassifySpellings(t *testing.T) {
 	}
 }
 
-// The spelling new locks are written in is a flag of the schema: set, it
-// swaps what is written and what is recognised, and a target renders it.
+// The spelling new locks are written in is a setting of the schema: set,
+// it swaps what is written and what is recognised (cli's
+// TestLockSpellingFlags: a target renders it).
 func TestLockSpelling(t *testing.T) {
 	s := oneTableSchema("")
 	if _, key := s.LockKey(0, "a@x.io"); !reflect.DeepEqual(key, map[string]string{"pk": "_unique#User#email#a@x.io", "sk": "_unique#"}) {
 		t.Errorf("newer: LockKey = %v", key)
 	}
-	if err := s.SetLockSpelling(SpellingOlder); err != nil {
+	if err := (Preset{s}).SetLockSpelling(SpellingOlder); err != nil {
 		t.Fatal(err)
 	}
 	if _, key := s.LockKey(0, "a@x.io"); !reflect.DeepEqual(key, map[string]string{"pk": "User:email:a@x.io", "sk": "_unique:"}) {
@@ -171,17 +171,14 @@ func TestLockSpelling(t *testing.T) {
 	if want := []string{"app {pk=User:username:ada,sk=_unique:}", "app {pk=_unique#User#username#ada,sk=_unique#}"}; !slices.Equal(keys, want) {
 		t.Errorf("LockKeys = %v, want %v", keys, want)
 	}
-	if got, want := strings.Join(s.Flags(), " "), "--preset onetable:User --table app --account-sk user# --unique email --unique username --lock-spelling older"; got != want {
-		t.Errorf("Flags = %s\nwant %s", got, want)
-	}
-	if err := s.SetLockSpelling(SpellingNewer); err != nil || !reflect.DeepEqual(s.Constraints, oneTableSchema("").Constraints) || s.LockSK != "_unique#" {
+	if err := (Preset{s}).SetLockSpelling(SpellingNewer); err != nil || !reflect.DeepEqual(s.Constraints, oneTableSchema("").Constraints) || s.LockSK != "_unique#" {
 		t.Errorf("back to newer: %v, %+v, lock sk %q", err, s.Constraints, s.LockSK)
 	}
 	typedorm := presetSchema(t, "typedorm:user", "PK", "SK", SameAsPK, "email")
-	checkFieldError(t, typedorm.SetLockSpelling(SpellingOlder), FieldLockSpelling)
-	checkFieldError(t, s.SetLockSpelling("1.7"), FieldLockSpelling)
+	checkFieldError(t, Preset{typedorm}.SetLockSpelling(SpellingOlder), FieldLockSpelling)
+	checkFieldError(t, Preset{s}.SetLockSpelling("1.7"), FieldLockSpelling)
 	s.Constraints = s.Constraints[:1]
-	if err := s.ScopeConstraint(0, "org"); err != nil || s.Constraints[0].AltPrefix != "" {
+	if err := (Preset{s}).ScopeConstraint(0, "org"); err != nil || s.Constraints[0].AltPrefix != "" {
 		t.Errorf("scoped: %v, %+v: OneTable scopes only the newer spelling", err, s.Constraints[0])
 	}
 	s.LockSpelling = SpellingOlder
@@ -211,7 +208,7 @@ func TestReadSpelling(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := oneTableSchema(tt.spelling)
-		note := s.ReadSpelling(tt.keys)
+		note := Preset{s}.ReadSpelling(tt.keys)
 		if note != tt.wantNote || s.Constraints[0].Prefix != tt.wantWrite {
 			t.Errorf("ReadSpelling(%q), given %q: %q, writes %q\nwant %q, writes %q", tt.keys, tt.spelling, note, s.Constraints[0].Prefix, tt.wantNote, tt.wantWrite)
 		}
@@ -246,7 +243,7 @@ func TestJudgeEitherSpelling(t *testing.T) {
 		t.Errorf("username, locked in the older spelling: %+v, want ok, alt", l)
 	}
 	var involved []string
-	for _, r := range c.Involved(s.LockProblem(OrphanLock, 1, "ada", "")) {
+	for _, r := range c.Involved((Classifier{s}).LockProblem(OrphanLock, 1, "ada", "")) {
 		involved = append(involved, keyString(r))
 	}
 	if want := []string{"app {pk=_unique#User#username#ada,sk=_unique#}", "app {pk=User:username:ada,sk=_unique:}"}; !slices.Equal(involved, want) {

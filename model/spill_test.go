@@ -265,18 +265,18 @@ func synthetic(s *Schema, n int, add func(table string, it Item)) []Problem {
 		switch i % every {
 		case 1: // missing_lock
 			emailOwner = ""
-			planted = append(planted, s.HolderProblem(MissingLock, 0, email, "", []string{a}))
+			planted = append(planted, Classifier{s}.HolderProblem(MissingLock, 0, email, "", []string{a}))
 		case 2: // orphan_lock naming an owner, and one naming nobody
 			emit(s.PK, "UNIQ#HANDLE#gone"+user, s.SK, s.LockSK, s.OwnerAttr, a)
 			emit(s.PK, "UNIQ#EMAIL#left."+email, s.SK, s.LockSK)
 			items += 2
-			planted = append(planted, s.LockProblem(OrphanLock, 1, "gone"+user, a), s.LockProblem(OrphanLock, 0, "left."+email, ""))
+			planted = append(planted, Classifier{s}.LockProblem(OrphanLock, 1, "gone"+user, a), Classifier{s}.LockProblem(OrphanLock, 0, "left."+email, ""))
 		case 3: // foreign_lock
 			emailOwner = "ACCT#other"
-			planted = append(planted, s.HolderProblem(ForeignLock, 0, email, emailOwner, []string{a}))
+			planted = append(planted, Classifier{s}.HolderProblem(ForeignLock, 0, email, emailOwner, []string{a}))
 		case 4: // duplicate_value: the previous account's username, whose lock it has
 			user, userLock = fmt.Sprintf("user%d", i-1), false
-			planted = append(planted, s.HolderProblem(DuplicateValue, 1, user, id(i-1), slices.Sorted(slices.Values([]string{id(i - 1), a}))))
+			planted = append(planted, Classifier{s}.HolderProblem(DuplicateValue, 1, user, id(i-1), slices.Sorted(slices.Values([]string{id(i - 1), a}))))
 		}
 		if i%every == 5 { // invalid_value: a number, and no lock
 			clear(scratch)

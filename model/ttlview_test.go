@@ -87,9 +87,9 @@ func TestJudgeTTLsAsTheCensus(t *testing.T) {
 // means, as the report and the problems view say it; other kinds nothing.
 func TestTTLNote(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
-	expired := s.HolderProblem(ExpiredLock, 0, "ada@x", "ACCT#a", []string{"ACCT#a"})
+	expired := Classifier{&s}.HolderProblem(ExpiredLock, 0, "ada@x", "ACCT#a", []string{"ACCT#a"})
 	expired.ExpiresAt = testNow - 3*3600
-	expiring := s.HolderProblem(ExpiringLock, 0, "bob x", "ACCT#b", []string{"ACCT#b"})
+	expiring := Classifier{&s}.HolderProblem(ExpiringLock, 0, "bob x", "ACCT#b", []string{"ACCT#b"})
 	expiring.ExpiresAt = testNow + 12*60 + 30
 	for _, tt := range []struct {
 		p    Problem
@@ -97,7 +97,7 @@ func TestTTLNote(t *testing.T) {
 	}{
 		{expired, "expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email ada@x"},
 		{expiring, `reserved 12 min more; when it goes, email "bob x" is unprotected`},
-		{s.HolderProblem(MissingLock, 0, "c@x", "", []string{"ACCT#c"}), ""},
+		{Classifier{&s}.HolderProblem(MissingLock, 0, "c@x", "", []string{"ACCT#c"}), ""},
 	} {
 		if got := tt.p.TTLNote(testNow); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.p.Kind, got, tt.want)

@@ -160,7 +160,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		return &op{role: "rename", plan: must(p, err)}
 	}
 	signup := func(name, v0 string) *op {
-		return &op{role: "signup", plan: must(s.Signup(id(name), e.attrs(v0, user(name))))}
+		return &op{role: "signup", plan: must(model.Planner{Schema: s}.Signup(id(name), e.attrs(v0, user(name))))}
 	}
 	article := func(name, v0 string) *op {
 		p, in, err := e.articleSignup(id(name), e.attrs(v0, user(name)))
@@ -483,7 +483,7 @@ func explained(s *model.Schema, o *op, tag string) string {
 func TestExplained(t *testing.T) {
 	t.Parallel()
 	s := model.DefaultSchema(model.LayoutSingle)
-	p, err := s.Signup("ACCT#r001-a", map[string]string{"email": "race-r001@x", "username": "u-a"})
+	p, err := model.Planner{Schema: &s}.Signup("ACCT#r001-a", map[string]string{"email": "race-r001@x", "username": "u-a"})
 	if err != nil {
 		t.Fatal(err)
 	}

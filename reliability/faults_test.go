@@ -73,13 +73,13 @@ var opKinds = []struct {
 	build func(ctx context.Context, e *env, n string) (model.Plan, error)
 }{
 	{"signup", func(ctx context.Context, e *env, n string) (model.Plan, error) {
-		return e.schema().Signup(e.id(n), e.attrs(n+"@x", "u-"+n))
+		return model.Planner{Schema: e.schema()}.Signup(e.id(n), e.attrs(n+"@x", "u-"+n))
 	}},
 	{"signup of a taken value", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.signup(ctx, e.id(n+"-blocker"), n+"@x", "u-"+n+"-blocker"); err != nil {
 			return model.Plan{}, err
 		}
-		return e.schema().Signup(e.id(n), e.attrs(n+"@x", "u-"+n))
+		return model.Planner{Schema: e.schema()}.Signup(e.id(n), e.attrs(n+"@x", "u-"+n))
 	}},
 	{"rename", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
@@ -106,13 +106,13 @@ var opKinds = []struct {
 		if err := e.putLock(ctx, 0, n+"@x", e.id(n+"-gone")); err != nil {
 			return model.Plan{}, err
 		}
-		return e.repair(ctx, e.schema().LockProblem(model.OrphanLock, 0, n+"@x", e.id(n+"-gone")))
+		return e.repair(ctx, model.Classifier{Schema: e.schema()}.LockProblem(model.OrphanLock, 0, n+"@x", e.id(n+"-gone")))
 	}},
 	{"repair ownerless orphan", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.putLock(ctx, 0, n+"@x", ""); err != nil {
 			return model.Plan{}, err
 		}
-		return e.repair(ctx, e.schema().LockProblem(model.OrphanLock, 0, n+"@x", ""))
+		return e.repair(ctx, model.Classifier{Schema: e.schema()}.LockProblem(model.OrphanLock, 0, n+"@x", ""))
 	}},
 	{"repair missing lock", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.putAccount(ctx, e.id(n), e.attrs(n+"@x", "u-"+n)); err != nil {
@@ -121,7 +121,7 @@ var opKinds = []struct {
 		if err := e.putLock(ctx, 1, "u-"+n, e.id(n)); err != nil {
 			return model.Plan{}, err
 		}
-		return e.repair(ctx, e.schema().HolderProblem(model.MissingLock, 0, n+"@x", "", []string{e.id(n)}))
+		return e.repair(ctx, model.Classifier{Schema: e.schema()}.HolderProblem(model.MissingLock, 0, n+"@x", "", []string{e.id(n)}))
 	}},
 	{"repair foreign lock", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.putAccount(ctx, e.id(n), e.attrs(n+"@x", "u-"+n)); err != nil {
@@ -133,7 +133,7 @@ var opKinds = []struct {
 		if err := e.putLock(ctx, 0, n+"@x", e.id(n+"-former")); err != nil {
 			return model.Plan{}, err
 		}
-		return e.repair(ctx, e.schema().HolderProblem(model.ForeignLock, 0, n+"@x", e.id(n+"-former"), []string{e.id(n)}))
+		return e.repair(ctx, model.Classifier{Schema: e.schema()}.HolderProblem(model.ForeignLock, 0, n+"@x", e.id(n+"-former"), []string{e.id(n)}))
 	}},
 }
 

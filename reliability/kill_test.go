@@ -477,11 +477,11 @@ func TestNewProblems(t *testing.T) {
 		}
 		return m
 	}
-	old := s.LockProblem(model.OrphanLock, 0, "old@x", "ACCT#gone")
-	claimed := s.LockProblem(model.OrphanLock, 0, "ghost@x", claimPrefix+"t1")
-	handed := s.HolderProblem(model.ForeignLock, 0, "held@x", claimPrefix+"t2", []string{"ACCT#h"})
-	missing := s.HolderProblem(model.MissingLock, 1, "bob", "", []string{"ACCT#b"})
-	notAClaim := s.LockProblem(model.OrphanLock, 0, "other@x", "ACCT#reclaim")
+	old := model.Classifier{Schema: &s}.LockProblem(model.OrphanLock, 0, "old@x", "ACCT#gone")
+	claimed := model.Classifier{Schema: &s}.LockProblem(model.OrphanLock, 0, "ghost@x", claimPrefix+"t1")
+	handed := model.Classifier{Schema: &s}.HolderProblem(model.ForeignLock, 0, "held@x", claimPrefix+"t2", []string{"ACCT#h"})
+	missing := model.Classifier{Schema: &s}.HolderProblem(model.MissingLock, 1, "bob", "", []string{"ACCT#b"})
+	notAClaim := model.Classifier{Schema: &s}.LockProblem(model.OrphanLock, 0, "other@x", "ACCT#reclaim")
 	fresh, claims := newProblems(set(old), set(old, claimed, handed, missing, notAClaim))
 	if want := []string{problemKey(missing), problemKey(notAClaim)}; !slices.Equal(fresh, want) {
 		t.Errorf("fresh %q, want %q", fresh, want)

@@ -80,7 +80,7 @@ func (e *env) attrs(v0, v1 string) map[string]string {
 
 // signup writes a healthy account through locktable's own signup.
 func (e *env) signup(ctx context.Context, id, v0, v1 string) error {
-	p, err := e.schema().Signup(id, e.attrs(v0, v1))
+	p, err := model.Planner{Schema: e.schema()}.Signup(id, e.attrs(v0, v1))
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (e *env) putAccount(ctx context.Context, id string, attrs map[string]string
 // account and its locks, each put guarded by attribute_not_exists(PK),
 // the locks naming no owner, no token, no ALL_OLD.
 func (e *env) articleSignup(id string, attrs map[string]string) (model.Plan, *dynamodb.TransactWriteItemsInput, error) {
-	p, err := e.schema().Signup(id, attrs)
+	p, err := model.Planner{Schema: e.schema()}.Signup(id, attrs)
 	if err != nil {
 		return p, nil, err
 	}

@@ -79,6 +79,9 @@ type Options struct {
 	// AuditLog is the audit log's path, which the writes log shows ("":
 	// none, on a read-only store).
 	AuditLog string
+	// SayField is how hints name a setting of the schema: as the flag
+	// that sets it (cli's flagname.Say); nil, by its field's name.
+	SayField func(model.SchemaField) string
 	// Mouse turns the mouse on (the config file's mouse:): a click
 	// selects a row, the wheel scrolls. Off, the terminal keeps its own
 	// selection of text, as k9s does.
@@ -209,7 +212,7 @@ func New(ctx context.Context, o Options) Model {
 			others:   others.New(ctx, o.Pages, r, cache, keys.Items),
 		},
 		items: cache,
-		check: check.New(ctx, o.Check, pump, &sc, o.ApproxItems),
+		check: check.New(ctx, o.Check, pump, &sc, o.ApproxItems, o.SayField),
 		layers: layers{
 			detail:   detail.New(ctx, o.Pages, cache, keys.Detail),
 			search:   search.New(ctx, o.Lookup, &sc, cache, pump, keys.Search),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/check"
 )
@@ -111,7 +112,7 @@ func TestSchemaHint(t *testing.T) {
 	t.Parallel()
 	store := fake(acct("USER#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "USER#a1"),
 		acct("USER#b2", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "USER#b2"))
-	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store), SayField: flagname.Say}, 100, 30)
 	d.until("the check", func(m *Model) bool { return m.check.Report() != nil })
 	d.settle()
 	if !strings.Contains(d.lines()[0], "no account found: wrong schema?") {

@@ -25,13 +25,14 @@ func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, err
 		taken[id] = true
 	}
 	var out []Write
+	accounts := model.AccountIDs{Schema: f.Schema}
 	for range n {
-		id := f.Schema.NewAccountIDLike(ids)
+		id := accounts.NewLike(ids)
 		for taken[id] {
-			id = f.Schema.NewAccountIDLike(ids)
+			id = accounts.NewLike(ids)
 		}
 		taken[id] = true
-		p, err := f.Schema.Signup(id, attrs)
+		p, err := model.Planner{Schema: f.Schema}.Signup(id, attrs)
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +52,7 @@ func (f Flow) Racers(attrs map[string]string, n int, ids []string) ([]Write, err
 func (f Flow) RenameRacers(ctx context.Context, attr, value string, n int) (ids []string, racers []Write, setup []model.Result, err error) {
 	none := Holders{Skip: true}
 	for i := range n {
-		id := f.Schema.NewAccountID()
+		id := model.AccountIDs{Schema: f.Schema}.New()
 		ids = append(ids, id) // from here on it may exist
 		own := fmt.Sprintf("race-%d-%s", i, strings.TrimPrefix(id, f.Schema.AccountPrefix))
 		sw, err := f.Signup(ctx, id, map[string]string{attr: own}, none)

@@ -70,7 +70,9 @@ func TestRaceViolations(t *testing.T) {
 		return model.AccountView{ID: id, Item: account(id, own), Locks: make([]model.LockView, len(sc.Constraints))}
 	}
 	const v = "race@x.io"
-	signup := func(id string) backend.Tx { return tx(sc.Signup(id, map[string]string{"email": v})) }
+	signup := func(id string) backend.Tx {
+		return tx(model.Planner{Schema: &sc}.Signup(id, map[string]string{"email": v}))
+	}
 	rename := func(id string) backend.Tx {
 		return tx(model.Planner{Schema: &sc}.Rename(renameOf(id, "own-"+id), map[string]string{"email": v}, nil, nil))
 	}

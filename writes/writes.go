@@ -93,12 +93,13 @@ func (w Write) Ready() bool { return w.Refused == nil && w.Skip == "" }
 // else a fresh one) holding attrs, with its locks.
 func (f Flow) Signup(ctx context.Context, id string, attrs map[string]string, h Holders) (Write, error) {
 	if id == "" {
+		ids := model.AccountIDs{Schema: f.Schema}
 		var ok bool
-		if id, ok = f.Schema.SignupKey(attrs); !ok {
-			id = f.Schema.NewAccountID()
+		if id, ok = ids.SignupKey(attrs); !ok {
+			id = ids.New()
 		}
 	}
-	p, err := f.Schema.Signup(id, attrs)
+	p, err := model.Planner{Schema: f.Schema}.Signup(id, attrs)
 	if err != nil {
 		return Write{}, err
 	}

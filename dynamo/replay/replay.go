@@ -63,7 +63,7 @@ func Run(ctx context.Context, store *dynamo.Store, k mistake.Kind) (mistake.Repl
 // account makes a fresh account: its id, and a value of its own for each
 // unique attribute.
 func (r *replayer) account() (string, map[string]string) {
-	id := r.sc.NewAccountID()
+	id := model.AccountIDs{Schema: r.sc}.New()
 	suffix := strings.TrimPrefix(id, r.sc.AccountPrefix)
 	attrs := map[string]string{}
 	for _, c := range r.sc.Constraints {
@@ -93,7 +93,7 @@ func (r *replayer) involve(account model.Item) {
 // guarded transaction locktable would send, and returns the items it
 // puts: the account's, then each lock's.
 func (r *replayer) signupPlan(id string, attrs map[string]string) (account model.Item, locks []model.Action, err error) {
-	p, err := r.sc.Signup(id, attrs)
+	p, err := model.Planner{Schema: r.sc}.Signup(id, attrs)
 	if err == nil {
 		err = r.guarded(p, nil)
 	}
@@ -143,7 +143,7 @@ func (r *replayer) put(table string, it model.Item, conds ...model.Cond) error {
 // and returns the account as read back.
 func (r *replayer) signup() (model.AccountView, error) {
 	id, attrs := r.account()
-	p, err := r.sc.Signup(id, attrs)
+	p, err := model.Planner{Schema: r.sc}.Signup(id, attrs)
 	if err != nil {
 		return model.AccountView{}, err
 	}
@@ -175,7 +175,7 @@ func (r *replayer) missingLock() error {
 
 func (r *replayer) gsiDuplicate() error {
 	a, attrs := r.account()
-	b := r.sc.NewAccountID()
+	b := model.AccountIDs{Schema: r.sc}.New()
 	r.out.Accounts = append(r.out.Accounts, b)
 	var conds []model.Cond
 	for _, c := range r.sc.Constraints {
@@ -258,7 +258,7 @@ func (r *replayer) foreignLock() error {
 	// locktable hands a lock over only with a check that the new owner
 	// holds its value: this transaction would be cancelled.
 	attr := r.sc.Constraints[0].Attr
-	p := r.sc.HolderProblem(model.ForeignLock, 0, l.Value, holder.ID, []string{other.ID})
+	p := model.Classifier{Schema: r.sc}.HolderProblem(model.ForeignLock, 0, l.Value, holder.ID, []string{other.ID})
 	to := model.AccountView{ID: other.ID, Item: model.Item{attr: holder.Item[attr]}}
 	if err := r.guarded(model.Planner{Schema: r.sc}.RepairForeign(p, l.Item, to)); err != nil {
 		return err

@@ -182,7 +182,7 @@ func (s seeder) lockItem(ci int, v, owner string) (table string, item model.Item
 // their owner (the article's locks do not). An account already there is
 // left as it is.
 func (s seeder) signup(ctx context.Context, id string, attrs map[string]string, withOwner bool) error {
-	plan, err := s.sc.Signup(id, attrs)
+	plan, err := model.Planner{Schema: s.sc}.Signup(id, attrs)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func TestGuardOnALockWithTTL(t *testing.T) {
 			b.Clock = clock.Fixed(now)
 			lock := model.Item{"PK": model.S("UNIQ#EMAIL#ada@x"), "SK": model.S("LOCK"), "ttl": c.ttl}
 			b.Put(sc.Table, lock)
-			p, err := sc.Signup("ACCT#a", map[string]string{"email": "ada@x"})
+			p, err := model.Planner{Schema: &sc}.Signup("ACCT#a", map[string]string{"email": "ada@x"})
 			if err != nil {
 				t.Fatal(err)
 			}

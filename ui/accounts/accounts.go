@@ -674,13 +674,13 @@ func (m Model) SelectedProblem() (p model.Problem, ok bool) {
 		l, ci := a.Locks[r.Lock], int(r.Lock)
 		switch l.Status {
 		case model.LockMissing:
-			return sc.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), true
+			return model.Classifier{Schema: sc}.HolderProblem(model.MissingLock, ci, l.Value, "", []string{a.ID}), true
 		case model.LockForeign:
-			return sc.Spelled(sc.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
+			return sc.Spelled(model.Classifier{Schema: sc}.HolderProblem(model.ForeignLock, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockDuplicate:
-			return sc.Spelled(sc.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
+			return sc.Spelled(model.Classifier{Schema: sc}.HolderProblem(model.DuplicateValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockInvalid:
-			return sc.Spelled(sc.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
+			return sc.Spelled(model.Classifier{Schema: sc}.HolderProblem(model.InvalidValue, ci, l.Value, l.Owner, []string{a.ID}), l.Alt), true
 		case model.LockExpired, model.LockExpiring:
 			return sc.Spelled(lockdetail.TTLProblem(sc, a, ci), l.Alt), true
 		}

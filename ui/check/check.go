@@ -56,15 +56,21 @@ type Model struct {
 	pump    events.Pump
 	schema  *model.Schema
 	approx  int64
+	say     func(model.SchemaField) string // names the settings a hint asks to check
 	run     runID
 	cancel  context.CancelFunc
 	bar     statusbar.Check
 }
 
 // New returns a check of the tables of schema that has not run. approx is
-// the tables' approximate item count, shown until the check reports its own.
-func New(ctx context.Context, checker Checker, pump events.Pump, schema *model.Schema, approx int64) Model {
-	return Model{ctx: ctx, checker: checker, pump: pump, schema: schema, approx: approx}
+// the tables' approximate item count, shown until the check reports its
+// own. say names the settings of the schema its hint asks to check (nil:
+// by their fields' names).
+func New(ctx context.Context, checker Checker, pump events.Pump, schema *model.Schema, approx int64, say func(model.SchemaField) string) Model {
+	if say == nil {
+		say = func(f model.SchemaField) string { return string(f) }
+	}
+	return Model{ctx: ctx, checker: checker, pump: pump, schema: schema, approx: approx, say: say}
 }
 
 // Start runs a new check in the background, stopping the one running (its
@@ -116,7 +122,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		report := msg.report
-		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema), report.Counts()
+		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema, m.say), report.Counts()
 		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
 	case RejudgedMsg:

@@ -12,10 +12,10 @@ import (
 // the report arrives, and handed to the views with it.
 func TestReportMsgCarriesTheDuplicates(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
-	m := New(context.Background(), nil, events.NewPump(), &sc, 0)
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
 	m.run = 1
 	report := model.Report{Accounts: 2, Problems: []model.Problem{
-		sc.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#d4", "ACCT#e5"}),
+		model.Classifier{Schema: &sc}.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#d4", "ACCT#e5"}),
 	}}
 	_, cmd := m.Update(DoneMsg{run: 1, report: report})
 	if cmd == nil {

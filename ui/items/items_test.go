@@ -22,7 +22,7 @@ func TestAReportJudgesTheRowsAgain(t *testing.T) {
 	if got := c.Status("ACCT#d4", 0); got != model.LockOK {
 		t.Fatalf("before a check: %s", got)
 	}
-	dup := &model.Report{Problems: []model.Problem{sc.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#e5"})}}
+	dup := &model.Report{Problems: []model.Problem{model.Classifier{Schema: &sc}.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#e5"})}}
 	c.SetReport(dup, dup.Duplicates())
 	if a, _ := c.Account("ACCT#d4"); a.Locks[0].Status != model.LockDuplicate || c.Status("ACCT#d4", 0) != model.LockDuplicate {
 		t.Fatalf("after a check finding the duplicate: %s, %s", a.Locks[0].Status, c.Status("ACCT#d4", 0))
@@ -117,7 +117,7 @@ func TestAnAccountReadUpdatesItsLocks(t *testing.T) {
 func TestLockStatusOfALockTheCheckDidNotList(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	const now = 1_764_600_000
-	report := &model.Report{Now: now, Problems: []model.Problem{sc.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#e5"})}}
+	report := &model.Report{Now: now, Problems: []model.Problem{model.Classifier{Schema: &sc}.HolderProblem(model.DuplicateValue, 0, "dup@x.io", "ACCT#d4", []string{"ACCT#e5"})}}
 	c := New(&sc)
 	c.SetReport(report, report.Duplicates())
 	for _, tt := range []struct {

@@ -44,7 +44,7 @@ func TTLProblem(sc *model.Schema, a *model.AccountView, ci int) model.Problem {
 	if l.Status == model.LockExpiring {
 		kind = model.ExpiringLock
 	}
-	p := sc.HolderProblem(kind, ci, l.Value, l.Owner, []string{a.ID})
+	p := model.Classifier{Schema: sc}.HolderProblem(kind, ci, l.Value, l.Owner, []string{a.ID})
 	p.ExpiresAt = l.ExpiresAt
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/styles"
@@ -18,7 +19,7 @@ func TestHintIsTheReports(t *testing.T) {
 	m.SetSize(80, 20)
 	// A report that would give a hint of its own: no account, other keys.
 	r := &model.Report{ScannedItems: 2, Others: map[string]int{"USER#": 2}}
-	if r.SchemaHint(&sc) == "" {
+	if r.SchemaHint(&sc, flagname.Say) == "" {
 		t.Fatal("the report gives no hint: the test needs one that does")
 	}
 	m.SetReport(r, "")

@@ -121,8 +121,8 @@ func TestAccountRowStatus(t *testing.T) {
 
 func TestOrphanAndProblemRows(t *testing.T) {
 	r, sc := renderer()
-	owned := sc.LockProblem(model.OrphanLock, 0, "old@x.io", "ACCT#a1")
-	ownerless := sc.LockProblem(model.OrphanLock, 1, "ghost", "")
+	owned := model.Classifier{Schema: sc}.LockProblem(model.OrphanLock, 0, "old@x.io", "ACCT#a1")
+	ownerless := model.Classifier{Schema: sc}.LockProblem(model.OrphanLock, 1, "ghost", "")
 	if got, want := ansi.Strip(r.Orphan(&owned, 0, 100, false)), cols("  ", "UNIQ#EMAIL#old@x.io", "owner ACCT#a1 does not hold it", "orphan"); got != want {
 		t.Errorf("orphan with owner\n got %q\nwant %q", got, want)
 	}
@@ -132,11 +132,11 @@ func TestOrphanAndProblemRows(t *testing.T) {
 
 	// Holder-based problems carry no lock: the row shows the value.
 	holder := func(kind model.ProblemKind, ci int, v string, ids ...string) model.Problem {
-		p := sc.LockProblem(kind, ci, v, "")
+		p := model.Classifier{Schema: sc}.LockProblem(kind, ci, v, "")
 		p.Lock, p.LockTable, p.Accounts = nil, "", ids
 		return p
 	}
-	foreign := sc.LockProblem(model.ForeignLock, 0, "carol@x.io", "ACCT#z9")
+	foreign := model.Classifier{Schema: sc}.LockProblem(model.ForeignLock, 0, "carol@x.io", "ACCT#z9")
 	foreign.Accounts = []string{"ACCT#c3"}
 	tests := []struct {
 		p    model.Problem
@@ -198,7 +198,7 @@ func TestRowsFitTheWidth(t *testing.T) {
 	a := view(acctItem("ACCT#"+strings.Repeat("9", 80), long, wide),
 		model.LockView{Value: long, Item: lockItem("UNIQ#EMAIL#"+long, model.S("ACCT#a1")), Owner: "ACCT#" + wide, Status: model.LockForeign},
 		model.LockView{Value: wide, Status: model.LockMissing})
-	orphan := sc.LockProblem(model.OrphanLock, 1, wide, "ACCT#"+wide)
+	orphan := model.Classifier{Schema: sc}.LockProblem(model.OrphanLock, 1, wide, "ACCT#"+wide)
 	l := model.Lock{Constraint: 1, Value: wide, Owner: wide}
 	for _, width := range []int{40, 60, 61, 100, 157, 200} {
 		for _, sel := range []bool{false, true} {
@@ -262,8 +262,8 @@ func TestHostileValuesRenderVisible(t *testing.T) {
 	a := view(it,
 		model.LockView{Value: hostile, Item: lockItem("UNIQ#EMAIL#"+hostile, model.S(hostile)), Owner: hostile, Status: model.LockForeign},
 		model.LockView{Value: hostile, Status: model.LockMissing})
-	orphan := sc.LockProblem(model.OrphanLock, 1, hostile, hostile)
-	prob := sc.LockProblem(model.ForeignLock, 0, hostile, hostile)
+	orphan := model.Classifier{Schema: sc}.LockProblem(model.OrphanLock, 1, hostile, hostile)
+	prob := model.Classifier{Schema: sc}.LockProblem(model.ForeignLock, 0, hostile, hostile)
 	prob.Accounts = []string{hostile}
 	l := model.Lock{Constraint: 0, Value: hostile, Owner: hostile}
 	lines := map[string]string{
@@ -338,11 +338,11 @@ func TestColumnsFollowTheContent(t *testing.T) {
 // problem's.
 func TestLockRowsInTheOtherSpelling(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
-	if err := sc.ApplyPreset("onetable:User"); err != nil {
+	if err := (model.Preset{Schema: &sc}).Apply("onetable:User"); err != nil {
 		t.Fatal(err)
 	}
 	sc.PK, sc.SK, sc.AccountSK, sc.KeysFromTable = "pk", "sk", "user#", false
-	sc.Constraints = []model.Constraint{sc.PresetConstraint("email")}
+	sc.Constraints = []model.Constraint{model.Preset{Schema: &sc}.Unique("email")}
 	st := styles.New(true)
 	r := rows.Renderer{Schema: &sc, Styles: &st}
 	lock := model.Item{"pk": model.S("User:email:a@x.io"), "sk": model.S("_unique:")}

@@ -36,7 +36,7 @@ func TestScreenKeepsWhatTellsRowsApart(t *testing.T) {
 		{"niklaus.117@example.org", "ACCT#4f5a9de5", "ACCT#8bc99147"},
 		{"niklaus.118@example.org", "ACCT#4f5a9de6", "ACCT#8bc99148"},
 	} {
-		p := sc.LockProblem(model.ForeignLock, 0, v[0], v[1])
+		p := model.Classifier{Schema: &sc}.LockProblem(model.ForeignLock, 0, v[0], v[1])
 		p.Accounts = []string{v[2]}
 		cs = append(cs, r.ProblemCells(&p, 0))
 		whole = append(whole, "owner "+v[1], "held by "+v[2])
@@ -85,7 +85,7 @@ func TestRowsOfAGroupTakeOneForm(t *testing.T) {
 	var cs []Cells
 	for i, v := range []string{"ada.120@example.org", "alan.121@example.org", "frances.109@example.org"} {
 		owner := fmt.Sprintf("ACCT#%08x", i)
-		p := sc.LockProblem(model.ExpiredLock, 0, v, owner)
+		p := model.Classifier{Schema: &sc}.LockProblem(model.ExpiredLock, 0, v, owner)
 		if i%2 == 1 {
 			p.Accounts = []string{owner} // the owner holds the value
 		}

@@ -227,8 +227,8 @@ func shown(it model.Item) model.Item {
 func (m Model) Signup(ids []string) (Model, tea.Cmd) {
 	sc := m.schema
 	one, _ := sc.Nouns()
-	fields := []dialog.Field{dialog.NewField(one, sc.NewAccountIDLike(ids), func(v string) error {
-		_, err := sc.Signup(v, nil)
+	fields := []dialog.Field{dialog.NewField(one, model.AccountIDs{Schema: sc}.NewLike(ids), func(v string) error {
+		_, err := model.Planner{Schema: sc}.Signup(v, nil)
 		return err
 	})}
 	for _, c := range sc.Constraints {

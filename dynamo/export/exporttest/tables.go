@@ -43,8 +43,8 @@ func Schemas() map[string]model.Schema {
 			s.Constraints[1].Normalize = model.NormalizeLower
 		}),
 		"onetable-scope": preset("onetable:User", "pk", "sk", "User#", func(s *model.Schema) {
-			must(s.ScopeConstraint(0, "org"))
-			must(s.ScopeConstraint(1, "team"))
+			must(model.Preset{Schema: s}.ScopeConstraint(0, "org"))
+			must(model.Preset{Schema: s}.ScopeConstraint(1, "team"))
 			s.Constraints[1].Normalize = model.NormalizeLower
 		}),
 		"typedorm": preset("typedorm:user", "PK", "SK", model.SameAsPK, nil),
@@ -66,10 +66,10 @@ func Schemas() map[string]model.Schema {
 // table; adjust changes it further.
 func preset(name, pk, sk, accountSK string, adjust func(*model.Schema)) model.Schema {
 	s := model.DefaultSchema(model.LayoutSingle)
-	must(s.ApplyPreset(name))
+	must(model.Preset{Schema: &s}.Apply(name))
 	s.Table, s.PK, s.SK, s.AccountSK, s.KeysFromTable = "MyTable", pk, sk, accountSK, false
 	for _, attr := range []string{"email", "username"} {
-		s.Constraints = append(s.Constraints, model.Constraint{Attr: attr, Prefix: s.PresetPrefix(attr), Normalize: model.NormalizeNone})
+		s.Constraints = append(s.Constraints, model.Constraint{Attr: attr, Prefix: model.Preset{Schema: &s}.Prefix(attr), Normalize: model.NormalizeNone})
 	}
 	if adjust != nil {
 		adjust(&s)
@@ -103,17 +103,6 @@ func WithTTL(s model.Schema) model.Schema {
 	}
 	must(s.Validate())
 	return s
-}
-
-// OfflineFlags are model.Schema.Flags plus what a preset otherwise reads from the
-// live table (its key names): the flags for commands that read nothing
-// from DynamoDB (check --export without --confirm, sql).
-func OfflineFlags(s *model.Schema) []string {
-	f := s.Flags()
-	if s.Preset != "" {
-		f = append(f, "--pk", s.PK, "--sk", s.SK)
-	}
-	return f
 }
 
 // Tables returns random contents for every table of s, keyed by table:
@@ -294,7 +283,7 @@ func (g *gen) typeOthers() {
 		}
 		g.out[s.Table] = append(g.out[s.Table], it)
 	}
-	head := s.PresetHead()
+	head := model.Preset{Schema: s}.Head()
 	if head == "" {
 		head = "OTHER#"
 	}
