@@ -21,7 +21,7 @@ func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
 		t.Fatalf("the fixture's report: %v, %v", report.Problems, err)
 	}
 	sc := b.Schema()
-	m := New(context.Background(), b, events.NewPump(), &sc, 0)
+	m := New(context.Background(), b, events.NewPump(), &sc, 0, nil)
 	m.run = 1
 	m, _ = m.Update(DoneMsg{run: 1, report: report})
 	// gone1 is fixed; gone2 is not, but is asked about too.
