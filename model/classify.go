@@ -33,35 +33,35 @@ type Entry struct {
 // Classifier judges the items of a schema's tables: what an item is
 // (Classify), how an account and its locks stand (Judge), the problems a
 // check reports, and why a write's condition failed (Explain).
-type Classifier struct{ *Schema }
+type Classifier struct{ Schema *Schema }
 
 // Classify tells what item, read from table, is.
 func (s Classifier) Classify(table string, it Item) Entry {
-	if table != s.Table {
-		ci, ok := s.lockTableOf(table)
+	if table != s.Schema.Table {
+		ci, ok := s.Schema.lockTableOf(table)
 		if !ok {
 			return Entry{}
 		}
-		v, ok := it[s.Constraints[ci].KeyAttr]
+		v, ok := it[s.Schema.Constraints[ci].KeyAttr]
 		if !ok || v.Kind != KindS {
 			return Entry{}
 		}
 		return s.lockEntry(ci, v.S, it)
 	}
-	pk, ok := it[s.PK]
+	pk, ok := it[s.Schema.PK]
 	if !ok || pk.Kind != KindS {
 		return Entry{}
 	}
 	var sk string
-	if s.SK != "" {
-		v, ok := it[s.SK]
+	if s.Schema.SK != "" {
+		v, ok := it[s.Schema.SK]
 		if !ok || v.Kind != KindS {
 			return Entry{}
 		}
 		sk = v.S
 	}
-	if s.SK == "" || sk == sortKey(s.LockSK, pk.S) {
-		for ci, c := range s.Constraints {
+	if s.Schema.SK == "" || sk == sortKey(s.Schema.LockSK, pk.S) {
+		for ci, c := range s.Schema.Constraints {
 			if c.InAccountTable() {
 				if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok && (c.Scope == "" || c.scopedValue(v)) {
 					return s.lockEntry(ci, v, it)
@@ -69,8 +69,8 @@ func (s Classifier) Classify(table string, it Item) Entry {
 			}
 		}
 	}
-	if s.AltLockSK != "" && sk == sortKey(s.AltLockSK, pk.S) {
-		for ci, c := range s.Constraints {
+	if s.Schema.AltLockSK != "" && sk == sortKey(s.Schema.AltLockSK, pk.S) {
+		for ci, c := range s.Schema.Constraints {
 			if v, ok := strings.CutPrefix(pk.S, c.AltPrefix); ok && c.AltPrefix != "" {
 				e := s.lockEntry(ci, v, it)
 				e.Alt = true
@@ -86,7 +86,7 @@ func (s Classifier) Classify(table string, it Item) Entry {
 
 func (s Classifier) lockEntry(ci int, v string, it Item) Entry {
 	e := Entry{Kind: EntryLock, Constraint: ci, Value: v}
-	if o, ok := it[s.OwnerAttr]; ok {
+	if o, ok := it[s.Schema.OwnerAttr]; ok {
 		if o.Kind == KindS {
 			e.Owner = o.S
 		} else {
@@ -102,12 +102,12 @@ func (s Classifier) lockEntry(ci int, v string, it Item) Entry {
 // isAccount reports whether an item of the account table, keyed pk and
 // sk, is an account: by key prefix, sort key and type attribute.
 func (s Classifier) isAccount(pk, sk string, it Item) bool {
-	if !strings.HasPrefix(pk, s.AccountPrefix) || (s.SK != "" && sk != sortKey(s.AccountSK, pk)) {
+	if !strings.HasPrefix(pk, s.Schema.AccountPrefix) || (s.Schema.SK != "" && sk != sortKey(s.Schema.AccountSK, pk)) {
 		return false
 	}
-	if s.AccountType.Attr != "" {
-		v, ok := it[s.AccountType.Attr]
-		return ok && v.Kind == KindS && v.S == s.AccountType.Value
+	if s.Schema.AccountType.Attr != "" {
+		v, ok := it[s.Schema.AccountType.Attr]
+		return ok && v.Kind == KindS && v.S == s.Schema.AccountType.Value
 	}
 	return true
 }

@@ -8,22 +8,22 @@ import (
 
 // AccountIDs are the ids of a schema's accounts: what their keys hold
 // before the id, and the keys a signup gives a new account.
-type AccountIDs struct{ *Schema }
+type AccountIDs struct{ Schema *Schema }
 
 // KeyPrefix is what an account's key holds before its id: IDPrefix
 // where given, else the account prefix.
 func (s AccountIDs) KeyPrefix() string {
-	if s.IDPrefix != "" {
-		return s.IDPrefix
+	if s.Schema.IDPrefix != "" {
+		return s.Schema.IDPrefix
 	}
-	return s.AccountPrefix
+	return s.Schema.AccountPrefix
 }
 
 // SignupKey is the key of a new account whose attributes attrs give its
 // id in the id attribute: KeyPrefix and that id. False when the schema
 // has no id attribute or attrs leave it empty.
 func (s AccountIDs) SignupKey(attrs map[string]string) (string, bool) {
-	if v := attrs[s.IDAttr]; s.IDAttr != "" && v != "" {
+	if v := attrs[s.Schema.IDAttr]; s.Schema.IDAttr != "" && v != "" {
 		return s.KeyPrefix() + v, true
 	}
 	return "", false

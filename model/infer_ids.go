@@ -60,7 +60,7 @@ func InferIDAttr(accounts []Item, pk string, skip ...string) (attr, prefix, note
 // flags (--unique ATTR --scope ATTR=SCOPEATTR) are left to the user.
 // skip lists attributes that are not scopes (the keys, the type).
 func (s Preset) ScopedUniques(keys []string, accounts []Item, skip ...string) ([]Constraint, []string) {
-	lib, name, err := ParsePreset(s.Preset)
+	lib, name, err := ParsePreset(s.Schema.Preset)
 	if err != nil || lib != LibOneTable {
 		return nil, nil
 	}
@@ -73,7 +73,7 @@ func (s Preset) ScopedUniques(keys []string, accounts []Item, skip ...string) ([
 		fits, best := scopeAttrs(attr, seen, held)
 		switch len(fits) {
 		case 1:
-			cs = append(cs, s.scopedConstraint(attr, fits[0]))
+			cs = append(cs, s.Schema.scopedConstraint(attr, fits[0]))
 			notes = append(notes, fmt.Sprintf("%s is unique per %s: %d of the %d scopes of its unique items present are values of the accounts' %s", attr, fits[0], best, len(seen), fits[0]))
 		case 0:
 			notes = append(notes, fmt.Sprintf("%s has scoped unique items (%d scopes), but no attribute of the accounts holds the scopes: pass --unique %s --scope %s=ATTR", attr, len(seen), attr, attr))
@@ -169,7 +169,7 @@ func scopeAttrs(attr string, seen map[string]bool, held map[string]map[string]bo
 // preset's model may have: Head, or for OneTable, whose scoped
 // unique items put the scope first, _unique#.
 func (s Preset) UniqueItemsHead() string {
-	if lib, _, _ := ParsePreset(s.Preset); lib == LibOneTable {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib == LibOneTable {
 		return "_unique#"
 	}
 	return s.Head()

@@ -7,7 +7,7 @@ func (c Classifier) Lock(table string, it Item) (l Lock, ok bool) {
 	if e.Kind != EntryLock {
 		return Lock{}, false
 	}
-	lt, key := c.LockKeyAs(e.Constraint, e.Value, e.Alt)
+	lt, key := c.Schema.LockKeyAs(e.Constraint, e.Value, e.Alt)
 	return Lock{Constraint: e.Constraint, Value: e.Value, Table: lt, Key: key, Item: it, Owner: e.Owner,
-		ExpiresAt: c.LockTTL(e.Constraint, it)}, true
+		ExpiresAt: c.Schema.LockTTL(e.Constraint, it)}, true
 }

@@ -220,15 +220,15 @@ func validateKey(field, v string, limit int) error {
 // Planner builds the guarded transactions (Plan) of the pattern's writes
 // for a schema: signup, rename, delete, the repairs, their reclaim steps
 // and undo. Nothing is sent: package dynamo prepares and sends a plan.
-type Planner struct{ *Schema }
+type Planner struct{ Schema *Schema }
 
 // validateAccountID checks an account key value for this schema.
 func (s Planner) validateAccountID(id string) error {
 	if err := ValidateText("account", id); err != nil {
 		return err
 	}
-	if !strings.HasPrefix(id, s.AccountPrefix) {
-		return &FieldError{"account", fmt.Sprintf("%q does not start with the account prefix %q", id, s.AccountPrefix)}
+	if !strings.HasPrefix(id, s.Schema.AccountPrefix) {
+		return &FieldError{"account", fmt.Sprintf("%q does not start with the account prefix %q", id, s.Schema.AccountPrefix)}
 	}
 	return validateKey("account", id, MaxPartitionKeyBytes)
 }
@@ -236,14 +236,14 @@ func (s Planner) validateAccountID(id string) error {
 // newLock builds the guarded put of the lock of constraint ci for the
 // normalized value v, owned by id.
 func (s Planner) newLock(ci int, v, id string) (Action, error) {
-	c := s.Constraints[ci]
-	table, key := s.LockKey(ci, v)
-	pk := s.LockPK(ci)
+	c := s.Schema.Constraints[ci]
+	table, key := s.Schema.LockKey(ci, v)
+	pk := s.Schema.LockPK(ci)
 	if err := validateKey(c.Attr, key[pk], MaxPartitionKeyBytes); err != nil {
 		return Action{}, err
 	}
-	item := Item{s.OwnerAttr: S(id)}
-	for _, a := range s.LockAttrs {
+	item := Item{s.Schema.OwnerAttr: S(id)}
+	for _, a := range s.Schema.LockAttrs {
 		item[a.Attr] = S(a.Value)
 	}
 	for k, kv := range key {
@@ -259,8 +259,8 @@ func (s Planner) newLock(ci int, v, id string) (Action, error) {
 // only eventually, and until then it would block the value; the put
 // replaces it with a lock that has no TTL.
 func (s Planner) freeLock(ci int) Cond {
-	pk := s.LockPK(ci)
-	if ttl := s.LockTTLAttr(ci); ttl != "" {
+	pk := s.Schema.LockPK(ci)
+	if ttl := s.Schema.LockTTLAttr(ci); ttl != "" {
 		return Cond{Kind: CondFreeOrExpired, Attr: pk, TTL: ttl}
 	}
 	return Cond{Kind: CondNotExists, Attr: pk}
@@ -289,7 +289,7 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 	if err := s.validateAccountID(id); err != nil {
 		return Plan{}, err
 	}
-	key := s.AccountKey(id)
+	key := s.Schema.AccountKey(id)
 	item := KeyItem(key)
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, isKey := key[name]; isKey || name == "" {
@@ -298,34 +298,34 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 		if err := ValidateText(name, attrs[name]); err != nil {
 			return Plan{}, err
 		}
-		if name == s.AccountType.Attr && attrs[name] != s.AccountType.Value {
-			return Plan{}, &FieldError{name, fmt.Sprintf("is the type attribute: accounts have %s=%s", name, s.AccountType.Value)}
+		if name == s.Schema.AccountType.Attr && attrs[name] != s.Schema.AccountType.Value {
+			return Plan{}, &FieldError{name, fmt.Sprintf("is the type attribute: accounts have %s=%s", name, s.Schema.AccountType.Value)}
 		}
 		if attrs[name] != "" {
 			item[name] = S(attrs[name])
 		}
 	}
-	if s.AccountType.Attr != "" {
-		item[s.AccountType.Attr] = S(s.AccountType.Value)
+	if s.Schema.AccountType.Attr != "" {
+		item[s.Schema.AccountType.Attr] = S(s.Schema.AccountType.Value)
 	}
-	if s.IDAttr != "" {
+	if s.Schema.IDAttr != "" {
 		prefix := AccountIDs{s.Schema}.KeyPrefix()
 		want, ok := strings.CutPrefix(id, prefix)
 		if !ok {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", prefix, id)}
+			return Plan{}, &FieldError{s.Schema.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", prefix, id)}
 		}
-		if v := attrs[s.IDAttr]; v != "" && v != want {
-			return Plan{}, &FieldError{s.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", prefix, want, v)}
+		if v := attrs[s.Schema.IDAttr]; v != "" && v != want {
+			return Plan{}, &FieldError{s.Schema.IDAttr, fmt.Sprintf("is the account's id, its key without %q: %q, not %q", prefix, want, v)}
 		}
 		if want != "" {
-			item[s.IDAttr] = S(want)
+			item[s.Schema.IDAttr] = S(want)
 		}
 	}
 	p := Plan{Operation: "signup", Keys: []string{id}}
-	p.Actions = append(p.Actions, Action{Kind: ActPut, Role: RoleCreateAccount, Table: s.Table, Key: key, Item: item,
-		Conds: []Cond{{Kind: CondNotExists, Attr: s.PK}}, Constraint: -1, Account: id})
-	for ci, c := range s.Constraints {
-		switch h, v := s.Held(ci, item); h {
+	p.Actions = append(p.Actions, Action{Kind: ActPut, Role: RoleCreateAccount, Table: s.Schema.Table, Key: key, Item: item,
+		Conds: []Cond{{Kind: CondNotExists, Attr: s.Schema.PK}}, Constraint: -1, Account: id})
+	for ci, c := range s.Schema.Constraints {
+		switch h, v := s.Schema.Held(ci, item); h {
 		case HoldsInvalid:
 			return Plan{}, &FieldError{c.Attr, "lock key would exceed 2048 bytes"}
 		case HoldsValue:
@@ -353,10 +353,10 @@ func (s Planner) release(a AccountView, ci int, others OthersHold) (Action, bool
 	if l.Item == nil || l.Value == "" {
 		return Action{}, false
 	}
-	table, key := s.LockKeyAs(ci, l.Value, l.Alt)
+	table, key := s.Schema.LockKeyAs(ci, l.Value, l.Alt)
 	act := Action{Table: table, Key: key, Constraint: ci, Value: l.Value, Account: a.ID}
-	owner, hasOwner := l.Item[s.OwnerAttr]
-	ownerCond := Cond{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}
+	owner, hasOwner := l.Item[s.Schema.OwnerAttr]
+	ownerCond := Cond{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: owner, Absent: !hasOwner}
 	switch {
 	case hasOwner && owner.Kind == KindS && owner.S == a.ID,
 		!hasOwner && (others == nil || !others(ci, l.Value)):
@@ -380,12 +380,12 @@ func (s Planner) release(a AccountView, ci int, others OthersHold) (Action, bool
 // so that "unchanged since it was loaded" holds of what was on screen.
 func (s Planner) Rename(a AccountView, changes map[string]string, others OthersHold, seen Item) (Plan, error) {
 	p := Plan{Operation: "rename", Keys: []string{a.ID}}
-	upd := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID),
+	upd := Action{Kind: ActUpdate, Role: RoleAccount, Table: s.Schema.Table, Key: s.Schema.AccountKey(a.ID),
 		Set: map[string]Value{}, Constraint: -1, Account: a.ID}
 	var locks []Action
 	for _, attr := range slices.Sorted(maps.Keys(changes)) {
 		nv := changes[attr]
-		ci := s.Constraint(attr)
+		ci := s.Schema.Constraint(attr)
 		if ci < 0 {
 			return Plan{}, &FieldError{attr, "is not a unique attribute of the schema"}
 		}
@@ -429,7 +429,7 @@ func (s Planner) relock(a AccountView, ci int, attr, nv string, others OthersHol
 		next = Item{}
 	}
 	next[attr] = S(nv)
-	switch nh, nn := s.Held(ci, next); {
+	switch nh, nn := s.Schema.Held(ci, next); {
 	case nh == HoldsInvalid:
 		return nil, nil, false, &FieldError{attr, "lock key would exceed 2048 bytes"}
 	case nh == HoldsValue && nn == a.Locks[ci].Value && a.Locks[ci].Item != nil:
@@ -454,7 +454,7 @@ func (s Planner) relock(a AccountView, ci int, attr, nv string, others OthersHol
 // "attribute absent" is joined by the account's key existing.
 func (s Planner) renameGuards(conds []Cond, seen Item) []Cond {
 	if seen != nil {
-		for _, c := range s.Constraints {
+		for _, c := range s.Schema.Constraints {
 			if !slices.ContainsFunc(conds, func(k Cond) bool { return k.Attr == c.Attr }) {
 				g := loadedCond(seen, c.Attr)
 				g.Seen = true
@@ -465,7 +465,7 @@ func (s Planner) renameGuards(conds []Cond, seen Item) []Cond {
 	if slices.ContainsFunc(conds, func(c Cond) bool { return c.Absent }) {
 		// "attr absent" alone would also hold for a deleted account,
 		// and the update would create a stub of it.
-		conds = append([]Cond{{Kind: CondExists, Attr: s.PK}}, conds...)
+		conds = append([]Cond{{Kind: CondExists, Attr: s.Schema.PK}}, conds...)
 	}
 	return conds
 }
@@ -474,12 +474,12 @@ func (s Planner) renameGuards(conds []Cond, seen Item) []Cond {
 // as loaded (as seen, where a person was shown it: seen non-nil), and
 // releasing each of its locks by the rule of Rename.
 func (s Planner) Delete(a AccountView, others OthersHold, seen Item) (Plan, error) {
-	del := Action{Kind: ActDelete, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(a.ID), Constraint: -1, Account: a.ID}
-	for _, c := range s.Constraints {
+	del := Action{Kind: ActDelete, Role: RoleAccount, Table: s.Schema.Table, Key: s.Schema.AccountKey(a.ID), Constraint: -1, Account: a.ID}
+	for _, c := range s.Schema.Constraints {
 		del.Conds = append(del.Conds, loadedCond(firstItem(seen, a.Item), c.Attr))
 	}
 	p := Plan{Operation: "delete", Keys: []string{a.ID}, Actions: []Action{del}, MustType: a.ID}
-	for ci := range s.Constraints {
+	for ci := range s.Schema.Constraints {
 		if rel, ok := s.release(a, ci, others); ok {
 			p.Actions = append(p.Actions, rel)
 			p.Keys = append(p.Keys, rel.KeyText(s.Schema))
@@ -496,23 +496,23 @@ func (s Planner) Delete(a AccountView, others OthersHold, seen Item) (Plan, erro
 // (see Reclaim): it is claimed with claim as its owner, and a claim left
 // by an interrupted repair is resumed.
 func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) {
-	switch owner, named := lock[s.OwnerAttr]; {
+	switch owner, named := lock[s.Schema.OwnerAttr]; {
 	case !named:
 		return s.Reclaim(p, claim, false)
 	case owner.Kind == KindS && IsClaim(owner.S):
 		return s.Reclaim(p, owner.S, true)
 	}
 	ci := p.constraint
-	table, key := s.LockOf(p) // in the spelling it has
-	owner, hasOwner := lock[s.OwnerAttr]
+	table, key := s.Schema.LockOf(p) // in the spelling it has
+	owner, hasOwner := lock[s.Schema.OwnerAttr]
 	del := Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
-		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
-	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.NamedOwner(lock)}
+		Conds: []Cond{{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: owner, Absent: !hasOwner}}}
+	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.Schema.NamedOwner(lock)}
 	plan.Keys = []string{del.KeyText(s.Schema)}
 	if hasOwner && owner.Kind == KindS && owner.S != "" {
-		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Table,
-			Key: s.AccountKey(owner.S), Constraint: ci, Value: p.Value, Account: owner.S,
-			Conds: []Cond{{Kind: CondAbsentOrDiffers, Attr: s.Constraints[ci].Attr, Value: S(p.Value), Key: s.PK}}})
+		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Schema.Table,
+			Key: s.Schema.AccountKey(owner.S), Constraint: ci, Value: p.Value, Account: owner.S,
+			Conds: []Cond{{Kind: CondAbsentOrDiffers, Attr: s.Schema.Constraints[ci].Attr, Value: S(p.Value), Key: s.Schema.PK}}})
 		plan.Keys = append(plan.Keys, owner.S)
 	}
 	return s.finish(plan)
@@ -521,12 +521,12 @@ func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 // RepairMissing plans putting the missing lock of a problem with exactly
 // one holder, checking that the holder still holds the value as loaded.
 func (s Planner) RepairMissing(p Problem, holder AccountView) (Plan, error) {
-	attr := s.Constraints[p.constraint].Attr
+	attr := s.Schema.Constraints[p.constraint].Attr
 	take, err := s.takeLock(p.constraint, p.Value, holder.ID)
 	if err != nil {
 		return Plan{}, err
 	}
-	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
+	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Schema.Table, Key: s.Schema.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
 	return s.finish(Plan{Operation: "repair", Keys: []string{take[0].KeyText(s.Schema), holder.ID}, Actions: append(take, check)})
 }
@@ -535,16 +535,16 @@ func (s Planner) RepairMissing(p Problem, holder AccountView) (Plan, error) {
 // that holds its value, checking that it still does.
 func (s Planner) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, error) {
 	ci := p.constraint
-	attr := s.Constraints[ci].Attr
-	table, key := s.LockOf(p) // in the spelling it has
-	owner, hasOwner := lock[s.OwnerAttr]
+	attr := s.Schema.Constraints[ci].Attr
+	table, key := s.Schema.LockOf(p) // in the spelling it has
+	owner, hasOwner := lock[s.Schema.OwnerAttr]
 	hand := Action{Kind: ActUpdate, Role: RoleHandLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
-		Set: map[string]Value{s.OwnerAttr: S(holder.ID)}, Account: holder.ID,
-		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}}}
-	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
+		Set: map[string]Value{s.Schema.OwnerAttr: S(holder.ID)}, Account: holder.ID,
+		Conds: []Cond{{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: owner, Absent: !hasOwner}}}
+	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Schema.Table, Key: s.Schema.AccountKey(holder.ID),
 		Conds: []Cond{loadedCond(holder.Item, attr)}, Constraint: -1, Account: holder.ID}
 	return s.finish(Plan{Operation: "repair", Keys: []string{hand.KeyText(s.Schema), holder.ID}, Actions: []Action{hand, check},
-		MustType: s.NamedOwner(lock)})
+		MustType: s.Schema.NamedOwner(lock)})
 }
 
 // RepairExpired plans deleting an expired lock whose value nobody holds,
@@ -553,11 +553,11 @@ func (s Planner) RepairForeign(p Problem, lock Item, holder AccountView) (Plan, 
 // that took the value over leaves it (a new lock has no TTL).
 func (s Planner) RepairExpired(p Problem, lock Item, now int64) (Plan, error) {
 	ci := p.constraint
-	attr := s.LockTTLAttr(ci)
+	attr := s.Schema.LockTTLAttr(ci)
 	if attr == "" {
-		return Plan{}, fmt.Errorf("%s locks have no TTL attribute", s.Constraints[ci].Attr)
+		return Plan{}, fmt.Errorf("%s locks have no TTL attribute", s.Schema.Constraints[ci].Attr)
 	}
-	table, key := s.LockOf(p) // in the spelling it has
+	table, key := s.Schema.LockOf(p) // in the spelling it has
 	del := Action{Kind: ActDelete, Role: RoleExpiredLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Conds: []Cond{{Kind: CondNotAfter, Attr: attr, Value: N(strconv.FormatInt(now, 10))}}}
 	return s.finish(Plan{Operation: "repair", Keys: []string{del.KeyText(s.Schema)}, Actions: []Action{del}})
@@ -569,18 +569,18 @@ func (s Planner) RepairExpired(p Problem, lock Item, now int64) (Plan, error) {
 // still has the TTL read, and the holder still holds the value as loaded.
 func (s Planner) RepairForGood(p Problem, lock Item, holder AccountView) (Plan, error) {
 	ci := p.constraint
-	attr := s.LockTTLAttr(ci)
+	attr := s.Schema.LockTTLAttr(ci)
 	ttl, ok := lock[attr]
 	if attr == "" || !ok {
 		return Plan{}, fmt.Errorf("lock %s has no TTL to remove", Printable(p.Value))
 	}
-	table, key := s.LockOf(p) // in the spelling it has
-	owner, hasOwner := lock[s.OwnerAttr]
+	table, key := s.Schema.LockOf(p) // in the spelling it has
+	owner, hasOwner := lock[s.Schema.OwnerAttr]
 	keep := Action{Kind: ActUpdate, Role: RoleKeepForGood, Table: table, Key: key, Constraint: ci, Value: p.Value,
 		Remove: []string{attr}, Account: holder.ID,
-		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: owner, Absent: !hasOwner}, {Kind: CondEquals, Attr: attr, Value: ttl}}}
-	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Table, Key: s.AccountKey(holder.ID),
-		Conds: []Cond{loadedCond(holder.Item, s.Constraints[ci].Attr)}, Constraint: -1, Account: holder.ID}
+		Conds: []Cond{{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: owner, Absent: !hasOwner}, {Kind: CondEquals, Attr: attr, Value: ttl}}}
+	check := Action{Kind: ActCheck, Role: RoleAccount, Table: s.Schema.Table, Key: s.Schema.AccountKey(holder.ID),
+		Conds: []Cond{loadedCond(holder.Item, s.Schema.Constraints[ci].Attr)}, Constraint: -1, Account: holder.ID}
 	return s.finish(Plan{Operation: "repair", Keys: []string{keep.KeyText(s.Schema), holder.ID}, Actions: []Action{keep, check}})
 }
 

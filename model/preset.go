@@ -15,7 +15,7 @@ const (
 // Preset is a schema derived from a library's items (Schema.Preset): how
 // the library keys its unique items, in which spelling, and what of the
 // schema is still to be read from the table.
-type Preset struct{ *Schema }
+type Preset struct{ Schema *Schema }
 
 // ParsePreset splits a --preset value, LIBRARY:MODEL.
 func ParsePreset(v string) (lib, name string, err error) {
@@ -36,18 +36,18 @@ func (s Preset) Apply(v string) error {
 	if err != nil {
 		return err
 	}
-	s.Layout, s.Preset = LayoutSingle, v
-	s.AccountPrefix, s.AccountSK, s.Constraints = "", "", nil
-	s.KeysFromTable, s.LockSpelling, s.OlderHead = true, "", ""
+	s.Schema.Layout, s.Schema.Preset = LayoutSingle, v
+	s.Schema.AccountPrefix, s.Schema.AccountSK, s.Schema.Constraints = "", "", nil
+	s.Schema.KeysFromTable, s.Schema.LockSpelling, s.Schema.OlderHead = true, "", ""
 	switch lib {
 	case LibOneTable:
-		s.AccountType = Assignment{"_type", name}
-		s.LockSK, s.AltLockSK = "_unique#", oneTableOlderSK
-		s.LockAttrs = []Assignment{{"_type", "_Unique"}}
+		s.Schema.AccountType = Assignment{"_type", name}
+		s.Schema.LockSK, s.Schema.AltLockSK = "_unique#", oneTableOlderSK
+		s.Schema.LockAttrs = []Assignment{{"_type", "_Unique"}}
 	case LibTypeDORM:
-		s.AccountType = Assignment{"__en", name}
-		s.LockSK, s.AltLockSK = SameAsPK, ""
-		s.LockAttrs = nil
+		s.Schema.AccountType = Assignment{"__en", name}
+		s.Schema.LockSK, s.Schema.AltLockSK = SameAsPK, ""
+		s.Schema.LockAttrs = nil
 	}
 	return nil
 }
@@ -55,7 +55,7 @@ func (s Preset) Apply(v string) error {
 // Head is the start every unique item of the preset's model shares
 // (_unique#User#, DRM_GEN_USER.), "" without a preset.
 func (s Preset) Head() string {
-	lib, name, err := ParsePreset(s.Preset)
+	lib, name, err := ParsePreset(s.Schema.Preset)
 	if err != nil {
 		return ""
 	}
@@ -70,7 +70,7 @@ func (s Preset) Head() string {
 // class name, taken to be the entity name upper-cased, and the attribute
 // upper-cased).
 func (s Preset) Prefix(attr string) string {
-	lib, _, _ := ParsePreset(s.Preset)
+	lib, _, _ := ParsePreset(s.Schema.Preset)
 	if lib == LibTypeDORM {
 		return s.Head() + strings.ToUpper(attr) + "#"
 	}
@@ -104,7 +104,7 @@ func (s Preset) UniqueAttrs(keys []string, accountAttrs []string) []string {
 		if !ok || attr == "" {
 			continue
 		}
-		if strings.HasPrefix(s.Preset, LibTypeDORM+":") {
+		if strings.HasPrefix(s.Schema.Preset, LibTypeDORM+":") {
 			i := slices.IndexFunc(accountAttrs, func(a string) bool { return strings.ToUpper(a) == attr })
 			if i < 0 {
 				continue
@@ -122,10 +122,10 @@ func (s Preset) UniqueAttrs(keys []string, accountAttrs []string) []string {
 // OneTable's older spelling (User:, _Unique:User:) and their sort key
 // (_unique:); none for another library.
 func (s Preset) OlderUniqueItems() (heads []string, sk string) {
-	if lib, _, _ := ParsePreset(s.Preset); lib != LibOneTable {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib != LibOneTable {
 		return nil, ""
 	}
-	return s.olderHeads(), oneTableOlderSK
+	return s.Schema.olderHeads(), oneTableOlderSK
 }
 
 // ReadSpelling counts the model's unique items in each spelling among
@@ -135,22 +135,22 @@ func (s Preset) OlderUniqueItems() (heads []string, sk string) {
 // otherwise. It says what it saw; "" for a schema with one spelling.
 func (s Preset) ReadSpelling(keys []string) string {
 	olderHeads, olderSK := s.OlderUniqueItems()
-	if !s.hasAltSpelling() || len(olderHeads) == 0 {
+	if !s.Schema.hasAltSpelling() || len(olderHeads) == 0 {
 		return ""
 	}
-	_, name, _ := ParsePreset(s.Preset)
+	_, name, _ := ParsePreset(s.Schema.Preset)
 	n := countSpellings(keys, name, olderHeads)
-	if n.olderHead != s.olderHead() {
+	if n.olderHead != s.Schema.olderHead() {
 		_ = s.SetOlderHead(n.olderHead) // one of the heads of this preset
 	}
-	if s.LockSpelling == "" {
+	if s.Schema.LockSpelling == "" {
 		sp := SpellingNewer
 		if n.older > 0 && n.newer == 0 {
 			sp = SpellingOlder
 		}
-		s.spell(sp)
+		s.Schema.spell(sp)
 	}
-	return s.spellingNote(name, n, olderSK)
+	return s.Schema.spellingNote(name, n, olderSK)
 }
 
 // spellingCount is how many of a model's unique items are in each
@@ -217,12 +217,12 @@ func (s *Schema) spellingNote(name string, n spellingCount, olderSK string) stri
 // attribute scope, as the preset's library keys it (OneTable's
 // _unique#<scope>#User#email#<value>).
 func (s Preset) ScopeConstraint(ci int, scope string) error {
-	lib, _, err := ParsePreset(s.Preset)
+	lib, _, err := ParsePreset(s.Schema.Preset)
 	if err != nil || lib != LibOneTable {
 		return NewSchemaError(FieldScope, "goes with %s onetable:MODEL; otherwise give the scope in the prefix: %s 'ATTR=HEAD${SCOPE}TAIL'", FieldPreset, FieldConstraints)
 	}
-	c := &s.Constraints[ci]
-	sc := s.scopedConstraint(c.Attr, scope)
+	c := &s.Schema.Constraints[ci]
+	sc := s.Schema.scopedConstraint(c.Attr, scope)
 	c.Prefix, c.Scope, c.Tail, c.AltPrefix = sc.Prefix, sc.Scope, sc.Tail, "" // scoped: the newer spelling only
 	return nil
 }
@@ -232,17 +232,17 @@ func (s Preset) ScopeConstraint(ci int, scope string) error {
 // what dynamo.Store.ResolvePreset would read from the table, none when
 // nothing. A schema without a preset lacks nothing.
 func (s Preset) Unresolved() []SchemaField {
-	if s.Preset == "" {
+	if s.Schema.Preset == "" {
 		return nil
 	}
 	var missing []SchemaField
-	if s.KeysFromTable {
+	if s.Schema.KeysFromTable {
 		missing = append(missing, FieldPK, FieldSK)
 	}
-	if s.AccountSK == "" {
+	if s.Schema.AccountSK == "" {
 		missing = append(missing, FieldAccountSK)
 	}
-	if len(s.Constraints) == 0 {
+	if len(s.Schema.Constraints) == 0 {
 		missing = append(missing, FieldConstraints)
 	}
 	return missing

@@ -283,17 +283,17 @@ type KeyRef struct {
 func (s Classifier) Involved(p Problem) []KeyRef {
 	var refs []KeyRef
 	for _, id := range p.Accounts {
-		refs = append(refs, KeyRef{s.Table, s.AccountKey(id)})
+		refs = append(refs, KeyRef{s.Schema.Table, s.Schema.AccountKey(id)})
 	}
 	if p.Kind == InvalidValue {
 		if p.Lock != nil {
-			refs = append(refs, KeyRef{s.tableOr(p.LockTable), p.Lock})
+			refs = append(refs, KeyRef{s.Schema.tableOr(p.LockTable), p.Lock})
 		}
 		return refs
 	}
-	refs = append(refs, s.LockKeys(p.constraint, p.Value)...)
+	refs = append(refs, s.Schema.LockKeys(p.constraint, p.Value)...)
 	if p.Owner != "" && !slices.Contains(p.Accounts, p.Owner) {
-		refs = append(refs, KeyRef{s.Table, s.AccountKey(p.Owner)})
+		refs = append(refs, KeyRef{s.Schema.Table, s.Schema.AccountKey(p.Owner)})
 	}
 	return refs
 }
@@ -301,8 +301,8 @@ func (s Classifier) Involved(p Problem) []KeyRef {
 // LockProblem builds a problem about the lock of constraint ci for raw
 // value v, as a check would report it with no holders.
 func (s Classifier) LockProblem(kind ProblemKind, ci int, v, owner string) Problem {
-	table, key := s.lockRef(ci, v)
-	return Problem{Kind: kind, Constraint: s.Constraints[ci].Attr, Value: v, Lock: key, LockTable: table,
+	table, key := s.Schema.lockRef(ci, v)
+	return Problem{Kind: kind, Constraint: s.Schema.Constraints[ci].Attr, Value: v, Lock: key, LockTable: table,
 		Owner: owner, Accounts: []string{}, constraint: ci}
 }
 

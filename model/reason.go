@@ -53,7 +53,7 @@ func (s Classifier) attrOf(a Action) string {
 	if a.Constraint < 0 {
 		return ""
 	}
-	return s.Constraints[a.Constraint].Attr
+	return s.Schema.Constraints[a.Constraint].Attr
 }
 
 // explainTaken says who holds the value whose lock a failed to put: now
@@ -63,7 +63,7 @@ func (s Classifier) explainTaken(a Action, now Item) string {
 		return why
 	}
 	taken := s.attrOf(a) + " " + Printable(a.Value) + " is taken"
-	switch o := s.NamedOwner(now); {
+	switch o := s.Schema.NamedOwner(now); {
 	case IsClaim(o):
 		return taken + " (its lock is an orphan locktable is repairing: " + Printable(o) + "; try again)"
 	case o != "":
@@ -88,7 +88,7 @@ func (s Classifier) explainReserved(a Action, now Item) (string, bool) {
 	at := lease.At
 	why := fmt.Sprintf("%s %s is reserved until %s (%s more) by lock %s", s.attrOf(a), Printable(a.Value),
 		TTLTime(at), Until(at, c.Now), Printable(a.KeyText(s.Schema)))
-	if o := s.NamedOwner(now); o != "" {
+	if o := s.Schema.NamedOwner(now); o != "" {
 		why += " (owner " + Printable(o) + ")"
 	}
 	return why, true
@@ -100,7 +100,7 @@ func (s Classifier) explainClaimed(k string, now Item) (string, bool) {
 	if now == nil {
 		return "lock " + k + " no longer exists", true
 	}
-	if o := s.NamedOwner(now); o != "" {
+	if o := s.Schema.NamedOwner(now); o != "" {
 		return "lock " + k + " names an owner now (" + Printable(o) + "): not an ownerless orphan any more", true
 	}
 	return "", false
@@ -111,7 +111,7 @@ func (s Classifier) explainLockChanged(k string, now Item) string {
 	if now == nil {
 		return "lock " + k + " no longer exists"
 	}
-	if o := s.NamedOwner(now); o != "" {
+	if o := s.Schema.NamedOwner(now); o != "" {
 		return "lock " + k + " belongs to " + Printable(o)
 	}
 	return "lock " + k + " changed since it was loaded: it names no owner now"
@@ -188,9 +188,9 @@ func (s Classifier) AlreadyRepaired(p Plan, failed []Failure) (note string, ok b
 // effect says what an applied write left at its key, raw.
 func (s Classifier) effect(a Action) string {
 	k := a.KeyText(s.Schema)
-	owner, named := a.Item[s.OwnerAttr]
+	owner, named := a.Item[s.Schema.OwnerAttr]
 	if a.Kind == ActUpdate {
-		owner, named = a.Set[s.OwnerAttr]
+		owner, named = a.Set[s.Schema.OwnerAttr]
 	}
 	switch {
 	case a.Kind == ActDelete:

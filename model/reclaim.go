@@ -35,7 +35,7 @@ type Reclaim struct {
 // The plan's actions are the claim; Execute runs steps 2 and 3.
 func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 	ci := p.constraint
-	table, key := s.LockOf(p) // in the spelling it has
+	table, key := s.Schema.LockOf(p) // in the spelling it has
 	r := &Reclaim{Constraint: ci, Value: p.Value, Claim: claim, Resume: resume, Alt: Classifier(s).altLock(p)}
 	plan := Plan{Operation: "repair", Reclaim: r,
 		Note: "an ownerless orphan is repaired in three steps: claim the lock, look for holders of " + Printable(p.Value) +
@@ -46,8 +46,8 @@ func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 		plan.Note = "an interrupted repair left its claim on this lock: look for holders again, then delete it or give it back"
 	} else {
 		plan.Actions = []Action{{Kind: ActUpdate, Role: RoleClaimLock, Table: table, Key: key, Constraint: ci, Value: p.Value,
-			Set: map[string]Value{s.OwnerAttr: S(claim)}, Account: claim,
-			Conds: []Cond{{Kind: CondExists, Attr: s.LockPK(ci)}, {Kind: CondEquals, Attr: s.OwnerAttr, Absent: true}}}}
+			Set: map[string]Value{s.Schema.OwnerAttr: S(claim)}, Account: claim,
+			Conds: []Cond{{Kind: CondExists, Attr: s.Schema.LockPK(ci)}, {Kind: CondEquals, Attr: s.Schema.OwnerAttr, Absent: true}}}}
 	}
 	plan.Keys = []string{plan.Actions[0].KeyText(s.Schema)}
 	return s.finish(plan)
@@ -56,15 +56,15 @@ func (s Planner) Reclaim(p Problem, claim string, resume bool) (Plan, error) {
 // DeleteClaimed is step 3 of a reclaim when nobody holds the value: delete
 // the lock if it still carries the claim.
 func (s Planner) DeleteClaimed(r Reclaim) Action {
-	table, key := s.LockKeyAs(r.Constraint, r.Value, r.Alt)
+	table, key := s.Schema.LockKeyAs(r.Constraint, r.Value, r.Alt)
 	return Action{Kind: ActDelete, Role: RoleOrphanLock, Table: table, Key: key, Constraint: r.Constraint, Value: r.Value,
-		Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
+		Conds: []Cond{{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: S(r.Claim)}}}
 }
 
 // GiveBack is step 3 of a reclaim when someone holds the value: remove the
 // claim, leaving the lock as it was, if the claim is still there.
 func (s Planner) GiveBack(r Reclaim) Action {
-	table, key := s.LockKeyAs(r.Constraint, r.Value, r.Alt)
+	table, key := s.Schema.LockKeyAs(r.Constraint, r.Value, r.Alt)
 	return Action{Kind: ActUpdate, Role: RoleGiveBack, Table: table, Key: key, Constraint: r.Constraint, Value: r.Value,
-		Remove: []string{s.OwnerAttr}, Conds: []Cond{{Kind: CondEquals, Attr: s.OwnerAttr, Value: S(r.Claim)}}}
+		Remove: []string{s.Schema.OwnerAttr}, Conds: []Cond{{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: S(r.Claim)}}}
 }

@@ -49,16 +49,16 @@ const OlderMark = "_Unique:"
 // SetOlderHead makes head (User: or _Unique:User:) what the older unique
 // keys start with, in every constraint that has the older spelling.
 func (s Preset) SetOlderHead(head string) error {
-	lib, name, _ := ParsePreset(s.Preset)
+	lib, name, _ := ParsePreset(s.Schema.Preset)
 	if lib != LibOneTable {
 		return NewSchemaError(FieldOlderHead, "goes with %s onetable:MODEL", FieldPreset)
 	}
 	if head != name+":" && head != OlderMark+name+":" {
 		return NewSchemaError(FieldOlderHead, "%q: want %s: or %s%s:", head, name, OlderMark, name)
 	}
-	for i := range s.Constraints {
-		c := &s.Constraints[i]
-		old, now := s.olderPrefix(c.Attr), head+c.Attr+":"
+	for i := range s.Schema.Constraints {
+		c := &s.Schema.Constraints[i]
+		old, now := s.Schema.olderPrefix(c.Attr), head+c.Attr+":"
 		switch {
 		case c.AltPrefix == "":
 		case c.Prefix == old:
@@ -67,9 +67,9 @@ func (s Preset) SetOlderHead(head string) error {
 			c.AltPrefix = now
 		}
 	}
-	s.OlderHead = head
+	s.Schema.OlderHead = head
 	if head == name+":" {
-		s.OlderHead = ""
+		s.Schema.OlderHead = ""
 	}
 	return nil
 }
@@ -79,9 +79,9 @@ func (s Preset) SetOlderHead(head string) error {
 // in, with the other one recognised beside it.
 func (s Preset) Unique(attr string) Constraint {
 	c := Constraint{Attr: attr, Prefix: s.Prefix(attr), Normalize: NormalizeNone}
-	if lib, _, _ := ParsePreset(s.Preset); lib == LibOneTable {
-		c.AltPrefix = s.olderPrefix(attr)
-		if s.LockSpelling == SpellingOlder {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib == LibOneTable {
+		c.AltPrefix = s.Schema.olderPrefix(attr)
+		if s.Schema.LockSpelling == SpellingOlder {
 			c.Prefix, c.AltPrefix = c.AltPrefix, c.Prefix
 		}
 	}
@@ -99,13 +99,13 @@ func (s Preset) Derived(c Constraint) bool {
 // new locks are written in, the other the one recognised beside it: a
 // OneTable table keeps the spelling its writer uses.
 func (s Preset) SetLockSpelling(sp string) error {
-	if lib, _, _ := ParsePreset(s.Preset); lib != LibOneTable {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib != LibOneTable {
 		return NewSchemaError(FieldLockSpelling, "goes with %s onetable:MODEL, whose older releases spelled unique items otherwise", FieldPreset)
 	}
 	if sp != SpellingNewer && sp != SpellingOlder {
 		return NewSchemaError(FieldLockSpelling, "%q: want %s (_unique#MODEL#ATTR#VALUE) or %s (MODEL:ATTR:VALUE, OneTable before 1.8)", sp, SpellingNewer, SpellingOlder)
 	}
-	s.spell(sp)
+	s.Schema.spell(sp)
 	return nil
 }
 
@@ -136,7 +136,9 @@ func (s *Schema) hasAltSpelling() bool {
 
 // SpellingUnread reports whether the spelling new locks are written in is
 // still to be read from the table: a preset with two, none given.
-func (s Preset) SpellingUnread() bool { return s.LockSpelling == "" && s.hasAltSpelling() }
+func (s Preset) SpellingUnread() bool {
+	return s.Schema.LockSpelling == "" && s.Schema.hasAltSpelling()
+}
 
 // LockKeyAs is LockKey in the spelling a lock has: the constraint's other
 // one (AltPrefix, AltLockSK) when alt.
@@ -193,10 +195,10 @@ func (s *Schema) Spelled(p Problem, alt bool) Problem {
 
 // altLock reports whether p's lock is in its constraint's other spelling.
 func (s Classifier) altLock(p Problem) bool {
-	if p.Lock == nil || s.Constraints[p.constraint].AltPrefix == "" {
+	if p.Lock == nil || s.Schema.Constraints[p.constraint].AltPrefix == "" {
 		return false
 	}
-	return s.Classify(s.tableOr(p.LockTable), KeyItem(p.Lock)).Alt
+	return s.Classify(s.Schema.tableOr(p.LockTable), KeyItem(p.Lock)).Alt
 }
 
 // FindLock finds the lock of value v of constraint ci with lockAt, in
@@ -205,7 +207,7 @@ func (s Classifier) altLock(p Problem) bool {
 // leftover of the writer's upgrade that blocks nothing the writer would
 // take); once that one is gone, the other is.
 func (s Classifier) FindLock(ci int, v string, lockAt func(KeyRef) (Item, bool)) (lock Item, alt, found bool) {
-	for i, ref := range s.LockKeys(ci, v) {
+	for i, ref := range s.Schema.LockKeys(ci, v) {
 		if lock, ok := lockAt(ref); ok {
 			return lock, i > 0, true
 		}
@@ -218,10 +220,10 @@ func (s Classifier) FindLock(ci int, v string, lockAt func(KeyRef) (Item, bool))
 // spelling either (or an expired one, as the put's own guard takes over):
 // that lock would make the value taken.
 func (s Planner) altFree(ci int, v string) (Action, bool) {
-	if s.Constraints[ci].AltPrefix == "" {
+	if s.Schema.Constraints[ci].AltPrefix == "" {
 		return Action{}, false
 	}
-	table, key := s.LockKeyAs(ci, v, true)
+	table, key := s.Schema.LockKeyAs(ci, v, true)
 	return Action{Kind: ActCheck, Role: RoleNoAltLock, Table: table, Key: key, Constraint: ci, Value: v,
 		Conds: []Cond{s.freeLock(ci)}}, true
 }

@@ -104,9 +104,9 @@ func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
 	case EntryLock:
 		a.Constraint, a.Value, a.Account = e.Constraint, e.Value, e.Owner
 	}
-	pk := s.PK
+	pk := s.Schema.PK
 	if a.Constraint >= 0 {
-		pk = s.LockPK(a.Constraint)
+		pk = s.Schema.LockPK(a.Constraint)
 	}
 	switch {
 	case it.Before == nil && it.After == nil:
@@ -134,8 +134,8 @@ func (s Planner) restore(it UndoItem, now Item) (Action, bool) {
 // naming no owner, as it was before the claim.
 func (s Planner) putBack(a Action, kind EntryKind, before Item, pk string) Action {
 	a.Kind, a.Item = ActPut, maps.Clone(before)
-	if o, ok := a.Item[s.OwnerAttr]; kind == EntryLock && ok && o.Kind == KindS && IsClaim(o.S) {
-		delete(a.Item, s.OwnerAttr)
+	if o, ok := a.Item[s.Schema.OwnerAttr]; kind == EntryLock && ok && o.Kind == KindS && IsClaim(o.S) {
+		delete(a.Item, s.Schema.OwnerAttr)
 		a.Account = ""
 	}
 	a.Conds = []Cond{{Kind: CondNotExists, Attr: pk}}

@@ -89,9 +89,9 @@ func (a AccountView) Duplicate() bool {
 // each spelling they may have.
 func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 	var refs []KeyRef
-	for ci := range s.Constraints {
-		if h, v := s.Held(ci, it); h == HoldsValue {
-			refs = append(refs, s.LockKeys(ci, v)...)
+	for ci := range s.Schema.Constraints {
+		if h, v := s.Schema.Held(ci, it); h == HoldsValue {
+			refs = append(refs, s.Schema.LockKeys(ci, v)...)
 		}
 	}
 	return refs
@@ -104,13 +104,13 @@ func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 // holds value v of constraint ci.
 func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool, now int64) AccountView {
 	id := ""
-	if pk, ok := it[s.PK]; ok {
+	if pk, ok := it[s.Schema.PK]; ok {
 		id = pk.S
 	}
-	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Constraints)), Now: now}
-	for ci := range s.Constraints {
+	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Schema.Constraints)), Now: now}
+	for ci := range s.Schema.Constraints {
 		l := LockView{Constraint: ci, Status: LockNone}
-		switch h, v := s.Held(ci, it); h {
+		switch h, v := s.Schema.Held(ci, it); h {
 		case HoldsInvalid:
 			l.Status = LockInvalid
 		case HoldsValue:
@@ -122,9 +122,9 @@ func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(
 			}
 			l.Item, l.Alt = lock, alt
 			e := s.lockEntry(ci, v, lock)
-			lease := ReadLease(lock, s.LockTTLAttr(ci))
+			lease := ReadLease(lock, s.Schema.LockTTLAttr(ci))
 			l.Owner, l.ExpiresAt = e.Owner, lease.ExpiresAt()
-			l.Status = s.lockStatus(e, id, lease, ReadLease(it, s.TTLAttr), now, holds)
+			l.Status = s.lockStatus(e, id, lease, ReadLease(it, s.Schema.TTLAttr), now, holds)
 		}
 		a.Locks[ci] = l
 	}
