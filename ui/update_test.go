@@ -16,7 +16,9 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	d := newDriver(t, Options{Store: store}, 100, 30)
-	d.until("the first page", func(m *Model) bool { return !m.views.accounts.Loading() && m.views.accounts.Count() > 0 })
+	d.until("the first page", func(m *Model) bool {
+		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Count() > 0
+	})
 	d.wantRows(
 		"ACCT#a1 email=ada@x.io username=ada",
 		"└ UNIQ#EMAIL#ada@x.io owner ACCT#a1",
@@ -304,19 +306,21 @@ func TestGLoadsToTheEnd(t *testing.T) {
 	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
 	d.ready()
 	first := d.m.views.accounts.Count()
-	if first >= 400 || d.m.views.accounts.Done() {
+	if first >= 400 || d.m.views.accounts.Pager().Paging().Done() {
 		t.Fatalf("the first page holds %d of 400 accounts: the test needs more than one page", first)
 	}
 	if !strings.Contains(d.screen(), "accounts loaded, more below") {
 		t.Errorf("status does not say more are below:\n%s", d.screen())
 	}
 	d.press("G")
-	d.until("every page", func(m *Model) bool { return m.views.accounts.Done() && !m.views.accounts.Loading() })
+	d.until("every page", func(m *Model) bool {
+		return m.views.accounts.Pager().Paging().Done() && !m.views.accounts.Pager().Paging().Loading()
+	})
 	d.settle()
 	if n := d.m.views.accounts.Count(); n != 400 {
 		t.Fatalf("%d accounts after G, want 400", n)
 	}
-	if c, n := d.m.views.accounts.Cursor(), d.m.views.accounts.Len(); c != n-1 {
+	if c, n := d.m.views.accounts.Pager().Cursor(), d.m.views.accounts.Pager().Len(); c != n-1 {
 		t.Errorf("cursor %d after G, want the last row %d", c, n-1)
 	}
 	if got := fields(d.selected()); !strings.HasPrefix(got, "▸ └ UNIQ#HANDLE#") {
@@ -326,8 +330,8 @@ func TestGLoadsToTheEnd(t *testing.T) {
 		t.Errorf("status:\n%s", d.screen())
 	}
 	d.press("g")
-	if d.m.views.accounts.Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
-		t.Errorf("g: cursor %d", d.m.views.accounts.Cursor())
+	if d.m.views.accounts.Pager().Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
+		t.Errorf("g: cursor %d", d.m.views.accounts.Pager().Cursor())
 	}
 }
 
@@ -344,7 +348,7 @@ func TestReload(t *testing.T) {
 	}
 	d.press("j", "j", "r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.views.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") == 2
+		return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil && store.Calls("Check") == 2
 	})
 	d.settle()
 	d.wantRows("ACCT#b3 email=bea@x.io username=bea problem", "└ UNIQ#EMAIL#bea@x.io owner ACCT#b3 ok", "└ UNIQ#HANDLE#bea expected, not found missing")

@@ -39,10 +39,10 @@ func (t *table) read(_ context.Context, from backend.Cursor, want int) (pager.Pa
 // keeps what it read in its own form.
 type look struct{}
 
-func (look) Keep(name string) string          { return strings.ToUpper(name) }
-func (look) Cells(name string) rows.Cells     { return rows.Cells{Key: name, Status: "ok"} }
-func (look) Match(name string, q string) bool { return browser.Contains(name, q) }
-func (look) Empty() string                    { return "no names" }
+func (look) Keep(dst []string, name string) []string { return append(dst, strings.ToUpper(name)) }
+func (look) Cells(name string) rows.Cells            { return rows.Cells{Key: name, Status: "ok"} }
+func (look) Match(name string, q string) bool        { return browser.Contains(name, q) }
+func (look) Empty() string                           { return "no names" }
 
 func names(n int) *table {
 	t := &table{}
@@ -83,8 +83,8 @@ func TestReadsOnceShownAndAhead(t *testing.T) {
 		t.Fatal("read before it was shown")
 	}
 	m = run(m, m.Show())
-	if m.Count() != 6 || m.Done() || !strings.Contains(view(m), "NAME00") {
-		t.Fatalf("first page: %d rows, done %v:\n%s", m.Count(), m.Done(), view(m))
+	if m.Count() != 6 || m.Paging().Done() || !strings.Contains(view(m), "NAME00") {
+		t.Fatalf("first page: %d rows, done %v:\n%s", m.Count(), m.Paging().Done(), view(m))
 	}
 	var cmd tea.Cmd
 	for range 3 {
@@ -111,8 +111,8 @@ func TestAnswerBeforeReloadDropped(t *testing.T) {
 		t.Fatalf("an answer from before the reload was kept: %d rows", m.Count())
 	}
 	m = run(m, reload)
-	if m.Count() != 3 || !m.Done() {
-		t.Errorf("the reload's page: %d rows, done %v", m.Count(), m.Done())
+	if m.Count() != 3 || !m.Paging().Done() {
+		t.Errorf("the reload's page: %d rows, done %v", m.Count(), m.Paging().Done())
 	}
 }
 
@@ -129,16 +129,16 @@ func TestFailedPageStopsReading(t *testing.T) {
 		m, cmd = m.Update(down)
 		m = run(m, cmd)
 	}
-	if m.Err() == nil || m.Stale() != nil || m.Count() != 6 {
-		t.Fatalf("err %v, stale %v, %d rows; want the error, not stale, 6", m.Err(), m.Stale(), m.Count())
+	if m.Paging().Err() == nil || m.Stale() != nil || m.Count() != 6 {
+		t.Fatalf("err %v, stale %v, %d rows; want the error, not stale, 6", m.Paging().Err(), m.Stale(), m.Count())
 	}
 	if tb.reads != 2 {
 		t.Errorf("%d reads, want 2: the first page, and the failed one once, not again until Retry", tb.reads)
 	}
 	tb.err = nil
 	m = run(m, m.Retry())
-	if m.Err() != nil || m.Count() != 12 {
-		t.Errorf("after Retry: err %v, %d rows; want 12", m.Err(), m.Count())
+	if m.Paging().Err() != nil || m.Count() != 12 {
+		t.Errorf("after Retry: err %v, %d rows; want 12", m.Paging().Err(), m.Count())
 	}
 	if m.Retry() != nil {
 		t.Error("Retry with nothing failed reads")
@@ -187,8 +187,8 @@ func TestBottomFollowsTheEnd(t *testing.T) {
 	for cmd != nil {
 		m, cmd = m.Update(cmd())
 	}
-	if got, ok := m.Selected(); !ok || got != "NAME29" || !m.Done() {
-		t.Errorf("after G: %q selected, done %v; want the last, NAME29", got, m.Done())
+	if got, ok := m.Selected(); !ok || got != "NAME29" || !m.Paging().Done() {
+		t.Errorf("after G: %q selected, done %v; want the last, NAME29", got, m.Paging().Done())
 	}
 }
 
