@@ -170,13 +170,13 @@ func (m Model) onLookup(msg tea.Msg) (Model, tea.Cmd) {
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
 		m.layers.search, cmd = m.layers.search.Update(msg)
 	case detail.OpenMsg:
-		if !m.layers.write.Open() {
+		if !m.dialogOver(layerDetail) {
 			m.layers.shownRef = msg.Read
 			m.layers.detail, cmd = m.layers.detail.Open(msg)
 			m.help.open = m.help.open && !m.layers.detail.Shown()
 		}
 	case detail.ItemMsg:
-		if !m.layers.write.Open() {
+		if !m.dialogOver(layerDetail) {
 			m.layers.detail, cmd = m.layers.detail.Update(msg)
 		}
 	case copyItemMsg:

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/detail"
 )
 
 // TestFirstPageInterleavesLocks: each account row is followed by one row
@@ -423,5 +426,24 @@ func TestErrorsRetryAndHideCredentials(t *testing.T) {
 	d.press("r")
 	if d.rowIndex("ACCT#a1 email=ada@x.io") < 0 || strings.Contains(d.screen(), "error:") {
 		t.Errorf("r did not retry:\n%s", d.screen())
+	}
+}
+
+// TestDetailReadUnderTheDialogIsDropped: a detail asked for before the
+// write dialog opened (enter, then e at once) comes after it, and is not
+// opened under the dialog, which keeps the keys.
+func TestDetailReadUnderTheDialogIsDropped(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d.ready()
+	d.selectRow("ACCT#a1")
+	d.press("e")
+	if !d.m.layers.write.Open() {
+		t.Fatalf("e opened no form:\n%s", d.screen())
+	}
+	d.send(detail.OpenMsg{Title: "account ACCT#a1", Render: func(model.Item) []string { return []string{"late"} }})
+	d.settle()
+	if d.m.layers.detail.Shown() || !d.m.layers.write.Open() || d.m.top(layerSearch) != layerWrite {
+		t.Errorf("a late detail: shown %v, dialog open %v; want the dialog alone on top\n%s", d.m.layers.detail.Shown(), d.m.layers.write.Open(), d.screen())
 	}
 }
