@@ -239,3 +239,73 @@ func TestFilterAndSeek(t *testing.T) {
 		t.Errorf("seek selected %q, want NAME07", got)
 	}
 }
+
+// TestNothingSaidBeforeTheFirstPage: shown, before its first page is
+// read, a pager says nothing yet (the status says loading), not "none so
+// far": none was read.
+func TestNothingSaidBeforeTheFirstPage(t *testing.T) {
+	m := newPager(names(20))
+	cmd := m.Show()
+	if v := view(m); strings.Contains(v, "no names") {
+		t.Errorf("before the first page: %q", v)
+	}
+	if m = run(m, cmd); !strings.Contains(view(m), "NAME00") {
+		t.Errorf("after it: %q", view(m))
+	}
+}
+
+// TestHeadStaysOnTop: rows a view sets on top of those read stay there as
+// pages come and a reload replaces the rows read; the row selected stays
+// selected as the head grows, and a filter judges the head again when it
+// changes.
+func TestHeadStaysOnTop(t *testing.T) {
+	tb := names(20)
+	m := newPager(tb)
+	m = run(m, m.Show())
+	m, _ = m.Update(down)
+	m.SetHead([]string{"PINNED-A"})
+	if got, _ := m.Selected(); got != "NAME01" || m.Len() != 1+m.Count() {
+		t.Fatalf("a head set: %q selected, %d rows for %d read; want NAME01, one more", got, m.Len(), m.Count())
+	}
+	m.SetHead([]string{"PINNED-A", "PINNED-B"})
+	if got, _ := m.Selected(); got != "NAME01" {
+		t.Errorf("the head grew: %q selected, want NAME01 still", got)
+	}
+	m.SetCursor(0)
+	m = run(m, m.Reload())
+	if got, _ := m.Selected(); got != "PINNED-A" || m.Count() != 6 {
+		t.Errorf("reloaded: %q selected, %d read; want the head's row kept selected, 6", got, m.Count())
+	}
+	m.SetFilter("pinned-b")
+	if kept, _ := m.Matched(); kept != 1 {
+		t.Fatalf("the filter kept %d rows, want the head's one", kept)
+	}
+	m.SetHead([]string{"PINNED-C"})
+	if kept, _ := m.Matched(); kept != 0 {
+		t.Errorf("a head set anew: the filter kept %d rows, want none", kept)
+	}
+}
+
+// TestMoreReadsOnNow: More reads the next page however many rows are
+// below the selection (a view looking further down), but not while one is
+// read, nor after a failed read.
+func TestMoreReadsOnNow(t *testing.T) {
+	tb := names(20)
+	m := newPager(tb)
+	m = run(m, m.Show())
+	if m.Prefetch() != nil {
+		t.Fatal("a prefetch with a few screens loaded")
+	}
+	cmd := m.More()
+	if cmd == nil || m.More() != nil {
+		t.Fatalf("More: %v; again while reading: want none", cmd != nil)
+	}
+	if m = run(m, cmd); m.Count() != 12 {
+		t.Errorf("after More: %d read, want 12", m.Count())
+	}
+	tb.err = errors.New("throttled")
+	m = run(m, m.More())
+	if m.More() != nil {
+		t.Error("More after a failed read, before Retry")
+	}
+}
