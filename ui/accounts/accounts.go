@@ -510,7 +510,7 @@ func (m Model) Status() string {
 	case m.pager.Paging().Loading():
 		return "loading " + m.src.many + "…"
 	}
-	return m.pager.Status(m.src.many + " loaded")
+	return m.pager.Status(m.src.loaded)
 }
 
 // one is what an item of the account table is called: account, or record.

@@ -55,6 +55,7 @@ type source struct {
 	r       *rows.Renderer
 	items   *items.Cache
 	many    string         // accounts, or records: the items of the account table
+	loaded  string         // "accounts loaded", for the status (asked every frame)
 	main    []string       // the keys of the accounts paged in, in order
 	index   map[string]int // account id -> index in main
 	orphans []model.Problem
@@ -94,7 +95,7 @@ func sameLock(p, q model.Problem) bool {
 
 func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, items: c, many: many, index: map[string]int{}, unpin: unpin}
+	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin}
 }
 
 // id is the key of the account a row refers to.

@@ -85,7 +85,7 @@ type Model[P any, R comparable] struct {
 	ctx    context.Context
 	read   Read[P]
 	r      *rows.Renderer
-	km     browser.KeyMap
+	bottom key.Binding // the list's key to its last row (followEnd)
 	src    *source[P, R]
 	list   browser.Model
 	paging Paging
@@ -102,7 +102,7 @@ func New[P any, R comparable](ctx context.Context, read Read[P], look Look[P, R]
 	src.counter, _ = look.(Counter)
 	src.texts, _ = look.(Texts[R])
 	src.changes, _ = look.(browser.Appending)
-	return Model[P, R]{ctx: ctx, read: read, r: r, km: km, src: src, list: browser.New(km, src)}
+	return Model[P, R]{ctx: ctx, read: read, r: r, bottom: km.Bottom, src: src, list: browser.New(km, src)}
 }
 
 // Open shows the pager and asks for its first page at once, whatever its
@@ -198,7 +198,7 @@ func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 		m.Take(msg)
 	case tea.KeyPressMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd = key.Matches(msg, m.km.Bottom)
+		m.followEnd = key.Matches(msg, m.bottom)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
 		m.followEnd = false
