@@ -103,7 +103,7 @@ func TestDeleteConfirmsAHostileKey(t *testing.T) {
 	if got := strings.TrimSpace(string(exit)); got != "EXIT=0" {
 		t.Fatalf("typing %s back: %s", shown, got)
 	}
-	if _, found, err := store.Account(context.Background(), id); err != nil || found {
+	if _, found, err := store.Pages.Account(context.Background(), id); err != nil || found {
 		t.Fatalf("%s is still in the table (%v)", shown, err)
 	}
 }

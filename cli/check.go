@@ -120,13 +120,13 @@ func (a *app) runCheck(ctx context.Context, f checkFlags, parts []string) error 
 	if f.merge {
 		census, err = readParts(&store.Schema, parts, int64(f.maxMemory))
 	} else {
-		census, err = store.Census(ctx, 0, store.Segments, progressLine(p))
+		census, err = store.Checker.Census(ctx, 0, store.Segments, progressLine(p))
 	}
 	if err != nil {
 		p.done()
 		return err
 	}
-	report, err := store.Confirm(ctx, census, progressLine(p))
+	report, err := store.Checker.Confirm(ctx, census, progressLine(p))
 	p.done()
 	if err != nil {
 		return err
@@ -142,7 +142,7 @@ func (a *app) checkPart(ctx context.Context, store *dynamo.Store, f checkFlags, 
 	if err != nil {
 		return err
 	}
-	census, err := store.Census(ctx, from, to, progressLine(p))
+	census, err := store.Checker.Census(ctx, from, to, progressLine(p))
 	defer census.Close() // its spill files, if any, also on an error or an interrupt
 	p.done()
 	if err != nil {
@@ -322,11 +322,7 @@ func writeReport(w io.Writer, r model.Report) error {
 func problemLine(p model.Problem) string {
 	parts := []string{fmt.Sprintf("%-16s %s %s", p.Kind, p.Constraint, quote(p.Value))}
 	if p.Lock != nil {
-		var pairs []string
-		for _, k := range slices.Sorted(maps.Keys(p.Lock)) {
-			pairs = append(pairs, k+"="+p.Lock[k])
-		}
-		lock := strings.Join(pairs, ",")
+		lock := keyPairs(p.Lock)
 		if p.LockTable != "" {
 			lock = p.LockTable + ":" + lock
 		}
@@ -343,6 +339,15 @@ func problemLine(p model.Problem) string {
 		parts = append(parts, "accounts "+strings.Join(held, ","))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// keyPairs is a key as its sorted NAME=VALUE pairs, joined by commas.
+func keyPairs(key map[string]string) string {
+	var pairs []string
+	for _, k := range slices.Sorted(maps.Keys(key)) {
+		pairs = append(pairs, k+"="+key[k])
+	}
+	return strings.Join(pairs, ",")
 }
 
 // quote makes a table value printable, quoted (model.Quote) when it is

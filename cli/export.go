@@ -97,7 +97,7 @@ func (a *app) checkExport(ctx context.Context, s model.Schema, f exportFlags, ma
 	defer census.Close()
 	var report model.Report
 	if f.confirm {
-		report, err = store.Confirm(ctx, census, progressLine(p))
+		report, err = store.Checker.Confirm(ctx, census, progressLine(p))
 		p.done()
 	} else {
 		var ps []model.Problem

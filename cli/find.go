@@ -67,7 +67,7 @@ to list every holder of a duplicate. It says what it tried on stderr.`,
 			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				o.Progress = func(what string, n int64) { fmt.Fprintf(a.stderr, "\r%s: %d items read", what, n) }
 			}
-			found, err := store.Find(cmd.Context(), args[0], o)
+			found, err := store.Lookup.Find(cmd.Context(), args[0], o)
 			if o.Progress != nil {
 				fmt.Fprint(a.stderr, "\r\x1b[K")
 			}

@@ -125,7 +125,7 @@ func (a *app) race(ctx context.Context, r raceRun) error {
 	out.Racers, out.Committed = raceResults(results, errs)
 	// Before the cleanup, which would delete the evidence: a racer
 	// reported cancelled must have written nothing.
-	out.Violations, err = writes.RaceViolations(ctx, store, &store.Schema, txs, results)
+	out.Violations, err = writes.RaceViolations(ctx, store.Pages, &store.Schema, txs, results)
 	if !r.keep {
 		out.Cleanup = append(out.Cleanup, a.deleteRacers(ctx, flow, ids)...)
 	}

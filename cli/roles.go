@@ -16,11 +16,13 @@ import (
 
 // The terminal UI and the write flow read and write through the roles of
 // *dynamo.Store, speaking package backend's values; they do not import
-// dynamo. Each interface a consumer declares is one role: the UI as a
-// whole takes the Store, which plays them all.
+// dynamo. Each interface a consumer declares is one role, and each is
+// handed the role alone (uiRoles, store.Writer to writes.Flow).
 var (
-	_ ui.Backend = (*dynamo.Store)(nil)
-	_ ui.Store   = (*dynamo.Store)(nil)
+	_ ui.Store       = (*dynamo.Store)(nil)
+	_ ui.TableLister = (*dynamo.Store)(nil)
+	_ ui.FirstPager  = (*dynamo.Pages)(nil)
+	_ ui.Pages       = (*dynamo.Pages)(nil)
 
 	_ accounts.Backend = (*dynamo.Pages)(nil)
 	_ locks.Backend    = (*dynamo.Pages)(nil)
@@ -36,3 +38,9 @@ var (
 	_ writes.Store  = (*dynamo.Writer)(nil)
 	_ write.Backend = (*dynamo.Writer)(nil)
 )
+
+// uiRoles hands the terminal UI each role of store.
+func uiRoles(store *dynamo.Store) ui.Roles {
+	return ui.Roles{Pages: store.Pages, Check: store.Checker, Lookup: store.Lookup, Writer: store.Writer,
+		Tables: store, Writable: store.Writable()}
+}

@@ -60,7 +60,10 @@ type app struct {
 	shown  bool
 	failed string
 
-	cmd     *cobra.Command // the root, for its flag set
+	cmd *cobra.Command // the root, for its flag set
+	// conn is the connection the store's client was built from (backend),
+	// which builds the streams client too (watch).
+	conn    *dynamo.Connection
 	closers []func()
 	// undo is the undo journal beside the audit log, once openAudit
 	// opened it (nil when the audit log is not a regular file).
@@ -182,7 +185,7 @@ says where each value came from.`,
 	a.schemaFlags.register(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	root.AddGroup(commandGroups...)
-	root.AddCommand(a.checkCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
+	root.AddCommand(a.checkCommand(), a.watchCommand(), a.findCommand(), a.initCommand(), a.seedCommand())
 	root.AddCommand(a.writeCommands()...)
 	root.AddCommand(a.raceCommand())
 	root.AddCommand(a.undoCommand())
@@ -281,11 +284,12 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 			s = demoTTL(s)
 		}
 	}
-	client, ep, err := dynamo.NewClient(ctx, opts)
+	conn, err := dynamo.Connect(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	store := dynamo.NewStore(client, ep, s, a.clock)
+	a.conn = conn
+	store := dynamo.NewStore(conn.DynamoDB(), conn.Endpoint(), s, a.clock)
 	if s.Preset != "" {
 		// A preset's table is named by the application, seldom
 		// "accounts": when --table is not given, the endpoint's only

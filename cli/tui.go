@@ -51,7 +51,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	// The first page holds the accounts that fill the terminal.
 	_, height, _ := term.GetSize(int(os.Stdout.Fd()))
 	open := ui.OpenOptions{Constraints: len(store.Schema.Constraints), AccountsIndex: a.accountsIndex, Probe: store.Writable(), Height: height}
-	opened, err := ui.Open(ctx, store, open)
+	opened, err := ui.Open(ctx, store, store.Pages, open)
 	if err != nil {
 		// No table given and the default one is not there: pick one.
 		if !dynamo.IsTableNotFound(err) || a.cmd.PersistentFlags().Changed("table") || a.from("table") != "" {
@@ -62,7 +62,7 @@ func (a *app) runTUI(ctx context.Context) error {
 			return perr
 		}
 		store.Schema.Table = table
-		if opened, err = ui.Open(ctx, store, open); err != nil {
+		if opened, err = ui.Open(ctx, store, store.Pages, open); err != nil {
 			return err
 		}
 	}
@@ -86,7 +86,7 @@ func (a *app) runTUI(ctx context.Context) error {
 			return replayMistake(ctx, store, kind)
 		}
 	}
-	m := ui.New(ctx, ui.Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint,
+	m := ui.New(ctx, ui.Options{Roles: uiRoles(store), Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
 		Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
 	return a.runUI(ctx, m, <-colors)

@@ -105,10 +105,10 @@ func TestUndoRepairPutsTheLockBack(t *testing.T) {
 	w := newWriteEnv(t)
 	ctx := context.Background()
 	// An orphan naming an owner, and a missing lock.
-	if err := w.store.PutUnguarded(ctx, w.table, model.Item{"PK": model.S("UNIQ#EMAIL#gone@x.io"), "SK": model.S("LOCK"), "owner": model.S("ACCT#gone")}); err != nil {
+	if err := w.store.Seeder.PutUnguarded(ctx, w.table, model.Item{"PK": model.S("UNIQ#EMAIL#gone@x.io"), "SK": model.S("LOCK"), "owner": model.S("ACCT#gone")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.store.PutUnguarded(ctx, w.table, model.Item{"PK": model.S("ACCT#c3"), "SK": model.S("PROFILE"), "email": model.S("c@x.io")}); err != nil {
+	if err := w.store.Seeder.PutUnguarded(ctx, w.table, model.Item{"PK": model.S("ACCT#c3"), "SK": model.S("PROFILE"), "email": model.S("c@x.io")}); err != nil {
 		t.Fatal(err)
 	}
 	before := w.snapshot()
@@ -161,7 +161,7 @@ func TestUndoRefusesWhatItCannotUndo(t *testing.T) {
 func TestUndoOfAReclaimPutsTheOwnerlessLockBack(t *testing.T) {
 	t.Parallel()
 	w := newWriteEnv(t)
-	if err := w.store.PutUnguarded(context.Background(), w.table, model.Item{"PK": model.S("UNIQ#HANDLE#ghost"), "SK": model.S("LOCK")}); err != nil {
+	if err := w.store.Seeder.PutUnguarded(context.Background(), w.table, model.Item{"PK": model.S("UNIQ#HANDLE#ghost"), "SK": model.S("LOCK")}); err != nil {
 		t.Fatal(err)
 	}
 	before := w.snapshot()

@@ -161,7 +161,7 @@ func (a *app) writeCommands() []*cobra.Command {
 					return nil, usageErr("--constraint %q: not a unique attribute", constraint)
 				}
 				p := newProgress(a.stderr)
-				report, err := s.Check(ctx, progressLine(p))
+				report, err := s.Checker.Check(ctx, progressLine(p))
 				p.done()
 				if err != nil {
 					return nil, err

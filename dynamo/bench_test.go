@@ -58,7 +58,7 @@ func BenchmarkCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		phase, since := model.PhaseScan, start
-		r, err := store.Check(ctx, func(p model.CheckProgress) {
+		r, err := store.Checker.Check(ctx, func(p model.CheckProgress) {
 			if p.Phase != phase {
 				now := time.Now()
 				spent[phase] += now.Sub(since)

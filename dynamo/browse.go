@@ -165,7 +165,7 @@ func (s *Pages) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 
 // UseAccountsIndex makes the browser list accounts through the GSI name,
 // after checking that the account table has it.
-func (s *Pages) UseAccountsIndex(ctx context.Context, name string) error {
+func (s *Store) UseAccountsIndex(ctx context.Context, name string) error {
 	desc, err := s.describe(ctx, s.Schema.Table)
 	if err != nil {
 		return err

@@ -140,7 +140,7 @@ func TestMaxRCUReservesBeforeSending(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				r, err := s.Check(context.Background(), nil)
+				r, err := s.Checker.Check(context.Background(), nil)
 				done <- result{r, err}
 			}()
 			// Every scan the budget lets go is sent at once; give the
@@ -187,10 +187,10 @@ func TestCheckCountsItsOwnReadsOnly(t *testing.T) {
 		t.Fatalf("the check reports %v RCU: nothing to compare", alone.ConsumedRCU)
 	}
 	browsed := 0
-	busy, err := f.store.Check(context.Background(), func(model.CheckProgress) {
+	busy, err := f.store.Checker.Check(context.Background(), func(model.CheckProgress) {
 		// A consistent page of accounts read by someone else at each of
 		// the check's pages.
-		if _, err := f.store.AccountsPage(context.Background(), backend.Cursor{}, 50, true); err != nil {
+		if _, err := f.store.Pages.AccountsPage(context.Background(), backend.Cursor{}, 50, true); err != nil {
 			t.Error(err)
 		}
 		browsed++

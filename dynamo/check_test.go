@@ -78,7 +78,7 @@ func TestTestdataSignupIsTheSharedOne(t *testing.T) {
 
 func check(t *testing.T, s *dynamo.Store) model.Report {
 	t.Helper()
-	r, err := s.Check(context.Background(), nil)
+	r, err := s.Checker.Check(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/smithy-go/logging"
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/redact"
@@ -49,15 +50,88 @@ func endpointURL(flag string) string {
 // defaults to us-east-1 and, when no credentials are configured, static
 // dummy ones are used, as local emulators accept any.
 func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, backend.Endpoint, error) {
+	c, err := Connect(ctx, o)
+	if err != nil {
+		return nil, c.Endpoint(), err
+	}
+	return c.DynamoDB(), c.Endpoint(), nil
+}
+
+// Connection is the AWS configuration loaded for one endpoint, which the
+// DynamoDB client and the DynamoDB Streams client are both built from:
+// the same credentials, region, endpoint, retryer and log.
+type Connection struct {
+	cfg  aws.Config
+	ep   backend.Endpoint
+	demo bool
+}
+
+// Endpoint is where the connection's clients go.
+func (c *Connection) Endpoint() backend.Endpoint { return c.ep }
+
+// DynamoDB builds the connection's DynamoDB client.
+func (c *Connection) DynamoDB() *dynamodb.Client {
+	return dynamodb.NewFromConfig(c.cfg, func(do *dynamodb.Options) {
+		if c.ep.URL != "" {
+			do.BaseEndpoint = aws.String(c.ep.URL)
+		}
+		do.DisableValidateResponseChecksum = c.demo
+	})
+}
+
+// Streams builds the connection's DynamoDB Streams client. Against an
+// endpoint URL (an emulator) it goes where the DynamoDB client goes, which
+// serves both APIs; on AWS to the region's streams endpoint.
+func (c *Connection) Streams() *dynamodbstreams.Client {
+	return dynamodbstreams.NewFromConfig(c.cfg, func(so *dynamodbstreams.Options) {
+		if c.ep.URL != "" {
+			so.BaseEndpoint = aws.String(c.ep.URL)
+		}
+	})
+}
+
+// Connect loads the AWS configuration for the options (see NewClient).
+// On an error, its Endpoint still says where it was to go.
+func Connect(ctx context.Context, o ClientOptions) (*Connection, error) {
 	ep := backend.Endpoint{URL: endpointURL(o.EndpointURL), Profile: o.Profile, Demo: o.Demo}
+	c := &Connection{ep: ep, demo: o.Demo}
 	if ep.URL != "" {
 		u, err := url.Parse(ep.URL)
 		if err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, ep, fmt.Errorf("endpoint %q is not a URL like http://localhost:8000", ep.URL)
+			return c, fmt.Errorf("endpoint %q is not a URL like http://localhost:8000", ep.URL)
 		}
-		ep.Loopback = backend.IsLoopback(ep.URL)
+		c.ep.Loopback = backend.IsLoopback(ep.URL)
 	}
 	redact.RememberEnvironment()
+	cfg, err := loadConfig(ctx, tlsFree(c.ep.URL, o.Profile), c.loadOptions(o)...)
+	if err != nil {
+		return c, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	rememberConfigured(cfg.ConfigSources)
+	if c.ep.Loopback {
+		if cfg.Region == "" {
+			cfg.Region = "us-east-1"
+		}
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, err := cfg.Credentials.Retrieve(rctx)
+		cancel()
+		if err != nil {
+			cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+		}
+	}
+	if cfg.Region == "" {
+		return c, fmt.Errorf("no AWS region: pass --region or set AWS_REGION (or use --endpoint-url for a local emulator)")
+	}
+	c.ep.Region = cfg.Region
+	if cfg.Credentials != nil {
+		cfg.Credentials = markCredentialErrors{cfg.Credentials}
+	}
+	c.cfg = cfg
+	return c, nil
+}
+
+// loadOptions are the options the configuration is loaded with.
+func (c *Connection) loadOptions(o ClientOptions) []func(*config.LoadOptions) error {
 	log := o.Log
 	if log == nil {
 		log = io.Discard
@@ -85,40 +159,11 @@ func NewClient(ctx context.Context, o ClientOptions) (*dynamodb.Client, backend.
 	if o.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(o.Profile))
 	}
-	if ep.Loopback {
+	if c.ep.Loopback {
 		// Never probe the EC2 metadata endpoint for a local emulator.
 		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
-	cfg, err := loadConfig(ctx, tlsFree(ep.URL, o.Profile), opts...)
-	if err != nil {
-		return nil, ep, fmt.Errorf("load AWS configuration: %w", err)
-	}
-	rememberConfigured(cfg.ConfigSources)
-	if ep.Loopback {
-		if cfg.Region == "" {
-			cfg.Region = "us-east-1"
-		}
-		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := cfg.Credentials.Retrieve(rctx)
-		cancel()
-		if err != nil {
-			cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
-		}
-	}
-	if cfg.Region == "" {
-		return nil, ep, fmt.Errorf("no AWS region: pass --region or set AWS_REGION (or use --endpoint-url for a local emulator)")
-	}
-	ep.Region = cfg.Region
-	if cfg.Credentials != nil {
-		cfg.Credentials = markCredentialErrors{cfg.Credentials}
-	}
-	client := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
-		if ep.URL != "" {
-			do.BaseEndpoint = aws.String(ep.URL)
-		}
-		do.DisableValidateResponseChecksum = o.Demo
-	})
-	return client, ep, nil
+	return opts
 }
 
 // rememberConfigured remembers the credentials of the environment and

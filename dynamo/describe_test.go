@@ -88,7 +88,7 @@ func TestCensusSizesFromAnyDescription(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		census, err := s.Census(ctx, 0, s.Segments, nil)
+		census, err := s.Checker.Census(ctx, 0, s.Segments, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

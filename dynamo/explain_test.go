@@ -64,7 +64,7 @@ func TestAnAnswerNotFromDynamoDBIsNamed(t *testing.T) {
 			for name, read := range map[string]func() error{
 				"describe": func() error { return s.Verify(context.Background()) },
 				"scan": func() error {
-					_, err := s.Check(context.Background(), nil)
+					_, err := s.Checker.Check(context.Background(), nil)
 					return err
 				},
 			} {
@@ -106,11 +106,11 @@ func TestAWriteBehindAnErrorPageIsUnknown(t *testing.T) {
 	for i, c := range s.Schema.Constraints {
 		attrs[c.Attr] = fmt.Sprintf("v%d", i)
 	}
-	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", attrs)), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", attrs)), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(context.Background(), tx)
+	res, err := s.Writer.Execute(context.Background(), tx)
 	if err != nil || res.Outcome != model.Unknown || len(res.Reasons) != 1 {
 		t.Fatalf("outcome %s %+v, err %v; want unknown, with the reason it could not be settled", res.Outcome, res.Reasons, err)
 	}

@@ -50,7 +50,7 @@ func TestFindReadsEachThingOnce(t *testing.T) {
 			scans: 2, lock: "UNIQ#HANDLE#ada", reads: 2},
 	} {
 		scans, reads := api.snapshot()["Scan"], api.readsOf(tc.lock)
-		f, err := store.Find(context.Background(), tc.q, backend.FindOptions{})
+		f, err := store.Lookup.Find(context.Background(), tc.q, backend.FindOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestFindByIndexAndScan(t *testing.T) {
 	dynamotest.Put(t, client, sc.Table, acct("ACCT#x", "same", "same"), acct("ACCT#y", "y@x.io", "y"))
 	api := &countingAPI{api: client}
 	store := dynamo.NewStore(api, ep, sc, clock.System())
-	f, err := store.Find(context.Background(), "same", backend.FindOptions{})
+	f, err := store.Lookup.Find(context.Background(), "same", backend.FindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func guardTakesAnExpiredLockOver(t *testing.T, l model.Layout, now time.Time) {
 
 	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(b, f.attrs("bob@x", "bob")))))
 	f.put(f.expiring(f.lock(0, "new@x", f.id("gone")), ago))
-	pr, err := s.PlanRename(ctx, b, map[string]string{f.attr(0): "new@x"}, nil, nil)
+	pr, err := s.Writer.PlanRename(ctx, b, map[string]string{f.attr(0): "new@x"}, nil, nil)
 	wantCommitted(t, execute(t, s, must(t)(pr, err)))
 	f.wantState(f.healthy(a, "ada@x", "ada"), f.healthy(b, "new@x", "bob"), kept)
 
@@ -86,11 +86,11 @@ func guardTakesAnExpiredLockOver(t *testing.T, l model.Layout, now time.Time) {
 	}
 	t.Cleanup(func() { file.Close() })
 	s.Undo = journal
-	pd, err := s.PlanDelete(ctx, a, nil, nil)
+	pd, err := s.Writer.PlanDelete(ctx, a, nil, nil)
 	wantCommitted(t, execute(t, s, must(t)(pd, err)))
 	// ada's values are reserved again, and the reservations lapse.
 	f.put(f.expiring(f.lock(0, "ada@x", ""), ago), f.expiring(f.lock(1, "ada", f.id("z")), ago))
-	pu, err := s.UndoToken(ctx, "")
+	pu, err := s.Journal.UndoToken(ctx, "")
 	wantCommitted(t, execute(t, s, must(t)(pu, err)))
 	f.wantState(f.healthy(a, "ada@x", "ada"), f.healthy(b, "new@x", "bob"), kept)
 
@@ -100,13 +100,13 @@ func guardTakesAnExpiredLockOver(t *testing.T, l model.Layout, now time.Time) {
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := range n {
-		tx, err := s.Prepare(must(t)(s.Schema.Signup(f.id(fmt.Sprintf("r%d", i)), f.attrs("race@x", ""))), backend.NewToken())
+		tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup(f.id(fmt.Sprintf("r%d", i)), f.attrs("race@x", ""))), backend.NewToken())
 		if err != nil {
 			t.Fatal(err)
 		}
 		wg.Go(func() {
 			<-start
-			results[i], errs[i] = s.Execute(ctx, tx)
+			results[i], errs[i] = s.Writer.Execute(ctx, tx)
 		})
 	}
 	close(start)

@@ -30,7 +30,7 @@ func TestHoldersOfANormalizedValue(t *testing.T) {
 	ctx := context.Background()
 
 	w := backend.Wanted{Constraint: 0, Value: "ada@x.io"}
-	found, err := store.LookupHolders(ctx, []backend.Wanted{w})
+	found, err := store.Lookup.LookupHolders(ctx, []backend.Wanted{w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestHoldersOfANormalizedValue(t *testing.T) {
 	}
 
 	var progress []int64
-	f, err := store.Find(ctx, "ADA@X.IO", backend.FindOptions{Progress: func(_ string, n int64) { progress = append(progress, n) }})
+	f, err := store.Lookup.Find(ctx, "ADA@X.IO", backend.FindOptions{Progress: func(_ string, n int64) { progress = append(progress, n) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestLookupHoldersOfADecodedAnswer(t *testing.T) {
 	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = 1 // the fake answers every segment alike
 	w := backend.Wanted{Constraint: 0, Value: "ada@x.io"}
-	found, err := s.LookupHolders(context.Background(), []backend.Wanted{w})
+	found, err := s.Lookup.LookupHolders(context.Background(), []backend.Wanted{w})
 	if err != nil {
 		t.Fatal(err)
 	}

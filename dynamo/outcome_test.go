@@ -204,11 +204,11 @@ func TestOutcomeOfAnInterruptedWrite(t *testing.T) {
 		<-r.Context().Done()
 	})
 	s, audit := storeVia(t, f, p.srv.URL)
-	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(ctx, tx)
+	res, err := s.Writer.Execute(ctx, tx)
 	if err != nil || res.Outcome != model.Committed {
 		t.Fatalf("outcome %s, err %v; want committed, settled after the interrupt", res.Outcome, err)
 	}
@@ -234,11 +234,11 @@ func TestOutcomeWhenNothingWasSent(t *testing.T) {
 	dead := "http://" + l.Addr().String()
 	l.Close()
 	s, audit := storeVia(t, f, dead)
-	tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(context.Background(), tx)
+	res, err := s.Writer.Execute(context.Background(), tx)
 	if err == nil || res.Outcome != model.NotSent || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("outcome %s, err %v; want not_sent with the reason", res.Outcome, err)
 	}
@@ -327,11 +327,11 @@ func TestAuditFailsClosed(t *testing.T) {
 			s := dynamo.NewStore(api, f.store.Endpoint, f.store.Schema, clock.System())
 			s.SetWritable(true)
 			s.Audit = w(t)
-			tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
+			tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#a", f.attrs("a@x", "ada"))), backend.NewToken())
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := s.Execute(context.Background(), tx)
+			res, err := s.Writer.Execute(context.Background(), tx)
 			if !errors.Is(err, dynamo.ErrAudit) || res.Outcome != model.NotSent {
 				t.Fatalf("outcome %s, err %v; want not sent for lack of an audit log", res.Outcome, err)
 			}

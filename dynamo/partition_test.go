@@ -27,7 +27,7 @@ func TestPartitionPageQueriesOneAccount(t *testing.T) {
 	var sks []string
 	pages := 0
 	for cur := (backend.Cursor{}); !cur.Done(); pages++ {
-		page, err := store.PartitionPage(ctx, "ACCT#a1", cur, 2)
+		page, err := store.Pages.PartitionPage(ctx, "ACCT#a1", cur, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestOthersPageKeepsWhatIsNeitherAccountNorLock(t *testing.T) {
 	pages := 0
 	for page := (backend.ItemPage{}); pages == 0 || !page.Next.Done(); pages++ {
 		var err error
-		if page, err = store.OthersPage(context.Background(), page.Next, 1); err != nil {
+		if page, err = store.Pages.OthersPage(context.Background(), page.Next, 1); err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range page.Items {

@@ -266,7 +266,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		tx, err := store.Prepare(p, backend.NewToken())
+		tx, err := store.Writer.Prepare(p, backend.NewToken())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -276,7 +276,7 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 	}
 	send := func(name string, p model.Plan, err error) {
 		t.Helper()
-		res, err := store.Execute(ctx, prepare(name, p, err))
+		res, err := store.Writer.Execute(ctx, prepare(name, p, err))
 		if err != nil || res.Outcome != model.Committed {
 			t.Fatalf("%s: %s %v %v", name, res.Outcome, res.Reasons, err)
 		}
@@ -286,19 +286,19 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 	send("signup", p, err)
 	p, err = sc.Signup(id("b2"), attrs("bob@x.io", "bob"))
 	send("signup b2", p, err)
-	a, _, err := store.Account(ctx, id("a1"))
+	a, _, err := store.Pages.Account(ctx, id("a1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err = store.PlanRename(ctx, id("a1"), map[string]string{sc.Constraints[0].Attr: "ada2@x.io"}, nil, a.Item)
+	p, err = store.Writer.PlanRename(ctx, id("a1"), map[string]string{sc.Constraints[0].Attr: "ada2@x.io"}, nil, a.Item)
 	prepare("rename from a screen", p, err)
-	p, err = store.PlanDelete(ctx, id("a1"), nil, a.Item)
+	p, err = store.Writer.PlanDelete(ctx, id("a1"), nil, a.Item)
 	prepare("delete from a screen", p, err)
-	p, err = store.PlanDelete(ctx, id("b2"), nil, nil)
+	p, err = store.Writer.PlanDelete(ctx, id("b2"), nil, nil)
 	prepare("delete", p, err)
-	p, err = store.PlanRename(ctx, id("a1"), map[string]string{sc.Constraints[0].Attr: "ada3@x.io", sc.Constraints[1].Attr: ""}, nil, nil)
+	p, err = store.Writer.PlanRename(ctx, id("a1"), map[string]string{sc.Constraints[0].Attr: "ada3@x.io", sc.Constraints[1].Attr: ""}, nil, nil)
 	send("rename", p, err)
-	p, err = store.UndoToken(ctx, "")
+	p, err = store.Journal.UndoToken(ctx, "")
 	prepare("undo", p, err)
 
 	// One of each repairable problem, and the check that finds them.
@@ -345,13 +345,13 @@ func previewEveryPlanKind(t *testing.T, s model.Schema, builtAt time.Time) {
 		lockUntil("reserved@x.io", id("r1"), time.Hour)
 		repairable = append(repairable, model.ExpiredLock, model.ExpiringLock)
 	}
-	report, err := store.Check(ctx, nil)
+	report, err := store.Checker.Check(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[model.ProblemKind]bool{}
 	for _, pr := range report.Problems {
-		r, err := store.PlanRepair(ctx, pr)
+		r, err := store.Writer.PlanRepair(ctx, pr)
 		if err != nil || r.Skip != "" {
 			continue
 		}
@@ -390,7 +390,7 @@ func TestPreviewPastTheExpressionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, err := store.Prepare(short, backend.NewToken())
+	tx, err := store.Writer.Prepare(short, backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,13 +82,13 @@ func TestWritesWaitForTheProbeAskedLater(t *testing.T) {
 		s.SetWritable(true)
 		shown := make(chan struct{})
 		probe := s.ProbeLater(ctx, func() { <-shown })
-		tx, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
+		tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
 		if err != nil {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, err := s.Execute(ctx, tx)
+			_, err := s.Writer.Execute(ctx, tx)
 			done <- err
 		}()
 		select {

@@ -42,11 +42,11 @@ func TestRepairOfAnOwnerlessOrphanNeverDeletesALiveLock(t *testing.T) {
 			f.put(f.healthy(z, "z@x", "zed")...)
 			f.put(f.lock(0, "aba@x.io", ""))
 			p := onlyProblem(t, f, model.OrphanLock)
-			rep, err := f.store.PlanRepair(ctx, p)
+			rep, err := f.store.Writer.PlanRepair(ctx, p)
 			if err != nil || rep.Skip != "" {
 				t.Fatalf("plan: %v %q", err, rep.Skip)
 			}
-			tx, err := f.store.Prepare(rep.Plan, backend.NewToken())
+			tx, err := f.store.Writer.Prepare(rep.Plan, backend.NewToken())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +58,7 @@ func TestRepairOfAnOwnerlessOrphanNeverDeletesALiveLock(t *testing.T) {
 			}
 			f.put(f.account(fresh, "aba@x.io", "newbie"), f.lock(0, "aba@x.io", ""), f.lock(1, "newbie", ""))
 
-			res, err := f.store.Execute(ctx, tx)
+			res, err := f.store.Writer.Execute(ctx, tx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestRepairOfAnOwnerlessOrphanClaimsThenDeletes(t *testing.T) {
 	f.put(f.healthy("ACCT#z", "z@x", "zed")...)
 	f.put(f.lock(1, "ghost", ""))
 	p := onlyProblem(t, f, model.OrphanLock)
-	rep, err := f.store.PlanRepair(ctx, p)
+	rep, err := f.store.Writer.PlanRepair(ctx, p)
 	if err != nil || rep.Plan.Reclaim == nil {
 		t.Fatalf("plan %+v, err %v; want a reclaim", rep.Plan, err)
 	}
@@ -120,7 +120,7 @@ func TestRepairFinishesAnInterruptedClaim(t *testing.T) {
 	if p.Owner != left {
 		t.Fatalf("orphan owner %q, want the claim", p.Owner)
 	}
-	rep, err := f.store.PlanRepair(ctx, p)
+	rep, err := f.store.Writer.PlanRepair(ctx, p)
 	if err != nil || rep.Plan.Reclaim == nil || !rep.Plan.Reclaim.Resume {
 		t.Fatalf("plan %+v, err %v; want the claim resumed", rep.Plan, err)
 	}
@@ -130,7 +130,7 @@ func TestRepairFinishesAnInterruptedClaim(t *testing.T) {
 	// The value is held (by an account whose lock the claim took over).
 	f.put(f.account("ACCT#h", "h@x", "hal"), f.lock(0, "h@x", left), f.lock(1, "hal", "ACCT#h"))
 	p = onlyProblem(t, f, model.ForeignLock)
-	rep, err = f.store.PlanRepair(ctx, p)
+	rep, err = f.store.Writer.PlanRepair(ctx, p)
 	if err != nil || rep.Skip != "" {
 		t.Fatalf("plan: %v %q", err, rep.Skip)
 	}
@@ -148,7 +148,7 @@ func TestRepairOfAClaimedOrphanWhoseValueIsHeld(t *testing.T) {
 	f := newFixture(t, model.LayoutTables)
 	f.put(f.lock(1, "RC9", ""))
 	p := onlyProblem(t, f, model.OrphanLock)
-	rep, err := f.store.PlanRepair(ctx, p)
+	rep, err := f.store.Writer.PlanRepair(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestLookupHoldersByIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	email, user := backend.Wanted{Constraint: 0, Value: "bob@x.io"}, backend.Wanted{Constraint: 1, Value: "bob"}
-	found, err := store.LookupHolders(context.Background(), []backend.Wanted{email, user})
+	found, err := store.Lookup.LookupHolders(context.Background(), []backend.Wanted{email, user})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestMeasureRescanShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	census, err := s.Census(ctx, 0, s.Segments, nil)
+	census, err := s.Checker.Census(ctx, 0, s.Segments, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

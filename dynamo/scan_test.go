@@ -79,7 +79,7 @@ func TestScanWorkersAreBounded(t *testing.T) {
 	api := &segmentAPI{failAt: -1, pages: map[int32]int{}}
 	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = segments
-	if _, err := s.Check(context.Background(), nil); err != nil {
+	if _, err := s.Checker.Check(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if api.maxSeen > dynamo.MaxScanWorkers {
@@ -103,7 +103,7 @@ func TestScanStopsAtTheFirstError(t *testing.T) {
 	api := &segmentAPI{failAt: 5, pages: map[int32]int{}}
 	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = segments
-	if _, err := s.Check(context.Background(), nil); err == nil {
+	if _, err := s.Checker.Check(context.Background(), nil); err == nil {
 		t.Fatal("check succeeded, want the segment's error")
 	}
 	// Each other worker may have started one scan before it saw the
@@ -122,7 +122,7 @@ func TestScanInterruptedIsAnError(t *testing.T) {
 	api := &segmentAPI{failAt: -1, pages: map[int32]int{}, cancelAfter: 100, cancel: cancel}
 	s := dynamo.NewStore(api, backend.Endpoint{}, model.DefaultSchema(model.LayoutSingle), clock.System())
 	s.Segments = 1000
-	if _, err := s.Check(ctx, nil); !errors.Is(err, context.Canceled) {
+	if _, err := s.Checker.Check(ctx, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("check cancelled after 100 of 1000 segments: error %v, want context.Canceled", err)
 	}
 }

@@ -75,8 +75,8 @@ type core struct {
 	Clock clock.Clock
 }
 
-// Store is one pattern table set. It opens, verifies and probes the
-// tables, and plays each role its consumers name:
+// Store is one pattern table set. It opens, verifies, probes and
+// configures the tables, and hands out each role its consumers name:
 //   - Pages reads pages of accounts, locks, other items and partitions, and
 //     items by key (ui/accounts, ui/locks, ui/others, ui/detail,
 //     writes.ConsistentReader, backend.Reader);
@@ -89,18 +89,18 @@ type core struct {
 //
 // The methods are declared on the roles, a few each, and a consumer that
 // needs one role is handed that role alone (store.Writer to the write
-// flow, store.Lookup to a search). A role that needs another embeds it,
-// as a Lookup reads by key through its Pages. The Store embeds every
-// role because the terminal UI takes one value that plays them all:
-// ui.Backend is the union of its views' interfaces.
+// flow, store.Lookup to a search, each to the terminal UI's view that
+// names it). A role that needs another embeds it, as a Lookup reads by
+// key through its Pages. The Store does not play the roles itself, so
+// that no type has every method (STYLE.md 8).
 type Store struct {
 	*core
-	*Pages
-	*Checker
-	*Lookup
-	*Writer
-	*Journal
-	*Seeder
+	Pages   *Pages
+	Checker *Checker
+	Lookup  *Lookup
+	Writer  *Writer
+	Journal *Journal
+	Seeder  *Seeder
 }
 
 // Pages reads the tables a page at a time, and items by key.

@@ -52,7 +52,7 @@ func TestVerifyReadsTheTablesTTL(t *testing.T) {
 			if err := opened.Verify(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := opened.AccountsPage(ctx, backend.Cursor{}, 10, false); err != nil {
+			if _, err := opened.Pages.AccountsPage(ctx, backend.Cursor{}, 10, false); err != nil {
 				t.Fatal(err)
 			}
 			if n := api.snapshot()["DescribeTimeToLive"]; n != len(sc.Tables()) {
@@ -95,7 +95,7 @@ func TestUnaskedTTLIsAWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := refused.Check(ctx, nil)
+	r, err := refused.Checker.Check(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func (f fixture) noProblems() {
 // ok and naming it.
 func (f fixture) wantHealthy(id string) {
 	f.t.Helper()
-	a, found, err := f.store.Account(context.Background(), id)
+	a, found, err := f.store.Pages.Account(context.Background(), id)
 	if err != nil || !found {
 		f.t.Fatalf("account %s: found %v, err %v", id, found, err)
 	}
@@ -208,11 +208,11 @@ func must(t *testing.T) func(model.Plan, error) model.Plan {
 // execute prepares p with a fresh token and executes it.
 func execute(t *testing.T, s *dynamo.Store, p model.Plan) model.Result {
 	t.Helper()
-	tx, err := s.Prepare(p, backend.NewToken())
+	tx, err := s.Writer.Prepare(p, backend.NewToken())
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
-	res, err := s.Execute(context.Background(), tx)
+	res, err := s.Writer.Execute(context.Background(), tx)
 	if err != nil {
 		t.Fatalf("execute %s: %v", p.Operation, err)
 	}
@@ -260,24 +260,24 @@ func TestTxEachOperationCommits(t *testing.T) {
 			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(b, f.attrs("", "bob")))))
 			f.wantState(f.healthy(a, "ada@x", "ada"), []row{f.account(b, "", "bob"), f.lock(1, "bob", b)})
 
-			p, err := s.PlanRename(ctx, a, map[string]string{f.attr(0): "lovelace@x"}, nil, nil)
+			p, err := s.Writer.PlanRename(ctx, a, map[string]string{f.attr(0): "lovelace@x"}, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState(f.healthy(a, "lovelace@x", "ada"), []row{f.account(b, "", "bob"), f.lock(1, "bob", b)})
 			f.wantHealthy(a)
 			f.noProblems()
 
 			// Both attributes at once, one of them to a value b gives up below.
-			p, err = s.PlanRename(ctx, b, map[string]string{f.attr(0): "bob@x", f.attr(1): ""}, nil, nil)
+			p, err = s.Writer.PlanRename(ctx, b, map[string]string{f.attr(0): "bob@x", f.attr(1): ""}, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState(f.healthy(a, "lovelace@x", "ada"), []row{f.account(b, "bob@x", ""), f.lock(0, "bob@x", b)})
 			f.noProblems()
 
-			p, err = s.PlanDelete(ctx, a, nil, nil)
+			p, err = s.Writer.PlanDelete(ctx, a, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState([]row{f.account(b, "bob@x", ""), f.lock(0, "bob@x", b)})
 			f.noProblems()
 
-			p, err = s.PlanDelete(ctx, b, nil, nil)
+			p, err = s.Writer.PlanDelete(ctx, b, nil, nil)
 			wantCommitted(t, execute(t, s, must(t)(p, err)))
 			f.wantState()
 		})
@@ -296,7 +296,7 @@ func TestTxRenameToTheSameLock(t *testing.T) {
 			wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(a, f.attrs("Ada@X.io", "ada")))))
 			f.wantState([]row{f.account(a, "Ada@X.io", "ada"), f.lock(0, "ada@x.io", a), f.lock(1, "ada", a)})
 
-			p, err := s.PlanRename(context.Background(), a, map[string]string{f.attr(0): "ADA@x.IO"}, nil, nil)
+			p, err := s.Writer.PlanRename(context.Background(), a, map[string]string{f.attr(0): "ADA@x.IO"}, nil, nil)
 			p = must(t)(p, err)
 			if len(p.Actions) != 1 || p.Actions[0].Kind != model.ActUpdate {
 				t.Fatalf("plan has %d actions; want only the account update", len(p.Actions))
@@ -343,7 +343,7 @@ func TestTxRepairsEveryRepairableKind(t *testing.T) {
 				t.Fatalf("planted problems %v, want %v", kinds, want)
 			}
 			for _, p := range r.Problems {
-				rep, err := f.store.PlanRepair(ctx, p)
+				rep, err := f.store.Writer.PlanRepair(ctx, p)
 				if err != nil || rep.Skip != "" {
 					t.Fatalf("%s %s: err %v, skip %q", p.Kind, p.Value, err, rep.Skip)
 				}
@@ -386,7 +386,7 @@ func TestTxRepairAlreadyDoneByAnotherWriter(t *testing.T) {
 			)
 			plans := map[string]model.Plan{}
 			for _, p := range check(t, f.store).Problems {
-				rep, err := f.store.PlanRepair(ctx, p)
+				rep, err := f.store.Writer.PlanRepair(ctx, p)
 				if err != nil || rep.Skip != "" {
 					t.Fatalf("%s %s: err %v, skip %q", p.Kind, p.Value, err, rep.Skip)
 				}
@@ -455,7 +455,7 @@ func TestTxRenameOfAnAccountChangedSinceLoaded(t *testing.T) {
 	s := f.store
 	id := "ACCT#b0b001"
 	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(id, f.attrs("ada@x", "ada")))))
-	view, found, err := s.Account(ctx, id)
+	view, found, err := s.Pages.Account(ctx, id)
 	if err != nil || !found {
 		t.Fatalf("load: %v %v", found, err)
 	}
@@ -477,7 +477,7 @@ func TestTxDeleteWhenALockBelongsToSomeoneElse(t *testing.T) {
 	s := f.store
 	id := "ACCT#d0d001"
 	wantCommitted(t, execute(t, s, must(t)(s.Schema.Signup(id, f.attrs("dave@x", "dave")))))
-	p, err := s.PlanDelete(ctx, id, nil, nil)
+	p, err := s.Writer.PlanDelete(ctx, id, nil, nil)
 	p = must(t)(p, err)
 	f.put(f.lock(1, "dave", "ACCT#e0e001"))
 	before := f.state()
@@ -497,12 +497,12 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	f := newFixture(t, model.LayoutSingle)
 	s := f.store
 	id := "ACCT#a"
-	tx, err := s.Prepare(must(t)(s.Schema.Signup(id, f.attrs("a@x", "ada"))), backend.NewToken())
+	tx, err := s.Writer.Prepare(must(t)(s.Schema.Signup(id, f.attrs("a@x", "ada"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		res, err := s.Execute(ctx, tx)
+		res, err := s.Writer.Execute(ctx, tx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -515,13 +515,13 @@ func TestTxReplayIsANoOp(t *testing.T) {
 
 	// A rename replayed: its condition (email = "a@x") no longer holds,
 	// so only the token makes the replay a success.
-	p, err := s.PlanRename(ctx, id, map[string]string{"email": "b@x"}, nil, nil)
-	rtx, err2 := s.Prepare(must(t)(p, err), backend.NewToken())
+	p, err := s.Writer.PlanRename(ctx, id, map[string]string{"email": "b@x"}, nil, nil)
+	rtx, err2 := s.Writer.Prepare(must(t)(p, err), backend.NewToken())
 	if err2 != nil {
 		t.Fatal(err2)
 	}
 	for range 2 {
-		res, err := s.Execute(ctx, rtx)
+		res, err := s.Writer.Execute(ctx, rtx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -530,11 +530,11 @@ func TestTxReplayIsANoOp(t *testing.T) {
 	}
 
 	// The same token with another request.
-	other, err := s.Prepare(must(t)(s.Schema.Signup("ACCT#z", f.attrs("z@x", "zed"))), aws.ToString(dynamo.Input(rtx).ClientRequestToken))
+	other, err := s.Writer.Prepare(must(t)(s.Schema.Signup("ACCT#z", f.attrs("z@x", "zed"))), aws.ToString(dynamo.Input(rtx).ClientRequestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Execute(ctx, other)
+	res, err := s.Writer.Execute(ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,14 +616,14 @@ func TestTxCLIJSONIsWhatIsSent(t *testing.T) {
 					return f.store.Schema.Signup(f.id("b"), f.attrs("b@x", "bob"))
 				},
 				func(f fixture) (model.Plan, error) {
-					return f.store.PlanRename(ctx, f.id("a"), map[string]string{f.attr(0): "new@x", f.attr(1): ""}, nil, nil)
+					return f.store.Writer.PlanRename(ctx, f.id("a"), map[string]string{f.attr(0): "new@x", f.attr(1): ""}, nil, nil)
 				},
-				func(f fixture) (model.Plan, error) { return f.store.PlanDelete(ctx, f.id("b"), nil, nil) },
+				func(f fixture) (model.Plan, error) { return f.store.Writer.PlanDelete(ctx, f.id("b"), nil, nil) },
 			}
 			for i, step := range steps {
 				wantCommitted(t, execute(t, viaExecute.store, must(t)(step(viaExecute))))
 
-				tx, err := viaCLI.store.Prepare(must(t)(step(viaCLI)), backend.NewToken())
+				tx, err := viaCLI.store.Writer.Prepare(must(t)(step(viaCLI)), backend.NewToken())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -702,13 +702,13 @@ func TestTxConcurrentSignupsForOneValue(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			tx, err := s.Prepare(p, backend.NewToken())
+			tx, err := s.Writer.Prepare(p, backend.NewToken())
 			if err != nil {
 				errs[i] = err
 				return
 			}
 			<-start
-			results[i], errs[i] = s.Execute(context.Background(), tx)
+			results[i], errs[i] = s.Writer.Execute(context.Background(), tx)
 		})
 	}
 	close(start)
@@ -884,11 +884,11 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 		t.Fatal("Writable after SetWritable(false)")
 	}
 
-	tx, err := ro.Prepare(must(t)(ro.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
+	tx, err := ro.Writer.Prepare(must(t)(ro.Schema.Signup("ACCT#b", f.attrs("b@x", "bob"))), backend.NewToken())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ro.Execute(ctx, tx); !errors.Is(err, backend.ErrReadOnly) {
+	if _, err := ro.Writer.Execute(ctx, tx); !errors.Is(err, backend.ErrReadOnly) {
 		t.Fatalf("Execute: %v, want ErrReadOnly", err)
 	}
 	if _, err := seed.Run(ctx, ro, seed.Options{Accounts: 3, Anomalies: true}); !errors.Is(err, backend.ErrReadOnly) {
@@ -902,13 +902,13 @@ func TestReadOnlyStoreSendsNoMutation(t *testing.T) {
 	}
 
 	// Reads still work.
-	if r, err := ro.Check(ctx, nil); err != nil || r.Accounts != 1 || len(r.Problems) != 0 {
+	if r, err := ro.Checker.Check(ctx, nil); err != nil || r.Accounts != 1 || len(r.Problems) != 0 {
 		t.Fatalf("check: %+v, %v", r, err)
 	}
-	if _, found, err := ro.Account(ctx, "ACCT#a"); err != nil || !found {
+	if _, found, err := ro.Pages.Account(ctx, "ACCT#a"); err != nil || !found {
 		t.Fatalf("account: %v, %v", found, err)
 	}
-	if _, err := ro.PlanDelete(ctx, "ACCT#a", nil, nil); err != nil {
+	if _, err := ro.Writer.PlanDelete(ctx, "ACCT#a", nil, nil); err != nil {
 		t.Fatalf("plan: %v", err)
 	}
 
@@ -1089,7 +1089,7 @@ func TestTxLostAnswerOfADelete(t *testing.T) {
 	f.put(f.healthy("dev-b", "m2", "RC2")...)
 	p := newDropProxy(t, -1, false)
 	s := proxyStore(t, f, p)
-	plan, err := s.PlanDelete(context.Background(), "dev-a", nil, nil)
+	plan, err := s.Writer.PlanDelete(context.Background(), "dev-a", nil, nil)
 	res := execute(t, s, must(t)(plan, err))
 	if res.Outcome != model.Committed || p.gets.Load() == 0 {
 		t.Fatalf("outcome %s (%+v), %d TransactGetItems; want committed, settled by a read", res.Outcome, res.Reasons, p.gets.Load())

@@ -36,7 +36,7 @@ func TestPutRequestGuardsAtTheStoresClock(t *testing.T) {
 				if _, ok := a.TakeOver(); !ok {
 					t.Fatalf("%s: the signup's put of lock %d takes no expired lock over: %+v", l, a.Constraint, a.Conds)
 				}
-				u, err := store.PutRequest(a.Table, a.Item, a.Conds...)
+				u, err := store.Seeder.PutRequest(a.Table, a.Item, a.Conds...)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -174,8 +174,11 @@ type Plan struct {
 func (p Plan) TypeBack() string { return EscapeText(p.MustType) }
 
 // TypedBack reports whether text, as typed, is MustType: read as the
-// write form reads a field (UnescapeText).
-func (p Plan) TypedBack(text string) bool { return UnescapeText(text) == p.MustType }
+// write form reads a field (UnescapeText), or byte for byte, as `c`
+// copies a key that holds a backslash but nothing to escape.
+func (p Plan) TypedBack(text string) bool {
+	return text == p.MustType || UnescapeText(text) == p.MustType
+}
 
 // ErrNoChange is a rename whose values are the ones the account has:
 // nothing to do.

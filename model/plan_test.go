@@ -959,3 +959,27 @@ func TestNewAccountIDLike(t *testing.T) {
 		t.Errorf("with an account prefix: %q", id)
 	}
 }
+
+// TestTypedBack: a key is typed back as the write form shows it (a
+// backslash doubled, a control character as its escape), or pasted as
+// `c` copied it: a key with a backslash but nothing to escape is copied
+// raw, and pasted back it must be taken, not read as an escape
+// (ACCT#a\x41 is not ACCT#aA).
+func TestTypedBack(t *testing.T) {
+	for _, tt := range []struct {
+		key, typed string
+		ok         bool
+	}{
+		{"ACCT#a1", "ACCT#a1", true},
+		{"ACCT#a1", "ACCT#a2", false},
+		{"ACCT#\x1b[2J", `ACCT#\x1b[2J`, true},
+		{`ACCT#a\x41`, `ACCT#a\\x41`, true}, // as the preview asks for it
+		{`ACCT#a\x41`, `ACCT#a\x41`, true},  // as c copied it
+		{`ACCT#a\x41`, "ACCT#aA", false},
+		{"ACCT#aA", `ACCT#a\x41`, true}, // the form's escape of A
+	} {
+		if got := (Plan{MustType: tt.key}).TypedBack(tt.typed); got != tt.ok {
+			t.Errorf("key %q typed %q: %v, want %v", tt.key, tt.typed, got, tt.ok)
+		}
+	}
+}

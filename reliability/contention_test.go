@@ -156,7 +156,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		return p
 	}
 	rename := func(name, to string) *op {
-		p, err := e.store.PlanRename(ctx, id(name), map[string]string{e.attr(0): to}, nil, nil)
+		p, err := e.store.Writer.PlanRename(ctx, id(name), map[string]string{e.attr(0): to}, nil, nil)
 		return &op{role: "rename", plan: must(p, err)}
 	}
 	signup := func(name, v0 string) *op {
@@ -211,7 +211,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		}
 		return ""
 	}
-	pd, err := e.store.PlanDelete(ctx, id("del"), nil, nil)
+	pd, err := e.store.Writer.PlanDelete(ctx, id("del"), nil, nil)
 	del.add(&op{role: "owner", plan: must(pd, err)})
 	own := rename("del", val("del-renamed"))
 	own.role = "owner"
@@ -233,7 +233,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		}
 		return ""
 	}
-	report, err := e.store.Check(ctx, nil)
+	report, err := e.store.Checker.Check(ctx, nil)
 	if err != nil {
 		t.Fatalf("round %d: check: %v", r, err)
 	}
@@ -247,7 +247,7 @@ func setupRound(t *testing.T, e *env, r int) []*contest {
 		t.Fatalf("round %d: the check does not report the planted orphan %s (owner %q): %+v", r, o, orphanOwner, report.Problems)
 	}
 	for range 2 {
-		rp, err := e.store.PlanRepair(ctx, *orphan)
+		rp, err := e.store.Writer.PlanRepair(ctx, *orphan)
 		if err != nil || rp.Skip != "" {
 			t.Fatalf("round %d: plan the repair of %s: %v %s", r, o, err, rp.Skip)
 		}
@@ -354,7 +354,7 @@ func verifyRound(t *testing.T, e *env, r int, contests []*contest, fig *Figures)
 			violation("incomplete", "%s: %s", c.name, msg)
 		}
 	}
-	report, err := e.store.Check(ctx, nil)
+	report, err := e.store.Checker.Check(ctx, nil)
 	if err != nil {
 		t.Fatalf("round %d: check: %v", r, err)
 	}

@@ -85,7 +85,7 @@ var opKinds = []struct {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
 			return model.Plan{}, err
 		}
-		return e.store.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil, nil)
+		return e.store.Writer.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil, nil)
 	}},
 	{"rename to a taken value", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
@@ -94,13 +94,13 @@ var opKinds = []struct {
 		if err := e.signup(ctx, e.id(n+"-blocker"), n+"-new@x", "u-"+n+"-blocker"); err != nil {
 			return model.Plan{}, err
 		}
-		return e.store.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil, nil)
+		return e.store.Writer.PlanRename(ctx, e.id(n), map[string]string{e.attr(0): n + "-new@x"}, nil, nil)
 	}},
 	{"delete", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.signup(ctx, e.id(n), n+"@x", "u-"+n); err != nil {
 			return model.Plan{}, err
 		}
-		return e.store.PlanDelete(ctx, e.id(n), nil, nil)
+		return e.store.Writer.PlanDelete(ctx, e.id(n), nil, nil)
 	}},
 	{"repair orphan naming an owner", func(ctx context.Context, e *env, n string) (model.Plan, error) {
 		if err := e.putLock(ctx, 0, n+"@x", e.id(n+"-gone")); err != nil {
@@ -139,7 +139,7 @@ var opKinds = []struct {
 
 // repair plans the repair of p as `locktable repair` does after its check.
 func (e *env) repair(ctx context.Context, p model.Problem) (model.Plan, error) {
-	r, err := e.store.PlanRepair(ctx, p)
+	r, err := e.store.Writer.PlanRepair(ctx, p)
 	if err == nil && r.Skip != "" {
 		err = fmt.Errorf("repair of %s %s left to a person: %s", p.Kind, p.Value, r.Skip)
 	}
@@ -253,7 +253,7 @@ func TestNetworkFaults(t *testing.T) {
 // problemSet is the problems a check reports, by kind, constraint and value.
 func problemSet(t *testing.T, e *env) map[string]bool {
 	t.Helper()
-	r, err := e.store.Check(context.Background(), nil)
+	r, err := e.store.Checker.Check(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func (k *killBench) timed(args ...string) time.Duration {
 // problems returns the problems a check reports, by kind, constraint and value.
 func (k *killBench) problems() map[string]model.Problem {
 	k.t.Helper()
-	r, err := k.e.store.Check(context.Background(), nil)
+	r, err := k.e.store.Checker.Check(context.Background(), nil)
 	if err != nil {
 		k.t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func (e *env) articleSignup(id string, attrs map[string]string) (model.Plan, *dy
 			delete(a.Item, e.schema().OwnerAttr)
 		}
 	}
-	tx, err := e.store.Prepare(p, backend.NewToken())
+	tx, err := e.store.Writer.Prepare(p, backend.NewToken())
 	if err != nil {
 		return p, nil, err
 	}

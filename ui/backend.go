@@ -10,19 +10,27 @@ import (
 	"github.com/locktable/locktable/ui/write"
 )
 
-// Backend is what the terminal UI asks of the tables: the union of what
-// each widget declares it calls, and whether writes are allowed.
-// *dynamo.Store satisfies it; Update tests run against an in-memory fake
-// (internal/uitest), and only end-to-end tests need an emulator.
-type Backend interface {
+// Roles are what the terminal UI reads and writes through, one value per
+// role, each typed as the small interface the views that use it declare.
+// *dynamo.Store hands out its roles (Pages, Checker, Lookup, Writer, and
+// itself for Tables); Update tests hand the in-memory fake
+// (internal/uitest) for each, and only end-to-end tests need an emulator.
+type Roles struct {
+	Pages  Pages          // pages of accounts, locks and other items; reads by key
+	Check  check.Checker  // the background check
+	Lookup search.Backend // Find, and the account a result names
+	Writer write.Backend  // plans, the holder lookup, Prepare and Execute
+	Tables TableLister    // the endpoint's tables, for :table
+	// Writable says whether writes are allowed: the keys that write are
+	// offered only then.
+	Writable bool
+}
+
+// Pages is what the list views and the detail read: pages of each kind
+// of item, and items by key.
+type Pages interface {
 	accounts.Backend // pages of accounts, an account by key
 	locks.Backend    // pages of locks
-	search.Backend   // Find
-	detail.Reader    // consistent reads by key, an account's partition
 	others.Backend   // pages of the items that are neither accounts nor locks
-	check.Checker    // the background check
-	write.Backend    // plans, the holder lookup, Prepare and Execute
-	TableLister      // the endpoint's tables, for :table
-	// Writable reports whether writes are allowed.
-	Writable() bool
+	detail.Reader    // consistent reads by key, an account's partition
 }

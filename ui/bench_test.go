@@ -15,7 +15,7 @@ import (
 // synthetic is a read-only backend that lists its accounts in one page,
 // and then forgets them; the benchmarks ask it nothing else.
 type synthetic struct {
-	Backend
+	Pages
 	views []model.AccountView
 }
 
@@ -24,8 +24,6 @@ func (s *synthetic) AccountsPage(context.Context, backend.Cursor, int, bool) (ba
 	s.views = nil // the UI's share of memory is what is measured
 	return backend.AccountPage{Accounts: views, Next: backend.At(len(views), true)}, nil
 }
-
-func (s *synthetic) Writable() bool { return false }
 
 // loadedModel returns a UI at 120x40 with n synthetic accounts loaded,
 // each with its two locks, in one page. Rendering and moving do no I/O.
@@ -44,7 +42,7 @@ func loadedModel(b *testing.B, n int) Model {
 		}
 		views[i] = model.AccountView{ID: id, Item: it, Locks: []model.LockView{locks(0, email), locks(1, handle)}}
 	}
-	m := New(context.Background(), Options{Store: &synthetic{views: views}, Schema: sc,
+	m := New(context.Background(), Options{Roles: roles(&synthetic{views: views}), Schema: sc,
 		Endpoint: backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, NoCheck: true})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	next, _ = next.Update(next.(Model).views.accounts.Init()())

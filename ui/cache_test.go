@@ -50,7 +50,7 @@ func (d *driver) saying(status string) string {
 // problem says it is fixed.
 func TestRenameOffADuplicateClearsItEverywhere(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.jump(d.problem(model.DuplicateValue))
 	title := "duplicate_value email=dup@x.io"
@@ -92,7 +92,7 @@ func TestRenameOffADuplicateClearsItEverywhere(t *testing.T) {
 func TestASearchUpdatesTheListRow(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	missing := d.m.check.Report().Counts()[model.MissingLock]
 	// ada renamed by someone else, without her new lock.
@@ -121,7 +121,7 @@ func TestASearchUpdatesTheListRow(t *testing.T) {
 func TestAWriteReadsTheRowsThatNameItsKeys(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.jump(d.problem(model.DuplicateValue))
 	d.selectRow("ACCT#d4")
@@ -145,11 +145,11 @@ func TestAWriteReadsTheRowsThatNameItsKeys(t *testing.T) {
 func TestAFailedReloadKeepsTheRows(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(store)}, 80, 24)
 	d.ready()
 	down := errors.New(`operation error DynamoDB: Scan, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post "http://127.0.0.1:8000/": dial tcp 127.0.0.1:8000: connect: connection refused`)
-	store.Fail("AccountsPage", down)
-	store.Fail("Check", down)
+	store.Control.Fail("AccountsPage", down)
+	store.Control.Fail("Check", down)
 	d.press("r")
 	d.until("the reload's answer", func(m *Model) bool { return !m.views.accounts.Pager().Paging().Loading() })
 	d.settle()
@@ -160,8 +160,8 @@ func TestAFailedReloadKeepsTheRows(t *testing.T) {
 	if !strings.Contains(s, "stale: reading these rows again failed") || !strings.Contains(s, fields(down.Error())) {
 		t.Errorf("the screen does not say in full why the rows are stale:\n%s", d.screen())
 	}
-	store.Fail("AccountsPage", nil)
-	store.Fail("Check", nil)
+	store.Control.Fail("AccountsPage", nil)
+	store.Control.Fail("Check", nil)
 	d.press("r")
 	d.until("the reload", func(m *Model) bool {
 		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Pager().Stale() == nil
@@ -176,19 +176,19 @@ func TestAFailedReloadKeepsTheRows(t *testing.T) {
 func TestAFailedReloadKeepsTheLocks(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
 	n := d.m.views.locks.Count()
-	store.Fail("LocksPage", errors.New("connection refused"))
+	store.Control.Fail("LocksPage", errors.New("connection refused"))
 	d.press("r")
 	d.until("the reload's answer", func(m *Model) bool { return !m.views.locks.Loading() })
 	d.settle()
 	if d.m.views.locks.Count() != n || d.rowIndex("UNIQ#EMAIL#ada@x.io") < 0 || !strings.Contains(d.screen(), "stale") {
 		t.Fatalf("after the failed reload %d locks of %d are listed:\n%s", d.m.views.locks.Count(), n, d.screen())
 	}
-	store.Fail("LocksPage", nil)
+	store.Control.Fail("LocksPage", nil)
 	d.press("r")
 	d.until("the reload", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Stale() == nil })
 	d.settle()
@@ -203,7 +203,7 @@ func TestAFailedReloadKeepsTheLocks(t *testing.T) {
 // write's pin.
 func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	deletePinned(d, "ada", "ACCT#a1")
 	d.press("enter")
@@ -255,7 +255,7 @@ func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
 // shows gone, without r.
 func TestAWriteReadsTheLockRowsItChanged(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
@@ -279,7 +279,7 @@ func TestAWriteReadsTheLockRowsItChanged(t *testing.T) {
 func TestASearchUpdatesTheLockRow(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
@@ -297,7 +297,7 @@ func TestASearchUpdatesTheLockRow(t *testing.T) {
 func TestRReadsTheDetailAgain(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.press("enter")
@@ -314,7 +314,7 @@ func TestRReadsTheDetailAgain(t *testing.T) {
 // written pin shows keeps it pinned (no list shows it otherwise).
 func TestAWrittenAccountWrittenAgainStaysPinned(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	deletePinned(d, "ada", "ACCT#a1")
 	d.press("enter")
@@ -338,7 +338,7 @@ func TestAWrittenAccountWrittenAgainStaysPinned(t *testing.T) {
 // partition detail keep what they read in that same cache.
 func TestOneReportReachesEveryView(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeWithOthers()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakeWithOthers())}, 120, 40)
 	d.ready()
 	if d.m.items.Report() == nil || d.m.items.Report() != d.m.check.Report() {
 		t.Fatal("the cache does not hold the check's report")

@@ -71,7 +71,7 @@ func (m Model) openCommandLine() (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if m.layers.tables == nil && !m.layers.listing {
 		m.layers.listing = true
-		cmd = listTables(m.setup.ctx, m.setup.opts.Store)
+		cmd = listTables(m.setup.ctx, m.setup.opts.Tables)
 	}
 	m.layers.cmdline.SetCommands(m.lineCommands())
 	var open tea.Cmd

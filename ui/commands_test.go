@@ -21,7 +21,7 @@ func (d *driver) command(line string) {
 // does the same still does.
 func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 30)
 	d.ready()
 	d.command("locks")
 	if d.m.views.shown != viewLocks || d.m.layers.cmdline.Shown() {
@@ -68,7 +68,7 @@ func TestCommandLineRefusesAndRemembers(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	store.Put("orders-2024", acct("ORD#1", "", ""))
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 120, 30)
 	d.ready()
 	d.command("lcks")
 	if !d.m.layers.cmdline.Shown() || !strings.Contains(d.status(), `no command "lcks" (did you mean ":locks"?)`) {
@@ -101,7 +101,7 @@ func TestSwitchTableAndTarget(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	store.Put("orders", acct("ORD#1", "", ""))
-	d := newDriver(t, Options{Store: store, NoCheck: true, Targets: []string{"local", "prod"}}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true, Targets: []string{"local", "prod"}}, 120, 30)
 	d.ready()
 	if _, ok := d.m.Reopen(); ok {
 		t.Fatal("a reopen asked for before any command")
@@ -116,7 +116,7 @@ func TestSwitchTableAndTarget(t *testing.T) {
 		t.Errorf(":table orders: quit %v, reopen %+v %v", d.quit, r, ok)
 	}
 	// The UI opened again carries the command line's history on.
-	d = newDriver(t, Options{Store: store, NoCheck: true, Targets: []string{"local", "prod"}, History: d.m.History()}, 120, 30)
+	d = newDriver(t, Options{Roles: roles(store), NoCheck: true, Targets: []string{"local", "prod"}, History: d.m.History()}, 120, 30)
 	d.ready()
 	d.press(":", "up")
 	if !strings.Contains(d.status(), ":table orders") {
@@ -134,7 +134,7 @@ func TestSwitchTableAndTarget(t *testing.T) {
 // command.complete to right; the old keys no longer do it.
 func TestRemappedCommandAndFilterKeys(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true,
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true,
 		Keys: map[string][]string{"command": {";"}, "clear-filter": {"x"}, "command.complete": {"right"}}}, 200, 30)
 	d.ready()
 	d.press(":")

@@ -63,8 +63,8 @@ const waitFor = 20 * time.Second
 // terminal's size.
 func newDriver(t *testing.T, o Options, width, height int) *driver {
 	t.Helper()
-	switch s := o.Store.(type) {
-	case *dynamo.Store:
+	switch s := o.Pages.(type) {
+	case *dynamo.Pages:
 		o.Schema, o.Endpoint = s.Schema, s.Endpoint
 	case *uitest.Backend:
 		o.Schema, o.Endpoint = s.Schema(), testEndpoint
@@ -381,4 +381,16 @@ func fakeMany(n int) *uitest.Backend {
 // fakePlanted is planted, in memory.
 func fakePlanted() *uitest.Backend { return fake(plantedItems()...) }
 
-var _ Backend = (*uitest.Backend)(nil)
+// roles hands the UI each role of store: a *dynamo.Store's roles, or the
+// in-memory fake, which plays every role over the items it keeps.
+func roles(store any) Roles {
+	switch s := store.(type) {
+	case *dynamo.Store:
+		return Roles{Pages: s.Pages, Check: s.Checker, Lookup: s.Lookup, Writer: s.Writer, Tables: s, Writable: s.Writable()}
+	case *uitest.Backend:
+		return Roles{Pages: s, Check: s, Lookup: s, Writer: s, Tables: s, Writable: s.Control.Writable()}
+	case *synthetic:
+		return Roles{Pages: s}
+	}
+	panic(fmt.Sprintf("roles: %T plays no role", store))
+}

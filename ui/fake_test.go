@@ -48,18 +48,18 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	at := time.Now()
 	store.Clock, f.Clock = clock.Fixed(at), clock.Fixed(at)
 	ctx := context.Background()
-	same := func(what string, get func(Backend) any) {
+	same := func(what string, get func(Roles) any) {
 		t.Helper()
-		want, got := get(store), get(f)
+		want, got := get(roles(store)), get(roles(f))
 		if !reflect.DeepEqual(want, got) {
 			t.Errorf("%s:\nstore %#v\nfake  %#v", what, want, got)
 		}
 	}
 
-	same("accounts", func(b Backend) any {
+	same("accounts", func(b Roles) any {
 		var all []model.AccountView
 		for next := (backend.Cursor{}); !next.Done(); {
-			page, err := b.AccountsPage(ctx, next, 3, false)
+			page, err := b.Pages.AccountsPage(ctx, next, 3, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,27 +67,27 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		}
 		return all
 	})
-	same("locks", func(b Backend) any {
-		page, err := b.LocksPage(ctx, backend.Cursor{}, 100)
+	same("locks", func(b Roles) any {
+		page, err := b.Pages.LocksPage(ctx, backend.Cursor{}, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return page.Locks
 	})
-	report, err := store.Check(ctx, nil)
+	report, err := store.Checker.Check(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	same("check", func(b Backend) any {
-		r, err := b.Check(ctx, nil)
+	same("check", func(b Roles) any {
+		r, err := b.Check.Check(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.ConsumedRCU = 0 // the fake consumes no capacity
 		return r
 	})
-	same("holders of carol", func(b Backend) any {
-		ids, err := b.(backend.Finder).Holders(ctx, []int{0, 1}, "carol", nil) // what Find builds on
+	same("holders of carol", func(b Roles) any {
+		ids, err := b.Lookup.(backend.Finder).Holders(ctx, []int{0, 1}, "carol", nil) // what Find builds on
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,8 +101,8 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	}
 	for _, q := range []string{"a1", "ACCT#f6", "UNIQ#EMAIL#ada@x.io", "UNIQ#HANDLE#ghost", "ADA", "carol", "carol@x.io", "old@x.io", "dup@x.io", "Nobody"} {
 		for _, o := range []backend.FindOptions{{}, {Known: known}} {
-			same(fmt.Sprintf("find %s (known %v)", q, o.Known != nil), func(b Backend) any {
-				f, err := b.Find(ctx, q, o)
+			same(fmt.Sprintf("find %s (known %v)", q, o.Known != nil), func(b Roles) any {
+				f, err := b.Lookup.Find(ctx, q, o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -111,16 +111,16 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		}
 	}
 	wanted := []backend.Wanted{{Constraint: 0, Value: "dup@x.io"}, {Constraint: 1, Value: "bob"}, {Constraint: 1, Value: "nobody"}}
-	same("holder lookup", func(b Backend) any {
-		l, err := b.LookupHolders(ctx, wanted)
+	same("holder lookup", func(b Roles) any {
+		l, err := b.Writer.LookupHolders(ctx, wanted)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return []any{l.Holders, l.Locked, l.Owners}
 	})
 	for _, p := range report.Problems {
-		same("repair of "+string(p.Kind)+" "+p.Value, func(b Backend) any {
-			r, err := b.PlanRepair(ctx, p)
+		same("repair of "+string(p.Kind)+" "+p.Value, func(b Roles) any {
+			r, err := b.Writer.PlanRepair(ctx, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,30 +131,30 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 
 	// send sends plan p with token; it fails the test when p could not be
 	// planned (err) or sent.
-	send := func(b Backend, p model.Plan, err error, token string) model.Result {
+	send := func(b Roles, p model.Plan, err error, token string) model.Result {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		tx, err := b.Prepare(p, token)
+		tx, err := b.Writer.Prepare(p, token)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := b.Execute(ctx, tx)
+		res, err := b.Writer.Execute(ctx, tx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
 	// A rename of ACCT#a1 to bob@x.io is cancelled: the lock is taken.
-	write := func(b Backend, changes map[string]string) model.Result {
-		p, err := b.PlanRename(ctx, "ACCT#a1", changes, nil, nil)
+	write := func(b Roles, changes map[string]string) model.Result {
+		p, err := b.Writer.PlanRename(ctx, "ACCT#a1", changes, nil, nil)
 		return send(b, p, err, "token-"+changes["email"])
 	}
-	same("a cancelled rename", func(b Backend) any { return write(b, map[string]string{"email": "bob@x.io"}) })
-	same("a committed rename", func(b Backend) any { return write(b, map[string]string{"email": "ada@analytical.engine"}) })
-	same("the account after it", func(b Backend) any {
-		a, _, err := b.Account(ctx, "ACCT#a1")
+	same("a cancelled rename", func(b Roles) any { return write(b, map[string]string{"email": "bob@x.io"}) })
+	same("a committed rename", func(b Roles) any { return write(b, map[string]string{"email": "ada@analytical.engine"}) })
+	same("the account after it", func(b Roles) any {
+		a, _, err := b.Pages.Account(ctx, "ACCT#a1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,19 +165,19 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 	// cancelled one (nothing to undo), of a token never sent; then the
 	// undo sent, and the rename's undo planned again (undone already) and
 	// the undo's own.
-	undo := func(b Backend, token string) any {
-		p, err := b.UndoFrom(ctx, "", token)
+	undo := func(b Roles, token string) any {
+		p, err := b.Writer.UndoFrom(ctx, "", token)
 		return []any{p, errText(err)}
 	}
-	same("the undo of the committed rename", func(b Backend) any { return undo(b, "token-ada@analytical.engine") })
-	same("the undo of the cancelled rename", func(b Backend) any { return undo(b, "token-bob@x.io") })
-	same("the undo of a token never sent", func(b Backend) any { return undo(b, "token-nobody") })
-	same("the undo sent", func(b Backend) any {
-		p, err := b.UndoFrom(ctx, "", "token-ada@analytical.engine")
+	same("the undo of the committed rename", func(b Roles) any { return undo(b, "token-ada@analytical.engine") })
+	same("the undo of the cancelled rename", func(b Roles) any { return undo(b, "token-bob@x.io") })
+	same("the undo of a token never sent", func(b Roles) any { return undo(b, "token-nobody") })
+	same("the undo sent", func(b Roles) any {
+		p, err := b.Writer.UndoFrom(ctx, "", "token-ada@analytical.engine")
 		return send(b, p, err, "token-undo")
 	})
-	same("the rename's undo, undone already", func(b Backend) any { return undo(b, "token-ada@analytical.engine") })
-	same("the undo's undo", func(b Backend) any { return undo(b, "token-undo") })
+	same("the rename's undo, undone already", func(b Roles) any { return undo(b, "token-ada@analytical.engine") })
+	same("the undo's undo", func(b Roles) any { return undo(b, "token-undo") })
 
 	// The repairs of the ownerless orphans run their three steps: ghost's
 	// lock is deleted, carol's given back (carol holds it). The result's
@@ -186,8 +186,8 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		if p.Kind != model.OrphanLock || p.Owner != "" {
 			continue
 		}
-		same("the repair of "+p.Value+" sent, and its undo", func(b Backend) any {
-			r, err := b.PlanRepair(ctx, p)
+		same("the repair of "+p.Value+" sent, and its undo", func(b Roles) any {
+			r, err := b.Writer.PlanRepair(ctx, p)
 			if err != nil || r.Plan.Reclaim == nil {
 				t.Fatalf("the repair of %s: %v, %+v", p.Value, err, r)
 			}
@@ -197,9 +197,9 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 			if res.Token != "" && res.Token != token {
 				res.Token = "a token of its own"
 			}
-			claimUndo, err := b.UndoFrom(ctx, "", token)
+			claimUndo, err := b.Writer.UndoFrom(ctx, "", token)
 			unclaim(&claimUndo)
-			lastUndo, lerr := b.UndoFrom(ctx, "", last)
+			lastUndo, lerr := b.Writer.UndoFrom(ctx, "", last)
 			if last != token {
 				lastUndo.Undoes = strings.ReplaceAll(lastUndo.Undoes, last, "TOKEN")
 				lastUndo.Note = strings.ReplaceAll(lastUndo.Note, last, "TOKEN")
@@ -273,14 +273,14 @@ func fakeJudgesTTLsAsTheStore(t *testing.T, now time.Time) {
 	store.Clock, f.Clock = clock.Fixed(now), clock.Fixed(now)
 	f.Put(store.Schema.Table, dynamotest.TTLItems(now)...)
 	ctx := context.Background()
-	same := func(what string, get func(Backend) any) {
+	same := func(what string, get func(Roles) any) {
 		t.Helper()
-		if want, got := get(store), get(f); !reflect.DeepEqual(want, got) {
+		if want, got := get(roles(store)), get(roles(f)); !reflect.DeepEqual(want, got) {
 			t.Errorf("%s:\nstore %#v\nfake  %#v", what, want, got)
 		}
 	}
-	same("accounts", func(b Backend) any {
-		page, err := b.AccountsPage(ctx, backend.Cursor{}, 100, false)
+	same("accounts", func(b Roles) any {
+		page, err := b.Pages.AccountsPage(ctx, backend.Cursor{}, 100, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,16 +291,16 @@ func fakeJudgesTTLsAsTheStore(t *testing.T, now time.Time) {
 		}
 		return page.Accounts
 	})
-	same("locks", func(b Backend) any {
-		page, err := b.LocksPage(ctx, backend.Cursor{}, 100)
+	same("locks", func(b Roles) any {
+		page, err := b.Pages.LocksPage(ctx, backend.Cursor{}, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return page.Locks
 	})
 	var report model.Report
-	same("check", func(b Backend) any {
-		r, err := b.Check(ctx, nil)
+	same("check", func(b Roles) any {
+		r, err := b.Check.Check(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,8 +311,8 @@ func fakeJudgesTTLsAsTheStore(t *testing.T, now time.Time) {
 		t.Fatalf("the check found %d problems and %d reservations, want 3 and 1: %+v", len(report.Problems), report.Reservations, report)
 	}
 	for _, p := range report.Problems {
-		same("repair of "+string(p.Kind)+" "+p.Value, func(b Backend) any {
-			r, err := b.PlanRepair(ctx, p)
+		same("repair of "+string(p.Kind)+" "+p.Value, func(b Roles) any {
+			r, err := b.Writer.PlanRepair(ctx, p)
 			if err != nil {
 				t.Fatal(err)
 			}

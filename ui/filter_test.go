@@ -18,7 +18,7 @@ func (d *driver) status() string {
 // esc on the list clears a kept one.
 func TestFilterAsYouType(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true}, 200, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true}, 200, 30)
 	d.ready()
 	all := d.m.views.accounts.Pager().Len()
 	d.press("/")
@@ -70,7 +70,7 @@ func TestFilterAsYouType(t *testing.T) {
 // and keep their own filter when another view is shown.
 func TestFilterEachView(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 30)
 	d.ready()
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
@@ -100,7 +100,7 @@ func TestFilterEachView(t *testing.T) {
 func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	t.Parallel()
 	store := fakeMany(400)
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 120, 30)
 	d.ready()
 	if d.m.views.accounts.Pager().Paging().Done() {
 		t.Fatal("every account is loaded: the test needs one that is not")
@@ -113,8 +113,8 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	d.press("enter")
 	d.until("the lookup", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
-	if store.Calls("Find") != 1 || d.m.views.accounts.Pager().Filter() != "" {
-		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Calls("Find"), d.m.views.accounts.Pager().Filter())
+	if store.Control.Calls("Find") != 1 || d.m.views.accounts.Pager().Filter() != "" {
+		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Control.Calls("Find"), d.m.views.accounts.Pager().Filter())
 	}
 	d.wantRows("search: user399@x.io", "ACCT#0399 email=user399@x.io username=user399")
 
@@ -136,7 +136,7 @@ func TestGoldenFilter(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}, {200, 50}} {
 		name := func(view string) string { return fmt.Sprintf("%s_%dx%d", view, size[0], size[1]) }
-		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakePlanted())}, size[0], size[1])
 		d.ready()
 		d.press("/")
 		d.typeText("dup")

@@ -84,11 +84,11 @@ func BenchmarkFirstRows(b *testing.B) {
 		for b.Loop() {
 			store := dynamo.NewStore(client, ep, sc, clock.System())
 			store.SetWritable(true)
-			opened, err := Open(ctx, store, OpenOptions{Constraints: len(store.Schema.Constraints), Probe: true, Height: height})
+			opened, err := Open(ctx, store, store.Pages, OpenOptions{Constraints: len(store.Schema.Constraints), Probe: true, Height: height})
 			if err != nil {
 				b.Fatal(err)
 			}
-			m := New(ctx, Options{Store: store, Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true, First: opened.First})
+			m := New(ctx, Options{Roles: roles(store), Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true, First: opened.First})
 			next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 			m = next.(Model)
 			msg := m.views.accounts.Init()()

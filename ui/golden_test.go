@@ -70,7 +70,7 @@ func (d *driver) golden(name string) {
 func TestGoldenViews(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 	d.golden("accounts")
 
@@ -108,7 +108,7 @@ func TestGoldenSizes(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}, {200, 50}} {
 		name := func(view string) string { return fmt.Sprintf("%s_%dx%d", view, size[0], size[1]) }
-		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakePlanted())}, size[0], size[1])
 		d.ready()
 		d.golden(name("accounts"))
 		d.press("2")

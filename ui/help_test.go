@@ -16,7 +16,7 @@ import (
 // page.
 func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), Missing: []string{"transactions", "idempotency tokens"}}, 60, 16)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), Missing: []string{"transactions", "idempotency tokens"}}, 60, 16)
 	d.ready()
 	d.press("?")
 	if d.helpLayouts != 1 {
@@ -56,7 +56,7 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 // problem arrives behind it (it kept the keys of when it opened before).
 func TestHelpFollowsAReportArriving(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.press("3", "?")
 	if !strings.Contains(d.screen(), "enter") {
@@ -74,7 +74,7 @@ func TestHelpFollowsAReportArriving(t *testing.T) {
 func TestHelpSaysTheMouseSetting(t *testing.T) {
 	t.Parallel()
 	for _, on := range []bool{false, true} {
-		d := newDriver(t, Options{Store: fakePlanted(), Mouse: on}, 100, 40)
+		d := newDriver(t, Options{Roles: roles(fakePlanted()), Mouse: on}, 100, 40)
 		d.ready()
 		d.press("?")
 		want := "mouse: off, so that the terminal selects and copies text"
@@ -92,7 +92,7 @@ func TestHelpSaysTheMouseSetting(t *testing.T) {
 // copy item JSON: it says that more keys exist, and ? lists them.
 func TestHelpLineSaysWhatItDrops(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
 	d.ready()
 	d.selectRow("ACCT#c3")
 	d.press("down") // its foreign lock

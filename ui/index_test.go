@@ -61,7 +61,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 	store.Endpoint = testEndpoint
 	api.scans.Store(0) // Open's read probe (three one-item scans)
 
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 100, 30)
 	d.ready()
 	d.wantRows(
 		"ACCT#a1 email=ada@x.io username=ada",
@@ -85,7 +85,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	papi.scans.Store(0)
-	p := newDriver(t, Options{Store: plain, NoCheck: true}, 100, 30)
+	p := newDriver(t, Options{Roles: roles(plain), NoCheck: true}, 100, 30)
 	p.ready()
 	if n := p.m.views.accounts.Count(); n != 2 {
 		t.Errorf("without the index, %d accounts listed, want 2", n)

@@ -25,7 +25,7 @@ func (d *driver) footer() string {
 // from the bindings of what is shown, each context its own.
 func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 200, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 200, 40)
 	d.ready()
 	steps := []struct {
 		keys       []string
@@ -69,8 +69,8 @@ func TestHelpSaysWhatTheKeysDo(t *testing.T) {
 func TestUnknownOutcomeIsSentAgain(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.LoseWrites(1)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	store.Control.LoseWrites(1)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down", "f")
@@ -82,7 +82,7 @@ func TestUnknownOutcomeIsSentAgain(t *testing.T) {
 	}
 	d.press("s")
 	waitScreen(d, "the result", "COMMITTED")
-	if tokens := store.Tokens(); len(tokens) != 2 || tokens[0] != tokens[1] {
+	if tokens := store.Control.Tokens(); len(tokens) != 2 || tokens[0] != tokens[1] {
 		t.Errorf("tokens sent: %v, want the same one twice", tokens)
 	}
 	if strings.Contains(d.footer(), "s send again") {
@@ -94,7 +94,7 @@ func TestUnknownOutcomeIsSentAgain(t *testing.T) {
 // with esc reads the rows again, as enter does.
 func TestEscAfterACommitReloadsToo(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	deletePinned(d, "gina@x.io", "ACCT#g7")
 	d.press("esc")
@@ -106,7 +106,7 @@ func TestEscAfterACommitReloadsToo(t *testing.T) {
 // previous view.
 func TestOneWayBack(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.press("enter")
 	if !d.m.layers.detail.Shown() {
@@ -148,7 +148,7 @@ func TestOneWayBack(t *testing.T) {
 func TestFooterEndsWithHelpAndQuit(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {120, 40}} {
-		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakePlanted())}, size[0], size[1])
 		d.ready()
 		pinAccount(d, "ada")
 		for _, keys := range [][]string{nil, {"enter"}} {
@@ -168,7 +168,7 @@ func TestFooterEndsWithHelpAndQuit(t *testing.T) {
 func TestCountsFitTheHeader(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {80, 24}} {
-		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakePlanted())}, size[0], size[1])
 		d.ready()
 		h := d.lines()[1]
 		all := regexp.MustCompile(`miss\w* 1 ?· ?orph\w* 2 ?· ?f\w+ 1 ?· ?dup\w* 1 ?· ?inval\w* 1$`)
@@ -183,7 +183,7 @@ func TestCountsFitTheHeader(t *testing.T) {
 func TestHelpFits(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {80, 24}} {
-		d := newDriver(t, Options{Store: fakePlanted()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakePlanted())}, size[0], size[1])
 		d.ready()
 		d.press("n") // a missing lock: every write key acts on it
 		f := d.footer()
@@ -234,7 +234,7 @@ func TestFlowPages(t *testing.T) {
 // DynamoDB JSON, read again (OSC 52, on those keys only).
 func TestCopyKeyAndItem(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.press("enter")
@@ -256,7 +256,7 @@ func TestCopyKeyAndItem(t *testing.T) {
 // copies nothing and the help does not offer them there.
 func TestCopyFromAListRow(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.selectRow("UNIQ#HANDLE#ada")
 	d.press("c")
@@ -305,7 +305,7 @@ func TestCopyFromAListRow(t *testing.T) {
 // check's view offers no enter, which would have nothing to show.
 func TestProblemsHeadingsTakeNoCursor(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.press("3")
 	if _, ok := d.m.views.problems.Selected(); !ok || !strings.Contains(d.footer(), "enter show its rows") {
@@ -315,7 +315,7 @@ func TestProblemsHeadingsTakeNoCursor(t *testing.T) {
 	if _, ok := d.m.views.problems.Selected(); !ok {
 		t.Fatalf("k or g selected a heading:\n%s", d.screen())
 	}
-	clean := newDriver(t, Options{Store: fakeMany(3)}, 120, 40)
+	clean := newDriver(t, Options{Roles: roles(fakeMany(3))}, 120, 40)
 	clean.ready()
 	clean.press("3")
 	if !strings.Contains(clean.screen(), "no problems:") || strings.Contains(clean.footer(), "enter") {
@@ -328,7 +328,7 @@ func TestProblemsHeadingsTakeNoCursor(t *testing.T) {
 // endpoint); a replay that fails says so and writes nothing on screen.
 func TestMistakesMenuOnlyWhereAllowed(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.press("?")
 	if strings.Contains(d.screen(), "replay a mistake") {
@@ -339,7 +339,7 @@ func TestMistakesMenuOnlyWhereAllowed(t *testing.T) {
 		asked = kind
 		return mistake.Replay{}, errors.New("the emulator went away")
 	}
-	d = newDriver(t, Options{Store: fakePlanted(), Break: run}, 120, 40)
+	d = newDriver(t, Options{Roles: roles(fakePlanted()), Break: run}, 120, 40)
 	d.ready()
 	d.press("?")
 	if !strings.Contains(d.screen(), "B") || !strings.Contains(d.screen(), "replay a mistake") {

@@ -28,7 +28,7 @@ func fakeDevices() *uitest.Backend {
 // the table's (dev-…).
 func TestLayoutTablesSpeaksOfRecords(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeDevices()}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(fakeDevices())}, 120, 30)
 	d.ready()
 	s := d.screen()
 	for _, want := range []string{"1 Records", "2 records loaded"} {

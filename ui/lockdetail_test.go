@@ -29,7 +29,7 @@ func TestLockDetailIsOneWherever(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			d := newDriver(t, Options{Store: c.store()}, 120, 40)
+			d := newDriver(t, Options{Roles: roles(c.store())}, 120, 40)
 			d.ready()
 			d.press("g") // the locks nobody holds are above the accounts
 			d.selectRow(c.lock + " ")

@@ -45,8 +45,9 @@ const (
 
 // Options configure the UI.
 type Options struct {
-	Store Backend
-	// Schema and Endpoint describe the tables Store reads, for the rows and
+	// Roles are what the UI reads and writes through.
+	Roles
+	// Schema and Endpoint describe the tables the Roles read, for the rows and
 	// the header; ApproxItems is their approximate item count, for the
 	// check's progress until it reports its own.
 	Schema      model.Schema
@@ -192,9 +193,9 @@ func New(ctx context.Context, o Options) Model {
 	// One picture of the table: every view keeps what it reads in one
 	// cache, and judges by the check's report it holds.
 	cache := items.New(&sc)
-	w := write.New(ctx, o.Store, &sc, &st, cache, keys.Dialog)
+	w := write.New(ctx, o.Writer, &sc, &st, cache, keys.Dialog)
 	w.SaveDir = o.SaveDir
-	acc := accounts.New(ctx, o.Store, r, cache, akm)
+	acc := accounts.New(ctx, o.Pages, r, cache, akm)
 	acc.SetFirst(o.First)
 	cmdline := command.New(nil, keys.Command)
 	cmdline.SetHistory(o.History)
@@ -202,15 +203,15 @@ func New(ctx context.Context, o Options) Model {
 		setup: setup{opts: o, schema: &sc, km: km, st: &st, pump: pump, ctx: ctx, altBound: bindsAlt(o.Keys)},
 		views: views{
 			accounts: acc,
-			locks:    locks.New(ctx, o.Store, r, cache, lkm),
+			locks:    locks.New(ctx, o.Pages, r, cache, lkm),
 			problems: problems.New(r, pkm),
-			others:   others.New(ctx, o.Store, r, cache, keys.Items),
+			others:   others.New(ctx, o.Pages, r, cache, keys.Items),
 		},
 		items: cache,
-		check: check.New(ctx, o.Store, pump, &sc, o.ApproxItems),
+		check: check.New(ctx, o.Check, pump, &sc, o.ApproxItems),
 		layers: layers{
-			detail:   detail.New(ctx, o.Store, cache, keys.Detail),
-			search:   search.New(ctx, o.Store, &sc, cache, pump, keys.Search),
+			detail:   detail.New(ctx, o.Pages, cache, keys.Detail),
+			search:   search.New(ctx, o.Lookup, &sc, cache, pump, keys.Search),
 			cmdline:  cmdline,
 			write:    w,
 			mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
@@ -223,7 +224,7 @@ func New(ctx context.Context, o Options) Model {
 	m.layers.writelog.Carry(o.Writes)
 	m.status = o.Notice
 	// Writes are offered only where they are allowed.
-	if !o.Store.Writable() {
+	if !o.Writable {
 		m.disableWrites()
 	}
 	return m

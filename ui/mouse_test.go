@@ -12,12 +12,12 @@ import (
 // asks for clicks and the wheel.
 func TestMouseOffByDefault(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true}, 100, 30)
 	d.ready()
 	if mode := d.m.View().MouseMode; mode != tea.MouseModeNone {
 		t.Errorf("mouse mode %v by default, want none", mode)
 	}
-	on := newDriver(t, Options{Store: fakePlanted(), NoCheck: true, Mouse: true}, 100, 30)
+	on := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true, Mouse: true}, 100, 30)
 	on.ready()
 	if mode := on.m.View().MouseMode; mode != tea.MouseModeCellMotion {
 		t.Errorf("mouse mode %v with Mouse, want cell motion", mode)
@@ -29,7 +29,7 @@ func TestMouseOffByDefault(t *testing.T) {
 // selects nothing.
 func TestClickSelectsARow(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true, Mouse: true}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true, Mouse: true}, 100, 30)
 	d.ready()
 	line := d.rowIndex("ACCT#c3")
 	if line < 0 {

@@ -29,8 +29,8 @@ type Opened struct {
 type Capabilities func() (backend.Capabilities, error)
 
 // Store is what Open asks of the store the UI will read: that its tables
-// fit the schema, the accounts index to page through, the first page,
-// and, after it, what the backend can do. *dynamo.Store is one.
+// fit the schema, the accounts index to page through, and, after the
+// first page, what the backend can do. *dynamo.Store is one.
 type Store interface {
 	Verify(ctx context.Context) error
 	UseAccountsIndex(ctx context.Context, name string) error
@@ -41,6 +41,11 @@ type Store interface {
 	// ProbeLater asks what writes the backend can do, and what reads it
 	// honours, once after returns; writes wait for the answer.
 	ProbeLater(ctx context.Context, after func()) func() (backend.Capabilities, error)
+}
+
+// FirstPager reads the first page of accounts ahead, for Open
+// (*dynamo.Pages is one).
+type FirstPager interface {
 	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
 }
 
@@ -61,8 +66,8 @@ type OpenOptions struct {
 
 // Open readies a store for the UI. It describes the tables (refusing one
 // whose key does not fit the schema) while it reads the first page of
-// accounts, so that the first rows wait for the slower of the two rather
-// than for their sum. The tables' TTL settings, which judge the first
+// accounts through pages (the store's Pages), so that the first rows
+// wait for the slower of the two rather than for their sum. The tables' TTL settings, which judge the first
 // page's locks, are asked beside its reads (AccountsPage waits for them).
 // What reads the backend honours, and what it can do when o.Probe is
 // set, are asked only once the first rows are on screen (Opened.Shown),
@@ -70,7 +75,7 @@ type OpenOptions struct {
 // takes the answer when it comes (Options.Capabilities).
 // When Open fails, the first page is no longer being read (the read
 // probe, let go, may still ask), and no write probe runs.
-func Open(ctx context.Context, s Store, o OpenOptions) (Opened, error) {
+func Open(ctx context.Context, s Store, pages FirstPager, o OpenOptions) (Opened, error) {
 	var opened Opened
 	var stop context.CancelFunc = func() {}
 	if o.AccountsIndex == "" {
@@ -78,7 +83,7 @@ func Open(ctx context.Context, s Store, o OpenOptions) (Opened, error) {
 		if o.Height > 0 {
 			want = accounts.FirstWant(listRows(o.Height), o.Constraints)
 		}
-		opened.First, stop = prefetch(ctx, s, want)
+		opened.First, stop = prefetch(ctx, pages, want)
 	}
 	shown := make(chan struct{})
 	opened.Shown = sync.OnceFunc(func() { close(shown) })
@@ -164,7 +169,7 @@ func (m *Model) readOnly(why string) {
 
 // prefetch starts reading the first page of accounts, the one the accounts
 // view asks for first, and returns a wait for it and a stop.
-func prefetch(ctx context.Context, s Store, want int) (accounts.FirstPage, context.CancelFunc) {
+func prefetch(ctx context.Context, s FirstPager, want int) (accounts.FirstPage, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	var page backend.AccountPage

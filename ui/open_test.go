@@ -81,7 +81,7 @@ func asked(ch chan struct{}, wait time.Duration) bool {
 func TestOpenProbesOnceTheFirstRowsAreShown(t *testing.T) {
 	t.Parallel()
 	s := newOpenStore()
-	o, err := Open(context.Background(), s, OpenOptions{Constraints: 2, Probe: true})
+	o, err := Open(context.Background(), s, s, OpenOptions{Constraints: 2, Probe: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestFirstPageFillsTheScreen(t *testing.T) {
 		{24, 2, 7}, {40, 2, 12}, {24, 1, 10}, {0, 2, 50},
 	} {
 		s := newOpenStore()
-		o, err := Open(context.Background(), s, OpenOptions{Constraints: c.constraints, Height: c.height})
+		o, err := Open(context.Background(), s, s, OpenOptions{Constraints: c.constraints, Height: c.height})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestOpenFailingLetsTheReadProbeGo(t *testing.T) {
 	t.Parallel()
 	s := newOpenStore()
 	s.verify = errors.New("table not found")
-	if _, err := Open(context.Background(), s, OpenOptions{Constraints: 2, Probe: true}); err == nil {
+	if _, err := Open(context.Background(), s, s, OpenOptions{Constraints: 2, Probe: true}); err == nil {
 		t.Fatal("Open did not fail")
 	}
 	if !asked(s.reads, waitFor) {
@@ -157,7 +157,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 		<-answer
 		return backend.Capabilities{Probed: true}, nil
 	}
-	d := newDriver(t, Options{Store: fakePlanted(), Capabilities: probe}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), Capabilities: probe}, 120, 40)
 	d.until("the first rows", func(m *Model) bool { return m.views.accounts.Pager().Len() > 0 })
 	if s := d.screen(); !strings.Contains(s, "a add") || strings.Contains(s, "READ-ONLY") {
 		t.Fatalf("before the probe's answer the UI is not writable:\n%s", s)
@@ -188,7 +188,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 func TestProbeFailingTurnsWritesOff(t *testing.T) {
 	t.Parallel()
 	probe := func() (backend.Capabilities, error) { return backend.Capabilities{}, errors.New("AccessDenied") }
-	d := newDriver(t, Options{Store: fakePlanted(), Capabilities: probe}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), Capabilities: probe}, 120, 40)
 	d.ready()
 	if s := d.screen(); !strings.Contains(s, "READ-ONLY") || !strings.Contains(s, "the backend could not be probed: AccessDenied") {
 		t.Fatalf("a failed probe is not said, or leaves writes on:\n%s", s)
@@ -205,9 +205,9 @@ func TestProbeFailingTurnsWritesOff(t *testing.T) {
 func TestShownIsSaidWhenTheFirstPageFails(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.Fail("AccountsPage", errors.New("throttled"))
+	store.Control.Fail("AccountsPage", errors.New("throttled"))
 	shown := make(chan struct{})
-	d := newDriver(t, Options{Store: store, NoCheck: true, Shown: func() { close(shown) }}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true, Shown: func() { close(shown) }}, 120, 40)
 	d.until("the UI to say the first rows are shown", func(*Model) bool { return asked(shown, 0) })
 	if d.m.views.accounts.Err() == nil {
 		t.Fatal("the first page did not fail")

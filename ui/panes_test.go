@@ -19,7 +19,7 @@ func TestDetailTopAndBottom(t *testing.T) {
 	for i := range 40 {
 		a[fmt.Sprintf("attr%02d", i)] = model.S("v")
 	}
-	d := newDriver(t, Options{Store: fake(a), NoCheck: true}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fake(a)), NoCheck: true}, 80, 24)
 	d.ready()
 	d.press("enter")
 	waitScreen(d, "the account's detail", `"PK": {"S": "ACCT#a1"}`)
@@ -84,7 +84,7 @@ func TestReplayAdvisesWhatFixesIt(t *testing.T) {
 	run := func(_ context.Context, kind string) (mistake.Replay, error) {
 		return mistake.Replay{Kind: kind, Problem: model.DuplicateValue, Story: "two accounts took one email", Found: dup}, nil
 	}
-	d := newDriver(t, Options{Store: store, Break: run}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store), Break: run}, 120, 40)
 	d.ready()
 	d.press("B", "j", "enter")
 	waitScreen(d, "the replay", "replayed gsi-duplicate")

@@ -52,10 +52,10 @@ func wantPartition(d *driver) {
 func TestAccountDetailListsItsPartition(t *testing.T) {
 	t.Parallel()
 	store := fakeWithOthers()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	wantPartition(d)
-	if n := store.Calls("PartitionPage"); n != 1 {
+	if n := store.Control.Calls("PartitionPage"); n != 1 {
 		t.Errorf("%d partition reads, want one Query", n)
 	}
 }
@@ -66,7 +66,7 @@ func TestAccountDetailListsItsPartitionOnDynamoDB(t *testing.T) {
 	t.Parallel()
 	store, client := planted(t)
 	dynamotest.Put(t, client, store.Schema.Table, otherItems()...)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	wantPartition(d)
 	d.press("esc")
@@ -85,7 +85,7 @@ func TestPartitionPages(t *testing.T) {
 	for i := range detail.PartitionPageSize + 5 {
 		store.Put(tablePlaceholder, model.Item{"PK": model.S("ACCT#a1"), "SK": model.S(fmt.Sprintf("ORDER#%04d", i))})
 	}
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.press("enter")
@@ -100,8 +100,8 @@ func TestPartitionPages(t *testing.T) {
 	d.press("m")
 	end()
 	waitScreen(d, "the second page", "ORDER#0054")
-	if strings.Contains(d.screen(), "more below") || store.Calls("PartitionPage") != 2 {
-		t.Errorf("after the last page (%d reads):\n%s", store.Calls("PartitionPage"), d.screen())
+	if strings.Contains(d.screen(), "more below") || store.Control.Calls("PartitionPage") != 2 {
+		t.Errorf("after the last page (%d reads):\n%s", store.Control.Calls("PartitionPage"), d.screen())
 	}
 }
 
@@ -110,19 +110,19 @@ func TestPartitionPages(t *testing.T) {
 // as a tab; a table without any shows neither.
 func TestHeaderCountsOtherItems(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeWithOthers()}, 200, 40)
+	d := newDriver(t, Options{Roles: roles(fakeWithOthers())}, 200, 40)
 	d.ready()
 	if h := d.lines()[1]; !strings.Contains(h, "other items 4") || !strings.Contains(h, "4 Items") {
 		t.Errorf("header %q: want other items 4 and the Items tab", h)
 	}
 	// At 80 columns the views keep their names (issue 19, 12): the
 	// count of other items gives way first, the Items tab says they are.
-	d = newDriver(t, Options{Store: fakeWithOthers()}, 80, 24)
+	d = newDriver(t, Options{Roles: roles(fakeWithOthers())}, 80, 24)
 	d.ready()
 	if h := d.lines()[1]; !strings.Contains(h, "2 Locks") || !strings.Contains(h, "4 Items") {
 		t.Errorf("header at 80 columns %q: the views lost their names", h)
 	}
-	d = newDriver(t, Options{Store: fakePlanted()}, 200, 40)
+	d = newDriver(t, Options{Roles: roles(fakePlanted())}, 200, 40)
 	d.ready()
 	if h := d.lines()[1]; strings.Contains(h, "other") || strings.Contains(h, "Items") {
 		t.Errorf("header %q of a table with no other item", h)
@@ -135,7 +135,7 @@ func TestHeaderCountsOtherItems(t *testing.T) {
 func TestItemsViewListsOthers(t *testing.T) {
 	t.Parallel()
 	store := fakeWithOthers()
-	d := newDriver(t, Options{Store: store, Keys: map[string][]string{"items": {"I"}}}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store), Keys: map[string][]string{"items": {"I"}}}, 120, 40)
 	d.ready()
 	d.press("4")
 	if d.m.views.shown == viewItems {
@@ -176,7 +176,7 @@ func TestGoldenPartition(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 40}, {200, 50}} {
 		name := func(view string) string { return fmt.Sprintf("%s_%dx%d", view, size[0], size[1]) }
-		d := newDriver(t, Options{Store: fakeWithOthers()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakeWithOthers())}, size[0], size[1])
 		d.ready()
 		d.selectRow("ACCT#a1")
 		d.press("enter")
@@ -194,7 +194,7 @@ func TestGoldenPartition(t *testing.T) {
 // reads the item the filter left selected.
 func TestFilterTheItemsView(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeWithOthers()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakeWithOthers())}, 120, 40)
 	d.ready()
 	d.press("4")
 	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })

@@ -51,7 +51,7 @@ func (d *driver) jump(p model.Problem) {
 // problem are each of its holders once, the lock's owner too.
 func TestJumpToADuplicateListsEachHolderOnce(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.jump(d.problem(model.DuplicateValue))
 	var ids []string
@@ -82,18 +82,18 @@ func (d *driver) reload(store interface{ Calls(string) int }) {
 func TestReloadReadsThePinAgain(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 50)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 50)
 	d.ready()
 	d.search("ada")
 	store.Put(tablePlaceholder, acct("ACCT#a1", "ada2@x.io", "ada"), lock("UNIQ#EMAIL#ada2@x.io", "ACCT#a1"))
-	d.reload(store)
+	d.reload(store.Control)
 	if got := d.pinned("search: ada"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada2@x.io") {
 		t.Errorf("after r the pin shows %q, want the new email:\n%s", got, d.screen())
 	}
 
 	d.jump(d.problem(model.ForeignLock))
 	store.Put(tablePlaceholder, lock("UNIQ#EMAIL#carol@x.io", "ACCT#c3"))
-	d.reload(store)
+	d.reload(store.Control)
 	if strings.Contains(d.lines()[1], "foreign 1") {
 		t.Fatalf("the check still counts the foreign lock: %q", d.lines()[1])
 	}
@@ -109,7 +109,7 @@ func TestReloadReadsThePinAgain(t *testing.T) {
 func TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 50)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 50)
 	d.ready()
 	ghost := d.problem(model.OrphanLock)
 	for _, p := range d.m.check.Report().Problems {
@@ -123,7 +123,7 @@ func TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds(t *testing.T) {
 		t.Fatalf("the pin shows %q:\n%s", got, d.screen())
 	}
 	store.Put(tablePlaceholder, acct("ACCT#h8", "h@x.io", "ghost"))
-	d.reload(store)
+	d.reload(store.Control)
 	for _, r := range d.pinned(title) {
 		if strings.Contains(r, "UNIQ#HANDLE#ghost") {
 			t.Errorf("after r the pin still shows the orphan: %q\n%s", r, d.screen())
@@ -136,7 +136,7 @@ func TestReloadDropsAPinnedOrphanTheCheckNoLongerFinds(t *testing.T) {
 func TestCancelledWriteReadsTheRowsAgain(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	renameADA(d, "email", "ada3@x.io")
 	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#ada3@x.io (owner ACCT#a1)")
@@ -156,7 +156,7 @@ func TestCancelledWriteReadsTheRowsAgain(t *testing.T) {
 func TestDeletedPinSaysNothingIsLeft(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	deletePinned(d, "gina@x.io", "ACCT#g7")
 	d.press("enter")
@@ -172,7 +172,7 @@ func TestDeletedPinSaysNothingIsLeft(t *testing.T) {
 func TestReloadKeepsTheSelection(t *testing.T) {
 	t.Parallel()
 	store := fakeMany(400)
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 20)
 	d.ready()
 	d.press("G")
 	d.until("every page", func(m *Model) bool {

@@ -21,7 +21,7 @@ import (
 func TestRenameToAValueHeldWithoutItsLockIsRefused(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	renameADA(d, "username", "bob")
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2, whose lock is missing")
@@ -60,8 +60,8 @@ func renameAccount(d *driver, q, id, attr, v string) {
 func sendingFix(t *testing.T) (d *driver, release func()) {
 	t.Helper()
 	store := fakePlanted()
-	arrived, release := store.HoldWrites()
-	d = newDriver(t, Options{Store: store}, 120, 40)
+	arrived, release := store.Control.HoldWrites()
+	d = newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down", "f")
@@ -120,7 +120,7 @@ func TestSecondCtrlCQuitsWithTheToken(t *testing.T) {
 func TestFailuresAreReadableWhole(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(store)}, 80, 24)
 	d.ready()
 	renameADA(d, "username", "bob")
 	want := "username bob is taken by ACCT#b2, whose lock is missing (sending would make a duplicate_value; repair the missing lock, or rename that account)"
@@ -129,7 +129,7 @@ func TestFailuresAreReadableWhole(t *testing.T) {
 
 	refused := fmt.Errorf("operation error DynamoDB: TransactWriteItems, https response error StatusCode: 0, RequestID: , request send failed, Post \"http://127.0.0.1:8000/\": %w",
 		&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
-	store.Fail("Execute", refused)
+	store.Control.Fail("Execute", refused)
 	d.send(ctrlU())
 	d.typeText("adele")
 	d.press("enter")

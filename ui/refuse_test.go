@@ -11,7 +11,7 @@ import (
 // view that offers f, and nothing opens.
 func TestFixLeftToAPersonSaysWhyInTheStatusLine(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 160, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 160, 40)
 	d.ready()
 	refused := func(where, why string) {
 		t.Helper()
@@ -45,7 +45,7 @@ func TestFixLeftToAPersonSaysWhyInTheStatusLine(t *testing.T) {
 // (the key the lock must have) still is.
 func TestMissingLockDetailOffersNoItemToCopy(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 30)
 	d.ready()
 	d.selectRow("ACCT#b2")
 	d.press("down", "down", "enter")

@@ -15,7 +15,7 @@ import (
 // own (the locks view still moves on down).
 func TestRemappedKeysReachTheWidgets(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), Keys: map[string][]string{
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), Keys: map[string][]string{
 		"accounts.down": {"x"}, "search.cancel": {"ctrl+g"}, "quit": {"Q"},
 	}}, 120, 40)
 	d.ready()

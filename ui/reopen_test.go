@@ -14,7 +14,7 @@ func typedBeforeTheListing(t *testing.T, line string) *driver {
 	t.Helper()
 	store := fakePlanted()
 	store.Put("orders", acct("ORD#1", "", ""))
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 120, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 120, 30)
 	d.ready()
 	d.send(keyMsg(":"))
 	for _, r := range line {
@@ -66,14 +66,14 @@ func TestWritesLogOutlivesTheTable(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	store.Put("orders", acct("ORD#1", "", ""))
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")
 	d.command("table orders")
 	if r, ok := d.m.Reopen(); !d.quit || !ok || r != (Reopen{Table: "orders"}) {
 		t.Fatalf(":table orders: quit %v, reopen %+v %v", d.quit, r, ok)
 	}
-	d = newDriver(t, Options{Store: store, History: d.m.History(), Writes: d.m.Writes()}, 120, 40)
+	d = newDriver(t, Options{Roles: roles(store), History: d.m.History(), Writes: d.m.Writes()}, 120, 40)
 	d.ready()
 	d.press("w")
 	if s := d.screen(); !strings.Contains(s, "writes of this session, newest first: 1") || d.rowIndex("#1 committed rename ACCT#a1") < 0 {

@@ -14,14 +14,14 @@ import (
 func TestRepairSkipsAHolderThatChangedItsValue(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down")
 	if !strings.Contains(d.selected(), "UNIQ#HANDLE#bob") || !strings.Contains(d.selected(), "missing") {
 		t.Fatalf("selected %q, want the missing username lock", d.selected())
 	}
-	store.ChangeAfterRead(store.Schema().Table, acct("ACCT#b2", "bob@x.io", "bobby"))
+	store.Control.ChangeAfterRead(store.Schema().Table, acct("ACCT#b2", "bob@x.io", "bobby"))
 	d.press("f")
 	waitScreen(d, "the skip", "the holder changed its value since the check: check again")
 	if s := d.screen(); strings.Contains(s, "put lock UNIQ#HANDLE#bob") {

@@ -24,7 +24,7 @@ func wantFits(t *testing.T, d *driver, width int) {
 // the size locktable needs.
 func TestTooSmallSaysTheSizeItNeeds(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true}, 50, 12)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true}, 50, 12)
 	d.settle()
 	wantFits(t, d, 50)
 	s := fields(strings.ReplaceAll(d.screen(), "\n", " "))
@@ -40,7 +40,7 @@ func TestTooSmallSaysTheSizeItNeeds(t *testing.T) {
 func TestTabsKeepTheirNames(t *testing.T) {
 	t.Parallel()
 	for _, width := range []int{80, 200} {
-		d := newDriver(t, Options{Store: fakePlanted()}, width, 24)
+		d := newDriver(t, Options{Roles: roles(fakePlanted())}, width, 24)
 		d.ready()
 		tabs := d.lines()[1]
 		for _, want := range []string{"1 Accounts", "2 Locks", "3 Problems"} {
@@ -61,7 +61,7 @@ func TestTabsKeepTheirNames(t *testing.T) {
 // problem row (... or a row of the proble…": cut at 80 columns.
 func TestLongStatusIsNotCut(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
 	d.ready()
 	// A status longer than the screen is wide, as a refusal's can be.
 	d.m.status = "not sent: select a problem row (an orphan, a foreign lock, a missing lock) or a row of the problems view"
@@ -95,7 +95,7 @@ func TestBackendLacksSaidInWords(t *testing.T) {
 		{80, []string{"lacks 4", "works around", "(?)", "idempotency tokens"}},
 		{200, []string{"idempotency tokens", "ALL_OLD items", "parallel scan", "mixed-type comparisons", "works around", "? says how"}},
 	} {
-		d := newDriver(t, Options{Store: fakePlanted(), Missing: missing}, size.width, 24)
+		d := newDriver(t, Options{Roles: roles(fakePlanted()), Missing: missing}, size.width, 24)
 		d.ready()
 		status := d.lines()[22]
 		for _, want := range size.want {
@@ -120,7 +120,7 @@ func TestBackendLacksSaidInWords(t *testing.T) {
 // be scrolled to.
 func TestRaceBoardScrolls(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
 	d.ready()
 	d.press("R")
 	waitScreen(d, "the race form", "race: new accounts claim")
@@ -175,7 +175,7 @@ func fakeLongValues() *uitest.Backend {
 func TestRowsKeepWhatTellsThemApart(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		d := newDriver(t, Options{Store: fakeLongValues()}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakeLongValues())}, size[0], size[1])
 		d.ready()
 		d.press("3")
 		wantFits(t, d, size[0])
@@ -221,7 +221,7 @@ func TestRowsKeepWhatTellsThemApart(t *testing.T) {
 // below the board ("enter closes," and nothing after).
 func TestRaceVerdictWhole(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
 	d.ready()
 	d.press("R")
 	waitScreen(d, "the race form", "race: new accounts claim")

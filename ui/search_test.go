@@ -13,7 +13,7 @@ func TestSearchFindsWhatIsPasted(t *testing.T) {
 	t.Parallel()
 	for _, noCheck := range []bool{true, false} {
 		store := fakePlanted()
-		d := newDriver(t, Options{Store: store, NoCheck: noCheck}, 180, 40)
+		d := newDriver(t, Options{Roles: roles(store), NoCheck: noCheck}, 180, 40)
 		d.ready()
 		tests := []struct {
 			q    string
@@ -34,7 +34,7 @@ func TestSearchFindsWhatIsPasted(t *testing.T) {
 			}
 			d.wantRows(tt.want...)
 		}
-		if !noCheck && store.Calls("Find") == 0 {
+		if !noCheck && store.Control.Calls("Find") == 0 {
 			t.Error("the search does not ask the backend's Find")
 		}
 		if s := d.screen(); strings.Contains(s, "error") {

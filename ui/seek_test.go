@@ -20,7 +20,7 @@ func fakeBeyondTheFirstPage() *uitest.Backend {
 // until a row shows a problem, instead of stopping at the rows loaded.
 func TestNextProblemLoadsWhatItNeeds(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeBeyondTheFirstPage(), NoCheck: true}, 80, 20)
+	d := newDriver(t, Options{Roles: roles(fakeBeyondTheFirstPage()), NoCheck: true}, 80, 20)
 	d.ready()
 	if d.m.views.accounts.Count() > 100 {
 		t.Fatalf("the first page holds %d accounts: the test needs ACCT#0100b not loaded", d.m.views.accounts.Count())
@@ -37,7 +37,7 @@ func TestNextProblemLoadsWhatItNeeds(t *testing.T) {
 // problems in order, pinning the rows of those not loaded.
 func TestNextProblemWalksTheCheck(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeBeyondTheFirstPage()}, 80, 30)
+	d := newDriver(t, Options{Roles: roles(fakeBeyondTheFirstPage())}, 80, 30)
 	d.ready()
 	key := func(k, title, want string) {
 		t.Helper()
@@ -62,7 +62,7 @@ func TestNextProblemWalksTheCheck(t *testing.T) {
 // ("orphan locks (2)", "accounts"), which do nothing when selected.
 func TestHeadingsAreSkipped(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 100, 30)
 	d.ready()
 	for i, s := range []struct{ key, want string }{
 		{"k", "UNIQ#HANDLE#ghost no owner; nobody holds username orphan"}, // from ACCT#a1, over "accounts"
@@ -87,7 +87,7 @@ func TestMoreOrphansOpenTheOrphanGroup(t *testing.T) {
 	for _, v := range []string{"g1", "g2", "g3", "g4", "g5", "g6"} {
 		store.Put(tablePlaceholder, lock("UNIQ#HANDLE#"+v, ""))
 	}
-	d := newDriver(t, Options{Store: store}, 100, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 40)
 	d.ready()
 	more := d.rowIndex("… 3 more orphan locks")
 	if more < 0 {

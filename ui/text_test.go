@@ -25,7 +25,7 @@ func (d *driver) paste(text string) {
 func TestPasteInTheRenameForm(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "ada")
 	d.press("e")
@@ -64,7 +64,7 @@ func TestPasteInTheRenameForm(t *testing.T) {
 func TestPasteInEveryField(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 
 	d.paste("gina")
@@ -162,7 +162,7 @@ func TestEveryFieldTakesTheEditingKeys(t *testing.T) {
 	for _, o := range opens {
 		t.Run(o.name, func(t *testing.T) {
 			t.Parallel()
-			d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+			d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 			d.ready()
 			o.open(d)
 			for _, e := range edits {
@@ -198,7 +198,7 @@ func TestRenameKeepsTheBytes(t *testing.T) {
 	const bidi = `RED` + "\u202e" + `evil\x1b` // a real RLO, then four characters
 	store := fake(acct("ACCT#h8", "h@x.io", bidi), lock("UNIQ#EMAIL#h@x.io", "ACCT#h8"),
 		acct("ACCT#h9", "h9@x.io", hostile), lock("UNIQ#EMAIL#h9@x.io", "ACCT#h9"))
-	d := newDriver(t, Options{Store: store}, 200, 50)
+	d := newDriver(t, Options{Roles: roles(store)}, 200, 50)
 	d.ready()
 	pinAccount(d, "h@x.io")
 	d.press("e")
@@ -258,7 +258,7 @@ func TestRenameKeepsTheBytes(t *testing.T) {
 func TestCopyEscapesTheKey(t *testing.T) {
 	t.Parallel()
 	lk := "UNIQ#HANDLE#" + hostile
-	d := newDriver(t, Options{Store: fake(acct("ACCT#h9", "h9@x.io", hostile), lock("UNIQ#EMAIL#h9@x.io", "ACCT#h9"), lock(lk, "ACCT#h9"))}, 200, 50)
+	d := newDriver(t, Options{Roles: roles(fake(acct("ACCT#h9", "h9@x.io", hostile), lock("UNIQ#EMAIL#h9@x.io", "ACCT#h9"), lock(lk, "ACCT#h9")))}, 200, 50)
 	d.ready()
 	d.selectRow(`UNIQ#HANDLE#\x1b[31m`)
 	raw := func(s string) bool {
@@ -302,7 +302,7 @@ func TestCopyEscapesTheKey(t *testing.T) {
 func TestPasteAfterDLandsInTheConfirmation(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "gina@x.io")
 	d.send(keyMsg("d"))
@@ -331,7 +331,7 @@ func TestTypedConfirmationOfAHostileKey(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			store := fake(acct(id, "esc@x.io", "esc"), lock("UNIQ#EMAIL#esc@x.io", id), lock("UNIQ#HANDLE#esc", id))
-			d := newDriver(t, Options{Store: store}, 120, 40)
+			d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 			d.ready()
 			pinAccount(d, "esc@x.io")
 			d.press("d")

@@ -55,7 +55,7 @@ func (d *driver) wantRow(words ...string) {
 // and the reservation.
 func TestTTLCasesAt80x24(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeTTL()}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakeTTL())}, 80, 24)
 	d.ready()
 	d.golden("ttl_accounts_80x24")
 	if h := d.lines()[1]; !strings.Contains(h, "expired 2 · expiring 1") || !strings.Contains(h, "reserved 1") || !strings.Contains(h, "2 Locks  3 Problems") {
@@ -95,7 +95,7 @@ func TestTTLCasesAt80x24(t *testing.T) {
 // detail of an account's lock says it whatever the width.
 func TestTTLSaysWhatItMeans(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeTTL()}, 200, 30)
+	d := newDriver(t, Options{Roles: roles(fakeTTL())}, 200, 30)
 	d.ready()
 	for row, why := range map[string]string{
 		"└ UNIQ#EMAIL#ada@x":   "why: expired_lock: expired 3 h ago; DynamoDB deletes it eventually, until then it blocks email ada@x",
@@ -130,7 +130,7 @@ func TestFixExpiredLocks(t *testing.T) {
 	foreign := lock("UNIQ#EMAIL#zed@x", "ACCT#other")
 	foreign["ttl"] = model.N(strconv.FormatInt(ttlNow.Add(-time.Hour).Unix(), 10))
 	store := fakeTTL(acct("ACCT#zed", "zed@x", "zed"), foreign, lock("UNIQ#HANDLE#zed", "ACCT#zed"))
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	offered := func(where string) {
 		t.Helper()
@@ -212,7 +212,7 @@ func openJudgesTheFirstPageByTheTTL(t *testing.T, now time.Time) {
 	bare := creator.Schema
 	bare.TTLAttr, bare.TTLGiven = "", false
 	store := dynamo.NewStore(slowTTL{client}, creator.Endpoint, bare, clock.Fixed(now))
-	opened, err := Open(context.Background(), store, OpenOptions{Constraints: len(bare.Constraints)})
+	opened, err := Open(context.Background(), store, store.Pages, OpenOptions{Constraints: len(bare.Constraints)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func openJudgesTheFirstPageByTheTTL(t *testing.T, now time.Time) {
 // its time, whose detail says why and on which f offers the repair.
 func TestJumpToAnExpiredLockNobodyHolds(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakeTTL()}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakeTTL())}, 80, 24)
 	d.ready()
 	d.press("3")
 	d.selectRow("UNIQ#EMAIL#gone@x")
@@ -276,7 +276,7 @@ func TestMoreRowSaysTheGroupsNoun(t *testing.T) {
 	for i := range 5 {
 		extra = append(extra, lock(fmt.Sprintf("UNIQ#EMAIL#o%d@x", i), fmt.Sprintf("ACCT#gone%d", i)))
 	}
-	d := newDriver(t, Options{Store: fakeTTL(extra...)}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakeTTL(extra...))}, 120, 40)
 	d.ready()
 	d.until("the orphans on top", func(m *Model) bool { return strings.Contains(d.screen(), "locks nobody holds (") })
 	if s := d.screen(); !strings.Contains(s, "more locks nobody holds: enter or 3") || strings.Contains(s, "more orphan locks") {

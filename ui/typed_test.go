@@ -33,7 +33,7 @@ func (d *driver) typeAhead(keys ...string) {
 // next is typed into it.
 func TestKeysAfterEOpenTheForm(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.typeAhead("e", "j", "j", "j")
@@ -60,7 +60,7 @@ func TestKeysAfterEOpenTheForm(t *testing.T) {
 func TestKeysAfterDLandInTheConfirmation(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "gina@x.io")
 	d.typeAhead(append(append([]string{"d"}, strings.Split("ACCT#g7", "")...), "enter")...)
@@ -92,7 +92,7 @@ func renamePreview(d *driver, v string) {
 // went to the form. Each key lands where the one before it left.
 func TestQuickEscClosesThePreview(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	renamePreview(d, "zed@x.io")
 	d.typeAhead("esc", "esc", "2", "G")
@@ -107,7 +107,7 @@ func TestQuickEscClosesThePreview(t *testing.T) {
 // pressed.
 func TestEscMergedByTheReader(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	renamePreview(d, "zed@x.io")
 	d.send(tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt})
@@ -136,7 +136,7 @@ func TestEscMergedByTheReader(t *testing.T) {
 func TestTypedConfirmationKeys(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	d := newDriver(t, Options{Store: fakePlanted(), SaveDir: dir}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), SaveDir: dir}, 80, 24)
 	d.ready()
 	pinAccount(d, "gina@x.io")
 	d.press("d")
@@ -184,7 +184,7 @@ func TestTypedConfirmationKeys(t *testing.T) {
 // and the help line and the help screen offer only what works on the row.
 func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	say := func(keys, want string) {
 		t.Helper()
@@ -253,7 +253,7 @@ func TestWriteKeysSayWhyOnRowsTheyDoNotTake(t *testing.T) {
 func TestEnterTypedAheadKeepsWhyNothingIsSent(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "bob")
 	store.Put(tablePlaceholder, lock("UNIQ#HANDLE#bob", "ACCT#b2")) // by someone else

@@ -19,7 +19,7 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 	account, oldLock, newLock := sc.AccountKey("ACCT#a1"), lockKey("UNIQ#EMAIL#ada@x.io"), lockKey("UNIQ#EMAIL#ada@new.io")
 	before := []string{item(account), item(oldLock), item(newLock)}
 
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	if s := d.screen(); !strings.Contains(s, "u undo") {
 		t.Fatalf("the help line does not offer u:\n%s", s)
@@ -66,14 +66,14 @@ func TestUndoTakesBackTheLastWriteOfTheSession(t *testing.T) {
 func TestUndoOnAReadOnlyStoreSaysWhy(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.SetWritable(false)
-	d := newDriver(t, Options{Store: store, ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
+	store.Control.SetWritable(false)
+	d := newDriver(t, Options{Roles: roles(store), ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
 	d.ready()
 	d.press("u")
 	if d.m.layers.write.Open() || !strings.Contains(d.screen(), "u undo: read-only, refusing to write: --read-only is set") {
 		t.Fatalf("u on a read-only store:\n%s", d.screen())
 	}
-	if store.Calls("UndoToken") != 0 {
+	if store.Control.Calls("UndoToken") != 0 {
 		t.Fatal("u on a read-only store planned an undo")
 	}
 }
@@ -134,7 +134,7 @@ func startRace(t *testing.T, store *uitest.Backend) *driver {
 // startRaceSized is startRace in a terminal of width x height.
 func startRaceSized(t *testing.T, store *uitest.Backend, width, height int) *driver {
 	t.Helper()
-	d := newDriver(t, Options{Store: store}, width, height)
+	d := newDriver(t, Options{Roles: roles(store)}, width, height)
 	d.ready()
 	d.press("R")
 	waitScreen(d, "the race form", "race: new accounts claim the same values at once")

@@ -351,7 +351,7 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 		return m.copyExact(refKey(ref, m.setup.schema.PK), asked)
 	case key.Matches(msg, km.CopyItem):
 		ref, _ := m.copyRef()
-		return m, copyItem(m.setup.ctx, m.setup.opts.Store, ref)
+		return m, copyItem(m.setup.ctx, m.setup.opts.Pages, ref)
 	case key.Matches(msg, m.setup.km.CopyItem) && m.layers.detail.Missing():
 		m.status = "no item has this key: nothing to copy as JSON (" + km.CopyKey.Help().Key + " copies the key)"
 	default:
@@ -417,7 +417,7 @@ type copyItemMsg struct {
 }
 
 // copyItem reads the item at ref again, consistently, as DynamoDB JSON.
-func copyItem(ctx context.Context, b Backend, ref model.KeyRef) tea.Cmd {
+func copyItem(ctx context.Context, b detail.Reader, ref model.KeyRef) tea.Cmd {
 	return func() tea.Msg {
 		var found model.Item
 		if err := b.ReadConsistent(ctx, []model.KeyRef{ref}, func(_ string, it model.Item) { found = it }); err != nil {

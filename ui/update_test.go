@@ -18,7 +18,7 @@ import (
 func TestFirstPageInterleavesLocks(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.until("the first page", func(m *Model) bool {
 		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Count() > 0
 	})
@@ -57,9 +57,9 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 func TestFirstPageIsRequestedOnce(t *testing.T) {
 	t.Parallel()
 	store := fake(acct("ACCT#a1", "ada@x.io", "ada"))
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 100, 30)
 	d.ready()
-	if n := store.Calls("AccountsPage"); n != 1 {
+	if n := store.Control.Calls("AccountsPage"); n != 1 {
 		t.Errorf("%d page requests for a one-page table, want 1", n)
 	}
 }
@@ -69,7 +69,7 @@ func TestFirstPageIsRequestedOnce(t *testing.T) {
 func TestLockRowsSayStatusInWords(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 	d.wantRows("ACCT#b2", "└ UNIQ#EMAIL#bob@x.io owner ACCT#b2 ok", "└ UNIQ#HANDLE#bob expected, not found missing")
 	d.wantRows("ACCT#c3 email=carol@x.io username=carol problem", "└ UNIQ#EMAIL#carol@x.io owner ACCT#z9 (does not hold email) foreign", "└ UNIQ#HANDLE#carol no owner ok")
@@ -84,7 +84,7 @@ func TestLockRowsSayStatusInWords(t *testing.T) {
 func TestNextProblem(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 	steps := []struct{ key, want string }{
 		{"n", "└ UNIQ#HANDLE#bob expected, not found missing"},
@@ -133,7 +133,7 @@ func TestNextProblem(t *testing.T) {
 func TestDetail(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 
 	d.press("enter") // ACCT#a1
@@ -198,9 +198,9 @@ func TestDetail(t *testing.T) {
 func TestSwitchViews(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
-	if d.m.views.locks.Shown() || d.m.views.locks.Count() > 0 || store.Calls("LocksPage") > 0 {
+	if d.m.views.locks.Shown() || d.m.views.locks.Count() > 0 || store.Control.Calls("LocksPage") > 0 {
 		t.Fatal("locks are read before the locks view is shown")
 	}
 	marks := map[view]string{
@@ -242,7 +242,7 @@ func TestSwitchViews(t *testing.T) {
 func TestSearch(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 	// esc right after a first search clears it: the answer arrives after
 	// the last key, and must still make esc work.
@@ -306,7 +306,7 @@ func TestSearch(t *testing.T) {
 func TestGLoadsToTheEnd(t *testing.T) {
 	t.Parallel()
 	store := fakeMany(400)
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 80, 20)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 20)
 	d.ready()
 	first := d.m.views.accounts.Count()
 	if first >= 400 || d.m.views.accounts.Pager().Paging().Done() {
@@ -343,7 +343,7 @@ func TestGLoadsToTheEnd(t *testing.T) {
 func TestReload(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 	store.Put(tablePlaceholder, acct("ACCT#b3", "bea@x.io", "bea"), lock("UNIQ#EMAIL#bea@x.io", "ACCT#b3"))
 	if d.rowIndex("ACCT#b3") >= 0 {
@@ -351,7 +351,7 @@ func TestReload(t *testing.T) {
 	}
 	d.press("j", "j", "r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil && store.Calls("Check") == 2
+		return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil && store.Control.Calls("Check") == 2
 	})
 	d.settle()
 	d.wantRows("ACCT#b3 email=bea@x.io username=bea problem", "└ UNIQ#EMAIL#bea@x.io owner ACCT#b3 ok", "└ UNIQ#HANDLE#bea expected, not found missing")
@@ -378,7 +378,7 @@ func TestReload(t *testing.T) {
 func TestTooSmall(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 100, 30)
 	d.ready()
 	for _, size := range []tea.WindowSizeMsg{{Width: 59, Height: 30}, {Width: 100, Height: 15}, {Width: 20, Height: 5}} {
 		d.send(size)
@@ -410,8 +410,8 @@ func TestTooSmall(t *testing.T) {
 func TestErrorsRetryAndHideCredentials(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.Fail("AccountsPage", errors.New(`get credentials: parse failed of process output: {"AccessKeyId":"AKIAEXAMPLE","SecretAccessKey":"s3cr3tV4lue","SessionToken":"t0k3nV4lue",`))
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 250, 30)
+	store.Control.Fail("AccountsPage", errors.New(`get credentials: parse failed of process output: {"AccessKeyId":"AKIAEXAMPLE","SecretAccessKey":"s3cr3tV4lue","SessionToken":"t0k3nV4lue",`))
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 250, 30)
 	d.settle()
 	s := d.screen()
 	if !strings.Contains(s, "error: get credentials: parse failed") || !strings.Contains(s, "(r to retry)") {
@@ -422,7 +422,7 @@ func TestErrorsRetryAndHideCredentials(t *testing.T) {
 			t.Errorf("the screen shows %s:\n%s", secret, s)
 		}
 	}
-	store.Fail("AccountsPage", nil)
+	store.Control.Fail("AccountsPage", nil)
 	d.press("r")
 	if d.rowIndex("ACCT#a1 email=ada@x.io") < 0 || strings.Contains(d.screen(), "error:") {
 		t.Errorf("r did not retry:\n%s", d.screen())
@@ -434,7 +434,7 @@ func TestErrorsRetryAndHideCredentials(t *testing.T) {
 // opened under the dialog, which keeps the keys.
 func TestDetailReadUnderTheDialogIsDropped(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.press("e")

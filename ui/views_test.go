@@ -16,7 +16,7 @@ import (
 // its detail, and n stops on it.
 func TestLocksViewCallsDuplicatesSo(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 100, 30)
 	d.ready()
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
@@ -41,8 +41,8 @@ func TestFailedCheckIsNotRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store.Fail("Check", errors.New("throttled"))
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	store.Control.Fail("Check", errors.New("throttled"))
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.until("the check to fail", func(m *Model) bool { return m.check.Err() != nil })
 	d.send(check.OrphansMsg{Problems: report.Problems}) // what it confirmed before failing
 	d.settle()
@@ -64,7 +64,7 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 		items = append(items, lock(fmt.Sprintf("UNIQ#HANDLE#u%04d", i), ""))
 	}
 	store := fake(items...)
-	d := newDriver(t, Options{Store: store, NoCheck: true}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 100, 30)
 	d.settle()
 	d.press("2")
 	if d.m.views.locks.Done() {
@@ -83,7 +83,7 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 // clean check each say so instead of showing a blank list.
 func TestEmptyStatesSaySo(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fake()}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(fake())}, 100, 30)
 	d.until("the first page and the check", func(m *Model) bool { return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil })
 	d.settle()
 	if !strings.Contains(d.screen(), "this table is empty") {
@@ -95,8 +95,8 @@ func TestEmptyStatesSaySo(t *testing.T) {
 		t.Errorf("no locks:\n%s", d.screen())
 	}
 
-	d = newDriver(t, Options{Store: fake(acct("ACCT#a1", "ada@x.io", "ada"),
-		lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1"))}, 100, 30)
+	d = newDriver(t, Options{Roles: roles(fake(acct("ACCT#a1", "ada@x.io", "ada"),
+		lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1")))}, 100, 30)
 	d.ready()
 	d.press("3")
 	if want := "no problems: 3 items checked, 1 accounts, 2 locks, 2 constraints"; !strings.Contains(d.screen(), want) {
@@ -111,7 +111,7 @@ func TestSchemaHint(t *testing.T) {
 	t.Parallel()
 	store := fake(acct("USER#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "USER#a1"),
 		acct("USER#b2", "bob@x.io", "bob"), lock("UNIQ#EMAIL#bob@x.io", "USER#b2"))
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.until("the check", func(m *Model) bool { return m.check.Report() != nil })
 	d.settle()
 	if !strings.Contains(d.lines()[0], "no account found: wrong schema?") {
@@ -136,7 +136,7 @@ func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
 		items = append(items, lock(fmt.Sprintf("UNIQ#HANDLE#u%04d", i), ""))
 	}
 	store := fake(append(items, plantedItems()...)...)
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
 	d.press("down")
 	if s := d.lines()[28]; !strings.HasPrefix(s, "row ") || !strings.Contains(s, " of 29 · 7 accounts loaded") {
@@ -156,7 +156,7 @@ func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
 // the header, from the options as the CLI passes them.
 func TestHeaderSaysWhatTheBackendLacks(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true,
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true,
 		Missing: []string{"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys"}}, 140, 30)
 	d.ready()
 	if want := "backend: no idempotency tokens"; !strings.Contains(d.lines()[0], want) {
@@ -173,7 +173,7 @@ func TestBackendNotesAt80Columns(t *testing.T) {
 		"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys, never by a resend alone",
 		"no ALL_OLD items on a failed condition: each failed slot is explained from a consistent read of its key",
 	}
-	d := newDriver(t, Options{Store: fakePlanted(), NoCheck: true, Missing: missing}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true, Missing: missing}, 80, 24)
 	d.ready()
 	if want := "backend lacks 2 (see ?)"; !strings.Contains(d.lines()[0], want) {
 		t.Fatalf("header %q does not say %q", d.lines()[0], want)
@@ -197,7 +197,7 @@ func TestBackendNotesAt80Columns(t *testing.T) {
 // and the footer says so.
 func TestConfigRemapsKeys(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted(), Keys: map[string][]string{"quit": {"x"}}, Theme: "light"}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), Keys: map[string][]string{"quit": {"x"}}, Theme: "light"}, 120, 40)
 	d.ready()
 	if !strings.Contains(d.screen(), "x quit") {
 		t.Fatalf("the footer does not show the remapped quit:\n%s", d.screen())
@@ -211,8 +211,8 @@ func TestConfigRemapsKeys(t *testing.T) {
 func TestProblemsViewKnowsTheCheckFailedWithoutAFrame(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.Fail("Check", errors.New("throttled"))
-	d := newDriver(t, Options{Store: store}, 100, 30)
+	store.Control.Fail("Check", errors.New("throttled"))
+	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.until("the check to fail", func(m *Model) bool { return m.check.Err() != nil })
 	if s := d.m.views.problems.View(); !strings.Contains(s, "the check failed") {
 		t.Errorf("the problems view as kept does not know the check failed: %q", s)

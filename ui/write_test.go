@@ -48,7 +48,7 @@ func ctrlU() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtr
 func TestFixMissingLock(t *testing.T) {
 	t.Parallel()
 	store, _ := planted(t)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down")
@@ -66,7 +66,7 @@ func TestFixMissingLock(t *testing.T) {
 	d.until("the row reloaded", func(m *Model) bool {
 		return strings.Contains(strings.Join(strings.Fields(d.screen()), " "), "└ UNIQ#HANDLE#bob owner ACCT#b2 ok")
 	})
-	if _, found, err := store.Lock(context.Background(), 1, "bob"); err != nil || !found {
+	if _, found, err := store.Pages.Lock(context.Background(), 1, "bob"); err != nil || !found {
 		t.Fatalf("the lock is not in the table: %v %v", found, err)
 	}
 }
@@ -74,7 +74,7 @@ func TestFixMissingLock(t *testing.T) {
 func TestDeleteAsksForTheKey(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	pinAccount(d, "gina@x.io")
 	d.press("d")
@@ -100,7 +100,7 @@ func TestDeleteAsksForTheKey(t *testing.T) {
 func TestRenameToATakenValueStaysOpen(t *testing.T) {
 	t.Parallel()
 	store, _ := planted(t)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	renameADA(d, "email", "bob@x.io")
 	waitScreen(d, "the preview", "put lock UNIQ#EMAIL#bob@x.io (owner ACCT#a1)")
@@ -115,7 +115,7 @@ func TestRenameToATakenValueStaysOpen(t *testing.T) {
 	if !d.m.layers.write.Open() || d.m.layers.write.Stage() != dialog.StageForm {
 		t.Fatalf("esc did not go back to the form:\n%s", d.screen())
 	}
-	if a, _, _ := store.Account(context.Background(), "ACCT#a1"); a.Item["email"].S != "ada@x.io" {
+	if a, _, _ := store.Pages.Account(context.Background(), "ACCT#a1"); a.Item["email"].S != "ada@x.io" {
 		t.Fatalf("the account changed: %v", a.Item["email"])
 	}
 }
@@ -148,7 +148,7 @@ func previewN8(d *driver, values ...string) {
 func TestAddAccount(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	addN8(d, "nina@x.io", "nina")
 	d.press("enter")
@@ -167,7 +167,7 @@ func TestAddAccountWritesItsID(t *testing.T) {
 	sc.Table, sc.IDAttr = tablePlaceholder, "id"
 	store := uitest.New(sc)
 	store.Put(sc.Table, plantedItems()...)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	addN8(d, "nina@x.io")
 	a, _, err := store.Account(context.Background(), "ACCT#n8")
@@ -191,7 +191,7 @@ func TestDuplicateIsLeftToAPerson(t *testing.T) {
 		kind    model.ProblemKind
 	}{{"eve", model.DuplicateValue}, {"frank", model.InvalidValue}} {
 		store := fakePlanted()
-		d := newDriver(t, Options{Store: store}, 120, 40)
+		d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 		d.ready()
 		pinAccount(d, c.account)
 		d.press("down")
@@ -200,7 +200,7 @@ func TestDuplicateIsLeftToAPerson(t *testing.T) {
 		d.until("the explanation", func(m *Model) bool {
 			return strings.Contains(strings.Join(strings.Fields(d.screen()), " "), why)
 		})
-		if !strings.Contains(d.status(), why) || d.m.layers.write.Open() || store.Calls("Execute") != 0 {
+		if !strings.Contains(d.status(), why) || d.m.layers.write.Open() || store.Control.Calls("Execute") != 0 {
 			t.Errorf("%s: its %s not refused on the status line, or something was sent:\n%s", c.account, c.kind, d.screen())
 		}
 	}
@@ -209,8 +209,8 @@ func TestDuplicateIsLeftToAPerson(t *testing.T) {
 func TestReadOnlyOffersNoWrites(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.SetWritable(false)
-	d := newDriver(t, Options{Store: store, ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
+	store.Control.SetWritable(false)
+	d := newDriver(t, Options{Roles: roles(store), ReadOnly: true, ReadOnlyWhy: "refusing to write: --read-only is set"}, 120, 40)
 	d.ready()
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
@@ -233,7 +233,7 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#a1")
 	d.press("e")
@@ -250,7 +250,7 @@ func TestEscClosesADialogOpenedFromTheList(t *testing.T) {
 func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.press("g") // the orphan UNIQ#EMAIL#old@x.io, owner ACCT#a1 (g skips its heading)
 	d.press("f")
@@ -268,7 +268,7 @@ func TestRepairOfALockNamingAnOwnerAsksForIt(t *testing.T) {
 func TestTooSmallTakesNoKeys(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	renameADA(d, "username", "adele")
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#adele")
@@ -296,7 +296,7 @@ func TestCopyAndSaveTheRequest(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	dir := t.TempDir()
-	d := newDriver(t, Options{Store: store, SaveDir: dir}, 80, 24)
+	d := newDriver(t, Options{Roles: roles(store), SaveDir: dir}, 80, 24)
 	d.ready()
 	pinAccount(d, "bob")
 	d.press("down", "down", "f")
@@ -342,7 +342,7 @@ func TestCopyAndSaveTheRequest(t *testing.T) {
 func TestRaceCancelledRacerWritten(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	store.LeakCancelled(1)
+	store.Control.LeakCancelled(1)
 	d := startRace(t, store)
 	waitScreen(d, "the verdict", "1 of 10 racers committed: A CANCELLED RACER WAS WRITTEN: the guards did NOT hold")
 	page, err := store.AccountsPage(context.Background(), backend.Cursor{}, 1000, true)
@@ -392,11 +392,11 @@ func TestRaceOneCommits(t *testing.T) {
 	if !strings.Contains(fields(s), "slot 1: email racer@x.io is taken by ACCT#") {
 		t.Fatalf("a cancelled racer does not say which slot failed:\n%s", s)
 	}
-	checks, accounts := store.Calls("Check"), d.m.check.Report().Accounts
+	checks, accounts := store.Control.Calls("Check"), d.m.check.Report().Accounts
 	d.press("enter")
 	d.until("the winner pinned, the check run again", func(m *Model) bool {
 		return strings.Contains(fields(d.screen()), "└ UNIQ#EMAIL#racer@x.io owner ACCT#") &&
-			store.Calls("Check") > checks && !m.check.Bar().Running && m.check.Report() != nil
+			store.Control.Calls("Check") > checks && !m.check.Bar().Running && m.check.Report() != nil
 	})
 	if got := d.m.check.Report().Accounts; got != accounts+1 {
 		t.Errorf("the check after the race counts %d accounts, want %d (the winner's added)", got, accounts+1)
@@ -415,7 +415,7 @@ func TestRaceOneCommits(t *testing.T) {
 func TestRenameIsGuardedOnWhatWasShown(t *testing.T) {
 	t.Parallel()
 	store, client := planted(t)
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	d.selectRow("ACCT#b2")
 	changed := acct("ACCT#b2", "bob.ext@x.io", "bob")
@@ -436,7 +436,7 @@ func TestRenameIsGuardedOnWhatWasShown(t *testing.T) {
 	if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, "account ACCT#b2 changed since it was loaded: email is now bob.ext@x.io") {
 		t.Errorf("the cancellation does not name the change:\n%s", d.screen())
 	}
-	a, _, err := store.Account(context.Background(), "ACCT#b2")
+	a, _, err := store.Pages.Account(context.Background(), "ACCT#b2")
 	if err != nil || a.Item["username"].S != "bob" || a.Item["email"].S != "bob.ext@x.io" {
 		t.Fatalf("the account is %v (%v), want the other writer's", a.Item, err)
 	}
@@ -447,7 +447,7 @@ func TestRenameIsGuardedOnWhatWasShown(t *testing.T) {
 // preview of the same write said nothing of it. It says the same line.
 func TestPreviewSaysTheHolderLookup(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Store: fakePlanted()}, 160, 40)
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 160, 40)
 	d.ready()
 	previewN8(d, "nina@x.io", "nina")
 	if s := strings.Join(strings.Fields(d.screen()), " "); !strings.Contains(s, "holder lookup for email=nina@x.io, username=nina:") {

@@ -64,9 +64,9 @@ func logRow(d *driver, prefix string) int {
 }
 
 // emailOf is account id's email as the store has it now.
-func emailOf(t *testing.T, b Backend, id string) string {
+func emailOf(t *testing.T, b any, id string) string {
 	t.Helper()
-	a, found, err := b.Account(context.Background(), id)
+	a, found, err := roles(b).Pages.Account(context.Background(), id)
 	if err != nil || !found {
 		t.Fatalf("account %s: found %v, %v", id, found, err)
 	}
@@ -79,7 +79,7 @@ func emailOf(t *testing.T, b Backend, id string) string {
 func TestWritesLogListsTheWritesNewestFirst(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store, AuditLog: "/var/tmp/locktable/audit.log"}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store), AuditLog: "/var/tmp/locktable/audit.log"}, 120, 40)
 	d.ready()
 	d.press("w")
 	if !strings.Contains(d.screen(), "no write yet in this session") {
@@ -89,7 +89,7 @@ func TestWritesLogListsTheWritesNewestFirst(t *testing.T) {
 
 	commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")
 	cancelRenameOntoAda(d)
-	tokens := store.Tokens()
+	tokens := store.Control.Tokens()
 	if len(tokens) != 2 {
 		t.Fatalf("tokens sent: %q, want two", tokens)
 	}
@@ -150,8 +150,8 @@ func TestWritesLogUndoesAnOlderWriteOnDynamoDB(t *testing.T) {
 	undoAnOlderWrite(t, store)
 }
 
-func undoAnOlderWrite(t *testing.T, store Backend) {
-	d := newDriver(t, Options{Store: store}, 120, 40)
+func undoAnOlderWrite(t *testing.T, store any) {
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")
 	commitRename(d, "bob", "ACCT#b2", "email", "bob@new.io")
@@ -209,7 +209,7 @@ func undoAnOlderWrite(t *testing.T, store Backend) {
 func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
-	d := newDriver(t, Options{Store: store}, 120, 40)
+	d := newDriver(t, Options{Roles: roles(store)}, 120, 40)
 	d.ready()
 	// bob holds his username without its lock: the holder lookup refuses
 	// ada's rename onto it before anything is sent.
@@ -217,7 +217,7 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 	waitScreen(d, "the refusal", "username bob is taken by ACCT#b2")
 	d.press("esc")
 	cancelRenameOntoAda(d)
-	store.LoseWrites(1)
+	store.Control.LoseWrites(1)
 	renameAccount(d, "ada", "ACCT#a1", "email", "ada@new.io")
 	waitScreen(d, "the preview", "owner ACCT#a1")
 	sendAndLeave(d, "UNKNOWN")
@@ -241,7 +241,7 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 		}
 		d.press("down")
 	}
-	if n := store.Calls("UndoToken"); n != 0 {
+	if n := store.Control.Calls("UndoToken"); n != 0 {
 		t.Errorf("%d undos planned of writes that wrote nothing", n)
 	}
 	// u over the lists takes back the newest committed write: there is
@@ -258,7 +258,7 @@ func TestWritesLogOffersNoUndoOfWhatWroteNothing(t *testing.T) {
 func TestGoldenWritesLog(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {60, 16}, {200, 50}} {
-		d := newDriver(t, Options{Store: fakePlanted(), AuditLog: "/home/ada/.local/state/locktable/audit.log"}, size[0], size[1])
+		d := newDriver(t, Options{Roles: roles(fakePlanted()), AuditLog: "/home/ada/.local/state/locktable/audit.log"}, size[0], size[1])
 		d.ready()
 		commitRename(d, "ada", "ACCT#a1", "email", "ada@new.io")
 		cancelRenameOntoAda(d)

@@ -49,7 +49,7 @@ func TestRaceViolations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tx, err := store.Prepare(p, backend.NewToken())
+		tx, err := store.Writer.Prepare(p, backend.NewToken())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ func TestFlowOnDynoxide(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	f := writes.Flow{Store: store, Schema: &store.Schema}
+	f := writes.Flow{Store: store.Writer, Schema: &store.Schema}
 	journal, file, err := dynamo.OpenUndoJournal(t.TempDir()+"/undo.log", clock.System())
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestFlowOnDynoxide(t *testing.T) {
 	if res, _ := f.Send(ctx, w); res.Outcome != model.Cancelled {
 		t.Errorf("sending a refused write: %v", res)
 	}
-	if _, found, _ := store.Account(ctx, "ACCT#c3"); found {
+	if _, found, _ := store.Pages.Account(ctx, "ACCT#c3"); found {
 		t.Fatal("the refused signup was written")
 	}
 
@@ -74,12 +74,12 @@ func TestFlowOnDynoxide(t *testing.T) {
 	if res, err := f.Send(ctx, w); err != nil || res.Outcome != model.Committed {
 		t.Fatalf("undo sent: %v %v", res, err)
 	}
-	if _, found, _ := store.Account(ctx, "ACCT#a1"); found {
+	if _, found, _ := store.Pages.Account(ctx, "ACCT#a1"); found {
 		t.Fatal("the undone signup's account is still there")
 	}
 
 	// The check's missing lock of ACCT#b2, fixed before the repair: skipped.
-	report, err := store.Check(ctx, nil)
+	report, err := store.Checker.Check(ctx, nil)
 	if err != nil || len(report.Problems) == 0 {
 		t.Fatalf("check: %v %v", report.Problems, err)
 	}

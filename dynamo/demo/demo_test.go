@@ -40,30 +40,30 @@ func seededDemo(t *testing.T, o seed.Options) *dynamo.Store {
 func TestDemoBackendServesEveryRead(t *testing.T) {
 	ctx := context.Background()
 	store := seededDemo(t, seed.Options{Accounts: 10, Anomalies: true, Showcase: true})
-	if r, err := store.Check(ctx, nil); err != nil || len(r.Problems) == 0 {
+	if r, err := store.Checker.Check(ctx, nil); err != nil || len(r.Problems) == 0 {
 		t.Fatalf("check: %v, %d problems", err, len(r.Problems))
 	}
 	// A value nobody holds: the filtered scan for holders runs to the end.
-	holders, err := store.Holders(ctx, []int{1}, "nobody-has-this", nil)
+	holders, err := store.Lookup.Holders(ctx, []int{1}, "nobody-has-this", nil)
 	if err != nil || len(holders[0]) != 0 {
 		t.Fatalf("holders of a free value: %v, %v", holders, err)
 	}
-	if holders, err := store.Holders(ctx, []int{1}, "ada0", nil); err != nil || len(holders[0]) != 1 {
+	if holders, err := store.Lookup.Holders(ctx, []int{1}, "ada0", nil); err != nil || len(holders[0]) != 1 {
 		t.Fatalf("holders of ada0: %v, %v", holders, err)
 	}
 	// Both constraints in one scan: a filter that ORs them.
-	if holders, err := store.Holders(ctx, []int{0, 1}, "ada0", nil); err != nil || len(holders[0]) != 0 || len(holders[1]) != 1 {
+	if holders, err := store.Lookup.Holders(ctx, []int{0, 1}, "ada0", nil); err != nil || len(holders[0]) != 0 || len(holders[1]) != 1 {
 		t.Fatalf("holders of ada0 by email or username: %v, %v", holders, err)
 	}
-	if page, err := store.LocksPage(ctx, backend.Cursor{}, 50); err != nil || len(page.Locks) == 0 {
+	if page, err := store.Pages.LocksPage(ctx, backend.Cursor{}, 50); err != nil || len(page.Locks) == 0 {
 		t.Fatalf("locks page: %d locks, %v", len(page.Locks), err)
 	}
-	if page, err := store.AccountsPage(ctx, backend.Cursor{}, 20, true); err != nil || len(page.Accounts) < 20 {
+	if page, err := store.Pages.AccountsPage(ctx, backend.Cursor{}, 20, true); err != nil || len(page.Accounts) < 20 {
 		t.Fatalf("accounts page: %d accounts, %v", len(page.Accounts), err)
 	}
 	// The showcase's other items; its orders are in the first account's
 	// partition, read by a Query.
-	others, err := store.OthersPage(ctx, backend.Cursor{}, 10)
+	others, err := store.Pages.OthersPage(ctx, backend.Cursor{}, 10)
 	if err != nil || len(others.Items) != 3 {
 		t.Fatalf("others page: %d items, %v", len(others.Items), err)
 	}
@@ -73,13 +73,13 @@ func TestDemoBackendServesEveryRead(t *testing.T) {
 			first = it[store.Schema.PK].S
 		}
 	}
-	if page, err := store.PartitionPage(ctx, first, backend.Cursor{}, 10); err != nil || len(page.Items) != 3 {
+	if page, err := store.Pages.PartitionPage(ctx, first, backend.Cursor{}, 10); err != nil || len(page.Items) != 3 {
 		t.Fatalf("partition of %s: %d items, %v", first, len(page.Items), err)
 	}
 	if err := store.Verify(ctx); err != nil { // one segment: minidyn ignores them
 		t.Fatal(err)
 	}
-	if r, err := store.Check(ctx, nil); err != nil || r.OtherItems() != 3 {
+	if r, err := store.Checker.Check(ctx, nil); err != nil || r.OtherItems() != 3 {
 		t.Fatalf("check: %d other items (%v), %v", r.OtherItems(), r.Others, err)
 	}
 }
@@ -105,7 +105,7 @@ func TestProbeMinidyn(t *testing.T) {
 	// the whole table, and the check would count every item four times.
 	scanned := func(segments int) int {
 		store.Segments = segments
-		r, err := store.Check(ctx, nil)
+		r, err := store.Checker.Check(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestProbeMinidyn(t *testing.T) {
 // TestDemoTableHasReservations.)
 func TestMinidynHasNoTTL(t *testing.T) {
 	ctx := context.Background()
-	r, err := seededDemo(t, seed.Options{Accounts: 3}).Check(ctx, nil)
+	r, err := seededDemo(t, seed.Options{Accounts: 3}).Checker.Check(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestHolderLookupCountsTheAccountsRead(t *testing.T) {
 	if err := store.Verify(ctx); err != nil { // as every command does: it probes the reads
 		t.Fatal(err)
 	}
-	l, err := store.LookupHolders(ctx, []backend.Wanted{{Constraint: 1, Value: "nobody-has-this"}})
+	l, err := store.Lookup.LookupHolders(ctx, []backend.Wanted{{Constraint: 1, Value: "nobody-has-this"}})
 	if err != nil {
 		t.Fatal(err)
 	}

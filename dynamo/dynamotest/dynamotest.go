@@ -167,3 +167,13 @@ func TableWithIndex(t testing.TB, client *dynamodb.Client, table, index, hash, r
 	}
 	t.Cleanup(func() { DeleteTables(t, client, table) })
 }
+
+// EnableStream enables a stream of old and new images on table.
+func EnableStream(t testing.TB, client *dynamodb.Client, table string) {
+	t.Helper()
+	_, err := client.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String(table),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}})
+	if err != nil {
+		t.Fatalf("enable the stream of %s: %v", table, err)
+	}
+}

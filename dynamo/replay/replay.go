@@ -53,7 +53,7 @@ func Run(ctx context.Context, store *dynamo.Store, k mistake.Kind) (mistake.Repl
 		return r.out, err
 	}
 	census := model.NewCensus(r.sc, model.Epoch(store.Clock.Now()))
-	if err := store.ReadConsistent(ctx, r.refs, census.Add); err != nil {
+	if err := store.Pages.ReadConsistent(ctx, r.refs, census.Add); err != nil {
 		return r.out, err
 	}
 	r.out.Found = census.Problems()
@@ -109,7 +109,7 @@ func (r *replayer) guarded(p model.Plan, err error) error {
 	if err != nil {
 		return err
 	}
-	tx, err := r.store.Prepare(p, backend.NewToken())
+	tx, err := r.store.Writer.Prepare(p, backend.NewToken())
 	if err != nil {
 		return err
 	}
@@ -131,12 +131,12 @@ func (r *replayer) send(u dynamo.Unguarded, err error) error {
 		return err
 	}
 	r.out.Sent = append(r.out.Sent, doc)
-	return r.store.SendUnguarded(r.ctx, u)
+	return r.store.Seeder.SendUnguarded(r.ctx, u)
 }
 
 // put sends a plain put of it into table, under conds if any.
 func (r *replayer) put(table string, it model.Item, conds ...model.Cond) error {
-	return r.send(r.store.PutRequest(table, it, conds...))
+	return r.send(r.store.Seeder.PutRequest(table, it, conds...))
 }
 
 // signup writes a fresh account with its locks the right way, as setup,
@@ -148,11 +148,11 @@ func (r *replayer) signup() (model.AccountView, error) {
 		return model.AccountView{}, err
 	}
 	r.involve(p.Actions[0].Item)
-	tx, err := r.store.Prepare(p, backend.NewToken())
+	tx, err := r.store.Writer.Prepare(p, backend.NewToken())
 	if err != nil {
 		return model.AccountView{}, err
 	}
-	cancelled, err := r.store.SendOnce(r.ctx, tx)
+	cancelled, err := r.store.Seeder.SendOnce(r.ctx, tx)
 	if err == nil && cancelled {
 		err = fmt.Errorf("the setup signup of %s was cancelled", id)
 	}
@@ -160,7 +160,7 @@ func (r *replayer) signup() (model.AccountView, error) {
 		return model.AccountView{}, err
 	}
 	r.out.Setup = append(r.out.Setup, "signed up "+id+" with its locks in one guarded transaction")
-	a, _, err := r.store.Account(r.ctx, id)
+	a, _, err := r.store.Pages.Account(r.ctx, id)
 	return a, err
 }
 
@@ -211,7 +211,7 @@ func (r *replayer) renameLeak() error {
 	}
 	first := r.sc.Constraints[0].Attr
 	renamed := value(first, "renamed-"+strings.TrimPrefix(a.ID, r.sc.AccountPrefix))
-	p, err := r.store.PlanRename(r.ctx, a.ID, map[string]string{first: renamed}, nil, nil)
+	p, err := r.store.Writer.PlanRename(r.ctx, a.ID, map[string]string{first: renamed}, nil, nil)
 	if err := r.guarded(p, err); err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ func (r *replayer) deleteLeak() error {
 	if err != nil {
 		return err
 	}
-	if err := r.guarded(r.store.PlanDelete(r.ctx, a.ID, nil, nil)); err != nil {
+	if err := r.guarded(r.store.Writer.PlanDelete(r.ctx, a.ID, nil, nil)); err != nil {
 		return err
 	}
 	return r.send(dynamo.DeleteRequest(r.sc.Table, r.sc.AccountKey(a.ID)), nil)

@@ -38,7 +38,7 @@ func TestLapsedReservationAtTheStoresClock(t *testing.T) {
 				if len(out.Accounts) != 1 {
 					t.Fatalf("replayed on accounts %v, want one", out.Accounts)
 				}
-				a, found, err := store.Account(ctx, out.Accounts[0])
+				a, found, err := store.Pages.Account(ctx, out.Accounts[0])
 				if err != nil || !found {
 					t.Fatalf("account %s: found %v, %v", out.Accounts[0], found, err)
 				}

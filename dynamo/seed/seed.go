@@ -193,18 +193,18 @@ func (s seeder) signup(ctx context.Context, id string, attrs map[string]string, 
 			}
 		}
 	}
-	tx, err := s.store.Prepare(plan, backend.NewToken())
+	tx, err := s.store.Writer.Prepare(plan, backend.NewToken())
 	if err != nil {
 		return err
 	}
 	// Cancelled: already seeded, the guards kept it as it was.
-	_, err = s.store.SendOnce(ctx, tx)
+	_, err = s.store.Seeder.SendOnce(ctx, tx)
 	return err
 }
 
 // put writes an item without any guard: how buggy code skips the pattern.
 func (s seeder) put(ctx context.Context, table string, item model.Item) error {
-	return s.store.PutUnguarded(ctx, table, item)
+	return s.store.Seeder.PutUnguarded(ctx, table, item)
 }
 
 // putAccount writes the account alone, skipping the transaction and its
@@ -225,7 +225,7 @@ func (s seeder) putAccount(ctx context.Context, id string, attrs map[string]stri
 // deleteAccount deletes the account item alone, leaving its locks: a
 // delete that forgot them.
 func (s seeder) deleteAccount(ctx context.Context, id string) error {
-	return s.store.DeleteUnguarded(ctx, s.sc.Table, s.sc.AccountKey(id))
+	return s.store.Seeder.DeleteUnguarded(ctx, s.sc.Table, s.sc.AccountKey(id))
 }
 
 // plant writes the anomaly cases after the n healthy accounts, each with

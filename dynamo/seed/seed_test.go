@@ -61,7 +61,7 @@ func TestSeedReservationsAtTheStoresClock(t *testing.T) {
 					t.Errorf("%d items with a TTL, want %d (four reservation cases, %d times)", ttls, want, k)
 				}
 
-				report, err := store.Check(ctx, nil)
+				report, err := store.Checker.Check(ctx, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,8 @@
 package clock_test
 
 import (
+	"context"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 )
 
 // TestOneClock: outside this package no non-test code reads the machine's
@@ -131,5 +134,52 @@ func TestStopwatchIgnoresTheClock(t *testing.T) {
 	time.Sleep(2 * time.Millisecond)
 	if e := sw.Elapsed(); e < 2*time.Millisecond {
 		t.Errorf("elapsed %v after a 2 ms sleep", e)
+	}
+}
+
+// TestSleepEndsWithItsContext: a sleep on the machine's timers returns the
+// context's error once it ends, whatever the wait asked.
+func TestSleepEndsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := clock.Fixed(time.Unix(0, 0)).Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("a sleep under a cancelled context returned %v", err)
+	}
+	if err := clock.System().Sleep(context.Background(), time.Nanosecond); err != nil {
+		t.Errorf("a short sleep returned %v", err)
+	}
+}
+
+// TestManualClockWakesOnAdvance: a sleeper on a Manual clock wakes when
+// the test advances the time past its deadline, not before.
+func TestManualClockWakesOnAdvance(t *testing.T) {
+	m := clocktest.NewManual(time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC))
+	c := m.Clock()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a timeout, not an assertion
+	defer cancel()
+	woke := make(chan error, 1)
+	go func() { woke <- c.Sleep(ctx, 2*time.Second) }()
+	if err := m.WaitForSleepers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	m.Advance(time.Second)
+	if m.Sleepers() != 1 {
+		t.Fatal("the sleeper woke a second early")
+	}
+	m.Advance(time.Second)
+	if err := <-woke; err != nil {
+		t.Errorf("woke with %v", err)
+	}
+	if got := c.Now(); !got.Equal(time.Date(2026, 12, 3, 12, 0, 2, 0, time.UTC)) {
+		t.Errorf("the clock says %v after two seconds", got)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	go func() { woke <- c.Sleep(sctx, time.Hour) }()
+	if err := m.WaitForSleepers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if err := <-woke; !errors.Is(err, context.Canceled) || m.Sleepers() != 0 {
+		t.Errorf("a cancelled sleeper returned %v and left %d sleeping", err, m.Sleepers())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -28,7 +29,6 @@ const maxComplexity = 20
 var complexFuncs = map[string]int{
 	"model (Classifier).Classify": 23,
 	"export (*query).write":       24,
-	"write (Model).Update":        23,
 	"dynamo (*Writer).transact":   22,
 	"dialog (Model).updateKey":    22,
 }
@@ -66,12 +66,15 @@ const maxExported = 25
 // ceiling: splitting one lowers or drops its line; none may be added.
 // Issue 27's goal is none.
 var wideTypes = map[string]int{
-	"model.Schema":            44,
-	"internal/uitest.Backend": 27,
+	"model.Schema": 44,
+	// Each embeds *Schema, so its method set holds Schema's as well.
+	"model.Planner":    55,
+	"model.Classifier": 52,
 }
 
 // TestNoTypeDoesEverything fails when a type exports more than
-// maxExported methods and is not a known exception, or a known one grows.
+// maxExported methods, counting those it promotes from the types it
+// embeds, and is not a known exception, or a known one grows.
 func TestNoTypeDoesEverything(t *testing.T) {
 	t.Parallel()
 	counts, err := exportedMethods(root)
@@ -92,10 +95,30 @@ func TestNoTypeDoesEverything(t *testing.T) {
 	}
 }
 
+// module is the import path of the module's root (go.mod).
+const module = "github.com/locktable/locktable"
+
+// typeInfo is what exportedMethods reads of one type: the exported
+// methods declared on it, and the types it embeds (struct fields or
+// interfaces), by their key.
+type typeInfo struct {
+	methods  map[string]bool
+	embedded []string
+}
+
 // exportedMethods counts, per type (package directory and name), the
-// exported methods declared on it in the module's non-test files.
+// exported methods in its method set as the module's non-test files
+// declare it: its own, and those it promotes from the types it embeds
+// that the module declares (a syntactic walk: a promoted name that two
+// embedded types share counts once, as do its own that shadow one).
 func exportedMethods(dir string) (map[string]int, error) {
-	counts := map[string]int{}
+	types := map[string]*typeInfo{}
+	info := func(key string) *typeInfo {
+		if types[key] == nil {
+			types[key] = &typeInfo{methods: map[string]bool{}}
+		}
+		return types[key]
+	}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -115,16 +138,98 @@ func exportedMethods(dir string) (map[string]int, error) {
 			return err
 		}
 		pkg, _ := filepath.Rel(dir, filepath.Dir(path))
+		pkg = filepath.ToSlash(pkg)
+		imports := moduleImports(f)
 		for _, decl := range f.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || !fn.Name.IsExported() {
-				continue
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if decl.Recv != nil && decl.Name.IsExported() {
+					info(pkg + "." + receiver(decl.Recv.List[0].Type)).methods[decl.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok {
+						t := info(pkg + "." + ts.Name.Name)
+						t.embedded = append(t.embedded, embeds(ts.Type, pkg, imports)...)
+					}
+				}
 			}
-			counts[pkg+"."+receiver(fn.Recv.List[0].Type)]++
 		}
 		return nil
 	})
+	counts := map[string]int{}
+	for key := range types {
+		if n := len(methodSet(key, types, map[string]bool{})); n > 0 {
+			counts[key] = n
+		}
+	}
 	return counts, err
+}
+
+// moduleImports maps the names f imports the module's packages by to
+// their directories in the module.
+func moduleImports(f *ast.File) map[string]string {
+	dirs := map[string]string{}
+	for _, imp := range f.Imports {
+		p := strings.Trim(imp.Path.Value, `"`)
+		rel, ok := strings.CutPrefix(p, module+"/")
+		if !ok {
+			continue
+		}
+		name := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		dirs[name] = rel
+	}
+	return dirs
+}
+
+// embeds returns the keys of the module's types that type expression e,
+// declared in package pkg, embeds: a struct's anonymous fields, an
+// interface's embedded interfaces.
+func embeds(e ast.Expr, pkg string, imports map[string]string) []string {
+	var fields []*ast.Field
+	switch e := e.(type) {
+	case *ast.StructType:
+		fields = e.Fields.List
+	case *ast.InterfaceType:
+		fields = e.Methods.List
+	}
+	var keys []string
+	for _, f := range fields {
+		if len(f.Names) > 0 {
+			continue
+		}
+		t := f.Type
+		if star, ok := t.(*ast.StarExpr); ok {
+			t = star.X
+		}
+		switch t := t.(type) {
+		case *ast.Ident:
+			keys = append(keys, pkg+"."+t.Name)
+		case *ast.SelectorExpr:
+			if x, ok := t.X.(*ast.Ident); ok && imports[x.Name] != "" {
+				keys = append(keys, imports[x.Name]+"."+t.Sel.Name)
+			}
+		}
+	}
+	return keys
+}
+
+// methodSet is the exported method names of type key, its own and those
+// it promotes; seen guards against a cycle of embedding.
+func methodSet(key string, types map[string]*typeInfo, seen map[string]bool) map[string]bool {
+	t := types[key]
+	if t == nil || seen[key] {
+		return nil
+	}
+	seen[key] = true
+	set := maps.Clone(t.methods)
+	for _, e := range t.embedded {
+		maps.Copy(set, methodSet(e, types, seen))
+	}
+	return set
 }
 
 // receiver is the name of a method's receiver type, without its pointer

@@ -21,49 +21,35 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
-// Backend holds the tables of one schema in memory. It is safe for
-// concurrent use, as the UI's commands run concurrently.
+// Backend holds the tables of one schema in memory, and plays each role
+// the UI takes (ui.Roles) over them. It is safe for concurrent use.
 type Backend struct {
-	// ByKey answers the reads by key and plans writes over ReadConsistent.
-	backend.ByKey
-	schema model.Schema
-	prep   *dynamo.Store // builds requests (Prepare, Refuse) without DynamoDB
-	// MinPage makes every page hold at least this many items (0: what the
-	// UI asks for), so a benchmark can load a table in one page.
-	MinPage int
-	// Clock is the backend's time, which TTLs are judged and guarded by:
-	// the machine's unless a test sets another.
+	backend.ByKey // the reads by key, and plans, over ReadConsistent
+	// Control is what a test sets of the backend and reads of its calls.
+	Control *Control
+	// Clock is the backend's time, which TTLs are judged and guarded by.
 	Clock clock.Clock
 
-	mu          sync.Mutex
-	tables      map[string]map[string]model.Item // table -> key text -> item
-	writable    bool
-	calls       map[string]int
-	failures    map[string]error
-	hold        chan struct{} // see HoldWrites
-	arrive      func()
-	lost, leaks int    // see LoseWrites, LeakCancelled
-	race        string // the table and key text of ChangeAfterRead's item
-	raced       model.Item
-	tokens      []string          // of every write that arrived
-	journal     []dynamo.Undoable // every transaction sent, as the store's undo journal
+	schema  model.Schema
+	prep    *dynamo.Store // builds requests (Prepare, Refuse) without DynamoDB
+	mu      sync.Mutex
+	tables  map[string]map[string]model.Item // table -> key text -> item
+	journal []dynamo.Undoable                // every transaction sent, as the store's undo journal
 }
 
 func (b *Backend) now() int64 { return model.Epoch(b.Clock.Now()) }
 
-// New returns an empty, writable backend for schema sc, at the machine's
-// time (Clock).
+// New returns an empty, writable backend for schema sc, at the machine's time.
 func New(sc model.Schema) *Backend {
 	ep := backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}
-	b := &Backend{schema: sc, tables: map[string]map[string]model.Item{},
-		writable: true, calls: map[string]int{}, failures: map[string]error{}, Clock: clock.System()}
+	b := &Backend{schema: sc, tables: map[string]map[string]model.Item{}, Clock: clock.System(),
+		Control: &Control{writable: true, calls: map[string]int{}, failures: map[string]error{}}}
 	b.ByKey = backend.ByKey{Schema: &b.schema, Src: b, Endpoint: ep, Now: b.now}
 	b.prep = dynamo.NewStore(nil, ep, sc, clock.Func(func() time.Time { return b.Clock.Now() }))
 	return b
 }
 
-// Holding returns a backend of the default layout-1 schema whose table
-// holds items, as the widgets' own tests want one.
+// Holding returns a backend of the default layout-1 schema holding items.
 func Holding(items ...model.Item) *Backend {
 	b := New(model.DefaultSchema(model.LayoutSingle))
 	b.Put(b.schema.Table, items...)
@@ -73,113 +59,50 @@ func Holding(items ...model.Item) *Backend {
 // Schema returns the schema the backend was made for.
 func (b *Backend) Schema() model.Schema { return b.schema }
 
-// with runs f holding the backend's lock, which get, set and sorted need.
-func (b *Backend) with(f func()) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f()
-}
+func (b *Backend) lock() (unlock func()) { b.mu.Lock(); return b.mu.Unlock }
 
 // Put stores items in table as they are, with no guard.
 func (b *Backend) Put(table string, items ...model.Item) {
-	b.with(func() {
-		for _, it := range items {
-			b.set(table, maps.Clone(it))
-		}
-	})
+	defer b.lock()()
+	for _, it := range items {
+		b.set(table, maps.Clone(it))
+	}
 }
 
 // Item returns the item of table at key, as stored now.
-func (b *Backend) Item(table string, key map[string]string) (it model.Item, found bool) {
-	b.with(func() { it = b.get(table, key) })
+func (b *Backend) Item(table string, key map[string]string) (model.Item, bool) {
+	defer b.lock()()
+	it := b.get(table, key)
 	return it, it != nil
 }
 
-// SetWritable allows or forbids writes.
-func (b *Backend) SetWritable(ok bool) { b.with(func() { b.writable = ok }) }
-
-// Writable reports whether writes are allowed.
-func (b *Backend) Writable() (ok bool) {
-	b.with(func() { ok = b.writable })
-	return ok
-}
-
-// Calls returns how many times the UI called method.
-func (b *Backend) Calls(method string) (n int) {
-	b.with(func() { n = b.calls[method] })
-	return n
-}
-
-// HoldWrites makes every later Execute wait, as a slow network would,
-// until release is called; arrived is closed once one is waiting.
-func (b *Backend) HoldWrites() (arrived <-chan struct{}, release func()) {
-	hold, came := make(chan struct{}), make(chan struct{})
-	b.with(func() { b.hold, b.arrive = hold, sync.OnceFunc(func() { close(came) }) })
-	return came, sync.OnceFunc(func() { close(hold) })
-}
-
-// Fail makes every later call of method (AccountsPage, LocksPage, Check,
-// or Execute: not sent) fail with err; nil makes them succeed again.
-func (b *Backend) Fail(method string, err error) { b.with(func() { b.failures[method] = err }) }
-
-// LoseWrites makes the next n writes get lost on the way: nothing is
-// applied, and the outcome is unknown, as when no answer comes.
-func (b *Backend) LoseWrites(n int) { b.with(func() { b.lost = n }) }
-
-// LeakCancelled makes the next n cancelled transactions apply the actions
-// whose own conditions held all the same, as a backend whose transactions
-// are not isolated (moto's server under load) does. The outcome is still
-// cancelled, slot by slot.
-func (b *Backend) LeakCancelled(n int) { b.with(func() { b.leaks = n }) }
-
-// ChangeAfterRead makes another writer store it in table right after the
-// next read of its key, which still answers the item as it was: a write
-// landing between two consistent reads of a caller.
-func (b *Backend) ChangeAfterRead(table string, it model.Item) {
-	b.with(func() { b.race, b.raced = table+"\x00"+b.keyText(table, textOf(it)), maps.Clone(it) })
-}
-
-// Tokens returns the ClientRequestToken of every write that arrived.
-func (b *Backend) Tokens() (tokens []string) {
-	b.with(func() { tokens = slices.Clone(b.tokens) })
-	return tokens
-}
-
-// called counts a call of method, and returns the error it is to fail
-// with, if any.
-func (b *Backend) called(method string) (err error) {
-	b.with(func() { b.calls[method]++; err = b.failures[method] })
-	return err
-}
-
 // keyText is the key of table's item whose key attributes value reads,
-// their values in key order: items sort by it as an emulator scans them.
+// in key order: items sort by it as an emulator scans them. A table of
+// another schema (:table) is keyed as this one's.
 func (b *Backend) keyText(table string, value func(attr string) string) string {
 	names := b.schema.KeyAttrs(table)
-	if names == nil { // a table of another schema (:table), keyed as this one's
+	if names == nil {
 		names = b.schema.KeyAttrs(b.schema.Table)
 	}
-	var parts []string
-	for _, n := range names {
-		parts = append(parts, value(n))
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = value(n)
 	}
 	return strings.Join(parts, "\x00")
 }
+
+func textOf(it model.Item) func(attr string) string { return func(n string) string { return it[n].S } }
 
 // get returns a copy of the item of table at key (nil: none), then stores
 // a racing write to it (ChangeAfterRead).
 func (b *Backend) get(table string, key map[string]string) model.Item {
 	id := b.keyText(table, func(n string) string { return key[n] })
 	it := maps.Clone(b.tables[table][id])
-	if b.raced != nil && b.race == table+"\x00"+id {
-		b.set(table, b.raced)
-		b.raced = nil
+	if raced := b.Control.raceAt(table, func(r model.Item) bool { return b.keyText(table, textOf(r)) == id }); raced != nil {
+		b.set(table, raced)
 	}
 	return it
 }
-
-// textOf reads the string attributes of it.
-func textOf(it model.Item) func(attr string) string { return func(n string) string { return it[n].S } }
 
 func (b *Backend) set(table string, it model.Item) {
 	if b.tables[table] == nil {
@@ -188,10 +111,9 @@ func (b *Backend) set(table string, it model.Item) {
 	b.tables[table][b.keyText(table, textOf(it))] = it
 }
 
-// sorted returns copies of table's items in key order: those of the kinds
-// given, or with none given every item.
-func (b *Backend) sorted(table string, kinds ...model.EntryKind) []model.Item {
-	var out []model.Item
+// sorted returns copies of table's items in key order, those of the kinds
+// given (none: every item).
+func (b *Backend) sorted(table string, kinds ...model.EntryKind) (out []model.Item) {
 	for _, k := range slices.Sorted(maps.Keys(b.tables[table])) {
 		it := b.tables[table][k]
 		if len(kinds) == 0 || slices.Contains(kinds, (model.Classifier{Schema: &b.schema}).Classify(table, it).Kind) {
@@ -202,51 +124,45 @@ func (b *Backend) sorted(table string, kinds ...model.EntryKind) []model.Item {
 }
 
 // pageOf counts a call of method, and cuts from what list returns a page
-// of at least want from where from left off.
+// of want (at least one) from where from left off.
 func pageOf[T any](ctx context.Context, b *Backend, method string, from backend.Cursor, want int, list func() []T) ([]T, backend.Cursor, error) {
-	if err := b.called(method); err != nil {
+	if err := b.Control.called(method); err != nil {
 		return nil, backend.Cursor{}, err
 	}
-	var items []T
-	b.with(func() { items = list() })
+	unlock := b.lock()
+	items := list()
+	unlock()
 	start := min(from.Pos(), len(items))
-	end := min(start+max(want, b.MinPage, 1), len(items))
+	end := min(start+max(want, 1), len(items))
 	return items[start:end], backend.At(end, end == len(items)), ctx.Err()
 }
 
-// Tables lists the tables the backend holds, the schema's among them,
-// sorted (ListTables).
-func (b *Backend) Tables(ctx context.Context) (names []string, err error) {
-	if err := b.called("Tables"); err != nil {
-		return nil, err
-	}
-	b.with(func() { names = append(slices.Collect(maps.Keys(b.tables)), b.schema.Table) })
-	slices.Sort(names)
-	return slices.Compact(names), nil
+// Tables lists the tables the backend holds and the schema's, sorted.
+func (b *Backend) Tables(context.Context) ([]string, error) {
+	defer b.lock()()
+	return slices.Compact(slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(b.tables)), b.schema.Table)))), nil
 }
 
 // ReadConsistent hands each item found at refs to visit, each key once.
 func (b *Backend) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
-	b.called("ReadConsistent")
-	var found []model.KeyRef
-	var items []model.Item
-	seen := map[string]bool{}
-	b.with(func() {
-		for _, r := range refs {
-			if it := b.get(r.Table, r.Key); it != nil && !seen[r.ID()] {
-				seen[r.ID()] = true
-				found, items = append(found, r), append(items, it)
-			}
+	found, unlock := map[string]model.Item{}, b.lock()
+	for _, r := range refs {
+		if it := b.get(r.Table, r.Key); it != nil && found[r.ID()] == nil {
+			found[r.ID()] = it
 		}
-	})
-	for i, r := range found { // visit may call back
-		visit(r.Table, items[i])
+	}
+	unlock()
+	for _, r := range refs { // visit may call back
+		if it := found[r.ID()]; it != nil {
+			visit(r.Table, it)
+			delete(found, r.ID())
+		}
 	}
 	return ctx.Err()
 }
 
-// AccountsPage returns the accounts from where from left off, in key
-// order, judged by backend.Judge.
+// AccountsPage returns the accounts in key order from where from left
+// off, judged by backend.Judge.
 func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error) {
 	items, next, err := pageOf(ctx, b, "AccountsPage", from, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryAccount) })
 	if err != nil {
@@ -256,8 +172,8 @@ func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want in
 	return backend.AccountPage{Accounts: views, Next: next}, err
 }
 
-// LocksPage returns the lock items from where from left off: those of the
-// account table, then each lock table's, in key order.
+// LocksPage returns the locks from where from left off: the account
+// table's, then each lock table's, in key order.
 func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {
 	locks, next, err := pageOf(ctx, b, "LocksPage", from, want, func() (locks []model.Lock) {
 		for _, table := range b.schema.Tables() {
@@ -272,7 +188,7 @@ func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) 
 }
 
 // PartitionPage returns the items of the account table under partition
-// key value pk, in key order, from where from left off.
+// key value pk, in key order from where from left off.
 func (b *Backend) PartitionPage(ctx context.Context, pk string, from backend.Cursor, want int) (backend.ItemPage, error) {
 	items, next, err := pageOf(ctx, b, "PartitionPage", from, want, func() []model.Item {
 		return slices.DeleteFunc(b.sorted(b.schema.Table), func(it model.Item) bool {
@@ -283,7 +199,7 @@ func (b *Backend) PartitionPage(ctx context.Context, pk string, from backend.Cur
 }
 
 // OthersPage returns the items of the account table that are neither
-// accounts nor locks, in key order, from where from left off.
+// accounts nor locks, in key order from where from left off.
 func (b *Backend) OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error) {
 	items, next, err := pageOf(ctx, b, "OthersPage", from, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryOther) })
 	return backend.ItemPage{Items: items, Next: next}, err
@@ -292,14 +208,12 @@ func (b *Backend) OthersPage(ctx context.Context, from backend.Cursor, want int)
 // LookupHolders reads every account for the holders of the wanted
 // values, as the store's consistent scan does, and then their locks.
 func (b *Backend) LookupHolders(ctx context.Context, wanted []backend.Wanted) (backend.HolderLookup, error) {
-	b.called("LookupHolders")
-	found := backend.NewLookup(backend.ScanMethod)
-	b.with(func() {
-		for _, it := range b.sorted(b.schema.Table, model.EntryAccount) {
-			found.AddHolder(&b.schema, wanted, it)
-		}
-		found.ItemsRead = int64(len(b.tables[b.schema.Table])) // every item, accounts or not
-	})
+	found, unlock := backend.NewLookup(backend.ScanMethod), b.lock()
+	for _, it := range b.sorted(b.schema.Table, model.EntryAccount) {
+		found.AddHolder(&b.schema, wanted, it)
+	}
+	found.ItemsRead = int64(len(b.tables[b.schema.Table])) // every item, accounts or not
+	unlock()
 	return found, found.ReadLocks(ctx, &b.schema, b, wanted)
 }
 
@@ -323,7 +237,7 @@ func (b *Backend) Holders(ctx context.Context, cis []int, v string, progress fun
 
 // Find searches by the store's own rules (backend.Find).
 func (b *Backend) Find(ctx context.Context, q string, o backend.FindOptions) (backend.Found, error) {
-	if err := b.called("Find"); err != nil {
+	if err := b.Control.called("Find"); err != nil {
 		return backend.Found{Query: q}, err
 	}
 	return backend.Find(ctx, &b.schema, b, q, b.now(), o)
@@ -332,39 +246,37 @@ func (b *Backend) Find(ctx context.Context, q string, o backend.FindOptions) (ba
 // Check reconciles every item of every table into problems with model's
 // census; the backend is consistent, so every candidate stands confirmed.
 func (b *Backend) Check(ctx context.Context, progress func(model.CheckProgress)) (model.Report, error) {
-	if err := b.called("Check"); err != nil {
+	if err := b.Control.called("Check"); err != nil {
 		return model.Report{}, err
 	}
-	census := model.NewCensus(&b.schema, b.now())
-	b.with(func() {
-		for _, table := range b.schema.Tables() {
-			for _, it := range b.sorted(table) {
-				census.Add(table, it)
-			}
+	census, unlock := model.NewCensus(&b.schema, b.now()), b.lock()
+	for _, table := range b.schema.Tables() {
+		for _, it := range b.sorted(table) {
+			census.Add(table, it)
 		}
-	})
+	}
+	unlock()
 	if progress != nil {
 		progress(model.CheckProgress{Phase: model.PhaseDone, Scanned: int64(census.Scanned)})
 	}
 	return census.Report(census.Problems()), ctx.Err()
 }
 
-// Refuse reports plan p as cancelled because other accounts hold values it
-// would lock, as the store does.
+// Refuse reports p cancelled because other accounts hold values it would
+// lock, as the store does.
 func (b *Backend) Refuse(p model.Plan, taken []backend.Taken) model.Result {
-	return b.prep.Refuse(p, taken)
+	return b.prep.Writer.Refuse(p, taken)
 }
 
-// Prepare builds the exact request of a plan, as the store does.
+// Prepare builds the exact request of p, as the store does.
 func (b *Backend) Prepare(p model.Plan, token string) (backend.Tx, error) {
-	return b.prep.Prepare(p, token)
+	return b.prep.Writer.Prepare(p, token)
 }
 
-// Execute applies tx's actions if every condition holds, or none of them,
-// with the failed ones explained slot by slot. An ownerless orphan's
-// repair runs its three steps by the store's dynamo.Reclaim.
+// Execute sends tx (send); an ownerless orphan's repair runs its three
+// steps by the store's dynamo.Reclaim.
 func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
-	failure := b.called("Execute")
+	failure := b.Control.called("Execute")
 	send := func(_ context.Context, tx backend.Tx) (model.Result, error) { return b.send(tx, failure) }
 	if tx.Plan.Reclaim != nil {
 		return dynamo.Reclaim{Schema: &b.schema, Prepare: b.Prepare, Send: send, Lookup: b.LookupHolders}.Run(ctx, tx)
@@ -377,30 +289,21 @@ func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, err
 // writable), lost (LoseWrites) or applied (transact). The journal keeps
 // the items it changes as they were, and its outcome.
 func (b *Backend) send(tx backend.Tx, failure error) (model.Result, error) {
-	var hold chan struct{}
-	var arrive func()
-	b.with(func() { hold, arrive = b.hold, b.arrive })
-	if hold != nil {
-		arrive()
-		<-hold
-	}
+	b.Control.wait()
 	p := tx.Plan
 	res := model.Result{Operation: p.Operation, Keys: p.Keys, Token: tx.Token, Reasons: []model.Reason{}}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	defer b.lock()()
 	switch {
 	case failure != nil:
 		res.Outcome = model.NotSent
 		return res, failure
-	case !b.writable:
+	case !b.Control.Writable():
 		res.Outcome = model.Refused
 		return res, backend.ErrReadOnly
 	}
-	b.tokens = append(b.tokens, tx.Token)
 	record := model.UndoRecord{Token: tx.Token, Operation: p.Operation, Table: b.schema.Table, Endpoint: b.prep.Endpoint.String(),
 		Keys: append([]string{}, p.Keys...), Undoes: p.Undoes, Items: model.UndoItems(p, b.get)}
-	if b.lost > 0 {
-		b.lost--
+	if b.Control.sent(tx.Token) {
 		res.Outcome, res.Reasons = model.Unknown, []model.Reason{{Slot: -1, Code: "Unknown", Message: "no answer came (uitest.LoseWrites)"}}
 	} else {
 		b.transact(p, &res)
@@ -430,8 +333,7 @@ func (b *Backend) transact(p model.Plan, res *model.Result) {
 	case repaired:
 		res.Outcome, res.Reasons, res.Note = model.Skipped, []model.Reason{}, note
 	case len(failed) > 0:
-		if res.Outcome = model.Cancelled; b.leaks > 0 {
-			b.leaks--
+		if res.Outcome = model.Cancelled; b.Control.leak() {
 			b.apply(held)
 		}
 	default:
@@ -453,27 +355,22 @@ func (b *Backend) apply(actions []model.Action) {
 	}
 }
 
-// UndoFrom is UndoToken: the fake's journal is its own (path "").
+// UndoFrom plans the undo of the write with token ("": the last
+// committed) from the fake's own journal (path ""), as the store does
+// from its own; it counts as a call of the store's UndoToken.
 func (b *Backend) UndoFrom(ctx context.Context, path, token string) (model.Plan, error) {
 	if path != "" {
 		return model.Plan{}, fmt.Errorf("uitest: no undo journal at %s: the fake keeps its own", path)
 	}
-	return b.UndoToken(ctx, token)
-}
-
-// UndoToken plans the undo of the write with token, or ("") of the last
-// committed one, from the journal, as the store does from its own.
-func (b *Backend) UndoToken(ctx context.Context, token string) (p model.Plan, err error) {
-	if err := b.called("UndoToken"); err != nil {
-		return p, err
+	if err := b.Control.called("UndoToken"); err != nil {
+		return model.Plan{}, err
 	}
-	b.with(func() {
-		journal := slices.Clone(b.journal)
-		dynamo.MarkUndone(journal)
-		var u dynamo.Undoable
-		if u, err = b.prep.FindUndoable(journal, token); err == nil {
-			p, err = u.Plan(&b.schema, b.get)
-		}
-	})
-	return p, err
+	defer b.lock()()
+	journal := slices.Clone(b.journal)
+	dynamo.MarkUndone(journal)
+	u, err := b.prep.Journal.FindUndoable(journal, token)
+	if err != nil {
+		return model.Plan{}, err
+	}
+	return u.Plan(&b.schema, b.get)
 }

@@ -62,7 +62,7 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	if m.Count() != 50 || m.Pager().Paging().Done() {
 		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.Count(), m.Pager().Paging().Done())
 	}
-	b.Fail("AccountsPage", errors.New("throttled"))
+	b.Control.Fail("AccountsPage", errors.New("throttled"))
 	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
 	if cmd == nil {
 		t.Fatal("the end of the rows asks for no page")
@@ -71,16 +71,16 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	if m.Err() == nil {
 		t.Fatal("the failed page is not the view's error")
 	}
-	calls := b.Calls("AccountsPage")
+	calls := b.Control.Calls("AccountsPage")
 	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: tea.KeyDown}, {Code: tea.KeyUp}} {
 		if m, cmd = m.Update(k); cmd != nil {
 			m, _ = m.Update(cmd())
 		}
 	}
-	if n := b.Calls("AccountsPage") - calls; n != 0 {
+	if n := b.Control.Calls("AccountsPage") - calls; n != 0 {
 		t.Errorf("after a failed read, moving read %d pages more, want none until r", n)
 	}
-	b.Fail("AccountsPage", nil)
+	b.Control.Fail("AccountsPage", nil)
 	m, _ = m.Update(m.Retry()())
 	if m.Err() != nil || m.Count() != 100 {
 		t.Errorf("after the retry: err %v, %d accounts; want 100", m.Err(), m.Count())

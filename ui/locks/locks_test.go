@@ -37,8 +37,8 @@ func shown(t *testing.T, b *uitest.Backend, km KeyMap) Model {
 	st := styles.New(true)
 	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), km)
 	m.SetSize(100, 10)
-	if cmd := m.Prefetch(); cmd != nil || b.Calls("LocksPage") != 0 {
-		t.Fatalf("the view read before it was shown: %d reads", b.Calls("LocksPage"))
+	if cmd := m.Prefetch(); cmd != nil || b.Control.Calls("LocksPage") != 0 {
+		t.Fatalf("the view read before it was shown: %d reads", b.Control.Calls("LocksPage"))
 	}
 	cmd := m.Show()
 	if cmd == nil {
@@ -220,7 +220,7 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	if m.Count() != 3 || m.Done() {
 		t.Fatalf("first page: %d locks, done %v; want 3, more", m.Count(), m.Done())
 	}
-	b.Fail("LocksPage", errors.New("throttled"))
+	b.Control.Fail("LocksPage", errors.New("throttled"))
 	m, cmd := press(m, tea.KeyDown)
 	if cmd == nil {
 		t.Fatal("moving down asks for no page")
@@ -229,19 +229,19 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	if m.Err() == nil {
 		t.Fatal("the failed page is not the view's error")
 	}
-	calls := b.Calls("LocksPage")
+	calls := b.Control.Calls("LocksPage")
 	for range 2 {
 		if m, cmd = press(m, tea.KeyDown); cmd != nil {
 			m, _ = m.Update(cmd())
 		}
 	}
-	if b.Calls("LocksPage") != calls {
-		t.Errorf("after a failed read, moving down read %d pages more, want none until r", b.Calls("LocksPage")-calls)
+	if b.Control.Calls("LocksPage") != calls {
+		t.Errorf("after a failed read, moving down read %d pages more, want none until r", b.Control.Calls("LocksPage")-calls)
 	}
 	if m.Count() != 3 {
 		t.Errorf("%d locks after the failure, want the 3 read", m.Count())
 	}
-	b.Fail("LocksPage", nil)
+	b.Control.Fail("LocksPage", nil)
 	if cmd = m.Retry(); cmd == nil {
 		t.Fatal("Retry asks for nothing")
 	}

@@ -46,7 +46,7 @@ func newView(b *uitest.Backend, km KeyMap) Model {
 func TestPagesOnceShown(t *testing.T) {
 	b := fixture(40)
 	m := newView(b, DefaultKeyMap())
-	if cmd := m.Prefetch(); cmd != nil || b.Calls("OthersPage") != 0 {
+	if cmd := m.Prefetch(); cmd != nil || b.Control.Calls("OthersPage") != 0 {
 		t.Fatal("the view read before it was shown")
 	}
 	m, _ = m.Update(m.Show()())
@@ -94,12 +94,12 @@ func TestEnterReadsTheItem(t *testing.T) {
 func TestEmptyAndFailed(t *testing.T) {
 	b := uitest.Holding(dynamotest.Account("ACCT#a1", "ada@x.io", "ada"))
 	m := newView(b, DefaultKeyMap())
-	b.Fail("OthersPage", errors.New("throttled"))
+	b.Control.Fail("OthersPage", errors.New("throttled"))
 	m, _ = m.Update(m.Show()())
 	if m.Err() == nil || m.Loading() {
 		t.Fatalf("err %v, loading %v", m.Err(), m.Loading())
 	}
-	b.Fail("OthersPage", nil)
+	b.Control.Fail("OthersPage", nil)
 	m, _ = m.Update(m.Retry()())
 	if m.Err() != nil || !strings.Contains(ansi.Strip(m.View()), "is other than an account or a lock") {
 		t.Errorf("after the retry, err %v:\n%s", m.Err(), m.View())
@@ -116,7 +116,7 @@ func TestFailedReloadKeepsTheItems(t *testing.T) {
 	if m.Count() != 3 {
 		t.Fatalf("first page: %d items, want 3", m.Count())
 	}
-	b.Fail("OthersPage", errors.New("throttled"))
+	b.Control.Fail("OthersPage", errors.New("throttled"))
 	m, _ = m.Update(m.Reload()())
 	view := ansi.Strip(m.View())
 	if m.Count() != 3 || !strings.Contains(view, "CONFIG#001") {
@@ -125,7 +125,7 @@ func TestFailedReloadKeepsTheItems(t *testing.T) {
 	if m.Err() == nil || !strings.Contains(view, "throttled") {
 		t.Errorf("the rows are not said to be stale, err %v:\n%s", m.Err(), view)
 	}
-	b.Fail("OthersPage", nil)
+	b.Control.Fail("OthersPage", nil)
 	b.Put(b.Schema().Table, model.Item{"PK": model.S("CONFIG#new"), "SK": model.S("V1")})
 	m, _ = m.Update(m.Retry()())
 	if view = ansi.Strip(m.View()); m.Count() != 4 || strings.Contains(view, "throttled") {

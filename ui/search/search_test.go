@@ -126,8 +126,8 @@ func TestCancelAndEmpty(t *testing.T) {
 	}
 	m = typeIn(t, m, "  ")
 	m, cmd = m.Update(press(tea.KeyEnter))
-	if m.Typing() || m.Busy() || cmd != nil || b.Calls("Find") != 0 {
-		t.Errorf("enter on spaces: typing %v, busy %v, %d finds; want closed, nothing asked", m.Typing(), m.Busy(), b.Calls("Find"))
+	if m.Typing() || m.Busy() || cmd != nil || b.Control.Calls("Find") != 0 {
+		t.Errorf("enter on spaces: typing %v, busy %v, %d finds; want closed, nothing asked", m.Typing(), m.Busy(), b.Control.Calls("Find"))
 	}
 	if m, _ = m.Open(""); m.Value() != "" {
 		t.Errorf("the field opens holding %q, want it empty", m.Value())
@@ -157,7 +157,7 @@ func TestLaterSearchWins(t *testing.T) {
 // line and pins nothing; ClearErr forgets it.
 func TestFailedSearch(t *testing.T) {
 	m, b, pump := field(t, DefaultKeyMap())
-	b.Fail("Find", errors.New("throttled"))
+	b.Control.Fail("Find", errors.New("throttled"))
 	m = typeIn(t, m, "ada")
 	m, cmd := m.Update(press(tea.KeyEnter))
 	m, cmd = m.Update(done(t, cmd, pump))
@@ -217,9 +217,9 @@ func TestFilterKeptOrLookedUp(t *testing.T) {
 		t.Fatalf("query %q, view %q; want ada and the count", m.Query(), m.View())
 	}
 	m, cmd := m.Update(press(tea.KeyEnter))
-	if m.Typing() || m.Busy() || cmd != nil || m.Query() != "ada" || b.Calls("Find") != 0 {
+	if m.Typing() || m.Busy() || cmd != nil || m.Query() != "ada" || b.Control.Calls("Find") != 0 {
 		t.Fatalf("enter on a filter that keeps rows: typing %v, busy %v, query %q, %d finds; want it kept, nothing looked up",
-			m.Typing(), m.Busy(), m.Query(), b.Calls("Find"))
+			m.Typing(), m.Busy(), m.Query(), b.Control.Calls("Find"))
 	}
 	m, _ = m.Open(m.Query())
 	if m.Value() != "ada" {

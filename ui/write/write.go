@@ -368,19 +368,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if m.board != nil {
-			// A race's board: it scrolls; nothing else until every racer
-			// has its answer and the cancelled ones are read back; then
-			// enter or esc closes it.
-			if m.board.done() && key.Matches(msg, m.km.Close, m.km.Back) {
-				return m.close(len(m.written) > 0)
-			}
-			m.scrollBoard(msg)
-			return m, nil
-		}
-		d, cmd := m.dialog.Update(msg)
-		m.dialog = &d
-		return m.closeIfDone(cmd)
+		return m.onKey(msg)
 	case tea.PasteMsg:
 		if m.board == nil { // a race's board takes no text
 			d, cmd := m.dialog.Update(msg)
@@ -403,18 +391,32 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.raceVerified(msg)
 	case dialog.SaveMsg:
 		return m, m.saveRequest()
-	case SavedMsg:
-		m.saved(msg)
+	case SavedMsg, RereadMsg:
+		m.took(msg)
 	case dialog.SendMsg:
 		return m.send()
 	case SentMsg:
 		return m.sent(msg)
-	case RereadMsg:
-		m.reread(msg)
 	case dialog.CloseMsg:
 		return m.close(msg.Committed)
 	}
 	return m, nil
+}
+
+// onKey hands a key to the dialog, or to a race's board: it scrolls;
+// nothing else until every racer has its answer and the cancelled ones
+// are read back; then enter or esc closes it.
+func (m Model) onKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	if m.board != nil {
+		if m.board.done() && key.Matches(msg, m.km.Close, m.km.Back) {
+			return m.close(len(m.written) > 0)
+		}
+		m.scrollBoard(msg)
+		return m, nil
+	}
+	d, cmd := m.dialog.Update(msg)
+	m.dialog = &d
+	return m.closeIfDone(cmd)
 }
 
 // closeIfDone closes the dialog in this update when a key closed it, so
@@ -561,6 +563,16 @@ func (m Model) readAccount() tea.Cmd {
 			msg.item, msg.found = it, true
 		})
 		return msg
+	}
+}
+
+// took takes what a command read or saved for the open dialog.
+func (m *Model) took(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case SavedMsg:
+		m.saved(msg)
+	case RereadMsg:
+		m.reread(msg)
 	}
 }
 

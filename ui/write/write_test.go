@@ -141,7 +141,7 @@ func TestSignupSendsWhatThePreviewShows(t *testing.T) {
 	f.typeText("cy")
 	f.press("enter")
 	f.expect(dialog.StagePreview, "UNIQ#EMAIL#cy@x.io", "UNIQ#HANDLE#cy")
-	if f.b.Calls("Execute") != 0 {
+	if f.b.Control.Calls("Execute") != 0 {
 		t.Fatal("sent before y")
 	}
 	f.press("y")
@@ -192,7 +192,7 @@ func TestDeleteWantsTheKeyTypedBack(t *testing.T) {
 	f.expect(dialog.StagePreview, "type ACCT#b2 to send")
 	f.press("y", "enter")
 	f.expect(dialog.StagePreview, "type ACCT#b2 exactly to send")
-	if f.b.Calls("Execute") != 0 {
+	if f.b.Control.Calls("Execute") != 0 {
 		t.Fatal("sent without the key typed back")
 	}
 	f.press("esc")
@@ -243,7 +243,7 @@ func TestRemappedSend(t *testing.T) {
 	f.press("enter")
 	f.expect(dialog.StagePreview)
 	f.press("y")
-	if f.b.Calls("Execute") != 0 || f.m.Stage() != dialog.StagePreview {
+	if f.b.Control.Calls("Execute") != 0 || f.m.Stage() != dialog.StagePreview {
 		t.Fatalf("y sent, remapped to S: stage %v", f.m.Stage())
 	}
 	if !slices.ContainsFunc(f.m.ShortHelp(), func(b key.Binding) bool { return b.Enabled() && b.Help() == (key.Help{Key: "S", Desc: "send"}) }) {

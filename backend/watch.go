@@ -1,0 +1,365 @@
+package backend
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/locktable/locktable/model"
+)
+
+// HolderFinder looks for the accounts that hold values, by value: through
+// the constraint's GSI where one is configured, else by a consistent scan
+// of the accounts. *dynamo.Lookup is one.
+type HolderFinder interface {
+	LookupHolders(ctx context.Context, wanted []Wanted) (HolderLookup, error)
+}
+
+// EventKind says whether a problem appeared or was resolved.
+type EventKind string
+
+// The kinds of Event.
+const (
+	Appeared EventKind = "appeared"
+	Resolved EventKind = "resolved"
+)
+
+// Event is a problem that a change made appear, or resolved.
+type Event struct {
+	Kind    EventKind
+	Problem model.Problem
+	// Cause is the change after which the problem was found, or no
+	// longer found.
+	Cause model.Change
+}
+
+// Tracker follows what writes do to the integrity of a table set. Each
+// change (a stream's record) names the values it touched: the values an
+// account held before and after it, a lock's value. Those are re-read
+// with strongly consistent reads (the locks, the holders known, the
+// owners the locks name) and judged by the check's own census, so a
+// state between the records of one transaction, which the reads never
+// see, raises nothing. It keeps the problems it found per value, so that
+// it can say when one is resolved. One goroutine at a time uses it.
+type Tracker struct {
+	schema *model.Schema
+	src    Reader
+	finder HolderFinder
+	now    func() int64
+	known  map[scope][]model.Problem
+}
+
+// NewTracker is a tracker of sc's tables, reading by key from src and
+// looking for the holders of an ownerless orphan's value through finder
+// (nil: such orphans, which no key read confirms, are not reported).
+// now is the time TTLs are judged at, in epoch seconds.
+func NewTracker(sc *model.Schema, src Reader, finder HolderFinder, now func() int64) *Tracker {
+	return &Tracker{schema: sc, src: src, finder: finder, now: now, known: map[scope][]model.Problem{}}
+}
+
+// scope is what one judgement covers: a value of a constraint (a lock's
+// raw value, or a holder's normalized one), or the invalid value of
+// constraint ci held by an account.
+type scope struct {
+	ci      int
+	value   string
+	account string // set: the account's invalid value
+}
+
+// Know tells the tracker of problems found otherwise (a check's), so
+// that a change that resolves one of them says so. A problem it knows
+// already is replaced.
+func (t *Tracker) Know(ps []model.Problem) {
+	for _, p := range ps {
+		s := t.scopeOf(p)
+		kept := slices.DeleteFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
+		t.known[s] = append(kept, p)
+	}
+}
+
+// scopeOf is the scope that covers problem p.
+func (t *Tracker) scopeOf(p model.Problem) scope {
+	ci := p.ConstraintIndex()
+	switch {
+	case p.Kind != model.InvalidValue:
+		return scope{ci: ci, value: p.Value}
+	case p.Lock == nil && len(p.Accounts) == 1:
+		return scope{ci: ci, account: p.Accounts[0]}
+	}
+	return scope{ci: ci, value: t.lockValue(p)}
+}
+
+// Known are the problems the tracker has found and not seen resolved, in
+// the check's order.
+func (t *Tracker) Known() []model.Problem {
+	var ps []model.Problem
+	for _, known := range t.known {
+		ps = append(ps, known...)
+	}
+	model.SortProblems(ps)
+	return ps
+}
+
+// Judge re-reads and judges what changes touched, and returns the
+// problems that appeared and those resolved since the tracker last
+// judged them, each with the last of the changes that touched it.
+func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, error) {
+	causes := map[scope]model.Change{}
+	var order []scope
+	w := t.newWork()
+	for _, c := range changes {
+		scopes, err := t.scopes(ctx, c, w)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range scopes {
+			if _, ok := causes[s]; !ok {
+				order = append(order, s)
+			}
+			causes[s] = c
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil
+	}
+	now, err := t.read(ctx, w, order)
+	if err != nil {
+		return nil, err
+	}
+	var events []Event
+	for _, s := range order {
+		events = append(events, t.settle(s, now[s], causes[s])...)
+	}
+	return events, nil
+}
+
+// settle records found as the problems of s and returns how they differ
+// from what was known, caused by cause.
+func (t *Tracker) settle(s scope, found []model.Problem, cause model.Change) []Event {
+	var events []Event
+	for _, p := range found {
+		if !slices.ContainsFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) }) {
+			events = append(events, Event{Kind: Appeared, Problem: p, Cause: cause})
+		}
+	}
+	for _, k := range t.known[s] {
+		if !slices.ContainsFunc(found, func(p model.Problem) bool { return model.SameProblem(k, p) }) {
+			events = append(events, Event{Kind: Resolved, Problem: k, Cause: cause})
+		}
+	}
+	if len(found) == 0 {
+		delete(t.known, s)
+	} else {
+		t.known[s] = found
+	}
+	return events
+}
+
+// work is what one judgement reads: the accounts that may hold the values
+// judged, besides those the locks name.
+type work struct {
+	accounts map[string]bool
+}
+
+func (t *Tracker) newWork() *work { return &work{accounts: map[string]bool{}} }
+
+// scopes are what change c touched, and the accounts it names go into w.
+func (t *Tracker) scopes(ctx context.Context, c model.Change, w *work) ([]scope, error) {
+	sc := t.schema
+	cl := model.Classifier{Schema: sc}
+	e := cl.Classify(c.Table, c.Image())
+	switch e.Kind {
+	case model.EntryLock:
+		for _, img := range []model.Item{c.Old, c.New} {
+			if owner := sc.NamedOwner(img); img != nil && owner != "" && !model.IsClaim(owner) {
+				w.accounts[owner] = true // a removed lock's owner may hold its value
+			}
+		}
+		return []scope{{ci: e.Constraint, value: e.Value}}, nil
+	case model.EntryAccount:
+		return t.accountScopes(ctx, c, e.ID, w)
+	}
+	return nil, nil
+}
+
+// accountScopes are the values account id held before and after change
+// c, and its invalid values; without images (a stream of keys only),
+// what it holds now and what the tracker knows of it.
+func (t *Tracker) accountScopes(ctx context.Context, c model.Change, id string, w *work) ([]scope, error) {
+	sc := t.schema
+	w.accounts[id] = true
+	images := []model.Item{c.Old, c.New}
+	if c.Old == nil && c.New == nil {
+		err := t.src.ReadConsistent(ctx, []model.KeyRef{{Table: sc.Table, Key: sc.AccountKey(id)}},
+			func(_ string, it model.Item) { images = append(images, it) })
+		if err != nil {
+			return nil, err
+		}
+	}
+	var scopes []scope
+	for ci := range sc.Constraints {
+		scopes = append(scopes, scope{ci: ci, account: id})
+		for _, img := range images {
+			if h, v := sc.Held(ci, img); img != nil && h == model.HoldsValue {
+				scopes = append(scopes, scope{ci: ci, value: v})
+			}
+		}
+	}
+	var named []scope
+	for s, known := range t.known {
+		if slices.ContainsFunc(known, func(p model.Problem) bool { return p.Owner == id || slices.Contains(p.Accounts, id) }) {
+			named = append(named, s)
+		}
+	}
+	slices.SortFunc(named, func(a, b scope) int {
+		return cmp.Or(cmp.Compare(a.ci, b.ci), cmp.Compare(a.value, b.value), cmp.Compare(a.account, b.account))
+	})
+	return append(scopes, named...), nil
+}
+
+// read reads what the scopes involve with strongly consistent reads (the
+// locks of the values, the accounts w names and the known problems
+// name, then the owners the locks name) and returns each scope's
+// problems, as the check's census judges them.
+func (t *Tracker) read(ctx context.Context, w *work, scopes []scope) (map[scope][]model.Problem, error) {
+	sc := t.schema
+	cl := model.Classifier{Schema: sc}
+	var refs []model.KeyRef
+	for _, s := range scopes {
+		if s.account == "" {
+			refs = append(refs, sc.LockKeys(s.ci, s.value)...)
+		}
+		for _, p := range t.known[s] {
+			refs = append(refs, cl.Involved(p)...)
+		}
+	}
+	for id := range w.accounts {
+		refs = append(refs, model.KeyRef{Table: sc.Table, Key: sc.AccountKey(id)})
+	}
+	refs = slices.CompactFunc(slices.SortedFunc(slices.Values(refs), func(a, b model.KeyRef) int { return strings.Compare(a.ID(), b.ID()) }),
+		func(a, b model.KeyRef) bool { return a.ID() == b.ID() }) // the census counts an item read twice twice
+	census := model.NewCensus(sc, t.now())
+	owners := map[string]bool{}
+	read := map[string]bool{}
+	err := t.src.ReadConsistent(ctx, refs, func(table string, it model.Item) {
+		census.Add(table, it)
+		if e := cl.Classify(table, it); e.Kind == model.EntryLock && e.Owner != "" && !model.IsClaim(e.Owner) {
+			owners[e.Owner] = true
+		} else if e.Kind == model.EntryAccount {
+			read[e.ID] = true
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := t.readAccounts(ctx, census, owners, read); err != nil {
+		return nil, err
+	}
+	if err := t.lookOwnerless(ctx, census, scopes, read); err != nil {
+		return nil, err
+	}
+	return t.byScope(census.Problems(), scopes), nil
+}
+
+// readAccounts adds to census the accounts of ids not read yet.
+func (t *Tracker) readAccounts(ctx context.Context, census *model.Census, ids, read map[string]bool) error {
+	var refs []model.KeyRef
+	for id := range ids {
+		if !read[id] {
+			read[id] = true
+			refs = append(refs, model.KeyRef{Table: t.schema.Table, Key: t.schema.AccountKey(id)})
+		}
+	}
+	if len(refs) == 0 {
+		return nil
+	}
+	return t.src.ReadConsistent(ctx, refs, census.Add)
+}
+
+// lookOwnerless confirms the orphan locks among the scopes' problems that
+// name no owner (or a claim), which no key read can: it looks for the
+// holders of their values by value (HolderFinder), and adds those found.
+func (t *Tracker) lookOwnerless(ctx context.Context, census *model.Census, scopes []scope, read map[string]bool) error {
+	var wanted []Wanted
+	for _, p := range t.inScopes(census.Problems(), scopes) {
+		if model.NeedsRescan(p) {
+			wanted = append(wanted, Wanted{Constraint: p.ConstraintIndex(), Value: p.Value})
+		}
+	}
+	if len(wanted) == 0 || t.finder == nil {
+		return nil
+	}
+	found, err := t.finder.LookupHolders(ctx, wanted)
+	if err != nil {
+		return err
+	}
+	holders := map[string]bool{}
+	for _, ids := range found.Holders {
+		for _, id := range ids {
+			holders[id] = true
+		}
+	}
+	return t.readAccounts(ctx, census, holders, read)
+}
+
+// inScopes keeps the problems of ps that one of scopes covers.
+func (t *Tracker) inScopes(ps []model.Problem, scopes []scope) []model.Problem {
+	var kept []model.Problem
+	for _, p := range ps {
+		if slices.ContainsFunc(scopes, func(s scope) bool { return t.covers(s, p) }) {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// byScope sorts the problems of ps into the scopes that cover them;
+// ownerless orphans that are still there after their holders were looked
+// for are confirmed, unless nobody could look (no finder).
+func (t *Tracker) byScope(ps []model.Problem, scopes []scope) map[scope][]model.Problem {
+	out := map[scope][]model.Problem{}
+	for _, p := range ps {
+		if model.NeedsRescan(p) && t.finder == nil {
+			continue
+		}
+		for _, s := range scopes {
+			if t.covers(s, p) {
+				out[s] = append(out[s], p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// covers reports whether problem p is one of scope s's.
+func (t *Tracker) covers(s scope, p model.Problem) bool {
+	if p.ConstraintIndex() != s.ci {
+		return false
+	}
+	if s.account != "" {
+		return p.Kind == model.InvalidValue && slices.Equal(p.Accounts, []string{s.account})
+	}
+	if p.Kind != model.InvalidValue {
+		return p.Value == s.value
+	}
+	return p.Lock != nil && t.lockValue(p) == s.value
+}
+
+// lockValue is the raw value of the lock an invalid_value problem names
+// (its owner is not a string), "" when it names none.
+func (t *Tracker) lockValue(p model.Problem) string {
+	if p.Lock == nil {
+		return ""
+	}
+	table := p.LockTable
+	if table == "" {
+		table = t.schema.Table
+	}
+	e := model.Classifier{Schema: t.schema}.Classify(table, model.KeyItem(p.Lock))
+	if e.Kind != model.EntryLock {
+		return ""
+	}
+	return e.Value
+}

@@ -1,0 +1,191 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/locktable/locktable/model"
+)
+
+// watched is a tracker over items in memory, for layout 1.
+type watched struct {
+	sc  model.Schema
+	src *items
+	t   *Tracker
+}
+
+func newWatched(finder HolderFinder) *watched {
+	w := &watched{sc: model.DefaultSchema(model.LayoutSingle)}
+	w.src = &items{sc: &w.sc, held: map[string]model.Item{}}
+	w.t = NewTracker(&w.sc, w.src, finder, func() int64 { return 0 })
+	return w
+}
+
+func account(id, email, username string) model.Item {
+	return model.Item{"PK": model.S(id), "SK": model.S("PROFILE"), "email": model.S(email), "username": model.S(username)}
+}
+
+func lockItem(pk, owner string) model.Item {
+	it := model.Item{"PK": model.S(pk), "SK": model.S("LOCK")}
+	if owner != "" {
+		it["owner"] = model.S(owner)
+	}
+	return it
+}
+
+func (w *watched) remove(it model.Item) {
+	delete(w.src.held, model.KeyRef{Table: w.sc.Table, Key: w.sc.KeyOf(w.sc.Table, it)}.ID())
+}
+
+// change is the stream record of a write of old to new (either nil).
+func (w *watched) change(event model.ChangeEvent, old, new model.Item) model.Change {
+	img := new
+	if img == nil {
+		img = old
+	}
+	return model.Change{Event: event, Table: w.sc.Table, Keys: model.KeyItem(w.sc.KeyOf(w.sc.Table, img)), Sequence: "1", Old: old, New: new}
+}
+
+func (w *watched) judge(t *testing.T, changes ...model.Change) []string {
+	t.Helper()
+	events, err := w.t.Judge(context.Background(), changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range events {
+		got = append(got, fmt.Sprintf("%s %s %s %s owner=%s by %s %s", e.Kind, e.Problem.Kind, e.Problem.Constraint, e.Problem.Value,
+			e.Problem.Owner, e.Cause.Event, e.Cause.Keys[w.sc.PK].S))
+	}
+	slices.Sort(got)
+	return got
+}
+
+func wantEvents(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\n got %q\nwant %q", what, got, want)
+	}
+}
+
+// TestTrackerOrphansOfADeletedAccount: deleting an account that held
+// locks makes each of them an orphan, caused by the delete; removing a
+// lock resolves its orphan.
+func TestTrackerOrphansOfADeletedAccount(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	email, handle := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"), lockItem("UNIQ#HANDLE#ada", "ACCT#a")
+	for _, it := range []model.Item{a, email, handle} {
+		w.src.put(w.sc.Table, it)
+	}
+	w.remove(a)
+	wantEvents(t, "the delete", w.judge(t, w.change(model.ChangeRemove, a, nil)),
+		"appeared orphan_lock email a@x.io owner=ACCT#a by REMOVE ACCT#a",
+		"appeared orphan_lock username ada owner=ACCT#a by REMOVE ACCT#a")
+	wantEvents(t, "the same delete again", w.judge(t, w.change(model.ChangeRemove, a, nil)))
+	w.remove(email)
+	wantEvents(t, "the email lock removed", w.judge(t, w.change(model.ChangeRemove, email, nil)),
+		"resolved orphan_lock email a@x.io owner=ACCT#a by REMOVE UNIQ#EMAIL#a@x.io")
+	if k := w.t.Known(); len(k) != 1 || k[0].Value != "ada" {
+		t.Errorf("known %+v, want the username orphan", k)
+	}
+}
+
+// TestTrackerSeesNoStateBetweenATransactionsRecords: a signup's account
+// record is judged when the reads already see its locks: nothing is
+// raised, whichever of its records comes first.
+func TestTrackerSeesNoStateBetweenATransactionsRecords(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	email, handle := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"), lockItem("UNIQ#HANDLE#ada", "ACCT#a")
+	for _, it := range []model.Item{a, email, handle} {
+		w.src.put(w.sc.Table, it)
+	}
+	wantEvents(t, "the account's record", w.judge(t, w.change(model.ChangeInsert, nil, a)))
+	wantEvents(t, "the locks' records", w.judge(t, w.change(model.ChangeInsert, nil, email), w.change(model.ChangeInsert, nil, handle)))
+}
+
+// TestTrackerMissingAndInvalid: an account written without its lock has
+// it missing; a value of another type is invalid until it is a string.
+func TestTrackerMissingAndInvalid(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	w.src.put(w.sc.Table, lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"))
+	w.src.put(w.sc.Table, a)
+	wantEvents(t, "an account without its username lock", w.judge(t, w.change(model.ChangeInsert, nil, a)),
+		"appeared missing_lock username ada owner= by INSERT ACCT#a")
+	bad := account("ACCT#a", "a@x.io", "ada")
+	bad["username"] = model.N("7")
+	w.src.put(w.sc.Table, bad)
+	wantEvents(t, "the username made a number", w.judge(t, w.change(model.ChangeModify, a, bad)),
+		`appeared invalid_value username {"N":"7"} owner= by MODIFY ACCT#a`,
+		"resolved missing_lock username ada owner= by MODIFY ACCT#a")
+	w.src.put(w.sc.Table, a)
+	w.src.put(w.sc.Table, lockItem("UNIQ#HANDLE#ada", "ACCT#a"))
+	wantEvents(t, "the username and its lock back", w.judge(t, w.change(model.ChangeModify, bad, a)),
+		`resolved invalid_value username {"N":"7"} owner= by MODIFY ACCT#a`)
+}
+
+// byValue is a HolderFinder over the accounts of w.
+type byValue struct {
+	w     *watched
+	asked int
+}
+
+func (f *byValue) LookupHolders(_ context.Context, wanted []Wanted) (HolderLookup, error) {
+	f.asked++
+	l := NewLookup("test")
+	for _, it := range f.w.src.held {
+		if (model.Classifier{Schema: &f.w.sc}).Classify(f.w.sc.Table, it).Kind == model.EntryAccount {
+			l.AddHolder(&f.w.sc, wanted, it)
+		}
+	}
+	return l, nil
+}
+
+// TestTrackerOwnerlessOrphans: a lock that names no owner is an orphan
+// only once nobody is found holding its value by value (the finder); with
+// no finder it is not reported at all.
+func TestTrackerOwnerlessOrphans(t *testing.T) {
+	lock := lockItem("UNIQ#HANDLE#ada", "")
+	none := newWatched(nil)
+	none.src.put(none.sc.Table, lock)
+	wantEvents(t, "no finder", none.judge(t, none.change(model.ChangeInsert, nil, lock)))
+
+	w := newWatched(nil)
+	f := &byValue{w: w}
+	w.t.finder = f
+	w.src.put(w.sc.Table, lock)
+	wantEvents(t, "nobody holds ada", w.judge(t, w.change(model.ChangeInsert, nil, lock)),
+		"appeared orphan_lock username ada owner= by INSERT UNIQ#HANDLE#ada")
+	b := account("ACCT#b", "b@x.io", "ada")
+	w.src.put(w.sc.Table, b)
+	w.src.put(w.sc.Table, lockItem("UNIQ#EMAIL#b@x.io", "ACCT#b"))
+	wantEvents(t, "an account took ada, its lock unowned", w.judge(t, w.change(model.ChangeModify, lock, lock)),
+		"resolved orphan_lock username ada owner= by MODIFY UNIQ#HANDLE#ada")
+	if f.asked != 2 {
+		t.Errorf("the finder was asked %d times, want 2", f.asked)
+	}
+}
+
+// TestTrackerKnowsACheck: problems a check found are known, so a write
+// that resolves one says so, and one still there is not said again.
+func TestTrackerKnowsACheck(t *testing.T) {
+	w := newWatched(nil)
+	email, handle := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"), lockItem("UNIQ#HANDLE#ada", "ACCT#a")
+	w.src.put(w.sc.Table, email)
+	w.src.put(w.sc.Table, handle)
+	census := model.NewCensus(&w.sc, 0)
+	census.Add(w.sc.Table, email)
+	census.Add(w.sc.Table, handle)
+	w.t.Know(census.Problems())
+	if len(w.t.Known()) != 2 {
+		t.Fatalf("known %+v, want the two orphans", w.t.Known())
+	}
+	w.remove(email)
+	wantEvents(t, "the email orphan deleted, the username one touched",
+		w.judge(t, w.change(model.ChangeRemove, email, nil), w.change(model.ChangeModify, handle, handle)),
+		"resolved orphan_lock email a@x.io owner=ACCT#a by REMOVE UNIQ#EMAIL#a@x.io")
+}

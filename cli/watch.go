@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/stream"
+	"github.com/locktable/locktable/model"
+)
+
+func (a *app) watchCommand() *cobra.Command {
+	f := watchFlags{from: "now"}
+	cmd := &cobra.Command{
+		Use:   "watch",
+		Short: "Follow the table's stream and report each problem as a write makes or resolves it (Ctrl-C stops)",
+		Long: `watch follows the DynamoDB stream of the table (in layout tables, of every
+table) and judges each write as check does: the keys it touched are read
+again with strongly consistent reads, so the records of one transaction,
+which arrive one by one, never raise an alarm on their own. It prints one
+line for each problem that appears and for each one it saw that is
+resolved, naming the write that did it. It says "watching" on stderr once
+the writes made from then on are followed.
+
+Reading a stream costs no read capacity; the confirming reads are metered
+and paced within --max-rcu. A table without a stream is an error (exit 2)
+that prints the line enabling one:
+
+  aws dynamodb update-table --table-name TABLE \
+    --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES
+
+Exit: 130 on Ctrl-C; 1 at the first problem with --exit-on-problem; 2 on an
+error, a table without a stream, or a stream disabled while it is watched.`,
+		Example: `  locktable watch --endpoint-url http://localhost:8000
+  locktable watch --json | jq 'select(.event == "appeared")'
+  locktable watch --exit-on-problem      # exit 1 at the first problem, e.g. beside an application's integration tests
+  locktable watch --from trim-horizon    # the last 24 hours first`,
+		GroupID: "read",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.runWatch(cmd.Context(), f)
+		},
+	}
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object a line: the problem as check --json has it, its \"event\" and its \"cause\"")
+	cmd.Flags().StringVar(&f.from, "from", f.from, "where to start: now (the writes made from now on) or trim-horizon (every record the stream keeps, its last 24 hours)")
+	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears")
+	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"now", "trim-horizon"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// watchFlags are watch's own flags.
+type watchFlags struct {
+	asJSON, exitOnProblem bool
+	from                  string
+}
+
+// position reads --from.
+func (f watchFlags) position() (stream.Position, error) {
+	switch f.from {
+	case "now":
+		return stream.Latest, nil
+	case "trim-horizon":
+		return stream.TrimHorizon, nil
+	}
+	return 0, usageErr("--from %q: want now or trim-horizon", f.from)
+}
+
+// runWatch is watch: the streams of the schema's tables followed, each
+// batch of changes judged (backend.Tracker) and its events printed.
+func (a *app) runWatch(ctx context.Context, f watchFlags) error {
+	s, err := a.schema()
+	if err != nil {
+		return err
+	}
+	from, err := f.position()
+	if err != nil {
+		return err
+	}
+	if a.demo {
+		return usageErr("watch follows a DynamoDB stream, and the demo's embedded backend has none: try a local emulator that serves streams (dynoxide)")
+	}
+	store, err := a.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	sources, err := stream.Find(ctx, a.conn.DynamoDB(), store.Schema.Tables(), store.Endpoint.URL)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	follower := stream.NewFollower(a.conn.Streams(), sources, stream.Options{From: from, Clock: a.clock, Note: func(table, note string) {
+		fmt.Fprintf(a.stderr, "locktable: note: %s: %s\n", model.Printable(table), model.Printable(note))
+	}})
+	if err := follower.Start(ctx); err != nil {
+		return a.streamError(err, store)
+	}
+	a.sayWatching(sources, f.from)
+	tracker := backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) })
+	err = follower.Follow(ctx, func(ctx context.Context, b stream.Batch) error {
+		events, err := tracker.Judge(ctx, b.Changes)
+		if err != nil {
+			return err
+		}
+		return a.printEvents(events, &store.Schema, f)
+	})
+	return a.streamError(err, store)
+}
+
+// sayWatching tells, on stderr, what is followed from where, once the
+// follow has started: a write made after this line is seen.
+func (a *app) sayWatching(sources []stream.Source, from string) {
+	var tables []string
+	for _, src := range sources {
+		tables = append(tables, fmt.Sprintf("%s (%s)", model.Printable(src.Table), src.View))
+		if !src.OldImages() {
+			fmt.Fprintf(a.stderr, "locktable: note: the stream of %s carries no old images (%s): a deleted or renamed account's old values, "+
+				"and so the locks it leaves behind, are seen only where a known problem names them; NEW_AND_OLD_IMAGES shows them\n",
+				model.Printable(src.Table), src.View)
+		}
+	}
+	fmt.Fprintf(a.stderr, "locktable: watching %s from %s (Ctrl-C stops)\n", strings.Join(tables, ", "), from)
+}
+
+// streamError is err as watch ends with it: a stream disabled while it
+// was followed says how to enable it again (exit 2).
+func (a *app) streamError(err error, store *dynamo.Store) error {
+	var d *stream.DisabledError
+	if errors.As(err, &d) {
+		return &exitError{code: ExitError, err: fmt.Errorf("%w; enable it again with: %s", d, stream.EnableCommand(d.Table, store.Endpoint.URL))}
+	}
+	return err
+}
+
+// printEvents prints events, as JSON lines or for a person, and with
+// --exit-on-problem ends the watch at the first problem that appeared.
+func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags) error {
+	for _, e := range events {
+		var err error
+		if f.asJSON {
+			err = writeEventJSON(a, e, sc)
+		} else {
+			_, err = fmt.Fprintln(a.stdout, eventLine(e, sc, model.Epoch(a.clock.Now())))
+		}
+		if err != nil {
+			return err
+		}
+		if f.exitOnProblem && e.Kind == backend.Appeared {
+			return &exitError{code: ExitProblems}
+		}
+	}
+	return nil
+}
+
+// causeJSON is the stream record that made a problem appear or resolved
+// it, in watch --json.
+type causeJSON struct {
+	Event    model.ChangeEvent `json:"event"`
+	Table    string            `json:"table"`
+	Keys     map[string]string `json:"keys"`
+	Sequence string            `json:"sequence_number"`
+	At       string            `json:"approximate_time"`
+	Old      model.Item        `json:"old_image,omitempty"`
+	New      model.Item        `json:"new_image,omitempty"`
+}
+
+// writeEventJSON prints e as one JSON object: the problem's fields
+// exactly as check --json writes them, then "event" and "cause".
+func writeEventJSON(a *app, e backend.Event, sc *model.Schema) error {
+	problem, err := json.Marshal(e.Problem)
+	if err != nil {
+		return err
+	}
+	c := e.Cause
+	extra, err := json.Marshal(struct {
+		Event backend.EventKind `json:"event"`
+		Cause causeJSON         `json:"cause"`
+	}{e.Kind, causeJSON{Event: c.Event, Table: c.Table, Keys: sc.KeyOf(c.Table, c.Keys), Sequence: c.Sequence,
+		At: c.At.UTC().Format(time.RFC3339), Old: c.Old, New: c.New}})
+	if err != nil {
+		return err
+	}
+	// One object: the problem's closing brace gives way to the rest.
+	line := append(problem[:len(problem)-1], ',')
+	return writeJSON(a.stdout, json.RawMessage(append(line, extra[1:]...)))
+}
+
+// eventLine is e for a person: whether it appeared or was resolved, the
+// problem in the words of check's report, and the write that did it,
+// every table-sourced string made printable.
+func eventLine(e backend.Event, sc *model.Schema, now int64) string {
+	line := fmt.Sprintf("%-8s %s", e.Kind, problemLine(e.Problem))
+	if why := e.Problem.TTLNote(now); why != "" {
+		line += "  " + why
+	}
+	c := e.Cause
+	key := keyPairs(sc.KeyOf(c.Table, c.Keys))
+	if c.Table != sc.Table {
+		key = c.Table + ":" + key
+	}
+	return fmt.Sprintf("%s  after %s %s at %s", line, c.Event, quote(key), c.At.UTC().Format(time.RFC3339))
+}
