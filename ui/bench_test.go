@@ -47,7 +47,7 @@ func loadedModel(b *testing.B, n int) Model {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	next, _ = next.Update(next.(Model).views.accounts.Init()())
 	m = next.(Model)
-	m.views.accounts.SetCursor(m.views.accounts.Len() / 2) // somewhere in the middle
+	m.views.accounts.Pager().SetCursor(m.views.accounts.Pager().Len() / 2) // somewhere in the middle
 	return m
 }
 

@@ -151,7 +151,7 @@ func TestAFailedReloadKeepsTheRows(t *testing.T) {
 	store.Control.Fail("AccountsPage", down)
 	store.Control.Fail("Check", down)
 	d.press("r")
-	d.until("the reload's answer", func(m *Model) bool { return !m.views.accounts.Loading() })
+	d.until("the reload's answer", func(m *Model) bool { return !m.views.accounts.Pager().Paging().Loading() })
 	d.settle()
 	if d.m.views.accounts.Count() != 7 || d.rowIndex("ACCT#a1") < 0 {
 		t.Fatalf("after the failed reload %d accounts are listed:\n%s", d.m.views.accounts.Count(), d.screen())
@@ -163,7 +163,9 @@ func TestAFailedReloadKeepsTheRows(t *testing.T) {
 	store.Control.Fail("AccountsPage", nil)
 	store.Control.Fail("Check", nil)
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.views.accounts.Loading() && m.views.accounts.Stale() == nil })
+	d.until("the reload", func(m *Model) bool {
+		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Pager().Paging().Stale() == nil
+	})
 	d.settle()
 	if s := d.screen(); strings.Contains(s, "stale") || d.m.views.accounts.Count() != 7 {
 		t.Errorf("after a reload that worked:\n%s", s)
@@ -217,7 +219,7 @@ func TestUndoneDeleteShowsOnceAfterR(t *testing.T) {
 	}
 	d.press("r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.views.accounts.Loading() && m.check.Report() != nil && !m.check.Bar().Running
+		return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil && !m.check.Bar().Running
 	})
 	d.settle()
 	n := 0

@@ -151,15 +151,15 @@ func TestRemappedCommandAndFilterKeys(t *testing.T) {
 	d.press("esc", "/")
 	d.typeText("ada")
 	d.press("enter", "esc")
-	if d.m.views.accounts.Filter() != "ada" {
+	if d.m.views.accounts.Pager().Filter() != "ada" {
 		t.Fatalf("esc cleared the filter, remapped to x")
 	}
 	if !strings.Contains(d.footer(), "x clear the filter") {
 		t.Errorf("the help line %q does not say x clears the filter", d.footer())
 	}
 	d.press("x")
-	if d.m.views.accounts.Filter() != "" {
-		t.Errorf("x left the filter %q", d.m.views.accounts.Filter())
+	if d.m.views.accounts.Pager().Filter() != "" {
+		t.Errorf("x left the filter %q", d.m.views.accounts.Pager().Filter())
 	}
 }
 

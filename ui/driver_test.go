@@ -180,7 +180,7 @@ func (d *driver) settle() {
 func (d *driver) ready() {
 	d.t.Helper()
 	d.until("the accounts and the check", func(m *Model) bool {
-		return !m.views.accounts.Loading() && m.views.accounts.Len() > 0 && (m.setup.opts.NoCheck || m.check.Report() != nil)
+		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Pager().Len() > 0 && (m.setup.opts.NoCheck || m.check.Report() != nil)
 	})
 	d.settle()
 }

@@ -34,13 +34,13 @@ func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
 // setFilter sets the filter of the list view shown ("" clears it).
 func (m *Model) setFilter(q string) {
 	t := m.views.tab()
-	t.SetFilter(q)
+	t.list().SetFilter(q)
 	m.views.put(t)
 }
 
 // listFilter is the filter of the list view shown, "" for none.
-func (m Model) listFilter() string { return m.views.tab().Filter() }
+func (m Model) listFilter() string { return m.views.tab().list().Filter() }
 
 // filterCount is how many rows the filter of the list shown keeps, of how
 // many loaded.
-func (m Model) filterCount() (matched, rows int) { return m.views.tab().Matched() }
+func (m Model) filterCount() (matched, rows int) { return m.views.tab().list().Matched() }

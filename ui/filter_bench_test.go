@@ -37,8 +37,8 @@ func BenchmarkKeypressFiltered(b *testing.B) {
 		next, _ := m.Update(k)
 		m = next.(Model)
 	}
-	if m.views.accounts.Filter() != "9" {
-		b.Fatalf("filter %q", m.views.accounts.Filter())
+	if m.views.accounts.Pager().Filter() != "9" {
+		b.Fatalf("filter %q", m.views.accounts.Pager().Filter())
 	}
 	moveDownUp(b, m)
 }

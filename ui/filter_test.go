@@ -20,7 +20,7 @@ func TestFilterAsYouType(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true}, 200, 30)
 	d.ready()
-	all := d.m.views.accounts.Len()
+	all := d.m.views.accounts.Pager().Len()
 	d.press("/")
 	d.typeText("CAR")
 	d.wantRows("ACCT#c3 email=carol@x.io username=carol", "└ UNIQ#EMAIL#carol@x.io", "└ UNIQ#HANDLE#carol")
@@ -31,15 +31,15 @@ func TestFilterAsYouType(t *testing.T) {
 		t.Errorf("the field says %q, want the text and 3 of 21 rows", st)
 	}
 	d.press("esc")
-	if d.m.layers.search.Typing() || d.m.views.accounts.Filter() != "" || d.m.views.accounts.Len() != all || d.rowIndex("ACCT#a1") < 0 {
-		t.Fatalf("esc in the field: typing %v, filter %q, %d rows; want every row back\n%s", d.m.layers.search.Typing(), d.m.views.accounts.Filter(), d.m.views.accounts.Len(), d.screen())
+	if d.m.layers.search.Typing() || d.m.views.accounts.Pager().Filter() != "" || d.m.views.accounts.Pager().Len() != all || d.rowIndex("ACCT#a1") < 0 {
+		t.Fatalf("esc in the field: typing %v, filter %q, %d rows; want every row back\n%s", d.m.layers.search.Typing(), d.m.views.accounts.Pager().Filter(), d.m.views.accounts.Pager().Len(), d.screen())
 	}
 
 	d.press("/")
 	d.typeText("dup@")
 	d.press("enter")
-	if d.m.layers.search.Typing() || d.m.layers.search.Busy() || d.m.views.accounts.Filter() != "dup@" {
-		t.Fatalf("enter: typing %v, busy %v, filter %q; want the filter kept, nothing looked up", d.m.layers.search.Typing(), d.m.layers.search.Busy(), d.m.views.accounts.Filter())
+	if d.m.layers.search.Typing() || d.m.layers.search.Busy() || d.m.views.accounts.Pager().Filter() != "dup@" {
+		t.Fatalf("enter: typing %v, busy %v, filter %q; want the filter kept, nothing looked up", d.m.layers.search.Typing(), d.m.layers.search.Busy(), d.m.views.accounts.Pager().Filter())
 	}
 	d.wantRows("ACCT#d4 email=dup@x.io username=dave")
 	d.wantRows("ACCT#e5 email=dup@x.io username=eve")
@@ -58,8 +58,8 @@ func TestFilterAsYouType(t *testing.T) {
 		t.Errorf("/ over a kept filter opens the field with %q, want it", v)
 	}
 	d.press("enter", "esc")
-	if d.m.views.accounts.Filter() != "" || d.m.views.accounts.Len() != all {
-		t.Errorf("esc on the list left the filter %q (%d rows)", d.m.views.accounts.Filter(), d.m.views.accounts.Len())
+	if d.m.views.accounts.Pager().Filter() != "" || d.m.views.accounts.Pager().Len() != all {
+		t.Errorf("esc on the list left the filter %q (%d rows)", d.m.views.accounts.Pager().Filter(), d.m.views.accounts.Pager().Len())
 	}
 	if d.m.views.shown != viewAccounts {
 		t.Errorf("esc went to view %d", d.m.views.shown)
@@ -89,8 +89,8 @@ func TestFilterEachView(t *testing.T) {
 		t.Errorf("the problems filtered by foreign: %d kept, selected %q\n%s", n, d.selected(), d.screen())
 	}
 	d.press("2")
-	if d.m.views.locks.Filter() != "orphan" || d.m.views.accounts.Filter() != "" {
-		t.Errorf("filters: locks %q, accounts %q; want each view its own", d.m.views.locks.Filter(), d.m.views.accounts.Filter())
+	if d.m.views.locks.Filter() != "orphan" || d.m.views.accounts.Pager().Filter() != "" {
+		t.Errorf("filters: locks %q, accounts %q; want each view its own", d.m.views.locks.Filter(), d.m.views.accounts.Pager().Filter())
 	}
 }
 
@@ -102,7 +102,7 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	store := fakeMany(400)
 	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 120, 30)
 	d.ready()
-	if d.m.views.accounts.Done() {
+	if d.m.views.accounts.Pager().Paging().Done() {
 		t.Fatal("every account is loaded: the test needs one that is not")
 	}
 	d.press("/")
@@ -113,8 +113,8 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	d.press("enter")
 	d.until("the lookup", func(m *Model) bool { return !m.layers.search.Busy() })
 	d.settle()
-	if store.Control.Calls("Find") != 1 || d.m.views.accounts.Filter() != "" {
-		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Control.Calls("Find"), d.m.views.accounts.Filter())
+	if store.Control.Calls("Find") != 1 || d.m.views.accounts.Pager().Filter() != "" {
+		t.Fatalf("%d finds, filter %q; want one lookup and no filter", store.Control.Calls("Find"), d.m.views.accounts.Pager().Filter())
 	}
 	d.wantRows("search: user399@x.io", "ACCT#0399 email=user399@x.io username=user399")
 
@@ -123,8 +123,8 @@ func TestFilterMatchingNothingLooksUp(t *testing.T) {
 	d.typeText("user1")
 	d.press("enter")
 	d.search("user398@x.io")
-	if d.m.views.accounts.Filter() != "" {
-		t.Errorf("the filter %q stayed over the pin", d.m.views.accounts.Filter())
+	if d.m.views.accounts.Pager().Filter() != "" {
+		t.Errorf("the filter %q stayed over the pin", d.m.views.accounts.Pager().Filter())
 	}
 	d.wantRows("search: user398@x.io", "ACCT#0398 email=user398@x.io username=user398")
 }

@@ -88,6 +88,11 @@ func (m *Model) isOpen(l layer) bool {
 	return m.layers.writelog.Shown()
 }
 
+// dialogOver reports whether the write dialog is drawn over layer l: what
+// l would show, read after the key that asked for it (a detail), is
+// dropped rather than shown, or changed, under the dialog.
+func (m *Model) dialogOver(l layer) bool { return l > layerWrite && m.top(layerWrite) == layerWrite }
+
 // typing reports whether a field or a dialog takes the keys as text.
 func (m *Model) typing() bool { return m.top(layerSearch) < layerHelp }
 

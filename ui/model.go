@@ -274,7 +274,7 @@ const listTop = 2
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	lh := m.listHeight()
-	m.views.accounts.SetSize(w, lh)
+	m.views.accounts.Pager().SetSize(w, lh)
 	m.views.locks.SetSize(w, lh)
 	m.views.problems.SetSize(w, lh)
 	m.views.others.SetSize(w, lh)
@@ -374,7 +374,7 @@ func (m Model) list() help.KeyMap {
 }
 
 func (m Model) loading() bool {
-	return m.views.accounts.Loading() || m.views.locks.Loading() || m.views.others.Loading() || m.layers.search.Busy()
+	return m.views.accounts.Pager().Paging().Loading() || m.views.locks.Loading() || m.views.others.Loading() || m.layers.search.Busy()
 }
 
 // statusText says what is being done, or what is loaded.

@@ -158,7 +158,7 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 		return backend.Capabilities{Probed: true}, nil
 	}
 	d := newDriver(t, Options{Roles: roles(fakePlanted()), Capabilities: probe}, 120, 40)
-	d.until("the first rows", func(m *Model) bool { return m.views.accounts.Len() > 0 })
+	d.until("the first rows", func(m *Model) bool { return m.views.accounts.Pager().Len() > 0 })
 	if s := d.screen(); !strings.Contains(s, "a add") || strings.Contains(s, "READ-ONLY") {
 		t.Fatalf("before the probe's answer the UI is not writable:\n%s", s)
 	}

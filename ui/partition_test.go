@@ -203,8 +203,8 @@ func TestFilterTheItemsView(t *testing.T) {
 	d.typeText("motd")
 	d.press("enter")
 	d.wantRows("CONFIG#site V1 motd=hello other")
-	if d.m.views.others.Filter() != "motd" || d.m.views.accounts.Filter() != "" {
-		t.Errorf("filters: items %q, accounts %q; want the items' alone", d.m.views.others.Filter(), d.m.views.accounts.Filter())
+	if d.m.views.others.Filter() != "motd" || d.m.views.accounts.Pager().Filter() != "" {
+		t.Errorf("filters: items %q, accounts %q; want the items' alone", d.m.views.others.Filter(), d.m.views.accounts.Pager().Filter())
 	}
 	d.press("enter")
 	waitScreen(d, "the item's detail", `"motd": {"S": "hello"}`)

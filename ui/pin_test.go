@@ -71,7 +71,7 @@ func (d *driver) reload(store interface{ Calls(string) int }) {
 	checks := store.Calls("Check")
 	d.press("r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.views.accounts.Loading() && m.check.Report() != nil && store.Calls("Check") > checks
+		return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil && store.Calls("Check") > checks
 	})
 	d.settle()
 }
@@ -175,12 +175,14 @@ func TestReloadKeepsTheSelection(t *testing.T) {
 	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 20)
 	d.ready()
 	d.press("G")
-	d.until("every page", func(m *Model) bool { return m.views.accounts.Done() && !m.views.accounts.Loading() })
+	d.until("every page", func(m *Model) bool {
+		return m.views.accounts.Pager().Paging().Done() && !m.views.accounts.Pager().Paging().Loading()
+	})
 	d.settle()
 	d.press("k")
 	before := fields(d.selected())
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.views.accounts.Loading() })
+	d.until("the reload", func(m *Model) bool { return !m.views.accounts.Pager().Paging().Loading() })
 	d.settle()
 	if got := fields(d.selected()); got != before {
 		t.Errorf("after r selected %q, want %q still", got, before)

@@ -26,7 +26,7 @@ func TestNextProblemLoadsWhatItNeeds(t *testing.T) {
 		t.Fatalf("the first page holds %d accounts: the test needs ACCT#0100b not loaded", d.m.views.accounts.Count())
 	}
 	d.press("n")
-	d.until("the next problem", func(m *Model) bool { return !m.views.accounts.Loading() })
+	d.until("the next problem", func(m *Model) bool { return !m.views.accounts.Pager().Paging().Loading() })
 	d.settle()
 	if got := fields(d.selected()); got != "▸ └ UNIQ#EMAIL#b100@x.io expected, not found missing" {
 		t.Errorf("n selected %q, want ACCT#0100b's email lock\n%s", got, d.screen())
@@ -93,7 +93,7 @@ func TestMoreOrphansOpenTheOrphanGroup(t *testing.T) {
 	if more < 0 {
 		t.Fatalf("no row for the orphans not listed:\n%s", d.screen())
 	}
-	d.m.views.accounts.SetCursor(more - 2) // the list starts on the third line
+	d.m.views.accounts.Pager().SetCursor(more - 2) // the list starts on the third line
 	if got := fields(d.selected()); !strings.HasPrefix(got, "▸ … 3 more orphan locks") {
 		t.Fatalf("selected %q", got)
 	}

@@ -128,7 +128,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		m.views.shown, m.help.open = viewAccounts, false
 		m.layers.detail.Close()
 		m.layers.writelog.Close()
-		m.views.accounts.SetFilter("") // what was asked for is shown, not filtered out
+		m.views.accounts.Pager().SetFilter("") // what was asked for is shown, not filtered out
 		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		if m.items.TakeDrift() && m.check.Report() != nil && !m.check.Bar().Running && !m.setup.opts.NoCheck {
 			// What was found differs from what the rows showed: the table
@@ -177,13 +177,13 @@ func (m Model) onLookup(msg tea.Msg) (Model, tea.Cmd) {
 	case search.ProgressMsg, search.DoneMsg, search.JumpMsg:
 		m.layers.search, cmd = m.layers.search.Update(msg)
 	case detail.OpenMsg:
-		if !m.layers.write.Open() {
+		if !m.dialogOver(layerDetail) {
 			m.layers.shownRef = msg.Read
 			m.layers.detail, cmd = m.layers.detail.Open(msg)
 			m.help.open = m.help.open && !m.layers.detail.Shown()
 		}
 	case detail.ItemMsg:
-		if !m.layers.write.Open() {
+		if !m.dialogOver(layerDetail) {
 			m.layers.detail, cmd = m.layers.detail.Update(msg)
 		}
 	case copyItemMsg:
@@ -526,7 +526,7 @@ func (m *Model) switchTo(v view) tea.Cmd {
 // prefetch keeps a few screens loaded below the selection of each list,
 // so that scrolling does not wait on the network.
 func (m *Model) prefetch() tea.Cmd {
-	return tea.Batch(m.views.accounts.Prefetch(), m.views.locks.Prefetch(), m.views.others.Prefetch())
+	return tea.Batch(m.views.accounts.Pager().Prefetch(), m.views.locks.Prefetch(), m.views.others.Prefetch())
 }
 
 // failure is something that failed, and how r retries it (nil: r

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/detail"
 )
 
 // TestFirstPageInterleavesLocks: each account row is followed by one row
@@ -16,7 +19,9 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 	t.Parallel()
 	store := fakePlanted()
 	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
-	d.until("the first page", func(m *Model) bool { return !m.views.accounts.Loading() && m.views.accounts.Count() > 0 })
+	d.until("the first page", func(m *Model) bool {
+		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Count() > 0
+	})
 	d.wantRows(
 		"ACCT#a1 email=ada@x.io username=ada",
 		"└ UNIQ#EMAIL#ada@x.io owner ACCT#a1",
@@ -304,19 +309,21 @@ func TestGLoadsToTheEnd(t *testing.T) {
 	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 20)
 	d.ready()
 	first := d.m.views.accounts.Count()
-	if first >= 400 || d.m.views.accounts.Done() {
+	if first >= 400 || d.m.views.accounts.Pager().Paging().Done() {
 		t.Fatalf("the first page holds %d of 400 accounts: the test needs more than one page", first)
 	}
 	if !strings.Contains(d.screen(), "accounts loaded, more below") {
 		t.Errorf("status does not say more are below:\n%s", d.screen())
 	}
 	d.press("G")
-	d.until("every page", func(m *Model) bool { return m.views.accounts.Done() && !m.views.accounts.Loading() })
+	d.until("every page", func(m *Model) bool {
+		return m.views.accounts.Pager().Paging().Done() && !m.views.accounts.Pager().Paging().Loading()
+	})
 	d.settle()
 	if n := d.m.views.accounts.Count(); n != 400 {
 		t.Fatalf("%d accounts after G, want 400", n)
 	}
-	if c, n := d.m.views.accounts.Cursor(), d.m.views.accounts.Len(); c != n-1 {
+	if c, n := d.m.views.accounts.Pager().Cursor(), d.m.views.accounts.Pager().Len(); c != n-1 {
 		t.Errorf("cursor %d after G, want the last row %d", c, n-1)
 	}
 	if got := fields(d.selected()); !strings.HasPrefix(got, "▸ └ UNIQ#HANDLE#") {
@@ -326,8 +333,8 @@ func TestGLoadsToTheEnd(t *testing.T) {
 		t.Errorf("status:\n%s", d.screen())
 	}
 	d.press("g")
-	if d.m.views.accounts.Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
-		t.Errorf("g: cursor %d", d.m.views.accounts.Cursor())
+	if d.m.views.accounts.Pager().Cursor() != 0 || !strings.HasPrefix(fields(d.selected()), "▸ ACCT#") {
+		t.Errorf("g: cursor %d", d.m.views.accounts.Pager().Cursor())
 	}
 }
 
@@ -344,7 +351,7 @@ func TestReload(t *testing.T) {
 	}
 	d.press("j", "j", "r")
 	d.until("the reload", func(m *Model) bool {
-		return !m.views.accounts.Loading() && m.check.Report() != nil && store.Control.Calls("Check") == 2
+		return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil && store.Control.Calls("Check") == 2
 	})
 	d.settle()
 	d.wantRows("ACCT#b3 email=bea@x.io username=bea problem", "└ UNIQ#EMAIL#bea@x.io owner ACCT#b3 ok", "└ UNIQ#HANDLE#bea expected, not found missing")
@@ -419,5 +426,24 @@ func TestErrorsRetryAndHideCredentials(t *testing.T) {
 	d.press("r")
 	if d.rowIndex("ACCT#a1 email=ada@x.io") < 0 || strings.Contains(d.screen(), "error:") {
 		t.Errorf("r did not retry:\n%s", d.screen())
+	}
+}
+
+// TestDetailReadUnderTheDialogIsDropped: a detail asked for before the
+// write dialog opened (enter, then e at once) comes after it, and is not
+// opened under the dialog, which keeps the keys.
+func TestDetailReadUnderTheDialogIsDropped(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
+	d.ready()
+	d.selectRow("ACCT#a1")
+	d.press("e")
+	if !d.m.layers.write.Open() {
+		t.Fatalf("e opened no form:\n%s", d.screen())
+	}
+	d.send(detail.OpenMsg{Title: "account ACCT#a1", Render: func(model.Item) []string { return []string{"late"} }})
+	d.settle()
+	if d.m.layers.detail.Shown() || !d.m.layers.write.Open() || d.m.top(layerSearch) != layerWrite {
+		t.Errorf("a late detail: shown %v, dialog open %v; want the dialog alone on top\n%s", d.m.layers.detail.Shown(), d.m.layers.write.Open(), d.screen())
 	}
 }

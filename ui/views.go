@@ -31,6 +31,11 @@ type component interface {
 	View() string
 	Status() string
 	SelectedRef() (model.KeyRef, bool)
+}
+
+// filterable is the list a filter narrows: the one a list view owns, or
+// its pager's (the accounts view's).
+type filterable interface {
 	Filter() string
 	SetFilter(q string)
 	Matched() (kept, of int)
@@ -100,6 +105,14 @@ func (v *views) put(t tab) {
 	case *others.Model:
 		v.others = *c
 	}
+}
+
+// list is the tab's list, which a filter narrows.
+func (t tab) list() filterable {
+	if a, ok := t.component.(*accounts.Model); ok {
+		return a.Pager()
+	}
+	return t.component.(filterable)
 }
 
 // update hands the tab a key or the wheel.

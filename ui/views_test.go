@@ -85,7 +85,7 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 func TestEmptyStatesSaySo(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Roles: roles(fake())}, 100, 30)
-	d.until("the first page and the check", func(m *Model) bool { return !m.views.accounts.Loading() && m.check.Report() != nil })
+	d.until("the first page and the check", func(m *Model) bool { return !m.views.accounts.Pager().Paging().Loading() && m.check.Report() != nil })
 	d.settle()
 	if !strings.Contains(d.screen(), "this table is empty") {
 		t.Errorf("an empty table:\n%s", d.screen())

@@ -1,8 +1,9 @@
 // Package accounts is the accounts view: pages of accounts, each followed
 // by one row per unique attribute for its lock, under the orphan locks the
 // check confirmed and a pinned group (search results, the rows of a
-// problem, accounts just written). It owns its list, its paging, its
-// loading state and its request id.
+// problem, accounts just written). Its pager (ui/pager) owns the list, the
+// paging, the loading state and the request id; the view supplies what
+// it reads, how a row looks, and the rows on top (the pager's head).
 package accounts
 
 import (
@@ -17,7 +18,6 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/lockdetail"
@@ -33,11 +33,7 @@ type Backend interface {
 }
 
 // PageMsg answers a page request.
-type PageMsg struct {
-	req  pager.Request
-	page backend.AccountPage
-	err  error
-}
+type PageMsg = pager.PageMsg[model.AccountView]
 
 // RefreshedMsg carries accounts read again after a write; gone lists those
 // that no longer exist.
@@ -66,17 +62,8 @@ type Model struct {
 	backend Backend
 	r       *rows.Renderer
 	km      KeyMap
-	src     *source
-	list    browser.Model
-	paging  pager.Paging
-	// followEnd: G keeps the selection on the last row as pages arrive.
-	followEnd bool
-	// consistent: the pages are a reload's, read consistently.
-	consistent bool
-	// stale says why the rows are as last read: a reload failed (the
-	// rows shown stay until a reload's first page comes).
-	stale    pager.Stale
-	judgedBy *model.Report // the report the rows were judged by when the reload began
+	src     *source // how rows look, and the rows on top
+	pager   pager.Model[model.AccountView, rows.Row]
 	// restore is the body row selected before a reload, selected again
 	// once its account's page is read again (pages are read until it is).
 	restore *selection
@@ -84,16 +71,15 @@ type Model struct {
 	// the rows loaded; walk is the one of them pinned by n or N (-1: none),
 	// jumping says a pin asked for by n or N is on its way, and seekMore
 	// that n waits for the next page to look further.
-	problems   []model.Problem
-	walk       int
-	jumping    bool
-	seekMore   bool
-	emptyTable bool   // the check scanned no item at all
-	note       string // what the last key could not do
-	err        error  // what reading accounts again after a write failed with
-	// first is the first page when it was asked for before the view
-	// existed (ui.Open): Init waits for it instead of asking again.
-	first FirstPage
+	problems []model.Problem
+	walk     int
+	jumping  bool
+	seekMore bool
+	note     string // what the last key could not do
+	err      error  // what reading accounts again after a write failed with
+	// first reads the first page (Init): the pager's read, or a wait for
+	// the page asked for before the view existed (ui.Open, SetFirst).
+	first tea.Cmd
 	// asked is what the last key asks of the write dialog (Asked).
 	asked tea.Msg
 }
@@ -112,7 +98,11 @@ type FirstPage func() (backend.AccountPage, error)
 
 // Want is how many accounts a page asks for in a list of height rows: a
 // few screens' worth, at least 50.
-func Want(height, constraints int) int { return max(3*height/(1+constraints), 50) }
+func Want(height, constraints int) int { return accountsFor(3*height, constraints) }
+
+// accountsFor is how many accounts a page asks for to fill n rows of the
+// list, at least 50.
+func accountsFor(n, constraints int) int { return max(n/(1+constraints), 50) }
 
 // FirstWant is how many accounts the first page asks for in a list of
 // height rows: the ones that fill it (an account takes a row, and one
@@ -130,10 +120,25 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, c *items.Cache,
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
-	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, list: browser.New(km.KeyMap, src), walk: -1}
-	m.paging.Start() // Init asks for the first page
+	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1}
+	m.pager = pager.New(ctx, m.read(false), pager.Look[model.AccountView, rows.Row](src), r, km.KeyMap)
+	m.first = m.pager.Open(nil) // Init asks for the first page
 	return m
 }
+
+// read reads a page of accounts, consistently or not, for as many rows
+// as the pager wants.
+func (m Model) read(consistent bool) pager.Read[model.AccountView] {
+	b, constraints := m.backend, len(m.r.Schema.Constraints)
+	return func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.AccountView], error) {
+		page, err := b.AccountsPage(ctx, from, accountsFor(want, constraints), consistent)
+		return pager.Page[model.AccountView]{Rows: page.Accounts, Next: page.Next}, err
+	}
+}
+
+// Pager is the view's list, as a pager: where its reads stand, its
+// selection, its filter and its size are asked of it.
+func (m *Model) Pager() *pager.Model[model.AccountView, rows.Row] { return &m.pager }
 
 // keys are the bindings as they work now: esc unpins only what is pinned;
 // e and d need an account's row (or one of its locks), f a problem's.
@@ -152,10 +157,11 @@ func (m Model) keys() KeyMap {
 // help line asks every frame, and building the account view for it would
 // cost a map and a clone each time.
 func (m Model) selectedTakes() (account, problem bool) {
-	if m.list.Len() == 0 {
+	r, ok := m.pager.Selected()
+	if !ok {
 		return false, false
 	}
-	switch r := m.src.row(m.list.Cursor()); r.Kind {
+	switch r.Kind {
 	case rows.Account:
 		return true, false
 	case rows.Lock:
@@ -184,18 +190,18 @@ func (m Model) ShortHelp() []key.Binding { return m.keys().ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
 // Init asks for the first page, or waits for the one asked for ahead.
-func (m Model) Init() tea.Cmd {
-	if first, req := m.first, m.paging.Request(); first != nil {
-		return func() tea.Msg {
-			page, err := first()
-			return PageMsg{req: req, page: page, err: err}
-		}
-	}
-	return m.load(m.paging.Request(), backend.Cursor{}, false)
-}
+func (m Model) Init() tea.Cmd { return m.first }
 
 // SetFirst hands the view a first page asked for before it existed.
-func (m *Model) SetFirst(first FirstPage) { m.first = first }
+func (m *Model) SetFirst(first FirstPage) {
+	if first == nil {
+		return
+	}
+	m.first = m.pager.Open(func() (pager.Page[model.AccountView], error) {
+		page, err := first()
+		return pager.Page[model.AccountView]{Rows: page.Accounts, Next: page.Next}, err
+	})
+}
 
 // DisableWrites turns off the keys that ask for a write.
 func (m *Model) DisableWrites() {
@@ -204,53 +210,25 @@ func (m *Model) DisableWrites() {
 	m.km.Fix.SetEnabled(false)
 }
 
-// load asks for the page that starts at from, for request req.
-func (m Model) load(req pager.Request, from backend.Cursor, consistent bool) tea.Cmd {
-	ctx, b := m.ctx, m.backend
-	want := Want(m.list.Height(), len(m.r.Schema.Constraints))
-	return func() tea.Msg {
-		page, err := b.AccountsPage(ctx, from, want, consistent)
-		return PageMsg{req: req, page: page, err: err}
-	}
-}
-
-// SetSize sets the view's size in cells.
-func (m *Model) SetSize(w, h int) { m.stale.Layout(w, h, &m.list) }
-
-// Prefetch asks for the next page when fewer than a few screens of rows
-// are loaded below the selection, so that scrolling does not wait; none
-// after a failed read, until Retry (as every paged view, ui/pager).
-func (m *Model) Prefetch() tea.Cmd {
-	left := len(m.src.body) - (m.list.Cursor() - len(m.src.top))
-	if m.list.Height() == 0 || !m.paging.Wants(left, 3*m.list.Height()) {
-		return nil
-	}
-	return m.loadNext()
-}
-
-// loadNext asks for the next page.
-func (m *Model) loadNext() tea.Cmd {
-	req, from := m.paging.Start()
-	return m.load(req, from, m.consistent)
-}
-
-// Reload reads every account again, consistently, the pinned ones too.
-// The rows shown stay until the first page comes: if it does not, they
-// stay, marked stale, with why.
+// Reload reads every account again, consistently (from now on: what was
+// just written is read), the pinned ones too. The rows shown stay until
+// the first page comes: if it does not, they stay, marked stale, with
+// why.
 func (m *Model) Reload() tea.Cmd {
-	req, from := m.paging.Reload()
-	m.judgedBy, m.consistent, m.err = m.src.items.Report(), true, nil
+	m.src.judgedBy, m.err = m.src.items.Report(), nil
+	m.pager.SetRead(m.read(true))
+	reload := m.pager.Reload()
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
 		pinned = m.Refresh(ids)
 	}
-	return tea.Batch(m.load(req, from, true), pinned)
+	return tea.Batch(reload, pinned)
 }
 
 // Err is what failed, if anything did: a page, or the accounts read
 // again after a write.
 func (m Model) Err() error {
-	if err := m.paging.Err(); err != nil {
+	if err := m.pager.Paging().Err(); err != nil {
 		return err
 	}
 	return m.err
@@ -258,23 +236,24 @@ func (m Model) Err() error {
 
 // Retry forgets the failure and redoes what failed, when that can be
 // redone (nil otherwise: the accounts read again after a write are read
-// again with a reload).
+// again with a reload). A failed reload is redone whole, the pinned
+// accounts too.
 func (m *Model) Retry() tea.Cmd {
-	switch m.paging.Retry() {
-	case pager.FailedReload:
+	switch {
+	case m.pager.Paging().Err() == nil:
+		m.err = nil
+		return nil
+	case m.pager.Paging().Stale() != nil:
 		return m.Reload()
-	case pager.Failed:
-		return m.Prefetch()
 	}
-	m.err = nil
-	return nil
+	return m.pager.Retry()
 }
 
 // Refresh reads accounts ids again, consistently, after a write, and with
 // them every account shown whose rows name what they hold (a value, or
 // one of them as a lock's owner): the write changed what those rows say.
 func (m Model) Refresh(ids []string) tea.Cmd {
-	ctx, b, req := m.ctx, m.backend, m.paging.Request()
+	ctx, b, req := m.ctx, m.backend, m.pager.Paging().Request()
 	read := slices.Clone(ids)
 	for _, id := range m.src.items.Related(ids) {
 		if _, shown := m.src.index[id]; shown || m.src.isPinned(id) {
@@ -306,7 +285,7 @@ func (m *Model) Judged() {
 	if r == nil {
 		return
 	}
-	m.emptyTable = r.ScannedItems == 0
+	m.src.emptyTable = r.ScannedItems == 0
 	if p := m.src.pin; p != nil && p.Problem != nil {
 		p.fixed = !m.src.items.Reports(*p.Problem)
 	}
@@ -329,21 +308,12 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 		}
 	}
 	m.src.setOrphans(orphans, partial)
-	m.keepSelection(m.src.rebuildTop())
+	m.setHead()
 }
 
-// keepSelection keeps the selected body row selected, in place, after the
-// top part grew by delta rows.
-func (m *Model) keepSelection(delta int) {
-	switch {
-	case delta == 0 || m.list.Cursor() < len(m.src.top)-delta:
-		m.list.SetCursor(m.list.Cursor())
-	case m.list.Offset() == 0:
-		m.list.ShiftCursor(delta) // the top is on screen: show what came
-	default:
-		m.list.Shift(delta)
-	}
-}
+// setHead lays out the rows on top again, the selected row staying
+// selected.
+func (m *Model) setHead() { m.pager.SetHead(m.src.rebuildTop()) }
 
 // Update handles pages, pins and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -362,16 +332,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		m.list, _ = m.list.Update(msg)
-		m.followEnd = false
-		return m, m.Prefetch()
+		var cmd tea.Cmd
+		m.pager, cmd = m.pager.Update(msg)
+		return m, cmd
 	}
 	return m, nil
 }
 
 func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	km := m.keys()
-	m.followEnd, m.note = false, ""
+	m.note = ""
 	m.restore, m.seekMore = nil, false // a key moves the selection: no longer restore it
 	var cmd tea.Cmd
 	switch {
@@ -383,7 +353,7 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		cmd = m.seek(-1)
 	case key.Matches(k, km.Unpin):
 		m.src.setPin(nil)
-		m.keepSelection(m.src.rebuildTop())
+		m.setHead()
 	case key.Matches(k, m.km.Edit, m.km.Delete):
 		// Matched as bound, not as help offers them: on a row they do not
 		// act on, the status says why.
@@ -403,10 +373,10 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.note = m.whyNothingToFix()
 		}
 	default:
-		m.list, _ = m.list.Update(k)
-		m.followEnd = key.Matches(k, km.Bottom)
+		m.pager, cmd = m.pager.Update(k) // the list's keys
+		return m, cmd
 	}
-	return m, tea.Batch(cmd, m.Prefetch())
+	return m, tea.Batch(cmd, m.pager.Prefetch())
 }
 
 // seek moves to the next (dir +1) or previous (-1) row that shows a
@@ -414,12 +384,12 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 // order, pinning those whose rows are not loaded; before the check ends,
 // n reads the next page and looks again.
 func (m *Model) seek(dir int) tea.Cmd {
-	inWalk := m.walk >= 0 && m.list.Cursor() < m.src.pinEnd
+	inWalk := m.walk >= 0 && m.pager.Cursor() < m.src.pinEnd
 	match := m.src.problematic
 	if inWalk { // within the pinned problem's rows first
-		match = func(i int) bool { return i < m.src.pinEnd && m.src.problematic(i) }
+		match = func(r rows.Row) bool { return r.Set == setPinned && m.src.problematic(r) }
 	}
-	if m.list.Seek(dir, match) {
+	if m.pager.Seek(dir, match) {
 		return nil
 	}
 	if m.problems != nil && (inWalk || dir > 0) {
@@ -432,40 +402,40 @@ func (m *Model) seek(dir int) tea.Cmd {
 		}
 		if inWalk && dir < 0 { // before the first problem pinned: the rows loaded
 			m.walk = -1
-			m.list.SetCursor(m.src.Len())
-			if m.list.Seek(-1, m.src.problematic) {
+			m.pager.SetCursor(m.pager.Len())
+			if m.pager.Seek(-1, m.src.problematic) {
 				return nil
 			}
 		}
 	}
-	if dir > 0 && m.problems == nil && !m.paging.Done() {
+	if dir > 0 && m.problems == nil && !m.pager.Paging().Done() {
 		m.seekMore, m.note = true, "looking for the next problem in the next page…"
-		if m.paging.Loading() {
-			return nil
-		}
-		return m.loadNext()
+		return m.pager.More() // none while one is read: n looks again when it comes
 	}
 	m.note = "no further problem among the rows loaded"
 	return nil
 }
 
+// onPage takes a page: the pager keeps its rows (a failed read keeps
+// those shown, said to be stale when a reload failed). A reload's first
+// page replaces them: the body row selected is selected again once its
+// account is read again.
 func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
-	switch m.paging.Answer(msg.req, msg.page.Next, msg.err) {
-	case pager.Dropped, pager.Failed:
-		return m, nil
-	case pager.FailedReload:
-		m.stale.Set(msg.err, &m.list) // the rows stay as they were read, said to be so
+	var selected *selection
+	if r, ok := m.pager.Selected(); ok {
+		selected = m.src.selection(r)
+	}
+	switch m.pager.Take(msg) {
+	case pager.Dropped, pager.Failed, pager.FailedReload:
 		return m, nil
 	case pager.Reloaded:
-		m.replaceRows()
+		if m.restore == nil {
+			m.restore = selected
+		}
 	}
 	m.err = nil
-	m.src.appendAccounts(msg.page.Accounts)
 	if m.src.unpinListed() {
-		m.keepSelection(m.src.rebuildTop())
-	}
-	if m.paging.Done() {
-		m.consistent = false
+		m.setHead()
 	}
 	if m.seekMore {
 		m.seekMore, m.note = false, ""
@@ -476,43 +446,18 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	if m.restore != nil {
 		if i, ok := m.src.rowOf(*m.restore); ok {
 			m.restore = nil
-			m.list.SetCursor(i)
-		} else if !m.paging.Done() {
-			return m, m.loadNext()
+			m.pager.SetCursor(i)
+		} else if !m.pager.Paging().Done() {
+			return m, m.pager.More()
 		} else {
 			m.restore = nil // gone since: the top stays selected
 		}
 	}
-	if m.followEnd {
-		m.list.SetCursor(m.src.Len() - 1)
-	} else {
-		m.list.SetCursor(m.list.Cursor())
-	}
-	return m, m.Prefetch()
-}
-
-// replaceRows forgets the rows listed when a reload's first page comes,
-// keeping the selected body row selected once its account is read again.
-func (m *Model) replaceRows() {
-	cursor := m.list.Cursor()
-	if m.restore == nil {
-		m.restore = m.src.selection(cursor)
-	}
-	m.stale.Set(nil, &m.list)
-	m.src.reset()
-	// The check runs anew: until it ends the rows say what was read. (A
-	// reload that fails keeps the rows and their judgement, stale.)
-	if r := m.src.items.Report(); r != nil && r == m.judgedBy {
-		m.src.items.SetReport(nil, nil)
-	}
-	if m.restore != nil {
-		cursor = 0
-	}
-	m.list.SetCursor(cursor) // a row on top stays selected
+	return m, m.pager.Prefetch()
 }
 
 func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
-	if msg.req != m.paging.Request() {
+	if msg.req != m.pager.Paging().Request() {
 		return m, nil
 	}
 	if msg.err != nil {
@@ -531,7 +476,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		}
 	}
 	if len(msg.gone) > 0 {
-		m.src.remove(msg.gone)
+		m.pager.SetRows(m.src.remove(msg.gone))
 	}
 	switch {
 	case len(added) > 0:
@@ -539,9 +484,9 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	case written:
 		// An earlier write's accounts: this write's are all listed.
 		m.src.setPin(nil)
-		m.keepSelection(m.src.rebuildTop())
+		m.setHead()
 	default:
-		m.keepSelection(0)
+		m.setHead() // the accounts gone leave the pinned group
 	}
 	return m, nil
 }
@@ -550,42 +495,22 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 func (m *Model) pin(p Pin) {
 	m.note = ""
 	m.src.setPin(&p)
-	m.src.rebuildTop()
-	m.list.SetCursor(min(1, m.src.Len()-1))
-	m.list.ScrollToTop()
+	m.setHead()
+	m.pager.SetCursor(0) // the title on top, the row under it selected
 }
 
-// View renders the visible rows.
-func (m Model) View() string {
-	if m.src.Len() == 0 && m.paging.Done() && !m.paging.Loading() && m.Err() == nil {
-		msg := "no accounts"
-		if m.emptyTable {
-			msg = "this table is empty"
-		}
-		return m.r.Styles.Dim.Render("  " + msg)
-	}
-	return m.stale.Above(m.list.View(), m.r.Styles)
-}
-
-// Stale is why the rows are as last read and not as they are now (a
-// reload failed), nil when they are not.
-func (m Model) Stale() error { return m.stale.Err() }
+// View renders the visible rows, or says there are none.
+func (m Model) View() string { return m.pager.View() }
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {
 	switch {
 	case m.note != "":
 		return m.note
-	case m.paging.Loading():
+	case m.pager.Paging().Loading():
 		return "loading " + m.src.many + "…"
 	}
-	more := ""
-	if !m.paging.Done() {
-		more = ", more below"
-	}
-	kept, of := m.list.Matched()
-	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
-		fmt.Sprintf("%s %s loaded%s", rows.Count(int64(len(m.src.main))), m.src.many, more)
+	return m.pager.Status(m.src.loaded)
 }
 
 // one is what an item of the account table is called: account, or record.
@@ -613,33 +538,8 @@ func (m Model) SampleIDs(n int) []string {
 	return ids
 }
 
-// Loading reports whether a page is being read.
-func (m Model) Loading() bool { return m.paging.Loading() }
-
-// Done reports whether every page is loaded.
-func (m Model) Done() bool { return m.paging.Done() }
-
 // Count is how many accounts are loaded (pinned ones aside).
-func (m Model) Count() int { return len(m.src.main) }
-
-// Len is how many rows the view has.
-func (m Model) Len() int { return m.src.Len() }
-
-// Cursor is the selected row.
-func (m Model) Cursor() int { return m.list.Cursor() }
-
-// SetCursor selects row i.
-func (m *Model) SetCursor(i int) { m.list.SetCursor(i) }
-
-// SetFilter shows only the rows that contain q, accounts whole
-// (browser.Model.SetFilter); "" shows them all.
-func (m *Model) SetFilter(q string) { m.list.SetFilter(q) }
-
-// Filter is the filter in force, "" for none.
-func (m Model) Filter() string { return m.list.Filter() }
-
-// Matched is how many rows the filter keeps, of how many.
-func (m Model) Matched() (kept, of int) { return m.list.Matched() }
+func (m Model) Count() int { return m.pager.Count() }
 
 // Pinned reports whether a group is pinned on top (esc unpins it).
 func (m Model) Pinned() bool { return m.src.pin != nil }
@@ -647,11 +547,8 @@ func (m Model) Pinned() bool { return m.src.pin != nil }
 // SelectedAccount is the account of the selected row, when it is an
 // account or one of its locks.
 func (m Model) SelectedAccount() (model.AccountView, bool) {
-	if m.list.Len() == 0 {
-		return model.AccountView{}, false
-	}
-	r := m.src.row(m.list.Cursor())
-	if r.Kind != rows.Account && r.Kind != rows.Lock {
+	r, ok := m.pager.Selected()
+	if !ok || r.Kind != rows.Account && r.Kind != rows.Lock {
 		return model.AccountView{}, false
 	}
 	return *m.src.account(r), true
@@ -661,11 +558,11 @@ func (m Model) SelectedAccount() (model.AccountView, bool) {
 // it (a lock row knows only its own account). Why one is left to a person
 // is the repair plan's to say (model.Problem.LeftToAPerson), not the row's.
 func (m Model) SelectedProblem() (p model.Problem, ok bool) {
-	if m.list.Len() == 0 {
+	r, selected := m.pager.Selected()
+	if !selected {
 		return p, false
 	}
 	sc := m.r.Schema
-	r := m.src.row(m.list.Cursor())
 	switch r.Kind {
 	case rows.Orphan:
 		return *m.src.orphan(r), true

@@ -24,18 +24,18 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	b.Put(sc.Table, dynamotest.Account("ACCT#a1", "ada@x.io", "ada"))
 	st := styles.New(true)
 	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
-	m.SetSize(100, 26)
+	m.Pager().SetSize(100, 26)
 
 	stale := m.Init()
 	b.Put(sc.Table, dynamotest.Account("ACCT#b2", "bob@x.io", "bob"))
 	reload := m.Reload()
 	m, _ = m.Update(stale())
-	if m.Count() != 0 || !m.Loading() {
-		t.Fatalf("a page asked for before the reload was shown: %d accounts, loading %v", m.Count(), m.Loading())
+	if m.Count() != 0 || !m.Pager().Paging().Loading() {
+		t.Fatalf("a page asked for before the reload was shown: %d accounts, loading %v", m.Count(), m.Pager().Paging().Loading())
 	}
 	m, _ = m.Update(reload())
-	if m.Count() != 2 || m.Loading() {
-		t.Errorf("the reload's page: %d accounts, loading %v; want 2, done", m.Count(), m.Loading())
+	if m.Count() != 2 || m.Pager().Paging().Loading() {
+		t.Errorf("the reload's page: %d accounts, loading %v; want 2, done", m.Count(), m.Pager().Paging().Loading())
 	}
 }
 
@@ -49,7 +49,7 @@ func firstOf120() (*uitest.Backend, Model) {
 	}
 	st := styles.New(true)
 	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
-	m.SetSize(100, 10)
+	m.Pager().SetSize(100, 10)
 	m, _ = m.Update(m.Init()())
 	return b, m
 }
@@ -59,8 +59,8 @@ func firstOf120() (*uitest.Backend, Model) {
 // page again.
 func TestFailedReadStopsPaging(t *testing.T) {
 	b, m := firstOf120()
-	if m.Count() != 50 || m.Done() {
-		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.Count(), m.Done())
+	if m.Count() != 50 || m.Pager().Paging().Done() {
+		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.Count(), m.Pager().Paging().Done())
 	}
 	b.Control.Fail("AccountsPage", errors.New("throttled"))
 	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
@@ -92,13 +92,13 @@ func TestFailedReadStopsPaging(t *testing.T) {
 // on top when a pin replaces them, even one as long.
 func TestKeptFilterFollowsPagesAndPins(t *testing.T) {
 	b, m := firstOf120()
-	m.SetFilter("1") // the last row it keeps on each page is near the page's end: G reads on
+	m.Pager().SetFilter("1") // the last row it keeps on each page is near the page's end: G reads on
 	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
 	for cmd != nil {
 		m, cmd = m.Update(cmd())
 	}
 	// 1, 10-19, 21, 31 ... 91, 100-119: 39 accounts, with their locks.
-	if kept, of := m.Matched(); m.Count() != 120 || kept != 39*3 || of != 120*3 {
+	if kept, of := m.Pager().Matched(); m.Count() != 120 || kept != 39*3 || of != 120*3 {
 		t.Fatalf("%d accounts read, the filter keeps %d rows of %d; want 120, 117 of 360", m.Count(), kept, of)
 	}
 	pin := func(id string) {
@@ -109,11 +109,11 @@ func TestKeptFilterFollowsPagesAndPins(t *testing.T) {
 		m, _ = m.Update(PinMsg{Pin: Pin{Title: "found", Accounts: []model.AccountView{a}}})
 	}
 	pin("ACCT#001")
-	if kept, _ := m.Matched(); kept != 40*3 {
+	if kept, _ := m.Pager().Matched(); kept != 40*3 {
 		t.Errorf("u1 pinned: the filter keeps %d rows, want 120", kept)
 	}
 	pin("ACCT#002")
-	if kept, _ := m.Matched(); kept != 39*3 {
+	if kept, _ := m.Pager().Matched(); kept != 39*3 {
 		t.Errorf("u2 pinned instead: the filter keeps %d rows, want 117", kept)
 	}
 }

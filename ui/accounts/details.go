@@ -16,10 +16,11 @@ import (
 // and for a lock, why it has the status it has. The "… more orphan locks"
 // row leads to the problems view.
 func (m Model) open() tea.Cmd {
-	if m.list.Len() == 0 {
+	r, ok := m.pager.Selected()
+	if !ok {
 		return nil
 	}
-	r, sc := m.src.row(m.list.Cursor()), m.r.Schema
+	sc := m.r.Schema
 	switch r.Kind {
 	case rows.Account:
 		a := m.src.account(r)
@@ -45,10 +46,11 @@ func (m Model) open() tea.Cmd {
 // keys: an account, or a lock that has a value; false on a heading, a
 // missing lock's row or the "… more" row.
 func (m Model) SelectedRef() (model.KeyRef, bool) {
-	if m.list.Len() == 0 {
+	r, ok := m.pager.Selected()
+	if !ok {
 		return model.KeyRef{}, false
 	}
-	r, sc := m.src.row(m.list.Cursor()), m.r.Schema
+	sc := m.r.Schema
 	switch r.Kind {
 	case rows.Account:
 		return model.KeyRef{Table: sc.Table, Key: sc.AccountKey(m.src.id(r))}, true // asked every frame: no view built

@@ -6,12 +6,11 @@ import (
 	"github.com/locktable/locktable/ui/rows"
 )
 
-// Match reports whether row i shows q (browser.Matcher). An account and
-// its lock rows match together, on the account's key, its unique values
-// and its locks' keys, owners and statuses: the filter keeps accounts
-// whole. An orphan lock matches on its key, owner and kind.
-func (d *source) Match(i int, q string) bool {
-	r := d.row(i)
+// Match reports whether row r shows q (pager.Look). An account and its
+// lock rows match together, on the account's key, its unique values and
+// its locks' keys, owners and statuses: the filter keeps accounts whole.
+// An orphan lock matches on its key, owner and kind.
+func (d *source) Match(r rows.Row, q string) bool {
 	switch r.Kind {
 	case rows.Account, rows.Lock:
 		// A lock row comes after its account's: judged once for all.

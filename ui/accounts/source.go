@@ -7,6 +7,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/styles"
 )
 
 // Account lists that rows point into.
@@ -45,17 +46,18 @@ func (p *Pin) title() string {
 	return p.Title
 }
 
-// source is the accounts view's rows: a small top part (orphan locks
-// from the check, a pinned group) above the body, each account followed by
-// one row per constraint. Rows name accounts by key; the accounts are the
-// item cache's. It implements browser.Source.
+// source is how the accounts view's rows look (pager.Look): the
+// accounts paged in, each followed by one row per constraint, under a
+// small head of its own (orphan locks from the check, a pinned group)
+// that the pager shows on top. Rows name accounts by their place in main
+// or pinned; the accounts are the item cache's.
 type source struct {
 	r       *rows.Renderer
 	items   *items.Cache
 	many    string         // accounts, or records: the items of the account table
+	loaded  string         // "accounts loaded", for the status (asked every frame)
 	main    []string       // the keys of the accounts paged in, in order
 	index   map[string]int // account id -> index in main
-	body    []rows.Row
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
@@ -63,13 +65,16 @@ type source struct {
 	pinEnd  int      // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
 	unpin   string // the key that unpins, as a note says it
-	screen  rows.Screen
 	matched lastMatch
-	// generation counts the changes to rows other than accounts added
-	// at the end of the body (browser.Appending): a kept filter judges
-	// again only the rows a page adds. A row on top names a pinned account
-	// or an orphan by its place: what is at that place changing is a
-	// change too.
+	// judgedBy is the report the rows were judged by when a reload began:
+	// once its first page comes, the check runs anew, and until it ends the
+	// rows say what was read. (A reload that fails keeps the rows and
+	// their judgement, stale.)
+	judgedBy   *model.Report
+	emptyTable bool // the check scanned no item at all
+	// generation counts the changes to what a row shows in place (the
+	// pager counts the others): a row on top names a pinned account or an
+	// orphan by its place, and what is at that place changing is a change.
 	generation int
 }
 
@@ -88,11 +93,9 @@ func sameLock(p, q model.Problem) bool {
 	return p.Kind == q.Kind && p.ConstraintIndex() == q.ConstraintIndex() && p.Value == q.Value && p.Owner == q.Owner
 }
 
-func (d *source) Generation() int { return d.generation }
-
 func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, items: c, many: many, index: map[string]int{}, unpin: unpin}
+	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin}
 }
 
 // id is the key of the account a row refers to.
@@ -103,14 +106,15 @@ func (d *source) id(r rows.Row) string {
 	return d.main[r.Index]
 }
 
-func (d *source) Len() int { return len(d.top) + len(d.body) }
+// Count is how many accounts are paged in (pager.Counter).
+func (d *source) Count() int { return len(d.main) }
 
-// row returns row i of the whole list.
-func (d *source) row(i int) rows.Row {
-	if i < len(d.top) {
-		return d.top[i]
+// Empty is what the view says with no row at all (pager.Look).
+func (d *source) Empty() string {
+	if d.emptyTable {
+		return "this table is empty"
 	}
-	return d.body[i-len(d.top)]
+	return "no accounts"
 }
 
 // account returns the account a row refers to, as the item cache holds
@@ -133,55 +137,41 @@ func (d *source) orphan(r rows.Row) *model.Problem {
 	return &d.orphans[r.Index]
 }
 
-// cells are row i's parts, false for a title or a note.
-func (d *source) cells(i int) (rows.Cells, bool) {
-	r := d.row(i)
+// Cells are an account's, a lock's or an orphan lock's row's parts
+// (pager.Look); the other rows are Text.
+func (d *source) Cells(r rows.Row) rows.Cells {
 	switch r.Kind {
 	case rows.Account:
-		return d.r.AccountCells(d.account(r)), true
+		return d.r.AccountCells(d.account(r))
 	case rows.Lock:
-		return d.r.LockCells(d.account(r), int(r.Lock)), true
-	case rows.Orphan:
-		return d.r.OrphanCells(d.orphan(r), d.items.JudgedAt()), true
+		return d.r.LockCells(d.account(r), int(r.Lock))
 	}
-	return rows.Cells{}, false
+	return d.r.OrphanCells(d.orphan(r), d.items.JudgedAt())
 }
 
-// Measure lays out the rows about to be shown together (browser.Measurer).
-func (d *source) Measure(shown []int, width int) { d.screen.Measure(shown, width, d.cells) }
-
-func (d *source) Render(i, width int, selected bool) string {
-	if l, ok := d.screen.Layout(width); ok {
-		if c, ok := d.screen.Cells(i); ok {
-			return d.r.Line(c, l, selected)
-		}
-	}
-	r := d.row(i)
+// Text is what a title, a note or the "… more" row says, and in which
+// style (pager.Texts); false for the other rows.
+func (d *source) Text(r rows.Row) (string, styles.Style, bool) {
 	switch r.Kind {
-	case rows.Account:
-		return d.r.Account(d.account(r), width, selected)
-	case rows.Lock:
-		return d.r.Lock(d.account(r), int(r.Lock), width, selected)
-	case rows.Orphan:
-		return d.r.Orphan(d.orphan(r), d.items.JudgedAt(), width, selected)
 	case rows.Group:
-		return d.r.Text(r.Text, d.r.Styles.Group, width, selected)
+		return r.Text, d.r.Styles.Group, true
 	case rows.More:
-		return d.r.Text(r.Text, d.r.Styles.Title, width, selected)
+		return r.Text, d.r.Styles.Title, true
+	case rows.Note:
+		return r.Text, d.r.Styles.Dim, true
 	}
-	return d.r.Text(r.Text, d.r.Styles.Dim, width, selected)
+	return "", styles.Style{}, false
 }
 
-// Heading reports whether row i is a title or a note, which nothing can
-// be done with: the selection steps over it (browser.Headings).
-func (d *source) Heading(i int) bool {
-	k := d.row(i).Kind
-	return k == rows.Group || k == rows.Note
-}
+// Heading reports whether r is a title or a note, which nothing can be
+// done with: the selection steps over it (pager.Texts).
+func (d *source) Heading(r rows.Row) bool { return r.Kind == rows.Group || r.Kind == rows.Note }
 
-// problematic reports whether row i shows a problem, for n and N.
-func (d *source) problematic(i int) bool {
-	r := d.row(i)
+// Generation counts the changes to what rows show in place.
+func (d *source) Generation() int { return d.generation }
+
+// problematic reports whether row r shows a problem, for n and N.
+func (d *source) problematic(r rows.Row) bool {
 	switch r.Kind {
 	case rows.Orphan:
 		return true
@@ -201,31 +191,31 @@ func accountRows(dst []rows.Row, set uint8, i, constraints int) []rows.Row {
 	return dst
 }
 
-// appendAccounts adds a page of accounts to the body, and to the item
-// cache. Accounts already listed (a page boundary seen twice) are
-// replaced, not repeated.
-func (d *source) appendAccounts(page []model.AccountView) {
-	for _, a := range page {
-		d.items.Put(a)
-		if _, ok := d.index[a.ID]; ok {
-			continue
-		}
-		d.index[a.ID] = len(d.main)
-		d.main = append(d.main, a.ID)
-		d.body = accountRows(d.body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
+// Keep puts an account read into the item cache and appends its rows to
+// dst (pager.Look). An account already listed (a page boundary seen
+// twice) is replaced, not repeated.
+func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
+	d.items.Put(a)
+	if _, ok := d.index[a.ID]; ok {
+		return dst
+	}
+	d.index[a.ID] = len(d.main)
+	d.main = append(d.main, a.ID)
+	return accountRows(dst, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
+}
+
+// Reset forgets every account paged in, when a reload's first page
+// replaces them (pager.Counter): the check runs anew, and until it ends
+// the rows say what was read.
+func (d *source) Reset() {
+	d.main, d.index = nil, map[string]int{}
+	if r := d.items.Report(); r != nil && r == d.judgedBy {
+		d.items.SetReport(nil, nil)
 	}
 }
 
-// reset forgets every account (a reload).
-func (d *source) reset() {
-	d.main, d.body, d.index = nil, nil, map[string]int{}
-	d.generation++
-}
-
-// rebuildTop lays out the top part again and returns how many rows it
-// grew (negative: shrank), so the caller can keep the selection in place.
-func (d *source) rebuildTop() int {
-	before := len(d.top)
+// rebuildTop lays out the top part again, to be the pager's head.
+func (d *source) rebuildTop() []rows.Row {
 	top := d.top[:0:0]
 	if d.pin != nil {
 		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.title()})
@@ -260,11 +250,8 @@ func (d *source) rebuildTop() int {
 	if d.pin != nil || len(d.orphans) > 0 {
 		top = append(top, rows.Row{Kind: rows.Note, Text: d.many})
 	}
-	if !slices.Equal(top, d.top) {
-		d.generation++
-	}
 	d.top = top
-	return len(top) - before
+	return top
 }
 
 // unpinListed drops from a group of accounts written those the body now
@@ -338,12 +325,11 @@ type selection struct {
 	row int
 }
 
-// selection returns what body row i shows, nil for a row of the top.
-func (d *source) selection(i int) *selection {
-	if i < len(d.top) || i >= d.Len() {
+// selection returns what row r shows, nil for a row of the top.
+func (d *source) selection(r rows.Row) *selection {
+	if r.Set != setMain || r.Kind != rows.Account && r.Kind != rows.Lock {
 		return nil
 	}
-	r := d.row(i)
 	sel := &selection{id: d.main[r.Index]}
 	if r.Kind == rows.Lock {
 		sel.row = 1 + int(r.Lock)
@@ -375,8 +361,9 @@ func (d *source) shows(p model.Problem) bool {
 // pinnedIDs are the accounts of the pinned group.
 func (d *source) pinnedIDs() []string { return slices.Clone(d.pinned) }
 
-// remove drops deleted accounts from every list, rebuilding the body.
-func (d *source) remove(ids []string) {
+// remove drops deleted accounts from every list, and returns the rows
+// of those left paged in.
+func (d *source) remove(ids []string) []rows.Row {
 	gone := map[string]bool{}
 	for _, id := range ids {
 		gone[id] = true
@@ -384,24 +371,29 @@ func (d *source) remove(ids []string) {
 	for id := range gone {
 		d.items.Drop(id)
 	}
-	d.dropFromBody(gone)
 	if d.pin != nil {
+		n := len(d.pinned)
 		d.pinned = slices.DeleteFunc(d.pinned, func(id string) bool { return gone[id] })
+		if len(d.pinned) != n {
+			d.generation++
+		}
 		d.sayIfEmptied()
 	}
-	d.rebuildTop()
+	return d.dropFromBody(gone)
 }
 
-// dropFromBody drops the accounts of gone from the body, rebuilding it.
-func (d *source) dropFromBody(gone map[string]bool) {
+// dropFromBody drops the accounts of gone from those paged in, and
+// returns the rows of those left.
+func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
 	main := d.main
-	d.main, d.body, d.index = nil, nil, map[string]int{}
-	d.generation++
+	var body []rows.Row
+	d.main, d.index = nil, map[string]int{}
 	for _, id := range main {
 		if !gone[id] {
 			d.index[id] = len(d.main)
 			d.main = append(d.main, id)
-			d.body = accountRows(d.body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
+			body = accountRows(body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 		}
 	}
+	return body
 }

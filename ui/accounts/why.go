@@ -22,10 +22,11 @@ func (m Model) whyNoAccount(k tea.KeyPressMsg) string {
 		b = m.km.Delete
 	}
 	says := fmt.Sprintf("%s %ss %s; ", b.Help().Key, what, article(m.one()))
-	if m.src.Len() == 0 {
+	r, ok := m.pager.Selected()
+	if !ok {
 		return says + "none is loaded"
 	}
-	switch r := m.src.row(m.list.Cursor()); r.Kind {
+	switch r.Kind {
 	case rows.Orphan:
 		what := "an orphan lock"
 		if m.src.orphan(r).Kind == model.ExpiredLock {
@@ -41,10 +42,10 @@ func (m Model) whyNoAccount(k tea.KeyPressMsg) string {
 // whyNothingToFix says why f does nothing on the selected row: it shows
 // no problem, and where one is.
 func (m Model) whyNothingToFix() string {
-	if m.src.Len() == 0 {
+	r, ok := m.pager.Selected()
+	if !ok {
 		return "nothing to fix: no row is loaded"
 	}
-	r := m.src.row(m.list.Cursor())
 	switch r.Kind {
 	case rows.Account:
 		for ci := range m.r.Schema.Constraints {

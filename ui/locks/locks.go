@@ -282,7 +282,7 @@ func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
 	if len(refs) == 0 {
 		return nil
 	}
-	ctx, b, req, sc := m.ctx, m.backend, m.pager.Request(), m.look.r.Schema
+	ctx, b, req, sc := m.ctx, m.backend, m.pager.Paging().Request(), m.look.r.Schema
 	return func() tea.Msg {
 		msg := RefreshedMsg{req: req, refs: refs, found: map[string]model.Item{}}
 		msg.err = b.ReadConsistent(ctx, refs, func(table string, it model.Item) {
@@ -297,12 +297,12 @@ func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
 
 // Stale is why the locks are as last read and not as they are now (a
 // reload failed), nil when they are not.
-func (m Model) Stale() error { return m.pager.Stale() }
+func (m Model) Stale() error { return m.pager.Paging().Stale() }
 
 // Err is what failed, if anything did: a page, or the locks read again
 // after a write.
 func (m Model) Err() error {
-	if err := m.pager.Err(); err != nil {
+	if err := m.pager.Paging().Err(); err != nil {
 		return err
 	}
 	return m.err
@@ -311,7 +311,7 @@ func (m Model) Err() error {
 // Retry forgets the failure and redoes what failed: the page, or the
 // reload (the locks read again after a write are read with it).
 func (m *Model) Retry() tea.Cmd {
-	if m.pager.Err() != nil {
+	if m.pager.Paging().Err() != nil {
 		return m.pager.Retry()
 	}
 	if m.err != nil {
@@ -333,7 +333,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.unmark(msg.Sent) // what was not sent stays marked
 		return m, nil
 	case RefreshedMsg:
-		if msg.req != m.pager.Request() {
+		if msg.req != m.pager.Paging().Request() {
 			return m, nil
 		}
 		if m.err = msg.err; m.err != nil {
@@ -483,13 +483,13 @@ func (m Model) Filter() string { return m.pager.Filter() }
 func (m Model) Matched() (kept, of int) { return m.pager.Matched() }
 
 // Loading reports whether a page is being read.
-func (m Model) Loading() bool { return m.pager.Loading() }
+func (m Model) Loading() bool { return m.pager.Paging().Loading() }
 
 // Shown reports whether the view was ever shown (and so reads its pages).
-func (m Model) Shown() bool { return m.pager.Shown() }
+func (m Model) Shown() bool { return m.pager.Paging().Shown() }
 
 // Done reports whether every page is loaded.
-func (m Model) Done() bool { return m.pager.Done() }
+func (m Model) Done() bool { return m.pager.Paging().Done() }
 
 // Count is how many locks are loaded.
 func (m Model) Count() int { return m.pager.Count() }
@@ -506,7 +506,9 @@ type look struct {
 }
 
 // Keep keeps a lock read in the cache, and lists its name there.
-func (l *look) Keep(lock model.Lock) string { return l.items.PutLock(lock) }
+func (l *look) Keep(dst []string, lock model.Lock) []string {
+	return append(dst, l.items.PutLock(lock))
+}
 
 func (l *look) Cells(name string) rows.Cells {
 	lock := l.items.Lock(name)

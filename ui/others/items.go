@@ -71,11 +71,11 @@ func (m *Model) Prefetch() tea.Cmd { return m.pager.Prefetch() }
 func (m *Model) Reload() tea.Cmd { return m.pager.Reload() }
 
 // Err is what failed, if anything did.
-func (m Model) Err() error { return m.pager.Err() }
+func (m Model) Err() error { return m.pager.Paging().Err() }
 
 // Stale is why the items are as last read (a reload failed), nil when
 // they are not.
-func (m Model) Stale() error { return m.pager.Stale() }
+func (m Model) Stale() error { return m.pager.Paging().Stale() }
 
 // Retry forgets the failure and redoes what failed.
 func (m *Model) Retry() tea.Cmd { return m.pager.Retry() }
@@ -131,10 +131,10 @@ func (m Model) Status() string {
 }
 
 // Loading reports whether a page is being read.
-func (m Model) Loading() bool { return m.pager.Loading() }
+func (m Model) Loading() bool { return m.pager.Paging().Loading() }
 
 // Done reports whether every page is loaded.
-func (m Model) Done() bool { return m.pager.Done() }
+func (m Model) Done() bool { return m.pager.Paging().Done() }
 
 // Count is how many items are loaded.
 func (m Model) Count() int { return m.pager.Count() }
@@ -147,7 +147,7 @@ type look struct {
 	items *items.Cache
 }
 
-func (l look) Keep(it model.Item) string { return l.items.PutItem(it) }
+func (l look) Keep(dst []string, it model.Item) []string { return append(dst, l.items.PutItem(it)) }
 
 func (l look) Cells(k string) rows.Cells { return l.r.OtherCells(l.items.Item(k)) }
 

@@ -2,7 +2,9 @@
 // what a table holds (soft-serve's pages): it owns the rows read, the
 // selection, the request id that drops stale answers, the loading state,
 // the rows kept stale after a failed read, the layout and prefetching. A
-// view supplies only what it reads (Read) and how a row looks (Look).
+// view supplies only what it reads (Read) and how a row looks (Look), and
+// may put rows of its own on top of those read (SetHead: the accounts
+// view's orphan locks and pinned group).
 //
 // A failed read is met the same way wherever it happens: the rows read
 // stay (said to be stale when a reload failed), no page is asked for
@@ -12,6 +14,7 @@ package pager
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -19,6 +22,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/styles"
 )
 
 // Page is one read's rows, and where the next read goes on.
@@ -34,14 +38,34 @@ type Read[P any] func(ctx context.Context, from backend.Cursor, want int) (Page[
 // Look is how a view shows its rows: P is what a page holds, R what the
 // list keeps of it (the row itself, or its name in the item cache).
 type Look[P, R any] interface {
-	// Keep is what the list keeps of a row read; it runs in Update.
-	Keep(P) R
+	// Keep appends to dst what the list keeps of a row read: the row
+	// itself, its name in the item cache, or several rows (an account,
+	// then one per lock); it runs in Update.
+	Keep(dst []R, p P) []R
 	// Cells are a row's parts, laid out in columns with the rows around it.
 	Cells(R) rows.Cells
 	// Match reports whether a row shows q (lower case) to a filter.
 	Match(row R, q string) bool
 	// Empty is what the view says when there is no row to show.
 	Empty() string
+}
+
+// Counter is a Look that keeps rows read as other than one row each (an
+// account and its locks, an account listed already as none), and keeps
+// a list of them: Count is how many it keeps, for the status, and Reset
+// forgets them, when a reload's first page replaces them.
+type Counter interface {
+	Count() int
+	Reset()
+}
+
+// Texts is a Look some of whose rows are lines of text and not columns
+// (a group's heading, a note, a link): Text says what such a row says
+// and in which style (false for a row of columns, whose Cells are asked).
+// Headings are those the selection steps over.
+type Texts[R any] interface {
+	Text(row R) (text string, style styles.Style, ok bool)
+	Heading(row R) bool
 }
 
 // Request numbers the reads of a pager: an answer to a request made
@@ -55,16 +79,16 @@ type PageMsg[P any] struct {
 	err  error
 }
 
-// Model is a paged list.
-type Model[P, R any] struct {
+// Model is a paged list. R is comparable so that a head set again as it
+// was changes nothing (SetHead).
+type Model[P any, R comparable] struct {
 	ctx    context.Context
 	read   Read[P]
 	r      *rows.Renderer
-	km     browser.KeyMap
+	bottom key.Binding // the list's key to its last row (followEnd)
 	src    *source[P, R]
 	list   browser.Model
 	paging Paging
-	shown  bool // the pager was shown: it keeps its pages loaded
 	// followEnd: G keeps the selection on the last row as pages arrive,
 	// so that one press reads to the end.
 	followEnd bool
@@ -72,18 +96,42 @@ type Model[P, R any] struct {
 }
 
 // New returns a pager that reads with read and shows rows as look says,
-// moved by km; it reads nothing until Show.
-func New[P, R any](ctx context.Context, read Read[P], look Look[P, R], r *rows.Renderer, km browser.KeyMap) Model[P, R] {
+// moved by km; it reads nothing until Show (or Open).
+func New[P any, R comparable](ctx context.Context, read Read[P], look Look[P, R], r *rows.Renderer, km browser.KeyMap) Model[P, R] {
 	src := &source[P, R]{look: look, r: r}
-	return Model[P, R]{ctx: ctx, read: read, r: r, km: km, src: src, list: browser.New(km, src)}
+	src.counter, _ = look.(Counter)
+	src.texts, _ = look.(Texts[R])
+	src.changes, _ = look.(browser.Appending)
+	return Model[P, R]{ctx: ctx, read: read, r: r, bottom: km.Bottom, src: src, list: browser.New(km, src)}
 }
+
+// Open shows the pager and asks for its first page at once, whatever its
+// size (a view shown from the start, before its size is known); first,
+// when not nil, reads it in place of Read (a page asked for before the
+// view existed). It returns the command that reads it, for the view's
+// Init; opened again before the answer, it asks for the same page.
+func (m *Model[P, R]) Open(first func() (Page[P], error)) tea.Cmd {
+	m.paging.shown = true
+	req, from := m.paging.Start()
+	if first == nil {
+		return m.load(req, from)
+	}
+	return func() tea.Msg {
+		page, err := first()
+		return PageMsg[P]{req: req, page: page, err: err}
+	}
+}
+
+// SetRead makes read what reads the pages asked for from now on (the
+// accounts view reads consistently once reloaded).
+func (m *Model[P, R]) SetRead(read Read[P]) { m.read = read }
 
 // SetSize sets the pager's size in cells.
 func (m *Model[P, R]) SetSize(w, h int) { m.stale.Layout(w, h, &m.list) }
 
 // Show marks the pager shown: from now on its pages load.
 func (m *Model[P, R]) Show() tea.Cmd {
-	m.shown = true
+	m.paging.shown = true
 	return m.Prefetch()
 }
 
@@ -91,7 +139,17 @@ func (m *Model[P, R]) Show() tea.Cmd {
 // are loaded below the selection, so that scrolling does not wait; none
 // after a failed read, until Retry.
 func (m *Model[P, R]) Prefetch() tea.Cmd {
-	if !m.shown || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
+	if !m.paging.shown || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
+		return nil
+	}
+	return m.load(m.paging.Start())
+}
+
+// More asks for the next page now, however many rows are loaded below
+// the selection (a view looking for a row further down); none while one
+// is read, after a failed read, or when every page is read.
+func (m *Model[P, R]) More() tea.Cmd {
+	if !m.paging.shown || !m.paging.Wants(0, 1) {
 		return nil
 	}
 	return m.load(m.paging.Start())
@@ -112,7 +170,7 @@ func (m *Model[P, R]) load(req Request, from backend.Cursor) tea.Cmd {
 // Reload reads every row again once shown. The rows shown stay until the
 // first page comes; if it does not, they stay, stale.
 func (m *Model[P, R]) Reload() tea.Cmd {
-	if !m.shown {
+	if !m.paging.shown {
 		m.paging.Restart()
 		m.src.reset()
 		return nil
@@ -137,10 +195,10 @@ func (m *Model[P, R]) Retry() tea.Cmd {
 func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 	switch msg := msg.(type) {
 	case PageMsg[P]:
-		m.onPage(msg)
+		m.Take(msg)
 	case tea.KeyPressMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd = key.Matches(msg, m.km.Bottom)
+		m.followEnd = key.Matches(msg, m.bottom)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
 		m.followEnd = false
@@ -148,31 +206,69 @@ func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 	return m, m.Prefetch()
 }
 
-func (m *Model[P, R]) onPage(msg PageMsg[P]) {
-	switch m.paging.Answer(msg.req, msg.page.Next, msg.err) {
+// Take takes the answer to a page request, and says what it did; it asks
+// for no page (Update does: Prefetch). A reload's first page replaces the
+// rows read; a row of the head selected stays selected, else the first.
+func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
+	answer := m.paging.Answer(msg.req, msg.page.Next, msg.err)
+	switch answer {
 	case Dropped, Failed:
-		return
+		return answer
 	case FailedReload:
 		m.stale.Set(msg.err, &m.list)
-		return
+		return answer
 	case Reloaded:
+		cursor := m.list.Cursor()
 		m.src.reset()
 		m.stale.Set(nil, &m.list)
-		m.list.SetCursor(0)
+		if cursor >= len(m.src.head) {
+			cursor = 0
+		}
+		m.list.SetCursor(cursor)
 	}
+	m.paging.answered = true
 	m.src.add(msg.page.Rows)
 	if m.followEnd {
 		m.list.SetCursor(m.src.Len() - 1)
 	} else {
 		m.list.SetCursor(m.list.Cursor())
 	}
+	return answer
+}
+
+// SetHead puts head above the rows read (rows of the view's own: the
+// accounts view's orphan locks and pinned group), keeping the selected
+// row selected: in place if it is the head's, else the same row read,
+// where it is on screen (or the new head shown, when the top was).
+func (m *Model[P, R]) SetHead(head []R) {
+	before := len(m.src.head)
+	if !slices.Equal(head, m.src.head) {
+		m.src.generation++ // a filter judges the head again
+	}
+	m.src.head = head
+	switch delta := len(head) - before; {
+	case delta == 0 || m.list.Cursor() < before:
+		m.list.SetCursor(m.list.Cursor())
+	case m.list.Offset() == 0:
+		m.list.ShiftCursor(delta) // the top is on screen: show what came
+	default:
+		m.list.Shift(delta)
+	}
+}
+
+// SetRows replaces the rows read (some went since they were read: the
+// view read them again), the selection staying where it is.
+func (m *Model[P, R]) SetRows(rows []R) {
+	m.src.rows = rows
+	m.src.generation++
+	m.list.SetCursor(m.list.Cursor())
 }
 
 // Seek selects the next row (dir +1) or previous row (dir -1) for which
 // match holds, among the rows loaded, and reports whether there was one.
 func (m *Model[P, R]) Seek(dir int, match func(R) bool) bool {
 	m.followEnd = false
-	return m.list.Seek(dir, func(i int) bool { return match(m.src.rows[i]) })
+	return m.list.Seek(dir, func(i int) bool { return match(m.src.row(i)) })
 }
 
 // Selected is the selected row, false when none is shown.
@@ -181,7 +277,7 @@ func (m Model[P, R]) Selected() (R, bool) {
 		var none R
 		return none, false
 	}
-	return m.src.rows[m.list.Cursor()], true
+	return m.src.row(m.list.Cursor()), true
 }
 
 // ShownRows is the rows the list shows, in order: every row loaded, or
@@ -190,20 +286,34 @@ func (m *Model[P, R]) ShownRows() []R {
 	idx := m.list.Shown()
 	out := make([]R, len(idx))
 	for k, i := range idx {
-		out[k] = m.src.rows[i]
+		out[k] = m.src.row(i)
 	}
 	return out
 }
 
+// Cursor is the selected row's place among every row, the head's first.
+func (m Model[P, R]) Cursor() int { return m.list.Cursor() }
+
+// SetCursor selects row i (clamped), or the first row after it that is
+// not a heading, and scrolls it into view.
+func (m *Model[P, R]) SetCursor(i int) {
+	m.followEnd = false
+	m.list.SetCursor(i)
+}
+
+// Len is how many rows the list has, the head's with those read.
+func (m Model[P, R]) Len() int { return m.src.Len() }
+
 // View renders the visible rows under why they are stale, or says there
 // are none: none at all, or none so far while pages that found none are
-// read on (a scan for a few items among many reads many pages).
+// read on (a scan for a few items among many reads many pages). Before
+// the first page is read it says nothing: the status says loading.
 func (m Model[P, R]) View() string {
 	if m.src.Len() == 0 && m.paging.Err() == nil {
 		switch {
 		case m.paging.Done() && !m.paging.Loading():
 			return m.r.Styles.Dim.Render("  " + m.src.look.Empty())
-		case m.shown:
+		case m.paging.answered:
 			return m.r.Styles.Dim.Render("  " + m.src.look.Empty() + " so far (reading on…)")
 		}
 	}
@@ -220,7 +330,7 @@ func (m Model[P, R]) Status(loaded string) string {
 	}
 	kept, of := m.list.Matched()
 	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
-		fmt.Sprintf("%s %s%s", rows.Count(int64(m.src.Len())), loaded, more)
+		fmt.Sprintf("%s %s%s", rows.Count(int64(m.Count())), loaded, more)
 }
 
 // SetFilter shows only the rows that contain q (browser.Model.SetFilter);
@@ -233,60 +343,89 @@ func (m Model[P, R]) Filter() string { return m.list.Filter() }
 // Matched is how many rows the filter keeps, of how many.
 func (m Model[P, R]) Matched() (kept, of int) { return m.list.Matched() }
 
-// Request is the request id the answers to reads made now carry: a view
-// that reads more for its rows (a lock read again) drops answers to an
-// older one.
-func (m Model[P, R]) Request() Request { return m.paging.Request() }
+// Paging is where the reads stand: the request id the answers to reads
+// made now carry (a view that reads more for its rows drops answers to
+// an older one), whether a page is being read, whether every page is,
+// what the last read failed with, and whether the rows are stale by it.
+func (m Model[P, R]) Paging() Paging {
+	p := m.paging
+	p.stale = m.stale.Err()
+	return p
+}
 
-// Err is what the last read failed with, nil if it did not fail.
-func (m Model[P, R]) Err() error { return m.paging.Err() }
 
-// Stale is why the rows are as last read and not as they are now (a
-// reload failed), nil when they are not.
-func (m Model[P, R]) Stale() error { return m.stale.Err() }
+// Count is how many rows are loaded (the Counter's count: accounts, not
+// their rows), the head's aside.
+func (m Model[P, R]) Count() int {
+	if m.src.counter != nil {
+		return m.src.counter.Count()
+	}
+	return len(m.src.rows)
+}
 
-// Loading reports whether a page is being read.
-func (m Model[P, R]) Loading() bool { return m.paging.Loading() }
-
-// Shown reports whether the pager was ever shown (and so reads its pages).
-func (m Model[P, R]) Shown() bool { return m.shown }
-
-// Done reports whether every page is loaded.
-func (m Model[P, R]) Done() bool { return m.paging.Done() }
-
-// Count is how many rows are loaded.
-func (m Model[P, R]) Count() int { return m.src.Len() }
-
-// source is the rows read, shown as their Look says: laid out together,
-// a screen at a time. It implements browser.Source, Measurer, Matcher
-// and Appending: rows change only by pages added at the end, or all at
-// once by a reload.
+// source is the head and the rows read under it, shown as their Look
+// says: laid out together, a screen at a time. It implements
+// browser.Source, Headings, Measurer, Matcher and Appending: rows change
+// only by pages added at the end, or otherwise with the Generation.
 type source[P, R any] struct {
-	look       Look[P, R]
-	r          *rows.Renderer
-	rows       []R
+	look    Look[P, R]
+	counter Counter           // nil: each row read is one row
+	texts   Texts[R]          // nil: every row is columns
+	changes browser.Appending // the look's own changes to what rows show; nil: none
+	r       *rows.Renderer
+	head    []R // the view's rows on top
+	rows    []R // the rows read
+	// generation counts the changes other than rows read added at the
+	// end: a reload, the head set anew, rows dropped.
 	generation int
 	screen     rows.Screen
 }
 
-func (s *source[P, R]) Len() int { return len(s.rows) }
+func (s *source[P, R]) Len() int { return len(s.head) + len(s.rows) }
+
+// row is row i of the list: the head's, then those read.
+func (s *source[P, R]) row(i int) R {
+	if i < len(s.head) {
+		return s.head[i]
+	}
+	return s.rows[i-len(s.head)]
+}
 
 // add keeps a page's rows, after those read before.
 func (s *source[P, R]) add(page []P) {
 	for _, p := range page {
-		s.rows = append(s.rows, s.look.Keep(p))
+		s.rows = s.look.Keep(s.rows, p)
 	}
 }
 
-// reset forgets every row: a reload's first page replaces them.
+// reset forgets every row read: a reload's first page replaces them.
 func (s *source[P, R]) reset() {
 	s.rows = nil
 	s.generation++
+	if s.counter != nil {
+		s.counter.Reset()
+	}
 }
 
-func (s *source[P, R]) Generation() int { return s.generation }
+func (s *source[P, R]) Generation() int {
+	if s.changes != nil {
+		return s.generation + s.changes.Generation()
+	}
+	return s.generation
+}
 
-func (s *source[P, R]) cells(i int) (rows.Cells, bool) { return s.look.Cells(s.rows[i]), true }
+// Heading reports whether row i is a heading (browser.Headings).
+func (s *source[P, R]) Heading(i int) bool { return s.texts != nil && s.texts.Heading(s.row(i)) }
+
+func (s *source[P, R]) cells(i int) (rows.Cells, bool) {
+	r := s.row(i)
+	if s.texts != nil {
+		if _, _, ok := s.texts.Text(r); ok {
+			return rows.Cells{}, false
+		}
+	}
+	return s.look.Cells(r), true
+}
 
 // Measure lays out the rows about to be shown together (browser.Measurer).
 func (s *source[P, R]) Measure(shown []int, width int) { s.screen.Measure(shown, width, s.cells) }
@@ -294,6 +433,11 @@ func (s *source[P, R]) Measure(shown []int, width int) { s.screen.Measure(shown,
 func (s *source[P, R]) Render(i, width int, selected bool) string {
 	l, measured := s.screen.Layout(width)
 	c, ok := s.screen.Cells(i)
+	if !ok && s.texts != nil {
+		if text, st, ok := s.texts.Text(s.row(i)); ok {
+			return s.r.Text(text, st, width, selected)
+		}
+	}
 	if !ok {
 		c, _ = s.cells(i)
 	}
@@ -303,4 +447,4 @@ func (s *source[P, R]) Render(i, width int, selected bool) string {
 	return s.r.Line(c, l, selected)
 }
 
-func (s *source[P, R]) Match(i int, q string) bool { return s.look.Match(s.rows[i], q) }
+func (s *source[P, R]) Match(i int, q string) bool { return s.look.Match(s.row(i), q) }

@@ -39,10 +39,10 @@ func (t *table) read(_ context.Context, from backend.Cursor, want int) (pager.Pa
 // keeps what it read in its own form.
 type look struct{}
 
-func (look) Keep(name string) string          { return strings.ToUpper(name) }
-func (look) Cells(name string) rows.Cells     { return rows.Cells{Key: name, Status: "ok"} }
-func (look) Match(name string, q string) bool { return browser.Contains(name, q) }
-func (look) Empty() string                    { return "no names" }
+func (look) Keep(dst []string, name string) []string { return append(dst, strings.ToUpper(name)) }
+func (look) Cells(name string) rows.Cells            { return rows.Cells{Key: name, Status: "ok"} }
+func (look) Match(name string, q string) bool        { return browser.Contains(name, q) }
+func (look) Empty() string                           { return "no names" }
 
 func names(n int) *table {
 	t := &table{}
@@ -83,8 +83,8 @@ func TestReadsOnceShownAndAhead(t *testing.T) {
 		t.Fatal("read before it was shown")
 	}
 	m = run(m, m.Show())
-	if m.Count() != 6 || m.Done() || !strings.Contains(view(m), "NAME00") {
-		t.Fatalf("first page: %d rows, done %v:\n%s", m.Count(), m.Done(), view(m))
+	if m.Count() != 6 || m.Paging().Done() || !strings.Contains(view(m), "NAME00") {
+		t.Fatalf("first page: %d rows, done %v:\n%s", m.Count(), m.Paging().Done(), view(m))
 	}
 	var cmd tea.Cmd
 	for range 3 {
@@ -111,8 +111,8 @@ func TestAnswerBeforeReloadDropped(t *testing.T) {
 		t.Fatalf("an answer from before the reload was kept: %d rows", m.Count())
 	}
 	m = run(m, reload)
-	if m.Count() != 3 || !m.Done() {
-		t.Errorf("the reload's page: %d rows, done %v", m.Count(), m.Done())
+	if m.Count() != 3 || !m.Paging().Done() {
+		t.Errorf("the reload's page: %d rows, done %v", m.Count(), m.Paging().Done())
 	}
 }
 
@@ -129,16 +129,16 @@ func TestFailedPageStopsReading(t *testing.T) {
 		m, cmd = m.Update(down)
 		m = run(m, cmd)
 	}
-	if m.Err() == nil || m.Stale() != nil || m.Count() != 6 {
-		t.Fatalf("err %v, stale %v, %d rows; want the error, not stale, 6", m.Err(), m.Stale(), m.Count())
+	if m.Paging().Err() == nil || m.Paging().Stale() != nil || m.Count() != 6 {
+		t.Fatalf("err %v, stale %v, %d rows; want the error, not stale, 6", m.Paging().Err(), m.Paging().Stale(), m.Count())
 	}
 	if tb.reads != 2 {
 		t.Errorf("%d reads, want 2: the first page, and the failed one once, not again until Retry", tb.reads)
 	}
 	tb.err = nil
 	m = run(m, m.Retry())
-	if m.Err() != nil || m.Count() != 12 {
-		t.Errorf("after Retry: err %v, %d rows; want 12", m.Err(), m.Count())
+	if m.Paging().Err() != nil || m.Count() != 12 {
+		t.Errorf("after Retry: err %v, %d rows; want 12", m.Paging().Err(), m.Count())
 	}
 	if m.Retry() != nil {
 		t.Error("Retry with nothing failed reads")
@@ -156,8 +156,8 @@ func TestFailedReloadKeepsTheRowsStale(t *testing.T) {
 	tb.err = errors.New("throttled")
 	m = run(m, m.Reload())
 	v := view(m)
-	if m.Count() != 12 || m.Stale() == nil || !strings.Contains(v, "stale") || !strings.Contains(v, "NAME00") {
-		t.Fatalf("after a failed reload: %d rows, stale %v:\n%s", m.Count(), m.Stale(), v)
+	if m.Count() != 12 || m.Paging().Stale() == nil || !strings.Contains(v, "stale") || !strings.Contains(v, "NAME00") {
+		t.Fatalf("after a failed reload: %d rows, stale %v:\n%s", m.Count(), m.Paging().Stale(), v)
 	}
 	if lines := strings.Split(v, "\n"); len(lines) != 4 {
 		t.Errorf("the stale rows and why take %d lines, want the pager's 4:\n%s", len(lines), v)
@@ -173,8 +173,8 @@ func TestFailedReloadKeepsTheRowsStale(t *testing.T) {
 	}
 	tb.err, tb.names = nil, tb.names[1:]
 	m = run(m, m.Retry())
-	if v = view(m); m.Stale() != nil || strings.Contains(v, "stale") || !strings.Contains(v, "NAME01") || strings.Contains(v, "NAME00") {
-		t.Errorf("after Retry: stale %v:\n%s", m.Stale(), v)
+	if v = view(m); m.Paging().Stale() != nil || strings.Contains(v, "stale") || !strings.Contains(v, "NAME01") || strings.Contains(v, "NAME00") {
+		t.Errorf("after Retry: stale %v:\n%s", m.Paging().Stale(), v)
 	}
 }
 
@@ -187,8 +187,8 @@ func TestBottomFollowsTheEnd(t *testing.T) {
 	for cmd != nil {
 		m, cmd = m.Update(cmd())
 	}
-	if got, ok := m.Selected(); !ok || got != "NAME29" || !m.Done() {
-		t.Errorf("after G: %q selected, done %v; want the last, NAME29", got, m.Done())
+	if got, ok := m.Selected(); !ok || got != "NAME29" || !m.Paging().Done() {
+		t.Errorf("after G: %q selected, done %v; want the last, NAME29", got, m.Paging().Done())
 	}
 }
 
@@ -237,5 +237,75 @@ func TestFilterAndSeek(t *testing.T) {
 	}
 	if got, _ := m.Selected(); got != "NAME07" {
 		t.Errorf("seek selected %q, want NAME07", got)
+	}
+}
+
+// TestNothingSaidBeforeTheFirstPage: shown, before its first page is
+// read, a pager says nothing yet (the status says loading), not "none so
+// far": none was read.
+func TestNothingSaidBeforeTheFirstPage(t *testing.T) {
+	m := newPager(names(20))
+	cmd := m.Show()
+	if v := view(m); strings.Contains(v, "no names") {
+		t.Errorf("before the first page: %q", v)
+	}
+	if m = run(m, cmd); !strings.Contains(view(m), "NAME00") {
+		t.Errorf("after it: %q", view(m))
+	}
+}
+
+// TestHeadStaysOnTop: rows a view sets on top of those read stay there as
+// pages come and a reload replaces the rows read; the row selected stays
+// selected as the head grows, and a filter judges the head again when it
+// changes.
+func TestHeadStaysOnTop(t *testing.T) {
+	tb := names(20)
+	m := newPager(tb)
+	m = run(m, m.Show())
+	m, _ = m.Update(down)
+	m.SetHead([]string{"PINNED-A"})
+	if got, _ := m.Selected(); got != "NAME01" || m.Len() != 1+m.Count() {
+		t.Fatalf("a head set: %q selected, %d rows for %d read; want NAME01, one more", got, m.Len(), m.Count())
+	}
+	m.SetHead([]string{"PINNED-A", "PINNED-B"})
+	if got, _ := m.Selected(); got != "NAME01" {
+		t.Errorf("the head grew: %q selected, want NAME01 still", got)
+	}
+	m.SetCursor(0)
+	m = run(m, m.Reload())
+	if got, _ := m.Selected(); got != "PINNED-A" || m.Count() != 6 {
+		t.Errorf("reloaded: %q selected, %d read; want the head's row kept selected, 6", got, m.Count())
+	}
+	m.SetFilter("pinned-b")
+	if kept, _ := m.Matched(); kept != 1 {
+		t.Fatalf("the filter kept %d rows, want the head's one", kept)
+	}
+	m.SetHead([]string{"PINNED-C"})
+	if kept, _ := m.Matched(); kept != 0 {
+		t.Errorf("a head set anew: the filter kept %d rows, want none", kept)
+	}
+}
+
+// TestMoreReadsOnNow: More reads the next page however many rows are
+// below the selection (a view looking further down), but not while one is
+// read, nor after a failed read.
+func TestMoreReadsOnNow(t *testing.T) {
+	tb := names(20)
+	m := newPager(tb)
+	m = run(m, m.Show())
+	if m.Prefetch() != nil {
+		t.Fatal("a prefetch with a few screens loaded")
+	}
+	cmd := m.More()
+	if cmd == nil || m.More() != nil {
+		t.Fatalf("More: %v; again while reading: want none", cmd != nil)
+	}
+	if m = run(m, cmd); m.Count() != 12 {
+		t.Errorf("after More: %d read, want 12", m.Count())
+	}
+	tb.err = errors.New("throttled")
+	m = run(m, m.More())
+	if m.More() != nil {
+		t.Error("More after a failed read, before Retry")
 	}
 }

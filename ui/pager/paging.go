@@ -7,10 +7,11 @@ import "github.com/locktable/locktable/backend"
 // last read failed with. It holds the one choice for a failed read: no
 // page is asked for until Retry, and a failed reload goes on, when
 // retried, from where the paging stood before it (the rows it did not
-// replace are stale). Model is built on it; a view whose rows are more
-// than its pages (the accounts view's pinned groups) keeps its own list
-// and pages with it.
+// replace are stale). Model is built on it, and says through it where
+// its reads stand (Model.Paging).
 type Paging struct {
+	shown     bool // the pager was shown: it keeps its pages loaded
+	answered  bool // a page was read since the pager was shown
 	req       Request
 	next      backend.Cursor
 	resumed   backend.Cursor // where the paging stood when a reload began
@@ -18,7 +19,12 @@ type Paging struct {
 	reloading bool // a reload's first page is on its way
 	err       error
 	failed    Answer // Failed or FailedReload while err is set
+	stale     error  // as Model.Paging reports it: why the rows are as last read
 }
+
+// Stale is why the rows are as last read and not as they are now (a
+// reload failed), nil when they are not; told by Model.Paging.
+func (p Paging) Stale() error { return p.stale }
 
 // Answer is what an answer to a page request does to the rows.
 type Answer int
@@ -59,7 +65,7 @@ func (p *Paging) Reload() (Request, backend.Cursor) {
 
 // Restart forgets where the paging stood, reading nothing: the next page
 // is the first, and answers to requests made before are dropped.
-func (p *Paging) Restart() { *p = Paging{req: p.req + 1} }
+func (p *Paging) Restart() { *p = Paging{req: p.req + 1, shown: p.shown} }
 
 // Answer takes the answer to request req: next is where the page read
 // ends, err what it failed with.
@@ -108,3 +114,6 @@ func (p Paging) Done() bool { return p.next.Done() }
 
 // Err is what the last read failed with, nil if it did not fail.
 func (p Paging) Err() error { return p.err }
+
+// Shown reports whether the pager was ever shown (and so reads its pages).
+func (p Paging) Shown() bool { return p.shown }
