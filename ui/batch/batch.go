@@ -494,7 +494,8 @@ func (m Model) head() []string {
 	case stageDone:
 		lines = append(lines, m.summary())
 	}
-	return append(lines, "")
+	// Wrapped, not cut: the count and the summary are what the batch is.
+	return append(rows.Wrap(lines, m.width), "")
 }
 
 // summary says what the batch did: how many were sent, of how many, by

@@ -215,3 +215,21 @@ func TestFailedWriteStops(t *testing.T) {
 		t.Errorf("after a failed write, %d sends; report:\n%s", len(bn.sends), bn.screen())
 	}
 }
+
+// TestPreviewFitsANarrowTerminal: at 80 columns no line of the batch is
+// wider than the terminal; the count line wraps rather than being cut
+// ("0 not sent (li" at 80x24 in the demo).
+func TestPreviewFitsANarrowTerminal(t *testing.T) {
+	bn := newBench(t)
+	bn.m.SetSize(80, 24)
+	bn.update(FixMsg{Problems: bn.report.Problems})
+	v := bn.m.View()
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a line of %d cells at 80: %q", w, ansi.Strip(l))
+		}
+	}
+	if s := strings.Join(strings.Fields(bn.screen()), " "); !strings.Contains(s, "1 not sent (listed last)") {
+		t.Errorf("the count line lost its end:\n%s", bn.screen())
+	}
+}
