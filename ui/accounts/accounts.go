@@ -40,9 +40,11 @@ type PageMsg = pager.PageMsg[model.AccountView]
 type RefreshedMsg struct {
 	req     pager.Request
 	written []string // the accounts written (the others were read as related)
-	views   []model.AccountView
-	gone    []string
-	err     error
+	// Live says someone else wrote them (Reread): nothing is pinned.
+	Live  bool
+	views []model.AccountView
+	gone  []string
+	err   error
 }
 
 // PinMsg pins a group on top of the view.
@@ -252,7 +254,23 @@ func (m *Model) Retry() tea.Cmd {
 // Refresh reads accounts ids again, consistently, after a write, and with
 // them every account shown whose rows name what they hold (a value, or
 // one of them as a lock's owner): the write changed what those rows say.
-func (m Model) Refresh(ids []string) tea.Cmd {
+func (m Model) Refresh(ids []string) tea.Cmd { return m.refresh(ids, false) }
+
+// Reread reads again, consistently, the accounts of ids the cache holds,
+// and every account shown whose rows name what they hold, after writes
+// someone else made (the table's stream told of them): as Refresh, but
+// an account no list shows is not pinned.
+func (m Model) Reread(ids []string) tea.Cmd {
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
+	if len(ids) == 0 {
+		return nil
+	}
+	return m.refresh(ids, true)
+}
+
+// refresh reads ids again, and the accounts shown that name what they
+// hold; live says someone else wrote them.
+func (m Model) refresh(ids []string, live bool) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.pager.Paging().Request()
 	read := slices.Clone(ids)
 	for _, id := range m.src.items.Related(ids) {
@@ -261,7 +279,7 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		msg := RefreshedMsg{req: req, written: ids}
+		msg := RefreshedMsg{req: req, written: ids, Live: live}
 		for _, id := range read {
 			a, found, err := b.Account(ctx, id)
 			if err != nil {
@@ -462,6 +480,17 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	}
 	if msg.err != nil {
 		m.err = msg.err
+		return m, nil
+	}
+	if msg.Live {
+		// Someone else's write: the rows held show it, nothing moves.
+		for _, a := range msg.views {
+			m.src.items.Put(a)
+		}
+		if len(msg.gone) > 0 {
+			m.pager.SetRows(m.src.remove(msg.gone))
+		}
+		m.setHead()
 		return m, nil
 	}
 	// The accounts written that no list shows are pinned as written: an

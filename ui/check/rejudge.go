@@ -73,10 +73,61 @@ func (m Model) rejudged(msg RejudgedMsg) (Model, tea.Cmd) {
 		m.bar.Err = msg.err
 		return m, nil
 	}
-	report := *m.bar.Report
-	report.Problems = slices.DeleteFunc(slices.Clone(report.Problems), func(p model.Problem) bool {
+	return m.replace(slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
 		return slices.ContainsFunc(msg.gone, func(g model.Problem) bool { return same(p, g) })
+	}))
+}
+
+// Amend takes into the report what a follow of the table judged since
+// (live): the problems that appeared are added, those resolved leave,
+// and the report goes to the views as a check's. It does nothing while
+// no report stands for the table: none has finished, or one is running,
+// whose report will have them.
+func (m Model) Amend(appeared, resolved []model.Problem) (Model, tea.Cmd) {
+	if m.bar.Report == nil || m.bar.Running || len(appeared)+len(resolved) == 0 {
+		return m, nil
+	}
+	ps := slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
+		return slices.ContainsFunc(resolved, func(r model.Problem) bool { return model.SameProblem(p, r) })
 	})
+	for _, p := range appeared {
+		if !slices.ContainsFunc(ps, func(q model.Problem) bool { return model.SameProblem(p, q) }) {
+			ps = append(ps, p)
+		}
+	}
+	model.SortProblems(ps)
+	return m.replace(ps)
+}
+
+// Lapse judges the report's expiring locks at now (epoch seconds): one
+// whose TTL has passed is an expired lock now, as the check would find
+// it (model.Confirm takes the two for the same lock's problem). The
+// report goes to the views only when one lapsed; nothing is read.
+func (m Model) Lapse(now int64) (Model, tea.Cmd) {
+	if m.bar.Report == nil || m.bar.Running || m.bar.Counts[model.ExpiringLock] == 0 {
+		return m, nil
+	}
+	var ps []model.Problem
+	for i, p := range m.bar.Report.Problems {
+		if p.Kind == model.ExpiringLock && p.ExpiresAt != 0 && model.KeptLease(p.ExpiresAt).Verdict(now) == model.TTLExpired {
+			if ps == nil {
+				ps = slices.Clone(m.bar.Report.Problems)
+			}
+			ps[i].Kind = model.ExpiredLock
+		}
+	}
+	if ps == nil {
+		return m, nil
+	}
+	model.SortProblems(ps)
+	return m.replace(ps)
+}
+
+// replace makes ps the report's problems, the rest of it standing, and
+// hands it to the views.
+func (m Model) replace(ps []model.Problem) (Model, tea.Cmd) {
+	report := *m.bar.Report
+	report.Problems = ps
 	m.bar.Report, m.bar.Counts = &report, report.Counts()
 	return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
 }

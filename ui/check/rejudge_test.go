@@ -50,3 +50,39 @@ func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
 		t.Error("a rejudge answered after a newer check changed its report")
 	}
 }
+
+// TestAmendAndLapse: what a follow of the stream judged goes into the
+// report (a problem that appeared is added once, one resolved leaves),
+// and an expiring lock whose TTL passes becomes an expired one, as the
+// check would find it; neither stands in for a check that runs.
+func TestAmendAndLapse(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	orphan := model.Problem{Kind: model.OrphanLock, Constraint: "email", Value: "a@x", Owner: "ACCT#a"}
+	expiring := model.Problem{Kind: model.ExpiringLock, Constraint: "email", Value: "b@x", Accounts: []string{"ACCT#b"}, ExpiresAt: 1000}
+	missing := model.Problem{Kind: model.MissingLock, Constraint: "email", Value: "c@x", Accounts: []string{"ACCT#c"}}
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
+	if next, cmd := m.Amend([]model.Problem{missing}, nil); cmd != nil || next.Report() != nil {
+		t.Fatal("amended with no report")
+	}
+	m.run = 1
+	m, _ = m.Update(DoneMsg{run: 1, report: model.Report{Now: 900, Problems: []model.Problem{orphan, expiring}}})
+
+	m, cmd := m.Amend([]model.Problem{missing, missing}, []model.Problem{orphan})
+	if cmd == nil {
+		t.Fatal("the views are not handed the amended report")
+	}
+	if got := m.Bar().Counts; got[model.MissingLock] != 1 || got[model.OrphanLock] != 0 || got[model.ExpiringLock] != 1 {
+		t.Fatalf("after the amend: %v", m.Report().Problems)
+	}
+	if _, cmd := m.Lapse(999); cmd != nil {
+		t.Error("a lock lapsed before its TTL")
+	}
+	m, cmd = m.Lapse(1001)
+	if got := m.Bar().Counts; cmd == nil || got[model.ExpiredLock] != 1 || got[model.ExpiringLock] != 0 {
+		t.Fatalf("after the lapse: %v", m.Report().Problems)
+	}
+	m.bar.Running = true
+	if _, cmd := m.Amend(nil, []model.Problem{missing}); cmd != nil {
+		t.Error("amended while a check runs")
+	}
+}

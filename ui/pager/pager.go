@@ -353,7 +353,6 @@ func (m Model[P, R]) Paging() Paging {
 	return p
 }
 
-
 // Count is how many rows are loaded (the Counter's count: accounts, not
 // their rows), the head's aside.
 func (m Model[P, R]) Count() int {
