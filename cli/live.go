@@ -48,7 +48,7 @@ func liveOff(err error, endpoint string) error {
 		}
 		return &live.Off{Why: "no stream", Enable: strings.Join(lines, " && ")}
 	case errors.As(err, &d):
-		return &live.Off{Why: "the stream of " + model.Printable(d.Table) + " was disabled", Enable: stream.EnableCommand(model.Printable(d.Table), endpoint)}
+		return &live.Off{Why: "stream disabled", Enable: stream.EnableCommand(model.Printable(d.Table), endpoint)}
 	}
 	return err
 }

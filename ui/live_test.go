@@ -27,7 +27,7 @@ func (f feed) follow(ctx context.Context, h live.Handler) error {
 			return ctx.Err()
 		case cs, ok := <-f:
 			if !ok {
-				return &live.Off{Why: "the stream of " + tablePlaceholder + " was disabled", Enable: "aws dynamodb update-table --table-name " + tablePlaceholder}
+				return &live.Off{Why: "stream disabled", Enable: "aws dynamodb update-table --table-name " + tablePlaceholder}
 			}
 			if err := h.Deliver(ctx, cs); err != nil {
 				return err
@@ -170,7 +170,9 @@ func TestNoStreamSaysHowToEnableOne(t *testing.T) {
 	b, f := fakePlanted(), make(feed)
 	d = liveDriver(t, b, f, clock.Clock{})
 	close(f)
-	d.until("the stream disabled", func(m *Model) bool { return strings.Contains(d.lines()[0], "not live: the stream of") })
+	d.until("the stream disabled", func(m *Model) bool {
+		return strings.Contains(d.lines()[0], "not live, fell back: stream disabled, read just now")
+	})
 	d.press("2")
 	d.until("the locks, after", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
 }
@@ -270,4 +272,32 @@ func TestOwnWritesAreNotMarked(t *testing.T) {
 	if d.m.items.Changed("ACCT#b2") {
 		t.Error("the session's own rename is marked as someone else's")
 	}
+}
+
+// TestTheDetailAndTheStatusFollow: the detail open on an item someone
+// else changes is read again unasked, and what the follow survived is
+// said in the status line.
+func TestTheDetailAndTheStatusFollow(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	d.selectRow("ACCT#b2")
+	d.press("enter")
+	waitScreen(d, "the detail", `"bob@x.io"`)
+	f.put(b, acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bobby@x.io", "bob"))
+	waitScreen(d, "the detail read again", `"bobby@x.io"`)
+
+	notes := make(chan struct{})
+	o := Options{Roles: roles(fakePlanted()), Clock: clock.Fixed(time.Unix(1_700_000_000, 0))}
+	o.Stream = func(ctx context.Context, h live.Handler) error {
+		h.Started()
+		h.Note(tablePlaceholder, "an iterator expired; read again from the last record")
+		close(notes)
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	d = newDriver(t, o, 120, 40)
+	d.ready()
+	<-notes
+	waitScreen(d, "the note", "stream of "+tablePlaceholder+": an iterator expired")
 }

@@ -45,7 +45,7 @@ type Stream func(ctx context.Context, h Handler) error
 // Off says the table has no stream to follow, or that its stream was
 // disabled while it was followed.
 type Off struct {
-	Why    string // what is off: "no stream", "the stream of T was disabled"
+	Why    string // what is off, in a few words: "no stream", "stream disabled"
 	Enable string // the line (or lines) that enable a stream
 }
 
@@ -101,6 +101,9 @@ type Model struct {
 	known chan []model.Problem
 	state state
 	err   error
+	// fell says the follow ended after it had started: the UI fell back
+	// to reading on r.
+	fell bool
 	// ticking says the clock's seconds are posted (Start).
 	ticking bool
 	// readAt is when the rows were last read (Read), now the last tick's
@@ -226,6 +229,7 @@ func (m Model) Update(msg tea.Msg) Model {
 	case StartedMsg:
 		m.state = following
 	case EndedMsg:
+		m.fell = m.state == following
 		m.state, m.err = off, msg.Err
 	case TickMsg:
 		m.now = msg.Now
@@ -245,11 +249,15 @@ func (m Model) Header() string {
 	case following:
 		return "live"
 	case off:
+		not := "not live: "
+		if m.fell {
+			not = "not live, fell back: "
+		}
 		var o *Off
 		if errors.As(m.err, &o) {
-			return "not live: " + o.Why + m.age() + " (r reads again; ? says how to enable a stream)"
+			return not + o.Why + m.age() + " (r reads again; ? says how to enable one)"
 		}
-		return "not live: the stream could not be followed" + m.age() + " (r reads again)"
+		return not + "the stream could not be followed" + m.age() + " (r reads again)"
 	}
 	return ""
 }

@@ -42,3 +42,19 @@ func TestTouched(t *testing.T) {
 		t.Errorf("locks read again: %v, want the lock held", locks)
 	}
 }
+
+// TestTouchedInLockTables: in layout 2 each lock table's stream names
+// its own key; its owner is read again, and the lock item when held.
+func TestTouchedInLockTables(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutTables)
+	c := items.New(&sc)
+	c.Put(model.AccountView{ID: "dev1", Item: model.Item{"id": model.S("dev1")}})
+	held := model.Lock{Table: "unique_mac_addresses", Key: map[string]string{"MacAddress": "aa:bb"}, Value: "aa:bb"}
+	c.PutLock(held)
+	lock := model.Item{"MacAddress": model.S("aa:bb"), "owner": model.S("dev1")}
+	ids, locks := Touched(&sc, c, []model.Change{{Event: model.ChangeRemove, Table: "unique_mac_addresses",
+		Keys: model.Item{"MacAddress": model.S("aa:bb")}, Old: lock}})
+	if !slices.Equal(ids, []string{"dev1"}) || len(locks) != 1 || locks[0].Table != "unique_mac_addresses" {
+		t.Errorf("read again: %v and %v, want dev1 and its lock", ids, locks)
+	}
+}

@@ -72,7 +72,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 			parts = append(parts, st.Error.Render("READ-ONLY"))
 		}
 		if live != "" {
-			if i >= 2 { // narrower, what r and ? do goes
+			if i >= 1 { // narrower, what r and ? do goes
 				live, _, _ = strings.Cut(live, " (")
 			}
 			parts = append(parts, st.Dim.Render(live))
