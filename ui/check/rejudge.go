@@ -78,25 +78,46 @@ func (m Model) rejudged(msg RejudgedMsg) (Model, tea.Cmd) {
 	}))
 }
 
+// amended is what a follow judged of the table once: the problems that
+// appeared, and those resolved.
+type amended struct{ appeared, resolved []model.Problem }
+
 // Amend takes into the report what a follow of the table judged since
 // (live): the problems that appeared are added, those resolved leave,
-// and the report goes to the views as a check's. It does nothing while
-// no report stands for the table: none has finished, or one is running,
-// whose report will have them.
+// and the report goes to the views as a check's. While a check runs it
+// is kept for the check's report, which may have read the keys before;
+// before any check it is dropped (the first one reads them).
 func (m Model) Amend(appeared, resolved []model.Problem) (Model, tea.Cmd) {
-	if m.bar.Report == nil || m.bar.Running || len(appeared)+len(resolved) == 0 {
+	a := amended{appeared: appeared, resolved: resolved}
+	switch {
+	case len(appeared)+len(resolved) == 0:
+		return m, nil
+	case m.bar.Running:
+		m.later = append(slices.Clip(m.later), a)
+		return m, nil
+	case m.bar.Report == nil:
 		return m, nil
 	}
-	ps := slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
-		return slices.ContainsFunc(resolved, func(r model.Problem) bool { return model.SameProblem(p, r) })
-	})
-	for _, p := range appeared {
-		if !slices.ContainsFunc(ps, func(q model.Problem) bool { return model.SameProblem(p, q) }) {
-			ps = append(ps, p)
+	return m.replace(amend(slices.Clone(m.bar.Report.Problems), []amended{a}))
+}
+
+// amend applies what a follow judged, in order, to problems ps.
+func amend(ps []model.Problem, as []amended) []model.Problem {
+	if len(as) == 0 {
+		return ps
+	}
+	for _, a := range as {
+		ps = slices.DeleteFunc(ps, func(p model.Problem) bool {
+			return slices.ContainsFunc(a.resolved, func(r model.Problem) bool { return model.SameProblem(p, r) })
+		})
+		for _, p := range a.appeared {
+			if !slices.ContainsFunc(ps, func(q model.Problem) bool { return model.SameProblem(p, q) }) {
+				ps = append(ps, p)
+			}
 		}
 	}
 	model.SortProblems(ps)
-	return m.replace(ps)
+	return ps
 }
 
 // Lapse judges the report's expiring locks at now (epoch seconds): one

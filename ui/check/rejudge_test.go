@@ -81,8 +81,19 @@ func TestAmendAndLapse(t *testing.T) {
 	if got := m.Bar().Counts; cmd == nil || got[model.ExpiredLock] != 1 || got[model.ExpiringLock] != 0 {
 		t.Fatalf("after the lapse: %v", m.Report().Problems)
 	}
-	m.bar.Running = true
+	// While a check runs, what the follow judged waits for its report,
+	// in order: a problem that appeared and was resolved since is not
+	// there.
+	m.bar.Running, m.run = true, 2
 	if _, cmd := m.Amend(nil, []model.Problem{missing}); cmd != nil {
 		t.Error("amended while a check runs")
+	}
+	m, _ = m.Amend(nil, []model.Problem{missing})
+	m, _ = m.Amend([]model.Problem{orphan}, nil)
+	m, _ = m.Amend(nil, []model.Problem{orphan})
+	m, _ = m.Amend([]model.Problem{orphan}, nil)
+	m, _ = m.Update(DoneMsg{run: 2, report: model.Report{Problems: []model.Problem{missing}}})
+	if got := m.Bar().Counts; got[model.MissingLock] != 0 || got[model.OrphanLock] != 1 || len(m.Report().Problems) != 1 {
+		t.Errorf("the check's report, amended: %v", m.Report().Problems)
 	}
 }
