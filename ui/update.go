@@ -37,8 +37,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Help lists the keys the view under it has now, which a message
 	// other than a key, a resize or a tick (a report arriving, a page
 	// loaded) may turn on or off: it is laid out again then.
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.WindowSizeMsg, spinner.TickMsg:
+	inner := msg
+	if e, ok := msg.(events.Msg); ok {
+		inner = e.Msg
+	}
+	switch inner.(type) {
+	case tea.KeyPressMsg, tea.WindowSizeMsg, spinner.TickMsg, live.TickMsg:
 	default:
 		if nm, ok := next.(Model); ok && nm.help.open {
 			nm.layHelp()
