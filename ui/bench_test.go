@@ -112,7 +112,7 @@ func BenchmarkViewHelp(b *testing.B) {
 func followed(m Model) Model {
 	at := time.Unix(1_700_000_000, 0)
 	idle := func(ctx context.Context, _ live.Handler) error { <-ctx.Done(); return ctx.Err() }
-	m.live = live.New(context.Background(), idle, m.setup.pump, m.setup.schema, nil, nil, clock.Fixed(at))
+	m.live = live.New(context.Background(), idle, m.setup.pump, m.setup.schema, nil, nil, clock.Fixed(at), 0)
 	m.live = m.live.Update(live.StartedMsg{})
 	m.items.SetNow(at.Unix())
 	m.items.MarkChanged(m.views.accounts.SampleIDs(m.views.accounts.Count()))

@@ -23,8 +23,13 @@ func (m Model) onLive(msg tea.Msg) (Model, tea.Cmd) {
 	case live.ChangedMsg:
 		return m.changed(msg)
 	case live.TickMsg:
-		m.live = m.live.Update(msg)
-		return m, m.lapse(model.Epoch(msg.Now))
+		var due bool
+		m.live, due = m.live.Update(msg).Poll()
+		cmd := m.lapse(model.Epoch(msg.Now))
+		if due {
+			cmd = tea.Batch(cmd, m.poll())
+		}
+		return m, cmd
 	default:
 		m.live = m.live.Update(msg)
 	}
@@ -50,7 +55,7 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.views.problems.SetCheck(m.check.Bar())
-	return m, tea.Batch(m.views.accounts.Reread(ids), m.views.locks.RefreshFor(named, locks), amend, m.rereadDetail(msg.Changes))
+	return m, tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(named, locks), amend, m.rereadDetail(msg.Changes))
 }
 
 // rereadDetail reads the detail's item again when changes touched it.
@@ -83,6 +88,14 @@ func lockKeys(refs []model.KeyRef) []string {
 func holderFinder(lookup search.Backend) backend.HolderFinder {
 	f, _ := lookup.(backend.HolderFinder)
 	return f
+}
+
+// poll reads the rows on screen again (Options.Follow), when the table
+// is not followed: the accounts about the selection and the locks they
+// own, which the views show as a write's.
+func (m *Model) poll() tea.Cmd {
+	ids := m.views.accounts.OnScreen(m.listHeight())
+	return tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(ids, nil))
 }
 
 // lapse judges the time words on screen at now (epoch seconds), reading

@@ -81,6 +81,15 @@ func liveDriver(t *testing.T, b *uitest.Backend, f feed, clk clock.Clock) *drive
 	return d
 }
 
+// advance moves the manual clock on by, once the UI's tick sleeps on it.
+func advance(t *testing.T, manual *clocktest.Manual, by time.Duration) {
+	t.Helper()
+	if err := manual.WaitForSleepers(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	manual.Advance(by)
+}
+
 // accountRow is the screen line of account id's row, "" when none shows
 // it.
 func accountRow(d *driver, id string) string {
@@ -191,13 +200,7 @@ func TestTimeWordsRunWithTheClock(t *testing.T) {
 	d.wantRow("└ UNIQ#EMAIL#bob@x", "owner ACCT#bob", "reserved 1 h more", "expiring")
 	reads := b.Control.Calls("ReadConsistent")
 
-	tick := func(by time.Duration) {
-		t.Helper()
-		if err := manual.WaitForSleepers(context.Background(), 1); err != nil {
-			t.Fatal(err)
-		}
-		manual.Advance(by)
-	}
+	tick := func(by time.Duration) { t.Helper(); advance(t, manual, by) }
 	tick(2 * time.Minute)
 	waitScreen(d, "the minutes counted down", "reserved 58 min more")
 	tick(59 * time.Minute) // past the hour: bob's reservation lapsed
@@ -238,10 +241,7 @@ func TestOthersChangesAreMarked(t *testing.T) {
 	if r := row("ACCT#d4"); strings.Contains(r, rowsChanged) {
 		t.Errorf("a row nobody changed is marked: %q", r)
 	}
-	if err := manual.WaitForSleepers(context.Background(), 1); err != nil {
-		t.Fatal(err)
-	}
-	manual.Advance(5 * time.Second)
+	advance(t, manual, 5*time.Second)
 	d.until("the mark gone", func(m *Model) bool { return !strings.Contains(row("ACCT#b2"), rowsChanged) })
 
 	d.selectRow("ACCT#b2")
@@ -300,4 +300,27 @@ func TestTheDetailAndTheStatusFollow(t *testing.T) {
 	d.ready()
 	<-notes
 	waitScreen(d, "the note", "stream of "+tablePlaceholder+": an iterator expired")
+}
+
+// TestPollingReadsTheRowsOnScreen (issue 28): without a stream, --follow
+// SECONDS reads the rows on screen again every SECONDS, as the clock
+// runs; the header says so, and how old the screen is.
+func TestPollingReadsTheRowsOnScreen(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b := fakePlanted()
+	d := newDriver(t, Options{Roles: roles(b), Clock: manual.Clock(), Follow: 5 * time.Second}, 120, 40)
+	d.ready()
+	if h := d.lines()[0]; !strings.Contains(h, "polling every 5 s, read just now") {
+		t.Errorf("the header does not say the rows are polled: %q", h)
+	}
+	b.Put(b.Schema().Table, acct("ACCT#b2", "bob@x.io", "bobby")) // someone else's write, and no stream
+	advance(t, manual, 2*time.Second)
+	d.until("the tick", func(m *Model) bool { return strings.Contains(d.lines()[0], "read 2 s ago") })
+	d.settle()
+	if strings.Contains(d.screen(), "username=bobby") {
+		t.Fatalf("the rows were read again before the poll:\n%s", d.screen())
+	}
+	advance(t, manual, 3*time.Second)
+	waitScreen(d, "the poll", "username=bobby")
 }

@@ -9,6 +9,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -116,6 +117,11 @@ type Options struct {
 	// its seconds. It must be set when a stream is followed; unset, the
 	// words stay as judged when their rows were read.
 	Clock clock.Clock
+	// Follow is how often the rows on screen are read again when the
+	// table has no stream to follow (--follow, the config file's follow:;
+	// 0: only when r is pressed). The reads are paced within --max-rcu,
+	// as every read of the store. It needs Clock.
+	Follow time.Duration
 }
 
 // Model is the root model. It routes: the list views (views), what is
@@ -221,7 +227,7 @@ func New(ctx context.Context, o Options) Model {
 		},
 		items: cache,
 		check: check.New(ctx, o.Check, pump, &sc, o.ApproxItems, o.SayField),
-		live:  live.New(ctx, o.Stream, pump, &sc, o.Pages, holderFinder(o.Lookup), o.Clock),
+		live:  live.New(ctx, o.Stream, pump, &sc, o.Pages, holderFinder(o.Lookup), o.Clock, o.Follow),
 		layers: layers{
 			detail:   detail.New(ctx, o.Pages, cache, keys.Detail),
 			search:   search.New(ctx, o.Lookup, &sc, cache, pump, keys.Search),

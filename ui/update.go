@@ -246,7 +246,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		// Every row that names what the write changed is read again.
 		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
-		cmd = tea.Batch(m.views.accounts.Refresh(msg.Accounts), m.views.locks.RefreshFor(named, msg.Locks), start)
+		cmd = tea.Batch(m.views.accounts.Reread(msg.Accounts, true), m.views.locks.RefreshFor(named, msg.Locks), start)
 	default:
 		m.layers.write, cmd = m.layers.write.Update(msg)
 	}

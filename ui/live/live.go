@@ -109,14 +109,20 @@ type Model struct {
 	// readAt is when the rows were last read (Read), now the last tick's
 	// time: the header says how old the screen is when it is not live.
 	readAt, now time.Time
+	// poll is how often the rows on screen are read again when the table
+	// is not followed (0: never), polled when they last were.
+	poll   time.Duration
+	polled time.Time
 }
 
 // New is a follow of stream (nil: none, and nothing is said of it) that
 // posts to pump and judges through src and finder (nil: ownerless
 // orphans are not confirmed), at the time clk tells, which also ticks
 // the time words (a zero clock: no tick; it must be set with a stream).
-func New(ctx context.Context, stream Stream, pump events.Pump, sc *model.Schema, src backend.Reader, finder backend.HolderFinder, clk clock.Clock) Model {
-	m := Model{ctx: ctx, stream: stream, pump: pump, schema: sc, src: src, finder: finder, clock: clk}
+// Without a stream, or once it ends, the rows on screen are read again
+// every poll (0: only when r is pressed; see Poll).
+func New(ctx context.Context, stream Stream, pump events.Pump, sc *model.Schema, src backend.Reader, finder backend.HolderFinder, clk clock.Clock, poll time.Duration) Model {
+	m := Model{ctx: ctx, stream: stream, pump: pump, schema: sc, src: src, finder: finder, clock: clk, poll: poll}
 	if stream != nil {
 		m.state, m.known = ready, make(chan []model.Problem, 1)
 	}
@@ -173,6 +179,7 @@ func (m *Model) tick() tea.Cmd {
 	}
 	m.ticking = true
 	m.now = m.clock.Now()
+	m.polled = m.now // the rows were just read
 	ctx, clk, pump := m.ctx, m.clock, m.pump
 	return func() tea.Msg {
 		go func() {
@@ -182,6 +189,17 @@ func (m *Model) tick() tea.Cmd {
 		}()
 		return TickMsg{Now: clk.Now()}
 	}
+}
+
+// Poll reports, on a tick, whether the rows on screen are to be read
+// again now: the table is not followed, and the last poll (or read) is
+// poll ago.
+func (m Model) Poll() (Model, bool) {
+	if m.poll <= 0 || m.now.IsZero() || (m.state != none && m.state != off) || m.now.Before(m.polled.Add(m.poll)) {
+		return m, false
+	}
+	m.polled, m.readAt = m.now, m.now
+	return m, true
 }
 
 // Read notes that the rows are read now, again or (again false) for the
@@ -244,6 +262,10 @@ func (m Model) Following() bool { return m.state == following }
 // follows, why not when it does not ("" when no stream was asked for).
 func (m Model) Header() string {
 	switch m.state {
+	case none:
+		if m.poll > 0 {
+			return "polling every " + pollWords(m.poll) + m.age()
+		}
 	case ready, starting:
 		return "live: starting"
 	case following:
@@ -255,12 +277,23 @@ func (m Model) Header() string {
 		}
 		var o *Off
 		if errors.As(m.err, &o) {
-			return not + o.Why + m.age() + " (r reads again; ? says how to enable one)"
+			return not + o.Why + m.polling() + m.age() + " (r reads again; ? says how to enable one)"
 		}
-		return not + "the stream could not be followed" + m.age() + " (r reads again)"
+		return not + "the stream could not be followed" + m.polling() + m.age() + " (r reads again)"
 	}
 	return ""
 }
+
+// polling says how often the rows on screen are read again, if they are.
+func (m Model) polling() string {
+	if m.poll <= 0 {
+		return ""
+	}
+	return ", polling every " + pollWords(m.poll)
+}
+
+// pollWords is a polling interval in words: "10 s", "2 min".
+func pollWords(d time.Duration) string { return model.Until(int64(d/time.Second), 0) }
 
 // age says how old the screen is: when its rows were read.
 func (m Model) age() string {
