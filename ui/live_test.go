@@ -323,4 +323,8 @@ func TestPollingReadsTheRowsOnScreen(t *testing.T) {
 	}
 	advance(t, manual, 3*time.Second)
 	waitScreen(d, "the poll", "username=bobby")
+	d.press("?")
+	if s := fields(d.screen()); !strings.Contains(s, "not live: The rows on screen are read again every 5 s (--follow)") {
+		t.Errorf("help does not say the rows are polled:\n%s", d.screen())
+	}
 }

@@ -310,7 +310,13 @@ func (m Model) age() string {
 // enables a stream, or nothing.
 func (m Model) Help() []string {
 	var o *Off
+	poll := ""
+	if m.poll > 0 {
+		poll = " The rows on screen are read again every " + pollWords(m.poll) + " (--follow): the accounts about the selection and the locks they own."
+	}
 	switch {
+	case m.state == none && poll != "":
+		return []string{"", "not live:" + poll}
 	case m.state == none:
 		return nil
 	case m.state != off:
@@ -318,9 +324,9 @@ func (m Model) Help() []string {
 			"and marked " + rows.ChangedGlyph + " for a moment, the problems it makes or resolves join or leave the Problems view, and an open write dialog " +
 			"about what changed says so before anything is sent."}
 	case errors.As(m.err, &o):
-		return []string{"", "not live: " + o.Why + ". Others' writes show when r reads again. Enable a stream (then open the table again) with:", "  " + o.Enable}
+		return []string{"", "not live: " + o.Why + ". Others' writes show when r reads again." + poll + " Enable a stream (then open the table again) with:", "  " + o.Enable}
 	case m.err != nil:
-		return []string{"", "not live: the stream could not be followed: " + model.OneLine(redact.String(m.err.Error()))}
+		return []string{"", "not live: the stream could not be followed: " + model.OneLine(redact.String(m.err.Error())) + "." + poll}
 	}
 	return nil
 }
