@@ -96,14 +96,21 @@ func (tm *term) text(s string) { tm.tmux("send-keys", "-t", tm.session, "-l", s)
 // waitFor polls the pane until ok holds, and returns that screen.
 func (tm *term) waitFor(what string, ok func(screen string) bool) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(tmuxWait)
+	return tm.waitWithin(what, tmuxWait, ok)
+}
+
+// waitWithin polls the pane until ok holds, for at most d, and returns
+// that screen.
+func (tm *term) waitWithin(what string, d time.Duration, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		s := tm.capture()
 		if ok(s) {
 			return s
 		}
 		if time.Now().After(deadline) {
-			tm.t.Fatalf("waited %v for %s; the pane:\n%s", tmuxWait, what, s)
+			tm.t.Fatalf("waited %v for %s; the pane:\n%s", d, what, s)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -40,6 +40,7 @@ type app struct {
 	lastSchema                   model.Schema // the schema parsed, for messages
 	segments, pageSize           int
 	maxRCU                       float64
+	follow                       int // seconds between polls of the rows on screen (--follow)
 	maxWCU                       float64
 	schemaFlags                  schemaFlags
 	presetNotes                  []string // what a preset read from the table
@@ -179,6 +180,7 @@ says where each value came from.`,
 	pf.BoolVar(&a.readOnly, "read-only", false, "forbid every write")
 	pf.StringVar(&a.auditLog, "audit-log", "", "append one JSON line per write sent (default: $XDG_STATE_HOME/locktable/audit.log)")
 	pf.StringVar(&a.logFile, "log-file", "", "append SDK and app logs to this file (default: discarded)")
+	root.Flags().IntVar(&a.follow, "follow", 0, "in the terminal UI, when the table has no stream to follow, read the rows on screen again every this many seconds, within --max-rcu; 0 for only when r is pressed")
 	root.Flags().StringVar(&a.accountsIndex, "accounts-index", "", "list accounts through this GSI: one keyed by the sort key attribute is queried for --account-sk; any other is read as a sparse index of accounts")
 	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")
@@ -216,6 +218,9 @@ func (a *app) schema() (model.Schema, error) {
 	}
 	if a.segments < 1 || a.segments > dynamo.MaxSegments {
 		return s, usageErr("--segments %d%s: DynamoDB takes 1 to %d", a.segments, a.from("segments"), dynamo.MaxSegments)
+	}
+	if a.follow < 0 {
+		return s, usageErr("--follow %d%s: want 0 (no polling) or a number of seconds", a.follow, a.from("follow"))
 	}
 	if a.maxRCU < 0 || math.IsNaN(a.maxRCU) || math.IsInf(a.maxRCU, 0) {
 		return s, usageErr("--max-rcu %v%s: want 0 (no budget) or a positive number of read capacity units per second", a.maxRCU, a.from("max-rcu"))

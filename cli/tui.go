@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -87,7 +88,9 @@ func (a *app) runTUI(ctx context.Context) error {
 			return replayMistake(ctx, store, kind)
 		}
 	}
-	m := ui.New(ctx, ui.Options{Roles: uiRoles(store), Schema: store.Schema, Endpoint: store.Endpoint,
+	roles := uiRoles(store)
+	roles.Stream = a.liveStream(store)
+	m := ui.New(ctx, ui.Options{Roles: roles, Clock: a.clock, Follow: time.Duration(a.follow) * time.Second, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
 		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
 	return a.runUI(ctx, m, <-colors)

@@ -4,6 +4,7 @@ import (
 	"github.com/locktable/locktable/ui/accounts"
 	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/detail"
+	"github.com/locktable/locktable/ui/live"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/search"
@@ -21,6 +22,9 @@ type Roles struct {
 	Lookup search.Backend // Find, and the account a result names
 	Writer write.Backend  // plans, the holder lookup, Prepare and Execute
 	Tables TableLister    // the endpoint's tables, for :table
+	// Stream follows the table's stream, so that others' writes show
+	// unasked (nil: none is followed, and nothing is said of one).
+	Stream live.Stream
 	// Writable says whether writes are allowed: the keys that write are
 	// offered only then.
 	Writable bool

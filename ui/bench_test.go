@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/live"
 )
 
 // synthetic is a read-only backend that lists its accounts in one page,
@@ -100,4 +103,34 @@ func BenchmarkViewHelp(b *testing.B) {
 		m = next.(Model)
 		_ = m.View()
 	}
+}
+
+// followed is m following a table's stream, as the UI is once the
+// stream's first read started, with rows near the selection marked as
+// changed by someone else: what a frame does more while the table is
+// live.
+func followed(m Model) Model {
+	at := time.Unix(1_700_000_000, 0)
+	idle := func(ctx context.Context, _ live.Handler) error { <-ctx.Done(); return ctx.Err() }
+	m.live = live.New(context.Background(), idle, m.setup.pump, m.setup.schema, nil, nil, clock.Fixed(at), 0)
+	m.live = m.live.Update(live.StartedMsg{})
+	m.items.SetNow(at.Unix())
+	m.items.MarkChanged(m.views.accounts.SampleIDs(m.views.accounts.Count()))
+	return m
+}
+
+// BenchmarkViewLive is BenchmarkView's 100k accounts while the table's
+// stream is followed and every row is marked changed: the frame costs
+// the same.
+func BenchmarkViewLive(b *testing.B) {
+	m := followed(loadedModel(b, 100_000))
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkKeypressLive is BenchmarkKeypress while the table's stream is
+// followed.
+func BenchmarkKeypressLive(b *testing.B) {
+	moveDownUp(b, followed(loadedModel(b, 100_000)))
 }

@@ -137,6 +137,9 @@ func (m Model) withNotes(pages []string) []string {
 		mouse = "mouse: on (the config file's mouse: true): a click selects a row, the wheel scrolls; shift+drag selects text in most terminals"
 	}
 	notes := append([]string{""}, wrap(mouse)...)
+	for _, l := range m.live.Help() {
+		notes = append(notes, wrap(l)...)
+	}
 	if len(m.setup.opts.Missing) > 0 {
 		notes = append(notes, "", "this backend lacks (the start-up probe found):")
 	}

@@ -3,11 +3,14 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/check"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/live"
 )
 
 // TestHelpIsLaidOutWhenItOpens: the help pages are laid out when help
@@ -34,8 +37,11 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 		seen[d.m.helpScreen()] = true
 		d.press("pgdown")
 	}
+	// The clock's seconds (which redraw the time words) lay nothing out.
+	d.send(events.Msg{Msg: live.TickMsg{Now: time.Unix(1_700_000_000, 0)}})
+	d.send(live.TickMsg{Now: time.Unix(1_700_000_001, 0)})
 	if d.helpLayouts != 1 {
-		t.Errorf("frames and pgdn laid help out again: %d layouts", d.helpLayouts)
+		t.Errorf("frames, pgdn and ticks laid help out again: %d layouts", d.helpLayouts)
 	}
 	if len(seen) != pages || !strings.Contains(d.screen(), "this backend lacks") {
 		t.Errorf("paging showed %d of %d pages, the last:\n%s", len(seen), pages, d.screen())

@@ -9,6 +9,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -16,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
@@ -26,6 +28,7 @@ import (
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/live"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/others"
@@ -109,6 +112,16 @@ type Options struct {
 	// Shown is called once the first rows are on screen (Opened.Shown):
 	// the probes wait for it.
 	Shown func()
+	// Clock tells the time: TTLs are judged at it as the table changes
+	// (Roles.Stream), and the time words on screen are redrawn each of
+	// its seconds. It must be set when a stream is followed; unset, the
+	// words stay as judged when their rows were read.
+	Clock clock.Clock
+	// Follow is how often the rows on screen are read again when the
+	// table has no stream to follow (--follow, the config file's follow:;
+	// 0: only when r is pressed). The reads are paced within --max-rcu,
+	// as every read of the store. It needs Clock.
+	Follow time.Duration
 }
 
 // Model is the root model. It routes: the list views (views), what is
@@ -119,6 +132,7 @@ type Model struct {
 	views         views
 	items         *items.Cache // what every view shows of the table, by key
 	check         check.Model
+	live          live.Model // the table's stream followed: others' writes show unasked
 	layers        layers
 	help          helpScreen
 	spinner       spinner.Model
@@ -213,6 +227,7 @@ func New(ctx context.Context, o Options) Model {
 		},
 		items: cache,
 		check: check.New(ctx, o.Check, pump, &sc, o.ApproxItems, o.SayField),
+		live:  live.New(ctx, o.Stream, pump, &sc, o.Pages, holderFinder(o.Lookup), o.Clock, o.Follow),
 		layers: layers{
 			detail:   detail.New(ctx, o.Pages, cache, keys.Detail),
 			search:   search.New(ctx, o.Lookup, &sc, cache, pump, keys.Search),
@@ -338,6 +353,7 @@ func (m Model) content() string {
 	h := statusbar.Header{
 		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly, Missing: m.setup.opts.Missing,
 		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.views.shown), Check: m.check.Bar(),
+		Live: m.live.Header(),
 	}
 	body := m.on(m.top(layerWrite)).view()
 	var err error

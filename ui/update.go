@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/detail"
 	"github.com/locktable/locktable/ui/dialog"
 	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/live"
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/others"
@@ -36,8 +37,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Help lists the keys the view under it has now, which a message
 	// other than a key, a resize or a tick (a report arriving, a page
 	// loaded) may turn on or off: it is laid out again then.
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.WindowSizeMsg, spinner.TickMsg:
+	inner := msg
+	if e, ok := msg.(events.Msg); ok {
+		inner = e.Msg
+	}
+	switch inner.(type) {
+	case tea.KeyPressMsg, tea.WindowSizeMsg, spinner.TickMsg, live.TickMsg:
 	default:
 		if nm, ok := next.(Model); ok && nm.help.open {
 			nm.layHelp()
@@ -93,14 +98,23 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg, write.OutcomeMsg, write.UndoMsg, writelog.OpenMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		return m.onWrite(msg)
-	case batch.PlannedMsg, batch.SentMsg, batch.UndoMsg:
-		cmd = step(&m.layers.batch, msg)
-	case batch.SettledMsg:
-		// What was sent is unmarked; what was not stays marked.
-		m.views.problems, _ = m.views.problems.Update(msg)
-		m.views.locks, _ = m.views.locks.Update(msg)
+	case live.StartedMsg, live.NoteMsg, live.ChangedMsg, live.EndedMsg, live.TickMsg:
+		return m.onLive(msg)
+	case batch.PlannedMsg, batch.SentMsg, batch.UndoMsg, batch.SettledMsg:
+		return m.onBatch(msg)
 	}
 	return m, cmd
+}
+
+// onBatch handles a batch of fixes' messages.
+func (m Model) onBatch(msg tea.Msg) (Model, tea.Cmd) {
+	if settled, ok := msg.(batch.SettledMsg); ok {
+		// What was sent is unmarked; what was not stays marked.
+		m.views.problems, _ = m.views.problems.Update(settled)
+		m.views.locks, _ = m.views.locks.Update(settled)
+		return m, nil
+	}
+	return m, step(&m.layers.batch, msg)
 }
 
 // onList handles the list views' answers: a page, a refresh, a pin, a
@@ -120,8 +134,14 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		if !m.check.Started() && !m.setup.opts.NoCheck && m.views.accounts.Err() == nil {
 			cmd = tea.Batch(cmd, tea.Sequence(onScreen(), m.startCheck(false)))
 		}
+		var follow tea.Cmd
+		m.live.Read(false)
+		m.live, follow = m.live.Start() // once: later pages start nothing
+		cmd = tea.Batch(cmd, follow)
 	case accounts.RefreshedMsg:
-		m.status = ""
+		if !msg.Live {
+			m.status = "" // "written; reloading the rows involved"
+		}
 		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		m.items.TakeDrift() // a write's, which runs the check again itself or judges again what it fixed
 	case accounts.PinMsg:
@@ -162,6 +182,7 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 		// Set once, on the cache every view judges by; the accounts put
 		// its orphans on top, the problems view lists it.
 		m.items.SetReport(msg.Report, msg.Duplicates)
+		m.live.Know(msg.Report.Problems) // the stream's changes are judged against it
 		m.views.accounts.Judged()
 		m.views.problems.SetReport(msg.Report, msg.Hint)
 	}
@@ -212,6 +233,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		m.openLog()
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
+		m.items.Wrote(append(slices.Clone(msg.Accounts), lockKeys(msg.Locks)...)) // the stream's news of it is not someone else's
 		var start tea.Cmd
 		if msg.Committed {
 			// A fix judges again only what it touched; any other write
@@ -224,7 +246,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		// Every row that names what the write changed is read again.
 		named := append(slices.Clone(msg.Accounts), m.items.Related(msg.Accounts)...)
-		cmd = tea.Batch(m.views.accounts.Refresh(msg.Accounts), m.views.locks.RefreshFor(named, msg.Locks), start)
+		cmd = tea.Batch(m.views.accounts.Reread(msg.Accounts, true), m.views.locks.RefreshFor(named, msg.Locks), start)
 	default:
 		m.layers.write, cmd = m.layers.write.Update(msg)
 	}
@@ -560,6 +582,7 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.layers.search.ClearErr()
 	m.layers.detail.ClearErr()
+	m.live.Read(true)
 	t := m.views.tab()
 	if cmd, ok := t.reload(); ok {
 		m.views.put(t)

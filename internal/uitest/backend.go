@@ -69,6 +69,12 @@ func (b *Backend) Put(table string, items ...model.Item) {
 	}
 }
 
+// Delete removes the item of table at key, with no guard.
+func (b *Backend) Delete(table string, key map[string]string) {
+	defer b.lock()()
+	delete(b.tables[table], b.keyText(table, func(n string) string { return key[n] }))
+}
+
 // Item returns the item of table at key, as stored now.
 func (b *Backend) Item(table string, key map[string]string) (model.Item, bool) {
 	defer b.lock()()

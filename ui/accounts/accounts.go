@@ -40,9 +40,11 @@ type PageMsg = pager.PageMsg[model.AccountView]
 type RefreshedMsg struct {
 	req     pager.Request
 	written []string // the accounts written (the others were read as related)
-	views   []model.AccountView
-	gone    []string
-	err     error
+	// Live says someone else wrote them (Reread): nothing is pinned.
+	Live  bool
+	views []model.AccountView
+	gone  []string
+	err   error
 }
 
 // PinMsg pins a group on top of the view.
@@ -220,7 +222,7 @@ func (m *Model) Reload() tea.Cmd {
 	reload := m.pager.Reload()
 	var pinned tea.Cmd
 	if ids := m.src.pinnedIDs(); len(ids) > 0 {
-		pinned = m.Refresh(ids)
+		pinned = m.Reread(ids, true)
 	}
 	return tea.Batch(reload, pinned)
 }
@@ -249,10 +251,44 @@ func (m *Model) Retry() tea.Cmd {
 	return m.pager.Retry()
 }
 
-// Refresh reads accounts ids again, consistently, after a write, and with
-// them every account shown whose rows name what they hold (a value, or
-// one of them as a lock's owner): the write changed what those rows say.
-func (m Model) Refresh(ids []string) tea.Cmd {
+// Reread reads again, consistently, the accounts of ids, and with them
+// every account shown whose rows name what they hold (a value, or one of
+// them as a lock's owner): a write changed what those rows say. written
+// says this session wrote them: those no list shows are pinned as
+// written. Otherwise someone else did (the table's stream told of them),
+// or they are polled: only those the cache holds are read, and nothing
+// is pinned.
+func (m Model) Reread(ids []string, written bool) tea.Cmd {
+	if written {
+		return m.refresh(ids, false)
+	}
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
+	if len(ids) == 0 {
+		return nil
+	}
+	return m.refresh(ids, true)
+}
+
+// OnScreen lists the accounts about the selection, as many either side
+// as rows fit the list (n), and those pinned on top: what is on screen,
+// for polling.
+func (m *Model) OnScreen(n int) []string {
+	var ids []string
+	if m.src.pin != nil {
+		for _, a := range m.src.pin.Accounts {
+			ids = append(ids, a.ID)
+		}
+	}
+	at := 0
+	if a, ok := m.SelectedAccount(); ok {
+		at = m.src.index[a.ID]
+	}
+	return append(ids, m.src.main[max(at-n, 0):min(at+n, len(m.src.main))]...)
+}
+
+// refresh reads ids again, and the accounts shown that name what they
+// hold; live says someone else wrote them.
+func (m Model) refresh(ids []string, live bool) tea.Cmd {
 	ctx, b, req := m.ctx, m.backend, m.pager.Paging().Request()
 	read := slices.Clone(ids)
 	for _, id := range m.src.items.Related(ids) {
@@ -261,7 +297,7 @@ func (m Model) Refresh(ids []string) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		msg := RefreshedMsg{req: req, written: ids}
+		msg := RefreshedMsg{req: req, written: ids, Live: live}
 		for _, id := range read {
 			a, found, err := b.Account(ctx, id)
 			if err != nil {
@@ -462,6 +498,17 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	}
 	if msg.err != nil {
 		m.err = msg.err
+		return m, nil
+	}
+	if msg.Live {
+		// Someone else's write: the rows held show it, nothing moves.
+		for _, a := range msg.views {
+			m.src.items.Put(a)
+		}
+		if len(msg.gone) > 0 {
+			m.pager.SetRows(m.src.remove(msg.gone))
+		}
+		m.setHead()
 		return m, nil
 	}
 	// The accounts written that no list shows are pinned as written: an

@@ -142,7 +142,10 @@ func (d *source) orphan(r rows.Row) *model.Problem {
 func (d *source) Cells(r rows.Row) rows.Cells {
 	switch r.Kind {
 	case rows.Account:
-		return d.r.AccountCells(d.account(r))
+		a := d.account(r)
+		c := d.r.AccountCells(a)
+		c.Changed = d.items.Changed(a.ID)
+		return c
 	case rows.Lock:
 		return d.r.LockCells(d.account(r), int(r.Lock))
 	}

@@ -60,6 +60,9 @@ type Model struct {
 	run     runID
 	cancel  context.CancelFunc
 	bar     statusbar.Check
+	// later are what a follow of the table judged while the check ran
+	// (Amend), in order: taken into its report when it is done.
+	later []amended
 }
 
 // New returns a check of the tables of schema that has not run. approx is
@@ -83,6 +86,7 @@ func (m Model) Start(fresh bool) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
 	m.run++
+	m.later = nil // the new check reads what they changed
 	m.bar.Running, m.bar.Err = true, nil
 	m.bar.Progress, m.bar.Elapsed = model.CheckProgress{Approx: m.approx}, 0
 	if fresh {
@@ -122,6 +126,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		report := msg.report
+		report.Problems = amend(report.Problems, m.later) // what changed while it ran, it may have read before
+		m.later = nil
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema, m.say), report.Counts()
 		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})

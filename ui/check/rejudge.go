@@ -73,10 +73,82 @@ func (m Model) rejudged(msg RejudgedMsg) (Model, tea.Cmd) {
 		m.bar.Err = msg.err
 		return m, nil
 	}
-	report := *m.bar.Report
-	report.Problems = slices.DeleteFunc(slices.Clone(report.Problems), func(p model.Problem) bool {
+	return m.replace(slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
 		return slices.ContainsFunc(msg.gone, func(g model.Problem) bool { return same(p, g) })
-	})
+	}))
+}
+
+// amended is what a follow judged of the table once: the problems that
+// appeared, and those resolved.
+type amended struct{ appeared, resolved []model.Problem }
+
+// Amend takes into the report what a follow of the table judged since
+// (live): the problems that appeared are added, those resolved leave,
+// and the report goes to the views as a check's. While a check runs it
+// is kept for the check's report, which may have read the keys before;
+// before any check it is dropped (the first one reads them).
+func (m Model) Amend(appeared, resolved []model.Problem) (Model, tea.Cmd) {
+	a := amended{appeared: appeared, resolved: resolved}
+	switch {
+	case len(appeared)+len(resolved) == 0:
+		return m, nil
+	case m.bar.Running:
+		m.later = append(slices.Clip(m.later), a)
+		return m, nil
+	case m.bar.Report == nil:
+		return m, nil
+	}
+	return m.replace(amend(slices.Clone(m.bar.Report.Problems), []amended{a}))
+}
+
+// amend applies what a follow judged, in order, to problems ps.
+func amend(ps []model.Problem, as []amended) []model.Problem {
+	if len(as) == 0 {
+		return ps
+	}
+	for _, a := range as {
+		ps = slices.DeleteFunc(ps, func(p model.Problem) bool {
+			return slices.ContainsFunc(a.resolved, func(r model.Problem) bool { return model.SameProblem(p, r) })
+		})
+		for _, p := range a.appeared {
+			if !slices.ContainsFunc(ps, func(q model.Problem) bool { return model.SameProblem(p, q) }) {
+				ps = append(ps, p)
+			}
+		}
+	}
+	model.SortProblems(ps)
+	return ps
+}
+
+// Lapse judges the report's expiring locks at now (epoch seconds): one
+// whose TTL has passed is an expired lock now, as the check would find
+// it (model.Confirm takes the two for the same lock's problem). The
+// report goes to the views only when one lapsed; nothing is read.
+func (m Model) Lapse(now int64) (Model, tea.Cmd) {
+	if m.bar.Report == nil || m.bar.Running || m.bar.Counts[model.ExpiringLock] == 0 {
+		return m, nil
+	}
+	var ps []model.Problem
+	for i, p := range m.bar.Report.Problems {
+		if p.Kind == model.ExpiringLock && p.ExpiresAt != 0 && model.KeptLease(p.ExpiresAt).Verdict(now) == model.TTLExpired {
+			if ps == nil {
+				ps = slices.Clone(m.bar.Report.Problems)
+			}
+			ps[i].Kind = model.ExpiredLock
+		}
+	}
+	if ps == nil {
+		return m, nil
+	}
+	model.SortProblems(ps)
+	return m.replace(ps)
+}
+
+// replace makes ps the report's problems, the rest of it standing, and
+// hands it to the views.
+func (m Model) replace(ps []model.Problem) (Model, tea.Cmd) {
+	report := *m.bar.Report
+	report.Problems = ps
 	m.bar.Report, m.bar.Counts = &report, report.Counts()
 	return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
 }

@@ -50,3 +50,50 @@ func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
 		t.Error("a rejudge answered after a newer check changed its report")
 	}
 }
+
+// TestAmendAndLapse: what a follow of the stream judged goes into the
+// report (a problem that appeared is added once, one resolved leaves),
+// and an expiring lock whose TTL passes becomes an expired one, as the
+// check would find it; neither stands in for a check that runs.
+func TestAmendAndLapse(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	orphan := model.Problem{Kind: model.OrphanLock, Constraint: "email", Value: "a@x", Owner: "ACCT#a"}
+	expiring := model.Problem{Kind: model.ExpiringLock, Constraint: "email", Value: "b@x", Accounts: []string{"ACCT#b"}, ExpiresAt: 1000}
+	missing := model.Problem{Kind: model.MissingLock, Constraint: "email", Value: "c@x", Accounts: []string{"ACCT#c"}}
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
+	if next, cmd := m.Amend([]model.Problem{missing}, nil); cmd != nil || next.Report() != nil {
+		t.Fatal("amended with no report")
+	}
+	m.run = 1
+	m, _ = m.Update(DoneMsg{run: 1, report: model.Report{Now: 900, Problems: []model.Problem{orphan, expiring}}})
+
+	m, cmd := m.Amend([]model.Problem{missing, missing}, []model.Problem{orphan})
+	if cmd == nil {
+		t.Fatal("the views are not handed the amended report")
+	}
+	if got := m.Bar().Counts; got[model.MissingLock] != 1 || got[model.OrphanLock] != 0 || got[model.ExpiringLock] != 1 {
+		t.Fatalf("after the amend: %v", m.Report().Problems)
+	}
+	if _, cmd := m.Lapse(999); cmd != nil {
+		t.Error("a lock lapsed before its TTL")
+	}
+	m, cmd = m.Lapse(1001)
+	if got := m.Bar().Counts; cmd == nil || got[model.ExpiredLock] != 1 || got[model.ExpiringLock] != 0 {
+		t.Fatalf("after the lapse: %v", m.Report().Problems)
+	}
+	// While a check runs, what the follow judged waits for its report,
+	// in order: a problem that appeared and was resolved since is not
+	// there.
+	m.bar.Running, m.run = true, 2
+	if _, cmd := m.Amend(nil, []model.Problem{missing}); cmd != nil {
+		t.Error("amended while a check runs")
+	}
+	m, _ = m.Amend(nil, []model.Problem{missing})
+	m, _ = m.Amend([]model.Problem{orphan}, nil)
+	m, _ = m.Amend(nil, []model.Problem{orphan})
+	m, _ = m.Amend([]model.Problem{orphan}, nil)
+	m, _ = m.Update(DoneMsg{run: 2, report: model.Report{Problems: []model.Problem{missing}}})
+	if got := m.Bar().Counts; got[model.MissingLock] != 0 || got[model.OrphanLock] != 1 || len(m.Report().Problems) != 1 {
+		t.Errorf("the check's report, amended: %v", m.Report().Problems)
+	}
+}

@@ -94,6 +94,9 @@ type Model struct {
 	err     string // as it may be shown
 	note    string
 	info    string // what the last copy or save did
+	// changed says that someone else wrote what the dialog is about
+	// since it was read (SetChanged), until it closes.
+	changed string
 	spin    spinner.Model
 	waiting string // what the root is doing, while StageWaiting
 	// sending says the wait is for a send's outcome; early are the keys
@@ -311,6 +314,10 @@ func (m *Model) SetFailure(r model.Result, text string) {
 	m.SetResult(r)
 	m.err = text
 }
+
+// SetChanged says, until the dialog closes, that someone else wrote what
+// it is about since it was read.
+func (m *Model) SetChanged(text string) { m.changed = text }
 
 // SetInfo says what a copy or a save did.
 func (m *Model) SetInfo(text string) { m.info = text }
@@ -676,6 +683,9 @@ func (m Model) notes() string {
 	var b strings.Builder
 	if m.err != "" {
 		b.WriteString(m.st.Error.Render(m.wrap("error: "+model.Printable(m.err), 0)) + "\n")
+	}
+	if m.changed != "" {
+		b.WriteString(m.st.Error.Render(m.wrap(model.Printable(m.changed), 0)) + "\n")
 	}
 	if m.info != "" {
 		for _, l := range strings.Split(m.info, "\n") {

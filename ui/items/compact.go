@@ -120,6 +120,17 @@ func (c *compactAccount) equal(o *compactAccount) bool {
 	return c.id == o.id && slices.Equal(c.attrs, o.attrs) && slices.Equal(c.locks, o.locks)
 }
 
+// lapsed reports whether lock ci was found with a TTL that has passed
+// at now.
+func (c *compactAccount) lapsed(ci int, now int64) bool {
+	if c.full != nil {
+		l := c.full.Locks[ci]
+		return l.Item != nil && lapsed(l.ExpiresAt, now)
+	}
+	l := c.locks[ci]
+	return l.found && lapsed(l.expiresAt, now)
+}
+
 // eachLock calls f with each value c's locks are for, and their owners.
 func (c *compactAccount) eachLock(f func(ci int, value, owner string)) {
 	if c.full != nil {

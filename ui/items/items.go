@@ -7,6 +7,7 @@
 package items
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -34,6 +35,17 @@ type Cache struct {
 	// drift says an account was read showing something else than what
 	// was held for it: the table changed since.
 	drift bool
+	// now is the present, in epoch seconds, as the clock last ticked
+	// (SetNow; 0: it does not tick): the rows' time words count from it,
+	// and a lock whose TTL it passed is expired.
+	now int64
+	// changed are the rows someone else changed (the table's stream
+	// told), by account id or LockKey, with when their mark goes (epoch
+	// seconds).
+	changed map[string]int64
+	// own are the rows this session wrote, with when that stops counting:
+	// the stream tells of them too, and they are not someone else's.
+	own map[string]int64
 }
 
 type lockID struct {
@@ -79,13 +91,81 @@ func (c *Cache) Account(id string) (model.AccountView, bool) {
 		return model.AccountView{ID: id}, false
 	}
 	a := ca.view(c.schema)
+	if ca.full != nil && (c.dup != nil || c.now > a.Now) {
+		a.Locks = slices.Clone(a.Locks) // the held view stays as read
+	}
 	if c.dup != nil {
-		if ca.full != nil {
-			a.Locks = slices.Clone(a.Locks) // the held view stays as read
-		}
 		a.MarkDuplicates(c.dup)
 	}
+	if c.now > a.Now {
+		a.Now = c.now
+		for i, l := range a.Locks {
+			if l.Item != nil && lapsed(l.ExpiresAt, c.now) {
+				a.Locks[i].Status = model.LockExpired
+			}
+		}
+	}
 	return a, true
+}
+
+// SetNow makes now (epoch seconds) the present the rows are judged at:
+// their time words count from it, and a lock whose TTL it passed since
+// it was read is expired, as the check judges it (whoever holds the
+// value). Nothing is read again.
+func (c *Cache) SetNow(now int64) {
+	c.now = now
+	gone := func(_ string, until int64) bool { return until <= now }
+	maps.DeleteFunc(c.changed, gone)
+	maps.DeleteFunc(c.own, gone)
+}
+
+// ownFor is how long after this session wrote a row the stream's news of
+// it is taken for the session's own, in seconds.
+const ownFor = 15
+
+// Wrote notes that this session wrote the rows of keys (account ids,
+// lock items' LockKey): what the stream says of them next is not marked
+// as someone else's.
+func (c *Cache) Wrote(keys []string) {
+	if c.own == nil {
+		c.own = map[string]int64{}
+	}
+	for _, k := range keys {
+		c.own[k] = c.now + ownFor
+	}
+}
+
+// changedFor is how long a row someone else changed is marked, in
+// seconds.
+const changedFor = 3
+
+// MarkChanged marks the rows of keys (account ids, lock items' LockKey)
+// as changed by someone else, for a moment (changedFor, as the clock
+// ticks: SetNow), but those this session wrote (Wrote).
+func (c *Cache) MarkChanged(keys []string) {
+	if c.changed == nil {
+		c.changed = map[string]int64{}
+	}
+	for _, k := range keys {
+		if until, ok := c.own[k]; !ok || until <= c.now {
+			c.changed[k] = c.now + changedFor
+		}
+	}
+}
+
+// Changed reports whether someone else changed the row of key (an
+// account id, a lock item's LockKey) a moment ago.
+func (c *Cache) Changed(key string) bool {
+	if len(c.changed) == 0 {
+		return false
+	}
+	until, ok := c.changed[key]
+	return ok && until > c.now
+}
+
+// lapsed reports whether a TTL (0: none) has passed at now.
+func lapsed(expiresAt, now int64) bool {
+	return expiresAt != 0 && now != 0 && model.KeptLease(expiresAt).Verdict(now) == model.TTLExpired
 }
 
 // Status is the status of lock ci of account id, as Account shows it,
@@ -96,6 +176,9 @@ func (c *Cache) Status(id string, ci int) model.LockStatus {
 		return model.LockNone
 	}
 	st := ca.status(ci)
+	if c.now > ca.now && ca.lapsed(ci, c.now) {
+		return model.LockExpired
+	}
 	if st.Sound() && c.dup != nil && c.dup(ci, ca.value(ci)) {
 		return model.LockDuplicate
 	}
@@ -144,14 +227,15 @@ func (c *Cache) Reports(p model.Problem) bool {
 	})
 }
 
-// JudgedAt is the time, in epoch seconds, the finished check judged TTLs
-// at (its start), which the lock items' statuses and their "expired 3 h
-// ago" count from; 0 before a check, or when no table has a TTL.
+// JudgedAt is the time, in epoch seconds, the lock items' statuses and
+// their "expired 3 h ago" count from: the finished check's start, or the
+// present once the clock ticks past it (SetNow); 0 before a check, or
+// when no table has a TTL.
 func (c *Cache) JudgedAt() int64 {
-	if c.report == nil {
+	if c.report == nil || c.report.Now == 0 {
 		return 0
 	}
-	return c.report.Now
+	return max(c.report.Now, c.now)
 }
 
 // LockStatus is a lock item's status by the check, in words and as a
@@ -167,10 +251,10 @@ func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 	case c.report == nil:
 		return "checking", model.LockNone
 	}
-	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok {
+	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok && (s != model.LockExpiring || !lapsed(l.ExpiresAt, c.now)) {
 		return string(s), s
 	}
-	ttl := model.KeptLease(l.ExpiresAt).Verdict(c.report.Now)
+	ttl := model.KeptLease(l.ExpiresAt).Verdict(c.JudgedAt())
 	switch {
 	case ttl == model.TTLExpired:
 		// Read after the check (which lists every expired lock), by the

@@ -515,6 +515,7 @@ func (l *look) Cells(name string) rows.Cells {
 	words, st := l.items.LockStatus(&lock)
 	c := l.r.LockItemCells(&lock, words, st, l.items.JudgedAt())
 	c.Marked = len(l.marked) > 0 && l.marked[name]
+	c.Changed = l.items.Changed(name)
 	return c
 }
 

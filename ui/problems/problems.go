@@ -193,6 +193,10 @@ func (m *Model) layout() {
 // time the check starts, progresses or ends; never from View.
 func (m *Model) SetCheck(c statusbar.Check) { m.check = c }
 
+// SetNow makes now (epoch seconds) the present the problems' time words
+// count from, once it is past the check's start.
+func (m *Model) SetNow(now int64) { m.src.now = now }
+
 // ShowKind selects the first problem of kind k, if there is one.
 func (m *Model) ShowKind(k model.ProblemKind) {
 	for i := range m.src.lines {
@@ -350,6 +354,7 @@ type source struct {
 	// marked are the marked problems by batch.Key: they outlive the
 	// filter and a new report that still finds them.
 	marked map[string]bool
+	now    int64 // the present, as the clock last ticked (0: it does not)
 }
 
 // line is a group title (problem < 0) or a problem.
@@ -397,7 +402,11 @@ func (d *source) Heading(i int) bool { return d.lines[i].problem < 0 }
 func (d *source) cells(i int) (rows.Cells, bool) {
 	if l := d.lines[i]; l.problem >= 0 {
 		p := &d.problems[l.problem]
-		c := d.r.ProblemCells(p, d.report.Now)
+		now := d.report.Now
+		if now != 0 {
+			now = max(now, d.now)
+		}
+		c := d.r.ProblemCells(p, now)
 		c.Marked = len(d.marked) > 0 && d.marked[batch.Key(*p)]
 		return c, true
 	}

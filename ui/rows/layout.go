@@ -26,6 +26,9 @@ type Cells struct {
 	// Marked says the row is marked for a bulk action (space): a check
 	// beside the selection marker.
 	Marked bool
+	// Changed says someone else changed the row's item a moment ago (the
+	// table's stream told): a dot beside the selection marker.
+	Changed bool
 }
 
 // Part is a piece of a row's detail, with the separator before it.
@@ -156,6 +159,10 @@ func (r Renderer) Line(c Cells, l Layout, selected bool) string {
 		marker = "▸" + MarkGlyph
 	case c.Marked:
 		marker = " " + MarkGlyph
+	case selected && c.Changed:
+		marker = "▸" + ChangedGlyph
+	case c.Changed:
+		marker = " " + ChangedGlyph
 	case selected:
 		marker = "▸ "
 	}
@@ -170,6 +177,10 @@ func (r Renderer) Line(c Cells, l Layout, selected bool) string {
 // MarkGlyph is what a row marked for a bulk action shows beside the
 // selection marker.
 const MarkGlyph = "✓"
+
+// ChangedGlyph is what a row someone else changed a moment ago shows
+// beside the selection marker.
+const ChangedGlyph = "•"
 
 // line renders one row by itself, laid out for its own content.
 func (r Renderer) line(c Cells, width int, selected bool) string {

@@ -27,6 +27,9 @@ type Header struct {
 	Views   []string // tab titles, in key order
 	Active  int
 	Check   Check
+	// Live says whether others' writes show unasked (the table's stream
+	// is followed), or why not; "" says nothing.
+	Live string
 }
 
 // Check is the background check as the header shows it.
@@ -62,10 +65,17 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	short, _, _ := strings.Cut(where, " (")
 	short = strings.TrimPrefix(strings.TrimPrefix(short, "http://"), "https://")
 	var line1 string
-	for _, try := range [][2]string{{where, "backend: " + strings.Join(lacks, ", ")}, {where, counted}, {short, counted}, {short, fmt.Sprintf("lacks %d: ?", len(lacks))}} {
+	live := model.Printable(h.Live)
+	for i, try := range [][2]string{{where, "backend: " + strings.Join(lacks, ", ")}, {where, counted}, {short, counted}, {short, fmt.Sprintf("lacks %d: ?", len(lacks))}} {
 		parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + try[0]}
 		if h.ReadOnly {
 			parts = append(parts, st.Error.Render("READ-ONLY"))
+		}
+		if live != "" {
+			if i >= 1 { // narrower, what r and ? do goes
+				live, _, _ = strings.Cut(live, " (")
+			}
+			parts = append(parts, st.Dim.Render(live))
 		}
 		if len(lacks) > 0 {
 			// Not an alarm: what it lacks is worked around (writes a

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -706,6 +707,40 @@ func (m Model) Quit() (Model, tea.Cmd) {
 	m.farewell = fmt.Sprintf("UNKNOWN   %s %s (token %s): quit before its outcome was known; check the keys (locktable check) before trying again",
 		tx.Plan.Operation, model.Printable(strings.Join(tx.Plan.Keys, ", ")), tx.Token)
 	return m, tea.Quit
+}
+
+// Changed says, in the open dialog, that someone else wrote an item it
+// is about since it was read (refs, which the table's stream named),
+// before anything is sent: what it previews may no longer be what is
+// there (the send is guarded on what was read, and is cancelled if that
+// changed).
+func (m *Model) Changed(refs []model.KeyRef) {
+	if m.dialog == nil || m.sending != nil || m.board != nil || m.dialog.Stage == dialog.StageResult || m.dialog.Stage == dialog.StageSkipped {
+		return // nothing is about to be sent
+	}
+	var about []model.KeyRef
+	if m.id != "" {
+		about = append(about, model.KeyRef{Table: m.schema.Table, Key: m.schema.AccountKey(m.id)})
+	}
+	if m.fixing != nil {
+		about = append(about, model.Classifier{Schema: m.schema}.Involved(*m.fixing)...)
+	}
+	for _, r := range refs {
+		if slices.ContainsFunc(about, func(a model.KeyRef) bool { return a.ID() == r.ID() }) {
+			m.dialog.SetChanged("changed under this dialog: someone else wrote " + model.Printable(refKeyText(r)) +
+				" since it was read; sending is guarded and is cancelled if that matters (esc, then open it again, starts from what is there now)")
+			return
+		}
+	}
+}
+
+// refKeyText is a key as a person reads it: its values, in key order.
+func refKeyText(r model.KeyRef) string {
+	var vs []string
+	for _, k := range slices.Sorted(maps.Keys(r.Key)) {
+		vs = append(vs, r.Key[k])
+	}
+	return strings.Join(vs, " ")
 }
 
 // Status says what the flow is waiting for, "" when nothing.

@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"maps"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/live"
+	"github.com/locktable/locktable/ui/search"
+)
+
+// onLive handles what the follow of the table's stream reports: its
+// start and end (the header says them), what it survived (the status
+// line), and the changes others made.
+func (m Model) onLive(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case live.NoteMsg:
+		m.status = "stream of " + model.Printable(msg.Table) + ": " + model.Printable(msg.Note)
+	case live.ChangedMsg:
+		return m.changed(msg)
+	case live.TickMsg:
+		var due bool
+		m.live, due = m.live.Update(msg).Poll()
+		cmd := m.lapse(model.Epoch(msg.Now))
+		if due {
+			cmd = tea.Batch(cmd, m.poll())
+		}
+		return m, cmd
+	default:
+		m.live = m.live.Update(msg)
+	}
+	return m, nil
+}
+
+// changed shows changes someone else made: every row held that they
+// touch, or that names what they touched, is read again (consistently)
+// in every view, the detail too, and the problems they made appear or
+// resolved go into the check's report.
+func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
+	if msg.Err != nil {
+		m.status = "the table changed, but the changes could not be judged: " + errText(msg.Err)
+	}
+	ids, locks := live.Touched(m.setup.schema, m.items, msg.Changes)
+	named := append(slices.Clone(ids), m.items.Related(ids)...)
+	refs := make([]model.KeyRef, len(msg.Changes))
+	for i, c := range msg.Changes {
+		refs[i] = model.KeyRef{Table: c.Table, Key: m.setup.schema.KeyOf(c.Table, c.Keys)}
+	}
+	m.items.MarkChanged(append(slices.Clone(ids), lockKeys(locks)...))
+	m.layers.write.Changed(refs) // an open dialog says so before anything is sent
+	var amend tea.Cmd
+	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
+	m.views.problems.SetCheck(m.check.Bar())
+	return m, tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(named, locks), amend, m.rereadDetail(msg.Changes))
+}
+
+// rereadDetail reads the detail's item again when changes touched it.
+func (m *Model) rereadDetail(changes []model.Change) tea.Cmd {
+	ref := m.layers.shownRef
+	if ref == nil || !m.layers.detail.Shown() {
+		return nil
+	}
+	for _, c := range changes {
+		if c.Table == ref.Table && maps.Equal(m.setup.schema.KeyOf(c.Table, c.Keys), ref.Key) {
+			var cmd tea.Cmd
+			m.layers.detail, cmd = m.layers.detail.Reread()
+			return cmd
+		}
+	}
+	return nil
+}
+
+// lockKeys are the cache's names of the lock items at refs.
+func lockKeys(refs []model.KeyRef) []string {
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		keys[i] = items.LockKey(r.Table, r.Key)
+	}
+	return keys
+}
+
+// holderFinder is what looks for the holders of a value by value among
+// the UI's roles (nil: none does).
+func holderFinder(lookup search.Backend) backend.HolderFinder {
+	f, _ := lookup.(backend.HolderFinder)
+	return f
+}
+
+// poll reads the rows on screen again (Options.Follow), when the table
+// is not followed: the accounts about the selection and the locks they
+// own, which the views show as a write's.
+func (m *Model) poll() tea.Cmd {
+	ids := m.views.accounts.OnScreen(m.listHeight())
+	return tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(ids, nil))
+}
+
+// lapse judges the time words on screen at now (epoch seconds), reading
+// nothing: the rows' words count from it, a lock whose TTL it passed is
+// expired, and an expiring lock the report lists becomes an expired one.
+func (m *Model) lapse(now int64) tea.Cmd {
+	m.items.SetNow(now)
+	m.views.problems.SetNow(now)
+	var cmd tea.Cmd
+	m.check, cmd = m.check.Lapse(now)
+	return cmd
+}

@@ -1,0 +1,361 @@
+// Package live keeps the terminal UI's picture of the table live. It
+// follows the table's stream off the update loop, judges each batch of
+// changes as watch does (backend.Tracker: the keys involved re-read
+// consistently, so the records of one transaction raise nothing on their
+// own), and hands the root what changed and the problems that appeared
+// or were resolved; the views read those keys again. Without a stream it
+// says how to enable one.
+package live
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/redact"
+	"github.com/locktable/locktable/ui/events"
+	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// Handler is what a Stream tells the UI.
+type Handler struct {
+	// Started is called once the writes made from then on are followed.
+	Started func()
+	// Note is told what the follow survived that a person may want to
+	// know (an expired iterator, records trimmed), with the table.
+	Note func(table, note string)
+	// Deliver is handed each batch of changes, in the order they were
+	// made to each item.
+	Deliver func(ctx context.Context, changes []model.Change) error
+}
+
+// Stream follows the streams of the table's tables (the cli adapts
+// dynamo/stream's Follower): it tells h what it follows until ctx ends,
+// and returns why it could not follow or stopped, an *Off when there is
+// no stream or it was disabled.
+type Stream func(ctx context.Context, h Handler) error
+
+// Off says the table has no stream to follow, or that its stream was
+// disabled while it was followed.
+type Off struct {
+	Why    string // what is off, in a few words: "no stream", "stream disabled"
+	Enable string // the line (or lines) that enable a stream
+}
+
+func (o *Off) Error() string { return o.Why + "; enable one with: " + o.Enable }
+
+// StartedMsg says the stream is followed: a write made from now on shows.
+type StartedMsg struct{}
+
+// NoteMsg is what the follow survived, for the status line.
+type NoteMsg struct{ Table, Note string }
+
+// ChangedMsg is a batch of changes someone made to the table, and the
+// problems they made appear or resolved.
+type ChangedMsg struct {
+	Changes            []model.Change
+	Appeared, Resolved []model.Problem
+	// Err is why the changes could not be judged: their rows are read
+	// again all the same.
+	Err error
+}
+
+// EndedMsg ends the follow: why it could not go on.
+type EndedMsg struct{ Err error }
+
+// TickMsg is the clock's second: the time words on screen are redrawn.
+type TickMsg struct{ Now time.Time }
+
+// tickEvery is how often the time words are redrawn.
+const tickEvery = time.Second
+
+// state is where the follow stands.
+type state int
+
+const (
+	none      state = iota // no stream to follow was given: nothing is said
+	ready                  // not asked yet (Start)
+	starting               // asked, not yet following
+	following              // a write made now shows
+	off                    // no stream, it was disabled, or the follow failed
+)
+
+// Model follows the table's stream for the UI.
+type Model struct {
+	ctx    context.Context
+	stream Stream
+	pump   events.Pump
+	schema *model.Schema
+	src    backend.Reader
+	finder backend.HolderFinder
+	clock  clock.Clock
+	// known carries the last report's problems to the follower's tracker,
+	// which judges changes against them.
+	known chan []model.Problem
+	state state
+	err   error
+	// fell says the follow ended after it had started: the UI fell back
+	// to reading on r.
+	fell bool
+	// ticking says the clock's seconds are posted (Start).
+	ticking bool
+	// readAt is when the rows were last read (Read), now the last tick's
+	// time: the header says how old the screen is when it is not live.
+	readAt, now time.Time
+	// poll is how often the rows on screen are read again when the table
+	// is not followed (0: never), polled when they last were.
+	poll   time.Duration
+	polled time.Time
+}
+
+// New is a follow of stream (nil: none, and nothing is said of it) that
+// posts to pump and judges through src and finder (nil: ownerless
+// orphans are not confirmed), at the time clk tells, which also ticks
+// the time words (a zero clock: no tick; it must be set with a stream).
+// Without a stream, or once it ends, the rows on screen are read again
+// every poll (0: only when r is pressed; see Poll).
+func New(ctx context.Context, stream Stream, pump events.Pump, sc *model.Schema, src backend.Reader, finder backend.HolderFinder, clk clock.Clock, poll time.Duration) Model {
+	m := Model{ctx: ctx, stream: stream, pump: pump, schema: sc, src: src, finder: finder, clock: clk, poll: poll}
+	if stream != nil {
+		m.state, m.known = ready, make(chan []model.Problem, 1)
+	}
+	return m
+}
+
+// Start follows the stream in the background, once (nil without one, or
+// a second time), and ticks the clock's seconds (TickMsg). Each batch is
+// judged there, by a tracker that knows the last report's problems
+// (Know), and posted as a ChangedMsg.
+func (m Model) Start() (Model, tea.Cmd) {
+	tick := m.tick()
+	if m.state != ready {
+		return m, tick
+	}
+	m.state = starting
+	ctx, stream, pump, known, clk := m.ctx, m.stream, m.pump, m.known, m.clock
+	now := func() int64 { return model.Epoch(clk.Now()) }
+	tracker := func(ps []model.Problem) *backend.Tracker {
+		t := backend.NewTracker(m.schema, m.src, m.finder, now)
+		t.Know(ps)
+		return t
+	}
+	return m, tea.Batch(tick, func() tea.Msg {
+		go func() {
+			t := tracker(nil)
+			err := stream(ctx, Handler{
+				Started: func() { pump.Post(ctx, StartedMsg{}, true) },
+				Note:    func(table, note string) { pump.Post(ctx, NoteMsg{Table: table, Note: note}, true) },
+				Deliver: func(ctx context.Context, changes []model.Change) error {
+					select {
+					case ps := <-known:
+						t = tracker(ps)
+					default:
+					}
+					pump.Post(ctx, judge(ctx, t, changes), true)
+					return nil
+				},
+			})
+			if ctx.Err() == nil {
+				pump.Post(ctx, EndedMsg{Err: err}, true)
+			}
+		}()
+		return nil
+	})
+}
+
+// tick posts the clock's time now and every second from then on, once
+// (nil with no clock, or a second time): a tick that finds the UI busy
+// is dropped.
+func (m *Model) tick() tea.Cmd {
+	if m.ticking || !m.clock.Set() {
+		return nil
+	}
+	m.ticking = true
+	m.now = m.clock.Now()
+	m.polled = m.now // the rows were just read
+	ctx, clk, pump := m.ctx, m.clock, m.pump
+	return func() tea.Msg {
+		go func() {
+			for clk.Sleep(ctx, tickEvery) == nil {
+				pump.Post(ctx, TickMsg{Now: clk.Now()}, false)
+			}
+		}()
+		return TickMsg{Now: clk.Now()}
+	}
+}
+
+// Poll reports, on a tick, whether the rows on screen are to be read
+// again now: the table is not followed, and the last poll (or read) is
+// poll ago.
+func (m Model) Poll() (Model, bool) {
+	if m.poll <= 0 || m.now.IsZero() || (m.state != none && m.state != off) || m.now.Before(m.polled.Add(m.poll)) {
+		return m, false
+	}
+	m.polled, m.readAt = m.now, m.now
+	return m, true
+}
+
+// Read notes that the rows are read now, again or (again false) for the
+// first time: the header counts the screen's age from it.
+func (m *Model) Read(again bool) {
+	if m.clock.Set() && (again || m.readAt.IsZero()) {
+		m.readAt = m.clock.Now()
+	}
+}
+
+// judge judges changes with t.
+func judge(ctx context.Context, t *backend.Tracker, changes []model.Change) ChangedMsg {
+	msg := ChangedMsg{Changes: changes}
+	found, err := t.Judge(ctx, changes)
+	msg.Err = err
+	for _, e := range found {
+		if e.Kind == backend.Appeared {
+			msg.Appeared = append(msg.Appeared, e.Problem)
+		} else {
+			msg.Resolved = append(msg.Resolved, e.Problem)
+		}
+	}
+	return msg
+}
+
+// Know hands the follower the problems of a finished check's report,
+// which the changes are judged against from then on.
+func (m Model) Know(ps []model.Problem) {
+	if m.known == nil {
+		return
+	}
+	select {
+	case <-m.known: // an older report's: this one replaces it
+	default:
+	}
+	select {
+	case m.known <- slices.Clone(ps):
+	default:
+	}
+}
+
+// Update follows the follow's start and end.
+func (m Model) Update(msg tea.Msg) Model {
+	switch msg := msg.(type) {
+	case StartedMsg:
+		m.state = following
+	case EndedMsg:
+		m.fell = m.state == following
+		m.state, m.err = off, msg.Err
+	case TickMsg:
+		m.now = msg.Now
+	}
+	return m
+}
+
+// Following reports whether a write made now shows.
+func (m Model) Following() bool { return m.state == following }
+
+// Header is what the header says of the follow: "live" while it
+// follows, why not when it does not ("" when no stream was asked for).
+func (m Model) Header() string {
+	switch m.state {
+	case none:
+		if m.poll > 0 {
+			return "polling every " + pollWords(m.poll) + m.age()
+		}
+	case ready, starting:
+		return "live: starting"
+	case following:
+		return "live"
+	case off:
+		not := "not live: "
+		if m.fell {
+			not = "not live, fell back: "
+		}
+		var o *Off
+		if errors.As(m.err, &o) {
+			return not + o.Why + m.polling() + m.age() + " (r reads again; ? says how to enable one)"
+		}
+		return not + "the stream could not be followed" + m.polling() + m.age() + " (r reads again)"
+	}
+	return ""
+}
+
+// polling says how often the rows on screen are read again, if they are.
+func (m Model) polling() string {
+	if m.poll <= 0 {
+		return ""
+	}
+	return ", polling every " + pollWords(m.poll)
+}
+
+// pollWords is a polling interval in words: "10 s", "2 min".
+func pollWords(d time.Duration) string { return model.Until(int64(d/time.Second), 0) }
+
+// age says how old the screen is: when its rows were read.
+func (m Model) age() string {
+	if m.readAt.IsZero() || m.now.IsZero() {
+		return ""
+	}
+	if d := m.now.Sub(m.readAt); d >= time.Second {
+		return ", read " + model.Until(m.readAt.Unix(), m.now.Unix()) + " ago"
+	}
+	return ", read just now"
+}
+
+// Help is what help says of the follow: why it is off and the line that
+// enables a stream, or nothing.
+func (m Model) Help() []string {
+	var o *Off
+	poll := ""
+	if m.poll > 0 {
+		poll = " The rows on screen are read again every " + pollWords(m.poll) + " (--follow): the accounts about the selection and the locks they own."
+	}
+	switch {
+	case m.state == none && poll != "":
+		return []string{"", "not live:" + poll}
+	case m.state == none:
+		return nil
+	case m.state != off:
+		return []string{"", "live: the table's stream is followed. What anyone writes shows within seconds, unasked: the rows it touches are read again " +
+			"and marked " + rows.ChangedGlyph + " for a moment, the problems it makes or resolves join or leave the Problems view, and an open write dialog " +
+			"about what changed says so before anything is sent."}
+	case errors.As(m.err, &o):
+		return []string{"", "not live: " + o.Why + ". Others' writes show when r reads again." + poll + " Enable a stream (then open the table again) with:", "  " + o.Enable}
+	case m.err != nil:
+		return []string{"", "not live: the stream could not be followed: " + model.OneLine(redact.String(m.err.Error())) + "." + poll}
+	}
+	return nil
+}
+
+// Touched lists what changes touched that the cache holds, to be read
+// again: the accounts written, or that own a lock written; and the lock
+// items written.
+func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (accounts []string, locks []model.KeyRef) {
+	cl := model.Classifier{Schema: sc}
+	add := func(id string) {
+		if id != "" && !model.IsClaim(id) && cache.Has(id) && !slices.Contains(accounts, id) {
+			accounts = append(accounts, id)
+		}
+	}
+	for _, c := range changes {
+		switch e := cl.Classify(c.Table, c.Image()); e.Kind {
+		case model.EntryAccount:
+			add(e.ID)
+		case model.EntryLock:
+			for _, img := range []model.Item{c.Old, c.New} {
+				if img != nil {
+					add(sc.NamedOwner(img))
+				}
+			}
+			ref := model.KeyRef{Table: c.Table, Key: sc.KeyOf(c.Table, c.Keys)}
+			if cache.Lock(items.LockKey(ref.Table, ref.Key)).Table != "" {
+				locks = append(locks, ref)
+			}
+		}
+	}
+	return accounts, locks
+}

@@ -1,0 +1,330 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
+	"github.com/locktable/locktable/internal/uitest"
+	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/live"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// feed is a table's stream that a test feeds: it follows at once, then
+// delivers each batch sent on it, as the cli's follower of a DynamoDB
+// stream does (it only carries: the UI judges).
+type feed chan []model.Change
+
+func (f feed) follow(ctx context.Context, h live.Handler) error {
+	h.Started()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case cs, ok := <-f:
+			if !ok {
+				return &live.Off{Why: "stream disabled", Enable: "aws dynamodb update-table --table-name " + tablePlaceholder}
+			}
+			if err := h.Deliver(ctx, cs); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// rowsChanged marks a row someone else changed.
+const rowsChanged = rows.ChangedGlyph
+
+// put stores it in b as someone else's write would, and tells the stream.
+func (f feed) put(b *uitest.Backend, old, it model.Item) {
+	sc := b.Schema()
+	b.Put(sc.Table, it)
+	ev := model.ChangeModify
+	if old == nil {
+		ev = model.ChangeInsert
+	}
+	f <- []model.Change{{Event: ev, Table: sc.Table, Keys: keyOf(&sc, it), Old: old, New: it}}
+}
+
+// remove deletes old from b as someone else would, and tells the stream.
+func (f feed) remove(b *uitest.Backend, old model.Item) {
+	sc := b.Schema()
+	b.Delete(sc.Table, sc.KeyOf(sc.Table, old))
+	f <- []model.Change{{Event: model.ChangeRemove, Table: sc.Table, Keys: keyOf(&sc, old), Old: old}}
+}
+
+// keyOf is it's key attributes, as a stream record carries them.
+func keyOf(sc *model.Schema, it model.Item) model.Item {
+	key := model.Item{}
+	for _, n := range sc.KeyAttrs(sc.Table) {
+		key[n] = it[n]
+	}
+	return key
+}
+
+// liveDriver is the UI on b following f, once it follows, at the time
+// clk tells (the zero clock: a fixed one).
+func liveDriver(t *testing.T, b *uitest.Backend, f feed, clk clock.Clock) *driver {
+	t.Helper()
+	if !clk.Set() {
+		clk = clock.Fixed(time.Unix(1_700_000_000, 0))
+	}
+	o := Options{Roles: roles(b), Clock: clk}
+	o.Stream = f.follow
+	d := newDriver(t, o, 120, 40)
+	d.ready()
+	d.until("the stream followed", func(m *Model) bool { return m.live.Following() })
+	return d
+}
+
+// advance moves the manual clock on by, once the UI's tick sleeps on it.
+func advance(t *testing.T, manual *clocktest.Manual, by time.Duration) {
+	t.Helper()
+	if err := manual.WaitForSleepers(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	manual.Advance(by)
+}
+
+// accountRow is the screen line of account id's row, "" when none shows
+// it.
+func accountRow(d *driver, id string) string {
+	for _, l := range d.lines() {
+		if strings.HasPrefix(strings.TrimLeft(l, " ▸"+rowsChanged+rows.MarkGlyph), id+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// reports reports whether the check's report, as amended, lists a problem
+// of kind about value.
+func reports(m *Model, kind model.ProblemKind, value string) bool {
+	r := m.check.Report()
+	if r == nil {
+		return false
+	}
+	for _, p := range r.Problems {
+		if p.Kind == kind && p.Value == value {
+			return true
+		}
+	}
+	return false
+}
+
+// TestOthersWritesShowUnasked (issue 28, the table live): a rename and a
+// delete someone else makes, told by the table's stream, show in the
+// accounts, locks and problems views with no key pressed; the problems
+// they leave join the check's report, and one resolved leaves it.
+func TestOthersWritesShowUnasked(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	if !strings.Contains(d.lines()[0], "live") {
+		t.Errorf("the header does not say the table is followed:\n%s", d.screen())
+	}
+	if accountRow(d, "ACCT#a1") == "" {
+		t.Fatalf("ACCT#a1 is not on screen:\n%s", d.screen())
+	}
+	// Renamed by hand: the old email's lock stays, the new one has none.
+	f.put(b, acct("ACCT#a1", "ada@x.io", "ada"), acct("ACCT#a1", "ada2@x.io", "ada"))
+	waitScreen(d, "the rename on screen", "ada2@x.io")
+	d.until("the rename's problems in the report", func(m *Model) bool {
+		return reports(m, model.OrphanLock, "ada@x.io") && reports(m, model.MissingLock, "ada2@x.io")
+	})
+	// Deleted by hand: its lock is left behind.
+	f.remove(b, acct("ACCT#b2", "bob@x.io", "bob"))
+	d.until("the delete on screen", func(m *Model) bool { return accountRow(d, "ACCT#b2") == "" })
+	d.until("the delete's orphan in the report", func(m *Model) bool { return reports(m, model.OrphanLock, "bob@x.io") })
+	// The rename taken back resolves what it made.
+	f.put(b, acct("ACCT#a1", "ada2@x.io", "ada"), acct("ACCT#a1", "ada@x.io", "ada"))
+	d.until("the rename's problems resolved", func(m *Model) bool {
+		return !reports(m, model.OrphanLock, "ada@x.io") && !reports(m, model.MissingLock, "ada2@x.io")
+	})
+	d.settle()
+
+	d.press("3")
+	d.until("the problems view", func(m *Model) bool { return strings.Contains(d.screen(), "orphan_lock") })
+	if s := d.screen(); !strings.Contains(s, "UNIQ#EMAIL#bob@x.io") {
+		t.Errorf("the problems view does not list the deleted account's orphan:\n%s", s)
+	}
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
+	if i := d.rowIndex("UNIQ#EMAIL#bob@x.io"); i < 0 || !strings.HasSuffix(fields(d.lines()[i]), "orphan") {
+		t.Errorf("the deleted account's lock does not say orphan:\n%s", d.screen())
+	}
+}
+
+// TestNoStreamSaysHowToEnableOne: without a stream the header says the
+// screen is not live, and help gives the line that enables one; a stream
+// disabled while it is followed says so, and the UI goes on.
+func TestNoStreamSaysHowToEnableOne(t *testing.T) {
+	t.Parallel()
+	o := Options{Roles: roles(fakePlanted()), Clock: clock.Fixed(time.Unix(1_700_000_000, 0))}
+	o.Stream = func(context.Context, live.Handler) error {
+		return &live.Off{Why: "no stream", Enable: "aws dynamodb update-table --table-name t --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES"}
+	}
+	d := newDriver(t, o, 200, 50)
+	d.ready()
+	d.until("the follow refused", func(m *Model) bool { return strings.Contains(d.lines()[0], "not live: no stream") })
+	d.press("?")
+	if s := d.screen(); !strings.Contains(s, "--stream-specification StreamEnabled=true") {
+		t.Errorf("help does not say how to enable a stream:\n%s", s)
+	}
+
+	b, f := fakePlanted(), make(feed)
+	d = liveDriver(t, b, f, clock.Clock{})
+	close(f)
+	d.until("the stream disabled", func(m *Model) bool {
+		return strings.Contains(d.lines()[0], "not live, fell back: stream disabled, read just now")
+	})
+	d.press("2")
+	d.until("the locks, after", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Count() > 0 })
+}
+
+// TestTimeWordsRunWithTheClock (issue 28): the time words on screen are
+// redrawn as the clock runs, reading nothing: a reservation's minutes
+// count down, and one that lapses turns expired on its own, in every
+// view; its problem follows (expiring_lock becomes expired_lock).
+func TestTimeWordsRunWithTheClock(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(ttlNow)
+	b := fakeTTL()
+	b.Clock = manual.Clock()
+	d := newDriver(t, Options{Roles: roles(b), Clock: manual.Clock()}, 120, 40)
+	d.ready()
+	d.wantRow("└ UNIQ#EMAIL#bob@x", "owner ACCT#bob", "reserved 1 h more", "expiring")
+	reads := b.Control.Calls("ReadConsistent")
+
+	tick := func(by time.Duration) { t.Helper(); advance(t, manual, by) }
+	tick(2 * time.Minute)
+	waitScreen(d, "the minutes counted down", "reserved 58 min more")
+	tick(59 * time.Minute) // past the hour: bob's reservation lapsed
+	d.until("the reservation lapsed", func(m *Model) bool {
+		return strings.Contains(fields(d.screen()), "UNIQ#EMAIL#bob@x owner ACCT#bob expired 1 min ago expired")
+	})
+	d.until("its problem follows", func(m *Model) bool {
+		return m.check.Report().Counts()[model.ExpiringLock] == 0 && reports(m, model.ExpiredLock, "bob@x")
+	})
+	d.settle()
+	if n := b.Control.Calls("ReadConsistent"); n != reads {
+		t.Errorf("the clock's ticks read %d times; want none", n-reads)
+	}
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.settle()
+	d.wantRow("UNIQ#EMAIL#pending@x", "email", "no owner", "expired 48 min ago", "expired")
+	d.wantRow("UNIQ#EMAIL#bob@x", "email", "owner ACCT#bob", "expired 1 min ago", "expired")
+	d.press("3")
+	d.settle()
+	d.wantRow("UNIQ#EMAIL#bob@x", "email", "owner ACCT#bob", "held by ACCT#bob", "expired 1 min ago", "expired")
+}
+
+// TestOthersChangesAreMarked (issue 28): a row someone else changed is
+// marked for a moment, and an open write dialog whose account changes
+// under it says so before anything is sent.
+func TestOthersChangesAreMarked(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, manual.Clock())
+	row := func(id string) string { return accountRow(d, id) }
+	f.put(b, acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bob@x.io", "bobby"))
+	waitScreen(d, "the rename on screen", "username=bobby")
+	if r := row("ACCT#b2"); !strings.Contains(r, rowsChanged+"ACCT#b2") {
+		t.Errorf("the row changed is not marked: %q", r)
+	}
+	if r := row("ACCT#d4"); strings.Contains(r, rowsChanged) {
+		t.Errorf("a row nobody changed is marked: %q", r)
+	}
+	advance(t, manual, 5*time.Second)
+	d.until("the mark gone", func(m *Model) bool { return !strings.Contains(row("ACCT#b2"), rowsChanged) })
+
+	d.selectRow("ACCT#b2")
+	d.press("e")
+	waitScreen(d, "the form", "rename ACCT#b2")
+	f.put(b, acct("ACCT#b2", "bob@x.io", "bobby"), acct("ACCT#b2", "bob@x.io", "robert"))
+	waitScreen(d, "the dialog told", "changed under this dialog")
+}
+
+// TestOwnWritesAreNotMarked: the stream tells of the session's own
+// writes too; their rows are read again, but not marked as someone
+// else's.
+func TestOwnWritesAreNotMarked(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, manual.Clock())
+	d.selectRow("ACCT#b2")
+	renameSelected(d, "username", "bobby")
+	sc := b.Schema()
+	mine, theirs := acct("ACCT#b2", "bob@x.io", "bobby"), acct("ACCT#d4", "dup@x.io", "davey")
+	b.Put(sc.Table, theirs)
+	f <- []model.Change{
+		{Event: model.ChangeModify, Table: sc.Table, Keys: keyOf(&sc, mine), Old: acct("ACCT#b2", "bob@x.io", "bob"), New: mine},
+		{Event: model.ChangeModify, Table: sc.Table, Keys: keyOf(&sc, theirs), Old: acct("ACCT#d4", "dup@x.io", "dave"), New: theirs},
+	}
+	d.until("someone else's write marked", func(m *Model) bool { return m.items.Changed("ACCT#d4") })
+	if d.m.items.Changed("ACCT#b2") {
+		t.Error("the session's own rename is marked as someone else's")
+	}
+}
+
+// TestTheDetailAndTheStatusFollow: the detail open on an item someone
+// else changes is read again unasked, and what the follow survived is
+// said in the status line.
+func TestTheDetailAndTheStatusFollow(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	d.selectRow("ACCT#b2")
+	d.press("enter")
+	waitScreen(d, "the detail", `"bob@x.io"`)
+	f.put(b, acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bobby@x.io", "bob"))
+	waitScreen(d, "the detail read again", `"bobby@x.io"`)
+
+	notes := make(chan struct{})
+	o := Options{Roles: roles(fakePlanted()), Clock: clock.Fixed(time.Unix(1_700_000_000, 0))}
+	o.Stream = func(ctx context.Context, h live.Handler) error {
+		h.Started()
+		h.Note(tablePlaceholder, "an iterator expired; read again from the last record")
+		close(notes)
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	d = newDriver(t, o, 120, 40)
+	d.ready()
+	<-notes
+	waitScreen(d, "the note", "stream of "+tablePlaceholder+": an iterator expired")
+}
+
+// TestPollingReadsTheRowsOnScreen (issue 28): without a stream, --follow
+// SECONDS reads the rows on screen again every SECONDS, as the clock
+// runs; the header says so, and how old the screen is.
+func TestPollingReadsTheRowsOnScreen(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b := fakePlanted()
+	d := newDriver(t, Options{Roles: roles(b), Clock: manual.Clock(), Follow: 5 * time.Second}, 120, 40)
+	d.ready()
+	if h := d.lines()[0]; !strings.Contains(h, "polling every 5 s, read just now") {
+		t.Errorf("the header does not say the rows are polled: %q", h)
+	}
+	b.Put(b.Schema().Table, acct("ACCT#b2", "bob@x.io", "bobby")) // someone else's write, and no stream
+	advance(t, manual, 2*time.Second)
+	d.until("the tick", func(m *Model) bool { return strings.Contains(d.lines()[0], "read 2 s ago") })
+	d.settle()
+	if strings.Contains(d.screen(), "username=bobby") {
+		t.Fatalf("the rows were read again before the poll:\n%s", d.screen())
+	}
+	advance(t, manual, 3*time.Second)
+	waitScreen(d, "the poll", "username=bobby")
+	d.press("?")
+	if s := fields(d.screen()); !strings.Contains(s, "not live: The rows on screen are read again every 5 s (--follow)") {
+		t.Errorf("help does not say the rows are polled:\n%s", d.screen())
+	}
+}
