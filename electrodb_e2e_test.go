@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
+)
+
+// electroDB is ElectroDB 3.9.3 with the unique constraint its
+// documentation builds (testdata/libs/electrodb.mjs).
+var electroDB = library{name: "electrodb", script: "electrodb.mjs", dirEnv: "ELECTRODB_NODE_DIR",
+	pkg: "electrodb/package.json", preset: "electrodb:agent"}
+
+// agentKey is the whole key of an agent, as locktable names it: its
+// partition and sort key as ElectroDB composes them, joined by |.
+func agentKey(designation, id string) string {
+	return "$mi6#designation_" + designation + "|$agent_1#id_" + id
+}
+
+// constraintJSON is the key constraint.get takes for an email.
+func constraintJSON(email string) string {
+	b, _ := json.Marshal(map[string]string{"value": email, "name": "email", "entity": "agent"})
+	return string(b)
+}
+
+// agentJSON is an agent for the documented signup.
+func agentJSON(designation, id, email string) string {
+	b, _ := json.Marshal(map[string]string{"designation": designation, "id": id, "email": email})
+	return string(b)
+}
+
+// TestE2EElectroDBPreset plants a table through ElectroDB itself, with
+// its documented unique constraint, and checks that check --preset
+// electrodb:agent finds exactly what code that forgets the constraint
+// leaves (a delete, a create outside the transaction, a taken email, a
+// changed email), the mixed-case agent healthy; that repair leaves only
+// the duplicate, and ElectroDB reads what it wrote (constraint.get finds
+// each repaired constraint, its signup takes the released values and is
+// refused on the repaired ones); and that locktable's signup and rename
+// are refused where ElectroDB's own create would be.
+func TestE2EElectroDBPreset(t *testing.T) {
+	lib := electroDB
+	_, env, args := lib.plant(t, dynamotest.Endpoint(t))
+	accounts, got := presetProblems(t, args)
+	want := []string{
+		"duplicate_value email agent1@mi6.uk [" + agentKey("00", "a1") + " " + agentKey("00", "a5") + "]", // a second agent with a taken email
+		"missing_lock email agent4@mi6.uk [" + agentKey("00", "a4") + "]",                                 // created outside the transaction
+		"missing_lock email quartermaster@mi6.uk [" + agentKey("q", "q") + "]",                            // the changed email's new value
+		"orphan_lock email agent2@mi6.uk []",                                                              // a delete that left the constraint
+		"orphan_lock email q@mi6.uk []",                                                                   // the changed email's old value
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if accounts != 6 { // a1 a3 a4 a5 bond q: not a2 (deleted)
+		t.Errorf("accounts %d, want 6", accounts)
+	}
+
+	dup := repairLeavesTheDuplicates(t, args, want)
+
+	// ElectroDB reads each constraint the repair wrote, with the value
+	// as the agent holds it.
+	for v, holds := range map[string]string{"agent4@mi6.uk": "Agent4@mi6.uk", "Agent4@mi6.uk": "Agent4@mi6.uk", "quartermaster@mi6.uk": "quartermaster@mi6.uk"} {
+		if _, out := lib.node(t, env, "get", constraintJSON(v)); !strings.Contains(out, `"value":"`+holds+`"`) || !strings.Contains(out, `"entity":"agent"`) {
+			t.Errorf("constraint.get %s after the repair: %s", v, out)
+		}
+	}
+	// Its signup is refused on the repaired values, in any case, and
+	// takes the released ones.
+	for i, v := range []string{"AGENT4@mi6.uk", "quartermaster@mi6.uk"} {
+		if code, out := lib.node(t, env, "create", agentJSON("9", "r"+string(rune('0'+i)), v)); code != 3 {
+			t.Errorf("ElectroDB signup with %s after the repair put its constraint: exit %d (%s), want refused", v, code, out)
+		}
+	}
+	for i, v := range []string{"agent2@mi6.uk", "Q@mi6.uk"} {
+		if code, out := lib.node(t, env, "create", agentJSON("9", "f"+string(rune('0'+i)), v)); code != 0 {
+			t.Errorf("ElectroDB signup with %s, released by the repair: exit %d (%s), want created", v, code, out)
+		}
+	}
+
+	// locktable's signup and rename are refused where ElectroDB's create
+	// would be: the value as ElectroDB composes it is taken.
+	r := locktable(t, nil, append([]string{"signup", "--yes", "--id", agentKey("9", "s1"), "--set", "designation=9", "--set", "id=s1",
+		"--set", "email=BOND@mi6.uk"}, args...)...)
+	if r.code != 3 {
+		t.Errorf("signup with BOND@mi6.uk (Bond@MI6.uk's constraint): exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = locktable(t, nil, append([]string{"rename", agentKey("00", "a3"), "--set", "email=Agent1@MI6.uk", "--yes"}, args...)...)
+	if r.code != 3 {
+		t.Errorf("rename to Agent1@MI6.uk (agent1's constraint): exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A signup through the preset is ElectroDB's agent, and its
+	// constraint refuses ElectroDB's signup.
+	r = locktable(t, nil, append([]string{"signup", "--yes", "--id", agentKey("9", "s2"), "--set", "designation=9", "--set", "id=s2",
+		"--set", "email=Tanner@MI6.uk"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("signup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, out := lib.node(t, env, "agent", `{"designation":"9","id":"s2"}`); !strings.Contains(out, `"email":"Tanner@MI6.uk"`) {
+		t.Errorf("agent.get after locktable's signup: %s", out)
+	}
+	if _, out := lib.node(t, env, "get", constraintJSON("Tanner@MI6.uk")); !strings.Contains(out, `"value":"Tanner@MI6.uk"`) {
+		t.Errorf("constraint.get after locktable's signup: %s", out)
+	}
+	if code, _ := lib.node(t, env, "create", agentJSON("9", "s3", "tanner@mi6.uk")); code != 3 {
+		t.Errorf("ElectroDB signup with the email locktable's signup took: exit %d, want refused", code)
+	}
+	// A rename through the preset moves the constraint: ElectroDB's
+	// signup takes the old value and is refused on the new.
+	r = locktable(t, nil, append([]string{"rename", agentKey("9", "s2"), "--set", "email=bill@mi6.uk", "--yes"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("rename: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if code, _ := lib.node(t, env, "create", agentJSON("9", "s4", "BILL@mi6.uk")); code != 3 {
+		t.Errorf("ElectroDB signup with the email locktable's rename took: exit %d, want refused", code)
+	}
+	if code, _ := lib.node(t, env, "create", agentJSON("9", "s5", "tanner@mi6.uk")); code != 0 {
+		t.Errorf("ElectroDB signup with the email locktable's rename released: exit %d, want created", code)
+	}
+	if _, got = presetProblems(t, args); !slices.Equal(got, dup) {
+		t.Errorf("at the end, check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(dup, "\n  "))
+	}
+}

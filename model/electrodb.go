@@ -1,0 +1,135 @@
+package model
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// LibElectroDB is ElectroDB, whose documentation builds unique values
+// from a constraint entity (name, value, entity) created in the same
+// transaction.write as the entity it guards.
+const LibElectroDB = "electrodb"
+
+// ElectroDB's attributes on every item it writes: the entity and its
+// version.
+const (
+	ElectroEntityAttr  = "__edb_e__"
+	ElectroVersionAttr = "__edb_v__"
+)
+
+// The documented unique constraint entity's attributes: the guarded
+// attribute's name, its value as given, and the guarded entity.
+const (
+	electroName   = "name"
+	electroValue  = "value"
+	electroEntity = "entity"
+)
+
+// ConstraintEntity is ElectroDB's constraint entity as its documentation
+// declares it ("Example - Unique Constraint"): its model's entity name,
+// service and version, and whether its keys are composed lower-cased
+// (ElectroDB's default casing).
+type ConstraintEntity struct {
+	Name, Service, Version string
+	Lower                  bool
+}
+
+// DefaultConstraintEntity is the documentation's constraint entity in
+// service, the guarded entity's.
+func DefaultConstraintEntity(service string) ConstraintEntity {
+	return ConstraintEntity{Name: "constraint", Service: service, Version: "1", Lower: true}
+}
+
+// ServiceOf is the service an ElectroDB partition key names
+// ($mi6#designation_00: mi6), "" when it is not so composed.
+func ServiceOf(pk string) string {
+	rest, ok := strings.CutPrefix(pk, "$")
+	if !ok {
+		return ""
+	}
+	service, _, ok := strings.Cut(rest, "#")
+	if !ok {
+		return ""
+	}
+	return service
+}
+
+// ElectroUnique is the constraint on attr as the documented constraint
+// entity e keys it for the preset's entity: primary key value (pk) and
+// name, entity (sk), gsi1 name, entity then value.
+func (s Preset) ElectroUnique(attr string, e ConstraintEntity) Constraint {
+	_, entity, _ := ParsePreset(s.Schema.Preset)
+	cased := func(k string) string {
+		if e.Lower {
+			return strings.ToLower(k)
+		}
+		return k
+	}
+	c := Constraint{Attr: attr, Normalize: NormalizeNone,
+		Prefix: cased("$" + e.Service + "#value_"),
+		LockSK: cased("$" + e.Name + "_" + e.Version + "#name_" + attr + "#entity_" + entity),
+		LockAttrs: []Assignment{
+			{ElectroEntityAttr, e.Name}, {ElectroVersionAttr, e.Version},
+			{electroName, attr}, {electroValue, LockAttrValue}, {electroEntity, entity},
+			{"gsi1pk", cased("$" + e.Service + "#name_" + attr + "#entity_" + entity)},
+			{"gsi1sk", cased("$"+e.Name+"_"+e.Version+"#value_") + LockAttrKey},
+		}}
+	if e.Lower {
+		c.Normalize = NormalizeLower
+	}
+	return c
+}
+
+// ElectroConstraint reads a constraint of the preset's entity from one
+// of ElectroDB's constraint items, keyed pk and sk: its attribute (name),
+// the prefix before the value in pk, the casing (lower when pk holds the
+// value lower-cased), the sort key, and the attributes to write on new
+// ones (the value as given, the GSI keys composed with it, the rest as
+// they are). False when it is not one.
+func (s Preset) ElectroConstraint(it Item, pkAttr, skAttr string) (Constraint, bool) {
+	_, entity, _ := ParsePreset(s.Schema.Preset)
+	str := func(a string) string {
+		if v, ok := it[a]; ok && v.Kind == KindS {
+			return v.S
+		}
+		return ""
+	}
+	attr, value, pk, sk := str(electroName), str(electroValue), str(pkAttr), str(skAttr)
+	if str(electroEntity) != entity || attr == "" || value == "" || sk == "" || str(ElectroEntityAttr) == "" {
+		return Constraint{}, false
+	}
+	c := Constraint{Attr: attr, Normalize: NormalizeNone, LockSK: sk}
+	key := value
+	if lower := strings.ToLower(value); strings.HasSuffix(pk, lower) && (lower == value || !strings.HasSuffix(pk, value)) {
+		c.Normalize, key = NormalizeLower, lower
+	}
+	prefix, ok := strings.CutSuffix(pk, key)
+	if !ok || prefix == "" {
+		return Constraint{}, false
+	}
+	c.Prefix = prefix
+	c.LockAttrs = electroLockAttrs(it, key, pkAttr, skAttr, s.Schema.OwnerAttr)
+	return c, true
+}
+
+// electroLockAttrs are the attributes of constraint item it, whose key
+// holds the value as key, as templates for new ones: the value as given,
+// the keys ElectroDB composed with it (GSI keys, starting $) with the
+// value as the key holds it, the rest as they are; not skip.
+func electroLockAttrs(it Item, key string, skip ...string) []Assignment {
+	var attrs []Assignment
+	for _, name := range slices.Sorted(maps.Keys(it)) {
+		v := it[name]
+		switch {
+		case slices.Contains(skip, name) || v.Kind != KindS:
+		case name == electroValue:
+			attrs = append(attrs, Assignment{name, LockAttrValue})
+		case strings.HasPrefix(v.S, "$") && strings.HasSuffix(v.S, key) && v.S != key:
+			attrs = append(attrs, Assignment{name, strings.TrimSuffix(v.S, key) + LockAttrKey})
+		default:
+			attrs = append(attrs, Assignment{name, v.S})
+		}
+	}
+	return attrs
+}
