@@ -60,6 +60,17 @@ func TestE2EElectroDBPreset(t *testing.T) {
 		t.Errorf("accounts %d, want 6", accounts)
 	}
 
+	// init recognises the table (__edb_e__, __edb_v__) and proposes the
+	// preset; the check with what it proposes is the same.
+	r := locktable(t, nil, "init", args[0], args[1], args[2], args[3])
+	if r.code != 0 || !strings.Contains(r.stdout, "--preset electrodb:agent") || !strings.Contains(r.stdout, "--unique email") {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	proposed := []string{args[0], args[1], args[2], args[3], "--preset", "electrodb:agent", "--account-sk", "=ID", "--unique", "email", "--normalize", "email=lower"}
+	if _, got := presetProblems(t, proposed); !slices.Equal(got, want) {
+		t.Errorf("check with init's proposal found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+
 	dup := repairLeavesTheDuplicates(t, args, want)
 
 	// ElectroDB reads each constraint the repair wrote, with the value
@@ -84,7 +95,7 @@ func TestE2EElectroDBPreset(t *testing.T) {
 
 	// locktable's signup and rename are refused where ElectroDB's create
 	// would be: the value as ElectroDB composes it is taken.
-	r := locktable(t, nil, append([]string{"signup", "--yes", "--id", agentKey("9", "s1"), "--set", "designation=9", "--set", "id=s1",
+	r = locktable(t, nil, append([]string{"signup", "--yes", "--id", agentKey("9", "s1"), "--set", "designation=9", "--set", "id=s1",
 		"--set", "email=BOND@mi6.uk"}, args...)...)
 	if r.code != 3 {
 		t.Errorf("signup with BOND@mi6.uk (Bond@MI6.uk's constraint): exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)

@@ -86,7 +86,7 @@ func (sm *electroSampled) addAgent(sc *model.Schema, it model.Item) {
 	if sm.service == "" {
 		sm.service = model.ServiceOf(it[sc.PK].S)
 	}
-	if v := it[model.ElectroVersionAttr]; sm.version == "" && v.Kind == model.KindS {
+	if v, ok := it[model.ElectroVersionAttr]; ok && sm.version == "" && v.Kind == model.KindS {
 		sm.version = v.S
 	}
 }

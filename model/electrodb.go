@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -132,4 +133,41 @@ func electroLockAttrs(it Item, key string, skip ...string) []Assignment {
 		}
 	}
 	return attrs
+}
+
+// electroTable recognises a table ElectroDB wrote (its items carry
+// __edb_e__ and __edb_v__) and proposes the preset of the entity its
+// constraint items guard, the one most of them name: the preset then
+// reads the table (Schema.Preset set, nothing else). False when the
+// sample holds no ElectroDB item, or no constraint says what is guarded
+// (the note then names the entities seen).
+func electroTable(sm Sample) (preset, note string, ok bool) {
+	entities := map[string]int{}
+	guarded := map[string]int{}
+	str := func(it Item, a string) (string, bool) {
+		v, ok := it[a]
+		return v.S, ok && v.Kind == KindS && v.S != ""
+	}
+	for _, it := range sm.Items {
+		e, isE := str(it, ElectroEntityAttr)
+		if _, isV := str(it, ElectroVersionAttr); !isE || !isV {
+			continue
+		}
+		entities[e]++
+		g, isG := str(it, electroEntity)
+		_, isN := str(it, electroName)
+		if _, isValue := str(it, electroValue); isG && isN && isValue {
+			guarded[g]++
+		}
+	}
+	if len(entities) == 0 {
+		return "", "", false
+	}
+	names := slices.Sorted(maps.Keys(guarded))
+	if len(names) == 0 {
+		return "", "", false
+	}
+	best := slices.MaxFunc(names, func(a, b string) int { return guarded[a] - guarded[b] })
+	return LibElectroDB + ":" + best, fmt.Sprintf("ElectroDB items (%s, %s) in %s: constraint items guard %s: the preset %s:%s reads the rest",
+		ElectroEntityAttr, ElectroVersionAttr, sm.Table, strings.Join(names, ", "), LibElectroDB, best), true
 }

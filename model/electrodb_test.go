@@ -127,10 +127,25 @@ func TestElectroSignupWritesWhatElectroDBReads(t *testing.T) {
 	if !reflect.DeepEqual(lock, want) {
 		t.Errorf("constraint item\n %v\nwant\n %v", lock, want)
 	}
-	if got := p.Actions[1].Purpose(s); !strings.Contains(got, "for "+id) || strings.Contains(got, "(owner") {
+	if got := p.Actions[1].Purpose(s); !strings.Contains(got, "for "+id) || strings.Contains(got, "(owner") ||
+		!strings.Contains(got, "email compared lower-normalized, as the key holds it: tanner@mi6.uk") {
 		t.Errorf("purpose %q", got)
 	}
 	if _, err := (Planner{s}).Signup("$mi6#designation_9", map[string]string{"email": "x@mi6.uk"}); err == nil {
 		t.Error("a signup keyed by a partition key alone was planned")
+	}
+}
+
+// Inference recognises a table ElectroDB wrote and proposes the preset of
+// the entity its constraint items guard; a table without ElectroDB's
+// items is inferred as before.
+func TestInferElectroDBTable(t *testing.T) {
+	sm := Sample{Table: "app", PK: "pk", SK: "sk", Items: []Item{bondAgent, bondConstraint}}
+	s, notes, err := InferSchema(sm, nil)
+	if err != nil || s.Preset != "electrodb:agent" || s.Table != "app" || len(notes) != 1 || !strings.Contains(notes[0], "electrodb:agent") {
+		t.Fatalf("InferSchema = %+v, %v, %v", s, notes, err)
+	}
+	if _, _, ok := electroTable(Sample{Table: "app", PK: "pk", SK: "sk", Items: []Item{bondAgent}}); ok {
+		t.Error("a table with no constraint item was given a guarded entity")
 	}
 }

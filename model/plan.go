@@ -126,10 +126,7 @@ func (a Action) Purpose(s *Schema) string {
 		verb := map[ActionKind]string{ActUpdate: "update", ActDelete: "delete", ActCheck: "check"}[a.Kind]
 		return verb + " account " + k
 	case RoleTakeLock:
-		if s.OwnerlessLocks {
-			return "put lock " + k + " for " + a.Account + " (no owner written, as the library writes none)"
-		}
-		return "put lock " + k + " (owner " + a.Account + ")"
+		return a.takePurpose(s, k)
 	case RoleReleaseLock:
 		return "delete lock " + k + ", released by " + a.Account
 	case RoleKeepLock:
@@ -154,6 +151,22 @@ func (a Action) Purpose(s *Schema) string {
 		return "check lock " + k + ", the value's lock in the other spelling"
 	}
 	return string(a.Kind) + " " + k
+}
+
+// takePurpose is Purpose of the put of a lock keyed k: whose it is, and
+// how the value is compared where the key holds it normalized (ElectroDB
+// lower-cases the keys it composes).
+func (a Action) takePurpose(s *Schema, k string) string {
+	p := "put lock " + k + " (owner " + a.Account + ")"
+	if s.OwnerlessLocks {
+		p = "put lock " + k + " for " + a.Account + " (no owner written, as the library writes none)"
+	}
+	if a.Constraint >= 0 && a.Constraint < len(s.Constraints) {
+		if c := s.Constraints[a.Constraint]; c.Normalize != NormalizeNone {
+			p += "; " + c.Attr + " compared " + string(c.Normalize) + "-normalized, as the key holds it: " + a.Value
+		}
+	}
+	return p
 }
 
 // Plan is one guarded transaction, built before anything is sent.

@@ -97,6 +97,9 @@ func (s Preset) Unique(attr string) Constraint {
 // Derived reports whether c is keyed as Unique keys it: the attribute
 // alone says it.
 func (s Preset) Derived(c Constraint) bool {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib == LibElectroDB {
+		return c.InAccountTable() && c.Scope == "" && c.LockSK != "" // keyed as the table's constraint items say
+	}
 	pc := s.Unique(c.Attr)
 	return c.InAccountTable() && c.Scope == "" && c.Prefix == pc.Prefix && c.AltPrefix == pc.AltPrefix
 }
