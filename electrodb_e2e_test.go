@@ -43,7 +43,7 @@ func agentJSON(designation, id, email string) string {
 // are refused where ElectroDB's own create would be.
 func TestE2EElectroDBPreset(t *testing.T) {
 	lib := electroDB
-	_, env, args := lib.plant(t, dynamotest.Endpoint(t))
+	_, env, args := lib.plant(t, dynamotest.Endpoint(t), "plant")
 	accounts, got := presetProblems(t, args)
 	want := []string{
 		"duplicate_value email agent1@mi6.uk [" + agentKey("00", "a1") + " " + agentKey("00", "a5") + "]", // a second agent with a taken email
@@ -134,5 +134,32 @@ func TestE2EElectroDBPreset(t *testing.T) {
 	}
 	if _, got = presetProblems(t, args); !slices.Equal(got, dup) {
 		t.Errorf("at the end, check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(dup, "\n  "))
+	}
+}
+
+// TestE2EElectroDBNoConstraintYet checks a table whose agents have no
+// constraint item yet: --unique email keys the constraint as the
+// documented entity in the agents' service, lower-cased, and the
+// constraint repair puts is the one ElectroDB reads and its signup is
+// refused on. A constraint entity given otherwise (--constraint-entity)
+// keys it otherwise.
+func TestE2EElectroDBNoConstraintYet(t *testing.T) {
+	lib := electroDB
+	_, env, args := lib.plant(t, dynamotest.Endpoint(t), "bare")
+	args = append(args, "--unique", "email")
+
+	r := locktable(t, nil, append([]string{"repair", "--dry-run", "--constraint-entity", "entity=unique,version=2"}, args...)...)
+	if r.code != 0 || !strings.Contains(r.stdout, `"pk":{"S":"$mi6#value_agent1@mi6.uk"},"sk":{"S":"$unique_2#name_email#entity_agent"}`) {
+		t.Errorf("repair --dry-run with --constraint-entity: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, got := presetProblems(t, args); !slices.Equal(got, []string{"missing_lock email agent1@mi6.uk [" + agentKey("00", "a1") + "]"}) {
+		t.Fatalf("check found %v", got)
+	}
+	repairLeavesTheDuplicates(t, args, nil)
+	if _, out := lib.node(t, env, "get", constraintJSON("Agent1@mi6.uk")); !strings.Contains(out, `"value":"Agent1@mi6.uk"`) {
+		t.Errorf("constraint.get after the repair: %s", out)
+	}
+	if code, _ := lib.node(t, env, "create", agentJSON("9", "b", "agent1@MI6.uk")); code != 3 {
+		t.Errorf("ElectroDB signup with the repaired email: exit %d, want refused", code)
 	}
 }

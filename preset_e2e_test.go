@@ -155,7 +155,7 @@ func TestE2EPresets(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	for _, lib := range libraries {
 		t.Run(lib.name, func(t *testing.T) {
-			table, env, args := lib.plant(t, ep)
+			table, env, args := lib.plant(t, ep, "plant")
 			accounts, got := presetProblems(t, args)
 			want := slices.Sorted(slices.Values(lib.planted))
 			if !slices.Equal(got, want) {
@@ -244,10 +244,10 @@ func TestE2EPresets(t *testing.T) {
 	}
 }
 
-// plant has the library plant its fixture in a table of its own, in
-// parallel with the other tests, and returns the table, the script's
+// plant has the library's script plant its fixture (command cmd) in a
+// table of its own, in parallel with the other tests, and returns the table, the script's
 // environment and the arguments that check it with the library's preset.
-func (lib library) plant(t *testing.T, ep string) (table string, env map[string]string, args []string) {
+func (lib library) plant(t *testing.T, ep, cmd string) (table string, env map[string]string, args []string) {
 	t.Helper()
 	dir := libDir(t, lib)
 	t.Parallel()
@@ -255,7 +255,7 @@ func (lib library) plant(t *testing.T, ep string) (table string, env map[string]
 	table = dynamotest.Name(t, lib.name)
 	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
 	env = map[string]string{"LOCKTABLE_TEST_ENDPOINT": ep, "TABLE": table, lib.dirEnv: dir, "NODE_NO_WARNINGS": "1"}
-	lib.node(t, env, "plant")
+	lib.node(t, env, cmd)
 	args = []string{"--endpoint-url", ep, "--table", table, "--preset", lib.preset,
 		"--audit-log", filepath.Join(t.TempDir(), "audit.log")}
 	return table, env, args

@@ -17,7 +17,7 @@ type schemaFlags struct {
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
 	preset, accountType, idAttr             string
-	lockSpelling, olderHead                 string
+	lockSpelling, olderHead, constraintEnt  string
 	lockAttrs, scope, ttlAttr               []string
 }
 
@@ -39,6 +39,7 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
 	fs.StringVar(&f.olderHead, "older-spelling", "", "MODEL: or _Unique:MODEL:: with --preset onetable, what the older spelling's unique keys start with before ATTR:VALUE (User:email:ada@x as OneTable wrote them, or _Unique:User:email:ada@x as its issue tracker spells them); default: the one the table's unique items have")
 	fs.StringVar(&f.lockSpelling, "lock-spelling", "", "newer or older: with --preset onetable, the spelling of unique items new locks are written in, newer _unique#MODEL#ATTR#VALUE (sort key _unique#) or OneTable's older MODEL:ATTR:VALUE (sort key _unique:, before 1.8 or with legacyUnique); both are recognised; default: the older when the model's unique items present are all in it")
+	fs.StringVar(&f.constraintEnt, "constraint-entity", "", "entity=NAME,service=SERVICE,version=VERSION (any of them): with --preset electrodb, ElectroDB's unique constraint entity; default: what the constraint items present say, else the documentation's: entity=constraint, the guarded entity's service, version=1")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
 	fs.StringArrayVar(&f.ttlAttr, "ttl-attr", nil, `TTL attribute (epoch seconds) of every table, or TABLE=ATTR for one (repeat); "" for none; default: each table's own (DescribeTimeToLive, when ENABLED)`)
 	fs.StringVar(&f.idAttr, "id-attr", "", "ATTR[=PREFIX]: accounts carry their id, their key without PREFIX (default --account-prefix), in ATTR; signups write it (a preset finds both in the accounts present)")
@@ -67,6 +68,11 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	preset := model.Preset{Schema: &s}
 	if fs.Changed("older-spelling") {
 		if err := preset.SetOlderHead(f.olderHead); err != nil {
+			return model.Schema{}, err
+		}
+	}
+	if fs.Changed("constraint-entity") {
+		if err := preset.SetConstraintEntity(f.constraintEnt); err != nil {
 			return model.Schema{}, err
 		}
 	}

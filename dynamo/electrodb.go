@@ -59,10 +59,12 @@ func (s *Store) electroSample(ctx context.Context) ([]string, error) {
 			notes = append(notes, fmt.Sprintf("%s: constraint items keyed %s<value> (%s), sort key %s", c.Attr, c.Prefix, c.Normalize, c.LockSK))
 			continue
 		}
-		if sm.service == "" {
-			return notes, model.NewSchemaError(model.FieldConstraints, "%s: no item of %s in %s says its service", c.Attr, sc.Preset, sc.Table)
+		e := sc.ConstraintEntity.Or(model.DefaultConstraintEntity(sm.service))
+		e.Lower = c.Normalize == model.NormalizeLower // --normalize ATTR=none: keys composed as given
+		if e.Service == "" {
+			return notes, model.NewSchemaError(model.FieldConstraintEntity, "%s: no item of %s in %s says its service: pass %s service=SERVICE", c.Attr, sc.Preset, sc.Table, model.FieldConstraintEntity)
 		}
-		*c = withFlags(preset.ElectroUnique(c.Attr, model.DefaultConstraintEntity(sm.service)), *c)
+		*c = withFlags(preset.ElectroUnique(c.Attr, e), *c)
 		notes = append(notes, fmt.Sprintf("%s: no constraint item yet: keyed as the documented constraint entity, %s<value> (%s), sort key %s", c.Attr, c.Prefix, c.Normalize, c.LockSK))
 	}
 	return notes, nil
@@ -104,7 +106,7 @@ func (s *Store) electroScan(ctx context.Context) (electroSampled, error) {
 			sm.addAgent(sc, it)
 			return
 		}
-		if c, ok := preset.ElectroConstraint(it, sc.PK, sc.SK); ok {
+		if c, ok := preset.ElectroConstraint(it, sc.PK, sc.SK); ok && sc.ConstraintEntity.Given(it) {
 			if _, seen := sm.constraints[c.Attr]; !seen {
 				sm.constraints[c.Attr] = c
 				sm.order = append(sm.order, c.Attr)

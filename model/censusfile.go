@@ -80,6 +80,7 @@ func schemaDiff(a, b Schema) []SchemaField {
 	add(FieldLockSK, a.LockSK == b.LockSK && a.AltLockSK == b.AltLockSK)
 	add(FieldLockSpelling, a.LockSpelling == b.LockSpelling)
 	add(FieldOlderHead, a.OlderHead == b.OlderHead)
+	add(FieldConstraintEntity, a.ConstraintEntity == b.ConstraintEntity)
 	add(FieldOwnerAttr, a.OwnerAttr == b.OwnerAttr)
 	add(FieldAccountType, a.AccountType == b.AccountType)
 	add(FieldLockAttrs, slices.Equal(a.LockAttrs, b.LockAttrs))

@@ -171,3 +171,69 @@ func electroTable(sm Sample) (preset, note string, ok bool) {
 	return LibElectroDB + ":" + best, fmt.Sprintf("ElectroDB items (%s, %s) in %s: constraint items guard %s: the preset %s:%s reads the rest",
 		ElectroEntityAttr, ElectroVersionAttr, sm.Table, strings.Join(names, ", "), LibElectroDB, best), true
 }
+
+// SetConstraintEntity sets what is given of the constraint entity, as
+// NAME=VALUE pairs separated by commas: entity, service, version (any of
+// them; the items present, else the documentation, say the others).
+func (s Preset) SetConstraintEntity(v string) error {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib != LibElectroDB {
+		return NewSchemaError(FieldConstraintEntity, "goes with %s electrodb:ENTITY", FieldPreset)
+	}
+	var e ConstraintEntity
+	for _, kv := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(kv, "=")
+		if !ok || val == "" {
+			return NewSchemaError(FieldConstraintEntity, "%q: want entity=NAME,service=SERVICE,version=VERSION (any of them)", v)
+		}
+		switch k {
+		case "entity":
+			e.Name = val
+		case "service":
+			e.Service = val
+		case "version":
+			e.Version = val
+		default:
+			return NewSchemaError(FieldConstraintEntity, "%q: %s is not entity, service or version", v, k)
+		}
+	}
+	s.Schema.ConstraintEntity = e
+	return nil
+}
+
+// String is the entity as SetConstraintEntity takes it, its given parts
+// only; "" when none is given.
+func (e ConstraintEntity) String() string {
+	var parts []string
+	for _, p := range []struct{ k, v string }{{"entity", e.Name}, {"service", e.Service}, {"version", e.Version}} {
+		if p.v != "" {
+			parts = append(parts, p.k+"="+p.v)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Or is e with what it does not give taken from d.
+func (e ConstraintEntity) Or(d ConstraintEntity) ConstraintEntity {
+	if e.Name == "" {
+		e.Name = d.Name
+	}
+	if e.Service == "" {
+		e.Service = d.Service
+	}
+	if e.Version == "" {
+		e.Version = d.Version
+	}
+	e.Lower = d.Lower
+	return e
+}
+
+// Given reports whether constraint item it is of the entity as given:
+// its name and version where they are given.
+func (e ConstraintEntity) Given(it Item) bool {
+	for _, p := range []struct{ attr, want string }{{ElectroEntityAttr, e.Name}, {ElectroVersionAttr, e.Version}} {
+		if v := it[p.attr]; p.want != "" && (v.Kind != KindS || v.S != p.want) {
+			return false
+		}
+	}
+	return true
+}

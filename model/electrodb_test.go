@@ -149,3 +149,36 @@ func TestInferElectroDBTable(t *testing.T) {
 		t.Error("a table with no constraint item was given a guarded entity")
 	}
 }
+
+// The constraint entity is given in parts; the others come from the
+// items or the documentation. It goes with the ElectroDB preset only.
+func TestSetConstraintEntity(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	if err := (Preset{&s}).Apply("electrodb:agent"); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Preset{&s}).SetConstraintEntity("entity=unique,version=2"); err != nil {
+		t.Fatal(err)
+	}
+	e := s.ConstraintEntity.Or(DefaultConstraintEntity("mi6"))
+	if e != (ConstraintEntity{Name: "unique", Service: "mi6", Version: "2", Lower: true}) || s.ConstraintEntity.String() != "entity=unique,version=2" {
+		t.Errorf("entity %+v (%s)", e, s.ConstraintEntity)
+	}
+	c := Preset{&s}.ElectroUnique("email", e)
+	if c.LockSK != "$unique_2#name_email#entity_agent" || c.Prefix != "$mi6#value_" {
+		t.Errorf("constraint %+v", c)
+	}
+	if !s.ConstraintEntity.Given(electroItem("__edb_e__", "unique", "__edb_v__", "2")) || s.ConstraintEntity.Given(bondConstraint) {
+		t.Error("Given tells the entity's items wrong")
+	}
+	for _, bad := range []string{"entity", "colour=red", "entity="} {
+		if err := (Preset{&s}).SetConstraintEntity(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	o := DefaultSchema(LayoutSingle)
+	_ = Preset{&o}.Apply("onetable:User")
+	if err := (Preset{&o}).SetConstraintEntity("entity=x"); err == nil {
+		t.Error("a constraint entity was accepted with onetable")
+	}
+}

@@ -162,6 +162,10 @@ type Schema struct {
 	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
 	// prefix, which may then be empty; signups write it.
 	AccountType Assignment
+	// ConstraintEntity is what was given of ElectroDB's constraint entity
+	// (its name, service, version): the constraint items present, else the
+	// documentation's defaults, say the rest (Preset.SetConstraintEntity).
+	ConstraintEntity ConstraintEntity
 	// AccountAttrs are written on every account a signup puts, besides
 	// its type: what the library writes there and reads back to own the
 	// item (ElectroDB's __edb_v__, the entity's version).
@@ -296,6 +300,8 @@ const (
 	FieldTTLAttr       SchemaField = "TTLAttr" // of the schema, or of a constraint's lock table
 	FieldLockSpelling  SchemaField = "LockSpelling"
 	FieldOlderHead     SchemaField = "OlderHead"
+	// FieldConstraintEntity is ElectroDB's constraint entity.
+	FieldConstraintEntity SchemaField = "ConstraintEntity"
 )
 
 // SchemaError is invalid schema input, named by the field that carried

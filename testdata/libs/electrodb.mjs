@@ -5,6 +5,7 @@
 //
 // Usage: node electrodb.mjs COMMAND [ARG]
 //   plant         create the table and plant the fixture (see below)
+//   bare          create the table with one agent and no constraint
 //   dump          print every item, raw, as DynamoDB JSON, one per line
 //   get JSON      print constraint.get({value, name, entity}) as JSON ("null" when not found)
 //   agent JSON    print agent.get({designation, id}) as JSON ("null" when not found)
@@ -66,7 +67,7 @@ async function signup(a) {
     return out.data
 }
 
-async function plant() {
+async function createTable() {
     await client.send(new CreateTableCommand({
         TableName: table,
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
@@ -78,6 +79,17 @@ async function plant() {
         }],
         BillingMode: 'PAY_PER_REQUEST',
     }))
+}
+
+// bare creates the table with one agent, created outside any
+// transaction: no constraint item says how constraints are keyed yet.
+async function bare() {
+    await createTable()
+    await agent.create({ designation: '00', id: 'a1', email: 'Agent1@mi6.uk' }).go()
+}
+
+async function plant() {
+    await createTable()
     // Healthy signups; agents a1..a3 share one partition key.
     await signup({ designation: '00', id: 'a1', email: 'agent1@mi6.uk' })
     await signup({ designation: '00', id: 'a2', email: 'agent2@mi6.uk' })
@@ -99,6 +111,7 @@ async function plant() {
 
 await main('electrodb.mjs', {
     plant,
+    bare,
     dump: () => dump(fx),
     get: async (json) => console.log(JSON.stringify((await constraint.get(JSON.parse(json)).go()).data ?? null)),
     agent: async (json) => console.log(JSON.stringify((await agent.get(JSON.parse(json)).go()).data ?? null)),
