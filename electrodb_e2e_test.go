@@ -43,7 +43,7 @@ func agentJSON(designation, id, email string) string {
 // are refused where ElectroDB's own create would be.
 func TestE2EElectroDBPreset(t *testing.T) {
 	lib := electroDB
-	_, env, args := lib.plant(t, dynamotest.Endpoint(t), "plant")
+	table, env, args := lib.plant(t, dynamotest.Endpoint(t), "plant")
 	accounts, got := presetProblems(t, args)
 	want := []string{
 		"duplicate_value email agent1@mi6.uk [" + agentKey("00", "a1") + " " + agentKey("00", "a5") + "]", // a second agent with a taken email
@@ -59,6 +59,11 @@ func TestE2EElectroDBPreset(t *testing.T) {
 	if accounts != 6 { // a1 a3 a4 a5 bond q: not a2 (deleted)
 		t.Errorf("accounts %d, want 6", accounts)
 	}
+
+	// check --export --confirm, which reads the preset's details from
+	// the live table, finds the same in an export.
+	client, _ := dynamotest.Client(t)
+	exportsAgree(t, args, map[string][]string{"check --export --confirm": append(slices.Clone(args), "--export", exportTable(t, client, table), "--confirm")})
 
 	// init recognises the table (__edb_e__, __edb_v__) and proposes the
 	// preset; the check with what it proposes is the same.
