@@ -137,6 +137,15 @@ func TestE2EElectroDBPreset(t *testing.T) {
 	if code, _ := lib.node(t, env, "create", agentJSON("9", "s5", "tanner@mi6.uk")); code != 0 {
 		t.Errorf("ElectroDB signup with the email locktable's rename released: exit %d, want created", code)
 	}
+	// A delete through the preset releases the constraint ElectroDB
+	// wrote: its signup takes the value again.
+	r = locktable(t, nil, append([]string{"delete", agentKey("9", "s5"), "--yes"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("delete: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if code, out := lib.node(t, env, "create", agentJSON("9", "s6", "Tanner@mi6.uk")); code != 0 {
+		t.Errorf("ElectroDB signup with the email locktable's delete released: exit %d (%s), want created", code, out)
+	}
 	if _, got = presetProblems(t, args); !slices.Equal(got, dup) {
 		t.Errorf("at the end, check found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(dup, "\n  "))
 	}
