@@ -62,17 +62,17 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	if err := f.setTypes(fs, &s); err != nil {
 		return model.Schema{}, err
 	}
-	if err := f.setConstraints(&s); err != nil {
-		return model.Schema{}, err
-	}
 	preset := model.Preset{Schema: &s}
-	if fs.Changed("older-spelling") {
-		if err := preset.SetOlderHead(f.olderHead); err != nil {
+	if fs.Changed("constraint-entity") { // before --unique, which it keys
+		if err := preset.SetConstraintEntity(f.constraintEnt); err != nil {
 			return model.Schema{}, err
 		}
 	}
-	if fs.Changed("constraint-entity") {
-		if err := preset.SetConstraintEntity(f.constraintEnt); err != nil {
+	if err := f.setConstraints(&s); err != nil {
+		return model.Schema{}, err
+	}
+	if fs.Changed("older-spelling") {
+		if err := preset.SetOlderHead(f.olderHead); err != nil {
 			return model.Schema{}, err
 		}
 	}

@@ -182,3 +182,28 @@ func TestSetConstraintEntity(t *testing.T) {
 		t.Error("a constraint entity was accepted with onetable")
 	}
 }
+
+// With the constraint entity's service given, --unique ATTR keys the
+// documented constraint at once: nothing is left to read from the table
+// (check --export without the live table).
+func TestElectroUniqueWithServiceGiven(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	if err := (Preset{&s}).Apply("electrodb:agent"); err != nil {
+		t.Fatal(err)
+	}
+	if c := (Preset{&s}).Unique("email"); c.Prefix != "" {
+		t.Fatalf("without a service, keyed %+v before the table said", c)
+	}
+	if err := (Preset{&s}).SetConstraintEntity("service=MI6"); err != nil {
+		t.Fatal(err)
+	}
+	s.PK, s.SK, s.KeysFromTable = "pk", "sk", false
+	s.Constraints = []Constraint{Preset{&s}.Unique("email")}
+	c := s.Constraints[0]
+	if c.Prefix != "$mi6#value_" || c.LockSK != "$constraint_1#name_email#entity_agent" || c.Normalize != NormalizeLower {
+		t.Errorf("constraint %+v", c)
+	}
+	if u := (Preset{&s}).Unresolved(); len(u) != 0 {
+		t.Errorf("unresolved %v", u)
+	}
+}

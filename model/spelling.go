@@ -80,6 +80,11 @@ func (s Preset) SetOlderHead(head string) error {
 func (s Preset) Unique(attr string) Constraint {
 	lib, _, _ := ParsePreset(s.Schema.Preset)
 	if lib == LibElectroDB {
+		if e := s.Schema.ConstraintEntity; e.Service != "" {
+			// Its service given: keyed as the documented entity,
+			// with what else was given of it; nothing left to read.
+			return s.ElectroUnique(attr, e.Or(DefaultConstraintEntity("")))
+		}
 		// Keyed as the constraint items present say, or the documented
 		// entity in the entity's service: both read from the table.
 		return Constraint{Attr: attr, Normalize: NormalizeLower}
