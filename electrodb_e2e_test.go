@@ -81,6 +81,15 @@ func TestE2EElectroDBPreset(t *testing.T) {
 		t.Errorf("check with init's proposal found\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 
+	// Before sending, a signup looks for other holders: agent a4 holds
+	// agent4@mi6.uk (as Agent4@mi6.uk) while its constraint is missing,
+	// so a signup of AGENT4@mi6.uk is refused as taken, naming a4.
+	r = locktable(t, nil, append([]string{"signup", "--yes", "--id", agentKey("9", "h1"), "--set", "designation=9", "--set", "id=h1",
+		"--set", "email=AGENT4@mi6.uk"}, args...)...)
+	if r.code != 3 || !strings.Contains(r.stdout+r.stderr, agentKey("00", "a4")) {
+		t.Errorf("signup with a value an agent holds without its constraint: exit %d, want 3 naming a4\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	dup := repairLeavesTheDuplicates(t, args, want)
 
 	// ElectroDB reads each constraint the repair wrote, with the value

@@ -150,7 +150,7 @@ func after(last map[string]types.AttributeValue) backend.Cursor {
 // as a sparse index that holds only accounts.
 func (s *Pages) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 	in := &dynamodb.QueryInput{TableName: aws.String(s.Schema.Table), IndexName: aws.String(s.AccountsIndex)}
-	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK {
+	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK || s.Schema.AccountSK == model.KeyInID {
 		return in, nil
 	}
 	expr, err := expression.NewBuilder().WithKeyCondition(
