@@ -25,7 +25,7 @@ TRINO_PARSER_PKG     := $(TRINO_PARSER_DIR)/node_modules/dt-sql-parser/package.j
 export TRINO_PARSER_NODE_DIR := $(abspath $(TRINO_PARSER_DIR))
 
 # The Node libraries whose own writes the preset tests check (OneTable,
-# TypeDORM); each in a directory of its own, pinned with its SDK.
+# TypeDORM, ElectroDB); each in a directory of its own, pinned with its SDK.
 AWS_SDK_V3_VERSION ?= 3.1169.0
 AWS_UTIL_DYNAMODB_VERSION ?= 3.996.9
 ONETABLE_VERSION   ?= 2.7.7
@@ -34,14 +34,18 @@ ONETABLE_PKG       := $(ONETABLE_DIR)/node_modules/dynamodb-onetable/package.jso
 TYPEDORM_VERSION   ?= 1.15.4
 TYPEDORM_DIR       ?= .tools/typedorm-$(TYPEDORM_VERSION)
 TYPEDORM_PKG       := $(TYPEDORM_DIR)/node_modules/@typedorm/core/package.json
+ELECTRODB_VERSION  ?= 3.9.3
+ELECTRODB_DIR      ?= .tools/electrodb-$(ELECTRODB_VERSION)
+ELECTRODB_PKG      := $(ELECTRODB_DIR)/node_modules/electrodb/package.json
 export ONETABLE_NODE_DIR := $(abspath $(ONETABLE_DIR))
 export TYPEDORM_NODE_DIR := $(abspath $(TYPEDORM_DIR))
+export ELECTRODB_NODE_DIR := $(abspath $(ELECTRODB_DIR))
 
 # Fuzzing time per target: brief in `make test`, longer in `make reliability`.
 TEST_FUZZTIME ?= 2s
 FUZZTIME      ?= 30s
 
-.PHONY: deps test build bench bench-suite bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: deps test build bench bench-suite bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm electrodb reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # How many test binaries, and tests within one, run at once. The suite
 # waits on tmux, dynoxide and the processes it starts far more than on
@@ -57,7 +61,7 @@ GO_TEST_FLAGS ?=
 
 # The unit and integration tests (the reliability suite bounded among
 # them), then every fuzz target briefly; all run even if one fails.
-test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(TRINO_PARSER_PKG) $(ONETABLE_PKG) $(TYPEDORM_PKG)
+test: $(DYNOXIDE_BIN) $(DUCKDB_API) $(TRINO_PARSER_PKG) $(ONETABLE_PKG) $(TYPEDORM_PKG) $(ELECTRODB_PKG)
 	@rc=0; out=$$(mktemp); \
 	go test $(GO_TEST_FLAGS) -parallel $(TEST_PARALLEL) $(RACE_FREE) >"$$out" 2>&1 & plain=$$!; \
 	.ci/with-dynoxide go test $(GO_TEST_FLAGS) -race -p $(TEST_P) -parallel $(TEST_PARALLEL) $$(go list ./... | grep -vxF '$(RACE_FREE)') || rc=$$?; \
@@ -156,6 +160,13 @@ typedorm: $(TYPEDORM_PKG)
 $(TYPEDORM_PKG):
 	npm install --no-audit --no-fund --prefix $(TYPEDORM_DIR) @typedorm/core@$(TYPEDORM_VERSION) @typedorm/common@$(TYPEDORM_VERSION) @typedorm/document-client@$(TYPEDORM_VERSION) reflect-metadata@0.1.14 @aws-sdk/client-dynamodb@$(AWS_SDK_V3_VERSION) @aws-sdk/lib-dynamodb@$(AWS_SDK_V3_VERSION) aws-sdk@2.1693.0
 	node -e 'require("$(TYPEDORM_NODE_DIR)/node_modules/reflect-metadata"); require("$(TYPEDORM_NODE_DIR)/node_modules/@typedorm/core")'
+
+electrodb: $(ELECTRODB_PKG)
+
+# ElectroDB takes a v3 DocumentClient (lib-dynamodb) over the v3 client.
+$(ELECTRODB_PKG):
+	npm install --no-audit --no-fund --prefix $(ELECTRODB_DIR) electrodb@$(ELECTRODB_VERSION) @aws-sdk/client-dynamodb@$(AWS_SDK_V3_VERSION) @aws-sdk/lib-dynamodb@$(AWS_SDK_V3_VERSION)
+	node -e 'require("$(ELECTRODB_NODE_DIR)/node_modules/electrodb"); require("$(ELECTRODB_NODE_DIR)/node_modules/@aws-sdk/lib-dynamodb")'
 
 # A local emulator to try locktable by hand, in the foreground:
 # make emulator [PORT=8000], then --endpoint-url http://localhost:8000.

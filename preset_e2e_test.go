@@ -155,16 +155,7 @@ func TestE2EPresets(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	for _, lib := range libraries {
 		t.Run(lib.name, func(t *testing.T) {
-			dir := libDir(t, lib)
-			t.Parallel()
-			client, _ := dynamotest.Client(t)
-			table := dynamotest.Name(t, lib.name)
-			t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
-			env := map[string]string{"LOCKTABLE_TEST_ENDPOINT": ep, "TABLE": table, lib.dirEnv: dir, "NODE_NO_WARNINGS": "1"}
-			lib.node(t, env, "plant")
-
-			args := []string{"--endpoint-url", ep, "--table", table, "--preset", lib.preset,
-				"--audit-log", filepath.Join(t.TempDir(), "audit.log")}
+			table, env, args := lib.plant(t, ep, "plant")
 			accounts, got := presetProblems(t, args)
 			want := slices.Sorted(slices.Values(lib.planted))
 			if !slices.Equal(got, want) {
@@ -251,6 +242,23 @@ func TestE2EPresets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// plant has the library's script plant its fixture (command cmd) in a
+// table of its own, in parallel with the other tests, and returns the table, the script's
+// environment and the arguments that check it with the library's preset.
+func (lib library) plant(t *testing.T, ep, cmd string) (table string, env map[string]string, args []string) {
+	t.Helper()
+	dir := libDir(t, lib)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table = dynamotest.Name(t, lib.name)
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	env = map[string]string{"LOCKTABLE_TEST_ENDPOINT": ep, "TABLE": table, lib.dirEnv: dir, "NODE_NO_WARNINGS": "1"}
+	lib.node(t, env, cmd)
+	args = []string{"--endpoint-url", ep, "--table", table, "--preset", lib.preset,
+		"--audit-log", filepath.Join(t.TempDir(), "audit.log")}
+	return table, env, args
 }
 
 // repairLeavesTheDuplicates runs repair --yes with args, then checks that
@@ -392,10 +400,20 @@ func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema)
 	if _, err := store.ResolvePreset(ctx); err != nil {
 		t.Fatal(err)
 	}
+	dir := exportTable(t, client, table)
+	rs := store.Schema
+	given := append(cli.SchemaFlags(&rs), "--pk", rs.PK, "--sk", rs.SK, "--export", dir, "--endpoint-url", "http://127.0.0.1:1")
+	exportsAgree(t, args, map[string][]string{"check --export": given, "check --export --confirm": append(slices.Clone(args), "--export", dir, "--confirm")})
+}
+
+// exportTable exports table as DynamoDB would, from a consistent scan,
+// into a directory it returns.
+func exportTable(t *testing.T, client *dynamodb.Client, table string) string {
+	t.Helper()
 	var items []model.Item
 	p := dynamodb.NewScanPaginator(client, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
 	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
+		out, err := p.NextPage(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,10 +425,15 @@ func exportAgrees(t *testing.T, table, preset string, adjust func(*model.Schema)
 	if _, err := export.Write(dir, export.Options{Table: table, Files: 2, ExportTime: time.Now()}, items); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// exportsAgree checks that each check of runs (named by what it is)
+// finds what check with args finds in the live table.
+func exportsAgree(t *testing.T, args []string, runs map[string][]string) {
+	t.Helper()
 	accounts, want := presetProblems(t, args)
-	rs := store.Schema
-	given := append(cli.SchemaFlags(&rs), "--pk", rs.PK, "--sk", rs.SK, "--export", dir, "--endpoint-url", "http://127.0.0.1:1")
-	for what, a := range map[string][]string{"check --export": given, "check --export --confirm": append(slices.Clone(args), "--export", dir, "--confirm")} {
+	for what, a := range runs {
 		n, got := presetProblems(t, a)
 		if n != accounts || !slices.Equal(got, want) {
 			t.Errorf("%s found %d accounts and\n  %s\ncheck %d and\n  %s", what, n, strings.Join(got, "\n  "), accounts, strings.Join(want, "\n  "))

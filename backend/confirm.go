@@ -12,7 +12,7 @@ import (
 func (l *HolderLookup) AddHolder(sc *model.Schema, wanted []Wanted, it model.Item) {
 	for _, w := range wanted {
 		if h, v := sc.Held(w.Constraint, it); h == model.HoldsValue && v == w.Value {
-			l.Holders[w] = append(l.Holders[w], it[sc.PK].S)
+			l.Holders[w] = append(l.Holders[w], sc.AccountID(it))
 		}
 	}
 }

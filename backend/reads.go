@@ -46,7 +46,7 @@ func Judge(ctx context.Context, sc *model.Schema, src Reader, accounts []model.I
 	// Owners that are other accounts decide foreign against duplicate.
 	var ownerRefs []model.KeyRef
 	for i, it := range accounts {
-		id := it[sc.PK].S
+		id := sc.AccountID(it)
 		for _, r := range expected[i] {
 			if l, ok := lockAt(r); ok {
 				if o, ok := l[sc.OwnerAttr]; ok && o.Kind == model.KindS && o.S != id && o.S != "" {
@@ -57,7 +57,7 @@ func Judge(ctx context.Context, sc *model.Schema, src Reader, accounts []model.I
 	}
 	owners := map[string]model.Item{}
 	if len(ownerRefs) > 0 {
-		if err := src.ReadConsistent(ctx, ownerRefs, func(_ string, it model.Item) { owners[it[sc.PK].S] = it }); err != nil {
+		if err := src.ReadConsistent(ctx, ownerRefs, func(_ string, it model.Item) { owners[sc.AccountID(it)] = it }); err != nil {
 			return nil, err
 		}
 	}

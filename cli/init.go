@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locktable/locktable/config"
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/model"
 )
 
@@ -52,6 +54,13 @@ func (a *app) initCommand() *cobra.Command {
 				}
 			}
 			proposed, notes, err := store.InferSchema(cmd.Context(), table, sample)
+			if err == nil && proposed.Preset != "" {
+				// A library's table: its preset reads the rest.
+				if proposed, err = a.resolvePreset(cmd.Context(), store, proposed); err != nil {
+					return err
+				}
+				notes = append(notes, a.presetNotes...)
+			}
 			if err == nil {
 				notes = append(notes, store.ProposeTTL(cmd.Context(), &proposed)...)
 			}
@@ -67,6 +76,24 @@ func (a *app) initCommand() *cobra.Command {
 	cmd.Flags().Int32Var(&sample, "sample", 1000, "items to read from each table (one Scan page)")
 	cmd.Flags().StringVar(&save, "save", "", "save the proposal as target NAME in the config file (with the endpoint, region and profile given)")
 	return cmd
+}
+
+// resolvePreset reads from the table what the preset init recognised
+// (found: its table and preset) leaves to it, as --preset would; store
+// takes the preset's schema.
+func (a *app) resolvePreset(ctx context.Context, store *dynamo.Store, found model.Schema) (model.Schema, error) {
+	s := model.DefaultSchema(model.LayoutSingle)
+	if err := (model.Preset{Schema: &s}).Apply(found.Preset); err != nil {
+		return s, err
+	}
+	s.Table = found.Table
+	store.Schema = s
+	notes, err := store.ResolvePreset(ctx)
+	a.presetNotes = notes
+	if err != nil {
+		return s, asFlagError(err)
+	}
+	return store.Schema, nil
 }
 
 // proposeTarget prints a proposed schema as a target and, with --save,

@@ -17,7 +17,7 @@ type schemaFlags struct {
 	accountPrefix, accountSK, lockSK, owner string
 	unique, normalize, index                []string
 	preset, accountType, idAttr             string
-	lockSpelling, olderHead                 string
+	lockSpelling, olderHead, constraintEnt  string
 	lockAttrs, scope, ttlAttr               []string
 }
 
@@ -28,17 +28,18 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.pk, "pk", d.PK, "partition key attribute (layout tables: id)")
 	fs.StringVar(&f.sk, "sk", d.SK, `sort key attribute; "" for none (layout tables: none)`)
 	fs.StringVar(&f.accountPrefix, "account-prefix", d.AccountPrefix, `partition key prefix of account items (layout tables: "")`)
-	fs.StringVar(&f.accountSK, "account-sk", d.AccountSK, "sort key of account items; =PK: each its own partition key")
+	fs.StringVar(&f.accountSK, "account-sk", d.AccountSK, "sort key of account items; =PK: each its own partition key; =ID: each its own, the account then named by its whole key PK|SK")
 	fs.StringVar(&f.lockSK, "lock-sk", d.LockSK, "sort key of lock items; =PK: each its own partition key")
 	fs.StringVar(&f.owner, "owner-attr", d.OwnerAttr, "lock attribute naming the account that holds it")
 	fs.StringArrayVar(&f.unique, "unique", nil, "unique attribute and its locks: ATTR=PREFIX, ATTR=HEAD${SCOPE}TAIL (unique per SCOPE) or ATTR=@TABLE/KEYATTR; with --preset, ATTR alone (repeat; replaces the defaults email=UNIQ#EMAIL#, username=UNIQ#HANDLE#)")
 	fs.StringArrayVar(&f.normalize, "normalize", nil, "ATTR=none|lower|casefold: how a value maps to its lock key (repeat; default none)")
 	fs.StringArrayVar(&f.index, "index", nil, "ATTR=INDEX: a GSI of the account table keyed by ATTR (repeat)")
-	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
+	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value), typedorm:ENTITY (the __en value) or electrodb:ENTITY (the __edb_e__ value, with the unique constraint entity of ElectroDB's documentation; its accounts are named by their whole key, PK|SK); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")
 	fs.StringArrayVar(&f.scope, "scope", nil, "ATTR=SCOPEATTR: with --preset onetable, ATTR is unique per value of SCOPEATTR (OneTable's unique scope) (repeat)")
 	fs.StringVar(&f.olderHead, "older-spelling", "", "MODEL: or _Unique:MODEL:: with --preset onetable, what the older spelling's unique keys start with before ATTR:VALUE (User:email:ada@x as OneTable wrote them, or _Unique:User:email:ada@x as its issue tracker spells them); default: the one the table's unique items have")
 	fs.StringVar(&f.lockSpelling, "lock-spelling", "", "newer or older: with --preset onetable, the spelling of unique items new locks are written in, newer _unique#MODEL#ATTR#VALUE (sort key _unique#) or OneTable's older MODEL:ATTR:VALUE (sort key _unique:, before 1.8 or with legacyUnique); both are recognised; default: the older when the model's unique items present are all in it")
+	fs.StringVar(&f.constraintEnt, "constraint-entity", "", "entity=NAME,service=SERVICE,version=VERSION (any of them): with --preset electrodb, ElectroDB's unique constraint entity; default: what the constraint items present say, else the documentation's: entity=constraint, the guarded entity's service, version=1")
 	fs.StringArrayVar(&f.lockAttrs, "lock-attr", nil, "ATTR=VALUE written on every lock locktable puts, besides its key and owner (repeat)")
 	fs.StringArrayVar(&f.ttlAttr, "ttl-attr", nil, `TTL attribute (epoch seconds) of every table, or TABLE=ATTR for one (repeat); "" for none; default: each table's own (DescribeTimeToLive, when ENABLED)`)
 	fs.StringVar(&f.idAttr, "id-attr", "", "ATTR[=PREFIX]: accounts carry their id, their key without PREFIX (default --account-prefix), in ATTR; signups write it (a preset finds both in the accounts present)")
@@ -61,10 +62,15 @@ func (f *schemaFlags) build(fs *pflag.FlagSet) (model.Schema, error) {
 	if err := f.setTypes(fs, &s); err != nil {
 		return model.Schema{}, err
 	}
+	preset := model.Preset{Schema: &s}
+	if fs.Changed("constraint-entity") { // before --unique, which it keys
+		if err := preset.SetConstraintEntity(f.constraintEnt); err != nil {
+			return model.Schema{}, err
+		}
+	}
 	if err := f.setConstraints(&s); err != nil {
 		return model.Schema{}, err
 	}
-	preset := model.Preset{Schema: &s}
 	if fs.Changed("older-spelling") {
 		if err := preset.SetOlderHead(f.olderHead); err != nil {
 			return model.Schema{}, err

@@ -90,5 +90,8 @@ func presetFlags(s *model.Schema) []string {
 	if s.LockSpelling != "" {
 		f = append(f, "--lock-spelling", s.LockSpelling)
 	}
+	if e := s.ConstraintEntity.String(); e != "" {
+		f = append(f, "--constraint-entity", e)
+	}
 	return append(f, ttlFlags(s)...)
 }

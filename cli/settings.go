@@ -25,7 +25,7 @@ type flagGroup struct {
 // summary of them, and in `config show`.
 var flagGroups = []flagGroup{
 	{"connection", []string{"endpoint-url", "region", "profile", "demo", "target", "config"}},
-	{"schema", []string{"layout", "table", "pk", "sk", "account-prefix", "account-sk", "lock-sk", "owner-attr", "unique", "normalize", "index", "preset", "account-type", "scope", "lock-spelling", "older-spelling", "lock-attr", "id-attr", "ttl-attr"}},
+	{"schema", []string{"layout", "table", "pk", "sk", "account-prefix", "account-sk", "lock-sk", "owner-attr", "unique", "normalize", "index", "preset", "account-type", "scope", "lock-spelling", "older-spelling", "constraint-entity", "lock-attr", "id-attr", "ttl-attr"}},
 	{"output", []string{"log-file", "audit-log", "json"}},
 	{"safety", []string{"write", "read-only"}},
 	{"scan", []string{"segments", "page-size", "max-rcu", "max-wcu", "accounts-index", "follow"}},

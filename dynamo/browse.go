@@ -58,15 +58,15 @@ func (s *Pages) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 		// An index may project only keys: read the accounts themselves.
 		refs := make([]model.KeyRef, len(items))
 		for i, it := range items {
-			refs[i] = model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(it[s.Schema.PK].S)}
+			refs[i] = model.KeyRef{Table: s.Schema.Table, Key: s.Schema.AccountKey(s.Schema.AccountID(it))}
 		}
 		full := map[string]model.Item{}
-		if err := s.readConsistent(ctx, refs, func(_ string, it model.Item) { full[it[s.Schema.PK].S] = it }); err != nil {
+		if err := s.readConsistent(ctx, refs, func(_ string, it model.Item) { full[s.Schema.AccountID(it)] = it }); err != nil {
 			return backend.AccountPage{}, err
 		}
 		kept := items[:0]
 		for _, it := range items {
-			if f, ok := full[it[s.Schema.PK].S]; ok {
+			if f, ok := full[s.Schema.AccountID(it)]; ok {
 				kept = append(kept, f)
 			}
 		}
@@ -150,7 +150,7 @@ func after(last map[string]types.AttributeValue) backend.Cursor {
 // as a sparse index that holds only accounts.
 func (s *Pages) accountsIndexQuery() (*dynamodb.QueryInput, error) {
 	in := &dynamodb.QueryInput{TableName: aws.String(s.Schema.Table), IndexName: aws.String(s.AccountsIndex)}
-	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK {
+	if s.accountsIndexHash != s.Schema.SK || s.Schema.SK == "" || s.Schema.AccountSK == model.SameAsPK || s.Schema.AccountSK == model.KeyInID {
 		return in, nil
 	}
 	expr, err := expression.NewBuilder().WithKeyCondition(
@@ -223,7 +223,7 @@ func (s *Lookup) Holders(ctx context.Context, cis []int, v string, progress func
 		func(it model.Item, _ bool) {
 			for i, ci := range cis {
 				if h, hv := s.Schema.Held(ci, it); h == model.HoldsValue && hv == want[i] {
-					ids[i] = append(ids[i], it[s.Schema.PK].S)
+					ids[i] = append(ids[i], s.Schema.AccountID(it))
 				}
 			}
 		})

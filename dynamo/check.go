@@ -279,6 +279,7 @@ func (s *core) accountFilter(more ...expression.ConditionBuilder) *expression.Co
 		conds = append(conds, expression.Name(sc.PK).BeginsWith(sc.AccountPrefix))
 	}
 	switch {
+	case sc.SK != "" && sc.AccountSK == model.KeyInID: // sort keys of their own: the type says
 	case sc.SK != "" && sc.AccountSK == model.SameAsPK:
 		conds = append(conds, expression.Name(sc.SK).Equal(expression.Name(sc.PK)))
 	case sc.SK != "":

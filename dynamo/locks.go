@@ -23,17 +23,29 @@ type lockSource struct {
 func (s *Pages) lockSources() []lockSource {
 	sc := &s.Schema
 	var src []lockSource
-	var prefixes, alts []string
+	var sks []string // in constraint order
+	prefixes := map[string][]string{}
+	var alts []string
 	for _, c := range sc.Constraints {
 		if c.InAccountTable() {
-			prefixes = append(prefixes, c.Prefix)
+			sk := sc.LockSK
+			if c.LockSK != "" {
+				sk = c.LockSK // a sort key of its own (ElectroDB's constraints)
+			}
+			if _, ok := prefixes[sk]; !ok {
+				sks = append(sks, sk)
+			}
+			prefixes[sk] = append(prefixes[sk], c.Prefix)
 		}
 		if c.AltPrefix != "" {
 			alts = append(alts, c.AltPrefix)
 		}
 	}
-	if len(prefixes) > 0 {
-		f := s.lockFilter(prefixes, sc.LockSK)
+	if len(sks) > 0 {
+		f := s.lockFilter(prefixes[sks[0]], sks[0])
+		for _, sk := range sks[1:] {
+			f = f.Or(s.lockFilter(prefixes[sk], sk))
+		}
 		if len(alts) > 0 {
 			f = f.Or(s.lockFilter(alts, sc.AltLockSK))
 		}

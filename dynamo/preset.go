@@ -51,6 +51,14 @@ func (s *Store) ResolvePreset(ctx context.Context) ([]string, error) {
 	if sc.SK == "" {
 		return notes, model.NewSchemaError(model.FieldPreset, "table %s has no sort key: %s tables have one", sc.Table, sc.Preset)
 	}
+	if strings.HasPrefix(sc.Preset, model.LibElectroDB+":") {
+		found, err := s.electroSample(ctx)
+		notes = append(notes, found...)
+		if err != nil {
+			return notes, err
+		}
+		return notes, sc.Validate()
+	}
 	if sc.AccountSK == "" || len(sc.Constraints) == 0 || (model.Preset{Schema: sc}).SpellingUnread() {
 		found, err := s.presetSample(ctx)
 		if err != nil {
@@ -117,9 +125,17 @@ func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 	for _, head := range heads {
 		filter = filter.Or(expression.Name(sc.PK).BeginsWith(head).And(expression.Name(sc.SK).Equal(expression.Value(sk))))
 	}
+	err := s.presetPages(ctx, filter, func(it model.Item) { sm.add(sc, it) })
+	return sm, err
+}
+
+// presetPages reads the account table's items that filter picks (a
+// filtered scan, at most presetPages pages) and hands each to each.
+func (s *Store) presetPages(ctx context.Context, filter expression.ConditionBuilder, each func(model.Item)) error {
+	sc := &s.Schema
 	expr, err := expression.NewBuilder().WithFilter(filter).Build()
 	if err != nil {
-		return sm, err
+		return err
 	}
 	in := &dynamodb.ScanInput{TableName: aws.String(sc.Table), FilterExpression: expr.Filter(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}
@@ -128,17 +144,17 @@ func (s *Store) presetScan(ctx context.Context) (presetSampled, error) {
 		out, err := s.api.Scan(cctx, in)
 		cancel()
 		if err != nil {
-			return sm, explain(err, "scan", sc.Table, s.Endpoint)
+			return explain(err, "scan", sc.Table, s.Endpoint)
 		}
 		for _, av := range out.Items {
-			sm.add(sc, fromSDK(av))
+			each(fromSDK(av))
 		}
 		if out.LastEvaluatedKey == nil {
-			break
+			return nil
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return sm, nil
+	return nil
 }
 
 // add counts item it: an account of the model, else a unique item.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -79,6 +80,7 @@ func schemaDiff(a, b Schema) []SchemaField {
 	add(FieldLockSK, a.LockSK == b.LockSK && a.AltLockSK == b.AltLockSK)
 	add(FieldLockSpelling, a.LockSpelling == b.LockSpelling)
 	add(FieldOlderHead, a.OlderHead == b.OlderHead)
+	add(FieldConstraintEntity, a.ConstraintEntity == b.ConstraintEntity)
 	add(FieldOwnerAttr, a.OwnerAttr == b.OwnerAttr)
 	add(FieldAccountType, a.AccountType == b.AccountType)
 	add(FieldLockAttrs, slices.Equal(a.LockAttrs, b.LockAttrs))
@@ -90,8 +92,10 @@ func schemaDiff(a, b Schema) []SchemaField {
 		add(FieldNormalize, ca.Normalize == cb.Normalize)
 		add(FieldScope, ca.Scope == cb.Scope && ca.Tail == cb.Tail)
 		add(FieldTTLAttr, ca.TTLAttr == cb.TTLAttr)
+		add(FieldLockAttrs, slices.Equal(ca.LockAttrs, cb.LockAttrs))
 		ca.Normalize, ca.Scope, ca.Tail, ca.TTLAttr, ca.Index = cb.Normalize, cb.Scope, cb.Tail, cb.TTLAttr, cb.Index
-		add(FieldConstraints, ca == cb)
+		ca.LockAttrs, cb.LockAttrs = nil, nil
+		add(FieldConstraints, reflect.DeepEqual(ca, cb))
 	}
 	return d
 }

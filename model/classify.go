@@ -15,7 +15,8 @@ const (
 // Entry is an item as the pattern sees it.
 type Entry struct {
 	Kind EntryKind
-	// ID is the account's key value (its PK, e.g. "ACCT#a1f9c3").
+	// ID is the account's key value (its PK, e.g. "ACCT#a1f9c3"; PK|SK
+	// where accounts have sort keys of their own, Schema.AccountID).
 	ID string
 	// Constraint and Value locate a lock: Value is the key minus the prefix,
 	// exactly as stored.
@@ -60,12 +61,10 @@ func (s Classifier) Classify(table string, it Item) Entry {
 		}
 		sk = v.S
 	}
-	if s.Schema.SK == "" || sk == sortKey(s.Schema.LockSK, pk.S) {
-		for ci, c := range s.Schema.Constraints {
-			if c.InAccountTable() {
-				if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok && (c.Scope == "" || c.scopedValue(v)) {
-					return s.lockEntry(ci, v, it)
-				}
+	for ci, c := range s.Schema.Constraints {
+		if c.InAccountTable() && (s.Schema.SK == "" || sk == sortKey(c.lockSK(s.Schema.LockSK), pk.S)) {
+			if v, ok := strings.CutPrefix(pk.S, c.Prefix); ok && (c.Scope == "" || c.scopedValue(v)) {
+				return s.lockEntry(ci, v, it)
 			}
 		}
 	}
@@ -79,7 +78,7 @@ func (s Classifier) Classify(table string, it Item) Entry {
 		}
 	}
 	if s.isAccount(pk.S, sk, it) {
-		return Entry{Kind: EntryAccount, ID: pk.S}
+		return Entry{Kind: EntryAccount, ID: s.Schema.AccountID(it)}
 	}
 	return Entry{}
 }
@@ -102,7 +101,7 @@ func (s Classifier) lockEntry(ci int, v string, it Item) Entry {
 // isAccount reports whether an item of the account table, keyed pk and
 // sk, is an account: by key prefix, sort key and type attribute.
 func (s Classifier) isAccount(pk, sk string, it Item) bool {
-	if !strings.HasPrefix(pk, s.Schema.AccountPrefix) || (s.Schema.SK != "" && sk != sortKey(s.Schema.AccountSK, pk)) {
+	if !strings.HasPrefix(pk, s.Schema.AccountPrefix) || (s.Schema.SK != "" && s.Schema.AccountSK != KeyInID && sk != sortKey(s.Schema.AccountSK, pk)) {
 		return false
 	}
 	if s.Schema.AccountType.Attr != "" {

@@ -44,6 +44,9 @@ func InferSchema(main Sample, others []Sample) (Schema, []string, error) {
 	if len(main.Items) == 0 {
 		return Schema{}, nil, fmt.Errorf("table %s is empty: nothing to infer a schema from (pass the schema flags)", main.Table)
 	}
+	if preset, note, ok := electroTable(main); ok {
+		return Schema{Table: main.Table, Preset: preset}, []string{note}, nil
+	}
 	if main.SK == "" {
 		return inferTables(main, others)
 	}

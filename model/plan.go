@@ -98,6 +98,9 @@ type Action struct {
 // KeyText is the action's item key as a person reads it: the partition key
 // value, with its table when that is not the account table.
 func (a Action) KeyText(s *Schema) string {
+	if a.Table == s.Table && s.AccountSK == KeyInID && s.SK != "" {
+		return a.Key[s.PK] + IDKeySep + a.Key[s.SK] // items share partition keys: the whole key
+	}
 	for name, v := range a.Key {
 		if name == s.PK && a.Table == s.Table {
 			return v
@@ -123,7 +126,7 @@ func (a Action) Purpose(s *Schema) string {
 		verb := map[ActionKind]string{ActUpdate: "update", ActDelete: "delete", ActCheck: "check"}[a.Kind]
 		return verb + " account " + k
 	case RoleTakeLock:
-		return "put lock " + k + " (owner " + a.Account + ")"
+		return a.takePurpose(s, k)
 	case RoleReleaseLock:
 		return "delete lock " + k + ", released by " + a.Account
 	case RoleKeepLock:
@@ -148,6 +151,22 @@ func (a Action) Purpose(s *Schema) string {
 		return "check lock " + k + ", the value's lock in the other spelling"
 	}
 	return string(a.Kind) + " " + k
+}
+
+// takePurpose is Purpose of the put of a lock keyed k: whose it is, and
+// how the value is compared where the key holds it normalized (ElectroDB
+// lower-cases the keys it composes).
+func (a Action) takePurpose(s *Schema, k string) string {
+	p := "put lock " + k + " (owner " + a.Account + ")"
+	if s.OwnerlessLocks {
+		p = "put lock " + k + " for " + a.Account + " (no owner written, as the library writes none)"
+	}
+	if a.Constraint >= 0 && a.Constraint < len(s.Constraints) {
+		if c := s.Constraints[a.Constraint]; c.Normalize != NormalizeNone {
+			p += "; " + c.Attr + " compared " + string(c.Normalize) + "-normalized, as the key holds it: " + a.Value
+		}
+	}
+	return p
 }
 
 // Plan is one guarded transaction, built before anything is sent.
@@ -227,6 +246,9 @@ func (s Planner) validateAccountID(id string) error {
 	if err := ValidateText("account", id); err != nil {
 		return err
 	}
+	if pk, sk, ok := strings.Cut(id, IDKeySep); s.Schema.AccountSK == KeyInID && (!ok || pk == "" || sk == "") {
+		return &FieldError{"account", fmt.Sprintf("%q: accounts here are named by their whole key, PK%sSK", id, IDKeySep)}
+	}
 	if !strings.HasPrefix(id, s.Schema.AccountPrefix) {
 		return &FieldError{"account", fmt.Sprintf("%q does not start with the account prefix %q", id, s.Schema.AccountPrefix)}
 	}
@@ -234,16 +256,22 @@ func (s Planner) validateAccountID(id string) error {
 }
 
 // newLock builds the guarded put of the lock of constraint ci for the
-// normalized value v, owned by id.
-func (s Planner) newLock(ci int, v, id string) (Action, error) {
+// normalized value v, owned by id, whose item acct holds the value.
+func (s Planner) newLock(ci int, v, id string, acct Item) (Action, error) {
 	c := s.Schema.Constraints[ci]
 	table, key := s.Schema.LockKey(ci, v)
 	pk := s.Schema.LockPK(ci)
 	if err := validateKey(c.Attr, key[pk], MaxPartitionKeyBytes); err != nil {
 		return Action{}, err
 	}
-	item := Item{s.Schema.OwnerAttr: S(id)}
+	item := Item{}
+	if !s.Schema.OwnerlessLocks {
+		item[s.Schema.OwnerAttr] = S(id)
+	}
 	for _, a := range s.Schema.LockAttrs {
+		item[a.Attr] = S(a.Value)
+	}
+	for _, a := range c.LockAttrsFor(acct[c.Attr].S, v) {
 		item[a.Attr] = S(a.Value)
 	}
 	for k, kv := range key {
@@ -305,9 +333,7 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 			item[name] = S(attrs[name])
 		}
 	}
-	if s.Schema.AccountType.Attr != "" {
-		item[s.Schema.AccountType.Attr] = S(s.Schema.AccountType.Value)
-	}
+	s.typeAccount(item)
 	if s.Schema.IDAttr != "" {
 		prefix := AccountIDs{s.Schema}.KeyPrefix()
 		want, ok := strings.CutPrefix(id, prefix)
@@ -329,7 +355,7 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 		case HoldsInvalid:
 			return Plan{}, &FieldError{c.Attr, "lock key would exceed 2048 bytes"}
 		case HoldsValue:
-			take, err := s.takeLock(ci, v, id)
+			take, err := s.takeLock(ci, v, id, item)
 			if err != nil {
 				return Plan{}, err
 			}
@@ -338,6 +364,20 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 		}
 	}
 	return s.finish(p)
+}
+
+// typeAccount writes on a new account's item what the library tells
+// its accounts by: the type attribute, and the other attributes it
+// writes there where the signup gave none.
+func (s Planner) typeAccount(item Item) {
+	if s.Schema.AccountType.Attr != "" {
+		item[s.Schema.AccountType.Attr] = S(s.Schema.AccountType.Value)
+	}
+	for _, a := range s.Schema.AccountAttrs {
+		if _, given := item[a.Attr]; !given {
+			item[a.Attr] = S(a.Value)
+		}
+	}
 }
 
 // OthersHold says whether accounts other than the one being changed are
@@ -435,7 +475,7 @@ func (s Planner) relock(a AccountView, ci int, attr, nv string, others OthersHol
 	case nh == HoldsValue && nn == a.Locks[ci].Value && a.Locks[ci].Item != nil:
 		return nil, nil, true, nil
 	case nh == HoldsValue:
-		take, err := s.takeLock(ci, nn, a.ID)
+		take, err := s.takeLock(ci, nn, a.ID, next)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -522,7 +562,7 @@ func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 // one holder, checking that the holder still holds the value as loaded.
 func (s Planner) RepairMissing(p Problem, holder AccountView) (Plan, error) {
 	attr := s.Schema.Constraints[p.constraint].Attr
-	take, err := s.takeLock(p.constraint, p.Value, holder.ID)
+	take, err := s.takeLock(p.constraint, p.Value, holder.ID, holder.Item)
 	if err != nil {
 		return Plan{}, err
 	}

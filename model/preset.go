@@ -20,8 +20,8 @@ type Preset struct{ Schema *Schema }
 // ParsePreset splits a --preset value, LIBRARY:MODEL.
 func ParsePreset(v string) (lib, name string, err error) {
 	lib, name, ok := strings.Cut(v, ":")
-	if !ok || name == "" || (lib != LibOneTable && lib != LibTypeDORM) {
-		return "", "", NewSchemaError(FieldPreset, "%q: want onetable:MODEL (the _type value) or typedorm:ENTITY (the __en value)", v)
+	if !ok || name == "" || (lib != LibOneTable && lib != LibTypeDORM && lib != LibElectroDB) {
+		return "", "", NewSchemaError(FieldPreset, "%q: want onetable:MODEL (the _type value), typedorm:ENTITY (the __en value) or electrodb:ENTITY (the __edb_e__ value)", v)
 	}
 	return lib, name, nil
 }
@@ -48,6 +48,13 @@ func (s Preset) Apply(v string) error {
 		s.Schema.AccountType = Assignment{"__en", name}
 		s.Schema.LockSK, s.Schema.AltLockSK = SameAsPK, ""
 		s.Schema.LockAttrs = nil
+	case LibElectroDB:
+		// Agents share partition keys: each is named by its whole key.
+		// Each constraint has its own sort key, and carries no owner.
+		s.Schema.AccountType = Assignment{ElectroEntityAttr, name}
+		s.Schema.AccountSK = KeyInID
+		s.Schema.LockSK, s.Schema.AltLockSK = "", ""
+		s.Schema.LockAttrs, s.Schema.OwnerlessLocks = nil, true
 	}
 	return nil
 }
@@ -59,8 +66,11 @@ func (s Preset) Head() string {
 	if err != nil {
 		return ""
 	}
-	if lib == LibOneTable {
+	switch lib {
+	case LibOneTable:
 		return "_unique#" + name + "#"
+	case LibElectroDB:
+		return "" // its constraints are told by their entity attribute
 	}
 	return "DRM_GEN_" + strings.ToUpper(name) + "."
 }
@@ -242,7 +252,7 @@ func (s Preset) Unresolved() []SchemaField {
 	if s.Schema.AccountSK == "" {
 		missing = append(missing, FieldAccountSK)
 	}
-	if len(s.Schema.Constraints) == 0 {
+	if len(s.Schema.Constraints) == 0 || slices.ContainsFunc(s.Schema.Constraints, func(c Constraint) bool { return c.InAccountTable() && c.Prefix == "" }) {
 		missing = append(missing, FieldConstraints)
 	}
 	return missing

@@ -54,6 +54,41 @@ type Constraint struct {
 	// the value's lock, reported and repaired under the key it has;
 	// new locks are written with Prefix only.
 	AltPrefix string
+	// LockSK, when set, is the sort key of this constraint's locks where
+	// it is not the schema's: ElectroDB keys every constraint's items
+	// under one prefix and tells them apart by the sort key
+	// ($constraint_1#name_email#entity_agent).
+	LockSK string
+	// LockAttrs are written on this constraint's locks besides the
+	// schema's: each value is a template in which ${value} is the value
+	// as the account holds it and ${key} the value as the lock key holds
+	// it (normalized): ElectroDB's name, value, entity and GSI keys.
+	LockAttrs []Assignment
+}
+
+// The placeholders of a constraint's lock attribute templates.
+const (
+	LockAttrValue = "${value}" // the value as the account holds it
+	LockAttrKey   = "${key}"   // the value as the lock key holds it
+)
+
+// lockSK is the sort key of the constraint's locks, given the schema's.
+func (c Constraint) lockSK(schemaSK string) string {
+	if c.LockSK != "" {
+		return c.LockSK
+	}
+	return schemaSK
+}
+
+// LockAttrsFor are the constraint's own lock attributes for a lock of
+// value raw (as the account holds it) whose key holds key.
+func (c Constraint) LockAttrsFor(raw, key string) []Assignment {
+	out := make([]Assignment, len(c.LockAttrs))
+	for i, a := range c.LockAttrs {
+		v := strings.ReplaceAll(a.Value, LockAttrValue, raw)
+		out[i] = Assignment{a.Attr, strings.ReplaceAll(v, LockAttrKey, key)}
+	}
+	return out
 }
 
 // Indexed reports whether holders of a value are looked up on the
@@ -116,13 +151,25 @@ type Schema struct {
 	// OlderHead is what OneTable's older unique keys start with before
 	// ATTR:VALUE, where it is not MODEL: (User:email:ada@x): the issue
 	// tracker's _Unique:User: (Preset.SetOlderHead). "" for MODEL:.
-	OlderHead   string
-	OwnerAttr   string
-	Constraints []Constraint
+	OlderHead string
+	OwnerAttr string
+	// OwnerlessLocks says the locks locktable writes carry no owner, as
+	// the library's own do not (ElectroDB's constraints): OwnerAttr is
+	// then only read, and set while a repair claims a lock.
+	OwnerlessLocks bool
+	Constraints    []Constraint
 	// AccountType, when set, recognises accounts by an attribute value
 	// (OneTable's _type=User, TypeDORM's __en=user) as well as by the key
 	// prefix, which may then be empty; signups write it.
 	AccountType Assignment
+	// ConstraintEntity is what was given of ElectroDB's constraint entity
+	// (its name, service, version): the constraint items present, else the
+	// documentation's defaults, say the rest (Preset.SetConstraintEntity).
+	ConstraintEntity ConstraintEntity
+	// AccountAttrs are written on every account a signup puts, besides
+	// its type: what the library writes there and reads back to own the
+	// item (ElectroDB's __edb_v__, the entity's version).
+	AccountAttrs []Assignment
 	// LockAttrs are written on every lock locktable puts, besides its key
 	// and owner: what the library itself writes there (_type=_Unique).
 	LockAttrs []Assignment
@@ -159,6 +206,24 @@ type Assignment struct{ Attr, Value string }
 // SameAsPK, as --account-sk or --lock-sk, says that the item's sort key
 // is its partition key (TypeDORM's USER#1/USER#1 and unique items).
 const SameAsPK = "=PK"
+
+// KeyInID, as --account-sk, says that accounts have sort keys of their
+// own (ElectroDB's agents share a partition key): an account's id is
+// then its whole key, PK|SK (IDKeySep), split at the first |.
+const KeyInID = "=ID"
+
+// IDKeySep joins the partition and sort key in the id of an account
+// whose sort key is its own (KeyInID).
+const IDKeySep = "|"
+
+// AccountID is the id of account it: its partition key, or with KeyInID
+// its partition and sort key joined by IDKeySep.
+func (s *Schema) AccountID(it Item) string {
+	if s.AccountSK == KeyInID && s.SK != "" {
+		return it[s.PK].S + IDKeySep + it[s.SK].S
+	}
+	return it[s.PK].S
+}
 
 // sortKey is the sort key of an item whose partition key is pk, by the
 // configured value sk (SameAsPK or a constant).
@@ -235,6 +300,8 @@ const (
 	FieldTTLAttr       SchemaField = "TTLAttr" // of the schema, or of a constraint's lock table
 	FieldLockSpelling  SchemaField = "LockSpelling"
 	FieldOlderHead     SchemaField = "OlderHead"
+	// FieldConstraintEntity is ElectroDB's constraint entity.
+	FieldConstraintEntity SchemaField = "ConstraintEntity"
 )
 
 // SchemaError is invalid schema input, named by the field that carried
@@ -333,6 +400,10 @@ func (s *Schema) Tables() []string {
 
 // AccountKey returns the primary key of the account whose key value is id.
 func (s *Schema) AccountKey(id string) map[string]string {
+	if s.AccountSK == KeyInID && s.SK != "" {
+		pk, sk, _ := strings.Cut(id, IDKeySep)
+		return map[string]string{s.PK: pk, s.SK: sk}
+	}
 	k := map[string]string{s.PK: id}
 	if s.SK != "" {
 		k[s.SK] = sortKey(s.AccountSK, id)
@@ -349,7 +420,7 @@ func (s *Schema) LockKey(ci int, v string) (table string, key map[string]string)
 	}
 	k := map[string]string{s.PK: c.Prefix + v}
 	if s.SK != "" {
-		k[s.SK] = sortKey(s.LockSK, c.Prefix+v)
+		k[s.SK] = sortKey(c.lockSK(s.LockSK), c.Prefix+v)
 	}
 	return s.Table, k
 }

@@ -78,8 +78,19 @@ func (s Preset) SetOlderHead(head string) error {
 // its unique items: with OneTable, in the spelling new locks are written
 // in, with the other one recognised beside it.
 func (s Preset) Unique(attr string) Constraint {
+	lib, _, _ := ParsePreset(s.Schema.Preset)
+	if lib == LibElectroDB {
+		if e := s.Schema.ConstraintEntity; e.Service != "" {
+			// Its service given: keyed as the documented entity,
+			// with what else was given of it; nothing left to read.
+			return s.ElectroUnique(attr, e.Or(DefaultConstraintEntity("")))
+		}
+		// Keyed as the constraint items present say, or the documented
+		// entity in the entity's service: both read from the table.
+		return Constraint{Attr: attr, Normalize: NormalizeLower}
+	}
 	c := Constraint{Attr: attr, Prefix: s.Prefix(attr), Normalize: NormalizeNone}
-	if lib, _, _ := ParsePreset(s.Schema.Preset); lib == LibOneTable {
+	if lib == LibOneTable {
 		c.AltPrefix = s.Schema.olderPrefix(attr)
 		if s.Schema.LockSpelling == SpellingOlder {
 			c.Prefix, c.AltPrefix = c.AltPrefix, c.Prefix
@@ -91,6 +102,9 @@ func (s Preset) Unique(attr string) Constraint {
 // Derived reports whether c is keyed as Unique keys it: the attribute
 // alone says it.
 func (s Preset) Derived(c Constraint) bool {
+	if lib, _, _ := ParsePreset(s.Schema.Preset); lib == LibElectroDB {
+		return c.InAccountTable() && c.Scope == "" && c.LockSK != "" // keyed as the table's constraint items say
+	}
 	pc := s.Unique(c.Attr)
 	return c.InAccountTable() && c.Scope == "" && c.Prefix == pc.Prefix && c.AltPrefix == pc.AltPrefix
 }
@@ -230,8 +244,8 @@ func (s Planner) altFree(ci int, v string) (Action, bool) {
 
 // takeLock is newLock and, where the constraint has another spelling, the
 // check that the value has no lock in it.
-func (s Planner) takeLock(ci int, v, id string) ([]Action, error) {
-	put, err := s.newLock(ci, v, id)
+func (s Planner) takeLock(ci int, v, id string, acct Item) ([]Action, error) {
+	put, err := s.newLock(ci, v, id, acct)
 	if err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func (s *Schema) validateInAccountTable(c Constraint) error {
 		}
 		return nil // its sort key is checked with the unscoped ones'
 	}
-	if s.SK != "" && s.LockSK == "" {
+	if s.SK != "" && c.lockSK(s.LockSK) == "" {
 		return NewSchemaError(FieldLockSK, "must not be empty when the table has a sort key")
 	}
 	return nil
@@ -136,10 +136,11 @@ func (s *Schema) validateLockPrefixes() error {
 			}
 		}
 	}
-	for i, a := range prefixes {
-		for j, b := range prefixes {
-			if i != j && strings.HasPrefix(b, a) {
-				return NewSchemaError(FieldConstraints, "prefix %q is a prefix of %q: their locks would be ambiguous", a, b)
+	for i, a := range s.Constraints {
+		for j, b := range s.Constraints {
+			if i != j && a.InAccountTable() && b.InAccountTable() && a.Scope == "" && b.Scope == "" &&
+				strings.HasPrefix(b.Prefix, a.Prefix) && a.lockSK(s.LockSK) == b.lockSK(s.LockSK) {
+				return NewSchemaError(FieldConstraints, "prefix %q is a prefix of %q: their locks would be ambiguous", a.Prefix, b.Prefix)
 			}
 		}
 	}

@@ -104,8 +104,8 @@ func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 // holds value v of constraint ci.
 func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool, now int64) AccountView {
 	id := ""
-	if pk, ok := it[s.Schema.PK]; ok {
-		id = pk.S
+	if _, ok := it[s.Schema.PK]; ok {
+		id = s.Schema.AccountID(it)
 	}
 	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Schema.Constraints)), Now: now}
 	for ci := range s.Schema.Constraints {

@@ -57,7 +57,13 @@ func ParseDialect(s string) (Dialect, error) {
 // ignores (not a number, or in milliseconds) is judged as none
 // without the warning check --export gives for it.
 func Query(s *model.Schema, d Dialect, relations map[string]string, now int64) (string, error) {
+	if s.AccountSK == model.KeyInID {
+		return "", fmt.Errorf("accounts named by their whole key (%s, as --preset electrodb has them) are not written in SQL yet; check --export reads the export", s.AccountSK)
+	}
 	for _, c := range s.Constraints {
+		if c.LockSK != "" {
+			return "", fmt.Errorf("%s: locks with a sort key of their own (ElectroDB's constraints) are not written in SQL yet; check --export reads the export", c.Attr)
+		}
 		if c.Normalize == model.NormalizeCasefold {
 			return "", fmt.Errorf("--normalize %s=casefold (NFC, then full Unicode case folding) has no SQL equivalent; check --export reads the export with it", c.Attr)
 		}

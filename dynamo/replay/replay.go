@@ -84,7 +84,7 @@ func value(attr, suffix string) string {
 // involve adds an account item and its expected locks to what is read
 // afterwards.
 func (r *replayer) involve(account model.Item) {
-	id := account[r.sc.PK].S
+	id := r.sc.AccountID(account)
 	r.refs = append(r.refs, model.KeyRef{Table: r.sc.Table, Key: r.sc.AccountKey(id)})
 	r.refs = append(r.refs, model.Classifier{Schema: r.sc}.ExpectedLocks(account)...)
 }

@@ -1,0 +1,121 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/locktable/locktable/model"
+)
+
+// electroSampled is what electroScan read of an ElectroDB table: how many
+// items of the entity, the service their keys name, and the constraint
+// entity's items that guard the entity, one per attribute (the first).
+type electroSampled struct {
+	accounts    int
+	service     string
+	version     string // the entity's, as its items carry it
+	constraints map[string]model.Constraint
+	order       []string // attributes, in the order first seen
+}
+
+// electroSample reads the entity's items and its constraints (a filtered
+// scan, at most presetPages pages) and keys the schema's constraints as
+// those items are keyed; without any, as the documented constraint
+// entity is, in the entity's service. Without --unique, the constraints
+// present say which attributes are unique.
+func (s *Store) electroSample(ctx context.Context) ([]string, error) {
+	sc := &s.Schema
+	sm, err := s.electroScan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	notes := []string{fmt.Sprintf("accounts: %d items with %s=%s, each named by its whole key (%s|%s)",
+		sm.accounts, sc.AccountType.Attr, sc.AccountType.Value, sc.PK, sc.SK)}
+	preset := model.Preset{Schema: sc}
+	if sm.version == "" {
+		sm.version = "1"
+	}
+	sc.AccountAttrs = []model.Assignment{{Attr: model.ElectroVersionAttr, Value: sm.version}} // ElectroDB owns items by entity and version
+	if len(sc.Constraints) == 0 {
+		for _, attr := range sm.order {
+			sc.Constraints = append(sc.Constraints, preset.Unique(attr))
+		}
+		if len(sc.Constraints) == 0 {
+			return notes, model.NewSchemaError(model.FieldConstraints, "no constraint item of %s (entity=%s) in %s: pass %s ATTR",
+				sc.Preset, sc.AccountType.Value, sc.Table, model.FieldConstraints)
+		}
+		notes = append(notes, fmt.Sprintf("unique attributes, from the constraint items present: %v", sm.order))
+	}
+	for i := range sc.Constraints {
+		c := &sc.Constraints[i]
+		if !c.InAccountTable() || c.Prefix != "" {
+			continue
+		}
+		if found, ok := sm.constraints[c.Attr]; ok {
+			*c = withFlags(found, *c)
+			notes = append(notes, fmt.Sprintf("%s: constraint items keyed %s<value> (%s), sort key %s", c.Attr, c.Prefix, c.Normalize, c.LockSK))
+			continue
+		}
+		e := sc.ConstraintEntity.Or(model.DefaultConstraintEntity(sm.service))
+		e.Lower = c.Normalize == model.NormalizeLower // --normalize ATTR=none: keys composed as given
+		if e.Service == "" {
+			return notes, model.NewSchemaError(model.FieldConstraintEntity, "%s: no item of %s in %s says its service: pass %s service=SERVICE", c.Attr, sc.Preset, sc.Table, model.FieldConstraintEntity)
+		}
+		*c = withFlags(preset.ElectroUnique(c.Attr, e), *c)
+		notes = append(notes, fmt.Sprintf("%s: no constraint item yet: keyed as the documented constraint entity, %s<value> (%s), sort key %s", c.Attr, c.Prefix, c.Normalize, c.LockSK))
+	}
+	return notes, nil
+}
+
+// withFlags is the constraint read from the table with what the flags
+// said of the given one (its index, and a normalization other than the
+// preset's default).
+func withFlags(read, given model.Constraint) model.Constraint {
+	read.Index = given.Index
+	if given.Normalize != model.NormalizeLower {
+		read.Normalize = given.Normalize
+	}
+	return read
+}
+
+// addAgent counts an item of the entity, and takes the service and
+// version from the first that says them.
+func (sm *electroSampled) addAgent(sc *model.Schema, it model.Item) {
+	sm.accounts++
+	if sm.service == "" {
+		sm.service = model.ServiceOf(it[sc.PK].S)
+	}
+	if v, ok := it[model.ElectroVersionAttr]; ok && sm.version == "" && v.Kind == model.KindS {
+		sm.version = v.S
+	}
+}
+
+// electroScan reads the entity's items and the constraint items whose
+// entity attribute names it.
+func (s *Store) electroScan(ctx context.Context) (electroSampled, error) {
+	sc := &s.Schema
+	sm := electroSampled{constraints: map[string]model.Constraint{}}
+	preset := model.Preset{Schema: sc}
+	filter := expression.Name(sc.AccountType.Attr).Equal(expression.Value(sc.AccountType.Value)).
+		Or(expression.Name("entity").Equal(expression.Value(sc.AccountType.Value)))
+	err := s.presetPages(ctx, filter, func(it model.Item) {
+		if t := it[sc.AccountType.Attr]; t.Kind == model.KindS && t.S == sc.AccountType.Value {
+			sm.addAgent(sc, it)
+			return
+		}
+		if c, ok := preset.ElectroConstraint(it, sc.PK, sc.SK); ok && sc.ConstraintEntity.Given(it) {
+			if _, seen := sm.constraints[c.Attr]; !seen {
+				sm.constraints[c.Attr] = c
+				sm.order = append(sm.order, c.Attr)
+			}
+		}
+	})
+	if err != nil {
+		return sm, err
+	}
+	slices.Sort(sm.order)
+	return sm, nil
+}
