@@ -190,7 +190,7 @@ func TestAFailedReloadKeepsTheLocks(t *testing.T) {
 	}
 	store.Control.Fail("LocksPage", nil)
 	d.press("r")
-	d.until("the reload", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Stale() == nil })
+	d.until("the reload", func(m *Model) bool { return !m.views.locks.Loading() && m.views.locks.Paging().Stale() == nil })
 	d.settle()
 	if d.m.views.locks.Count() != n || strings.Contains(d.screen(), "stale") {
 		t.Errorf("after a reload that worked:\n%s", d.screen())

@@ -91,12 +91,8 @@ func holderFinder(lookup search.Backend) backend.HolderFinder {
 }
 
 // poll reads the rows on screen again (Options.Follow), when the table
-// is not followed: the accounts about the selection and the locks they
-// own, which the views show as a write's.
-func (m *Model) poll() tea.Cmd {
-	ids := m.views.accounts.OnScreen(m.listHeight())
-	return tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(ids, nil))
-}
+// is not followed (views.poll says which).
+func (m *Model) poll() tea.Cmd { return m.views.poll(m.listHeight()) }
 
 // lapse judges the time words on screen at now (epoch seconds), reading
 // nothing: the rows' words count from it, a lock whose TTL it passed is

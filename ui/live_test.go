@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -326,5 +327,102 @@ func TestPollingReadsTheRowsOnScreen(t *testing.T) {
 	d.press("?")
 	if s := fields(d.screen()); !strings.Contains(s, "not live: The rows on screen are read again every 5 s (--follow)") {
 		t.Errorf("help does not say the rows are polled:\n%s", d.screen())
+	}
+}
+
+// readLog is a backend that notes the keys read consistently through
+// the list views' reads.
+type readLog struct {
+	*uitest.Backend
+	mu   sync.Mutex
+	refs []model.KeyRef
+}
+
+func (r *readLog) ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(string, model.Item)) error {
+	r.mu.Lock()
+	r.refs = append(r.refs, refs...)
+	r.mu.Unlock()
+	return r.Backend.ReadConsistent(ctx, refs, visit)
+}
+
+// take returns the keys read since it was last asked, and forgets them.
+func (r *readLog) take() []model.KeyRef {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	refs := r.refs
+	r.refs = nil
+	return refs
+}
+
+// pollingDriver is a UI polling b every 5 s (no stream), its list views
+// reading through log.
+func pollingDriver(t *testing.T, b *uitest.Backend, manual *clocktest.Manual) (*driver, *readLog) {
+	t.Helper()
+	log := &readLog{Backend: b}
+	r := roles(b)
+	r.Pages = log
+	d := newDriver(t, Options{Roles: r, Schema: b.Schema(), Endpoint: testEndpoint, Clock: manual.Clock(), Follow: 5 * time.Second}, 120, 40)
+	d.ready()
+	return d, log
+}
+
+// TestPollingReadsTheLocksOnScreen (issue 28): with the locks view shown,
+// the poll reads the locks on screen again, and only those (and their
+// owners): a lock someone else handed over shows its new owner, though
+// its owner is not about the accounts view's selection.
+func TestPollingReadsTheLocksOnScreen(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b := fakeMany(100)
+	d, log := pollingDriver(t, b, manual)
+	d.press("G") // the accounts about the selection own no lock at the top of the locks view
+	d.until("the last account", func(m *Model) bool { return d.rowIndex("ACCT#0099") >= 0 })
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
+	d.settle()
+	b.Put(b.Schema().Table, lock("UNIQ#EMAIL#user0@x.io", "ACCT#0042")) // no stream tells of it
+	log.take()
+	advance(t, manual, 5*time.Second)
+	d.until("the poll", func(m *Model) bool { return d.rowIndex("UNIQ#EMAIL#user0@x.io email owner ACCT#0042") >= 0 })
+	var locks int
+	for _, r := range log.take() {
+		if pk := r.Key["PK"]; strings.HasPrefix(pk, "UNIQ#") {
+			locks++
+			if strings.HasPrefix(pk, "UNIQ#HANDLE#") {
+				t.Errorf("the poll read %s, a lock far below the screen", pk)
+			}
+		}
+	}
+	if locks == 0 || locks > 2*d.m.listHeight() {
+		t.Errorf("the poll read %d locks, want those on screen (about the selection, %d either side)", locks, d.m.listHeight())
+	}
+}
+
+// TestPollingReadsTheItemsOnScreen (issue 28): with the items view shown,
+// the poll reads the items on screen again, and nothing else.
+func TestPollingReadsTheItemsOnScreen(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b := fakeWithOthers()
+	d, log := pollingDriver(t, b, manual)
+	d.command("items")
+	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
+	d.settle()
+	b.Put(b.Schema().Table, model.Item{"PK": model.S("CONFIG#site"), "SK": model.S("V1"), "motd": model.S("bye")})
+	log.take()
+	advance(t, manual, 5*time.Second)
+	d.until("the poll", func(m *Model) bool { return d.rowIndex("CONFIG#site V1 motd=bye") >= 0 })
+	others := map[string]bool{}
+	for _, it := range otherItems() {
+		others[it["PK"].S+" "+it["SK"].S] = true
+	}
+	read := log.take()
+	for _, r := range read {
+		if !others[r.Key["PK"]+" "+r.Key["SK"]] {
+			t.Errorf("the poll read %v, not an item on screen", r.Key)
+		}
+	}
+	if len(read) != len(others) {
+		t.Errorf("the poll read %d keys, want the %d items on screen", len(read), len(others))
 	}
 }

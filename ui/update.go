@@ -88,7 +88,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.takeCapabilities(msg)
 	case tablesMsg:
 		return m.onTables(msg)
-	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.ShowMsg:
+	case accounts.PageMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
@@ -160,7 +160,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		m.views.problems.ShowKind(msg.Kind)
 	case locks.PageMsg, locks.RefreshedMsg:
 		m.views.locks, cmd = m.views.locks.Update(msg)
-	case others.PageMsg:
+	case others.PageMsg, others.RefreshedMsg:
 		m.views.others, cmd = m.views.others.Update(msg)
 	case others.ShowMsg:
 		cmd = m.switchTo(viewItems)

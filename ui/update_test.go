@@ -200,7 +200,7 @@ func TestSwitchViews(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.ready()
-	if d.m.views.locks.Shown() || d.m.views.locks.Count() > 0 || store.Control.Calls("LocksPage") > 0 {
+	if d.m.views.locks.Paging().Shown() || d.m.views.locks.Count() > 0 || store.Control.Calls("LocksPage") > 0 {
 		t.Fatal("locks are read before the locks view is shown")
 	}
 	marks := map[view]string{

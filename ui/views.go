@@ -79,6 +79,24 @@ func (v *views) tab() tab {
 	return tab{&a}
 }
 
+// poll reads again, consistently, the rows on screen of the view shown,
+// n either side of its selection, through the reads a write's rows take
+// (the item cache they fill updates every view): in the locks view the
+// locks on screen and their owners, in the items view the items on
+// screen, and otherwise the accounts about the accounts view's selection
+// and the locks they own.
+func (v *views) poll(n int) tea.Cmd {
+	switch c := v.tab().component.(type) {
+	case *locks.Model:
+		refs, owners := c.OnScreen(n)
+		return tea.Batch(v.accounts.Reread(owners, false), c.RefreshFor(nil, refs))
+	case *others.Model:
+		return c.RefreshFor(c.OnScreen(n))
+	}
+	ids := v.accounts.OnScreen(n)
+	return tea.Batch(v.accounts.Reread(ids, false), v.locks.RefreshFor(ids, nil))
+}
+
 // problemsTab is the problems view as a tab: with nothing to say, it lets
 // the accounts' status (what is loaded) show.
 type problemsTab struct {

@@ -295,9 +295,24 @@ func (m Model) RefreshFor(ids []string, keys []model.KeyRef) tea.Cmd {
 	}
 }
 
-// Stale is why the locks are as last read and not as they are now (a
-// reload failed), nil when they are not.
-func (m Model) Stale() error { return m.pager.Paging().Stale() }
+// OnScreen lists the locks about the selection, as many either side as
+// rows fit the list (n), and their owners: what is on screen, for
+// polling (RefreshFor reads them).
+func (m *Model) OnScreen(n int) (refs []model.KeyRef, owners []string) {
+	for _, name := range pager.Around(&m.pager, n) {
+		l := m.look.items.Lock(name)
+		refs = append(refs, model.KeyRef{Table: l.Table, Key: l.Key})
+		if l.Owner != "" && !slices.Contains(owners, l.Owner) {
+			owners = append(owners, l.Owner)
+		}
+	}
+	return refs, owners
+}
+
+// Paging is where the reads of locks stand: whether the view was ever
+// shown (and so reads its pages), and why the locks are as last read and
+// not as they are now (a reload failed), among the rest.
+func (m Model) Paging() pager.Paging { return m.pager.Paging() }
 
 // Err is what failed, if anything did: a page, or the locks read again
 // after a write.
@@ -484,9 +499,6 @@ func (m Model) Matched() (kept, of int) { return m.pager.Matched() }
 
 // Loading reports whether a page is being read.
 func (m Model) Loading() bool { return m.pager.Paging().Loading() }
-
-// Shown reports whether the view was ever shown (and so reads its pages).
-func (m Model) Shown() bool { return m.pager.Paging().Shown() }
 
 // Done reports whether every page is loaded.
 func (m Model) Done() bool { return m.pager.Paging().Done() }

@@ -23,6 +23,7 @@ import (
 // Backend is what the items view reads.
 type Backend interface {
 	OthersPage(ctx context.Context, from backend.Cursor, want int) (backend.ItemPage, error)
+	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
 }
 
 // ShowMsg asks the root to show the items view (its key, :items).
@@ -31,13 +32,23 @@ type ShowMsg struct{}
 // PageMsg answers a page request.
 type PageMsg = pager.PageMsg[model.Item]
 
+// RefreshedMsg carries the items read again (RefreshFor), by their name
+// in the item cache.
+type RefreshedMsg struct {
+	req   pager.Request
+	found []model.Item
+	err   error
+}
+
 // Model is the items view. It keeps the items it reads in the item
 // cache, and lists their names there.
 type Model struct {
-	km    KeyMap
-	r     *rows.Renderer
-	items *items.Cache
-	pager pager.Model[model.Item, string]
+	ctx     context.Context
+	backend Backend
+	km      KeyMap
+	r       *rows.Renderer
+	items   *items.Cache
+	pager   pager.Model[model.Item, string]
 }
 
 // New returns the items view, empty until Show, keeping what it reads
@@ -47,7 +58,7 @@ func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km Ke
 		page, err := b.OthersPage(ctx, from, want)
 		return pager.Page[model.Item]{Rows: page.Items, Next: page.Next}, err
 	}
-	return Model{km: km, r: r, items: c, pager: pager.New(ctx, read, look{r, c}, r, km.KeyMap)}
+	return Model{ctx: ctx, backend: b, km: km, r: r, items: c, pager: pager.New(ctx, read, look{r, c}, r, km.KeyMap)}
 }
 
 // ShortHelp is the help line's part for this view.
@@ -80,8 +91,42 @@ func (m Model) Stale() error { return m.pager.Paging().Stale() }
 // Retry forgets the failure and redoes what failed.
 func (m *Model) Retry() tea.Cmd { return m.pager.Retry() }
 
-// Update handles pages and keys.
+// OnScreen lists the keys of the items about the selection, as many
+// either side as rows fit the list (n): what is on screen, for polling
+// (RefreshFor reads them).
+func (m *Model) OnScreen(n int) []model.KeyRef {
+	var refs []model.KeyRef
+	for _, k := range pager.Around(&m.pager, n) {
+		refs = append(refs, m.ref(m.items.Item(k)))
+	}
+	return refs
+}
+
+// RefreshFor reads the items at refs again, consistently; the cache
+// keeps what it finds, which every view shows. An item found gone stays
+// as last read until the items are read again (r).
+func (m Model) RefreshFor(refs []model.KeyRef) tea.Cmd {
+	if len(refs) == 0 {
+		return nil
+	}
+	ctx, b, req := m.ctx, m.backend, m.pager.Paging().Request()
+	return func() tea.Msg {
+		msg := RefreshedMsg{req: req}
+		msg.err = b.ReadConsistent(ctx, refs, func(_ string, it model.Item) { msg.found = append(msg.found, it) })
+		return msg
+	}
+}
+
+// Update handles pages, items read again, and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if r, ok := msg.(RefreshedMsg); ok {
+		if r.req == m.pager.Paging().Request() {
+			for _, it := range r.found {
+				m.items.PutItem(it)
+			}
+		}
+		return m, nil
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.km.Enter) {
 		return m, m.open()
 	}

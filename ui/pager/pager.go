@@ -291,6 +291,22 @@ func (m *Model[P, R]) ShownRows() []R {
 	return out
 }
 
+// Around is the rows m's list shows about its selection, as many either
+// side as n (the rows that fit the list): what is on screen, for polling.
+// It is not a method, so that Model exports no more.
+func Around[P any, R comparable](m *Model[P, R], n int) []R {
+	shown := m.list.Shown()
+	if len(shown) == 0 {
+		return nil
+	}
+	at, _ := slices.BinarySearch(shown, m.list.Cursor())
+	out := make([]R, 0, 2*n)
+	for _, i := range shown[max(at-n, 0):min(at+n, len(shown))] {
+		out = append(out, m.src.row(i))
+	}
+	return out
+}
+
 // Cursor is the selected row's place among every row, the head's first.
 func (m Model[P, R]) Cursor() int { return m.list.Cursor() }
 
