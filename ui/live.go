@@ -50,12 +50,13 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	for i, c := range msg.Changes {
 		refs[i] = model.KeyRef{Table: c.Table, Key: m.setup.schema.KeyOf(c.Table, c.Keys)}
 	}
-	m.items.MarkChanged(append(slices.Clone(ids), lockKeys(locks)...))
+	others := live.TouchedItems(m.setup.schema, m.items, msg.Changes)
+	m.items.MarkChanged(append(append(slices.Clone(ids), lockKeys(locks)...), lockKeys(others)...))
 	m.layers.write.Changed(refs) // an open dialog says so before anything is sent
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.views.problems.SetCheck(m.check.Bar())
-	return m, tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(named, locks), amend, m.rereadDetail(msg.Changes))
+	return m, tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(named, locks), m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
 }
 
 // rereadDetail reads the detail's item again when changes touched it.

@@ -426,3 +426,18 @@ func TestPollingReadsTheItemsOnScreen(t *testing.T) {
 		t.Errorf("the poll read %d keys, want the %d items on screen", len(read), len(others))
 	}
 }
+
+// TestStreamedChangeShowsInTheItemsView: an item of the Items view that
+// someone else writes while the stream is followed is read again and
+// shows unasked, as the accounts and locks do.
+func TestStreamedChangeShowsInTheItemsView(t *testing.T) {
+	t.Parallel()
+	b, f := fakeWithOthers(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	d.command("items")
+	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
+	d.until("the item as read", func(m *Model) bool { return d.rowIndex("CONFIG#site V1 motd=hello") >= 0 })
+	old := model.Item{"PK": model.S("CONFIG#site"), "SK": model.S("V1"), "motd": model.S("hello")}
+	f.put(b, old, model.Item{"PK": model.S("CONFIG#site"), "SK": model.S("V1"), "motd": model.S("bye")})
+	d.until("the change on screen", func(m *Model) bool { return d.rowIndex("CONFIG#site V1 motd=bye") >= 0 })
+}

@@ -359,3 +359,17 @@ func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (acco
 	}
 	return accounts, locks
 }
+
+// TouchedItems are the keys of the items changes touched that the cache
+// holds as neither an account nor a lock (the Items view's, a
+// partition's): each is to be read again, as Touched's are.
+func TouchedItems(sc *model.Schema, cache *items.Cache, changes []model.Change) []model.KeyRef {
+	var refs []model.KeyRef
+	for _, c := range changes {
+		ref := model.KeyRef{Table: c.Table, Key: sc.KeyOf(c.Table, c.Keys)}
+		if c.Table == sc.Table && cache.Item(items.LockKey(ref.Table, ref.Key)) != nil {
+			refs = append(refs, ref)
+		}
+	}
+	return refs
+}
