@@ -53,6 +53,7 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	others := live.TouchedItems(m.setup.schema, m.items, msg.Changes)
 	m.items.MarkChanged(append(append(slices.Clone(ids), lockKeys(locks)...), lockKeys(others)...))
 	m.layers.write.Changed(refs) // an open dialog says so before anything is sent
+	m.layers.batch.Changed(refs)
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.views.problems.SetCheck(m.check.Bar())

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/internal/uitest"
@@ -440,4 +441,16 @@ func TestStreamedChangeShowsInTheItemsView(t *testing.T) {
 	old := model.Item{"PK": model.S("CONFIG#site"), "SK": model.S("V1"), "motd": model.S("hello")}
 	f.put(b, old, model.Item{"PK": model.S("CONFIG#site"), "SK": model.S("V1"), "motd": model.S("bye")})
 	d.until("the change on screen", func(m *Model) bool { return d.rowIndex("CONFIG#site V1 motd=bye") >= 0 })
+}
+
+// TestASignupsPreviewIsToldOfAChange: a previewed signup whose keys
+// someone else writes meanwhile (the username's lock, taken) says so
+// before anything is sent, as a rename's form does.
+func TestASignupsPreviewIsToldOfAChange(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	previewN8(d, "nina@x.io", "nina")
+	f.put(b, nil, dynamotest.Lock("UNIQ#HANDLE#nina", "ACCT#zz"))
+	waitScreen(d, "the preview told", "changed under this dialog")
 }

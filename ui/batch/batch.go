@@ -11,6 +11,7 @@ package batch
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,6 +107,9 @@ type Model struct {
 	err    string         // why planning failed
 	typed  textinput.Model
 	wrong  string // why the last enter did not send
+	// changed says someone else wrote a key of the batch since it was
+	// planned (the table's stream told), "" when nobody did.
+	changed string
 	// sent are the outcomes of the transactions sent so far, in order;
 	// failed is why the last one certainly did not apply, if it did not.
 	sent     []model.Result
@@ -153,7 +157,7 @@ func (m *Model) SetSize(w, h int) {
 func (m Model) start(title string, plan func(ctx context.Context) PlannedMsg) (Model, tea.Cmd) {
 	m.req++
 	m.open, m.stage, m.title, m.group = true, stagePlanning, title, backend.NewToken()
-	m.ready, m.unsent, m.sent, m.err, m.failed, m.wrong = nil, nil, nil, "", "", ""
+	m.ready, m.unsent, m.sent, m.err, m.failed, m.wrong, m.changed = nil, nil, nil, "", "", "", ""
 	m.stopping, m.quitting = false, false
 	m.typed.SetValue("")
 	m.layout()
@@ -481,6 +485,9 @@ func (m Model) head() []string {
 	case stagePreview:
 		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)),
 			"type "+m.mustType().TypeBack()+" (the number of transactions) to send: "+m.typed.View())
+		if m.changed != "" {
+			lines = append(lines, m.st.Error.Render(m.changed))
+		}
 		if m.wrong != "" {
 			lines = append(lines, m.st.Error.Render(m.wrong))
 		}
@@ -589,4 +596,35 @@ func (m Model) View() string {
 		return ""
 	}
 	return strings.Join(m.head(), "\n") + "\n" + m.body.View()
+}
+
+// Changed tells the previewed batch that someone else wrote the items at
+// refs: where one is a key a transaction writes or checks, the preview
+// says so before anything is sent.
+func (m *Model) Changed(refs []model.KeyRef) {
+	if !m.open || m.stage != stagePreview {
+		return // nothing is about to be sent
+	}
+	for _, p := range m.ready {
+		for _, a := range p.w.Tx.Plan.Actions {
+			at := model.KeyRef{Table: a.Table, Key: a.Key}
+			for _, r := range refs {
+				if r.ID() == at.ID() {
+					m.changed = "changed under this batch: someone else wrote " + model.Printable(keyText(r)) +
+						" since it was planned; each transaction is guarded and is cancelled if that matters (esc, then F again, plans from what is there now)"
+					m.layout()
+					return
+				}
+			}
+		}
+	}
+}
+
+// keyText is a key as a person reads it: its values, in key order.
+func keyText(r model.KeyRef) string {
+	var vs []string
+	for _, k := range slices.Sorted(maps.Keys(r.Key)) {
+		vs = append(vs, r.Key[k])
+	}
+	return strings.Join(vs, " ")
 }

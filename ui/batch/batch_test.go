@@ -233,3 +233,20 @@ func TestPreviewFitsANarrowTerminal(t *testing.T) {
 		t.Errorf("the count line lost its end:\n%s", bn.screen())
 	}
 }
+
+// TestPreviewIsToldOfAChange: a key a previewed transaction writes that
+// someone else writes meanwhile (the table's stream told) is said in the
+// preview before anything is sent; a key of none is not.
+func TestPreviewIsToldOfAChange(t *testing.T) {
+	bn := newBench(t)
+	bn.update(FixMsg{Problems: bn.report.Problems})
+	sc := bn.b.Schema()
+	bn.m.Changed([]model.KeyRef{{Table: sc.Table, Key: sc.AccountKey("ACCT#nobody")}})
+	if strings.Contains(bn.screen(), "changed under this batch") {
+		t.Fatalf("told of a key no transaction has:\n%s", bn.screen())
+	}
+	bn.m.Changed([]model.KeyRef{{Table: sc.Table, Key: map[string]string{"PK": "UNIQ#HANDLE#gone1", "SK": "LOCK"}}})
+	if s := strings.Join(strings.Fields(bn.screen()), " "); !strings.Contains(s, "changed under this batch: someone else wrote UNIQ#HANDLE#gone1 LOCK") {
+		t.Errorf("the preview does not say its lock changed:\n%s", bn.screen())
+	}
+}

@@ -725,6 +725,11 @@ func (m *Model) Changed(refs []model.KeyRef) {
 	if m.fixing != nil {
 		about = append(about, model.Classifier{Schema: m.schema}.Involved(*m.fixing)...)
 	}
+	if m.prepared != nil { // what a previewed plan writes or checks: a signup's, an undo's
+		for _, a := range m.prepared.Plan.Actions {
+			about = append(about, model.KeyRef{Table: a.Table, Key: a.Key})
+		}
+	}
 	for _, r := range refs {
 		if slices.ContainsFunc(about, func(a model.KeyRef) bool { return a.ID() == r.ID() }) {
 			m.dialog.SetChanged("changed under this dialog: someone else wrote " + model.Printable(refKeyText(r)) +
