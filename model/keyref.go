@@ -54,3 +54,14 @@ func (r KeyRef) ID() string {
 	}
 	return b.String()
 }
+
+// Text is r's key as a person reads it: its values, in the order of
+// their attributes' names, space-separated (unescaped: Printable it to
+// show it).
+func (r KeyRef) Text() string {
+	var vs []string
+	for _, k := range slices.Sorted(maps.Keys(r.Key)) {
+		vs = append(vs, r.Key[k])
+	}
+	return strings.Join(vs, " ")
+}

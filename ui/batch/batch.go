@@ -11,7 +11,6 @@ package batch
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -610,7 +609,7 @@ func (m *Model) Changed(refs []model.KeyRef) {
 			at := model.KeyRef{Table: a.Table, Key: a.Key}
 			for _, r := range refs {
 				if r.ID() == at.ID() {
-					m.changed = "changed under this batch: someone else wrote " + model.Printable(keyText(r)) +
+					m.changed = "changed under this batch: someone else wrote " + model.Printable(r.Text()) +
 						" since it was planned; each transaction is guarded and is cancelled if that matters (esc, then F again, plans from what is there now)"
 					m.layout()
 					return
@@ -618,13 +617,4 @@ func (m *Model) Changed(refs []model.KeyRef) {
 			}
 		}
 	}
-}
-
-// keyText is a key as a person reads it: its values, in key order.
-func keyText(r model.KeyRef) string {
-	var vs []string
-	for _, k := range slices.Sorted(maps.Keys(r.Key)) {
-		vs = append(vs, r.Key[k])
-	}
-	return strings.Join(vs, " ")
 }

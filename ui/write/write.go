@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -732,20 +731,11 @@ func (m *Model) Changed(refs []model.KeyRef) {
 	}
 	for _, r := range refs {
 		if slices.ContainsFunc(about, func(a model.KeyRef) bool { return a.ID() == r.ID() }) {
-			m.dialog.SetChanged("changed under this dialog: someone else wrote " + model.Printable(refKeyText(r)) +
+			m.dialog.SetChanged("changed under this dialog: someone else wrote " + model.Printable(r.Text()) +
 				" since it was read; sending is guarded and is cancelled if that matters (esc, then open it again, starts from what is there now)")
 			return
 		}
 	}
-}
-
-// refKeyText is a key as a person reads it: its values, in key order.
-func refKeyText(r model.KeyRef) string {
-	var vs []string
-	for _, k := range slices.Sorted(maps.Keys(r.Key)) {
-		vs = append(vs, r.Key[k])
-	}
-	return strings.Join(vs, " ")
 }
 
 // Status says what the flow is waiting for, "" when nothing.
