@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -189,5 +190,35 @@ func TestE2EElectroDBNoConstraintYet(t *testing.T) {
 	}
 	if code, _ := lib.node(t, env, "create", agentJSON("9", "b", "agent1@MI6.uk")); code != 3 {
 		t.Errorf("ElectroDB signup with the repaired email: exit %d, want refused", code)
+	}
+}
+
+// TestTUIElectroDBPreset opens a table ElectroDB wrote in the TUI with
+// --preset electrodb:agent: each agent is named by its whole key (PK|SK),
+// its email's constraint (keyed lower-cased) on the row beneath it, and
+// the agent created outside the transaction has its constraint shown
+// missing.
+func TestTUIElectroDBPreset(t *testing.T) {
+	_, _, args := electroDB.plant(t, dynamotest.Endpoint(t), "plant")
+	tm := startTUISized(t, 80, 24, args...)
+	tm.start()
+	missing := regexp.MustCompile(`└ \$mi6#value_agent4@mi6\.uk\s+expected, not found\s+missing\s*$`)
+	screen := tm.waitFor("a4's constraint missing", func(s string) bool { return hasLine(s, missing) })
+
+	lines := strings.Split(screen, "\n")
+	for _, a := range [][3]string{{"00", "a1", "agent1@mi6.uk"}, {"00", "a3", "agent3@mi6.uk"}, {"00", "a4", "Agent4@mi6.uk"},
+		{"00", "a5", "agent1@mi6.uk"}, {"007", "bond", "Bond@MI6.uk"}, {"q", "q", "quartermaster@mi6.uk"}} {
+		row := regexp.MustCompile(`^(?:▸ |  )` + regexp.QuoteMeta(agentKey(a[0], a[1])) + `\s+email=` + regexp.QuoteMeta(a[2]) + `(?:\s|$)`)
+		i := slices.IndexFunc(lines, row.MatchString)
+		if i < 0 || i+1 >= len(lines) {
+			t.Errorf("no row for agent %s with email %s:\n%s", agentKey(a[0], a[1]), a[2], screen)
+			continue
+		}
+		if !strings.Contains(lines[i+1], "└ $mi6#value_"+strings.ToLower(a[2])+" ") {
+			t.Errorf("agent %s is not followed by its constraint:\n%s\n%s", a[1], lines[i], lines[i+1])
+		}
+	}
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
 	}
 }
