@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -220,5 +221,36 @@ func TestTUIElectroDBPreset(t *testing.T) {
 	}
 	if got := tm.quit(); got != "EXIT=0" {
 		t.Errorf("after q: %q, want EXIT=0", got)
+	}
+}
+
+// TestE2EElectroDBSeed: what seed --preset electrodb:agent writes,
+// ElectroDB 3.9.3 reads as its own: constraint.get finds a seeded
+// constraint (a mixed-case email's, by its value in any case), agent.get
+// a seeded agent, and its documented signup is refused on a seeded email.
+func TestE2EElectroDBSeed(t *testing.T) {
+	lib := electroDB
+	ep := dynamotest.Endpoint(t)
+	dir := libDir(t, lib)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, lib.name)
+	t.Cleanup(func() { dynamotest.DeleteTables(t, client, table) })
+	env := map[string]string{"LOCKTABLE_TEST_ENDPOINT": ep, "TABLE": table, lib.dirEnv: dir, "NODE_NO_WARNINGS": "1"}
+	r := locktable(t, nil, "seed", "--endpoint-url", ep, "--table", table, "--preset", lib.preset, "--unique", "email",
+		"--constraint-entity", "service=mi6", "--accounts", "5", "--anomalies", "--audit-log", filepath.Join(t.TempDir(), "audit.log"))
+	if r.code != 0 {
+		t.Fatalf("seed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for v, holds := range map[string]string{"Grace.2@example.org": "Grace.2@example.org", "grace.2@example.org": "Grace.2@example.org", "ada.0@example.org": "ada.0@example.org"} {
+		if _, out := lib.node(t, env, "get", constraintJSON(v)); !strings.Contains(out, `"value":"`+holds+`"`) || !strings.Contains(out, `"entity":"agent"`) {
+			t.Errorf("constraint.get %s after seed: %s", v, out)
+		}
+	}
+	if _, out := lib.node(t, env, "agent", `{"designation":"02","id":"a3c6ef362"}`); !strings.Contains(out, `"email":"Grace.2@example.org"`) {
+		t.Errorf("agent.get of seeded agent 2: %s", out)
+	}
+	if code, out := lib.node(t, env, "create", agentJSON("9", "x", "GRACE.2@example.org")); code != 3 {
+		t.Errorf("ElectroDB signup with a seeded email: exit %d (%s), want refused", code, out)
 	}
 }

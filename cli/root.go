@@ -44,6 +44,10 @@ type app struct {
 	maxWCU                       float64
 	schemaFlags                  schemaFlags
 	presetNotes                  []string // what a preset read from the table
+	// seedPresetTable has backend create a missing electrodb preset's
+	// table before reading it (seed); presetCreated names it if so.
+	seedPresetTable bool
+	presetCreated   []string
 
 	// settings is where every flag's value came from, once settled
 	// (settle); theme, keys and mouse are the config file's preferences
@@ -309,6 +313,9 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 				return nil, err
 			}
 		}
+		if err := a.createPresetTable(ctx, store); err != nil {
+			return nil, err
+		}
 		notes, err := store.ResolvePreset(ctx)
 		a.presetNotes = notes
 		if err != nil {
@@ -336,6 +343,21 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	}
 	store.SetWritable(a.mayWrite(store.Endpoint) == nil)
 	return store, nil
+}
+
+// createPresetTable creates a missing electrodb preset's table for seed,
+// where writes are allowed (otherwise seed is refused as any write is).
+func (a *app) createPresetTable(ctx context.Context, store *dynamo.Store) error {
+	if !a.seedPresetTable || a.mayWrite(store.Endpoint) != nil {
+		return nil
+	}
+	store.SetWritable(true)
+	defer store.SetWritable(false)
+	created, err := store.EnsurePresetTable(ctx)
+	if created {
+		a.presetCreated = append(a.presetCreated, store.Schema.Table)
+	}
+	return err
 }
 
 // demoTTL gives the demo's tables the TTL attribute ttl, which the

@@ -25,10 +25,12 @@ func (a *app) seedCommand() *cobra.Command {
 		Use:   "seed",
 		Short: "Create the tables if missing and write sample accounts through the pattern (--anomalies plants problems)",
 		Example: `  locktable seed --endpoint-url http://localhost:8000 --accounts 1000 --anomalies
-  locktable seed --target local --indexes`,
+  locktable seed --target local --indexes
+  locktable seed --endpoint-url http://localhost:8000 --table mi6 --preset electrodb:agent --unique email --constraint-entity service=mi6 --anomalies`,
 		GroupID: "write",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.seedPresetTable = true
 			s, err := a.schema()
 			if err != nil {
 				return err
@@ -56,6 +58,7 @@ func (a *app) seedCommand() *cobra.Command {
 			p := newProgress(a.stderr)
 			o.Progress = func(n int) { p.update("seed", int64(n), int64(o.Accounts), "accounts written") }
 			res, err := seed.Run(cmd.Context(), store, o)
+			res.Created = append(a.presetCreated, res.Created...)
 			p.done()
 			if err != nil {
 				_ = record(dynamo.EventOutcome, model.Unknown, err)

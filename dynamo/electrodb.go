@@ -2,10 +2,15 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/model"
 )
@@ -118,4 +123,39 @@ func (s *Store) electroScan(ctx context.Context) (electroSampled, error) {
 	}
 	slices.Sort(sm.order)
 	return sm, nil
+}
+
+// ElectroIndex is the GSI of the documented constraint entity's second
+// index (gsi1pk, gsi1sk), named as ElectroDB's examples name it.
+const ElectroIndex = "gsi1pk-gsi1sk-index"
+
+// EnsurePresetTable creates an electrodb preset's table where it is
+// missing (seed): keyed pk and sk unless --pk, --sk say otherwise, as
+// ElectroDB's documentation keys it, with the GSI of the documented
+// constraint entity, and waits until it is active. It says whether it
+// created the table; another preset's table it leaves to be read.
+func (s *Store) EnsurePresetTable(ctx context.Context) (bool, error) {
+	sc := &s.Schema
+	if !strings.HasPrefix(sc.Preset, model.LibElectroDB+":") {
+		return false, nil
+	}
+	_, err := s.describe(ctx, sc.Table)
+	var notFound *types.ResourceNotFoundException
+	if err == nil || !errors.As(err, &notFound) {
+		return false, err
+	}
+	pk, sk := sc.PK, sc.SK
+	if sc.KeysFromTable || pk == "" || sk == "" {
+		pk, sk = "pk", "sk"
+	}
+	keys := func(hash, rng string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(rng), KeyType: types.KeyTypeRange}}
+	}
+	in := &dynamodb.CreateTableInput{TableName: aws.String(sc.Table), BillingMode: types.BillingModePayPerRequest, KeySchema: keys(pk, sk),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String(ElectroIndex), KeySchema: keys("gsi1pk", "gsi1sk"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}
+	for _, a := range []string{pk, sk, "gsi1pk", "gsi1sk"} {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
+	}
+	return true, s.create(ctx, in)
 }

@@ -110,6 +110,12 @@ func (s *Store) createTable(ctx context.Context, table string, indexes bool) err
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		})
 	}
+	return s.create(ctx, in)
+}
+
+// create creates the table in says and waits until it is active.
+func (s *Store) create(ctx context.Context, in *dynamodb.CreateTableInput) error {
+	table := aws.ToString(in.TableName)
 	w, err := s.sender()
 	if err != nil {
 		return err

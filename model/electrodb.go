@@ -61,25 +61,42 @@ func ServiceOf(pk string) string {
 // name, entity (sk), gsi1 name, entity then value.
 func (s Preset) ElectroUnique(attr string, e ConstraintEntity) Constraint {
 	_, entity, _ := ParsePreset(s.Schema.Preset)
-	cased := func(k string) string {
-		if e.Lower {
-			return strings.ToLower(k)
-		}
-		return k
-	}
+	service, model := ElectroPKHead(e.Service), ElectroSKHead(e.Name, e.Version)
 	c := Constraint{Attr: attr, Normalize: NormalizeNone,
-		Prefix: cased("$" + e.Service + "#value_"),
-		LockSK: cased("$" + e.Name + "_" + e.Version + "#name_" + attr + "#entity_" + entity),
+		Prefix: ElectroKey(e.Lower, service, electroValue, ""),
+		LockSK: ElectroKey(e.Lower, model, electroName, attr, electroEntity, entity),
 		LockAttrs: []Assignment{
 			{ElectroEntityAttr, e.Name}, {ElectroVersionAttr, e.Version},
 			{electroName, attr}, {electroValue, LockAttrValue}, {electroEntity, entity},
-			{"gsi1pk", cased("$" + e.Service + "#name_" + attr + "#entity_" + entity)},
-			{"gsi1sk", cased("$"+e.Name+"_"+e.Version+"#value_") + LockAttrKey},
+			{"gsi1pk", ElectroKey(e.Lower, service, electroName, attr, electroEntity, entity)},
+			{"gsi1sk", ElectroKey(e.Lower, model, electroValue, "") + LockAttrKey},
 		}}
 	if e.Lower {
 		c.Normalize = NormalizeLower
 	}
 	return c
+}
+
+// ElectroPKHead is how ElectroDB starts a partition key in service:
+// $SERVICE.
+func ElectroPKHead(service string) string { return "$" + service }
+
+// ElectroSKHead is how ElectroDB starts a sort key of an entity at a
+// version: $ENTITY_VERSION.
+func ElectroSKHead(entity, version string) string { return "$" + entity + "_" + version }
+
+// ElectroKey composes a key the way ElectroDB does: head (ElectroPKHead,
+// ElectroSKHead), then #NAME_VALUE for each composite attribute, given as
+// name, value pairs; lower-cased when lower (ElectroDB's default casing).
+func ElectroKey(lower bool, head string, composite ...string) string {
+	k := head
+	for i := 0; i+1 < len(composite); i += 2 {
+		k += "#" + composite[i] + "_" + composite[i+1]
+	}
+	if lower {
+		return strings.ToLower(k)
+	}
+	return k
 }
 
 // ElectroConstraint reads a constraint of the preset's entity from one

@@ -22,6 +22,9 @@ import (
 type seeder struct {
 	store *dynamo.Store
 	sc    *model.Schema
+	// electro writes ElectroDB's agents and constraints (--preset
+	// electrodb:ENTITY) through Planner's signup.
+	electro bool
 }
 
 // Options say what `locktable seed` writes.
@@ -66,7 +69,7 @@ func AnomaliesPerKind(n int) int { return max(3, n/250) }
 // every kind of problem. The same options write the same items, and a
 // second run adds nothing.
 func Run(ctx context.Context, store *dynamo.Store, o Options) (Result, error) {
-	s := seeder{store, &store.Schema}
+	s := seeder{store: store, sc: &store.Schema, electro: strings.HasPrefix(store.Schema.Preset, model.LibElectroDB+":")}
 	var res Result
 	created, err := store.EnsureTables(ctx, o.Indexes)
 	if err != nil {
@@ -96,6 +99,10 @@ func Run(ctx context.Context, store *dynamo.Store, o Options) (Result, error) {
 		return res, err
 	}
 	res.Accounts = o.Accounts
+	if o.Anomalies && s.electro {
+		res.AnomalyCases, err = s.plantElectro(ctx, o.Accounts)
+		return res, err
+	}
 	if o.Anomalies {
 		n, next, err := s.plant(ctx, o.Accounts)
 		res.AnomalyCases = n
@@ -121,6 +128,9 @@ func (s seeder) sampleAccount(i int) (id string, attrs map[string]string) {
 	attrs = map[string]string{}
 	for _, c := range s.sc.Constraints {
 		attrs[c.Attr] = sampleValue(c.Attr, i)
+	}
+	if s.electro {
+		return s.electroAgent(i, attrs), attrs
 	}
 	return sampleID(s.sc.AccountPrefix, i), attrs
 }
@@ -210,6 +220,9 @@ func (s seeder) put(ctx context.Context, table string, item model.Item) error {
 // putAccount writes the account alone, skipping the transaction and its
 // locks, then the locks listed in withLocks (by constraint index) one by one.
 func (s seeder) putAccount(ctx context.Context, id string, attrs map[string]string, withLocks ...int) error {
+	if s.electro {
+		return s.putPlanned(ctx, id, attrs, withLocks...)
+	}
 	if err := s.put(ctx, s.sc.Table, s.accountItem(id, attrs)); err != nil {
 		return err
 	}
@@ -283,15 +296,7 @@ func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 			},
 			// duplicate_value: D copies C's value with a write that skips the
 			// check; C keeps the lock.
-			func() error {
-				c, cAttrs := account()
-				if err := s.signup(ctx, c, cAttrs, true); err != nil {
-					return err
-				}
-				d, dAttrs := account()
-				dAttrs[first] = cAttrs[first]
-				return s.putAccount(ctx, d, dAttrs, others()...)
-			},
+			func() error { return s.duplicate(ctx, account, true) },
 		}
 		if s.sc.LockTTLAttr(0) != "" {
 			steps = append(steps, s.reservations(ctx, account)...)
@@ -304,6 +309,24 @@ func (s seeder) plant(ctx context.Context, n int) (int, int, error) {
 		}
 	}
 	return cases, next, nil
+}
+
+// duplicate plants a duplicate_value on fresh accounts from account: D
+// copies C's first value with a write that skips the check (D's other
+// values locked); C keeps the lock, which names C when withOwner.
+func (s seeder) duplicate(ctx context.Context, account func() (string, map[string]string), withOwner bool) error {
+	first := s.sc.Constraints[0].Attr
+	c, cAttrs := account()
+	if err := s.signup(ctx, c, cAttrs, withOwner); err != nil {
+		return err
+	}
+	d, dAttrs := account()
+	dAttrs[first] = cAttrs[first]
+	others := make([]int, 0, len(s.sc.Constraints)-1)
+	for ci := 1; ci < len(s.sc.Constraints); ci++ {
+		others = append(others, ci)
+	}
+	return s.putAccount(ctx, d, dAttrs, others...)
 }
 
 // reservations are the cases a table whose locks have a TTL attribute

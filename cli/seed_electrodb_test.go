@@ -1,0 +1,87 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/dynamo"
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
+)
+
+// TestSeedElectroDB: seed --preset electrodb:agent creates the missing
+// table (pk, sk and the constraint entity's GSI) and writes agents with
+// their email constraints as ElectroDB writes them, through the preset's
+// own keys: a mixed-case email's constraint keyed lower-cased, its value
+// as given. With --anomalies it plants the mistakes of code that forgets
+// the constraint, and check --preset electrodb:agent, reading the
+// constraints present, finds exactly those kinds.
+func TestSeedElectroDB(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "electrodb")
+	cleanup(t, client, table)
+	args := []string{"--endpoint-url", ep, "--table", table, "--preset", "electrodb:agent", "--audit-log", filepath.Join(t.TempDir(), "a.log")}
+	r := run(t, append([]string{"seed", "--unique", "email", "--constraint-entity", "service=mi6", "--accounts", "10", "--anomalies", "--json"}, args...)...)
+	var got struct {
+		Created      []string
+		Accounts     int
+		AnomalyCases int `json:"anomaly_cases"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &got) != nil || len(got.Created) != 1 || got.Created[0] != table || got.Accounts != 10 || got.AnomalyCases != 12 {
+		t.Fatalf("seed: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	// Agent 2's email is Grace.2@example.org: its constraint is keyed
+	// lower-cased and holds the value as given, with every attribute
+	// ElectroDB writes.
+	want := map[string]string{
+		"pk": "$mi6#value_grace.2@example.org", "sk": "$constraint_1#name_email#entity_agent",
+		"gsi1pk": "$mi6#name_email#entity_agent", "gsi1sk": "$constraint_1#value_grace.2@example.org",
+		model.ElectroEntityAttr: "constraint", model.ElectroVersionAttr: "1", "name": "email", "value": "Grace.2@example.org", "entity": "agent",
+	}
+	out, err := client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: want["pk"]}, "sk": &types.AttributeValueMemberS{Value: want["sk"]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := dynamo.ItemFromSDK(out.Item)
+	if len(it) != len(want) {
+		t.Errorf("constraint item %v, want %v", it, want)
+	}
+	for a, v := range want {
+		if it[a].Kind != model.KindS || it[a].S != v {
+			t.Errorf("constraint item's %s = %v, want %q (item %v)", a, it[a], v, it)
+		}
+	}
+	desc, err := client.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil || len(desc.Table.GlobalSecondaryIndexes) != 1 || aws.ToString(desc.Table.GlobalSecondaryIndexes[0].IndexName) != dynamo.ElectroIndex {
+		t.Errorf("table created without the constraint entity's GSI %s: %v", dynamo.ElectroIndex, err)
+	}
+
+	// Three rounds of four mistakes: created outside the transaction
+	// (missing), a delete that left the constraint (orphan), a taken
+	// email (duplicate), a changed email (orphan and missing).
+	r = run(t, append([]string{"check", "--json"}, args...)...)
+	var rep struct {
+		Accounts int `json:"accounts"`
+		Problems []struct{ Kind string }
+	}
+	if r.code != 1 || json.Unmarshal([]byte(r.stdout), &rep) != nil {
+		t.Fatalf("check: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	kinds := map[string]int{}
+	for _, p := range rep.Problems {
+		kinds[p.Kind]++
+	}
+	if kinds["missing_lock"] != 6 || kinds["orphan_lock"] != 6 || kinds["duplicate_value"] != 3 || len(kinds) != 3 || rep.Accounts != 22 {
+		t.Errorf("check found %v in %d accounts; want 6 missing_lock, 6 orphan_lock, 3 duplicate_value in 22", kinds, rep.Accounts)
+	}
+}
