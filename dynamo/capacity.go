@@ -32,12 +32,15 @@ type meter struct {
 
 // setBudget paces reads to rcu read capacity units per second; 0 lifts
 // the budget.
-func (m *meter) setBudget(rcu float64) {
+func (m *meter) setBudget(rcu float64) { m.pace(&m.limit, rcu) }
+
+// pace sets the budget at b to rate units a second; 0 lifts it.
+func (m *meter) pace(b **budget, rate float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.limit = nil
-	if rcu > 0 {
-		m.limit = newBudget(rcu)
+	*b = nil
+	if rate > 0 {
+		*b = newBudget(rate)
 	}
 }
 
@@ -340,14 +343,7 @@ func (s *Store) PacedWCU() float64 {
 }
 
 // setWriteBudget paces transactions to wcu units a second; 0 lifts it.
-func (m *meter) setWriteBudget(wcu float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.writes = nil
-	if wcu > 0 {
-		m.writes = newBudget(wcu)
-	}
-}
+func (m *meter) setWriteBudget(wcu float64) { m.pace(&m.writes, wcu) }
 
 // writeUnits is what a transaction costs in write capacity: 2 units for
 // each item it writes (a put, an update or a delete; a condition check

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -392,13 +393,5 @@ func backoff(n int) time.Duration {
 	return time.Duration(rand.Int64N(int64(d)) + 1)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+// sleep waits d on the machine's timers, or until ctx ends (clock.Sleep).
+func sleep(ctx context.Context, d time.Duration) error { return clock.System().Sleep(ctx, d) }
