@@ -54,6 +54,12 @@ and never under --read-only); the audit log records it as one operation.`,
 			if !store.Endpoint.Demo && !store.Endpoint.Loopback {
 				return refuse(usageErr("demo break writes problems on purpose: only on --demo or a loopback endpoint, not %s (--write does not change that)", store.Endpoint))
 			}
+			if p := store.Schema.Preset; p != "" {
+				// The replays write the plain layouts' items; a
+				// library's table holds its own mistakes (seed
+				// --anomalies, the demo's ElectroDB table).
+				return refuse(usageErr("demo break replays on the plain layouts, not on --preset %s: the preset's seeded table (seed --anomalies, or --demo --preset electrodb:ENTITY) already holds such mistakes", p))
+			}
 			if err := a.ready(ctx, store, refuse, false); err != nil {
 				return err
 			}

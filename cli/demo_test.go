@@ -143,3 +143,36 @@ func TestDemoTableHasReservations(t *testing.T) {
 			report.Reservations, held, unheld, expiring, report.Now)
 	}
 }
+
+// TestDemoElectroDB: --demo --preset electrodb:agent holds an ElectroDB
+// table (mi6, unique email): agents named by their whole key, and what
+// code that forgets the constraint leaves, each kind found by check. A
+// library the demo writes no table for is refused in words, naming
+// what it holds.
+func TestDemoElectroDB(t *testing.T) {
+	t.Parallel()
+	r := run(t, "--demo", "--preset", "electrodb:agent", "check", "--json")
+	var report model.Report
+	if r.code != cli.ExitProblems || json.Unmarshal([]byte(r.stdout), &report) != nil {
+		t.Fatalf("check --demo --preset electrodb:agent: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if report.Table != cli.DemoElectroTable || report.Accounts <= cli.DemoAccounts {
+		t.Errorf("table %q with %d accounts, want %q with more than %d", report.Table, report.Accounts, cli.DemoElectroTable, cli.DemoAccounts)
+	}
+	kinds := map[model.ProblemKind]int{}
+	for _, p := range report.Problems {
+		kinds[p.Kind]++
+		for _, id := range p.Accounts {
+			if !strings.HasPrefix(id, "$mi6#designation_") || !strings.Contains(id, "|$agent_1#id_") {
+				t.Errorf("%s names account %q, want its whole key $mi6#designation_NN|$agent_1#id_X", p.Kind, id)
+			}
+		}
+	}
+	for _, k := range []model.ProblemKind{model.MissingLock, model.OrphanLock, model.DuplicateValue} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s in the ElectroDB demo: %v", k, kinds)
+		}
+	}
+	wantError(t, run(t, "--demo", "--preset", "onetable:User", "check"), cli.ExitError, "--preset electrodb:ENTITY")
+	wantError(t, run(t, "--demo", "--preset", "electrodb:agent", "demo", "break", "missing-lock"), cli.ExitError, "plain layouts")
+}

@@ -294,6 +294,9 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 		}
 		a.closers = append(a.closers, func() { backend.Close() })
 		opts = dynamo.ClientOptions{EndpointURL: backend.URL, Region: "us-east-1", Log: logw, Demo: true}
+		if s, err = a.demoPreset(s); err != nil {
+			return nil, err
+		}
 		if !s.TTLGiven {
 			s = demoTTL(s)
 		}
@@ -358,6 +361,47 @@ func (a *app) createPresetTable(ctx context.Context, store *dynamo.Store) error 
 		a.presetCreated = append(a.presetCreated, store.Schema.Table)
 	}
 	return err
+}
+
+// The demo's ElectroDB table, when --table does not name another: the
+// service of the agents (ElectroDB's documentation's), unique on
+// email unless --unique says otherwise.
+const (
+	DemoElectroTable  = "mi6"
+	demoElectroUnique = "email"
+)
+
+// demoPreset is the schema the demo seeds for a preset: an ElectroDB
+// table (created, then written by seed as ElectroDB writes it) whose
+// constraint entity is in the table's service unless --constraint-entity
+// says otherwise. The demo writes no OneTable or TypeDORM table: those
+// presets are refused in words, naming what it does hold.
+func (a *app) demoPreset(s model.Schema) (model.Schema, error) {
+	if s.Preset == "" {
+		return s, nil
+	}
+	if lib, _, _ := model.ParsePreset(s.Preset); lib != model.LibElectroDB {
+		return s, usageErr("--demo --preset %s: the demo holds the plain layouts and an ElectroDB table (--preset electrodb:ENTITY); to see a %s table, point locktable at one its library wrote (README: Tables written by libraries)", s.Preset, lib)
+	}
+	if !a.cmd.PersistentFlags().Changed("table") && a.from("table") == "" {
+		s.Table = DemoElectroTable
+	}
+	preset := model.Preset{Schema: &s}
+	if s.ConstraintEntity.Service == "" {
+		s.ConstraintEntity.Service = s.Table
+	}
+	if len(s.Constraints) == 0 {
+		s.Constraints = []model.Constraint{{Attr: demoElectroUnique}}
+	}
+	for i, c := range s.Constraints {
+		if c.Prefix == "" {
+			given := c
+			s.Constraints[i] = preset.Unique(c.Attr)
+			s.Constraints[i].Index = given.Index
+		}
+	}
+	a.seedPresetTable = true
+	return s, nil
 }
 
 // demoTTL gives the demo's tables the TTL attribute ttl, which the

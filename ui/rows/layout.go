@@ -38,7 +38,15 @@ type Part struct {
 	// Short stands for Text when a Value part must give way (" +2" for
 	// two more holders); "": Text is cut at its end.
 	Short string
+	// Middle lets a Whole part lose its middle, down to middleFloor
+	// cells, rather than squeeze the key: an account named by its whole
+	// key (ElectroDB's $mi6#designation_04|$agent_1#id_a9) is long, and
+	// its ends tell it apart.
+	Middle bool
 }
+
+// middleFloor is the fewest cells a Middle part keeps.
+const middleFloor = 24
 
 // Rank says how a part of a detail gives way when the column is narrow.
 type Rank uint8
@@ -118,6 +126,8 @@ func detailWidths(parts []Part) (full, least int) {
 			first = false
 		}
 		switch {
+		case p.Rank == Whole && p.Middle:
+			least += min(w, middleFloor)
 		case p.Rank == Whole:
 			least += w
 		case p.Short != "": // more holders: counted, at least
@@ -237,6 +247,13 @@ func cutDetail(parts []Part, w int) (string, bool) {
 			widths[i] = -1 // the short form
 		}
 	}
+	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
+		if parts[i].Middle && widths[i] > middleFloor {
+			cut := min(over, widths[i]-middleFloor)
+			widths[i] -= cut
+			over -= cut
+		}
+	}
 	// The widest value gives a cell at a time, so that every value keeps
 	// as much of itself as the others.
 	for over > 0 {
@@ -280,6 +297,8 @@ func joinParts(parts []Part, widths []int) string {
 		case widths[i] == 0:
 		case widths[i] < 0:
 			b.WriteString(p.Short)
+		case widths[i] < cellWidth(p.Text) && p.Middle:
+			b.WriteString(cutMiddle(p.Text, widths[i]))
 		case widths[i] < cellWidth(p.Text):
 			b.WriteString(ansi.Truncate(p.Text, widths[i], "…"))
 		default:
@@ -287,6 +306,20 @@ func joinParts(parts []Part, widths []int) string {
 		}
 	}
 	return b.String()
+}
+
+// cutMiddle cuts s to w cells in its middle, keeping a little more of its
+// head than of its end.
+func cutMiddle(s string, w int) string {
+	n := cellWidth(s)
+	if n <= w {
+		return s
+	}
+	if w < 2 {
+		return ansi.Truncate(s, w, "…")
+	}
+	head := w / 2
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, n-(w-1-head), "")
 }
 
 // elideMiddle cuts a lock key s to w cells in its middle, keeping its

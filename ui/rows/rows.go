@@ -150,6 +150,35 @@ func (r Renderer) keyText(table string, key map[string]string, value string) str
 	return model.Printable(key[r.Schema.PK])
 }
 
+// keyNamesConstraint says whether the partition key of a lock of
+// constraint ci tells it from the other constraints' locks: false where
+// another constraint's locks share its prefix and only the sort key says
+// which attribute a lock guards (ElectroDB's $mi6#value_, with
+// name_email or name_backup in the sort key). The row must then name the
+// attribute.
+func (r Renderer) keyNamesConstraint(ci int) bool {
+	if ci < 0 || ci >= len(r.Schema.Constraints) {
+		return true
+	}
+	c := r.Schema.Constraints[ci]
+	for i, o := range r.Schema.Constraints {
+		if i != ci && c.InAccountTable() && o.InAccountTable() && o.Prefix == c.Prefix && o.Scope == c.Scope {
+			return false
+		}
+	}
+	return true
+}
+
+// attrRank is how the attribute of a lock of constraint ci gives way in
+// its row: first, where the key says it (UNIQ#EMAIL#), whole where only
+// the sort key does.
+func (r Renderer) attrRank(ci int) Rank {
+	if r.keyNamesConstraint(ci) {
+		return Words
+	}
+	return Whole
+}
+
 // sharedOf is how many cells of lock key key (for value) every lock of
 // its constraint shares: all but the value's.
 func sharedOf(key, value string) int {
@@ -178,11 +207,19 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 		}
 	case model.LockMissing:
 		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "expected, not found", Rank: Whole}}
+		if !r.keyNamesConstraint(ci) {
+			c.Detail = []Part{{Text: attr + " expected, not found", Rank: Whole}}
+		}
 	default:
 		c.Key, c.Shared = r.LockKey(ci, l.Value, l.Alt), -1
-		c.Detail = []Part{{Text: "no owner", Rank: Whole}}
-		if l.Owner != "" {
+		switch {
+		case l.Owner != "":
 			c.Detail = []Part{{Text: "owner " + model.Printable(l.Owner), Rank: Whole}}
+		case r.Schema.OwnerlessLocks:
+			// Its holder is whoever holds the value: the account above.
+			c.Detail = []Part{{Text: attr + " constraint", Rank: Whole}}
+		default:
+			c.Detail = []Part{{Text: "no owner", Rank: Whole}}
 		}
 		if l.Status == model.LockForeign {
 			c.Detail = append(c.Detail, Part{Text: " (does not hold " + attr + ")", Rank: Words})
@@ -216,6 +253,9 @@ func (r Renderer) Orphan(p *model.Problem, now int64, width int, selected bool) 
 // owner whole; an expired lock's time at now whole too.
 func (r Renderer) OrphanCells(p *model.Problem, now int64) Cells {
 	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
+	if r.Schema.OwnerlessLocks {
+		detail = []Part{{Text: "nobody holds " + p.Constraint, Rank: Whole}}
+	}
 	if p.Owner != "" {
 		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
 	}
@@ -237,7 +277,8 @@ func (r Renderer) Problem(p *model.Problem, now int64, width int, selected bool)
 }
 
 // ProblemCells are a problem's parts: its lock key (or value) cut in the
-// middle, its owner and holders whole, its attribute dropped first. An
+// middle, its owner and holders whole, its attribute dropped first where
+// the key says it (attrRank). An
 // expired or expiring lock says when at now, whole, and what that means
 // as the report does, dropped first.
 func (r Renderer) ProblemCells(p *model.Problem, now int64) Cells {
@@ -245,7 +286,7 @@ func (r Renderer) ProblemCells(p *model.Problem, now int64) Cells {
 	if p.Lock != nil {
 		key = r.ProblemLock(p)
 	}
-	detail := []Part{{Text: p.Constraint, Rank: Words}}
+	detail := []Part{{Text: p.Constraint, Rank: r.attrRank(r.Schema.Constraint(p.Constraint))}}
 	if p.Owner != "" {
 		// An owner that is one of the holders is said by them.
 		rank := Whole
@@ -259,7 +300,7 @@ func (r Renderer) ProblemCells(p *model.Problem, now int64) Cells {
 		for i, id := range p.Accounts {
 			ids[i] = model.Printable(id)
 		}
-		detail = append(detail, Part{Text: "  held by " + ids[0], Rank: Whole})
+		detail = append(detail, Part{Text: "  held by ", Rank: Whole}, Part{Text: ids[0], Rank: Whole, Middle: true})
 		if len(ids) > 1 {
 			detail = append(detail, Part{Text: ", " + strings.Join(ids[1:], ", "), Rank: Value, Short: fmt.Sprintf(" +%d", len(ids)-1)})
 		}
@@ -296,11 +337,15 @@ func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus,
 
 // LockItemCells are a lock item's parts: its key cut in the middle, its
 // owner and its TTL at now (0: not known yet, not said) whole, its
-// attribute dropped first.
+// attribute dropped first where the key says it (attrRank). A lock that
+// names no owner by design (ElectroDB's) does not say "no owner".
 func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockStatus, now int64) Cells {
-	detail := []Part{{Text: r.Schema.Constraints[l.Constraint].Attr, Rank: Words}, {Text: "  no owner", Rank: Whole}}
-	if l.Owner != "" {
+	detail := []Part{{Text: r.Schema.Constraints[l.Constraint].Attr, Rank: r.attrRank(l.Constraint)}, {Text: "  no owner", Rank: Whole}}
+	switch {
+	case l.Owner != "":
 		detail[1].Text = "  owner " + model.Printable(l.Owner)
+	case r.Schema.OwnerlessLocks:
+		detail = detail[:1] // by design: its holder is whoever holds the value
 	}
 	if l.Item != nil {
 		detail = appendTTL(detail, l.ExpiresAt, now)
