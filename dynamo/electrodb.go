@@ -65,7 +65,7 @@ func (s *Store) electroSample(ctx context.Context) ([]string, error) {
 			continue
 		}
 		e := sc.ConstraintEntity.Or(model.DefaultConstraintEntity(sm.service))
-		e.Lower = c.Normalize == model.NormalizeLower // --normalize ATTR=none: keys composed as given
+		e.Lower = c.Normalize != model.NormalizeNone // --normalize ATTR=none: keys composed as given; else ElectroDB's default
 		if e.Service == "" {
 			return notes, model.NewSchemaError(model.FieldConstraintEntity, "%s: no item of %s in %s says its service: pass %s service=SERVICE", c.Attr, sc.Preset, sc.Table, model.FieldConstraintEntity)
 		}
@@ -76,11 +76,11 @@ func (s *Store) electroSample(ctx context.Context) ([]string, error) {
 }
 
 // withFlags is the constraint read from the table with what the flags
-// said of the given one (its index, and a normalization other than the
-// preset's default).
+// said of the given one: its index, and its casing where --normalize
+// said it (unset otherwise: the items say it).
 func withFlags(read, given model.Constraint) model.Constraint {
 	read.Index = given.Index
-	if given.Normalize != model.NormalizeLower {
+	if given.Normalize != "" {
 		read.Normalize = given.Normalize
 	}
 	return read

@@ -52,3 +52,40 @@ func TestElectroDBAccountsPage(t *testing.T) {
 		t.Errorf("accounts %v, want %v", got, want)
 	}
 }
+
+// The casing of a constraint's key is read from the constraint items
+// (an index set to keep case: $mi6#value_Bond@MI6.uk), and a flag that
+// says it overrides what they say, lower as well as none.
+func TestElectroDBCasingFlagOverridesTheItems(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		given, want model.Normalization
+	}{
+		{"", model.NormalizeNone}, // --unique email alone: as the items say
+		{model.NormalizeLower, model.NormalizeLower},
+		{model.NormalizeNone, model.NormalizeNone},
+	} {
+		s := model.DefaultSchema(model.LayoutSingle)
+		preset := model.Preset{Schema: &s}
+		if err := preset.Apply("electrodb:agent"); err != nil {
+			t.Fatal(err)
+		}
+		s.PK, s.SK, s.KeysFromTable = "pk", "sk", false
+		store, client := dynamotest.Store(t, s)
+		dynamotest.Put(t, client, store.Schema.Table,
+			model.Item{"pk": model.S("$mi6#designation_00"), "sk": model.S("$agent_1#id_a1"), "__edb_e__": model.S("agent"), "__edb_v__": model.S("1"), "email": model.S("Bond@MI6.uk")},
+			model.Item{"pk": model.S("$mi6#value_Bond@MI6.uk"), "sk": model.S("$constraint_1#name_email#entity_agent"), "__edb_e__": model.S("constraint"), "__edb_v__": model.S("1"),
+				"name": model.S("email"), "value": model.S("Bond@MI6.uk"), "entity": model.S("agent")})
+		c := (model.Preset{Schema: &store.Schema}).Unique("email") // --unique email
+		if tt.given != "" {
+			c.Normalize = tt.given // --normalize email=...
+		}
+		store.Schema.Constraints = []model.Constraint{c}
+		if _, err := store.ResolvePreset(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := store.Schema.Constraints[0]; got.Normalize != tt.want || got.Prefix != "$mi6#value_" {
+			t.Errorf("given %q: constraint %s keyed %s<value> (%s), want (%s)", tt.given, got.Attr, got.Prefix, got.Normalize, tt.want)
+		}
+	}
+}

@@ -86,8 +86,9 @@ func (s Preset) Unique(attr string) Constraint {
 			return s.ElectroUnique(attr, e.Or(DefaultConstraintEntity("")))
 		}
 		// Keyed as the constraint items present say, or the documented
-		// entity in the entity's service: both read from the table.
-		return Constraint{Attr: attr, Normalize: NormalizeLower}
+		// entity in the entity's service: both read from the table. Its
+		// casing too, unless --normalize says it (unset until then).
+		return Constraint{Attr: attr}
 	}
 	c := Constraint{Attr: attr, Prefix: s.Prefix(attr), Normalize: NormalizeNone}
 	if lib == LibOneTable {
