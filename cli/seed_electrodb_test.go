@@ -15,6 +15,17 @@ import (
 	"github.com/locktable/locktable/model"
 )
 
+// electroTable names a fresh table on the emulator, deleted after the
+// test, and the flags that point the preset electrodb:agent at it.
+func electroTable(t *testing.T) (*dynamodb.Client, string, []string) {
+	ep := dynamotest.Endpoint(t)
+	t.Parallel()
+	client, _ := dynamotest.Client(t)
+	table := dynamotest.Name(t, "electrodb")
+	cleanup(t, client, table)
+	return client, table, []string{"--endpoint-url", ep, "--table", table, "--preset", "electrodb:agent", "--audit-log", filepath.Join(t.TempDir(), "a.log")}
+}
+
 // TestSeedElectroDB: seed --preset electrodb:agent creates the missing
 // table (pk, sk and the constraint entity's GSI) and writes agents with
 // their email constraints as ElectroDB writes them, through the preset's
@@ -23,12 +34,7 @@ import (
 // the constraint, and check --preset electrodb:agent, reading the
 // constraints present, finds exactly those kinds.
 func TestSeedElectroDB(t *testing.T) {
-	ep := dynamotest.Endpoint(t)
-	t.Parallel()
-	client, _ := dynamotest.Client(t)
-	table := dynamotest.Name(t, "electrodb")
-	cleanup(t, client, table)
-	args := []string{"--endpoint-url", ep, "--table", table, "--preset", "electrodb:agent", "--audit-log", filepath.Join(t.TempDir(), "a.log")}
+	client, table, args := electroTable(t)
 	r := run(t, append([]string{"seed", "--unique", "email", "--constraint-entity", "service=mi6", "--accounts", "10", "--anomalies", "--json"}, args...)...)
 	var got struct {
 		Created      []string
@@ -83,5 +89,37 @@ func TestSeedElectroDB(t *testing.T) {
 	}
 	if kinds["missing_lock"] != 6 || kinds["orphan_lock"] != 6 || kinds["duplicate_value"] != 3 || len(kinds) != 3 || rep.Accounts != 22 {
 		t.Errorf("check found %v in %d accounts; want 6 missing_lock, 6 orphan_lock, 3 duplicate_value in 22", kinds, rep.Accounts)
+	}
+}
+
+// TestElectroDBKeyHoldingABar: an agent whose partition key holds | (a
+// composite value "a|b") is named with it escaped, \|, in check's JSON,
+// and that id is the agent's key again: repair puts its constraint, and
+// the table is then clean.
+func TestElectroDBKeyHoldingABar(t *testing.T) {
+	client, table, args := electroTable(t)
+	args = append(args, "--unique", "email", "--constraint-entity", "service=mi6")
+	if r := run(t, append([]string{"seed", "--accounts", "0"}, args...)...); r.code != 0 {
+		t.Fatalf("seed: exit %d, %s", r.code, r.stderr)
+	}
+	dynamotest.Put(t, client, table, model.Item{"pk": model.S("$mi6#designation_a|b"), "sk": model.S("$agent_1#id_x1"),
+		model.ElectroEntityAttr: model.S("agent"), model.ElectroVersionAttr: model.S("1"), "designation": model.S("a|b"), "id": model.S("x1"), "email": model.S("bar@mi6.uk")})
+	r := run(t, append([]string{"check", "--json"}, args...)...)
+	var rep struct {
+		Problems []struct {
+			Kind     string
+			Accounts []string
+		}
+	}
+	want := `$mi6#designation_a\|b|$agent_1#id_x1`
+	if r.code != 1 || json.Unmarshal([]byte(r.stdout), &rep) != nil || len(rep.Problems) != 1 || rep.Problems[0].Kind != "missing_lock" ||
+		len(rep.Problems[0].Accounts) != 1 || rep.Problems[0].Accounts[0] != want {
+		t.Fatalf("check: exit %d, want one missing_lock held by %s: %s %s", r.code, want, r.stdout, r.stderr)
+	}
+	if r := run(t, append([]string{"repair", "--yes"}, args...)...); r.code != 0 {
+		t.Fatalf("repair: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, append([]string{"check"}, args...)...); r.code != 0 {
+		t.Errorf("check after repair: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -99,7 +99,7 @@ type Action struct {
 // value, with its table when that is not the account table.
 func (a Action) KeyText(s *Schema) string {
 	if a.Table == s.Table && s.AccountSK == KeyInID && s.SK != "" {
-		return a.Key[s.PK] + IDKeySep + a.Key[s.SK] // items share partition keys: the whole key
+		return WholeKeyID(a.Key[s.PK], a.Key[s.SK]) // items share partition keys: the whole key
 	}
 	for name, v := range a.Key {
 		if name == s.PK && a.Table == s.Table {
@@ -246,7 +246,7 @@ func (s Planner) validateAccountID(id string) error {
 	if err := ValidateText("account", id); err != nil {
 		return err
 	}
-	if pk, sk, ok := strings.Cut(id, IDKeySep); s.Schema.AccountSK == KeyInID && (!ok || pk == "" || sk == "") {
+	if pk, sk, ok := SplitWholeKeyID(id); s.Schema.AccountSK == KeyInID && (!ok || pk == "" || sk == "") {
 		return &FieldError{"account", fmt.Sprintf("%q: accounts here are named by their whole key, PK%sSK", id, IDKeySep)}
 	}
 	if !strings.HasPrefix(id, s.Schema.AccountPrefix) {

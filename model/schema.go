@@ -209,7 +209,7 @@ const SameAsPK = "=PK"
 
 // KeyInID, as --account-sk, says that accounts have sort keys of their
 // own (ElectroDB's agents share a partition key): an account's id is
-// then its whole key, PK|SK (IDKeySep), split at the first |.
+// then its whole key, PK|SK (IDKeySep, WholeKeyID).
 const KeyInID = "=ID"
 
 // IDKeySep joins the partition and sort key in the id of an account
@@ -220,9 +220,40 @@ const IDKeySep = "|"
 // its partition and sort key joined by IDKeySep.
 func (s *Schema) AccountID(it Item) string {
 	if s.AccountSK == KeyInID && s.SK != "" {
-		return it[s.PK].S + IDKeySep + it[s.SK].S
+		return WholeKeyID(it[s.PK].S, it[s.SK].S)
 	}
 	return it[s.PK].S
+}
+
+// WholeKeyID is the id of an item named by its whole key: PK|SK, a | in
+// the partition key written \| and a \ written \\, so that the id
+// splits at its first | that is not escaped (SplitWholeKeyID) and every
+// key has one id. The sort key is as it is: the rest of the id.
+func WholeKeyID(pk, sk string) string {
+	if strings.ContainsAny(pk, `\|`) {
+		pk = strings.NewReplacer(`\`, `\\`, IDKeySep, `\`+IDKeySep).Replace(pk)
+	}
+	return pk + IDKeySep + sk
+}
+
+// SplitWholeKeyID is the partition and sort key a WholeKeyID names;
+// false when id has no unescaped | (it names no whole key). A \ before
+// anything but \ or | is kept: a key typed without escapes reads as
+// typed.
+func SplitWholeKeyID(id string) (pk, sk string, ok bool) {
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case c == '\\' && i+1 < len(id) && (id[i+1] == '\\' || id[i+1] == IDKeySep[0]):
+			i++
+			b.WriteByte(id[i])
+		case c == IDKeySep[0]:
+			return b.String(), id[i+1:], true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return id, "", false
 }
 
 // sortKey is the sort key of an item whose partition key is pk, by the
@@ -401,7 +432,7 @@ func (s *Schema) Tables() []string {
 // AccountKey returns the primary key of the account whose key value is id.
 func (s *Schema) AccountKey(id string) map[string]string {
 	if s.AccountSK == KeyInID && s.SK != "" {
-		pk, sk, _ := strings.Cut(id, IDKeySep)
+		pk, sk, _ := SplitWholeKeyID(id)
 		return map[string]string{s.PK: pk, s.SK: sk}
 	}
 	k := map[string]string{s.PK: id}

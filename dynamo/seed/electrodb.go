@@ -41,7 +41,7 @@ func (s seeder) electroAgent(i int, attrs map[string]string) string {
 	}
 	pk := model.ElectroKey(true, model.ElectroPKHead(service), electroPKAttr, designation)
 	sk := model.ElectroKey(true, model.ElectroSKHead(s.sc.AccountType.Value, version), electroSKAttr, id)
-	return pk + model.IDKeySep + sk
+	return model.WholeKeyID(pk, sk)
 }
 
 // putPlanned writes the agent Planner's signup would write for id,
