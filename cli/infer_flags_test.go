@@ -145,5 +145,10 @@ func offlineFlags(s *model.Schema) []string {
 	if s.Preset != "" {
 		f = append(f, "--pk", s.PK, "--sk", s.SK)
 	}
+	if lib, _, _ := model.ParsePreset(s.Preset); lib == model.LibElectroDB && s.ConstraintEntity.Service == "" {
+		// The service keys the documented constraint; the table says it
+		// online, offline it is given.
+		f = append(f, "--constraint-entity", "service="+model.ServiceOf(s.Constraints[0].Prefix))
+	}
 	return f
 }

@@ -82,6 +82,11 @@ func presetFlags(s *model.Schema) []string {
 		} else {
 			f = append(f, "--unique", c.Attr+"="+c.Template())
 		}
+		if lib, _, _ := model.ParsePreset(s.Preset); lib == model.LibElectroDB && c.Normalize == model.NormalizeNone {
+			// ElectroDB lower-cases by default: keys as given are said.
+			f = append(f, "--normalize", c.Attr+"="+string(c.Normalize))
+			continue
+		}
 		f = append(f, normalizeFlag(c)...)
 	}
 	if s.OlderHead != "" {

@@ -30,7 +30,8 @@ DynamoDB JSON as JSON text (the "Item" of each line of the export's data
 files). RELATION is used as written; by default each table's own name,
 quoted. Layout 2 has one export per table: name each with TABLE=RELATION.
 --normalize lower is SQL's lower(); casefold is refused. A --preset reads
-nothing from the table here: give --pk, --sk, --account-sk and --unique.
+nothing from the table here: give --pk, --sk, --account-sk and --unique
+(electrodb: --constraint-entity service=SERVICE too).
 
 With --ttl-attr, TTLs are judged at --now, a literal in the query, as
 check --export judges them: give the export's time (exportTime in its

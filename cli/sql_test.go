@@ -207,7 +207,7 @@ func wantEveryKind(t *testing.T, what string, s *model.Schema, problems []map[st
 	}
 }
 
-// TestSQLUsage: casefold, unknown dialects and ElectroDB's preset are refused in words; the
+// TestSQLUsage: casefold and unknown dialects are refused in words; ElectroDB's preset is written; the
 // Athena query reads the same relations with Trino's functions.
 func TestSQLUsage(t *testing.T) {
 	t.Parallel()
@@ -215,13 +215,20 @@ func TestSQLUsage(t *testing.T) {
 	wantError(t, run(t, "sql", "--dialect", "mysql"), cli.ExitError, "want athena or duckdb")
 	wantError(t, run(t, "sql", "--dialect", "duckdb", "--preset", "onetable:User", "--pk", "pk", "--sk", "sk"), cli.ExitError,
 		"sql reads nothing from DynamoDB, so --preset onetable:User cannot read", "give --account-sk, --unique ATTR")
-	// ElectroDB's whole-key accounts and constraint sort keys are not
-	// written in SQL yet: refused, not answered wrong.
-	wantError(t, run(t, "sql", "--dialect", "duckdb", "--preset", "electrodb:agent", "--pk", "pk", "--sk", "sk", "--unique", "email",
-		"--constraint-entity", "service=mi6"), cli.ExitError, "not written in SQL yet", "check --export reads the export")
+	// ElectroDB: accounts of any sort key named by their whole key, as
+	// model.WholeKeyID escapes it; each constraint's locks by its own
+	// sort key.
+	r := run(t, "sql", "--dialect", "athena", "--preset", "electrodb:agent", "--pk", "pk", "--sk", "sk", "--unique", "email",
+		"--constraint-entity", "service=mi6")
+	for _, want := range []string{`replace(replace(pk, '\', '\\'), '|', '\|') || '|' || sk`,
+		`sk = '$constraint_1#name_email#entity_agent' AND substr(pk, 1, 11) = '$mi6#value_'`} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Errorf("sql --preset electrodb:agent: exit %d, the query lacks %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
 	// Accounts by type and =PK, scoped locks: Trino's strpos and ||.
 	typed := exporttest.Schemas()["type-flags"]
-	r := run(t, append([]string{"sql", "--dialect", "athena"}, offlineFlags(&typed)...)...)
+	r = run(t, append([]string{"sql", "--dialect", "athena"}, offlineFlags(&typed)...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d, %s", r.code, r.stderr)
 	}

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -164,7 +165,11 @@ func (s *Checker) Confirm(ctx context.Context, census *model.Census, progress fu
 	}
 	confirmed, err := s.confirmByKey(gctx, byKey, census.Now())
 	if err != nil {
-		g.Wait()
+		// A failed lookup cancels gctx: its failure is the one to say,
+		// not the cancellation it caused here.
+		if werr := g.Wait(); werr != nil && errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			err = werr
+		}
 		return model.Report{}, err
 	}
 	if len(ownerless) > 0 && progress != nil {

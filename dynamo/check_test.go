@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -489,5 +490,43 @@ func TestCheckProjectsOnlyLargeItems(t *testing.T) {
 		} else if !bytes.Equal(got, want) {
 			t.Fatalf("items of %d bytes:\n got %s\nwant %s", c.size, got, want)
 		}
+	}
+}
+
+// failedRescan fails the second scan for ownerless orphans (the only
+// consistent scan of a check) and holds the consistent reads of the
+// other candidates until the check gives up on them.
+type failedRescan struct{ dynamo.API }
+
+func (f failedRescan) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if aws.ToBool(in.ConsistentRead) {
+		return nil, errors.New("the rescan's own failure")
+	}
+	return f.API.Scan(ctx, in, opts...)
+}
+
+func (f failedRescan) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	for _, ka := range in.RequestItems {
+		for _, k := range ka.Keys {
+			if pk, ok := k["PK"].(*types.AttributeValueMemberS); ok && pk.Value == "ACCT#a1" {
+				<-ctx.Done() // the missing lock's confirmation
+				return nil, ctx.Err()
+			}
+		}
+	}
+	return f.API.BatchGetItem(ctx, in, opts...)
+}
+
+// TestConfirmSaysWhatFailed: when the lookup of ownerless orphans fails,
+// the confirmation of the other candidates is cancelled; the check then
+// says the lookup's failure, not "context canceled".
+func TestConfirmSaysWhatFailed(t *testing.T) {
+	t.Parallel()
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	dynamotest.Put(t, client, base.Schema.Table, acct("ACCT#a1", "ada@x.io", ""), lock("UNIQ#EMAIL#gone@x.io", ""))
+	store := dynamo.NewStore(failedRescan{client}, base.Endpoint, base.Schema, clock.System())
+	_, err := store.Checker.Check(context.Background(), nil)
+	if err == nil || !strings.Contains(err.Error(), "the rescan's own failure") {
+		t.Fatalf("check: %v, want the rescan's own failure", err)
 	}
 }

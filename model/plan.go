@@ -549,7 +549,7 @@ func (s Planner) RepairOrphan(p Problem, lock Item, claim string) (Plan, error) 
 		Conds: []Cond{{Kind: CondEquals, Attr: s.Schema.OwnerAttr, Value: owner, Absent: !hasOwner}}}
 	plan := Plan{Operation: "repair", Actions: []Action{del}, MustType: s.Schema.NamedOwner(lock)}
 	plan.Keys = []string{del.KeyText(s.Schema)}
-	if hasOwner && owner.Kind == KindS && owner.S != "" {
+	if hasOwner && owner.Kind == KindS && s.Schema.NamesAccount(owner.S) {
 		plan.Actions = append(plan.Actions, Action{Kind: ActCheck, Role: RoleOwnerGone, Table: s.Schema.Table,
 			Key: s.Schema.AccountKey(owner.S), Constraint: ci, Value: p.Value, Account: owner.S,
 			Conds: []Cond{{Kind: CondAbsentOrDiffers, Attr: s.Schema.Constraints[ci].Attr, Value: S(p.Value), Key: s.Schema.PK}}})

@@ -292,7 +292,7 @@ func (s Classifier) Involved(p Problem) []KeyRef {
 		return refs
 	}
 	refs = append(refs, s.Schema.LockKeys(p.constraint, p.Value)...)
-	if p.Owner != "" && !slices.Contains(p.Accounts, p.Owner) {
+	if s.Schema.NamesAccount(p.Owner) && !slices.Contains(p.Accounts, p.Owner) {
 		refs = append(refs, KeyRef{s.Schema.Table, s.Schema.AccountKey(p.Owner)})
 	}
 	return refs

@@ -429,6 +429,18 @@ func (s *Schema) Tables() []string {
 	return tables
 }
 
+// NamesAccount reports whether id can name an account's key at all: not
+// empty, and where accounts are named by their whole key, a partition
+// and a sort key that are not empty (a repair's claim, or an owner a
+// writer left, names no such key; DynamoDB refuses a read of one).
+func (s *Schema) NamesAccount(id string) bool {
+	if s.AccountSK == KeyInID && s.SK != "" {
+		pk, sk, ok := SplitWholeKeyID(id)
+		return ok && pk != "" && sk != ""
+	}
+	return id != ""
+}
+
 // AccountKey returns the primary key of the account whose key value is id.
 func (s *Schema) AccountKey(id string) map[string]string {
 	if s.AccountSK == KeyInID && s.SK != "" {

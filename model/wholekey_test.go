@@ -36,3 +36,31 @@ func TestWholeKeyIDRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// An owner that is not a whole key (a repair's claim, or anything a
+// writer left) names no account where accounts are named by their whole
+// key: nothing is read or checked at a key with an empty sort key, which
+// DynamoDB refuses.
+func TestOwnerThatIsNoWholeKeyIsNotRead(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	s.PK, s.SK, s.AccountSK, s.AccountPrefix = "pk", "sk", KeyInID, ""
+	s.Constraints = s.Constraints[:1]
+	for _, owner := range []string{"locktable:reclaim:1", "ACCT#a1", "pk|"} {
+		p := Classifier{Schema: &s}.LockProblem(OrphanLock, 0, "ada@x.io", owner)
+		for _, ref := range (Classifier{Schema: &s}).Involved(p) {
+			if ref.Key["pk"] == "" || ref.Key["sk"] == "" {
+				t.Errorf("owner %q: Involved reads %v, a key DynamoDB refuses", owner, ref.Key)
+			}
+		}
+		lock := Item{"pk": S("UNIQ#EMAIL#ada@x.io"), "sk": S("LOCK"), "owner": S(owner)}
+		plan, err := Planner{Schema: &s}.RepairOrphan(p, lock, "locktable:reclaim:9")
+		if err != nil {
+			continue
+		}
+		for _, a := range plan.Actions {
+			if a.Key["pk"] == "" || a.Key["sk"] == "" {
+				t.Errorf("owner %q: the repair %s %v, a key DynamoDB refuses", owner, a.Kind, a.Key)
+			}
+		}
+	}
+}

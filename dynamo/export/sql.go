@@ -57,13 +57,7 @@ func ParseDialect(s string) (Dialect, error) {
 // ignores (not a number, or in milliseconds) is judged as none
 // without the warning check --export gives for it.
 func Query(s *model.Schema, d Dialect, relations map[string]string, now int64) (string, error) {
-	if s.AccountSK == model.KeyInID {
-		return "", fmt.Errorf("accounts named by their whole key (%s, as --preset electrodb has them) are not written in SQL yet; check --export reads the export", s.AccountSK)
-	}
 	for _, c := range s.Constraints {
-		if c.LockSK != "" {
-			return "", fmt.Errorf("%s: locks with a sort key of their own (ElectroDB's constraints) are not written in SQL yet; check --export reads the export", c.Attr)
-		}
 		if c.Normalize == model.NormalizeCasefold {
 			return "", fmt.Errorf("--normalize %s=casefold (NFC, then full Unicode case folding) has no SQL equivalent; check --export reads the export with it", c.Attr)
 		}
@@ -229,7 +223,7 @@ func (q *query) write(relations map[string]string) string {
 			cond += fmt.Sprintf(" AND strpos(substr(pk, %d), %s) > 1", n+1, sqlString(c.Tail))
 		}
 		if s.SK != "" {
-			cond = fmt.Sprintf("sk = %s AND %s", sortKey(s.LockSK), cond)
+			cond = fmt.Sprintf("sk = %s AND %s", lockSortKey(s, ci), cond)
 		}
 		whens = append(whens, fmt.Sprintf("WHEN %s THEN %d", cond, ci))
 		values = append(values, fmt.Sprintf("WHEN %d THEN substr(pk, %d)", ci, n+1))
@@ -238,16 +232,7 @@ func (q *query) write(relations map[string]string) string {
 		lockCI = "CASE " + strings.Join(whens, " ") + " END"
 		lockValue = "CASE lock_ci " + strings.Join(values, " ") + " END"
 	}
-	account := "TRUE"
-	if s.AccountPrefix != "" {
-		account = fmt.Sprintf("substr(pk, 1, %d) = %s", utf8.RuneCountInString(s.AccountPrefix), sqlString(s.AccountPrefix))
-	}
-	if s.SK != "" {
-		account += " AND sk = " + sortKey(s.AccountSK)
-	}
-	if s.AccountType.Attr != "" {
-		account += fmt.Sprintf(" AND coalesce(%s = %s, FALSE)", d.text(col[s.AccountType.Attr], "S"), sqlString(s.AccountType.Value))
-	}
+	account, id := q.account(col)
 	sk := "CAST(NULL AS VARCHAR)"
 	if s.SK != "" {
 		sk = d.text(col[s.SK], "S")
@@ -302,7 +287,7 @@ func (q *query) write(relations map[string]string) string {
 			"FROM %s CROSS JOIN (VALUES %s) AS s(slot)) AS e WHERE ci IS NOT NULL",
 			strings.Join(ci, " "), strings.Join(role, " "), strings.Join(v, " "), id, ownerS, from, slotValues(n))
 	}
-	sources = append(sources, entries("a3", col[s.OwnerAttr], "pk", true))
+	sources = append(sources, entries("a3", col[s.OwnerAttr], id, true))
 	// Each lock table: every item keyed by a string is a lock.
 	for ci, c := range s.Constraints {
 		if c.InAccountTable() {
@@ -375,6 +360,28 @@ func (q *query) write(relations map[string]string) string {
 	return q.b.String()
 }
 
+// account is the SQL condition under which an item of the account table
+// (its attributes' columns col) is an account, and the SQL of its id.
+func (q *query) account(col map[string]string) (cond, id string) {
+	s := q.s
+	cond, id = "TRUE", "pk"
+	if s.AccountPrefix != "" {
+		cond = fmt.Sprintf("substr(pk, 1, %d) = %s", utf8.RuneCountInString(s.AccountPrefix), sqlString(s.AccountPrefix))
+	}
+	switch {
+	case s.SK != "" && s.AccountSK == model.KeyInID:
+		// Any sort key: the account is named by its whole key, as
+		// model.WholeKeyID writes it.
+		id = `replace(replace(pk, '\', '\\'), '|', '\|') || '|' || sk`
+	case s.SK != "":
+		cond += " AND sk = " + sortKey(s.AccountSK)
+	}
+	if s.AccountType.Attr != "" {
+		cond += fmt.Sprintf(" AND coalesce(%s = %s, FALSE)", q.d.text(col[s.AccountType.Attr], "S"), sqlString(s.AccountType.Value))
+	}
+	return cond, id
+}
+
 // sortKey is the SQL of a configured sort key: the item's own partition
 // key for model.SameAsPK, else the constant.
 func sortKey(sk string) string {
@@ -382,6 +389,18 @@ func sortKey(sk string) string {
 		return "pk"
 	}
 	return sqlString(sk)
+}
+
+// lockSortKey is the SQL of the sort key of constraint ci's locks in the
+// account table: the item's own partition key where it is the lock key
+// (model.SameAsPK), else the constant, the constraint's own where it has
+// one (ElectroDB's name_email).
+func lockSortKey(s *model.Schema, ci int) string {
+	_, key := s.LockKey(ci, "")
+	if _, probe := s.LockKey(ci, "\x00"); probe[s.SK] != key[s.SK] {
+		return "pk"
+	}
+	return sqlString(key[s.SK])
 }
 
 // kinds is the condition under which a group yields each kind, as

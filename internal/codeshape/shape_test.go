@@ -28,7 +28,7 @@ const maxComplexity = 20
 // Issue 27's goal is at most 5 lines here.
 var complexFuncs = map[string]int{
 	"model (Classifier).Classify": 23,
-	"export (*query).write":       24,
+	"export (*query).write":       21,
 	"dynamo (*Writer).transact":   22,
 	"dialog (Model).updateKey":    22,
 }

@@ -241,19 +241,7 @@ func cutDetail(parts []Part, w int) (string, bool) {
 			widths[i] = 0
 		}
 	}
-	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
-		if p := parts[i]; p.Rank == Value && p.Short != "" {
-			over -= widths[i] - cellWidth(p.Short)
-			widths[i] = -1 // the short form
-		}
-	}
-	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
-		if parts[i].Middle && widths[i] > middleFloor {
-			cut := min(over, widths[i]-middleFloor)
-			widths[i] -= cut
-			over -= cut
-		}
-	}
+	over = shorten(parts, widths, over)
 	// The widest value gives a cell at a time, so that every value keeps
 	// as much of itself as the others.
 	for over > 0 {
@@ -273,6 +261,26 @@ func cutDetail(parts []Part, w int) (string, bool) {
 		over -= cut
 	}
 	return strings.TrimLeft(joinParts(parts, widths), " "), over <= 0
+}
+
+// shorten gives over cells back from the last parts first: values that
+// have a short form take it, then Middle parts lose their middle down to
+// middleFloor. It returns what is still over.
+func shorten(parts []Part, widths []int, over int) int {
+	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
+		if p := parts[i]; p.Rank == Value && p.Short != "" {
+			over -= widths[i] - cellWidth(p.Short)
+			widths[i] = -1 // the short form
+		}
+	}
+	for i := len(parts) - 1; i >= 0 && over > 0; i-- {
+		if parts[i].Middle && widths[i] > middleFloor {
+			cut := min(over, widths[i]-middleFloor)
+			widths[i] -= cut
+			over -= cut
+		}
+	}
+	return over
 }
 
 // secondWidest is the widest of the Value parts but skip, 0 for none.

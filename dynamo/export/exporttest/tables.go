@@ -48,6 +48,16 @@ func Schemas() map[string]model.Schema {
 			s.Constraints[1].Normalize = model.NormalizeLower
 		}),
 		"typedorm": preset("typedorm:user", "PK", "SK", model.SameAsPK, nil),
+		// ElectroDB's documented constraints: one partition key prefix
+		// for both attributes, told apart by the sort key; email's keys
+		// lower-cased (ElectroDB's default), username's as given.
+		"electrodb": preset("electrodb:agent", "pk", "sk", model.KeyInID, func(s *model.Schema) {
+			p := model.Preset{Schema: s}
+			e := model.DefaultConstraintEntity("mi6")
+			s.Constraints[0] = p.ElectroUnique("email", e)
+			e.Lower = false
+			s.Constraints[1] = p.ElectroUnique("username", e)
+		}),
 		"type-flags": {
 			Layout: model.LayoutSingle, Table: "people", PK: "PK", SK: "SK",
 			AccountSK: model.SameAsPK, LockSK: model.SameAsPK, OwnerAttr: "owner",
@@ -175,10 +185,17 @@ type gen struct {
 	now int64 // epoch seconds the TTL cases are around
 }
 
-// id returns a fresh account key value.
+// designations are the partition keys of accounts named by their whole
+// key (ElectroDB's agents share them), some holding what the id escapes.
+var designations = []string{"$mi6#designation_00", "$mi6#designation_07", "$mi6#designation_a|b", `$mi6#designation_c\d`}
+
+// id returns a fresh account key value: with model.KeyInID, a whole key.
 func (g *gen) id() string {
 	for {
 		id := fmt.Sprintf("%s%08x", g.s.AccountPrefix, g.rng.Uint32())
+		if g.s.AccountSK == model.KeyInID {
+			id = model.WholeKeyID(designations[g.rng.IntN(len(designations))], fmt.Sprintf("$agent_1#id_%08x", g.rng.Uint32()))
+		}
 		if !g.ids[id] {
 			g.ids[id] = true
 			return id
@@ -273,7 +290,7 @@ func (g *gen) typeOthers() {
 		for ci := range s.Constraints {
 			vals[ci] = model.S(g.value(ci))
 		}
-		it := g.accountItem(fmt.Sprintf("%s%x", s.AccountPrefix, g.rng.Uint32()), vals)
+		it := g.accountItem(g.id(), vals)
 		delete(it, s.AccountType.Attr)
 		if typ != "" {
 			it[s.AccountType.Attr] = model.S(typ)
@@ -289,7 +306,11 @@ func (g *gen) typeOthers() {
 	}
 	for _, pk := range []string{head + "Order#code#" + g.raw(), "_unique#Order#code#" + g.raw()} {
 		it := model.Item{s.PK: model.S(pk), s.SK: model.S(pk)}
-		if s.LockSK != model.SameAsPK {
+		switch s.LockSK {
+		case model.SameAsPK:
+		case "": // each constraint its own sort key (ElectroDB's)
+			it[s.SK] = model.S("$constraint_1#name_code#entity_order")
+		default:
 			it[s.SK] = model.S(s.LockSK)
 		}
 		g.out[s.Table] = append(g.out[s.Table], it)
