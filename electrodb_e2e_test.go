@@ -219,6 +219,11 @@ func TestTUIElectroDBPreset(t *testing.T) {
 			t.Errorf("agent %s is not followed by its constraint:\n%s\n%s", a[1], lines[i], lines[i+1])
 		}
 	}
+	// A healthy constraint names no owner by design: it says what it is.
+	healthy := regexp.MustCompile(`└ \$mi6#value_agent3@mi6\.uk\s+email constraint\s+ok\s*$`)
+	if !hasLine(screen, healthy) || strings.Contains(screen, "no owner") {
+		t.Errorf("a3's constraint does not read \"email constraint ... ok\", or a row says \"no owner\":\n%s", screen)
+	}
 	if got := tm.quit(); got != "EXIT=0" {
 		t.Errorf("after q: %q, want EXIT=0", got)
 	}
@@ -252,5 +257,24 @@ func TestE2EElectroDBSeed(t *testing.T) {
 	}
 	if code, out := lib.node(t, env, "create", agentJSON("9", "x", "GRACE.2@example.org")); code != 3 {
 		t.Errorf("ElectroDB signup with a seeded email: exit %d (%s), want refused", code, out)
+	}
+}
+
+// TestTUIElectroDBDemo: the embedded demo's ElectroDB table at 80x24, as
+// a new user opens it (go run . --demo --preset electrodb:agent): agents
+// named PK|SK with their constraints beneath them, and in the Problems
+// view a missing constraint's value whole, its agent's key cut in its
+// middle.
+func TestTUIElectroDBDemo(t *testing.T) {
+	tm := startTUISized(t, 80, 24, "--demo", "--preset", "electrodb:agent")
+	tm.start()
+	tm.waitFor("an agent with its constraint", func(s string) bool {
+		return hasLine(s, regexp.MustCompile(`^\s+└ \$mi6#value_\S+\s+email constraint\s+ok\s*$`))
+	})
+	tm.keys("3")
+	missing := regexp.MustCompile(`^(?:▸ |  )\s*[a-z]+\.\d+@example\.org\s+(?:email\s+)?held by \$mi6#design\S*…\S*id_a[0-9a-f]{8}\s+missing\s*$`)
+	tm.waitFor("a missing constraint, its value whole", func(s string) bool { return hasLine(s, missing) })
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Errorf("after q: %q, want EXIT=0", got)
 	}
 }
