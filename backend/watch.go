@@ -23,6 +23,12 @@ type EventKind string
 const (
 	Appeared EventKind = "appeared"
 	Resolved EventKind = "resolved"
+	// Existing is a problem seen first after writes that cannot have
+	// made it: each changed nothing the check reads of its item (its old
+	// and new images say so), so it was there before them (a problem
+	// older than the watch, which a write to one of its items brings to
+	// light).
+	Existing EventKind = "existing"
 )
 
 // Event is a problem that a change made appear, or resolved.
@@ -106,6 +112,7 @@ func (t *Tracker) Known() []model.Problem {
 // judged them, each with the last of the changes that touched it.
 func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, error) {
 	causes := map[scope]model.Change{}
+	made := map[scope]bool{} // a change touching it may have made its problems
 	var order []scope
 	w := t.newWork()
 	for _, c := range changes {
@@ -118,6 +125,7 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 				order = append(order, s)
 			}
 			causes[s] = c
+			made[s] = made[s] || t.mayMake(c)
 		}
 	}
 	if len(order) == 0 {
@@ -129,18 +137,43 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 	}
 	var events []Event
 	for _, s := range order {
-		events = append(events, t.settle(s, now[s], causes[s])...)
+		events = append(events, t.settle(s, now[s], causes[s], made[s])...)
 	}
 	return events, nil
 }
 
+// mayMake reports whether change c may have made a problem: unless it
+// is a MODIFY whose old and new images agree on every attribute the
+// check reads of the item (its key, owner, TTL, type and unique values),
+// which no judgement can tell apart. Without images (a stream of keys or
+// of new images only) nobody can tell: it may have.
+func (t *Tracker) mayMake(c model.Change) bool {
+	if c.Event != model.ChangeModify || c.Old == nil || c.New == nil {
+		return true
+	}
+	for _, name := range t.schema.ReadNames(c.Table) {
+		o, inOld := c.Old[name]
+		n, inNew := c.New[name]
+		if inOld != inNew || (inOld && o.DynamoJSON() != n.DynamoJSON()) {
+			return true
+		}
+	}
+	return false
+}
+
 // settle records found as the problems of s and returns how they differ
-// from what was known, caused by cause.
-func (t *Tracker) settle(s scope, found []model.Problem, cause model.Change) []Event {
+// from what was known, caused by cause: one not known appeared, unless
+// no change that touched s may have made it (made false): then it was
+// there already (Existing).
+func (t *Tracker) settle(s scope, found []model.Problem, cause model.Change, made bool) []Event {
 	var events []Event
 	for _, p := range found {
 		if !slices.ContainsFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) }) {
-			events = append(events, Event{Kind: Appeared, Problem: p, Cause: cause})
+			kind := Existing
+			if made {
+				kind = Appeared
+			}
+			events = append(events, Event{Kind: kind, Problem: p, Cause: cause})
 		}
 	}
 	for _, k := range t.known[s] {

@@ -189,3 +189,40 @@ func TestTrackerKnowsACheck(t *testing.T) {
 		w.judge(t, w.change(model.ChangeRemove, email, nil), w.change(model.ChangeModify, handle, handle)),
 		"resolved orphan_lock email a@x.io owner=ACCT#a by REMOVE UNIQ#EMAIL#a@x.io")
 }
+
+// TestTrackerTellsExistingFromAppeared: a problem first seen after a
+// write that changed nothing the check reads of its item (an attribute
+// of its own) was there before: "existing", not "appeared". Where the
+// stream carries no images, nobody can tell: "appeared" as before. In a
+// batch, one write that may have made it (the email changed outside the
+// pattern) makes it appear, though a later one only touched the name.
+func TestTrackerTellsExistingFromAppeared(t *testing.T) {
+	a := account("ACCT#a", "a@x.io", "ada") // its email lock never written
+	renamed := account("ACCT#a", "a@x.io", "ada")
+	renamed["name"] = model.S("Ada")
+	setup := func() *watched {
+		w := newWatched(nil)
+		w.src.put(w.sc.Table, lockItem("UNIQ#HANDLE#ada", "ACCT#a"))
+		w.src.put(w.sc.Table, renamed)
+		return w
+	}
+	w := setup()
+	wantEvents(t, "an attribute of an account whose email lock was missing already", w.judge(t, w.change(model.ChangeModify, a, renamed)),
+		"existing missing_lock email a@x.io owner= by MODIFY ACCT#a")
+	w = setup()
+	keysOnly := w.change(model.ChangeModify, a, renamed)
+	keysOnly.Old, keysOnly.New = nil, nil
+	wantEvents(t, "the same, from a stream of keys only", w.judge(t, keysOnly),
+		"appeared missing_lock email a@x.io owner= by MODIFY ACCT#a")
+
+	w = setup()
+	b := account("ACCT#a", "b@x.io", "ada")
+	w.src.put(w.sc.Table, lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"))
+	b2 := account("ACCT#a", "b@x.io", "ada")
+	b2["name"] = model.S("Ada")
+	w.src.put(w.sc.Table, b2)
+	wantEvents(t, "an email changed outside the pattern, then another attribute",
+		w.judge(t, w.change(model.ChangeModify, renamed, b), w.change(model.ChangeModify, b, b2)),
+		"appeared missing_lock email b@x.io owner= by MODIFY ACCT#a",
+		"appeared orphan_lock email a@x.io owner=ACCT#a by MODIFY ACCT#a")
+}

@@ -26,7 +26,11 @@ table) and judges each write as check does: the keys it touched are read
 again with strongly consistent reads, so the records of one transaction,
 which arrive one by one, never raise an alarm on their own. It prints one
 line for each problem that appears and for each one it saw that is
-resolved, naming the write that did it. It says "watching" on stderr once
+resolved, naming the write that did it. A problem that was there before
+the write that first touches it (its old image shows it: a stream of
+NEW_AND_OLD_IMAGES or OLD_IMAGE) is "existing", not "appeared": that
+write did not make it. With keys or new images only, nobody can tell,
+and every problem first seen is said to appear. It says "watching" on stderr once
 the writes made from then on are followed.
 
 Reading a stream costs no read capacity; the confirming reads are metered
@@ -50,7 +54,7 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 	}
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object a line: the problem as check --json has it, its \"event\" and its \"cause\"")
 	cmd.Flags().StringVar(&f.from, "from", f.from, "where to start: now (the writes made from now on) or trim-horizon (every record the stream keeps, its last 24 hours)")
-	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears")
+	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears (one there before the write, existing, is printed, not an exit)")
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"now", "trim-horizon"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -203,5 +207,9 @@ func eventLine(e backend.Event, sc *model.Schema, now int64) string {
 	if c.Table != sc.Table {
 		key = c.Table + ":" + key
 	}
-	return fmt.Sprintf("%s  after %s %s at %s", line, c.Event, quote(key), c.At.UTC().Format(time.RFC3339))
+	after := "after"
+	if e.Kind == backend.Existing {
+		after = "there before"
+	}
+	return fmt.Sprintf("%s  %s %s %s at %s", line, after, c.Event, quote(key), c.At.UTC().Format(time.RFC3339))
 }

@@ -150,6 +150,17 @@ func watchedTable(t *testing.T) (*dynamo.Store, *dynamodb.Client, []string) {
 	return store, client, []string{"--endpoint-url", dynamotest.Endpoint(t), "--table", store.Schema.Table}
 }
 
+// watchedSignup is a watched table (the test parallel) holding account
+// id, signed up with name@x.io and name.
+func watchedSignup(t *testing.T, id, name string) (*dynamodb.Client, string, []string) {
+	t.Helper()
+	dynamotest.Endpoint(t)
+	t.Parallel()
+	store, client, flags := watchedTable(t)
+	signup(t, flags, id, name+"@x.io", name)
+	return client, store.Schema.Table, flags
+}
+
 // signup makes account id through locktable's own signup.
 func signup(t *testing.T, flags []string, id, email, username string) {
 	t.Helper()
@@ -342,11 +353,7 @@ func TestWatchFromTrimHorizon(t *testing.T) {
 // of the accounts here, as the check confirms it); one whose value an
 // account holds is not.
 func TestWatchOwnerlessOrphan(t *testing.T) {
-	dynamotest.Endpoint(t)
-	t.Parallel()
-	store, client, flags := watchedTable(t)
-	table := store.Schema.Table
-	signup(t, flags, "ACCT#dee", "dee@x.io", "dee")
+	client, table, flags := watchedSignup(t, "ACCT#dee", "dee")
 	w := startWatch(t, append([]string{"--json"}, flags...)...)
 	// dee's own lock, rewritten without its owner, is still held: fine.
 	dynamotest.Put(t, client, table, dynamotest.Lock("UNIQ#EMAIL#dee@x.io", ""))
@@ -354,5 +361,38 @@ func TestWatchOwnerlessOrphan(t *testing.T) {
 	e := w.nextEvent()
 	if e.Event != "appeared" || e.Kind != "orphan_lock" || e.Value != "nobody@x.io" || e.Owner != "" || e.Cause.Event != "INSERT" {
 		t.Errorf("%+v; want the ownerless orphan of nobody@x.io, and nothing of dee's lock before it", e)
+	}
+}
+
+// TestWatchSaysExisting: a problem older than the watch (an account
+// created without its username lock) is not said to appear when a write
+// that did not make it touches the account: the write's old image shows
+// it was there, so it is "existing", there before that write, and
+// --exit-on-problem goes on. A write that then makes a problem exits.
+func TestWatchSaysExisting(t *testing.T) {
+	client, table, flags := watchedSignup(t, "ACCT#eve", "eve")
+	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
+		Key: dynamo.ItemToSDK(model.Item{"PK": model.S("UNIQ#HANDLE#eve"), "SK": model.S("LOCK")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := startWatch(t, append([]string{"--exit-on-problem"}, flags...)...)
+	_, err = client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
+		Key:              dynamo.ItemToSDK(model.Item{"PK": model.S("ACCT#eve"), "SK": model.S("PROFILE")}),
+		UpdateExpression: aws.String("SET #n = :n"), ExpressionAttributeNames: map[string]string{"#n": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberS{Value: "Eve"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := w.next()
+	if !strings.HasPrefix(line, "existing missing_lock ") || !strings.Contains(line, "there before MODIFY PK=ACCT#eve") {
+		t.Errorf("the name written: %q, want the missing username lock existing, there before the MODIFY", line)
+	}
+	deleteRaw(t, client, table, "ACCT#eve")
+	if line := w.next(); !strings.HasPrefix(line, "appeared orphan_lock ") || !strings.Contains(line, "after REMOVE PK=ACCT#eve") {
+		t.Errorf("the account deleted: %q, want its email lock's orphan appeared after the REMOVE", line)
+	}
+	if code, _ := w.exit(); code != cli.ExitProblems {
+		t.Errorf("exit %d, want %d at the orphan", code, cli.ExitProblems)
 	}
 }

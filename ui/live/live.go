@@ -216,7 +216,7 @@ func judge(ctx context.Context, t *backend.Tracker, changes []model.Change) Chan
 	found, err := t.Judge(ctx, changes)
 	msg.Err = err
 	for _, e := range found {
-		if e.Kind == backend.Appeared {
+		if e.Kind != backend.Resolved { // appeared, or there before the write (existing)
 			msg.Appeared = append(msg.Appeared, e.Problem)
 		} else {
 			msg.Resolved = append(msg.Resolved, e.Problem)

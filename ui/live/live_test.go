@@ -1,9 +1,11 @@
 package live
 
 import (
+	"context"
 	"slices"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/items"
@@ -56,5 +58,34 @@ func TestTouchedInLockTables(t *testing.T) {
 		Keys: model.Item{"MacAddress": model.S("aa:bb")}, Old: lock}})
 	if !slices.Equal(ids, []string{"dev1"}) || len(locks) != 1 || locks[0].Table != "unique_mac_addresses" {
 		t.Errorf("read again: %v and %v, want dev1 and its lock", ids, locks)
+	}
+}
+
+// held is a backend.Reader over items in memory.
+type held map[string]model.Item
+
+func (h held) ReadConsistent(_ context.Context, refs []model.KeyRef, visit func(string, model.Item)) error {
+	for _, r := range refs {
+		if it, ok := h[r.ID()]; ok {
+			visit(r.Table, it)
+		}
+	}
+	return nil
+}
+
+// TestAProblemThereBeforeIsShown: a write that brings to light a problem
+// older than it (the tracker's "existing") adds the problem to the views,
+// as one that appeared does; it is not taken for one resolved.
+func TestAProblemThereBeforeIsShown(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	a := dynamotest.Account("ACCT#a", "a@x.io", "")
+	renamed := dynamotest.Account("ACCT#a", "a@x.io", "")
+	renamed["name"] = model.S("Ada")
+	src := held{model.KeyRef{Table: sc.Table, Key: sc.KeyOf(sc.Table, renamed)}.ID(): renamed}
+	tr := backend.NewTracker(&sc, src, nil, func() int64 { return 0 })
+	msg := judge(context.Background(), tr, []model.Change{{Event: model.ChangeModify, Table: sc.Table,
+		Keys: model.KeyItem(sc.KeyOf(sc.Table, a)), Sequence: "1", Old: a, New: renamed}})
+	if msg.Err != nil || len(msg.Appeared) != 1 || msg.Appeared[0].Kind != model.MissingLock || len(msg.Resolved) != 0 {
+		t.Fatalf("appeared %+v, resolved %+v (%v): want the missing email lock shown", msg.Appeared, msg.Resolved, msg.Err)
 	}
 }
