@@ -22,6 +22,17 @@ func (m Model) onLive(msg tea.Msg) (Model, tea.Cmd) {
 		m.status = "stream of " + model.Printable(msg.Table) + ": " + model.Printable(msg.Note)
 	case live.ChangedMsg:
 		return m.changed(msg)
+	case live.StartedMsg:
+		m.live = m.live.Update(msg)
+		if !msg.Resumed {
+			return m, nil
+		}
+		// What was written while it was not followed was not seen one
+		// write at a time: the rows on screen catch up now, the rest at
+		// r or the next check.
+		m.status = "live again: the rows on screen read again; r reads everything, and checks"
+		m.live.Read(true)
+		return m, m.views.poll(m.listHeight())
 	case live.TickMsg:
 		var due bool
 		m.live, due = m.live.Update(msg).Poll()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -466,4 +467,54 @@ func TestASignupsPreviewIsToldOfAChange(t *testing.T) {
 	previewN8(d, "nina@x.io", "nina")
 	f.put(b, nil, dynamotest.Lock("UNIQ#HANDLE#nina", "ACCT#zz"))
 	waitScreen(d, "the preview told", "changed under this dialog")
+}
+
+// TestAFailedFollowIsTriedAgain: a follow that fails otherwise than by a
+// disabled stream (the network, the endpoint) says so and when it is
+// tried again, and is, after a wait that doubles; once it follows again
+// the rows on screen are read again, so a write made meanwhile shows,
+// and what is written from then on shows too.
+func TestAFailedFollowIsTriedAgain(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b, f := fakePlanted(), make(feed, 4)
+	var tries sync.Mutex
+	n := 0
+	o := Options{Roles: roles(b), Clock: manual.Clock()}
+	o.Stream = func(ctx context.Context, h live.Handler) error {
+		tries.Lock()
+		n++
+		try := n
+		tries.Unlock()
+		if try <= 2 {
+			return errors.New("dial tcp 127.0.0.1:8000: connection refused")
+		}
+		return f.follow(ctx, h)
+	}
+	d := newDriver(t, o, 120, 40)
+	d.ready()
+	d.until("the first failure", func(m *Model) bool {
+		return strings.Contains(d.lines()[0], "not live: the stream could not be followed, retrying in 1 s")
+	})
+	// Meanwhile someone renames ada, unseen.
+	b.Put(b.Schema().Table, acct("ACCT#a1", "ada2@x.io", "ada"))
+	wake := func(by time.Duration) {
+		t.Helper()
+		if err := manual.WaitForSleepers(context.Background(), 2); err != nil { // the tick and the wait
+			t.Fatal(err)
+		}
+		manual.Advance(by)
+	}
+	wake(time.Second)
+	d.until("the second failure, a longer wait", func(m *Model) bool {
+		return strings.Contains(d.lines()[0], "retrying in 2 s")
+	})
+	wake(2 * time.Second)
+	d.until("followed again", func(m *Model) bool { return m.live.Following() })
+	waitScreen(d, "the rename made meanwhile", "ada2@x.io")
+	if !strings.Contains(d.screen(), "live again") {
+		t.Errorf("the status does not say the follow came back:\n%s", d.screen())
+	}
+	f.put(b, acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bob2@x.io", "bob"))
+	waitScreen(d, "a write after", "bob2@x.io")
 }

@@ -52,7 +52,9 @@ type Off struct {
 func (o *Off) Error() string { return o.Why + "; enable one with: " + o.Enable }
 
 // StartedMsg says the stream is followed: a write made from now on shows.
-type StartedMsg struct{}
+// Resumed says it is followed again after it failed: what was written
+// meanwhile was not seen one write at a time.
+type StartedMsg struct{ Resumed bool }
 
 // NoteMsg is what the follow survived, for the status line.
 type NoteMsg struct{ Table, Note string }
@@ -67,8 +69,22 @@ type ChangedMsg struct {
 	Err error
 }
 
-// EndedMsg ends the follow: why it could not go on.
-type EndedMsg struct{ Err error }
+// EndedMsg ends the follow: why it could not go on, and, for a failure
+// that may pass (not an *Off), when it is tried again (0: never).
+type EndedMsg struct {
+	Err   error
+	Retry time.Duration
+}
+
+// Waits between tries to follow a stream that failed: doubling from the
+// first, up to the last.
+const (
+	firstRetry = time.Second
+	lastRetry  = time.Minute
+)
+
+// retryAfter is the wait before try n (0-based) to follow again.
+func retryAfter(n int) time.Duration { return min(firstRetry<<min(n, 10), lastRetry) }
 
 // TickMsg is the clock's second: the time words on screen are redrawn.
 type TickMsg struct{ Now time.Time }
@@ -106,6 +122,8 @@ type Model struct {
 	fell bool
 	// ticking says the clock's seconds are posted (Start).
 	ticking bool
+	// retryAt is when a failed follow is tried again (zero: it is not).
+	retryAt time.Time
 	// readAt is when the rows were last read (Read), now the last tick's
 	// time: the header says how old the screen is when it is not live.
 	readAt, now time.Time
@@ -132,7 +150,10 @@ func New(ctx context.Context, stream Stream, pump events.Pump, sc *model.Schema,
 // Start follows the stream in the background, once (nil without one, or
 // a second time), and ticks the clock's seconds (TickMsg). Each batch is
 // judged there, by a tracker that knows the last report's problems
-// (Know), and posted as a ChangedMsg.
+// (Know), and posted as a ChangedMsg. A follow that fails otherwise than
+// by an *Off (the network, the endpoint, credentials) is tried again,
+// after a wait that doubles up to a minute (EndedMsg.Retry), and says
+// when it follows again (StartedMsg.Resumed).
 func (m Model) Start() (Model, tea.Cmd) {
 	tick := m.tick()
 	if m.state != ready {
@@ -149,21 +170,36 @@ func (m Model) Start() (Model, tea.Cmd) {
 	return m, tea.Batch(tick, func() tea.Msg {
 		go func() {
 			t := tracker(nil)
-			err := stream(ctx, Handler{
-				Started: func() { pump.Post(ctx, StartedMsg{}, true) },
-				Note:    func(table, note string) { pump.Post(ctx, NoteMsg{Table: table, Note: note}, true) },
-				Deliver: func(ctx context.Context, changes []model.Change) error {
-					select {
-					case ps := <-known:
-						t = tracker(ps)
-					default:
-					}
-					pump.Post(ctx, judge(ctx, t, changes), true)
-					return nil
-				},
-			})
-			if ctx.Err() == nil {
-				pump.Post(ctx, EndedMsg{Err: err}, true)
+			failed := 0 // tries in a row that failed
+			for {
+				resumed := failed > 0
+				err := stream(ctx, Handler{
+					Started: func() { failed = 0; pump.Post(ctx, StartedMsg{Resumed: resumed}, true) },
+					Note:    func(table, note string) { pump.Post(ctx, NoteMsg{Table: table, Note: note}, true) },
+					Deliver: func(ctx context.Context, changes []model.Change) error {
+						select {
+						case ps := <-known:
+							t = tracker(ps)
+						default:
+						}
+						pump.Post(ctx, judge(ctx, t, changes), true)
+						return nil
+					},
+				})
+				if ctx.Err() != nil {
+					return
+				}
+				var o *Off
+				if errors.As(err, &o) {
+					pump.Post(ctx, EndedMsg{Err: err}, true)
+					return
+				}
+				wait := retryAfter(failed)
+				failed++
+				pump.Post(ctx, EndedMsg{Err: err, Retry: wait}, true)
+				if clk.Sleep(ctx, wait) != nil {
+					return
+				}
 			}
 		}()
 		return nil
@@ -245,10 +281,13 @@ func (m Model) Know(ps []model.Problem) {
 func (m Model) Update(msg tea.Msg) Model {
 	switch msg := msg.(type) {
 	case StartedMsg:
-		m.state = following
+		m.state, m.fell, m.retryAt = following, false, time.Time{}
 	case EndedMsg:
-		m.fell = m.state == following
-		m.state, m.err = off, msg.Err
+		m.fell = m.fell || m.state == following
+		m.state, m.err, m.retryAt = off, msg.Err, time.Time{}
+		if msg.Retry > 0 {
+			m.retryAt = m.clock.Now().Add(msg.Retry)
+		}
 	case TickMsg:
 		m.now = msg.Now
 	}
@@ -279,9 +318,20 @@ func (m Model) Header() string {
 		if errors.As(m.err, &o) {
 			return not + o.Why + m.polling() + m.age() + " (r reads again; ? says how to enable one)"
 		}
-		return not + "the stream could not be followed" + m.polling() + m.age() + " (r reads again)"
+		return not + "the stream could not be followed" + m.retrying() + m.polling() + m.age() + " (r reads again)"
 	}
 	return ""
+}
+
+// retrying says when a failed follow is tried again, if it is.
+func (m Model) retrying() string {
+	if m.retryAt.IsZero() {
+		return ""
+	}
+	if m.now.Before(m.retryAt) {
+		return ", retrying in " + model.Until(m.retryAt.Unix(), m.now.Unix())
+	}
+	return ", retrying"
 }
 
 // polling says how often the rows on screen are read again, if they are.
@@ -326,7 +376,11 @@ func (m Model) Help() []string {
 	case errors.As(m.err, &o):
 		return []string{"", "not live: " + o.Why + ". Others' writes show when r reads again." + poll + " Enable a stream (then open the table again) with:", "  " + o.Enable}
 	case m.err != nil:
-		return []string{"", "not live: the stream could not be followed: " + model.OneLine(redact.String(m.err.Error())) + "." + poll}
+		retry := ""
+		if !m.retryAt.IsZero() {
+			retry = " It is tried again, after a wait that doubles up to a minute; once it follows again, the rows on screen are read again."
+		}
+		return []string{"", "not live: the stream could not be followed: " + model.OneLine(redact.String(m.err.Error())) + "." + retry + poll}
 	}
 	return nil
 }
