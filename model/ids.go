@@ -40,6 +40,9 @@ func (s AccountIDs) New() string { return s.NewLike(nil) }
 func (s AccountIDs) NewLike(ids []string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
+	if s.Schema.AccountSK == KeyInID && s.Schema.SK != "" {
+		return newWholeKeyLike(ids, hex.EncodeToString(b))
+	}
 	prefix := s.KeyPrefix()
 	if prefix == "" {
 		prefix = commonIDPrefix(ids)
@@ -66,4 +69,30 @@ func commonIDPrefix(ids []string) string {
 		return ""
 	}
 	return best
+}
+
+// newWholeKeyLike is a whole key (PK|SK) like those of ids: the
+// partition most of them share, and the head of their sort keys up to
+// its last separator ($agent_1#id_) before fresh; with no id to go by,
+// fresh as both.
+func newWholeKeyLike(ids []string, fresh string) string {
+	pks, heads := map[string]int{}, map[string]int{}
+	for _, id := range ids {
+		pk, sk, ok := SplitWholeKeyID(id)
+		if !ok {
+			continue
+		}
+		pks[pk]++
+		heads[sk[:strings.LastIndexAny(sk, "-_#:/.")+1]]++
+	}
+	most := func(seen map[string]int, or string) string {
+		best := or
+		for k, n := range seen {
+			if n > seen[best] || (n == seen[best] && k < best) {
+				best = k
+			}
+		}
+		return best
+	}
+	return WholeKeyID(most(pks, fresh), most(heads, "")+fresh)
 }

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An account named by its whole key (--account-sk =ID) is PK|SK. A
 // partition key may hold | itself (an ElectroDB composite value such as
@@ -62,5 +65,23 @@ func TestOwnerThatIsNoWholeKeyIsNotRead(t *testing.T) {
 				t.Errorf("owner %q: the repair %s %v, a key DynamoDB refuses", owner, a.Kind, a.Key)
 			}
 		}
+	}
+}
+
+// A new account's key, where accounts are named by their whole key, is
+// one like theirs: the partition most of them share, and their sort
+// keys' head with a fresh id ($agent_1#id_ then 12 hex digits), a whole
+// key a signup takes.
+func TestNewWholeKeyIsLikeTheOthers(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	s.PK, s.SK, s.AccountSK, s.AccountPrefix = "pk", "sk", KeyInID, ""
+	ids := []string{"$mi6#designation_00|$agent_1#id_a1", "$mi6#designation_00|$agent_1#id_a2", "$mi6#designation_07|$agent_1#id_bond"}
+	id := AccountIDs{Schema: &s}.NewLike(ids)
+	pk, sk, ok := SplitWholeKeyID(id)
+	if !ok || pk != "$mi6#designation_00" || !strings.HasPrefix(sk, "$agent_1#id_") || len(sk) != len("$agent_1#id_")+12 {
+		t.Errorf("NewLike = %q, want $mi6#designation_00|$agent_1#id_ and 12 hex digits", id)
+	}
+	if err := (Planner{Schema: &s}).validateAccountID(id); err != nil {
+		t.Errorf("the new key is refused: %v", err)
 	}
 }
