@@ -76,12 +76,31 @@ func TestLongHolderGivesWayInItsMiddle(t *testing.T) {
 	p := model.Classifier{Schema: r.Schema}.LockProblem(model.MissingLock, 0, "ada.100@example.org", "")
 	p.Lock, p.LockTable, p.Accounts = nil, "", []string{"$mi6#designation_04|$agent_1#id_acdab8924"}
 	got := ansi.Strip(r.Problem(&p, 0, 80, false))
-	for _, want := range []string{"ada.100@example.org", "email", "$mi6#desig", "acdab8924", "missing"} {
+	for _, want := range []string{"ada.100@example.org", "email", "ignation_04|", "acdab8924", "missing"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problem row at 80 columns %q: want %q in it", got, want)
 		}
 	}
 	if w := ansi.StringWidth(got); w != 80 {
 		t.Errorf("row is %d cells wide, want 80", w)
+	}
+}
+
+// TestWholeKeyAccountGivesWayInItsMiddle: an agent's whole key that does
+// not fit keeps the ends of its halves, its designation and its id, which
+// tell it from the agents around it (cut at its end, a00000000 and
+// a00000001 would read alike): each half gives way at its head.
+func TestWholeKeyAccountGivesWayInItsMiddle(t *testing.T) {
+	r := electroRenderer(t)
+	r.Schema.Constraints = r.Schema.Constraints[:1]
+	r.Schema.AccountSK = model.KeyInID
+	id := "$mi6#designation_00|$agent_1#id_a00000001"
+	a := &model.AccountView{ID: id, Item: model.Item{"pk": model.S("$mi6#designation_00"), "sk": model.S("$agent_1#id_a00000001"),
+		"email": model.S("quartermaster.of.the.service@mi6.gov.uk")}}
+	got := ansi.Strip(r.Account(a, 60, false))
+	for _, want := range []string{"ignation_00|", "id_a00000001"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("account row at 60 columns %q: want %q in it", got, want)
+		}
 	}
 }

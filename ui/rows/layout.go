@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -18,8 +19,12 @@ type Cells struct {
 	// Elide says the key is a lock's: its end (the value) tells it from
 	// the rows around it, which share its first Shared cells (UNIQ#EMAIL#),
 	// so it is cut in the middle. Other keys (an account's) are whole.
-	Elide       bool
-	Shared      int
+	Elide  bool
+	Shared int
+	// Whole says the key is an account's whole key (PK|SK): each of its
+	// halves gives way at its head, which the accounts around it share
+	// ($mi6#, $agent_1#), keeping their ends (designation_00, id_a9).
+	Whole       bool
 	Detail      []Part
 	Status      string
 	StatusStyle styles.Paint
@@ -38,10 +43,11 @@ type Part struct {
 	// Short stands for Text when a Value part must give way (" +2" for
 	// two more holders); "": Text is cut at its end.
 	Short string
-	// Middle lets a Whole part lose its middle, down to middleFloor
-	// cells, rather than squeeze the key: an account named by its whole
-	// key (ElectroDB's $mi6#designation_04|$agent_1#id_a9) is long, and
-	// its ends tell it apart.
+	// Middle lets a Whole part, an account's key, give way down to
+	// middleFloor cells rather than squeeze the row's key: one named by
+	// its whole key (ElectroDB's $mi6#designation_04|$agent_1#id_a9) is
+	// long, and the ends of its halves tell it apart (cutWholeKey; any
+	// other loses its middle).
 	Middle bool
 }
 
@@ -157,8 +163,11 @@ func sepWidth(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 func (r Renderer) Line(c Cells, l Layout, selected bool) string {
 	kw := max(l.Key-cellWidth(c.Indent), 0)
 	key := c.Key
-	if c.Elide {
+	switch {
+	case c.Elide:
 		key = elideMiddle(key, c.Shared, kw)
+	case c.Whole:
+		key = cutWholeKey(key, kw)
 	}
 	k := fit(c.Indent+key, l.Key)
 	d := fit(fitDetail(c.Detail, l.Detail), l.Detail)
@@ -306,7 +315,7 @@ func joinParts(parts []Part, widths []int) string {
 		case widths[i] < 0:
 			b.WriteString(p.Short)
 		case widths[i] < cellWidth(p.Text) && p.Middle:
-			b.WriteString(cutMiddle(p.Text, widths[i]))
+			b.WriteString(cutWholeKey(p.Text, widths[i]))
 		case widths[i] < cellWidth(p.Text):
 			b.WriteString(ansi.Truncate(p.Text, widths[i], "…"))
 		default:
@@ -328,6 +337,32 @@ func cutMiddle(s string, w int) string {
 	}
 	head := w / 2
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, n-(w-1-head), "")
+}
+
+// cutWholeKey cuts a whole key id (model.WholeKeyID) to w cells: its
+// partition and sort key share them, each, where it is cut, keeping its
+// end after "…".
+func cutWholeKey(id string, w int) string {
+	n := cellWidth(id)
+	pk, _, ok := model.SplitWholeKeyID(id)
+	if n <= w || !ok || w < 5 {
+		return cutMiddle(id, w)
+	}
+	raw := len(model.WholeKeyID(pk, "")) - 1 // the partition key as the id writes it
+	head, tail := id[:raw], id[raw+1:]
+	hw, tw := cellWidth(head), cellWidth(tail)
+	room := w - 1
+	keepH := min(hw, max(room/2, room-tw))
+	keepT := room - keepH
+	return keepEnd(head, hw, keepH) + model.IDKeySep + keepEnd(tail, tw, keepT)
+}
+
+// keepEnd is s (n cells) cut to its last k cells, "…" first when cut.
+func keepEnd(s string, n, k int) string {
+	if n <= k {
+		return s
+	}
+	return ansi.TruncateLeft(s, n-k+1, "…")
 }
 
 // elideMiddle cuts a lock key s to w cells in its middle, keeping its

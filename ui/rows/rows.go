@@ -104,7 +104,7 @@ func (r Renderer) AccountCells(a *model.AccountView) Cells {
 	case a.Problematic():
 		status, st = "problem", r.Styles.Dim
 	}
-	return Cells{Key: AccountKey(a), Detail: attrs, Status: status, StatusStyle: st.Paint()}
+	return Cells{Key: AccountKey(a), Whole: r.Schema.AccountSK == model.KeyInID, Detail: attrs, Status: status, StatusStyle: st.Paint()}
 }
 
 // AttrText renders attribute name of it for a row: a string as it is
