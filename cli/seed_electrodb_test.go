@@ -123,3 +123,40 @@ func TestElectroDBKeyHoldingABar(t *testing.T) {
 		t.Errorf("check after repair: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestWatchElectroDB: watch follows an ElectroDB table through the
+// preset: an agent deleted without its constraint leaves an ownerless
+// constraint, reported appeared once nobody is found holding its value,
+// with the agent's whole key in the cause; and an agent's attribute
+// written beside a constraint missing already is existing, not appeared.
+func TestWatchElectroDB(t *testing.T) {
+	client, table, args := electroTable(t)
+	args = append(args, "--unique", "email", "--constraint-entity", "service=mi6")
+	if r := run(t, append([]string{"seed", "--accounts", "3"}, args...)...); r.code != 0 {
+		t.Fatalf("seed: exit %d, %s", r.code, r.stderr)
+	}
+	dynamotest.EnableStream(t, client, table)
+	agent := model.Item{"pk": model.S("$mi6#designation_00"), "sk": model.S("$agent_1#id_nolock"),
+		model.ElectroEntityAttr: model.S("agent"), model.ElectroVersionAttr: model.S("1"), "email": model.S("nolock@mi6.uk")}
+	dynamotest.Put(t, client, table, agent) // created outside the transaction, before the watch
+	w := startWatch(t, append([]string{"--json"}, args...)...)
+
+	// Agent 0 (ada.0@example.org, seeded with its constraint) deleted alone.
+	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
+		Key: dynamo.ItemToSDK(model.Item{"pk": model.S("$mi6#designation_00"), "sk": model.S("$agent_1#id_a00000000")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := w.nextEvent()
+	if e.Event != "appeared" || e.Kind != "orphan_lock" || e.Value != "ada.0@example.org" || e.Cause.Event != "REMOVE" ||
+		e.Cause.Keys["sk"] != "$agent_1#id_a00000000" {
+		t.Errorf("the agent deleted alone: %+v; want its constraint an appeared orphan, caused by the agent's REMOVE", e)
+	}
+	agent["codename"] = model.S("Q")
+	dynamotest.Put(t, client, table, agent)
+	e = w.nextEvent()
+	if e.Event != "existing" || e.Kind != "missing_lock" || e.Value != "nolock@mi6.uk" ||
+		len(e.Accounts) != 1 || e.Accounts[0] != "$mi6#designation_00|$agent_1#id_nolock" {
+		t.Errorf("an attribute of an agent without its constraint: %+v; want its missing constraint existing, held by its whole key", e)
+	}
+}
