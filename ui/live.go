@@ -68,7 +68,24 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.views.problems.SetCheck(m.check.Bar())
-	return m, tea.Batch(m.views.accounts.Reread(ids, false), m.views.locks.RefreshFor(named, locks), m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
+	return m, tea.Batch(m.views.accounts.Reread(slices.Concat(ids, m.inserted(msg.Changes)), false), m.views.locks.RefreshFor(named, locks),
+		m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
+}
+
+// inserted are the accounts changes inserted that the item cache does
+// not hold: no view shows them.
+func (m *Model) inserted(changes []model.Change) []string {
+	var ids []string
+	cl := model.Classifier{Schema: m.setup.schema}
+	for _, c := range changes {
+		if c.Event != model.ChangeInsert || c.Table != m.setup.schema.Table {
+			continue
+		}
+		if e := cl.Classify(c.Table, c.Image()); e.Kind == model.EntryAccount && !m.items.Has(e.ID) {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
 }
 
 // rereadDetail reads the detail's item again when changes touched it.

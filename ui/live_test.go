@@ -85,6 +85,14 @@ func liveDriver(t *testing.T, b *uitest.Backend, f feed, clk clock.Clock) *drive
 	return d
 }
 
+// plantedLive is the UI on fakePlanted following a feed, at the time
+// clk tells (the zero clock: a fixed one).
+func plantedLive(t *testing.T, clk clock.Clock) (*uitest.Backend, feed, *driver) {
+	t.Helper()
+	b, f := fakePlanted(), make(feed, 4)
+	return b, f, liveDriver(t, b, f, clk)
+}
+
 // advance moves the manual clock on by, once the UI's tick sleeps on it.
 func advance(t *testing.T, manual *clocktest.Manual, by time.Duration) {
 	t.Helper()
@@ -126,8 +134,7 @@ func reports(m *Model, kind model.ProblemKind, value string) bool {
 // they leave join the check's report, and one resolved leaves it.
 func TestOthersWritesShowUnasked(t *testing.T) {
 	t.Parallel()
-	b, f := fakePlanted(), make(feed, 4)
-	d := liveDriver(t, b, f, clock.Clock{})
+	b, f, d := plantedLive(t, clock.Clock{})
 	if !strings.Contains(d.lines()[0], "live") {
 		t.Errorf("the header does not say the table is followed:\n%s", d.screen())
 	}
@@ -234,8 +241,7 @@ func TestTimeWordsRunWithTheClock(t *testing.T) {
 func TestOthersChangesAreMarked(t *testing.T) {
 	t.Parallel()
 	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
-	b, f := fakePlanted(), make(feed, 4)
-	d := liveDriver(t, b, f, manual.Clock())
+	b, f, d := plantedLive(t, manual.Clock())
 	row := func(id string) string { return accountRow(d, id) }
 	f.put(b, acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bob@x.io", "bobby"))
 	waitScreen(d, "the rename on screen", "username=bobby")
@@ -261,8 +267,7 @@ func TestOthersChangesAreMarked(t *testing.T) {
 func TestOwnWritesAreNotMarked(t *testing.T) {
 	t.Parallel()
 	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
-	b, f := fakePlanted(), make(feed, 4)
-	d := liveDriver(t, b, f, manual.Clock())
+	b, f, d := plantedLive(t, manual.Clock())
 	d.selectRow("ACCT#b2")
 	renameSelected(d, "username", "bobby")
 	sc := b.Schema()
@@ -283,8 +288,7 @@ func TestOwnWritesAreNotMarked(t *testing.T) {
 // said in the status line.
 func TestTheDetailAndTheStatusFollow(t *testing.T) {
 	t.Parallel()
-	b, f := fakePlanted(), make(feed, 4)
-	d := liveDriver(t, b, f, clock.Clock{})
+	b, f, d := plantedLive(t, clock.Clock{})
 	d.selectRow("ACCT#b2")
 	d.press("enter")
 	waitScreen(d, "the detail", `"bob@x.io"`)
@@ -462,8 +466,7 @@ func TestStreamedChangeShowsInTheItemsView(t *testing.T) {
 // before anything is sent, as a rename's form does.
 func TestASignupsPreviewIsToldOfAChange(t *testing.T) {
 	t.Parallel()
-	b, f := fakePlanted(), make(feed, 4)
-	d := liveDriver(t, b, f, clock.Clock{})
+	b, f, d := plantedLive(t, clock.Clock{})
 	previewN8(d, "nina@x.io", "nina")
 	f.put(b, nil, dynamotest.Lock("UNIQ#HANDLE#nina", "ACCT#zz"))
 	waitScreen(d, "the preview told", "changed under this dialog")
@@ -517,4 +520,29 @@ func TestAFailedFollowIsTriedAgain(t *testing.T) {
 	}
 	f.put(b, acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bob2@x.io", "bob"))
 	waitScreen(d, "a write after", "bob2@x.io")
+}
+
+// TestAnAccountOthersAddShows: an account someone else inserts, which no
+// page lists, is read and shown on top under "added by others" with its
+// locks, unasked, and the selection stays on the row it was on; once a
+// page lists it (r), it leaves the group.
+func TestAnAccountOthersAddShows(t *testing.T) {
+	t.Parallel()
+	b, f, d := plantedLive(t, clock.Clock{})
+	d.press("j")
+	d.press("j")
+	before := d.selected()
+	b.Put(b.Schema().Table, lock("UNIQ#EMAIL#new@x.io", "ACCT#new"))
+	b.Put(b.Schema().Table, lock("UNIQ#HANDLE#newbie", "ACCT#new"))
+	f.put(b, nil, acct("ACCT#new", "new@x.io", "newbie"))
+	d.until("the added account on screen", func(m *Model) bool { return d.rowIndex("ACCT#new email=new@x.io") >= 0 })
+	s := d.screen()
+	if !strings.Contains(s, "added by others (1)") {
+		t.Errorf("the added account is not under \"added by others (1)\":\n%s", s)
+	}
+	if got := d.selected(); got != before {
+		t.Errorf("the selection moved from %q to %q", before, got)
+	}
+	d.press("r")
+	d.until("the group gone once a page lists it", func(m *Model) bool { return !strings.Contains(d.screen(), "added by others") })
 }

@@ -41,7 +41,10 @@ type RefreshedMsg struct {
 	req     pager.Request
 	written []string // the accounts written (the others were read as related)
 	// Live says someone else wrote them (Reread): nothing is pinned.
-	Live  bool
+	Live bool
+	// added says someone else inserted them (Reread): those no list shows
+	// are pinned as added by others, the selection staying.
+	added bool
 	views []model.AccountView
 	gone  []string
 	err   error
@@ -256,17 +259,44 @@ func (m *Model) Retry() tea.Cmd {
 // them as a lock's owner): a write changed what those rows say. written
 // says this session wrote them: those no list shows are pinned as
 // written. Otherwise someone else did (the table's stream told of them),
-// or they are polled: only those the cache holds are read, and nothing
-// is pinned.
+// or they are polled: those the cache holds are read, nothing moving,
+// and those it does not (accounts others inserted) are added.
 func (m Model) Reread(ids []string, written bool) tea.Cmd {
 	if written {
 		return m.refresh(ids, false)
 	}
-	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
-	if len(ids) == 0 {
+	held, inserted := []string{}, []string{}
+	for _, id := range ids {
+		if m.src.items.Has(id) {
+			held = append(held, id)
+		} else {
+			inserted = append(inserted, id)
+		}
+	}
+	var cmd tea.Cmd
+	if len(held) > 0 {
+		cmd = m.refresh(held, true)
+	}
+	return tea.Batch(cmd, m.added(inserted))
+}
+
+// added shows accounts someone else inserted (the table's stream told)
+// that the view does not hold: they are read and pinned on top under
+// "added by others", each leaving the group once a page lists it, the
+// selection staying on its row. A group of another kind on top (a
+// search, a jump, this session's writes) stays, and they are not shown
+// until a page lists them.
+func (m Model) added(ids []string) tea.Cmd {
+	ids = slices.DeleteFunc(ids, func(id string) bool { _, listed := m.src.index[id]; return listed || m.src.isPinned(id) })
+	if len(ids) == 0 || (m.src.pin != nil && !m.src.pin.added) {
 		return nil
 	}
-	return m.refresh(ids, true)
+	read := m.refresh(ids, false)
+	return func() tea.Msg {
+		msg, _ := read().(RefreshedMsg)
+		msg.added = true
+		return msg
+	}
 }
 
 // OnScreen lists the accounts about the selection, as many either side
@@ -500,6 +530,9 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		m.err = msg.err
 		return m, nil
 	}
+	if msg.added {
+		return m.onAdded(msg), nil
+	}
 	if msg.Live {
 		// Someone else's write: the rows held show it, nothing moves.
 		for _, a := range msg.views {
@@ -536,6 +569,30 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		m.setHead() // the accounts gone leave the pinned group
 	}
 	return m, nil
+}
+
+// onAdded pins the accounts others inserted that no list shows, beside
+// those pinned so already, the selection staying where it is.
+func (m Model) onAdded(msg RefreshedMsg) Model {
+	if m.src.pin != nil && !m.src.pin.added {
+		return m // another group came meanwhile
+	}
+	var added []model.AccountView
+	for _, id := range m.src.pinned {
+		if a, ok := m.src.items.Account(id); ok {
+			added = append(added, a)
+		}
+	}
+	for _, a := range msg.views {
+		if _, listed := m.src.index[a.ID]; !listed && slices.Contains(msg.written, a.ID) && !m.src.isPinned(a.ID) {
+			added = append(added, a)
+		}
+	}
+	if len(added) > 0 {
+		m.src.setPin(&Pin{Title: "added by others", Accounts: added, written: true, added: true})
+		m.setHead()
+	}
+	return m
 }
 
 // pin shows p on top, its first row selected.

@@ -36,6 +36,9 @@ type Pin struct {
 	// written: the accounts of the last write that no list showed; each
 	// leaves the group once a page lists it.
 	written bool
+	// added: accounts someone else inserted that no list showed (also
+	// written: each leaves once a page lists it); the title counts them.
+	added bool
 }
 
 // title is the pinned group's heading.
@@ -221,7 +224,11 @@ func (d *source) Reset() {
 func (d *source) rebuildTop() []rows.Row {
 	top := d.top[:0:0]
 	if d.pin != nil {
-		top = append(top, rows.Row{Kind: rows.Group, Text: d.pin.title()})
+		title := d.pin.title()
+		if d.pin.added {
+			title = fmt.Sprintf("%s (%d)", title, len(d.pinned))
+		}
+		top = append(top, rows.Row{Kind: rows.Group, Text: title})
 		for i := range d.pin.Orphans {
 			top = append(top, rows.Row{Kind: rows.Orphan, Set: setPinned, Index: int32(i)})
 		}
