@@ -34,8 +34,11 @@ type Census struct {
 	warnings    []string // items whose TTL attribute is ignored, the first maxWarnings of them
 	unwarned    int      // such items past maxWarnings
 	// reservations counts, as the last Problems or Reconcile found,
-	// the locks reserved (TTL ahead) whose value has no holder.
+	// the locks reserved (TTL ahead) whose value has no holder; reserved
+	// are the first maxReserved of them, each as the expired_lock it
+	// becomes once its TTL passes (Report.Reserved).
 	reservations int
+	reserved     []Problem
 	now          int64        // the check's start in epoch seconds: a TTL not after it has passed
 	spill        *spillBudget // nil: no budget, everything stays in memory
 	err          error        // the first failure (a spill, a full arena); the census records nothing after it
@@ -457,13 +460,17 @@ func (c *Census) Warnings() []string {
 // the time its TTLs were judged at, where the schema has TTLs.
 func (c *Census) Report(problems []Problem) Report {
 	r := Report{Table: c.schema.Table, ScannedItems: c.Scanned, Accounts: c.Accounts, Locks: c.Locks,
-		Reservations: c.reservations, Problems: problems, Others: c.Others, Warnings: c.Warnings(),
+		Reservations: c.reservations, Reserved: slices.Clone(c.reserved), Problems: problems, Others: c.Others, Warnings: c.Warnings(),
 		ConsumedRCU: c.ConsumedRCU}
 	if c.schema.HasTTL() {
 		r.Now = c.now
 	}
 	return r
 }
+
+// maxReserved bounds the reservations a report lists (Report.Reserved):
+// signups in progress are few; a table of many holds a count past it.
+const maxReserved = 1000
 
 // Reservations is how many reserved locks (TTL ahead) of values nobody
 // holds the last Problems or Reconcile found: signups in progress.
@@ -507,7 +514,7 @@ func (c *Census) Problems() []Problem {
 		panic("model: Problems of a census that spilled to disk; use Reconcile")
 	}
 	ps := append([]Problem{}, c.invalid...) // never nil: "problems" is an array
-	c.reservations = 0
+	c.reservations, c.reserved = 0, nil
 	for ci := range c.values {
 		c.values[ci].each(func(vi uint32, vb, tail []byte) {
 			e := c.entry(ci, vi, tail)
@@ -521,6 +528,9 @@ func (c *Census) Problems() []Problem {
 			}
 			if !e.held() && e.reserved(c.now) {
 				c.reservations++ // a signup in progress: no problem
+				if len(c.reserved) < maxReserved {
+					c.reserved = append(c.reserved, c.problem(ExpiredLock, ci, string(vb), e, nil))
+				}
 				return
 			}
 			v, h := string(vb), c.holders(ci, vi, e)
@@ -533,6 +543,7 @@ func (c *Census) Problems() []Problem {
 		})
 	}
 	SortProblems(ps)
+	SortProblems(c.reserved)
 	return ps
 }
 

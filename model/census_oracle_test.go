@@ -176,6 +176,17 @@ func TestCensusMatchesTheOracle(t *testing.T) {
 						if c.Reservations() != o.reservations {
 							t.Fatalf("budget %d: %d reservations, the oracle %d", budget, c.Reservations(), o.reservations)
 						}
+						// Each reservation listed is the expired_lock it
+						// becomes, its TTL ahead (spilled or not).
+						reserved := c.Report(nil).Reserved
+						if len(reserved) != min(o.reservations, maxReserved) {
+							t.Fatalf("budget %d: %d reservations listed, want %d", budget, len(reserved), o.reservations)
+						}
+						for _, p := range reserved {
+							if p.Kind != ExpiredLock || p.ExpiresAt <= testNow || p.Lock == nil || len(p.Accounts) != 0 {
+								t.Fatalf("budget %d: reservation listed as %+v", budget, p)
+							}
+						}
 					}
 				})
 			}

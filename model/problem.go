@@ -149,8 +149,13 @@ type Report struct {
 	Locks        int    `json:"locks"`
 	// Reservations are the locks whose TTL is ahead and whose value has
 	// no holder: signups in progress, not problems.
-	Reservations int       `json:"reservations"`
-	Problems     []Problem `json:"problems"`
+	Reservations int `json:"reservations"`
+	// Reserved are the first of them (up to 1,000), each as the
+	// expired_lock it becomes once its TTL passes, to be confirmed then
+	// by consistent reads (a signup may have completed it): not part of
+	// the JSON.
+	Reserved []Problem `json:"-"`
+	Problems []Problem `json:"problems"`
 	// Warnings name the items whose TTL attribute DynamoDB ignores (not a
 	// number, or in milliseconds), once each; they are judged as having
 	// no TTL.

@@ -376,17 +376,19 @@ func (c *Census) Reconcile() ([]Problem, error) {
 		return nil, err
 	}
 	ps := append([]Problem{}, c.invalid...)
-	c.reservations = 0
+	c.reservations, c.reserved = 0, nil
 	err := c.eachPartition(true, func(part *Census) error {
 		more, err := part.Reconcile()
 		ps = append(ps, more...)
 		c.reservations += part.reservations
+		c.reserved = append(c.reserved, part.reserved[:min(len(part.reserved), maxReserved-len(c.reserved))]...)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	SortProblems(ps)
+	SortProblems(c.reserved)
 	return ps, nil
 }
 

@@ -131,6 +131,6 @@ func (m *Model) lapse(now int64) tea.Cmd {
 	m.items.SetNow(now)
 	m.views.problems.SetNow(now)
 	var cmd tea.Cmd
-	m.check, cmd = m.check.Lapse(now)
+	m.check, cmd = m.check.Lapse(m.setup.opts.Pages, now)
 	return cmd
 }

@@ -221,6 +221,14 @@ func TestTimeWordsRunWithTheClock(t *testing.T) {
 	d.until("its problem follows", func(m *Model) bool {
 		return m.check.Report().Counts()[model.ExpiringLock] == 0 && reports(m, model.ExpiredLock, "bob@x")
 	})
+	// pending@x's reservation, nobody's, lapsed too: it leaves the
+	// header's count, and its lock read again is an expired lock.
+	d.until("the lapsed reservation confirmed", func(m *Model) bool {
+		return m.check.Report().Reservations == 0 && reports(m, model.ExpiredLock, "pending@x")
+	})
+	if strings.Contains(d.lines()[1], "reserved") {
+		t.Errorf("the header still counts a reservation:\n%s", d.lines()[1])
+	}
 	d.settle()
 	if n := b.Control.Calls("ReadConsistent"); n != reads {
 		t.Errorf("the clock's ticks read %d times; want none", n-reads)

@@ -15,11 +15,13 @@ type Reader interface {
 	ReadConsistent(ctx context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error
 }
 
-// RejudgedMsg answers Rejudge: the problems the reads no longer show.
+// RejudgedMsg answers Rejudge: the problems the reads no longer show;
+// or Lapse: the lapsed reservations they show as expired locks (found).
 type RejudgedMsg struct {
-	run  runID
-	gone []model.Problem
-	err  error
+	run   runID
+	gone  []model.Problem
+	found []model.Problem
+	err   error
 }
 
 // Rejudge judges again the problems of ps after writes that fixed them:
@@ -33,9 +35,26 @@ func (m Model) Rejudge(r Reader, ps []model.Problem) tea.Cmd {
 	if m.bar.Report == nil || m.bar.Running || len(ps) == 0 {
 		return nil
 	}
-	ctx, sc, run, now := m.ctx, m.schema, m.run, m.bar.Report.Now
 	ps = slices.Clone(ps)
+	confirm := m.confirm(r, ps, m.bar.Report.Now)
 	return func() tea.Msg {
+		still, msg := confirm()
+		for _, p := range ps {
+			if !slices.ContainsFunc(still, func(q model.Problem) bool { return same(p, q) }) {
+				msg.gone = append(msg.gone, p)
+			}
+		}
+		return msg
+	}
+}
+
+// confirm reads, consistently, only the keys each problem of ps involves
+// (the lock, its owner, the holders: model.Classifier.Involved), and
+// keeps those the reads still show, judged at now, as the check confirms
+// them (model.Confirm); the message says the run, or why the reads failed.
+func (m Model) confirm(r Reader, ps []model.Problem, now int64) func() ([]model.Problem, RejudgedMsg) {
+	ctx, sc, run := m.ctx, m.schema, m.run
+	return func() ([]model.Problem, RejudgedMsg) {
 		cl := model.Classifier{Schema: sc}
 		fresh := model.NewCensus(sc, now)
 		var refs []model.KeyRef
@@ -43,16 +62,9 @@ func (m Model) Rejudge(r Reader, ps []model.Problem) tea.Cmd {
 			refs = append(refs, cl.Involved(p)...)
 		}
 		if err := r.ReadConsistent(ctx, refs, fresh.Add); err != nil {
-			return RejudgedMsg{run: run, err: err}
+			return nil, RejudgedMsg{run: run, err: err}
 		}
-		still := model.Confirm(ps, fresh)
-		msg := RejudgedMsg{run: run}
-		for _, p := range ps {
-			if !slices.ContainsFunc(still, func(q model.Problem) bool { return same(p, q) }) {
-				msg.gone = append(msg.gone, p)
-			}
-		}
-		return msg
+		return model.Confirm(ps, fresh), RejudgedMsg{run: run}
 	}
 }
 
@@ -73,9 +85,10 @@ func (m Model) rejudged(msg RejudgedMsg) (Model, tea.Cmd) {
 		m.bar.Err = msg.err
 		return m, nil
 	}
-	return m.replace(slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
+	ps := slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
 		return slices.ContainsFunc(msg.gone, func(g model.Problem) bool { return same(p, g) })
-	}))
+	})
+	return m.replace(amend(ps, []amended{{appeared: msg.found}}))
 }
 
 // amended is what a follow judged of the table once: the problems that
@@ -120,28 +133,67 @@ func amend(ps []model.Problem, as []amended) []model.Problem {
 	return ps
 }
 
-// Lapse judges the report's expiring locks at now (epoch seconds): one
-// whose TTL has passed is an expired lock now, as the check would find
-// it (model.Confirm takes the two for the same lock's problem). The
-// report goes to the views only when one lapsed; nothing is read.
-func (m Model) Lapse(now int64) (Model, tea.Cmd) {
-	if m.bar.Report == nil || m.bar.Running || m.bar.Counts[model.ExpiringLock] == 0 {
+// Lapse judges the report at now (epoch seconds). An expiring lock whose
+// TTL has passed is an expired lock now, as the check would find it
+// (model.Confirm takes the two for the same lock's problem): nothing is
+// read. A reservation whose TTL has passed leaves the count at once, and
+// its keys are read from r (its signup may have completed it): if the
+// reads show it expired, it joins the problems. The report goes to the
+// views only when something lapsed.
+func (m Model) Lapse(r Reader, now int64) (Model, tea.Cmd) {
+	if m.bar.Report == nil || m.bar.Running {
 		return m, nil
 	}
+	report := *m.bar.Report
+	read := m.lapseReserved(&report, r, now)
+	if !lapseExpiring(&report, now) && read == nil {
+		return m, nil
+	}
+	m.bar.Report, m.bar.Counts = &report, report.Counts()
+	return m, tea.Batch(events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint}), read)
+}
+
+// lapseReserved takes the reservations whose TTL has passed at now out
+// of report, and returns the reads of their keys (nil: none lapsed).
+func (m Model) lapseReserved(report *model.Report, r Reader, now int64) tea.Cmd {
+	lapsed := func(p model.Problem) bool { return model.KeptLease(p.ExpiresAt).Verdict(now) == model.TTLExpired }
+	if r == nil || !slices.ContainsFunc(report.Reserved, lapsed) {
+		return nil
+	}
+	var gone []model.Problem
+	report.Reserved = slices.DeleteFunc(slices.Clone(report.Reserved), func(p model.Problem) bool {
+		if lapsed(p) {
+			gone = append(gone, p)
+		}
+		return lapsed(p)
+	})
+	report.Reservations -= len(gone)
+	confirm := m.confirm(r, gone, now)
+	return func() tea.Msg {
+		found, msg := confirm()
+		msg.found = found
+		return msg
+	}
+}
+
+// lapseExpiring turns the expiring locks of report whose TTL has passed
+// at now into expired ones, and says whether one did.
+func lapseExpiring(report *model.Report, now int64) bool {
 	var ps []model.Problem
-	for i, p := range m.bar.Report.Problems {
+	for i, p := range report.Problems {
 		if p.Kind == model.ExpiringLock && p.ExpiresAt != 0 && model.KeptLease(p.ExpiresAt).Verdict(now) == model.TTLExpired {
 			if ps == nil {
-				ps = slices.Clone(m.bar.Report.Problems)
+				ps = slices.Clone(report.Problems)
 			}
 			ps[i].Kind = model.ExpiredLock
 		}
 	}
 	if ps == nil {
-		return m, nil
+		return false
 	}
 	model.SortProblems(ps)
-	return m.replace(ps)
+	report.Problems = ps
+	return true
 }
 
 // replace makes ps the report's problems, the rest of it standing, and

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
@@ -74,10 +76,10 @@ func TestAmendAndLapse(t *testing.T) {
 	if got := m.Bar().Counts; got[model.MissingLock] != 1 || got[model.OrphanLock] != 0 || got[model.ExpiringLock] != 1 {
 		t.Fatalf("after the amend: %v", m.Report().Problems)
 	}
-	if _, cmd := m.Lapse(999); cmd != nil {
+	if _, cmd := m.Lapse(nil, 999); cmd != nil {
 		t.Error("a lock lapsed before its TTL")
 	}
-	m, cmd = m.Lapse(1001)
+	m, cmd = m.Lapse(nil, 1001)
 	if got := m.Bar().Counts; cmd == nil || got[model.ExpiredLock] != 1 || got[model.ExpiringLock] != 0 {
 		t.Fatalf("after the lapse: %v", m.Report().Problems)
 	}
@@ -96,4 +98,60 @@ func TestAmendAndLapse(t *testing.T) {
 	if got := m.Bar().Counts; got[model.MissingLock] != 0 || got[model.OrphanLock] != 1 || len(m.Report().Problems) != 1 {
 		t.Errorf("the check's report, amended: %v", m.Report().Problems)
 	}
+}
+
+// TestALapsedReservationIsConfirmed: a reservation (a lock whose TTL is
+// ahead, nobody holding its value) whose TTL passes leaves the header's
+// count at once, and its lock is read again: still there and nobody's,
+// it is the expired_lock a check would find; completed since (the
+// signup put the lock for good and the account), it is nothing.
+func TestALapsedReservationIsConfirmed(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	if err := sc.SetTTLAttr(sc.Table, "ttl"); err != nil {
+		t.Fatal(err)
+	}
+	reserved := func(v string) (model.Item, model.Problem) {
+		lock := dynamotest.Lock("UNIQ#EMAIL#"+v, "ACCT#"+v)
+		lock["ttl"] = model.N("1000")
+		return lock, model.Problem{Kind: model.ExpiredLock, Constraint: "email", Value: v, Owner: "ACCT#" + v, ExpiresAt: 1000,
+			Lock: map[string]string{"PK": "UNIQ#EMAIL#" + v, "SK": "LOCK"}}
+	}
+	stale, p1 := reserved("r1@x")
+	_, p2 := reserved("r2@x")
+	b := uitest.New(sc)
+	b.Put(sc.Table, stale, dynamotest.Lock("UNIQ#EMAIL#r2@x", "ACCT#r2@x"), dynamotest.Account("ACCT#r2@x", "r2@x", ""))
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
+	m.run = 1
+	m, _ = m.Update(DoneMsg{run: 1, report: model.Report{Now: 900, Reservations: 2, Reserved: []model.Problem{p1, p2}, Problems: []model.Problem{}}})
+	if _, cmd := m.Lapse(b, 999); cmd != nil {
+		t.Error("a reservation lapsed before its TTL")
+	}
+	m, cmd := m.Lapse(b, 1001)
+	if cmd == nil || m.Report().Reservations != 0 || len(m.Report().Reserved) != 0 {
+		t.Fatalf("after the lapse: %d reservations, %d listed", m.Report().Reservations, len(m.Report().Reserved))
+	}
+	for _, msg := range runAll(cmd) {
+		m, _ = m.Update(msg)
+	}
+	if got := m.Report().Problems; len(got) != 1 || got[0].Kind != model.ExpiredLock || got[0].Value != "r1@x" {
+		t.Errorf("after the lapse's reads: %+v, want r1's expired_lock alone (r2's signup completed)", got)
+	}
+}
+
+// runAll runs cmd and the commands of a batch it returns, and returns
+// their messages.
+func runAll(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	batch, ok := msg.(tea.BatchMsg)
+	if !ok {
+		return []tea.Msg{msg}
+	}
+	var msgs []tea.Msg
+	for _, c := range batch {
+		msgs = append(msgs, runAll(c)...)
+	}
+	return msgs
 }
