@@ -9,7 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/model"
 )
 
 // meter asks every read for the capacity it consumed (ReturnConsumedCapacity
@@ -345,9 +347,10 @@ func (s *Store) PacedWCU() float64 {
 // setWriteBudget paces transactions to wcu units a second; 0 lifts it.
 func (m *meter) setWriteBudget(wcu float64) { m.pace(&m.writes, wcu) }
 
-// writeUnits is what a transaction costs in write capacity: 2 units for
-// each item it writes (a put, an update or a delete; a condition check
-// writes nothing).
+// writeUnits is what a transaction costs in write capacity:
+// model.WCUPerItem for each item it writes (a put, an update or a
+// delete; a condition check writes nothing), as model.Plan.WriteUnits
+// counts its plan.
 func writeUnits(in *dynamodb.TransactWriteItemsInput) float64 {
 	n := 0
 	for _, ti := range in.TransactItems {
@@ -355,7 +358,7 @@ func writeUnits(in *dynamodb.TransactWriteItemsInput) float64 {
 			n++
 		}
 	}
-	return float64(2 * n)
+	return float64(model.WCUPerItem * n)
 }
 
 // TransactWriteItems waits, under --max-wcu, until the budget can pay for

@@ -192,6 +192,23 @@ type Plan struct {
 // back, and a backslash shown is one typed.
 func (p Plan) TypeBack() string { return EscapeText(p.MustType) }
 
+// WCUPerItem is the write capacity a transaction takes for each item it
+// writes (a put, an update or a delete of up to 1 KB); a condition check
+// writes nothing. --max-wcu paces transactions by it.
+const WCUPerItem = 2
+
+// WriteUnits is the write capacity the plan's transaction takes
+// (WCUPerItem for each item it writes).
+func (p Plan) WriteUnits() float64 {
+	n := 0
+	for _, a := range p.Actions {
+		if a.Kind != ActCheck {
+			n++
+		}
+	}
+	return float64(WCUPerItem * n)
+}
+
 // TypedBack reports whether text, as typed, is MustType: read as the
 // write form reads a field (UnescapeText), or byte for byte, as `c`
 // copies a key that holds a backslash but nothing to escape.

@@ -122,6 +122,9 @@ type Options struct {
 	// 0: only when r is pressed). The reads are paced within --max-rcu,
 	// as every read of the store. It needs Clock.
 	Follow time.Duration
+	// MaxWCU is --max-wcu, the write budget the store paces a bulk fix's
+	// transactions within (0: none): its preview and progress say it.
+	MaxWCU float64
 }
 
 // Model is the root model. It routes: the list views (views), what is
@@ -233,7 +236,7 @@ func New(ctx context.Context, o Options) Model {
 			search:   search.New(ctx, o.Lookup, &sc, cache, pump, keys.Search),
 			cmdline:  cmdline,
 			write:    w,
-			batch:    batch.New(ctx, o.Writer, &sc, &st, keys.Dialog, cache.Report),
+			batch:    batch.New(ctx, o.Writer, &sc, &st, keys.Dialog, cache.Report, o.MaxWCU),
 			mistakes: mistakes.New(ctx, o.Break, &st, keys.Mistakes),
 			writelog: writelog.New(keys.WriteLog, &st, o.AuditLog),
 		},

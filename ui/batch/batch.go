@@ -11,6 +11,7 @@ package batch
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,14 +119,19 @@ type Model struct {
 	farewell string
 	bar      progress.Model
 	body     viewport.Model
-	width    int
-	height   int
+	// maxWCU is --max-wcu, the write budget the store paces the
+	// transactions within (0: none): the preview and the progress say it.
+	maxWCU float64
+	width  int
+	height int
 }
 
 // New returns a closed batch that writes through store under schema.
-// report is the last finished check's report (nil before one).
-func New(ctx context.Context, store writes.Store, schema *model.Schema, st *styles.Styles, km dialog.KeyMap, report func() *model.Report) Model {
-	m := Model{ctx: ctx, flow: writes.Flow{Store: store, Schema: schema}, st: st, km: km, report: report}
+// report is the last finished check's report (nil before one); maxWCU
+// is the write budget the store paces transactions within (--max-wcu;
+// 0: none), which the batch says.
+func New(ctx context.Context, store writes.Store, schema *model.Schema, st *styles.Styles, km dialog.KeyMap, report func() *model.Report, maxWCU float64) Model {
+	m := Model{ctx: ctx, flow: writes.Flow{Store: store, Schema: schema}, st: st, km: km, report: report, maxWCU: maxWCU}
 	m.typed = textfield.New()
 	m.typed.Prompt = "> "
 	m.bar = progress.New(progress.WithWidth(40), progress.WithFillCharacters('█', '░'))
@@ -482,8 +488,16 @@ func (m Model) head() []string {
 	case stagePlanning:
 		lines = append(lines, "reading what each write involves, with consistent reads…")
 	case stagePreview:
-		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)),
-			"type "+m.mustType().TypeBack()+" (the number of transactions) to send: "+m.typed.View())
+		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)))
+		if m.maxWCU > 0 {
+			units := 0.0
+			for _, p := range m.ready {
+				units += p.w.Tx.Plan.WriteUnits()
+			}
+			lines = append(lines, fmt.Sprintf("paced within %s: %s write capacity units, at least %s", m.pace(), strconv.FormatFloat(units, 'f', -1, 64),
+				model.Until(int64(math.Ceil(units/m.maxWCU)), 0)))
+		}
+		lines = append(lines, "type "+m.mustType().TypeBack()+" (the number of transactions) to send: "+m.typed.View())
 		if m.changed != "" {
 			lines = append(lines, m.st.Error.Render(m.changed))
 		}
@@ -492,8 +506,11 @@ func (m Model) head() []string {
 		}
 	case stageSending:
 		n := len(m.sent)
-		lines = append(lines, m.bar.ViewAs(float64(n)/float64(len(m.ready))),
-			fmt.Sprintf("sent %d of %d transactions", n, len(m.ready)))
+		sent := fmt.Sprintf("sent %d of %d transactions", n, len(m.ready))
+		if m.maxWCU > 0 {
+			sent += ", paced within " + m.pace()
+		}
+		lines = append(lines, m.bar.ViewAs(float64(n)/float64(len(m.ready))), sent)
 		if m.stopping {
 			lines = append(lines, "stopping: the transaction in flight is settled, the others are not sent")
 		}
@@ -503,6 +520,9 @@ func (m Model) head() []string {
 	// Wrapped, not cut: the count and the summary are what the batch is.
 	return append(rows.Wrap(lines, m.width), "")
 }
+
+// pace names the write budget: --max-wcu N.
+func (m Model) pace() string { return "--max-wcu " + strconv.FormatFloat(m.maxWCU, 'f', -1, 64) }
 
 // summary says what the batch did: how many were sent, of how many, by
 // outcome, and what was left.

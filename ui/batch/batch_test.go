@@ -48,7 +48,7 @@ func newBench(t *testing.T) *bench {
 	}
 	sc, st := b.Schema(), styles.New(true)
 	bn := &bench{t: t, b: b, report: r}
-	bn.m = New(context.Background(), b, &sc, &st, dialog.DefaultKeyMap(), func() *model.Report { return &bn.report })
+	bn.m = New(context.Background(), b, &sc, &st, dialog.DefaultKeyMap(), func() *model.Report { return &bn.report }, 0)
 	bn.m.SetSize(120, 60)
 	return bn
 }
@@ -248,5 +248,27 @@ func TestPreviewIsToldOfAChange(t *testing.T) {
 	bn.m.Changed([]model.KeyRef{{Table: sc.Table, Key: map[string]string{"PK": "UNIQ#HANDLE#gone1", "SK": "LOCK"}}})
 	if s := strings.Join(strings.Fields(bn.screen()), " "); !strings.Contains(s, "changed under this batch: someone else wrote UNIQ#HANDLE#gone1 LOCK") {
 		t.Errorf("the preview does not say its lock changed:\n%s", bn.screen())
+	}
+}
+
+// TestPacedBatchSaysSo: under --max-wcu the preview says the budget, the
+// write capacity the batch takes (2 units for each item it writes) and
+// the least time that takes; the progress says it is paced, so that a
+// slow bar is not taken for a stuck one.
+func TestPacedBatchSaysSo(t *testing.T) {
+	bn := newBench(t)
+	sc, st := bn.b.Schema(), styles.New(true)
+	bn.m = New(context.Background(), bn.b, &sc, &st, dialog.DefaultKeyMap(), func() *model.Report { return &bn.report }, 2)
+	bn.m.SetSize(120, 60)
+	bn.update(FixMsg{Problems: bn.report.Problems})
+	// missing: put the lock (1 item); foreign: put the lock (1); the
+	// orphans: delete one (1), claim the ownerless one (1): 4 items, 8 WCU.
+	if s := bn.screen(); !strings.Contains(s, "paced within --max-wcu 2: 8 write capacity units, at least 4 s") {
+		t.Errorf("the preview does not say the pace:\n%s", s)
+	}
+	bn.typeText("4")
+	bn.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if s := bn.screen(); !strings.Contains(s, "sent 0 of 4 transactions, paced within --max-wcu 2") {
+		t.Errorf("the progress does not say it is paced:\n%s", s)
 	}
 }
