@@ -50,8 +50,8 @@ shot() {
 }
 keys() { tmux send-keys -t "$session" "$@"; }
 
-wait_for "accounts loaded"
-wait_for "missing 6"
+wait_for "▸ ACCT#"
+wait_for "inval 1" # the check is done: the header counts every kind
 shot accounts
 keys 2; wait_for "Locks"; sleep 0.5; shot locks
 keys 3; wait_for "Problems"; sleep 0.5; shot problems
@@ -60,3 +60,13 @@ keys Escape; sleep 0.3
 keys e; wait_for "rename"; keys C-u; tmux send-keys -t "$session" -l "ada@lovelace.io"; keys Enter
 wait_for "transact-write-items"; shot preview
 keys Escape; sleep 0.2; keys Escape; sleep 0.2; keys q
+
+# The ElectroDB demo table (--demo --preset electrodb:agent), at 80x24
+# as a user's terminal may be: agents named by their whole key, each
+# with its constraints.
+sleep 1
+tmux kill-session -t "$session" 2>/dev/null || true
+tmux new-session -d -s "$session" -x 80 -y 24 "XDG_STATE_HOME=$state $lt --demo --preset electrodb:agent --unique email --unique codename; sleep 5"
+wait_for "missing 9"
+shot electrodb
+keys q
