@@ -240,6 +240,13 @@ func (a *app) runWrite(ctx context.Context, f writeFlags, op writeOp, plan plann
 			return err
 		}
 	}
+	if a.maxWCU > 0 && len(ready) > 0 {
+		plans := make([]model.Plan, len(ready))
+		for i, w := range ready {
+			plans[i] = w.Tx.Plan
+		}
+		fmt.Fprintf(a.stderr, "paced to %g WCU/s (--max-wcu): %d transactions take %s\n", a.maxWCU, len(ready), model.PaceSaid(plans, a.maxWCU))
+	}
 	paced := store.PacedWCU() // the probe's, before
 	err = a.sendAll(ctx, flow, op, ready, results, f.asJSON)
 	if a.maxWCU > 0 && len(ready) > 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -196,6 +197,16 @@ func (p Plan) TypeBack() string { return EscapeText(p.MustType) }
 // writes (a put, an update or a delete of up to 1 KB); a condition check
 // writes nothing. --max-wcu paces transactions by it.
 const WCUPerItem = 2
+
+// PaceSaid says what plans take of a write budget of wcu units a second
+// (--max-wcu): "8 write capacity units, at least 4 s".
+func PaceSaid(plans []Plan, wcu float64) string {
+	units := 0.0
+	for _, p := range plans {
+		units += p.WriteUnits()
+	}
+	return fmt.Sprintf("%s write capacity units, at least %s", strconv.FormatFloat(units, 'f', -1, 64), Until(int64(math.Ceil(units/wcu)), 0))
+}
 
 // WriteUnits is the write capacity the plan's transaction takes
 // (WCUPerItem for each item it writes).

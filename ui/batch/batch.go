@@ -11,7 +11,6 @@ package batch
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -490,12 +489,11 @@ func (m Model) head() []string {
 	case stagePreview:
 		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)))
 		if m.maxWCU > 0 {
-			units := 0.0
-			for _, p := range m.ready {
-				units += p.w.Tx.Plan.WriteUnits()
+			plans := make([]model.Plan, len(m.ready))
+			for i, p := range m.ready {
+				plans[i] = p.w.Tx.Plan
 			}
-			lines = append(lines, fmt.Sprintf("paced within %s: %s write capacity units, at least %s", m.pace(), strconv.FormatFloat(units, 'f', -1, 64),
-				model.Until(int64(math.Ceil(units/m.maxWCU)), 0)))
+			lines = append(lines, "paced within "+m.pace()+": "+model.PaceSaid(plans, m.maxWCU))
 		}
 		lines = append(lines, "type "+m.mustType().TypeBack()+" (the number of transactions) to send: "+m.typed.View())
 		if m.changed != "" {
