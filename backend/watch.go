@@ -112,7 +112,8 @@ func (t *Tracker) Known() []model.Problem {
 // judged them, each with the last of the changes that touched it.
 func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, error) {
 	causes := map[scope]model.Change{}
-	made := map[scope]bool{} // a change touching it may have made its problems
+	made := map[scope]bool{}      // a change touching it may have made its problems
+	items := map[scope][]string{} // the items (keyID) of the changes touching it
 	var order []scope
 	w := t.newWork()
 	for _, c := range changes {
@@ -126,20 +127,72 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 			}
 			causes[s] = c
 			made[s] = made[s] || t.mayMake(c)
+			items[s] = append(items[s], t.keyID(c))
 		}
 	}
 	if len(order) == 0 {
 		return nil, nil
 	}
-	now, err := t.read(ctx, w, order)
+	now, seen, err := t.read(ctx, w, order)
 	if err != nil {
 		return nil, err
 	}
+	ahead := t.ahead(changes, seen)
 	var events []Event
 	for _, s := range order {
+		if slices.ContainsFunc(items[s], func(id string) bool { return ahead[id] }) {
+			continue // a later write to one of its items is not streamed yet: its record will name it
+		}
 		events = append(events, t.settle(s, now[s], causes[s], made[s])...)
 	}
 	return events, nil
+}
+
+// keyID names the item change c wrote, as model.KeyRef.ID does.
+func (t *Tracker) keyID(c model.Change) string {
+	return model.KeyRef{Table: c.Table, Key: t.schema.KeyOf(c.Table, c.Keys)}.ID()
+}
+
+// ahead names the items whose reads show what the last of changes to
+// them did not leave: a later write to them is made but not yet
+// streamed. Judged now, its problems would be laid at these changes'
+// door. Only where the stream says what a write left (its new image; a
+// REMOVE leaves nothing) and the item was read (seen: its key read, nil
+// when it was not found).
+func (t *Tracker) ahead(changes []model.Change, seen map[string]model.Item) map[string]bool {
+	last := map[string]model.Change{}
+	for _, c := range changes {
+		last[t.keyID(c)] = c
+	}
+	ahead := map[string]bool{}
+	for id, c := range last {
+		read, ok := seen[id]
+		if !ok || (c.Event != model.ChangeRemove && c.New == nil) {
+			continue
+		}
+		left := c.New
+		if c.Event == model.ChangeRemove {
+			left = nil
+		}
+		ahead[id] = !t.sameRead(c.Table, left, read)
+	}
+	return ahead
+}
+
+// sameRead reports whether items a and b (nil: none) agree on every
+// attribute the check reads of them.
+func (t *Tracker) sameRead(table string, a, b model.Item) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	for _, name := range t.schema.ReadNames(table) {
+		x, inA := a[name]
+		y, inB := b[name]
+		if inA != inB || (inA && x.DynamoJSON() != y.DynamoJSON()) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayMake reports whether change c may have made a problem: unless it
@@ -148,17 +201,7 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 // which no judgement can tell apart. Without images (a stream of keys or
 // of new images only) nobody can tell: it may have.
 func (t *Tracker) mayMake(c model.Change) bool {
-	if c.Event != model.ChangeModify || c.Old == nil || c.New == nil {
-		return true
-	}
-	for _, name := range t.schema.ReadNames(c.Table) {
-		o, inOld := c.Old[name]
-		n, inNew := c.New[name]
-		if inOld != inNew || (inOld && o.DynamoJSON() != n.DynamoJSON()) {
-			return true
-		}
-	}
-	return false
+	return c.Event != model.ChangeModify || c.Old == nil || c.New == nil || !t.sameRead(c.Table, c.Old, c.New)
 }
 
 // settle records found as the problems of s and returns how they differ
@@ -254,8 +297,9 @@ func (t *Tracker) accountScopes(ctx context.Context, c model.Change, id string, 
 // read reads what the scopes involve with strongly consistent reads (the
 // locks of the values, the accounts w names and the known problems
 // name, then the owners the locks name) and returns each scope's
-// problems, as the check's census judges them.
-func (t *Tracker) read(ctx context.Context, w *work, scopes []scope) (map[scope][]model.Problem, error) {
+// problems, as the check's census judges them, and what the first reads
+// found at each key they asked for (nil: not found).
+func (t *Tracker) read(ctx context.Context, w *work, scopes []scope) (map[scope][]model.Problem, map[string]model.Item, error) {
 	sc := t.schema
 	cl := model.Classifier{Schema: sc}
 	var refs []model.KeyRef
@@ -273,9 +317,14 @@ func (t *Tracker) read(ctx context.Context, w *work, scopes []scope) (map[scope]
 	refs = slices.CompactFunc(slices.SortedFunc(slices.Values(refs), func(a, b model.KeyRef) int { return strings.Compare(a.ID(), b.ID()) }),
 		func(a, b model.KeyRef) bool { return a.ID() == b.ID() }) // the census counts an item read twice twice
 	census := model.NewCensus(sc, t.now())
+	seen := make(map[string]model.Item, len(refs))
+	for _, r := range refs {
+		seen[r.ID()] = nil
+	}
 	owners := map[string]bool{}
 	read := map[string]bool{}
 	err := t.src.ReadConsistent(ctx, refs, func(table string, it model.Item) {
+		seen[model.KeyRef{Table: table, Key: sc.KeyOf(table, it)}.ID()] = it
 		census.Add(table, it)
 		if e := cl.Classify(table, it); e.Kind == model.EntryLock && e.Owner != "" && !model.IsClaim(e.Owner) {
 			owners[e.Owner] = true
@@ -284,15 +333,15 @@ func (t *Tracker) read(ctx context.Context, w *work, scopes []scope) (map[scope]
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := t.readAccounts(ctx, census, owners, read); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := t.lookOwnerless(ctx, census, scopes, read); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return t.byScope(census.Problems(), scopes), nil
+	return t.byScope(census.Problems(), scopes), seen, nil
 }
 
 // readAccounts adds to census the accounts of ids not read yet.

@@ -226,3 +226,22 @@ func TestTrackerTellsExistingFromAppeared(t *testing.T) {
 		"appeared missing_lock email b@x.io owner= by MODIFY ACCT#a",
 		"appeared orphan_lock email a@x.io owner=ACCT#a by MODIFY ACCT#a")
 }
+
+// TestTrackerWaitsForTheWriteThatMadeIt: records arrive after the writes
+// they tell of, and a batch may be judged when a later write to one of
+// its items is made but not yet streamed (a device inserted, then
+// deleted). The reads then show what the batch's images do not: the
+// tracker does not judge that now, naming the insert; the delete's
+// record, when it comes, is named.
+func TestTrackerWaitsForTheWriteThatMadeIt(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	email, handle := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"), lockItem("UNIQ#HANDLE#ada", "ACCT#a")
+	w.src.put(w.sc.Table, email)
+	w.src.put(w.sc.Table, handle) // the account is deleted already
+	wantEvents(t, "the insert, judged after the delete was made", w.judge(t, w.change(model.ChangeInsert, nil, a),
+		w.change(model.ChangeInsert, nil, email), w.change(model.ChangeInsert, nil, handle)))
+	wantEvents(t, "the delete", w.judge(t, w.change(model.ChangeRemove, a, nil)),
+		"appeared orphan_lock email a@x.io owner=ACCT#a by REMOVE ACCT#a",
+		"appeared orphan_lock username ada owner=ACCT#a by REMOVE ACCT#a")
+}
