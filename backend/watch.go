@@ -54,7 +54,14 @@ type Tracker struct {
 	finder HolderFinder
 	now    func() int64
 	known  map[scope][]model.Problem
+	// pending are the changes whose judgement waits for a later write's
+	// record (Judge), in the order they came.
+	pending []model.Change
 }
+
+// maxPending bounds the changes that wait for a later write's record:
+// past it, they are judged as they are.
+const maxPending = 10_000
 
 // NewTracker is a tracker of sc's tables, reading by key from src and
 // looking for the holders of an ownerless orphan's value through finder
@@ -109,11 +116,19 @@ func (t *Tracker) Known() []model.Problem {
 
 // Judge re-reads and judges what changes touched, and returns the
 // problems that appeared and those resolved since the tracker last
-// judged them, each with the last of the changes that touched it.
+// judged them, each with the change that may have made it: the last of
+// those that touched it and changed what the check reads (mayMake),
+// else the last that touched it.
+//
+// Records arrive after the writes they tell of: where the reads show an
+// item otherwise than the last of the changes to it left it, a later
+// write to it is made but not yet streamed, and its problems would be
+// laid at these changes' door. What such changes touched waits (with
+// them) for a later batch, which judges it with that write's record.
 func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, error) {
-	causes := map[scope]model.Change{}
-	made := map[scope]bool{}      // a change touching it may have made its problems
-	items := map[scope][]string{} // the items (keyID) of the changes touching it
+	changes = append(t.pending, changes...) // those that waited were made first
+	t.pending = nil
+	touched := map[scope][]model.Change{}
 	var order []scope
 	w := t.newWork()
 	for _, c := range changes {
@@ -122,12 +137,10 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 			return nil, err
 		}
 		for _, s := range scopes {
-			if _, ok := causes[s]; !ok {
+			if _, ok := touched[s]; !ok {
 				order = append(order, s)
 			}
-			causes[s] = c
-			made[s] = made[s] || t.mayMake(c)
-			items[s] = append(items[s], t.keyID(c))
+			touched[s] = append(touched[s], c)
 		}
 	}
 	if len(order) == 0 {
@@ -137,34 +150,38 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 	if err != nil {
 		return nil, err
 	}
-	ahead := t.ahead(changes, seen)
+	wait := map[string]bool{} // the changes that wait, by changeID
 	var events []Event
 	for _, s := range order {
-		if slices.ContainsFunc(items[s], func(id string) bool { return ahead[id] }) {
-			continue // a later write to one of its items is not streamed yet: its record will name it
+		if cs := touched[s]; len(changes) <= maxPending && t.behind(cs, seen) {
+			for _, c := range cs {
+				wait[changeID(t, c)] = true
+			}
+			continue
 		}
-		events = append(events, t.settle(s, now[s], causes[s], made[s])...)
+		events = append(events, t.settle(s, now[s], touched[s])...)
+	}
+	for _, c := range changes {
+		if wait[changeID(t, c)] {
+			t.pending = append(t.pending, c)
+		}
 	}
 	return events, nil
 }
 
-// keyID names the item change c wrote, as model.KeyRef.ID does.
-func (t *Tracker) keyID(c model.Change) string {
-	return model.KeyRef{Table: c.Table, Key: t.schema.KeyOf(c.Table, c.Keys)}.ID()
-}
+// changeID names change c: its item and its place in the item's stream.
+func changeID(t *Tracker, c model.Change) string { return t.keyID(c) + "@" + c.Sequence }
 
-// ahead names the items whose reads show what the last of changes to
-// them did not leave: a later write to them is made but not yet
-// streamed. Judged now, its problems would be laid at these changes'
-// door. Only where the stream says what a write left (its new image; a
-// REMOVE leaves nothing) and the item was read (seen: its key read, nil
-// when it was not found).
-func (t *Tracker) ahead(changes []model.Change, seen map[string]model.Item) map[string]bool {
+// behind reports whether the reads (seen) show an item of changes
+// otherwise than the last of them to it left it: a later write to it is
+// made but not yet streamed. Only where the stream says what a write
+// left (its new image; a REMOVE leaves nothing) and the item was read
+// (seen: its key read, nil when it was not found).
+func (t *Tracker) behind(changes []model.Change, seen map[string]model.Item) bool {
 	last := map[string]model.Change{}
 	for _, c := range changes {
 		last[t.keyID(c)] = c
 	}
-	ahead := map[string]bool{}
 	for id, c := range last {
 		read, ok := seen[id]
 		if !ok || (c.Event != model.ChangeRemove && c.New == nil) {
@@ -174,9 +191,16 @@ func (t *Tracker) ahead(changes []model.Change, seen map[string]model.Item) map[
 		if c.Event == model.ChangeRemove {
 			left = nil
 		}
-		ahead[id] = !t.sameRead(c.Table, left, read)
+		if !t.sameRead(c.Table, left, read) {
+			return true
+		}
 	}
-	return ahead
+	return false
+}
+
+// keyID names the item change c wrote, as model.KeyRef.ID does.
+func (t *Tracker) keyID(c model.Change) string {
+	return model.KeyRef{Table: c.Table, Key: t.schema.KeyOf(c.Table, c.Keys)}.ID()
 }
 
 // sameRead reports whether items a and b (nil: none) agree on every
@@ -185,30 +209,60 @@ func (t *Tracker) sameRead(table string, a, b model.Item) bool {
 	if (a == nil) != (b == nil) {
 		return false
 	}
-	for _, name := range t.schema.ReadNames(table) {
+	return sameAttrs(t.schema.ReadNames(table), a, b)
+}
+
+// mayMake reports whether change c may have made (or resolved) a
+// problem of scope s: unless it is a MODIFY whose old and new images say
+// the same of s: of an account, what it holds of s's constraint (as
+// Schema.Held reads it, the raw attribute for an invalid value) and its
+// TTL; of a lock or another item, every attribute the check reads of it.
+// Without images (a stream of keys or of new images only) nobody can
+// tell: it may have.
+func (t *Tracker) mayMake(c model.Change, s scope) bool {
+	if c.Event != model.ChangeModify || c.Old == nil || c.New == nil {
+		return true
+	}
+	if t.sameRead(c.Table, c.Old, c.New) {
+		return false
+	}
+	sc := t.schema
+	cl := model.Classifier{Schema: sc}
+	if o, n := cl.Classify(c.Table, c.Old), cl.Classify(c.Table, c.New); o.Kind != n.Kind || o.Kind != model.EntryAccount {
+		return true
+	}
+	ho, vo := sc.Held(s.ci, c.Old)
+	hn, vn := sc.Held(s.ci, c.New)
+	attrs := []string{sc.TTLAttrOf(c.Table), sc.Constraints[s.ci].Attr}
+	return ho != hn || vo != vn || !sameAttrs(attrs, c.Old, c.New)
+}
+
+// sameAttrs reports whether items a and b agree on attributes names
+// ("" is none).
+func sameAttrs(names []string, a, b model.Item) bool {
+	for _, name := range names {
 		x, inA := a[name]
 		y, inB := b[name]
-		if inA != inB || (inA && x.DynamoJSON() != y.DynamoJSON()) {
+		if name != "" && (inA != inB || (inA && x.DynamoJSON() != y.DynamoJSON())) {
 			return false
 		}
 	}
 	return true
 }
 
-// mayMake reports whether change c may have made a problem: unless it
-// is a MODIFY whose old and new images agree on every attribute the
-// check reads of the item (its key, owner, TTL, type and unique values),
-// which no judgement can tell apart. Without images (a stream of keys or
-// of new images only) nobody can tell: it may have.
-func (t *Tracker) mayMake(c model.Change) bool {
-	return c.Event != model.ChangeModify || c.Old == nil || c.New == nil || !t.sameRead(c.Table, c.Old, c.New)
-}
-
 // settle records found as the problems of s and returns how they differ
-// from what was known, caused by cause: one not known appeared, unless
-// no change that touched s may have made it (made false): then it was
-// there already (Existing).
-func (t *Tracker) settle(s scope, found []model.Problem, cause model.Change, made bool) []Event {
+// from what was known after changes touched s: one not known appeared,
+// caused by the last change that may have made it (mayMake), unless none
+// may have: then it was there already (Existing), first seen after the
+// last change.
+func (t *Tracker) settle(s scope, found []model.Problem, changes []model.Change) []Event {
+	cause, made := changes[len(changes)-1], false
+	for _, c := range slices.Backward(changes) {
+		if t.mayMake(c, s) {
+			cause, made = c, true
+			break
+		}
+	}
 	var events []Event
 	for _, p := range found {
 		if !slices.ContainsFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) }) {

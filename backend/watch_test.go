@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -244,4 +245,38 @@ func TestTrackerWaitsForTheWriteThatMadeIt(t *testing.T) {
 	wantEvents(t, "the delete", w.judge(t, w.change(model.ChangeRemove, a, nil)),
 		"appeared orphan_lock email a@x.io owner=ACCT#a by REMOVE ACCT#a",
 		"appeared orphan_lock username ada owner=ACCT#a by REMOVE ACCT#a")
+}
+
+// TestTrackerNamesTheWriteThatMayHaveMadeIt: an account inserted without
+// its username lock, then given another email before the insert's record
+// is judged: the insert waits for the second write's record (the reads
+// show its email), and then the missing username lock is laid at the
+// insert, the one write that may have made it (the second left the
+// username as it was), while the new email's missing lock is laid at the
+// second write.
+func TestTrackerNamesTheWriteThatMayHaveMadeIt(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	b := account("ACCT#a", "b@x.io", "ada")
+	w.src.put(w.sc.Table, lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a"))
+	w.src.put(w.sc.Table, b)
+	wantEvents(t, "the insert, read after the second write", w.judge(t, w.change(model.ChangeInsert, nil, a)))
+	second := w.change(model.ChangeModify, a, b)
+	second.Sequence = "2"
+	events, err := w.t.Judge(context.Background(), []model.Change{second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]model.ChangeEvent{}
+	for _, e := range events {
+		got[string(e.Kind)+" "+string(e.Problem.Kind)+" "+e.Problem.Value] = e.Cause.Event
+	}
+	want := map[string]model.ChangeEvent{
+		"appeared missing_lock ada":    model.ChangeInsert,
+		"appeared missing_lock b@x.io": model.ChangeModify,
+		"appeared orphan_lock a@x.io":  model.ChangeModify,
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("after the second write's record: %v, want %v", got, want)
+	}
 }
