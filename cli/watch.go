@@ -26,12 +26,17 @@ table) and judges each write as check does: the keys it touched are read
 again with strongly consistent reads, so the records of one transaction,
 which arrive one by one, never raise an alarm on their own. It prints one
 line for each problem that appears and for each one it saw that is
-resolved, naming the write that did it. A problem that was there before
-the write that first touches it (its old image shows it: a stream of
-NEW_AND_OLD_IMAGES or OLD_IMAGE) is "existing", not "appeared": that
-write did not make it. With keys or new images only, nobody can tell,
-and every problem first seen is said to appear. It says "watching" on stderr once
-the writes made from then on are followed.
+resolved, naming the write that did it: of the writes that touched the
+value, the last that changed what the check reads of it. Records arrive
+after their writes: where the reads show an item as a later write, not
+yet streamed, left it, the judgement waits for that write's record.
+
+A problem first seen after writes that changed nothing the check reads of
+its value (their old and new images say so: NEW_AND_OLD_IMAGES) was there
+before them: it is "existing", not "appeared". With keys or new images
+only, nobody can tell, and every problem first seen is said to appear.
+It says "watching" on stderr once the writes made from then on are
+followed.
 
 Reading a stream costs no read capacity; the confirming reads are metered
 and paced within --max-rcu. A table without a stream is an error (exit 2)
