@@ -173,6 +173,12 @@ func TestDemoElectroDB(t *testing.T) {
 			t.Errorf("no %s in the ElectroDB demo: %v", k, kinds)
 		}
 	}
+	// --normalize keys the demo's constraints as it says (none: as given).
+	r = run(t, "--demo", "--preset", "electrodb:agent", "--unique", "email", "--normalize", "email=none",
+		"signup", "--id", "$mi6#designation_9|$agent_1#id_s1", "--set", "email=Bond@MI6.uk", "--dry-run")
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "value_Bond@MI6.uk") || strings.Contains(r.stdout, "value_bond@mi6.uk") {
+		t.Errorf("signup --dry-run with email=none: exit %d, want the constraint keyed Bond@MI6.uk\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	wantError(t, run(t, "--demo", "--preset", "onetable:User", "check"), cli.ExitError, "--preset electrodb:ENTITY")
 	wantError(t, run(t, "--demo", "--preset", "electrodb:agent", "demo", "break", "missing-lock"), cli.ExitError, "plain layouts")
 }

@@ -386,19 +386,13 @@ func (a *app) demoPreset(s model.Schema) (model.Schema, error) {
 	if !a.cmd.PersistentFlags().Changed("table") && a.from("table") == "" {
 		s.Table = DemoElectroTable
 	}
-	preset := model.Preset{Schema: &s}
 	if s.ConstraintEntity.Service == "" {
 		s.ConstraintEntity.Service = s.Table
 	}
 	if len(s.Constraints) == 0 {
+		// Keyed, with the flags' casing, by ResolvePreset: the table
+		// has no constraint item yet.
 		s.Constraints = []model.Constraint{{Attr: demoElectroUnique}}
-	}
-	for i, c := range s.Constraints {
-		if c.Prefix == "" {
-			given := c
-			s.Constraints[i] = preset.Unique(c.Attr)
-			s.Constraints[i].Index = given.Index
-		}
 	}
 	a.seedPresetTable = true
 	return s, nil

@@ -239,12 +239,9 @@ func TestWatchJSON(t *testing.T) {
 // TestWatchExitOnProblem: --exit-on-problem exits 1 at the first problem,
 // printed as check words it, with the write that made it.
 func TestWatchExitOnProblem(t *testing.T) {
-	dynamotest.Endpoint(t)
-	t.Parallel()
-	store, client, flags := watchedTable(t)
-	signup(t, flags, "ACCT#bob", "bob@x.io", "bob")
+	client, table, flags := watchedSignup(t, "ACCT#bob", "bob")
 	w := startWatch(t, append([]string{"--exit-on-problem"}, flags...)...)
-	deleteRaw(t, client, store.Schema.Table, "ACCT#bob")
+	deleteRaw(t, client, table, "ACCT#bob")
 	line := w.next()
 	if !strings.HasPrefix(line, "appeared orphan_lock ") || !strings.Contains(line, `owner ACCT#bob`) ||
 		!strings.Contains(line, "after REMOVE PK=ACCT#bob,SK=PROFILE at ") {
@@ -332,11 +329,8 @@ func TestWatchStreamDisabled(t *testing.T) {
 // TestWatchFromTrimHorizon: --from trim-horizon reads the writes made
 // before the watch started; --from takes nothing else.
 func TestWatchFromTrimHorizon(t *testing.T) {
-	dynamotest.Endpoint(t)
-	t.Parallel()
-	store, client, flags := watchedTable(t)
-	signup(t, flags, "ACCT#cy", "cy@x.io", "cy")
-	deleteRaw(t, client, store.Schema.Table, "ACCT#cy")
+	client, table, flags := watchedSignup(t, "ACCT#cy", "cy")
+	deleteRaw(t, client, table, "ACCT#cy")
 	w := startWatch(t, append([]string{"--from", "trim-horizon", "--exit-on-problem", "--json"}, flags...)...)
 	if e := w.nextEvent(); e.Event != "appeared" || e.Kind != "orphan_lock" || e.Owner != "ACCT#cy" || e.Cause.Event != "REMOVE" {
 		t.Errorf("%+v; want the orphan the delete before the watch made", e)

@@ -58,6 +58,16 @@ func follow(t *testing.T, fake *fakeStreams, from stream.Position) *following {
 
 // round lets the follower read everything it can, until it sleeps, and
 // returns the keys it delivered meanwhile, in order.
+// wantNote fails unless the follow said one note, and it holds word.
+func (r *following) wantNote(t *testing.T, word string) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.notes) != 1 || !strings.Contains(r.notes[0], word) {
+		t.Errorf("notes %q, want one saying %s", r.notes, word)
+	}
+}
+
 func (r *following) round() []string {
 	r.t.Helper()
 	r.clock.Advance(poll)
@@ -186,11 +196,7 @@ func TestFollowSurvivesAnExpiredIterator(t *testing.T) {
 	if last := taken[len(taken)-1]; last != "s1 AFTER_SEQUENCE_NUMBER 1" {
 		t.Errorf("iterators taken %q; want the last after sequence number 1", taken)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.notes) != 1 || !strings.Contains(r.notes[0], "expired") {
-		t.Errorf("notes %q", r.notes)
-	}
+	r.wantNote(t, "expired")
 }
 
 // TestFollowSurvivesTrimmedRecordsAndThrottling: records trimmed before
@@ -216,11 +222,7 @@ func TestFollowSurvivesTrimmedRecordsAndThrottling(t *testing.T) {
 	}
 	// From the oldest kept: the fake keeps everything, so a comes again.
 	wantKeys(t, "after the trim", got, "a", "b")
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.notes) != 1 || !strings.Contains(r.notes[0], "trimmed") {
-		t.Errorf("notes %q", r.notes)
-	}
+	r.wantNote(t, "trimmed")
 }
 
 // TestFollowReportsADisabledStream: a stream disabled while it is
