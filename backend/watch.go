@@ -80,10 +80,11 @@ type scope struct {
 	account string // set: the account's invalid value
 }
 
-// Know tells the tracker of problems found otherwise (a check's), so
-// that a change that resolves one of them says so. A problem it knows
-// already is replaced.
+// Know tells the tracker the problems found otherwise (a finished
+// check's), which replace those it knew, so that a change that resolves
+// one of them says so. The changes waiting for a later record wait on.
 func (t *Tracker) Know(ps []model.Problem) {
+	t.known = map[scope][]model.Problem{}
 	for _, p := range ps {
 		s := t.scopeOf(p)
 		kept := slices.DeleteFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
@@ -101,17 +102,6 @@ func (t *Tracker) scopeOf(p model.Problem) scope {
 		return scope{ci: ci, account: p.Accounts[0]}
 	}
 	return scope{ci: ci, value: t.lockValue(p)}
-}
-
-// Known are the problems the tracker has found and not seen resolved, in
-// the check's order.
-func (t *Tracker) Known() []model.Problem {
-	var ps []model.Problem
-	for _, known := range t.known {
-		ps = append(ps, known...)
-	}
-	model.SortProblems(ps)
-	return ps
 }
 
 // Judge re-reads and judges what changes touched, and returns the
@@ -150,19 +140,21 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 	if err != nil {
 		return nil, err
 	}
+	ahead := t.ahead(changes, seen)
 	wait := map[string]bool{} // the changes that wait, by changeID
 	var events []Event
 	for _, s := range order {
-		if cs := touched[s]; len(changes) <= maxPending && t.behind(cs, seen) {
+		cs := touched[s]
+		if len(changes) <= maxPending && slices.ContainsFunc(cs, func(c model.Change) bool { return ahead[t.keyID(c)] }) {
 			for _, c := range cs {
-				wait[changeID(t, c)] = true
+				wait[t.changeID(c)] = true
 			}
 			continue
 		}
-		events = append(events, t.settle(s, now[s], touched[s])...)
+		events = append(events, t.settle(s, now[s], cs)...)
 	}
 	for _, c := range changes {
-		if wait[changeID(t, c)] {
+		if wait[t.changeID(c)] {
 			t.pending = append(t.pending, c)
 		}
 	}
@@ -170,18 +162,19 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 }
 
 // changeID names change c: its item and its place in the item's stream.
-func changeID(t *Tracker, c model.Change) string { return t.keyID(c) + "@" + c.Sequence }
+func (t *Tracker) changeID(c model.Change) string { return t.keyID(c) + "@" + c.Sequence }
 
-// behind reports whether the reads (seen) show an item of changes
-// otherwise than the last of them to it left it: a later write to it is
-// made but not yet streamed. Only where the stream says what a write
-// left (its new image; a REMOVE leaves nothing) and the item was read
-// (seen: its key read, nil when it was not found).
-func (t *Tracker) behind(changes []model.Change, seen map[string]model.Item) bool {
+// ahead names the items (keyID) the reads (seen) show otherwise than the
+// last of changes to them left them: a later write to them is made but
+// not yet streamed. Only where the stream says what a write left (its
+// new image; a REMOVE leaves nothing) and the item was read (seen: its
+// key read, nil when it was not found).
+func (t *Tracker) ahead(changes []model.Change, seen map[string]model.Item) map[string]bool {
 	last := map[string]model.Change{}
 	for _, c := range changes {
 		last[t.keyID(c)] = c
 	}
+	ahead := map[string]bool{}
 	for id, c := range last {
 		read, ok := seen[id]
 		if !ok || (c.Event != model.ChangeRemove && c.New == nil) {
@@ -192,10 +185,10 @@ func (t *Tracker) behind(changes []model.Change, seen map[string]model.Item) boo
 			left = nil
 		}
 		if !t.sameRead(c.Table, left, read) {
-			return true
+			ahead[id] = true
 		}
 	}
-	return false
+	return ahead
 }
 
 // keyID names the item change c wrote, as model.KeyRef.ID does.

@@ -208,14 +208,19 @@ func PaceSaid(plans []Plan, wcu float64) string {
 	return fmt.Sprintf("%s write capacity units, at least %s", strconv.FormatFloat(units, 'f', -1, 64), Until(int64(math.Ceil(units/wcu)), 0))
 }
 
-// WriteUnits is the write capacity the plan's transaction takes
-// (WCUPerItem for each item it writes).
+// WriteUnits is the write capacity the plan's transactions take
+// (WCUPerItem for each item they write): its own, and for the claim of
+// a reclaim, the transaction of step 3 that Execute sends after it
+// (delete the lock or give it back: one item).
 func (p Plan) WriteUnits() float64 {
 	n := 0
 	for _, a := range p.Actions {
 		if a.Kind != ActCheck {
 			n++
 		}
+	}
+	if p.Reclaim != nil && !p.Reclaim.Resume {
+		n++
 	}
 	return float64(WCUPerItem * n)
 }

@@ -27,6 +27,12 @@ func KeptLease(expiresAt int64) Lease {
 	return LeaseUntil(expiresAt)
 }
 
+// Lapsed reports whether a kept TTL (expiresAt, 0: none) has passed at
+// now (epoch seconds; 0: no time to judge at).
+func Lapsed(expiresAt, now int64) bool {
+	return expiresAt != 0 && now != 0 && KeptLease(expiresAt).Verdict(now) == TTLExpired
+}
+
 // TTLConsequence says what an expired or expiring lock means: what an
 // expired one blocks until DynamoDB deletes it, or what an expiring one
 // leaves unprotected when it goes; "" for the other kinds.

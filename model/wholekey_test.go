@@ -85,3 +85,23 @@ func TestNewWholeKeyIsLikeTheOthers(t *testing.T) {
 		t.Errorf("the new key is refused: %v", err)
 	}
 }
+
+// The write capacity a repair takes counts what Execute sends after the
+// plan's own transaction: an ownerless orphan's claim (1 item) and its
+// step 3 (1 item) take 4 units; a resumed one, whose plan is step 3, 2.
+func TestReclaimWriteUnits(t *testing.T) {
+	s := DefaultSchema(LayoutSingle)
+	p := Classifier{Schema: &s}.LockProblem(OrphanLock, 0, "ghost@x.io", "")
+	for _, tt := range []struct {
+		resume bool
+		want   float64
+	}{{false, 4}, {true, 2}} {
+		plan, err := Planner{Schema: &s}.Reclaim(p, "locktable:reclaim:1", tt.resume)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := plan.WriteUnits(); got != tt.want {
+			t.Errorf("resume %v: %v write units, want %v", tt.resume, got, tt.want)
+		}
+	}
+}

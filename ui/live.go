@@ -8,6 +8,8 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/accounts"
+	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/live"
 	"github.com/locktable/locktable/ui/search"
@@ -32,7 +34,7 @@ func (m Model) onLive(msg tea.Msg) (Model, tea.Cmd) {
 		// r or the next check.
 		m.status = "live again: the rows on screen read again; r reads everything, and checks"
 		m.live.Read(true)
-		return m, m.views.poll(m.listHeight())
+		return m, m.poll()
 	case live.TickMsg:
 		var due bool
 		m.live, due = m.live.Update(msg).Poll()
@@ -68,7 +70,11 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.views.problems.SetCheck(m.check.Bar())
-	return m, tea.Batch(m.views.accounts.Reread(slices.Concat(ids, m.inserted(msg.Changes)), false), m.views.locks.RefreshFor(named, locks),
+	var added tea.Cmd
+	if inserted := m.inserted(msg.Changes); len(inserted) > 0 {
+		added = events.Emit(accounts.AddedMsg{IDs: inserted})
+	}
+	return m, tea.Batch(m.views.accounts.Reread(ids, false), added, m.views.locks.RefreshFor(named, locks),
 		m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
 }
 

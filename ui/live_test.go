@@ -554,3 +554,30 @@ func TestAnAccountOthersAddShows(t *testing.T) {
 	d.press("r")
 	d.until("the group gone once a page lists it", func(m *Model) bool { return !strings.Contains(d.screen(), "added by others") })
 }
+
+// TestPollingPinsNothing: a poll from the Locks view reads the owners of
+// the locks on screen, accounts no page has listed yet; they are not
+// taken for accounts others added (nothing is pinned).
+func TestPollingPinsNothing(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b := fakeMany(400)
+	d, log := pollingDriver(t, b, manual)
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
+	d.press("G") // the last locks: their owners are far past the accounts loaded
+	d.until("every lock", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.settle()
+	if n := d.m.views.accounts.Count(); n >= 400 {
+		t.Fatalf("%d accounts loaded: the test needs owners not loaded", n)
+	}
+	log.take()
+	advance(t, manual, 5*time.Second)
+	d.until("the poll", func(m *Model) bool { return log.has("UNIQ#") })
+	d.settle()
+	d.press("1")
+	d.settle()
+	if d.m.views.accounts.Pinned() {
+		t.Errorf("a poll pinned accounts on top of the accounts view (as added by others)")
+	}
+}

@@ -9,7 +9,6 @@ package stream
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -114,9 +113,3 @@ func (e *DisabledError) Error() string {
 }
 
 func (e *DisabledError) Unwrap() error { return e.Err }
-
-// IsDisabled reports whether err says a stream was disabled.
-func IsDisabled(err error) bool {
-	var d *DisabledError
-	return errors.As(err, &d)
-}

@@ -42,7 +42,7 @@ type RefreshedMsg struct {
 	written []string // the accounts written (the others were read as related)
 	// Live says someone else wrote them (Reread): nothing is pinned.
 	Live bool
-	// added says someone else inserted them (Reread): those no list shows
+	// added says someone else inserted them (AddedMsg): those no list shows
 	// are pinned as added by others, the selection staying.
 	added bool
 	views []model.AccountView
@@ -259,33 +259,29 @@ func (m *Model) Retry() tea.Cmd {
 // them as a lock's owner): a write changed what those rows say. written
 // says this session wrote them: those no list shows are pinned as
 // written. Otherwise someone else did (the table's stream told of them),
-// or they are polled: those the cache holds are read, nothing moving,
-// and those it does not (accounts others inserted) are added.
+// or they are polled: only those the cache holds are read, and nothing
+// is pinned (AddedMsg shows the accounts others inserted).
 func (m Model) Reread(ids []string, written bool) tea.Cmd {
 	if written {
 		return m.refresh(ids, false)
 	}
-	held, inserted := []string{}, []string{}
-	for _, id := range ids {
-		if m.src.items.Has(id) {
-			held = append(held, id)
-		} else {
-			inserted = append(inserted, id)
-		}
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
+	if len(ids) == 0 {
+		return nil
 	}
-	var cmd tea.Cmd
-	if len(held) > 0 {
-		cmd = m.refresh(held, true)
-	}
-	return tea.Batch(cmd, m.added(inserted))
+	return m.refresh(ids, true)
 }
 
-// added shows accounts someone else inserted (the table's stream told)
-// that the view does not hold: they are read and pinned on top under
-// "added by others", each leaving the group once a page lists it, the
-// selection staying on its row. A group of another kind on top (a
-// search, a jump, this session's writes) stays, and they are not shown
-// until a page lists them.
+// AddedMsg names accounts someone else inserted (the table's stream
+// told): those the view does not list are read and pinned on top under
+// "added by others" (added).
+type AddedMsg struct{ IDs []string }
+
+// added shows accounts someone else inserted that the view does not
+// list: they are read and pinned on top under "added by others", each
+// leaving the group once a page lists it, the selection staying on its
+// row. A group of another kind on top (a search, a jump, this session's
+// writes) stays, and they are not shown until a page lists them.
 func (m Model) added(ids []string) tea.Cmd {
 	ids = slices.DeleteFunc(ids, func(id string) bool { _, listed := m.src.index[id]; return listed || m.src.isPinned(id) })
 	if len(ids) == 0 || (m.src.pin != nil && !m.src.pin.added) {
@@ -388,6 +384,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onPage(msg)
 	case RefreshedMsg:
 		return m.onRefreshed(msg)
+	case AddedMsg:
+		return m, m.added(msg.IDs)
 	case PinMsg:
 		if !m.jumping {
 			m.walk = -1 // a search or a jump of the problems view

@@ -156,7 +156,7 @@ func (m Model) Lapse(r Reader, now int64) (Model, tea.Cmd) {
 // lapseReserved takes the reservations whose TTL has passed at now out
 // of report, and returns the reads of their keys (nil: none lapsed).
 func (m Model) lapseReserved(report *model.Report, r Reader, now int64) tea.Cmd {
-	lapsed := func(p model.Problem) bool { return model.KeptLease(p.ExpiresAt).Verdict(now) == model.TTLExpired }
+	lapsed := func(p model.Problem) bool { return model.Lapsed(p.ExpiresAt, now) }
 	if r == nil || !slices.ContainsFunc(report.Reserved, lapsed) {
 		return nil
 	}
@@ -181,7 +181,7 @@ func (m Model) lapseReserved(report *model.Report, r Reader, now int64) tea.Cmd 
 func lapseExpiring(report *model.Report, now int64) bool {
 	var ps []model.Problem
 	for i, p := range report.Problems {
-		if p.Kind == model.ExpiringLock && p.ExpiresAt != 0 && model.KeptLease(p.ExpiresAt).Verdict(now) == model.TTLExpired {
+		if p.Kind == model.ExpiringLock && model.Lapsed(p.ExpiresAt, now) {
 			if ps == nil {
 				ps = slices.Clone(report.Problems)
 			}

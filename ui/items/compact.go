@@ -125,10 +125,10 @@ func (c *compactAccount) equal(o *compactAccount) bool {
 func (c *compactAccount) lapsed(ci int, now int64) bool {
 	if c.full != nil {
 		l := c.full.Locks[ci]
-		return l.Item != nil && lapsed(l.ExpiresAt, now)
+		return l.Item != nil && model.Lapsed(l.ExpiresAt, now)
 	}
 	l := c.locks[ci]
-	return l.found && lapsed(l.expiresAt, now)
+	return l.found && model.Lapsed(l.expiresAt, now)
 }
 
 // eachLock calls f with each value c's locks are for, and their owners.

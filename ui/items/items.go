@@ -100,7 +100,7 @@ func (c *Cache) Account(id string) (model.AccountView, bool) {
 	if c.now > a.Now {
 		a.Now = c.now
 		for i, l := range a.Locks {
-			if l.Item != nil && lapsed(l.ExpiresAt, c.now) {
+			if l.Item != nil && model.Lapsed(l.ExpiresAt, c.now) {
 				a.Locks[i].Status = model.LockExpired
 			}
 		}
@@ -161,11 +161,6 @@ func (c *Cache) Changed(key string) bool {
 	}
 	until, ok := c.changed[key]
 	return ok && until > c.now
-}
-
-// lapsed reports whether a TTL (0: none) has passed at now.
-func lapsed(expiresAt, now int64) bool {
-	return expiresAt != 0 && now != 0 && model.KeptLease(expiresAt).Verdict(now) == model.TTLExpired
 }
 
 // Status is the status of lock ci of account id, as Account shows it,
@@ -251,7 +246,7 @@ func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 	case c.report == nil:
 		return "checking", model.LockNone
 	}
-	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok && (s != model.LockExpiring || !lapsed(l.ExpiresAt, c.now)) {
+	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok && (s != model.LockExpiring || !model.Lapsed(l.ExpiresAt, c.now)) {
 		return string(s), s
 	}
 	ttl := model.KeptLease(l.ExpiresAt).Verdict(c.JudgedAt())

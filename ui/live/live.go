@@ -162,14 +162,9 @@ func (m Model) Start() (Model, tea.Cmd) {
 	m.state = starting
 	ctx, stream, pump, known, clk := m.ctx, m.stream, m.pump, m.known, m.clock
 	now := func() int64 { return model.Epoch(clk.Now()) }
-	tracker := func(ps []model.Problem) *backend.Tracker {
-		t := backend.NewTracker(m.schema, m.src, m.finder, now)
-		t.Know(ps)
-		return t
-	}
+	t := backend.NewTracker(m.schema, m.src, m.finder, now)
 	return m, tea.Batch(tick, func() tea.Msg {
 		go func() {
-			t := tracker(nil)
 			failed := 0 // tries in a row that failed
 			for {
 				resumed := failed > 0
@@ -179,7 +174,7 @@ func (m Model) Start() (Model, tea.Cmd) {
 					Deliver: func(ctx context.Context, changes []model.Change) error {
 						select {
 						case ps := <-known:
-							t = tracker(ps)
+							t.Know(ps) // the changes waiting for a later record wait on
 						default:
 						}
 						pump.Post(ctx, judge(ctx, t, changes), true)
