@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -23,7 +24,6 @@ type electroSampled struct {
 	service     string
 	version     string // the entity's, as its items carry it
 	constraints map[string]model.Constraint
-	order       []string // attributes, in the order first seen
 }
 
 // electroSample reads the entity's items and its constraints (a filtered
@@ -45,14 +45,14 @@ func (s *Store) electroSample(ctx context.Context) ([]string, error) {
 	}
 	sc.AccountAttrs = []model.Assignment{{Attr: model.ElectroVersionAttr, Value: sm.version}} // ElectroDB owns items by entity and version
 	if len(sc.Constraints) == 0 {
-		for _, attr := range sm.order {
+		for _, attr := range slices.Sorted(maps.Keys(sm.constraints)) {
 			sc.Constraints = append(sc.Constraints, preset.Unique(attr))
 		}
 		if len(sc.Constraints) == 0 {
 			return notes, model.NewSchemaError(model.FieldConstraints, "no constraint item of %s (entity=%s) in %s: pass %s ATTR",
 				sc.Preset, sc.AccountType.Value, sc.Table, model.FieldConstraints)
 		}
-		notes = append(notes, fmt.Sprintf("unique attributes, from the constraint items present: %v", sm.order))
+		notes = append(notes, fmt.Sprintf("unique attributes, from the constraint items present: %v", slices.Sorted(maps.Keys(sm.constraints))))
 	}
 	for i := range sc.Constraints {
 		c := &sc.Constraints[i]
@@ -113,16 +113,11 @@ func (s *Store) electroScan(ctx context.Context) (electroSampled, error) {
 		}
 		if c, ok := preset.ElectroConstraint(it, sc.PK, sc.SK); ok && sc.ConstraintEntity.Given(it) {
 			if _, seen := sm.constraints[c.Attr]; !seen {
-				sm.constraints[c.Attr] = c
-				sm.order = append(sm.order, c.Attr)
+				sm.constraints[c.Attr] = c // the first of each attribute
 			}
 		}
 	})
-	if err != nil {
-		return sm, err
-	}
-	slices.Sort(sm.order)
-	return sm, nil
+	return sm, err
 }
 
 // ElectroIndex is the GSI of the documented constraint entity's second

@@ -155,30 +155,24 @@ func electroLockAttrs(it Item, key string, skip ...string) []Assignment {
 // electroTable recognises a table ElectroDB wrote (its items carry
 // __edb_e__ and __edb_v__) and proposes the preset of the entity its
 // constraint items guard, the one most of them name: the preset then
-// reads the table (Schema.Preset set, nothing else). False when the
-// sample holds no ElectroDB item, or no constraint says what is guarded
-// (the note then names the entities seen).
+// reads the table (Schema.Preset set, nothing else). False when no
+// ElectroDB constraint item in the sample says what is guarded.
 func electroTable(sm Sample) (preset, note string, ok bool) {
-	entities := map[string]int{}
 	guarded := map[string]int{}
 	str := func(it Item, a string) (string, bool) {
 		v, ok := it[a]
 		return v.S, ok && v.Kind == KindS && v.S != ""
 	}
 	for _, it := range sm.Items {
-		e, isE := str(it, ElectroEntityAttr)
+		_, isE := str(it, ElectroEntityAttr)
 		if _, isV := str(it, ElectroVersionAttr); !isE || !isV {
 			continue
 		}
-		entities[e]++
 		g, isG := str(it, electroEntity)
 		_, isN := str(it, electroName)
 		if _, isValue := str(it, electroValue); isG && isN && isValue {
 			guarded[g]++
 		}
-	}
-	if len(entities) == 0 {
-		return "", "", false
 	}
 	names := slices.Sorted(maps.Keys(guarded))
 	if len(names) == 0 {

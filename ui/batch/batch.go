@@ -119,8 +119,10 @@ type Model struct {
 	bar      progress.Model
 	body     viewport.Model
 	// maxWCU is --max-wcu, the write budget the store paces the
-	// transactions within (0: none): the preview and the progress say it.
+	// transactions within (0: none): the preview and the progress say it;
+	// paced is the preview's line, said once the batch is planned.
 	maxWCU float64
+	paced  string
 	width  int
 	height int
 }
@@ -259,7 +261,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // planned shows the preview of the planned batch.
 func (m Model) planned(msg PlannedMsg) (Model, tea.Cmd) {
-	m.ready, m.unsent, m.stage = msg.ready, msg.unsent, stagePreview
+	m.ready, m.unsent, m.stage, m.paced = msg.ready, msg.unsent, stagePreview, ""
+	if m.maxWCU > 0 {
+		plans := make([]model.Plan, len(m.ready))
+		for i, p := range m.ready {
+			plans[i] = p.w.Tx.Plan
+		}
+		m.paced = "paced within " + m.pace() + ": " + model.PaceSaid(plans, m.maxWCU)
+	}
 	if msg.err != nil {
 		m.err, m.stage = model.OneLine(redact.String(msg.err.Error())), stageDone
 	}
@@ -488,12 +497,8 @@ func (m Model) head() []string {
 		lines = append(lines, "reading what each write involves, with consistent reads…")
 	case stagePreview:
 		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)))
-		if m.maxWCU > 0 {
-			plans := make([]model.Plan, len(m.ready))
-			for i, p := range m.ready {
-				plans[i] = p.w.Tx.Plan
-			}
-			lines = append(lines, "paced within "+m.pace()+": "+model.PaceSaid(plans, m.maxWCU))
+		if m.paced != "" {
+			lines = append(lines, m.paced)
 		}
 		lines = append(lines, "type "+m.mustType().TypeBack()+" (the number of transactions) to send: "+m.typed.View())
 		if m.changed != "" {
