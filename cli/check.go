@@ -138,7 +138,9 @@ func (a *app) checkPart(ctx context.Context, store *dynamo.Store, f checkFlags, 
 		return err
 	}
 	census, err := store.Checker.Census(ctx, from, to, progressLine(p))
-	defer census.Close() // its spill files, if any, also on an error or an interrupt
+	// Before the error is looked at: a census cut short by an error or an
+	// interrupt is returned too, and may hold spill files (Close is nil-safe).
+	defer func() { _ = census.Close() }()
 	p.done()
 	if err != nil {
 		return err

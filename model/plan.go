@@ -368,7 +368,7 @@ func (s Planner) Signup(id string, attrs map[string]string) (Plan, error) {
 	}
 	s.typeAccount(item)
 	if s.Schema.IDAttr != "" {
-		prefix := AccountIDs{s.Schema}.KeyPrefix()
+		prefix := AccountIDs(s).KeyPrefix()
 		want, ok := strings.CutPrefix(id, prefix)
 		if !ok {
 			return Plan{}, &FieldError{s.Schema.IDAttr, fmt.Sprintf("is the account's id after %q in its key; %q does not start with it", prefix, id)}

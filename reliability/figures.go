@@ -3,8 +3,11 @@ package reliability
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"testing"
+	"time"
 )
 
 // Environment variables the suite reads.
@@ -14,6 +17,8 @@ const (
 	OutEnv = "LOCKTABLE_RELIABILITY_OUT"
 	// FullEnv selects full scale when set to 1.
 	FullEnv = "LOCKTABLE_RELIABILITY_FULL"
+	// SeedEnv sets the seed of the suite's random choices, to replay a run.
+	SeedEnv = "LOCKTABLE_SEED"
 )
 
 // Full reports whether the suite runs at full scale.
@@ -25,6 +30,26 @@ func Scale(bounded, full int) int {
 		return full
 	}
 	return bounded
+}
+
+// Seed returns the seed of a test's random choices and logs it, so that a
+// failure names the seed that replays it: SeedEnv when set; else a fixed
+// seed in the bounded suite (make test draws the same choices every run)
+// and a new one at full scale (make reliability explores).
+func Seed(t testing.TB) uint64 {
+	t.Helper()
+	seed, from := uint64(1), "fixed"
+	if v := os.Getenv(SeedEnv); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("%s=%q: not a seed (an unsigned integer)", SeedEnv, v)
+		}
+		seed, from = n, SeedEnv
+	} else if Full() {
+		seed, from = uint64(time.Now().UnixNano()), "the clock"
+	}
+	t.Logf("seed %d (%s); replay with %s=%d", seed, from, SeedEnv, seed)
+	return seed
 }
 
 // Figures counts what one test did and found. Names are the figures of

@@ -43,7 +43,6 @@ var (
 	space = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	ctrlA = tea.KeyPressMsg{Code: 'a', Mod: tea.ModCtrl}
 	bigF  = tea.KeyPressMsg{Code: 'f', ShiftedCode: 'F', Mod: tea.ModShift, Text: "F"}
-	down  = tea.KeyPressMsg{Code: tea.KeyDown}
 )
 
 // TestMarksSurviveTheFilter: space marks the selected problem and says
