@@ -74,10 +74,10 @@ func assigned(r rune) bool {
 	return utf8.ValidRune(r) && unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cc, unicode.Cf, unicode.Co)
 }
 
-// closureInputs returns every assigned rune alone; each rune the fold
-// changes, or that decomposes to runes the fold changes, followed by each
-// mark of U+0300..U+036F and U+0345; and each Greek and Latin letter
-// followed by U+0308 and by orders of U+0308 with U+0301 and U+0345.
+// closureInputs returns every assigned rune alone; each Greek and Latin
+// letter followed by U+0308, and by orders of U+0308 with U+0301 and
+// U+0345; and each rune the fold changes, or that decomposes to runes the
+// fold changes, followed by each mark of U+0300..U+036F and U+0345.
 func closureInputs() []string {
 	marks := []rune{0x345}
 	for m := rune(0x300); m <= 0x36f; m++ {
@@ -88,18 +88,18 @@ func closureInputs() []string {
 		if !assigned(r) {
 			continue
 		}
-		in = append(in, string(r))
 		s := string(r)
+		in = append(in, s)
+		if unicode.IsLetter(r) && unicode.In(r, unicode.Greek, unicode.Latin) {
+			for _, ms := range []string{"\u0308", "\u0308\u0301", "\u0301\u0308", "\u0345\u0308", "\u0308\u0345", "\u0345\u0308\u0301"} {
+				in = append(in, s+ms)
+			}
+		}
 		if foldRune(r) == s && folded(norm.NFD.String(s)) {
-			continue
+			continue // the fold leaves it and all it is made of alone
 		}
 		for _, m := range marks {
 			in = append(in, s+string(m))
-		}
-		if unicode.IsLetter(r) && unicode.In(r, unicode.Greek, unicode.Latin) {
-			for _, ms := range []string{"\u0308\u0301", "\u0301\u0308", "\u0345\u0308", "\u0308\u0345", "\u0345\u0308\u0301"} {
-				in = append(in, s+ms)
-			}
 		}
 	}
 	return in
