@@ -38,7 +38,8 @@ func ParseNormalization(s string) (Normalization, error) {
 // all such runes folds to something canonically equivalent to itself.
 // So every rune of Apply(v) is composed of folded runes, its fold is
 // canonically equivalent to it, and NFC gives Apply(v) back.
-// TestCasefoldOnePassSuffices checks these three facts over every rune.
+// TestCasefoldOnePassSuffices checks these three facts over every
+// assigned rune (an unassigned one has no fold and no decomposition).
 func (n Normalization) Apply(v string) string {
 	switch n {
 	case NormalizeLower:
@@ -51,9 +52,11 @@ func (n Normalization) Apply(v string) string {
 
 // casefoldBeforeNFC is full case folding of NFC(v), not composed again:
 // locktable's casefold before 2026-12, kept only to recognise the locks it
-// wrote (LockKeyedBeforeNFC). Folding can leave a sequence NFC composes
-// ("ᾼ̈" folds to "αϊ", and "αϊ" to itself), so this is no closure:
-// two values a caseless match calls equal took two lock keys.
+// wrote (Schema.KeyedBeforeNFC). Folding can leave a sequence NFC
+// composes: U+1FBC U+0308 folds to U+03B1 U+03B9 U+0308, while U+03B1
+// U+03CA, which NFC makes of it, folds to itself; so two values a
+// caseless match calls equal took two lock keys, and a folded value was
+// not its own fold.
 func casefoldBeforeNFC(v string) string {
 	// A Caser keeps state, so each call takes a fresh one.
 	return strings.Map(foldCherokee, cases.Fold().String(norm.NFC.String(v)))
