@@ -314,6 +314,9 @@ func writeReport(w io.Writer, r model.Report) error {
 	} else {
 		b.WriteString("\n")
 	}
+	for _, rk := range r.Rekeyed {
+		b.WriteString(rekeyedLine(rk, r.Problems) + "\n")
+	}
 	for _, p := range r.Problems {
 		b.WriteString(problemLine(p))
 		if why := p.TTLNote(r.Now); why != "" {
@@ -350,6 +353,35 @@ func problemLine(p model.Problem) string {
 		parts = append(parts, "accounts "+strings.Join(held, ","))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// rekeyedLine says why an orphan lock is a lock locktable's casefold
+// wrote before 2026-12, and what repair does with it and with the lock
+// the rule now names, so that neither reads as a problem of its own.
+func rekeyedLine(rk model.Rekeyed, problems []model.Problem) string {
+	lock := func(key map[string]string) string {
+		if rk.LockTable != "" {
+			return quote(rk.LockTable + ":" + keyPairs(key))
+		}
+		return quote(keyPairs(key))
+	}
+	var missing *model.Problem
+	for i, p := range problems {
+		if p.Kind == model.MissingLock && p.Constraint == rk.Constraint && p.Value == rk.New {
+			missing = &problems[i]
+		}
+	}
+	what := "repair deletes the old key; the lock under the new one is there (the orphan_lock below is this change)"
+	if missing != nil {
+		what = "repair moves the lock (the orphan_lock and missing_lock below are this one change)"
+		if why := missing.LeftToAPerson(); why != "" {
+			what = "repair deletes the old key and leaves the new one to a person: " + why + " (the orphan_lock and missing_lock below are this one change)"
+		}
+	}
+	return fmt.Sprintf("rekeyed          %s lock %s was keyed by locktable's casefold before 2026-12 (folding left %s); "+
+		"the rule now keys %s's %s %s as %s: %s",
+		model.Printable(rk.Constraint), lock(rk.OldLock), model.Printable(rk.Composed()),
+		quote(rk.Account), model.Printable(rk.Constraint), quote(rk.Value), lock(rk.NewLock), what)
 }
 
 // keyPairs is a key as its sorted NAME=VALUE pairs, joined by commas.

@@ -32,7 +32,10 @@ func (f *schemaFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.lockSK, "lock-sk", d.LockSK, "sort key of lock items; =PK: each its own partition key")
 	fs.StringVar(&f.owner, "owner-attr", d.OwnerAttr, "lock attribute naming the account that holds it")
 	fs.StringArrayVar(&f.unique, "unique", nil, "unique attribute and its locks: ATTR=PREFIX, ATTR=HEAD${SCOPE}TAIL (unique per SCOPE) or ATTR=@TABLE/KEYATTR; with --preset, ATTR alone (repeat; replaces the defaults email=UNIQ#EMAIL#, username=UNIQ#HANDLE#)")
-	fs.StringArrayVar(&f.normalize, "normalize", nil, "ATTR=none|lower|casefold: how a value maps to its lock key (repeat; default none)")
+	fs.StringArrayVar(&f.normalize, "normalize", nil, "ATTR=none|lower|casefold: how a value maps to its lock key: none as stored; lower Unicode lower case; "+
+		"casefold NFC, full case folding (CaseFolding.txt C+F), NFC again, the key Python's "+
+		`unicodedata.normalize("NFC", unicodedata.normalize("NFC", s).casefold()) and ICU's u_strFoldCase between NFCs make, `+
+		"not JavaScript's toLowerCase (ß, ﬃ, Cherokee differ) (repeat; default none)")
 	fs.StringArrayVar(&f.index, "index", nil, "ATTR=INDEX: a GSI of the account table keyed by ATTR (repeat)")
 	fs.StringVar(&f.preset, "preset", "", "a table written by a library: onetable:MODEL (the _type value), typedorm:ENTITY (the __en value) or electrodb:ENTITY (the __edb_e__ value, with the unique constraint entity of ElectroDB's documentation; its accounts are named by their whole key, PK|SK); keys from the table, --unique ATTR derives the prefix, and without --unique the unique items present say which attributes are unique")
 	fs.StringVar(&f.accountType, "account-type", "", "ATTR=VALUE: accounts are the items whose ATTR is VALUE (besides --account-prefix, which may then be empty); signups write it")

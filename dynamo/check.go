@@ -184,9 +184,28 @@ func (s *Checker) Confirm(ctx context.Context, census *model.Census, progress fu
 	}
 	report(model.PhaseDone)
 	r := census.Report(confirmed)
+	if r.Rekeyed, err = s.rekeyed(ctx, r.Problems); err != nil {
+		return model.Report{}, err
+	}
 	r.ConsumedRCU = math.Round((census.ConsumedRCU+reads.consumed())*10) / 10
 	r.Warnings = append(r.Warnings, s.TTLUnasked...)
 	return r, nil
+}
+
+// rekeyed finds the orphan locks of problems that locktable's casefold
+// before 2026-12 wrote for a value held now (model.Rekeyed), by
+// consistent reads of the accounts that may hold it: none where no
+// orphan lock's value could be such a key.
+func (s *Checker) rekeyed(ctx context.Context, problems []model.Problem) ([]model.Rekeyed, error) {
+	refs := s.Schema.RekeyReads(problems)
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	var accounts []model.Item
+	if err := s.readConsistent(ctx, refs, func(_ string, it model.Item) { accounts = append(accounts, it) }); err != nil {
+		return nil, fmt.Errorf("read the holders of locks keyed before casefold composed: %w", err)
+	}
+	return s.Schema.FindRekeyed(problems, accounts), nil
 }
 
 // projectAbove is the average item size past which a check's scan

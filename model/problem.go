@@ -168,6 +168,12 @@ type Report struct {
 	// Others counts the account table's items that are neither accounts
 	// nor locks, by key prefix (Census.Others); not part of the JSON.
 	Others map[string]int `json:"-"`
+	// Rekeyed are the orphan locks that locktable's casefold before
+	// 2026-12 wrote for a value held now, which the rule keys otherwise:
+	// said in words by the human report, not part of the JSON (whose
+	// kinds are the contract's: orphan_lock, and missing_lock unless the
+	// new key's lock is there).
+	Rekeyed []Rekeyed `json:"-"`
 }
 
 // SchemaHint says, when the scan found no account but the account table

@@ -59,7 +59,7 @@ func ParseDialect(s string) (Dialect, error) {
 func Query(s *model.Schema, d Dialect, relations map[string]string, now int64) (string, error) {
 	for _, c := range s.Constraints {
 		if c.Normalize == model.NormalizeCasefold {
-			return "", fmt.Errorf("--normalize %s=casefold (NFC, then full Unicode case folding) has no SQL equivalent; check --export reads the export with it", c.Attr)
+			return "", fmt.Errorf("--normalize %s=casefold (NFC, full Unicode case folding, NFC) has no SQL equivalent; check --export reads the export with it", c.Attr)
 		}
 	}
 	var sq sqlDialect = duckdb{}
