@@ -2,12 +2,12 @@ package reliability
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // Environment variables the suite reads.
@@ -46,7 +46,7 @@ func Seed(t testing.TB) uint64 {
 		}
 		seed, from = n, SeedEnv
 	} else if Full() {
-		seed, from = uint64(time.Now().UnixNano()), "the clock"
+		seed, from = rand.Uint64(), "drawn"
 	}
 	t.Logf("seed %d (%s); replay with %s=%d", seed, from, SeedEnv, seed)
 	return seed
