@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
@@ -69,7 +70,7 @@ func (m *meter) reserve(ctx context.Context, units float64) (reservation, error)
 	if b == nil {
 		return reservation{}, nil
 	}
-	if err := b.take(ctx, units); err != nil {
+	if err := b.take(ctx, nil, units); err != nil {
 		return reservation{}, err
 	}
 	return reservation{b, units}, nil
@@ -125,8 +126,9 @@ func (b *budget) refill() {
 
 // take waits until the bucket holds units, or is full for a read that
 // costs more than a burst (which would otherwise never go), and takes
-// them.
-func (b *budget) take(ctx context.Context, units float64) error {
+// them; it gives up when ctx ends or stop closes (nil: never), saying
+// backend.ErrStopped for the latter.
+func (b *budget) take(ctx context.Context, stop <-chan struct{}, units float64) error {
 	for {
 		wait, settled := b.owe(units)
 		if wait == 0 {
@@ -139,6 +141,9 @@ func (b *budget) take(ctx context.Context, units float64) error {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
+		case <-stop:
+			t.Stop()
+			return backend.ErrStopped
 		case <-settled:
 		case <-t.C:
 		}
@@ -362,14 +367,18 @@ func writeUnits(in *dynamodb.TransactWriteItemsInput) float64 {
 }
 
 // TransactWriteItems waits, under --max-wcu, until the budget can pay for
-// the transaction's writes, and sends it.
+// the transaction's writes, and sends it; not if ctx's stop channel
+// (backend.WithStop) closed first.
 func (m *meter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, o ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	if backend.Stopped(ctx) {
+		return nil, pacedError{backend.ErrStopped}
+	}
 	m.mu.Lock()
 	b := m.writes
 	m.mu.Unlock()
 	if b != nil {
 		units := writeUnits(in)
-		if err := b.take(ctx, units); err != nil {
+		if err := b.take(ctx, backend.Stop(ctx), units); err != nil {
 			return nil, pacedError{err} // interrupted waiting: nothing was sent
 		}
 		m.mu.Lock()

@@ -37,6 +37,9 @@ func (rc Reclaim) Run(ctx context.Context, tx backend.Tx) (model.Result, error) 
 		if ctx.Err() != nil {
 			return claimLeft(res, r, "interrupted after claiming the lock"), nil
 		}
+		// Sent and claimed: a stop (backend.WithStop) no longer holds
+		// back its steps, which would leave the claim on the lock.
+		ctx = backend.WithStop(ctx, nil)
 	}
 	// Step 2: the lock exists and carries the claim, so no in-pattern or
 	// article-style signup can take the value now; what the lookup finds

@@ -186,6 +186,7 @@ const (
 	vRetry             // conflict or throttling: this attempt did not apply
 	vMismatch          // the token belongs to another request
 	vNotSent           // no byte left the process (no connection, no credentials)
+	vStopped           // not sent: stopped before it left (backend.WithStop)
 	vRejected          // DynamoDB answered with an error: not applied
 	vUnknown           // the request may have reached DynamoDB: unknown
 )
@@ -209,6 +210,8 @@ func judge(err error) verdict {
 	switch {
 	case err == nil:
 		return vCommitted
+	case errors.Is(err, backend.ErrStopped):
+		return vStopped
 	case errors.As(err, &paced):
 		return vNotSent
 	case errors.As(err, &cancelled):
@@ -316,6 +319,14 @@ func (s *Writer) transact(ctx context.Context, tx backend.Tx) (res model.Result,
 			res.Outcome = model.Cancelled
 			res.Reasons = reasons
 			return res, nil
+		case v == vStopped:
+			// Asked not to send: no try again, and an earlier attempt
+			// that may have applied is settled.
+			if maybeSent {
+				return s.settle(ctx, tx, res), nil
+			}
+			res.Outcome = model.NotSent
+			return res, err
 		case v == vMismatch:
 			res.Outcome = model.Cancelled
 			res.Reasons = []model.Reason{{Slot: -1, Code: "IdempotentParameterMismatch", Message: "this token was used for another request in the last 10 minutes"}}

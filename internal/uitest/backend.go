@@ -280,10 +280,16 @@ func (b *Backend) Prepare(p model.Plan, token string) (backend.Tx, error) {
 }
 
 // Execute sends tx (send); an ownerless orphan's repair runs its three
-// steps by the store's dynamo.Reclaim.
+// steps by the store's dynamo.Reclaim. A step whose stop channel
+// (backend.WithStop) has closed is not sent, as the store sends none.
 func (b *Backend) Execute(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	failure := b.Control.called("Execute")
-	send := func(_ context.Context, tx backend.Tx) (model.Result, error) { return b.send(tx, failure) }
+	send := func(ctx context.Context, tx backend.Tx) (model.Result, error) {
+		if backend.Stopped(ctx) {
+			return model.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token, Reasons: []model.Reason{}, Outcome: model.NotSent}, backend.ErrStopped
+		}
+		return b.send(tx, failure)
+	}
 	if tx.Plan.Reclaim != nil {
 		return dynamo.Reclaim{Schema: &b.schema, Prepare: b.Prepare, Send: send, Lookup: b.LookupHolders}.Run(ctx, tx)
 	}

@@ -10,6 +10,7 @@ package batch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -114,6 +115,11 @@ type Model struct {
 	sent     []model.Result
 	failed   string
 	stopping bool // esc while sending: no transaction after the one in flight
+	// stop closes with stopping: a transaction not sent yet, waiting for
+	// the --max-wcu budget above all, is then not sent (backend.WithStop);
+	// heldBack says one was.
+	stop     chan struct{}
+	heldBack bool
 	quitting bool // ctrl+c while sending: quit once it answers
 	farewell string
 	bar      progress.Model
@@ -164,7 +170,7 @@ func (m Model) start(title string, plan func(ctx context.Context) PlannedMsg) (M
 	m.req++
 	m.open, m.stage, m.title, m.group = true, stagePlanning, title, backend.NewToken()
 	m.ready, m.unsent, m.sent, m.err, m.failed, m.wrong, m.changed = nil, nil, nil, "", "", "", ""
-	m.stopping, m.quitting = false, false
+	m.stopping, m.quitting, m.stop, m.heldBack = false, false, make(chan struct{}), false
 	m.typed.SetValue("")
 	m.layout()
 	ctx, req := m.ctx, m.req
@@ -315,7 +321,7 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case stageSending:
 		if key.Matches(k, km.Back) {
-			m.stopping = true // settled before the next transaction
+			m = m.stopSending()
 			m.layout()
 		}
 	case stageDone:
@@ -331,11 +337,22 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// stopSending stops the batch: no transaction after the one in flight,
+// and that one too while it has not left (waiting for the write budget).
+func (m Model) stopSending() Model {
+	if !m.stopping {
+		m.stopping = true
+		close(m.stop)
+	}
+	return m
+}
+
 // send sends transaction i; quitting does not cancel it (its outcome is
-// settled under a context of its own, as the write dialog's).
+// settled under a context of its own, as the write dialog's), but a stop
+// before it leaves keeps it (stopSending).
 func (m Model) send(i int) tea.Cmd {
 	f, req, w := m.flow, m.req, m.ready[i].w
-	wctx := context.WithoutCancel(m.ctx)
+	wctx := backend.WithStop(context.WithoutCancel(m.ctx), m.stop)
 	return func() tea.Msg {
 		res, err := f.Send(wctx, w)
 		return SentMsg{req: req, i: i, res: res, err: err}
@@ -349,9 +366,15 @@ func (m Model) answered(msg SentMsg) (Model, tea.Cmd) {
 	o := write.Outcome(m.ready[msg.i].w.Tx, msg.res, msg.err)
 	o.Group, o.GroupTitle = m.group, m.title
 	logged := events.Emit(o)
-	m.sent = append(m.sent, msg.res)
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, backend.ErrStopped):
+		// Stopped before it left: one of those not sent, not a failure.
+		m.heldBack = true
+	case msg.err != nil:
+		m.sent = append(m.sent, msg.res)
 		m.failed = model.OneLine(redact.String(msg.err.Error()))
+	default:
+		m.sent = append(m.sent, msg.res)
 	}
 	next := msg.i + 1
 	if m.quitting {
@@ -374,7 +397,7 @@ func (m Model) answered(msg SentMsg) (Model, tea.Cmd) {
 // one in flight unknown, with its token.
 func (m Model) Quit() (Model, tea.Cmd) {
 	if !m.quitting {
-		m.stopping, m.quitting = true, true
+		m, m.quitting = m.stopSending(), true
 		m.layout()
 		return m, nil
 	}
@@ -552,6 +575,9 @@ func (m Model) summary() string {
 	}
 	if left := len(m.ready) - len(m.sent); left > 0 {
 		why := "stopped (esc)"
+		if m.heldBack {
+			why = "stopped (esc) while the next waited for " + m.pace() + ", so it was not sent either"
+		}
 		if m.failed != "" {
 			why = "stopped: a write failed: " + m.failed
 		}

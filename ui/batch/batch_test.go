@@ -19,7 +19,7 @@ import (
 	"github.com/locktable/locktable/ui/write"
 )
 
-// bench is a batch on an in-memory table with one problem of each kind
+// bench is a batch (paced within maxWCU, if given) on an in-memory table with one problem of each kind
 // that repair fixes, two orphans, and a duplicate a person decides; and
 // what the batch told the root.
 type bench struct {
@@ -33,7 +33,7 @@ type bench struct {
 	sends    []tea.Cmd // sends not run yet, in order
 }
 
-func newBench(t *testing.T) *bench {
+func newBench(t *testing.T, maxWCU ...float64) *bench {
 	t.Helper()
 	b := uitest.Holding(
 		dynamotest.Account("ACCT#a1", "ada@x.io", "ada"), dynamotest.Lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), // ada's username lock is missing
@@ -48,7 +48,7 @@ func newBench(t *testing.T) *bench {
 	}
 	sc, st := b.Schema(), styles.New(true)
 	bn := &bench{t: t, b: b, report: r}
-	bn.m = New(context.Background(), b, &sc, &st, dialog.DefaultKeyMap(), func() *model.Report { return &bn.report }, 0)
+	bn.m = New(context.Background(), b, &sc, &st, dialog.DefaultKeyMap(), func() *model.Report { return &bn.report }, append(maxWCU, 0)[0])
 	bn.m.SetSize(120, 60)
 	return bn
 }
@@ -202,6 +202,39 @@ func TestEscStopsBeforeTheNext(t *testing.T) {
 	}
 }
 
+// TestEscStopsTheOneWaiting (issue 38, 4): under --max-wcu, the next
+// transaction's send begins at once and waits for the budget, so esc came
+// while it waited, and it was sent all the same. Here its send runs only
+// after esc, as a send held by the budget does: it must not be sent, and
+// the report says so.
+func TestEscStopsTheOneWaiting(t *testing.T) {
+	bn := newBench(t, 2)
+	bn.update(FixMsg{Problems: bn.report.Problems})
+	bn.typeText("4")
+	bn.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	bn.next()           // the first answered, the second sent
+	var waiting tea.Cmd // the third's send, kept from running
+	bn.m, waiting = bn.m.Update(bn.sends[0]())
+	bn.sends = nil
+	problems := func() []model.Problem {
+		r, err := bn.b.Check(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Problems
+	}
+	before := problems()
+	bn.update(tea.KeyPressMsg{Code: tea.KeyEscape}) // while the second waits
+	bn.run(waiting)
+	bn.next()
+	if after := problems(); !reflect.DeepEqual(before, after) {
+		t.Errorf("the transaction waiting when esc came was sent: the problems went from\n%v\nto\n%v", before, after)
+	}
+	if s := strings.Join(strings.Fields(bn.screen()), " "); !strings.Contains(s, "sent 2 of 4 transactions: 2 committed; stopped (esc) while the next waited for --max-wcu 2, so it was not sent either, 2 not sent (still marked)") {
+		t.Errorf("the report:\n%s", s)
+	}
+}
+
 // TestFailedWriteStops: a write that certainly failed stops the batch,
 // as repair stops, and says why.
 func TestFailedWriteStops(t *testing.T) {
@@ -256,10 +289,7 @@ func TestPreviewIsToldOfAChange(t *testing.T) {
 // the least time that takes; the progress says it is paced, so that a
 // slow bar is not taken for a stuck one.
 func TestPacedBatchSaysSo(t *testing.T) {
-	bn := newBench(t)
-	sc, st := bn.b.Schema(), styles.New(true)
-	bn.m = New(context.Background(), bn.b, &sc, &st, dialog.DefaultKeyMap(), func() *model.Report { return &bn.report }, 2)
-	bn.m.SetSize(120, 60)
+	bn := newBench(t, 2)
 	bn.update(FixMsg{Problems: bn.report.Problems})
 	// missing: put the lock (1 item); foreign: put the lock (1); the
 	// orphans: delete one (1), claim the ownerless one (1) and then delete
