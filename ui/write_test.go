@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,37 @@ func TestFixMissingLock(t *testing.T) {
 	})
 	if _, found, err := store.Pages.Lock(context.Background(), 1, "bob"); err != nil || !found {
 		t.Fatalf("the lock is not in the table: %v %v", found, err)
+	}
+}
+
+// TestReclaimSaysEachStepsToken (issue 38, 11): the repair of an
+// ownerless orphan is three steps; its preview offered `aws dynamodb
+// transact-write-items` for the claim alone, which sent by hand leaves
+// the lock claimed, and its result showed step 3's token where the
+// preview had shown step 1's, unexplained. The preview says that the
+// steps cannot be replayed by hand as one; the result names both tokens.
+func TestReclaimSaysEachStepsToken(t *testing.T) {
+	b := fakeMany(3)
+	b.Put(tablePlaceholder, lock("UNIQ#HANDLE#ghost", ""))
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 60)
+	d.ready()
+	d.press("3")
+	d.selectRow("UNIQ#HANDLE#ghost")
+	d.press("f")
+	d.until("the fix's preview", func(m *Model) bool { return strings.Contains(d.screen(), "claim lock UNIQ#HANDLE#ghost") })
+	preview := strings.Join(strings.Fields(d.screen()), " ")
+	if strings.Contains(preview, "send it with") {
+		t.Errorf("the preview offers to send step 1 alone by hand:\n%s", d.screen())
+	}
+	claim := regexp.MustCompile(`"ClientRequestToken": "([0-9a-f]+)"`).FindStringSubmatch(d.screen())
+	if claim == nil || !strings.Contains(preview, "cannot be replayed by hand as one") {
+		t.Fatalf("the preview does not say the steps go together, or shows no token:\n%s", d.screen())
+	}
+	d.press("enter")
+	d.until("the fix's result", func(m *Model) bool { return strings.Contains(d.screen(), "COMMITTED") })
+	result := strings.Join(strings.Fields(d.screen()), " ")
+	if !strings.Contains(result, "the claim, step 1, was token "+claim[1]) {
+		t.Errorf("the result does not name the claim's token %s:\n%s", claim[1], d.screen())
 	}
 }
 

@@ -328,12 +328,18 @@ func (m *Model) SetResult(r model.Result) {
 	m.result, m.Stage, m.err, m.scroll = &r, StageResult, "", 0
 }
 
+// reclaims reports whether the write is a reclaim's three steps (claim,
+// look, delete or give back), this request step 1.
+func (m Model) reclaims() bool {
+	return m.tx != nil && m.tx.Plan.Reclaim != nil && !m.tx.Plan.Reclaim.Resume
+}
+
 // previewLines is what each action does, in words, then the exact request
 // and how to send it with the AWS CLI.
 func (m Model) previewLines() []string {
 	var lines []string
 	head := "one TransactWriteItems (all or none), applied only if every condition holds:"
-	if m.tx.Plan.Reclaim != nil && !m.tx.Plan.Reclaim.Resume {
+	if m.reclaims() {
 		head = "step 1 of 3: " + head
 	}
 	lines = append(lines, head)
@@ -346,11 +352,21 @@ func (m Model) previewLines() []string {
 		lines = append(lines, "", m.tx.Lookup)
 	}
 	lines = append(lines, "")
-	if says := m.saveAndCopy(); says != "" {
-		lines = append(lines, "the request: "+says+";")
+	if m.reclaims() {
+		// Step 3 is planned from what step 2 reads, so no file holds it;
+		// step 1 sent alone leaves the lock claimed.
+		if says := m.saveAndCopy(); says != "" {
+			lines = append(lines, "step 1's request: "+says+";")
+		}
+		lines = append(lines, "the three steps cannot be replayed by hand as one: this request is step 1 alone, which leaves the lock claimed;",
+			"step 3 (delete the lock, or give it back) is planned from what step 2 finds, with a token of its own, shown with the outcome")
+	} else {
+		if says := m.saveAndCopy(); says != "" {
+			lines = append(lines, "the request: "+says+";")
+		}
+		lines = append(lines, "send it with: aws dynamodb transact-write-items --cli-input-json file://FILE",
+			"(its ClientRequestToken makes a resend within 10 minutes a no-op)")
 	}
-	lines = append(lines, "send it with: aws dynamodb transact-write-items --cli-input-json file://FILE",
-		"(its ClientRequestToken makes a resend within 10 minutes a no-op)")
 	// EscapeJSON keeps the request valid JSON to copy, and the same;
 	// indented, one member a line, it wraps between tokens, not in them.
 	doc := model.EscapeJSON(m.tx.Request)
@@ -655,7 +671,11 @@ func (m Model) outcomeLines() []string {
 			style = m.st.Error
 		}
 		word := strings.ToUpper(strings.ReplaceAll(string(r.Outcome), "_", " "))
-		b.WriteString(style.Render(word) + "  token " + r.Token + "\n")
+		tokens := "  token " + r.Token
+		if m.reclaims() && r.Token != m.tx.Token {
+			tokens += " (step 3; the claim, step 1, was token " + m.tx.Token + ")"
+		}
+		b.WriteString(style.Render(word) + tokens + "\n")
 		b.WriteString(m.wrap(outcomeWords[r.Outcome], 0) + "\n")
 		if r.Note != "" {
 			b.WriteString(m.wrap(model.Printable(r.Note), 0) + "\n")

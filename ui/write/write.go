@@ -643,7 +643,11 @@ func (m *Model) saved(msg SavedMsg) {
 		m.dialog.SetInfo("not saved: " + redact.String(msg.err.Error()))
 	default:
 		// The path on a line of its own, not wrapped at its hyphens.
-		m.dialog.SetInfo("saved the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH) to:\n" + msg.path)
+		what := "the request (send it with aws dynamodb transact-write-items --cli-input-json file://PATH)"
+		if r := m.prepared; r != nil && r.Plan.Reclaim != nil && !r.Plan.Reclaim.Resume {
+			what = "step 1's request (the claim alone: sent by hand it leaves the lock claimed)"
+		}
+		m.dialog.SetInfo("saved " + what + " to:\n" + msg.path)
 	}
 }
 
