@@ -114,7 +114,7 @@ func TestBulkFixEscStopsMidway(t *testing.T) {
 	d.typeText(fmt.Sprint(want))
 	arrived, release := b.Control.HoldWrites()
 	d.send(keyMsg("enter"))
-	<-arrived // the first transaction is in flight
+	d.inFlight(arrived) // the first transaction is in flight
 	if s := d.screen(); !strings.Contains(s, "░░░") || !strings.Contains(s, fmt.Sprintf("sent 0 of %d transactions", want)) {
 		t.Errorf("no progress bar while sending:\n%s", s)
 	}

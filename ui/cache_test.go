@@ -15,6 +15,25 @@ import (
 // for the check that follows.
 func renameSelected(d *driver, attr, v string) {
 	d.t.Helper()
+	sendRename(d, attr, v)
+	closeResult(d)
+}
+
+// closeResult closes a write's result, and waits for the check that
+// follows.
+func closeResult(d *driver) {
+	d.t.Helper()
+	d.press("enter")
+	d.until("the check after the write", func(m *Model) bool {
+		return !m.layers.write.Open() && !m.check.Bar().Running && m.check.Report() != nil
+	})
+	d.settle()
+}
+
+// sendRename renames the selected account's attr to v, and waits for the
+// result, on screen until enter.
+func sendRename(d *driver, attr, v string) {
+	d.t.Helper()
 	d.press("e")
 	if attr == "username" {
 		d.press("tab")
@@ -26,11 +45,6 @@ func renameSelected(d *driver, attr, v string) {
 	waitScreen(d, "the preview", "put lock")
 	d.press("enter")
 	waitScreen(d, "the result", "COMMITTED")
-	d.press("enter")
-	d.until("the check after the write", func(m *Model) bool {
-		return !m.layers.write.Open() && !m.check.Bar().Running && m.check.Report() != nil
-	})
-	d.settle()
 }
 
 // saying returns the first row of the list whose status is status, "" for

@@ -125,11 +125,11 @@ func (d *driver) send(msg tea.Msg) {
 	}
 	// tea.Sequence's message type is unexported: a slice of commands run in
 	// order (here one after the other in one goroutine).
-	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
+	if cmds, ok := uitest.Sequence(msg); ok {
 		d.busy++
 		go func() {
-			for i := range v.Len() {
-				if c := v.Index(i).Interface().(tea.Cmd); c != nil {
+			for _, c := range cmds {
+				if c != nil {
 					d.msgs <- result{msg: c()}
 				}
 			}
@@ -164,6 +164,25 @@ func (d *driver) until(what string, cond func(m *Model) bool) {
 			d.receive(r)
 		case <-deadline.C:
 			d.t.Fatalf("waited %v for %s; the screen:\n%s", waitFor, what, d.screen())
+		}
+	}
+}
+
+// inFlight feeds messages back until a write held by the fake
+// (uitest.Control.HoldWrites) has arrived there: its send starts only
+// once the root has handled write.SendingMsg, a message before it.
+func (d *driver) inFlight(arrived <-chan struct{}) {
+	d.t.Helper()
+	deadline := time.NewTimer(waitFor)
+	defer deadline.Stop()
+	for {
+		select {
+		case <-arrived:
+			return
+		case r := <-d.msgs:
+			d.receive(r)
+		case <-deadline.C:
+			d.t.Fatalf("waited %v for a write to be sent; the screen:\n%s", waitFor, d.screen())
 		}
 	}
 }

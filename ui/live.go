@@ -59,12 +59,16 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	}
 	ids, locks := live.Touched(m.setup.schema, m.items, msg.Changes)
 	named := append(slices.Clone(ids), m.items.Related(ids)...)
-	refs := make([]model.KeyRef, len(msg.Changes))
-	for i, c := range msg.Changes {
+	others := live.TouchedItems(m.setup.schema, m.items, msg.Changes)
+	// Every change is read again; only someone else's are marked, and
+	// told to an open dialog or batch (their own records are not news).
+	theirs := m.items.Theirs(msg.Changes)
+	theirIDs, theirLocks := live.Touched(m.setup.schema, m.items, theirs)
+	m.items.MarkChanged(append(append(theirIDs, lockKeys(theirLocks)...), lockKeys(live.TouchedItems(m.setup.schema, m.items, theirs))...))
+	refs := make([]model.KeyRef, len(theirs))
+	for i, c := range theirs {
 		refs[i] = model.KeyRef{Table: c.Table, Key: m.setup.schema.KeyOf(c.Table, c.Keys)}
 	}
-	others := live.TouchedItems(m.setup.schema, m.items, msg.Changes)
-	m.items.MarkChanged(append(append(slices.Clone(ids), lockKeys(locks)...), lockKeys(others)...))
 	m.layers.write.Changed(refs) // an open dialog says so before anything is sent
 	m.layers.batch.Changed(refs)
 	var amend tea.Cmd

@@ -14,6 +14,7 @@ import (
 	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/live"
 	"github.com/locktable/locktable/ui/rows"
 )
@@ -289,6 +290,42 @@ func TestOwnWritesAreNotMarked(t *testing.T) {
 	if d.m.items.Changed("ACCT#b2") {
 		t.Error("the session's own rename is marked as someone else's")
 	}
+}
+
+// TestOwnWritesAreKnownByWhatTheyWrote (issue 38, 5): the session's own
+// writes were told from others' by a 15 s window that opened once the
+// result was closed, so the stream's record of a rename that came while
+// its result was read was marked as someone else's, and another writer's
+// change in the 15 s after passed as the session's. A record is the
+// session's when it carries what the session wrote (the new image's
+// values, a delete's REMOVE), whenever it comes.
+func TestOwnWritesAreKnownByWhatTheyWrote(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(time.Unix(1_700_000_000, 0))
+	b, f, d := plantedLive(t, manual.Clock())
+	sc := b.Schema()
+	d.selectRow("ACCT#b2")
+	sendRename(d, "username", "bobby")
+	// The stream tells of the rename while its result is read.
+	old, mine := acct("ACCT#b2", "bob@x.io", "bob"), acct("ACCT#b2", "bob@x.io", "bobby")
+	newLock := lock("UNIQ#HANDLE#bobby", "ACCT#b2") // bob had no username lock to release
+	f <- []model.Change{
+		{Event: model.ChangeModify, Table: sc.Table, Keys: keyOf(&sc, mine), Old: old, New: mine},
+		{Event: model.ChangeInsert, Table: sc.Table, Keys: keyOf(&sc, newLock), New: newLock},
+	}
+	d.until("the record judged: the account read again", func(m *Model) bool {
+		a, ok := m.items.Account("ACCT#b2")
+		return ok && a.Item["username"].S == "bobby"
+	})
+	closeResult(d)
+	for _, k := range []string{"ACCT#b2", items.LockKey(sc.Table, sc.KeyOf(sc.Table, newLock))} {
+		if d.m.items.Changed(k) {
+			t.Errorf("the session's own rename is marked as someone else's: %s", k)
+		}
+	}
+	// Someone else renames the account a moment after: that is marked.
+	f.put(b, mine, acct("ACCT#b2", "bob@x.io", "robert"))
+	d.until("someone else's rename marked", func(m *Model) bool { return m.items.Changed("ACCT#b2") })
 }
 
 // TestTheDetailAndTheStatusFollow: the detail open on an item someone

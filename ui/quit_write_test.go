@@ -68,7 +68,7 @@ func sendingFix(t *testing.T) (d *driver, release func()) {
 	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
 	d.send(keyMsg("enter")) // press would wait for the write to end
 	d.until("the write sent", func(m *Model) bool { return m.layers.write.Sending() })
-	<-arrived
+	d.inFlight(arrived)
 	if !strings.Contains(d.screen(), "sending the transaction (token ") {
 		t.Fatalf("the dialog does not say it is sending:\n%s", d.screen())
 	}

@@ -94,6 +94,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onCheck(msg)
 	case accounts.JumpMsg, search.ProgressMsg, search.DoneMsg, search.JumpMsg, detail.OpenMsg, detail.ItemMsg, copyItemMsg:
 		return m.onLookup(msg)
+	case write.SendingMsg:
+		m.items.Sending(msg.Footprints)
+		return m, nil
 	case mistakes.DoneMsg, write.WrittenMsg, write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
 		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg, write.OutcomeMsg, write.UndoMsg, writelog.OpenMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
@@ -235,7 +238,6 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		m.openLog()
 	case write.WrittenMsg:
 		m.status = "written; reloading the rows involved"
-		m.items.Wrote(append(slices.Clone(msg.Accounts), lockKeys(msg.Locks)...)) // the stream's news of it is not someone else's
 		var start tea.Cmd
 		if msg.Committed {
 			// A fix judges again only what it touched; any other write

@@ -353,10 +353,10 @@ func (m Model) stopSending() Model {
 func (m Model) send(i int) tea.Cmd {
 	f, req, w := m.flow, m.req, m.ready[i].w
 	wctx := backend.WithStop(context.WithoutCancel(m.ctx), m.stop)
-	return func() tea.Msg {
+	return write.Sending(m.flow.Schema, func() tea.Msg {
 		res, err := f.Send(wctx, w)
 		return SentMsg{req: req, i: i, res: res, err: err}
-	}
+	}, w.Tx)
 }
 
 // answered records transaction i's outcome in the writes log and sends

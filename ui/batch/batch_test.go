@@ -59,11 +59,20 @@ func (bn *bench) run(cmd tea.Cmd) {
 	if cmd == nil || strings.Contains(runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name(), "bubbles/v2/cursor.") {
 		return // the cursor's blink only animates
 	}
-	switch msg := cmd().(type) {
+	msg := cmd()
+	if cmds, ok := uitest.Sequence(msg); ok {
+		for _, c := range cmds {
+			bn.run(c)
+		}
+		return
+	}
+	switch msg := msg.(type) {
 	case tea.BatchMsg:
 		for _, c := range msg {
 			bn.run(c)
 		}
+	case write.SendingMsg:
+		// The root notes what the write leaves; nothing here to do.
 	case write.OutcomeMsg:
 		bn.outcomes = append(bn.outcomes, msg)
 	case write.WrittenMsg:

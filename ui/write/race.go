@@ -194,10 +194,12 @@ func (m *Model) startRace() tea.Cmd {
 	}
 	// Quitting does not cancel the racers: it waits for their outcomes.
 	ctx := context.WithoutCancel(m.ctx)
-	go f.Race(ctx, ws, func(i int, res model.Result, err error) {
-		answers <- RacerMsg{req: req, i: i, res: res, err: err}
-	})
-	return nextRacer(answers)
+	return Sending(m.schema, func() tea.Msg {
+		go f.Race(ctx, ws, func(i int, res model.Result, err error) {
+			answers <- RacerMsg{req: req, i: i, res: res, err: err}
+		})
+		return <-answers
+	}, txs...)
 }
 
 // nextRacer waits for the next racer's answer.

@@ -106,6 +106,21 @@ type WrittenMsg struct {
 	Rejudge []model.Problem
 }
 
+// SendingMsg tells the root, before writes are sent, what they will leave
+// on the table (model.Planner.Footprints): the stream's records that carry
+// it are the session's own, not someone else's changes.
+type SendingMsg struct{ Footprints []model.Footprint }
+
+// Sending returns the command that announces the writes txs (SendingMsg),
+// then runs send: the root is told before any record of them can come.
+func Sending(schema *model.Schema, send tea.Cmd, txs ...backend.Tx) tea.Cmd {
+	var fs []model.Footprint
+	for _, tx := range txs {
+		fs = append(fs, model.Planner{Schema: schema}.Footprints(tx.Plan, tx.Token)...)
+	}
+	return tea.Sequence(events.Emit(SendingMsg{Footprints: fs}), send)
+}
+
 // OutcomeMsg reports the outcome of one write the session sent, once it
 // is known, whatever it is: what the writes log (ui/writelog) lists.
 type OutcomeMsg struct {
@@ -533,10 +548,10 @@ func (m Model) send() (Model, tea.Cmd) {
 	// Quitting does not cancel a write: it waits for the outcome (see
 	// Quit), which is settled under this context.
 	wctx := context.WithoutCancel(m.ctx)
-	return m, func() tea.Msg {
+	return m, Sending(m.schema, func() tea.Msg {
 		res, err := f.Send(wctx, writes.Write{Tx: tx})
 		return SentMsg{req: req, res: res, err: err}
-	}
+	}, tx)
 }
 
 // sent shows a sent write's outcome (or, quitting, keeps it to print).

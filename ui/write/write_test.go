@@ -57,12 +57,21 @@ func (f *flow) run(cmd tea.Cmd) {
 	if strings.Contains(name, "bubbles/v2/spinner.") || strings.Contains(name, "bubbles/v2/cursor.") {
 		return
 	}
-	switch msg := cmd().(type) {
+	msg := cmd()
+	if cmds, ok := uitest.Sequence(msg); ok {
+		for _, c := range cmds {
+			f.run(c)
+		}
+		return
+	}
+	switch msg := msg.(type) {
 	case nil:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			f.run(c)
 		}
+	case SendingMsg:
+		// The root notes what the write leaves; nothing here to do.
 	case WrittenMsg:
 		f.written = append(f.written, msg)
 	case OutcomeMsg:
