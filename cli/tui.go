@@ -92,7 +92,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	roles.Stream = a.liveStream(store)
 	m := ui.New(ctx, ui.Options{Roles: roles, Clock: a.clock, Follow: time.Duration(a.follow) * time.Second, MaxWCU: a.maxWCU, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
-		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
+		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, FirstLocks: opened.FirstLocks, Break: replay, AuditLog: auditPath})
 	return a.runUI(ctx, m, <-colors)
 }
 

@@ -88,7 +88,7 @@ func BenchmarkFirstRows(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m := New(ctx, Options{Roles: roles(store), Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true, First: opened.First})
+			m := New(ctx, Options{Roles: roles(store), Schema: store.Schema, Endpoint: store.Endpoint, NoCheck: true, First: opened.First, FirstLocks: opened.FirstLocks})
 			next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 			m = next.(Model)
 			msg := m.views.accounts.Init()()
