@@ -44,7 +44,12 @@ func unknownOperation(err error) bool {
 // comparisons of values of different types), asked beside the write
 // questions when no read probe has asked yet.
 func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
-	defer startuptrace.Mark("probe")
+	startuptrace.Mark("probe asked") // after the first rows (ProbeLater)
+	defer func() {
+		if err == nil {
+			startuptrace.Mark("probe answered")
+		}
+	}()
 	c = backend.Every()
 	w := s.w // not s.sender(), which waits for this very probe when ProbeLater asks it
 	if w == nil || s.Endpoint.URL == "" {
