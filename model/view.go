@@ -122,17 +122,6 @@ func (s Classifier) Unread(it Item, now int64) AccountView {
 	return a
 }
 
-// Unread reports whether a lock of the account is not read yet
-// (LockUnread).
-func (a AccountView) Unread() bool {
-	for _, l := range a.Locks {
-		if l.Status == LockUnread {
-			return true
-		}
-	}
-	return false
-}
-
 // Judge builds the view of account it from consistent reads, its locks'
 // TTLs judged at now (epoch seconds) by the check's rules (PATTERN.md,
 // "Locks with a time to live"): lockAt finds a lock read by its key;
