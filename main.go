@@ -8,6 +8,7 @@ import (
 
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/startuptrace"
 )
 
 // Set at release time: -ldflags "-X main.version=1.2.3 -X main.commit=...
@@ -16,6 +17,7 @@ import (
 var version, commit, date string
 
 func main() {
+	startuptrace.Mark("main") // every package's init has run
 	// The signals stay caught until the process exits: a third Ctrl-C or
 	// SIGTERM while it is reporting must not kill it with another status.
 	ctx, _ := cli.SignalContext(context.Background())

@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/dynamo/demo"
 	"github.com/locktable/locktable/dynamo/seed"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/startuptrace"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
 	"github.com/locktable/locktable/ui/writelog"
@@ -305,8 +306,10 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	if err != nil {
 		return nil, err
 	}
+	startuptrace.Mark("config")
 	a.conn = conn
 	store := dynamo.NewStore(conn.DynamoDB(), conn.Endpoint(), s, a.clock)
+	startuptrace.Mark("client")
 	if s.Preset != "" {
 		// A preset's table is named by the application, seldom
 		// "accounts": when --table is not given, the endpoint's only

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
@@ -33,7 +34,6 @@ func (a *app) runTUI(ctx context.Context) error {
 	// shell's screen; what is left unread at the end does not reach the
 	// shell.
 	defer tty.Quiet(os.Stdin)()
-	colors := detectColors()
 	s, err := a.schema()
 	if err != nil {
 		return err
@@ -92,19 +92,15 @@ func (a *app) runTUI(ctx context.Context) error {
 	roles.Stream = a.liveStream(store)
 	m := ui.New(ctx, ui.Options{Roles: roles, Clock: a.clock, Follow: time.Duration(a.follow) * time.Second, MaxWCU: a.maxWCU, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
-		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, Break: replay, AuditLog: auditPath})
-	return a.runUI(ctx, m, <-colors)
+		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, FirstLocks: opened.FirstLocks, Break: replay, AuditLog: auditPath})
+	return a.runUI(ctx, m, colors())
 }
 
-// detectColors finds the terminal's colour profile in the background, as
-// Bubble Tea would once it starts, so that it is found while the tables
-// are read: in tmux that runs 'tmux info', tens of milliseconds before
-// the first frame otherwise.
-func detectColors() <-chan colorprofile.Profile {
-	ch := make(chan colorprofile.Profile, 1)
-	go func() { ch <- colorprofile.Detect(os.Stdout, os.Environ()) }()
-	return ch
-}
+// colors is the terminal's colour profile, which Bubble Tea would find
+// again once it starts (in tmux by running 'tmux info', milliseconds of a
+// process started before the first frame): lipgloss found it already, as
+// its package was initialised, from the same stdout and environment.
+func colors() colorprofile.Profile { return lipgloss.Writer.Profile }
 
 // runUI runs the UI in the terminal, in the colour profile found, until it
 // quits, then does what it asks of the command: print how a write it

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/startuptrace"
 	"github.com/locktable/locktable/model"
 )
 
@@ -37,6 +38,56 @@ func (s *Pages) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 	ttl := make(chan struct{})
 	go func() { s.readTTL(ctx); close(ttl) }()
 	defer func() { <-ttl }()
+	items, next, err := s.accounts(ctx, from, want, consistent)
+	if err != nil {
+		return backend.AccountPage{}, err
+	}
+	<-ttl
+	views, err := s.judge(ctx, items)
+	return backend.AccountPage{Accounts: views, Next: next}, err
+}
+
+// FirstAccounts reads the first want accounts (at least; fewer in a
+// smaller table) without their locks: each lock of a value held is
+// model.LockUnread, for JudgeAccounts to read. The first rows are drawn
+// from it while the locks are read. The tables' TTL settings are asked
+// meanwhile, as AccountsPage asks them.
+func (s *Pages) FirstAccounts(ctx context.Context, want int) (backend.AccountPage, error) {
+	go s.readTTL(ctx) // JudgeAccounts waits for it
+	items, next, err := s.accounts(ctx, backend.Cursor{}, want, false)
+	if err != nil {
+		return backend.AccountPage{}, err
+	}
+	views := make([]model.AccountView, len(items))
+	for i, it := range items {
+		views[i] = model.Classifier{Schema: &s.Schema}.Unread(it, model.Epoch(s.now()))
+	}
+	return backend.AccountPage{Accounts: views, Next: next}, nil
+}
+
+// JudgeAccounts reads the locks of accounts (the items FirstAccounts
+// read), consistently, and returns each account's view as AccountsPage
+// would have.
+func (s *Pages) JudgeAccounts(ctx context.Context, accounts []model.Item) ([]model.AccountView, error) {
+	s.readTTL(ctx)
+	return s.judge(ctx, accounts)
+}
+
+// judge reads the locks of items and judges them, now.
+func (s *Pages) judge(ctx context.Context, items []model.Item) ([]model.AccountView, error) {
+	// TTLs are judged as the locks are read: now (the store's Clock), as
+	// the check judges them at its start.
+	views, err := backend.Judge(ctx, &s.Schema, s, items, model.Epoch(s.now()))
+	if err != nil {
+		return nil, err
+	}
+	startuptrace.Mark("locks")
+	return views, nil
+}
+
+// accounts reads at least want account items from where from left off
+// (fewer at the end of the table), and the cursor after them.
+func (s *Pages) accounts(ctx context.Context, from backend.Cursor, want int, consistent bool) ([]model.Item, backend.Cursor, error) {
 	var items []model.Item
 	cur := from
 	for calls := 0; !cur.Done() && len(items) < want && calls < maxCallsPerPage; calls++ {
@@ -49,11 +100,12 @@ func (s *Pages) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 		}
 		got, next, err := s.accountsCall(ctx, cur, consistent, limit)
 		if err != nil {
-			return backend.AccountPage{}, err
+			return nil, cur, err
 		}
 		items = append(items, got...)
 		cur = next
 	}
+	startuptrace.Mark("first page")
 	if s.AccountsIndex != "" && len(items) > 0 {
 		// An index may project only keys: read the accounts themselves.
 		refs := make([]model.KeyRef, len(items))
@@ -62,7 +114,7 @@ func (s *Pages) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 		}
 		full := map[string]model.Item{}
 		if err := s.readConsistent(ctx, refs, func(_ string, it model.Item) { full[s.Schema.AccountID(it)] = it }); err != nil {
-			return backend.AccountPage{}, err
+			return nil, cur, err
 		}
 		kept := items[:0]
 		for _, it := range items {
@@ -72,14 +124,7 @@ func (s *Pages) AccountsPage(ctx context.Context, from backend.Cursor, want int,
 		}
 		items = kept
 	}
-	<-ttl
-	// TTLs are judged as the locks are read: now (the store's Clock), as
-	// the check judges them at its start.
-	views, err := backend.Judge(ctx, &s.Schema, s, items, model.Epoch(s.now()))
-	if err != nil {
-		return backend.AccountPage{}, err
-	}
-	return backend.AccountPage{Accounts: views, Next: cur}, nil
+	return items, cur, nil
 }
 
 // accountsCall is one Scan (or, with an accounts index, one Query or index

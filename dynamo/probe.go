@@ -12,6 +12,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/startuptrace"
 )
 
 // noOperation are the error codes of a backend that does not know an
@@ -43,6 +44,12 @@ func unknownOperation(err error) bool {
 // comparisons of values of different types), asked beside the write
 // questions when no read probe has asked yet.
 func (s *Store) Probe(ctx context.Context) (c backend.Capabilities, err error) {
+	startuptrace.Mark("probe asked") // after the first rows (ProbeLater)
+	defer func() {
+		if err == nil {
+			startuptrace.Mark("probe answered")
+		}
+	}()
 	c = backend.Every()
 	w := s.w // not s.sender(), which waits for this very probe when ProbeLater asks it
 	if w == nil || s.Endpoint.URL == "" {

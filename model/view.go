@@ -19,10 +19,16 @@ const (
 	// signup in progress), or a lock whose holders expire with it. Not a
 	// problem.
 	LockReserved LockStatus = "reserved"
+	// LockUnread is a lock expected for a value the account holds that is
+	// not read yet (the first rows are drawn before their locks): no
+	// verdict, not a problem, not sound either.
+	LockUnread LockStatus = "reading"
 )
 
 // Problematic reports whether the status is one of the problem kinds.
-func (s LockStatus) Problematic() bool { return s != LockOK && s != LockNone && s != LockReserved }
+func (s LockStatus) Problematic() bool {
+	return s != LockOK && s != LockNone && s != LockReserved && s != LockUnread
+}
 
 // Sound reports whether the status says the lock is as it should be, for
 // now: ok, or reserved (ok until its TTL).
@@ -95,6 +101,25 @@ func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 		}
 	}
 	return refs
+}
+
+// Unread builds the view of account it before its locks are read, at now
+// (epoch seconds): what it holds, each lock of a value held LockUnread,
+// an invalid value LockInvalid (the account alone says so), no value
+// LockNone. Judge builds it once the locks are read.
+func (s Classifier) Unread(it Item, now int64) AccountView {
+	a := AccountView{ID: s.Schema.AccountID(it), Item: it, Locks: make([]LockView, len(s.Schema.Constraints)), Now: now}
+	for ci := range s.Schema.Constraints {
+		l := LockView{Constraint: ci, Status: LockNone}
+		switch h, v := s.Schema.Held(ci, it); h {
+		case HoldsInvalid:
+			l.Status = LockInvalid
+		case HoldsValue:
+			l.Value, l.Status = v, LockUnread
+		}
+		a.Locks[ci] = l
+	}
+	return a
 }
 
 // Judge builds the view of account it from consistent reads, its locks'

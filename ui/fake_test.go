@@ -67,6 +67,34 @@ func TestFakeAnswersAsTheStore(t *testing.T) {
 		}
 		return all
 	})
+	// The first page in two (Open): the accounts without their locks,
+	// then judged as a page of them is.
+	same("first accounts, then their locks", func(b Roles) any {
+		var p FirstPager = uitest.NewFirst(f)
+		if pages, ok := b.Pages.(*dynamo.Pages); ok {
+			p = pages
+		}
+		first, err := p.FirstAccounts(ctx, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := make([]model.Item, len(first.Accounts))
+		for i, a := range first.Accounts {
+			items[i] = a.Item
+		}
+		judged, err := p.JudgeAccounts(ctx, items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := b.Pages.AccountsPage(ctx, backend.Cursor{}, len(first.Accounts), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(judged, page.Accounts) {
+			t.Errorf("the first accounts judged:\n%#v\nare not the page's:\n%#v", judged, page.Accounts)
+		}
+		return first.Accounts[:3] // at least 3: the store reads ahead of the fake
+	})
 	same("locks", func(b Roles) any {
 		page, err := b.Pages.LocksPage(ctx, backend.Cursor{}, 100)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/startuptrace"
 	"github.com/locktable/locktable/keymap"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/redact"
@@ -104,6 +105,9 @@ type Options struct {
 	// First is the first page of accounts when it was asked for ahead
 	// (Open): the accounts view waits for it instead of asking.
 	First accounts.FirstPage
+	// FirstLocks brings the locks of First's accounts, when they come
+	// without them (Opened.FirstLocks).
+	FirstLocks accounts.FirstLocks
 	// Capabilities waits for what the probe found, which Open asks once
 	// the first rows are on screen (nil: nothing probed, Missing says it
 	// all). What the backend lacks is shown when it comes, and writes are
@@ -217,7 +221,7 @@ func New(ctx context.Context, o Options) Model {
 	w := write.New(ctx, o.Writer, &sc, &st, cache, keys.Dialog)
 	w.SaveDir = o.SaveDir
 	acc := accounts.New(ctx, o.Pages, r, cache, akm)
-	acc.SetFirst(o.First)
+	acc.SetFirst(o.First, o.FirstLocks)
 	cmdline := command.New(nil, keys.Command)
 	cmdline.SetHistory(o.History)
 	m := Model{
@@ -336,6 +340,9 @@ func (m Model) Farewell() string {
 
 // View renders the screen.
 func (m Model) View() tea.View {
+	if startuptrace.On() && m.views.accounts.Count() > 0 {
+		startuptrace.Mark("first frame")
+	}
 	v := tea.NewView(m.content())
 	v.AltScreen = true
 	if m.setup.opts.Mouse {

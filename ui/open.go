@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/startuptrace"
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/accounts"
 )
 
@@ -16,10 +18,13 @@ type Opened struct {
 	// Capabilities waits for what the probe found (nil when none runs).
 	// Hand it to New in Options.Capabilities.
 	Capabilities Capabilities
-	// First is the first page of accounts, on its way (nil when it is read
-	// through an accounts index: the UI asks for it itself). Hand it to New
-	// in Options.First.
+	// First is the first page of accounts, on its way, their locks not
+	// read (nil when it is read through an accounts index: the UI asks
+	// for it itself). Hand it to New in Options.First.
 	First accounts.FirstPage
+	// FirstLocks waits for the first page's accounts judged, their locks
+	// read (nil with First). Hand it to New in Options.FirstLocks.
+	FirstLocks accounts.FirstLocks
 	// Shown says that the first rows are on screen: the probes wait for
 	// it. Hand it to New in Options.Shown; a second call does nothing.
 	Shown func()
@@ -44,9 +49,14 @@ type Store interface {
 }
 
 // FirstPager reads the first page of accounts ahead, for Open
-// (*dynamo.Pages is one).
+// (*dynamo.Pages is one): the accounts first, their locks then, so that
+// the first rows wait for one read.
 type FirstPager interface {
-	AccountsPage(ctx context.Context, from backend.Cursor, want int, consistent bool) (backend.AccountPage, error)
+	// FirstAccounts reads the first want accounts (at least), each lock
+	// of a value held model.LockUnread.
+	FirstAccounts(ctx context.Context, want int) (backend.AccountPage, error)
+	// JudgeAccounts reads the locks of accounts and judges them.
+	JudgeAccounts(ctx context.Context, accounts []model.Item) ([]model.AccountView, error)
 }
 
 // OpenOptions say what Open reads ahead.
@@ -67,8 +77,12 @@ type OpenOptions struct {
 // Open readies a store for the UI. It describes the tables (refusing one
 // whose key does not fit the schema) while it reads the first page of
 // accounts through pages (the store's Pages), so that the first rows
-// wait for the slower of the two rather than for their sum. The tables' TTL settings, which judge the first
-// page's locks, are asked beside its reads (AccountsPage waits for them).
+// wait for the slower of the two rather than for their sum. The page's
+// accounts come first (Opened.First), each lock of theirs not read yet
+// (model.LockUnread), and their locks are read at once after them
+// (Opened.FirstLocks): the first rows wait for one Scan, not for it and
+// a BatchGetItem. The tables' TTL settings, which judge the first page's
+// locks, are asked beside its reads (JudgeAccounts waits for them).
 // What reads the backend honours, and what it can do when o.Probe is
 // set, are asked only once the first rows are on screen (Opened.Shown),
 // so that they share neither the backend nor the CPU with them; the UI
@@ -83,7 +97,7 @@ func Open(ctx context.Context, s Store, pages FirstPager, o OpenOptions) (Opened
 		if o.Height > 0 {
 			want = accounts.FirstWant(listRows(o.Height), o.Constraints)
 		}
-		opened.First, stop = prefetch(ctx, pages, want)
+		opened.First, opened.FirstLocks, stop = prefetch(ctx, pages, want)
 	}
 	shown := make(chan struct{})
 	opened.Shown = sync.OnceFunc(func() { close(shown) })
@@ -95,6 +109,7 @@ func Open(ctx context.Context, s Store, pages FirstPager, o OpenOptions) (Opened
 	}
 	s.ProbeReadsLater(ctx, onScreen) // Verify would ask it otherwise, before the first page
 	err := s.Verify(ctx)
+	startuptrace.Mark("describe")
 	if err == nil && o.AccountsIndex != "" {
 		err = s.UseAccountsIndex(ctx, o.AccountsIndex)
 	}
@@ -104,7 +119,7 @@ func Open(ctx context.Context, s Store, pages FirstPager, o OpenOptions) (Opened
 			// the caller will pick another table): drop it, and wait
 			// until it is no longer reading the store.
 			stop()
-			_, _ = opened.First()
+			_, _ = opened.FirstLocks()
 		}
 		opened.Shown() // the read probe holds the store's reads until it has asked
 		return Opened{}, err
@@ -168,19 +183,37 @@ func (m *Model) readOnly(why string) {
 }
 
 // prefetch starts reading the first page of accounts, the one the accounts
-// view asks for first, and returns a wait for it and a stop.
-func prefetch(ctx context.Context, s FirstPager, want int) (accounts.FirstPage, context.CancelFunc) {
+// view asks for first, then their locks, and returns a wait for each and
+// a stop. The locks are asked as soon as the accounts are read, while
+// the UI draws them.
+func prefetch(ctx context.Context, s FirstPager, want int) (accounts.FirstPage, accounts.FirstLocks, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
+	read, judged := make(chan struct{}), make(chan struct{})
 	var page backend.AccountPage
-	var err error
+	var views []model.AccountView
+	var err, judgeErr error
 	go func() {
-		defer close(done)
+		defer close(judged)
 		defer cancel()
-		page, err = s.AccountsPage(ctx, backend.Cursor{}, want, false)
+		page, err = s.FirstAccounts(ctx, want)
+		close(read)
+		if err != nil {
+			judgeErr = err
+			return
+		}
+		items := make([]model.Item, len(page.Accounts))
+		for i, a := range page.Accounts {
+			items[i] = a.Item
+		}
+		views, judgeErr = s.JudgeAccounts(ctx, items)
 	}()
-	return func() (backend.AccountPage, error) {
-		<-done
+	first := func() (backend.AccountPage, error) {
+		<-read
 		return page, err
-	}, cancel
+	}
+	locks := func() ([]model.AccountView, error) {
+		<-judged
+		return views, judgeErr
+	}
+	return first, locks, cancel
 }

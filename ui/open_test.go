@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/uitest"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/accounts"
 )
 
 // openStore is a Store for Open whose first page the test holds, and
@@ -29,7 +31,7 @@ func newOpenStore() *openStore {
 func (s *openStore) Verify(context.Context) error                   { return s.verify }
 func (s *openStore) UseAccountsIndex(context.Context, string) error { return nil }
 
-func (s *openStore) AccountsPage(ctx context.Context, _ backend.Cursor, want int, _ bool) (backend.AccountPage, error) {
+func (s *openStore) FirstAccounts(ctx context.Context, want int) (backend.AccountPage, error) {
 	s.want = want
 	select {
 	case <-s.page:
@@ -37,6 +39,10 @@ func (s *openStore) AccountsPage(ctx context.Context, _ backend.Cursor, want int
 	case <-ctx.Done():
 		return backend.AccountPage{}, ctx.Err()
 	}
+}
+
+func (s *openStore) JudgeAccounts(_ context.Context, accounts []model.Item) ([]model.AccountView, error) {
+	return make([]model.AccountView, len(accounts)), nil
 }
 
 func (s *openStore) ProbeReadsLater(_ context.Context, after func()) {
@@ -103,7 +109,7 @@ func TestOpenProbesOnceTheFirstRowsAreShown(t *testing.T) {
 }
 
 // TestFirstPageFillsTheScreen: the first rows wait for the first page
-// and its locks' BatchGetItem, so it asks for the accounts that fill the
+// (and its locks for their BatchGetItem), so it asks for the accounts that fill the
 // terminal (an account's row and one per lock: 7 accounts in the 20 list
 // rows of 80x24), not for the 50 of a page; without a size, a page's.
 func TestFirstPageFillsTheScreen(t *testing.T) {
@@ -211,5 +217,86 @@ func TestShownIsSaidWhenTheFirstPageFails(t *testing.T) {
 	d.until("the UI to say the first rows are shown", func(*Model) bool { return asked(shown, 0) })
 	if d.m.views.accounts.Err() == nil {
 		t.Fatal("the first page did not fail")
+	}
+}
+
+// firstInTwo is a first page as Open hands it over: the fake's accounts
+// without their locks at once, their locks once release is closed (or
+// failing with fail).
+func firstInTwo(t *testing.T, store *uitest.Backend, release chan struct{}, fail error) (accounts.FirstPage, accounts.FirstLocks) {
+	t.Helper()
+	ctx := context.Background()
+	page, err := uitest.NewFirst(store).FirstAccounts(ctx, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := func() (backend.AccountPage, error) { return page, nil }
+	locks := func() ([]model.AccountView, error) {
+		<-release
+		if fail != nil {
+			return nil, fail
+		}
+		items := make([]model.Item, len(page.Accounts))
+		for i, a := range page.Accounts {
+			items[i] = a.Item
+		}
+		return uitest.NewFirst(store).JudgeAccounts(ctx, items)
+	}
+	return first, locks
+}
+
+// verdicts are the words of a lock row that judge it.
+var verdicts = []string{" ok", "missing", "foreign", "duplicate", "orphan", "expired", "reserved", "not found", "no owner"}
+
+// TestFirstRowsComeBeforeTheirLocks: the first rows wait for the scan
+// alone, their locks' BatchGetItem filling them in when it comes. Until
+// then a lock row says it is not read, and no row claims a verdict it
+// does not have (no "missing" before the locks were read); then the rows
+// show what the locks say.
+func TestFirstRowsComeBeforeTheirLocks(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	release := make(chan struct{})
+	first, locks := firstInTwo(t, store, release, nil)
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true, First: first, FirstLocks: locks}, 120, 40)
+	d.until("the first rows", func(m *Model) bool { return m.views.accounts.Pager().Len() > 0 })
+	s := d.screen()
+	if !strings.Contains(s, "ACCT#a1") || !strings.Contains(s, "lock not read yet") {
+		t.Fatalf("the first rows are not drawn before their locks, or do not say so:\n%s", s)
+	}
+	for _, v := range verdicts {
+		if strings.Contains(s, v) {
+			t.Errorf("a row says %q before its locks were read:\n%s", v, s)
+		}
+	}
+	if !strings.Contains(s, "invalid") {
+		t.Errorf("ACCT#f6's email, a number, is not invalid (the account alone says so):\n%s", s)
+	}
+	close(release)
+	d.until("the locks", func(m *Model) bool { return !strings.Contains(d.screen(), "lock not read yet") })
+	s = d.screen()
+	for _, v := range []string{"missing", "foreign", " ok"} {
+		if !strings.Contains(s, v) {
+			t.Errorf("the rows do not say %q once the locks are read:\n%s", v, s)
+		}
+	}
+}
+
+// TestFirstRowsKeepNoVerdictWhenTheirLocksFail: locks that could not be
+// read leave the rows without a verdict, and the failure is said.
+func TestFirstRowsKeepNoVerdictWhenTheirLocksFail(t *testing.T) {
+	t.Parallel()
+	store := fakePlanted()
+	release := make(chan struct{})
+	close(release)
+	first, locks := firstInTwo(t, store, release, errors.New("throttled"))
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true, First: first, FirstLocks: locks}, 120, 40)
+	d.until("the failure", func(m *Model) bool { return m.views.accounts.Err() != nil })
+	s := d.screen()
+	if !strings.Contains(s, "throttled") || !strings.Contains(s, "lock not read yet") {
+		t.Fatalf("the failure is not said, or the rows lost their 'not read':\n%s", s)
+	}
+	if strings.Contains(s, "missing") {
+		t.Fatalf("a row claims a missing lock that was never read:\n%s", s)
 	}
 }

@@ -216,14 +216,14 @@ func openJudgesTheFirstPageByTheTTL(t *testing.T, now time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := opened.First()
+	judged, err := opened.FirstLocks() // the first page's accounts, their locks read
 	if err != nil {
 		t.Fatal(err)
 	}
 	if store.Schema.TTLAttr != "ttl" {
 		t.Fatalf("the TTL attribute is %q, want ttl (DescribeTimeToLive)", store.Schema.TTLAttr)
 	}
-	for _, a := range page.Accounts {
+	for _, a := range judged {
 		if a.ID == "ACCT#ada" {
 			if l := a.Locks[0]; l.Status != model.LockExpired || l.ExpiresAt == 0 {
 				t.Errorf("ada's email lock in the first page: %s, expires at %d; want expired", l.Status, l.ExpiresAt)
@@ -231,7 +231,7 @@ func openJudgesTheFirstPageByTheTTL(t *testing.T, now time.Time) {
 			return
 		}
 	}
-	t.Fatalf("no ACCT#ada in the first page: %+v", page.Accounts)
+	t.Fatalf("no ACCT#ada in the first page: %+v", judged)
 }
 
 // TestJumpToAnExpiredLockNobodyHolds: enter on an expired lock nobody

@@ -178,6 +178,38 @@ func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want in
 	return backend.AccountPage{Accounts: views, Next: next}, err
 }
 
+// First reads a backend's first page in two, as ui.Open does: its
+// accounts, then their locks (the store's Pages do the same).
+type First struct{ b *Backend }
+
+// NewFirst reads b's first page in two.
+func NewFirst(b *Backend) First { return First{b: b} }
+
+// FirstAccounts returns the first want accounts (at least) in key order,
+// their locks not read (model.Classifier.Unread).
+func (f First) FirstAccounts(ctx context.Context, want int) (backend.AccountPage, error) {
+	b := f.b
+	items, next, err := pageOf(ctx, b, "FirstAccounts", backend.Cursor{}, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryAccount) })
+	if err != nil {
+		return backend.AccountPage{}, err
+	}
+	views := make([]model.AccountView, len(items))
+	for i, it := range items {
+		views[i] = model.Classifier{Schema: &b.schema}.Unread(it, b.now())
+	}
+	return backend.AccountPage{Accounts: views, Next: next}, nil
+}
+
+// JudgeAccounts reads the locks of accounts and judges them, as
+// AccountsPage does.
+func (f First) JudgeAccounts(ctx context.Context, accounts []model.Item) ([]model.AccountView, error) {
+	b := f.b
+	if err := b.Control.called("JudgeAccounts"); err != nil {
+		return nil, err
+	}
+	return backend.Judge(ctx, &b.schema, b, accounts, b.now())
+}
+
 // LocksPage returns the locks from where from left off: the account
 // table's, then each lock table's, in key order.
 func (b *Backend) LocksPage(ctx context.Context, from backend.Cursor, want int) (backend.LockPage, error) {

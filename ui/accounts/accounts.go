@@ -85,6 +85,9 @@ type Model struct {
 	// first reads the first page (Init): the pager's read, or a wait for
 	// the page asked for before the view existed (ui.Open, SetFirst).
 	first tea.Cmd
+	// firstLocks waits for the locks of that page, read after it (nil:
+	// none, or asked for already).
+	firstLocks FirstLocks
 	// asked is what the last key asks of the write dialog (Asked).
 	asked tea.Msg
 }
@@ -98,8 +101,22 @@ func (m *Model) Asked() tea.Msg {
 	return a
 }
 
-// FirstPage waits for a first page asked for ahead of the view.
+// FirstPage waits for a first page asked for ahead of the view. Its
+// accounts may come before their locks (model.LockUnread), which a
+// FirstLocks brings then.
 type FirstPage func() (backend.AccountPage, error)
+
+// FirstLocks waits for the accounts of a FirstPage judged, their locks
+// read.
+type FirstLocks func() ([]model.AccountView, error)
+
+// LocksMsg brings the locks of the first page's accounts, drawn before
+// them (FirstLocks).
+type LocksMsg struct {
+	req   pager.Request
+	views []model.AccountView
+	err   error
+}
 
 // Want is how many accounts a page asks for in a list of height rows: a
 // few screens' worth, at least 50.
@@ -197,11 +214,14 @@ func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 // Init asks for the first page, or waits for the one asked for ahead.
 func (m Model) Init() tea.Cmd { return m.first }
 
-// SetFirst hands the view a first page asked for before it existed.
-func (m *Model) SetFirst(first FirstPage) {
+// SetFirst hands the view a first page asked for before it existed, and
+// the wait for its locks when its accounts come without them (nil: they
+// come with them).
+func (m *Model) SetFirst(first FirstPage, locks FirstLocks) {
 	if first == nil {
 		return
 	}
+	m.firstLocks = locks
 	m.first = m.pager.Open(func() (pager.Page[model.AccountView], error) {
 		page, err := first()
 		return pager.Page[model.AccountView]{Rows: page.Accounts, Next: page.Next}, err
@@ -384,6 +404,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onPage(msg)
 	case RefreshedMsg:
 		return m.onRefreshed(msg)
+	case LocksMsg:
+		return m.onLocks(msg), nil
 	case AddedMsg:
 		return m, m.added(msg.IDs)
 	case PinMsg:
@@ -489,6 +511,8 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	if r, ok := m.pager.Selected(); ok {
 		selected = m.src.selection(r)
 	}
+	locks := m.firstLocks // the first page's, whatever page this is
+	m.firstLocks = nil
 	switch m.pager.Take(msg) {
 	case pager.Dropped, pager.Failed, pager.FailedReload:
 		return m, nil
@@ -498,6 +522,17 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.err = nil
+	if locks != nil {
+		m2, cmd := m.onPageTaken()
+		return m2, tea.Batch(awaitLocks(locks, m.pager.Paging().Request()), cmd)
+	}
+	return m.onPageTaken()
+}
+
+// onPageTaken follows a page taken: the pinned accounts it lists leave
+// the group on top, n looks on, the selection before a reload is found
+// again, and the next page is asked for ahead.
+func (m Model) onPageTaken() (Model, tea.Cmd) {
 	if m.src.unpinListed() {
 		m.setHead()
 	}
@@ -518,6 +553,37 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, m.pager.Prefetch()
+}
+
+// awaitLocks waits for the first page's locks, for the rows of request
+// req.
+func awaitLocks(locks FirstLocks, req pager.Request) tea.Cmd {
+	return func() tea.Msg {
+		views, err := locks()
+		return LocksMsg{req: req, views: views, err: err}
+	}
+}
+
+// onLocks shows the first page's locks on the rows drawn without them.
+// A row read again meanwhile (a write, someone else's) keeps what it
+// shows; after a reload the rows are others, and judged already.
+func (m Model) onLocks(msg LocksMsg) Model {
+	if msg.req != m.pager.Paging().Request() {
+		return m
+	}
+	if msg.err != nil {
+		// The rows stay without a verdict; r reads them again.
+		m.err = fmt.Errorf("reading the locks of the first rows: %w", msg.err)
+		return m
+	}
+	for _, a := range msg.views {
+		if m.src.items.Unread(a.ID) {
+			m.src.items.Put(a)
+		}
+	}
+	m.src.generation++
+	m.setHead()
+	return m
 }
 
 func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {

@@ -64,11 +64,26 @@ func New(sc *model.Schema) *Cache {
 // the check's duplicates applied when it is shown (Account).
 func (c *Cache) Put(a model.AccountView) {
 	n := compact(c.schema, a)
-	if old, ok := c.accounts[a.ID]; ok && !old.equal(&n) {
-		c.drift = true
+	if old, ok := c.accounts[a.ID]; ok && !old.equal(&n) && !c.Unread(a.ID) {
+		c.drift = true // not its locks read at last
 	}
 	c.accounts[a.ID] = n
 	c.readLocks(a)
+}
+
+// Unread reports whether account id is held with a lock not read yet
+// (model.LockUnread): drawn before its locks.
+func (c *Cache) Unread(id string) bool {
+	ca, ok := c.accounts[id]
+	if !ok {
+		return false
+	}
+	for ci := range c.schema.Constraints {
+		if ca.status(ci) == model.LockUnread {
+			return true
+		}
+	}
+	return false
 }
 
 // Drop forgets account id: it no longer exists.

@@ -113,6 +113,8 @@ func holderLines(r *rows.Renderer, a *model.AccountView, ci int, lock model.Item
 		lines = append(lines, "why: duplicate_value: other accounts hold "+attr+" = "+model.Printable(l.Value)+" too (see the problems view).")
 	case model.LockOK:
 		lines = append(lines, "ok: "+id+" holds "+attr+" = "+model.Printable(l.Value)+" and this lock protects it.")
+	case model.LockUnread:
+		lines = append(lines, id+" holds "+attr+" = "+model.Printable(l.Value)+"; its lock was not read yet when the row was drawn: no verdict.")
 	case model.LockExpired:
 		lines = append(lines, "why: expired_lock: "+TTLProblem(sc, a, ci).TTLNote(a.Now)+
 			"; once it is gone, nothing stops another account from taking the value "+id+" holds.")

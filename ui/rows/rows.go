@@ -205,6 +205,9 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 		} else {
 			c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "owner is " + AttrText(l.Item, r.Schema.OwnerAttr) + ", not a string", Rank: Value}}
 		}
+	case model.LockUnread:
+		// Drawn before the locks are read: what is expected, no verdict.
+		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, false), -1, []Part{{Text: "lock not read yet", Rank: Whole}}
 	case model.LockMissing:
 		c.Key, c.Shared, c.Detail = r.LockKey(ci, l.Value, l.Alt), -1, []Part{{Text: "expected, not found", Rank: Whole}}
 		if !r.keyNamesConstraint(ci) {

@@ -107,6 +107,7 @@ func build(isDark bool) Styles {
 		model.LockExpired:   inline(st().Foreground(magenta).Bold(true)),
 		model.LockExpiring:  inline(st().Foreground(orange).Bold(true)),
 		model.LockReserved:  inline(st().Foreground(accent)),
+		model.LockUnread:    inline(st().Foreground(dim)),
 	}
 	s.Kind = map[model.ProblemKind]Style{
 		model.MissingLock:    s.Status[model.LockMissing],
