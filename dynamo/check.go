@@ -197,7 +197,7 @@ func (s *Checker) Confirm(ctx context.Context, census *model.Census, progress fu
 // consistent reads of the accounts that may hold it: none where no
 // orphan lock's value could be such a key.
 func (s *Checker) rekeyed(ctx context.Context, problems []model.Problem) ([]model.Rekeyed, error) {
-	refs := s.Schema.RekeyReads(problems)
+	refs := model.Rekeying{Schema: &s.Schema}.RekeyReads(problems)
 	if len(refs) == 0 {
 		return nil, nil
 	}
@@ -205,7 +205,7 @@ func (s *Checker) rekeyed(ctx context.Context, problems []model.Problem) ([]mode
 	if err := s.readConsistent(ctx, refs, func(_ string, it model.Item) { accounts = append(accounts, it) }); err != nil {
 		return nil, fmt.Errorf("read the holders of locks keyed before casefold composed: %w", err)
 	}
-	return s.Schema.FindRekeyed(problems, accounts), nil
+	return model.Rekeying{Schema: &s.Schema}.FindRekeyed(problems, accounts), nil
 }
 
 // projectAbove is the average item size past which a check's scan

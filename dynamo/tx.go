@@ -319,14 +319,6 @@ func (s *Writer) transact(ctx context.Context, tx backend.Tx) (res model.Result,
 			res.Outcome = model.Cancelled
 			res.Reasons = reasons
 			return res, nil
-		case v == vStopped:
-			// Asked not to send: no try again, and an earlier attempt
-			// that may have applied is settled.
-			if maybeSent {
-				return s.settle(ctx, tx, res), nil
-			}
-			res.Outcome = model.NotSent
-			return res, err
 		case v == vMismatch:
 			res.Outcome = model.Cancelled
 			res.Reasons = []model.Reason{{Slot: -1, Code: "IdempotentParameterMismatch", Message: "this token was used for another request in the last 10 minutes"}}
@@ -347,17 +339,24 @@ func (s *Writer) transact(ctx context.Context, tx backend.Tx) (res model.Result,
 			}
 			continue // interrupted: the top of the loop settles
 		}
-		// A definite failure: nothing was applied by this attempt, and no
-		// earlier attempt may have been, unless one was unknown.
+		// A definite failure (a stop among them: not tried again):
+		// nothing was applied by this attempt, and no earlier attempt may
+		// have been, unless one was unknown.
 		if maybeSent {
 			return s.settle(ctx, tx, res), nil
 		}
-		res.Outcome = model.Rejected
-		if v == vNotSent {
-			res.Outcome = model.NotSent
-		}
+		res.Outcome = failed(v)
 		return res, explain(err, "write", s.Schema.Table, s.Endpoint)
 	}
+}
+
+// failed is the outcome of a write whose last attempt certainly failed
+// as v says, no earlier one unknown.
+func failed(v verdict) model.Outcome {
+	if v == vNotSent || v == vStopped {
+		return model.NotSent
+	}
+	return model.Rejected
 }
 
 // settleKey carries the context settling runs under (see

@@ -52,7 +52,7 @@ func (n Normalization) Apply(v string) string {
 
 // casefoldBeforeNFC is full case folding of NFC(v), not composed again:
 // locktable's casefold before 2026-12, kept only to recognise the locks it
-// wrote (Schema.KeyedBeforeNFC). Folding can leave a sequence NFC
+// wrote (Rekeying.KeyedBeforeNFC). Folding can leave a sequence NFC
 // composes: U+1FBC U+0308 folds to U+03B1 U+03B9 U+0308, while U+03B1
 // U+03CA, which NFC makes of it, folds to itself; so two values a
 // caseless match calls equal took two lock keys, and a folded value was

@@ -26,13 +26,17 @@ type Rekeyed struct {
 	Account, Value string
 }
 
+// Rekeying tells, of a schema's orphan locks, those locktable's casefold
+// before 2026-12 wrote for a value held now (Rekeyed).
+type Rekeying struct{ Schema *Schema }
+
 // MayBeKeyedBeforeNFC reports whether v, the value of a lock of
 // constraint ci that nobody holds, may be what the casefold before
 // 2026-12 keyed a value as: the constraint casefolds and v is not in NFC,
 // which the old rule left where folding decomposed. Its holder, if any,
 // holds NFC(v) now.
-func (s *Schema) MayBeKeyedBeforeNFC(ci int, v string) (now string, ok bool) {
-	if s.Constraints[ci].Normalize != NormalizeCasefold {
+func (k Rekeying) MayBeKeyedBeforeNFC(ci int, v string) (now string, ok bool) {
+	if k.Schema.Constraints[ci].Normalize != NormalizeCasefold {
 		return "", false
 	}
 	now = norm.NFC.String(v)
@@ -44,8 +48,9 @@ func (s *Schema) MayBeKeyedBeforeNFC(ci int, v string) (now string, ok bool) {
 // holders' values as, where the rule now keys it otherwise; holders are
 // account items (those the check names for the value the rule now keys,
 // and the lock's owner). It is the first such holder's.
-func (s *Schema) KeyedBeforeNFC(ci int, old string, holders []Item) (Rekeyed, bool) {
-	if _, ok := s.MayBeKeyedBeforeNFC(ci, old); !ok {
+func (k Rekeying) KeyedBeforeNFC(ci int, old string, holders []Item) (Rekeyed, bool) {
+	s := k.Schema
+	if _, ok := k.MayBeKeyedBeforeNFC(ci, old); !ok {
 		return Rekeyed{}, false
 	}
 	c := s.Constraints[ci]
@@ -104,7 +109,8 @@ func codePoints(s string) string {
 // in problems are Rekeyed: for each one MayBeKeyedBeforeNFC, the lock's
 // owner and the holders problems name for the value the rule now keys.
 // None when no constraint casefolds.
-func (s *Schema) RekeyReads(problems []Problem) []KeyRef {
+func (k Rekeying) RekeyReads(problems []Problem) []KeyRef {
+	s := k.Schema
 	var refs []KeyRef
 	add := func(id string) {
 		if s.NamesAccount(id) && !IsClaim(id) {
@@ -112,7 +118,7 @@ func (s *Schema) RekeyReads(problems []Problem) []KeyRef {
 		}
 	}
 	for _, p := range problems {
-		now, ok := s.MayBeKeyedBeforeNFC(p.constraint, p.Value)
+		now, ok := k.MayBeKeyedBeforeNFC(p.constraint, p.Value)
 		if p.Kind != OrphanLock || !ok {
 			continue
 		}
@@ -131,13 +137,13 @@ func (s *Schema) RekeyReads(problems []Problem) []KeyRef {
 // FindRekeyed returns the orphan locks of problems that the casefold
 // before 2026-12 keyed one of accounts' values as (KeyedBeforeNFC), in
 // the order of problems.
-func (s *Schema) FindRekeyed(problems []Problem, accounts []Item) []Rekeyed {
+func (k Rekeying) FindRekeyed(problems []Problem, accounts []Item) []Rekeyed {
 	var found []Rekeyed
 	for _, p := range problems {
 		if p.Kind != OrphanLock {
 			continue
 		}
-		if r, ok := s.KeyedBeforeNFC(p.constraint, p.Value, accounts); ok {
+		if r, ok := k.KeyedBeforeNFC(p.constraint, p.Value, accounts); ok {
 			found = append(found, r)
 		}
 	}

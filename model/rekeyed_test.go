@@ -35,7 +35,7 @@ func TestKeyedBeforeNFC(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := DefaultSchema(LayoutSingle)
 			s.Constraints[0].Normalize = tc.normalize
-			r, ok := s.KeyedBeforeNFC(0, tc.old, tc.holders)
+			r, ok := Rekeying{&s}.KeyedBeforeNFC(0, tc.old, tc.holders)
 			if got := map[bool]string{true: r.Account}[ok]; got != tc.want {
 				t.Fatalf("KeyedBeforeNFC(%+q) = %+v, %v; want %q", tc.old, r, ok, tc.want)
 			}
@@ -71,18 +71,18 @@ func TestRekeyReads(t *testing.T) {
 		c.LockProblem(OrphanLock, 1, "h\u0308", "ACCT#u"), // username: none
 	}
 	var got []string
-	for _, r := range s.RekeyReads(problems) {
+	for _, r := range (Rekeying{&s}).RekeyReads(problems) {
 		got = append(got, r.Key["PK"])
 	}
 	if want := []string{"ACCT#o", "ACCT#a"}; !slices.Equal(got, want) {
 		t.Errorf("RekeyReads = %q, want %q", got, want)
 	}
-	found := s.FindRekeyed(problems, []Item{{"PK": S("ACCT#a"), "SK": S("PROFILE"), "email": S("\u1fbc\u0308@x.io")}})
+	found := Rekeying{&s}.FindRekeyed(problems, []Item{{"PK": S("ACCT#a"), "SK": S("PROFILE"), "email": S("\u1fbc\u0308@x.io")}})
 	if len(found) != 1 || found[0].Old != then || found[0].Account != "ACCT#a" {
 		t.Errorf("FindRekeyed = %+v, want the orphan %+q held by ACCT#a", found, then)
 	}
 	s.Constraints[0].Normalize = NormalizeLower
-	if refs := s.RekeyReads(problems); len(refs) != 0 {
+	if refs := (Rekeying{&s}).RekeyReads(problems); len(refs) != 0 {
 		t.Errorf("RekeyReads without casefold = %v, want none", refs)
 	}
 }

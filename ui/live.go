@@ -62,7 +62,7 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	others := live.TouchedItems(m.setup.schema, m.items, msg.Changes)
 	// Every change is read again; only someone else's are marked, and
 	// told to an open dialog or batch (their own records are not news).
-	theirs := m.items.Theirs(msg.Changes)
+	theirs := m.own.Theirs(msg.Changes)
 	theirIDs, theirLocks := live.Touched(m.setup.schema, m.items, theirs)
 	m.items.MarkChanged(append(append(theirIDs, lockKeys(theirLocks)...), lockKeys(live.TouchedItems(m.setup.schema, m.items, theirs))...))
 	refs := make([]model.KeyRef, len(theirs))

@@ -138,6 +138,7 @@ type Model struct {
 	width, height int
 	views         views
 	items         *items.Cache // what every view shows of the table, by key
+	own           *items.Own   // what this session's writes leave, to tell the stream's records of them
 	check         check.Model
 	live          live.Model // the table's stream followed: others' writes show unasked
 	layers        layers
@@ -233,6 +234,7 @@ func New(ctx context.Context, o Options) Model {
 			others:   others.New(ctx, o.Pages, r, cache, keys.Items),
 		},
 		items: cache,
+		own:   &items.Own{},
 		check: check.New(ctx, o.Check, pump, &sc, o.ApproxItems, o.SayField),
 		live:  live.New(ctx, o.Stream, pump, &sc, o.Pages, holderFinder(o.Lookup), o.Clock, o.Follow),
 		layers: layers{

@@ -94,10 +94,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onCheck(msg)
 	case accounts.JumpMsg, search.ProgressMsg, search.DoneMsg, search.JumpMsg, detail.OpenMsg, detail.ItemMsg, copyItemMsg:
 		return m.onLookup(msg)
-	case write.SendingMsg:
-		m.items.Sending(msg.Footprints)
-		return m, nil
-	case mistakes.DoneMsg, write.WrittenMsg, write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
+	case mistakes.DoneMsg, write.SendingMsg, write.WrittenMsg, write.RenameMsg, write.DeleteMsg, write.FixMsg, write.PlanMsg, write.SentMsg, write.SavedMsg,
 		write.RacePlannedMsg, write.RacerMsg, write.RaceVerifiedMsg, write.OutcomeMsg, write.UndoMsg, writelog.OpenMsg,
 		dialog.SubmitMsg, dialog.SendMsg, dialog.SaveMsg, dialog.CloseMsg:
 		return m.onWrite(msg)
@@ -230,6 +227,8 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case mistakes.DoneMsg:
 		return m.replayed(msg)
+	case write.SendingMsg:
+		m.own.Sending(msg.Footprints)
 	case write.OutcomeMsg:
 		m.layers.writelog.Record(msg)
 	case write.UndoMsg:

@@ -43,11 +43,6 @@ type Cache struct {
 	// told), by account id or LockKey, with when their mark goes (epoch
 	// seconds).
 	changed map[string]int64
-	// own are the footprints of the writes this session sent, by their
-	// item's LockKey, each until the stream's record of it comes
-	// (Theirs); ownOrder is their keys, oldest first, to bound them.
-	own      map[string][]model.Footprint
-	ownOrder []string
 }
 
 type lockID struct {
@@ -133,64 +128,6 @@ func (c *Cache) SetNow(now int64) {
 	c.now = now
 	gone := func(_ string, until int64) bool { return until <= now }
 	maps.DeleteFunc(c.changed, gone)
-}
-
-// maxOwn bounds the items with footprints kept: a write whose record
-// never comes (it was cancelled, or the stream is not followed) leaves
-// its footprints until this many newer ones push them out.
-const maxOwn = 10000
-
-// Sending notes the footprints of a write this session is about to send
-// (model.Planner.Footprints): the stream's records that carry them are
-// the session's own, whenever they come, and are not marked.
-func (c *Cache) Sending(fs []model.Footprint) {
-	if c.own == nil {
-		c.own = map[string][]model.Footprint{}
-	}
-	for _, f := range fs {
-		k := LockKey(f.Ref.Table, f.Ref.Key)
-		if len(c.own[k]) == 0 {
-			c.ownOrder = append(c.ownOrder, k)
-		}
-		c.own[k] = append(c.own[k], f)
-	}
-	for len(c.ownOrder) > maxOwn {
-		delete(c.own, c.ownOrder[0])
-		c.ownOrder = c.ownOrder[1:]
-	}
-}
-
-// Theirs returns the changes of the stream that this session's writes did
-// not leave: each record that carries a footprint (Sending) takes it, and
-// a reclaim's other possible last step with it; the rest are someone
-// else's.
-func (c *Cache) Theirs(changes []model.Change) []model.Change {
-	var theirs []model.Change
-	for _, ch := range changes {
-		key := map[string]string{}
-		for name, v := range ch.Keys {
-			key[name] = v.S
-		}
-		k := LockKey(ch.Table, key)
-		fs := c.own[k]
-		i := slices.IndexFunc(fs, func(f model.Footprint) bool { return f.Left(ch) })
-		if i < 0 {
-			theirs = append(theirs, ch)
-			continue
-		}
-		left := fs[i]
-		fs = slices.Delete(slices.Clone(fs), i, i+1)
-		if left.Alt {
-			fs = slices.DeleteFunc(fs, func(f model.Footprint) bool { return f.Alt && f.Write == left.Write })
-		}
-		if len(fs) == 0 {
-			delete(c.own, k)
-			c.ownOrder = slices.DeleteFunc(c.ownOrder, func(o string) bool { return o == k })
-		} else {
-			c.own[k] = fs
-		}
-	}
-	return theirs
 }
 
 // changedFor is how long a row someone else changed is marked, in
