@@ -355,7 +355,7 @@ func (m Model) content() string {
 	}
 	h := statusbar.Header{
 		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly, Missing: m.setup.opts.Missing,
-		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.views.shown), Check: m.check.Bar(),
+		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Short: m.tabShort(), Active: int(m.views.shown), Check: m.check.Bar(),
 		Live: m.live.Header(),
 	}
 	body := m.on(m.top(layerWrite)).view()
