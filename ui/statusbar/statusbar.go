@@ -4,8 +4,6 @@ package statusbar
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -235,7 +233,7 @@ func (c Check) counts(st *styles.Styles, try shown) string {
 		parts = append(parts, st.Dim.Render(reserved+rows.Count(int64(c.Report.Reservations))))
 	}
 	if used := c.Report.ConsumedRCU; used > 0 && try.rcu {
-		parts = append(parts, st.Dim.Render("check: "+rcuText(used)+" RCU"))
+		parts = append(parts, st.Dim.Render("check: "+model.CapacityText(used)+" RCU"))
 	}
 	return strings.Join(parts, sep)
 }
@@ -306,13 +304,4 @@ func Lacks(st *styles.Styles, width int, missing []string) string {
 func TooSmall(w, h, minW, minH int, quit string) string {
 	s := fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d (%s quits)", w, h, minW, minH, quit)
 	return ansi.Wrap(s, max(w, 1), " ")
-}
-
-// rcuText is read capacity as the header shows it: whole units with
-// thousands separators, one decimal below 10.
-func rcuText(rcu float64) string {
-	if rcu < 10 {
-		return strconv.FormatFloat(rcu, 'f', 1, 64)
-	}
-	return rows.Count(int64(math.Round(rcu)))
 }

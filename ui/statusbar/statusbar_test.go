@@ -44,7 +44,7 @@ func TestHeaderSaysMissingAndRCU(t *testing.T) {
 	if want := "backend: no idempotency tokens (ClientRequestToken is ignored), no ALL_OLD items on a failed condition"; !strings.Contains(lines[0], want) {
 		t.Errorf("header line 1 %q does not say %q", lines[0], want)
 	}
-	if want := "check: 2,193 RCU"; !strings.Contains(lines[1], want) {
+	if want := "check: 2,193.4 RCU"; !strings.Contains(lines[1], want) {
 		t.Errorf("header line 2 %q does not say %q", lines[1], want)
 	}
 }
@@ -86,6 +86,20 @@ func TestTabsKeepNamesAt80(t *testing.T) {
 					t.Errorf("at %d the tabs line does not count %s: %q", width, k, line)
 				}
 			}
+		}
+	}
+}
+
+// TestRCUSaidOneWay (issue 38, 12): the header said "check: 53 RCU" after
+// one check and "check: 8.0 RCU" after another; read capacity is said one
+// way, with one decimal (the check counts it in tenths), as check's
+// report says it.
+func TestRCUSaidOneWay(t *testing.T) {
+	st := styles.New(true)
+	for rcu, want := range map[float64]string{8: "check: 8.0 RCU", 53: "check: 53.0 RCU", 2193.4: "check: 2,193.4 RCU", 0.5: "check: 0.5 RCU"} {
+		h := Header{Table: "t", Where: "w", Views: []string{"A"}, Check: Check{Report: &model.Report{ConsumedRCU: rcu}}}
+		if line := strings.Split(ansi.Strip(h.Render(&st, 200)), "\n")[1]; !strings.Contains(line, want) {
+			t.Errorf("after a check of %v RCU the header says %q, want %q", rcu, line, want)
 		}
 	}
 }
