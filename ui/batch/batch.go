@@ -496,7 +496,11 @@ func (m Model) head() []string {
 	case stagePlanning:
 		lines = append(lines, "reading what each write involves, with consistent reads…")
 	case stagePreview:
-		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)))
+		count := fmt.Sprintf("%d transactions (%s), sent one at a time in this order", len(m.ready), m.counts())
+		if len(m.unsent) > 0 { // else nothing is listed last
+			count += fmt.Sprintf("; %d not sent (listed last)", len(m.unsent))
+		}
+		lines = append(lines, count)
 		if m.paced != "" {
 			lines = append(lines, m.paced)
 		}
