@@ -227,3 +227,27 @@ func TestHelpSaysTheMarks(t *testing.T) {
 		t.Errorf("the help line with a mark: %q", s[len(s)-1])
 	}
 }
+
+// TestMarkedSaysWhatFSends (issue 38, 12): the status counted every
+// marked problem as one F fixes ("3 marked (F fixes them)", all three
+// duplicates F does not send); it says how many F fixes, and what it
+// leaves to a person.
+func TestMarkedSaysWhatFSends(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 30)
+	d.ready()
+	d.press("3")
+	d.selectRow("duplicate")
+	d.press("space", "down", "space")
+	if s := d.status(); !strings.Contains(s, "2 marked (none F can fix: 1 duplicate, 1 invalid value)") {
+		t.Errorf("a duplicate and an invalid value marked: the status says %q", s)
+	}
+	d.press("up", "up", "space")
+	if s := d.status(); !strings.Contains(s, "3 marked (F fixes 1, not 1 duplicate, 1 invalid value)") {
+		t.Errorf("a foreign lock marked too: the status says %q", s)
+	}
+	d.press("down", "space", "down", "space")
+	if s := d.status(); !strings.Contains(s, "1 marked (F fixes it)") {
+		t.Errorf("the foreign lock alone marked: the status says %q", s)
+	}
+}
