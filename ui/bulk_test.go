@@ -251,3 +251,31 @@ func TestMarkedSaysWhatFSends(t *testing.T) {
 		t.Errorf("the foreign lock alone marked: the status says %q", s)
 	}
 }
+
+// TestPreviewKeysStayOverAWrappedStatus (issue 38, 12): at 80x24 a status
+// of two lines took the help line's, and the bulk preview's "enter send
+// • esc cancel" went off the screen; the preview's keys stay, the status
+// keeps one line.
+func TestPreviewKeysStayOverAWrappedStatus(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
+	d.ready()
+	d.press("3")
+	d.send(ctrlA)
+	d.settle()
+	d.press("F")
+	d.until("the batch's preview", func(m *Model) bool { return strings.Contains(d.screen(), "to send:") })
+	long := "a status longer than the screen is wide: " + strings.Repeat("word ", 20)
+	d.m.status = long
+	if !strings.Contains(d.m.statusText(), "a status longer") {
+		t.Fatalf("the test's status is not shown: %q", d.m.statusText())
+	}
+	ls := d.lines()
+	if len(ls) != 24 || !strings.Contains(ls[23], "enter send") || !strings.Contains(ls[23], "esc cancel") {
+		t.Errorf("the preview's keys are not on the last line:\n%s", d.screen())
+	}
+	if !strings.HasPrefix(ls[22], "a status longer") {
+		t.Errorf("the status is not above them: %q", ls[22])
+	}
+	wantFits(t, d, 80)
+}
