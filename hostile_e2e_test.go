@@ -250,9 +250,10 @@ func checkPrintedText(v *violations, what string, out string) {
 // statusWords end every list row, in a column of their own.
 var statusWords = regexp.MustCompile(`  (ok|missing|orphan|foreign|duplicate|invalid|none|problem)\s*$`)
 
-// viewTabs is the second header line: the views by key, the inactive
-// ones by their key alone when the line is narrow.
-var viewTabs = regexp.MustCompile(`^1( Accounts)?  2( Locks)?  3( Problems)?  `)
+// viewTabs is the second header line: the views by key and name, the
+// names in four letters a space apart where the full ones have no room,
+// the inactive ones by their key alone when the line is narrower still.
+var viewTabs = regexp.MustCompile(`^(1( Accounts)?  2( Locks)?  3( Problems)?  |1 (Accounts|Acct) 2 (Locks|Lock) 3 (Problems|Prob) )`)
 
 // checkLayout reports a screen that is not locktable's layout at w x h:
 // h lines (tmux wrapped none), none wider than w, the header on top, the

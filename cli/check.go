@@ -302,7 +302,7 @@ func writeReport(w io.Writer, r model.Report) error {
 		fmt.Fprintf(&b, " (%d reserved: signups in progress; TTLs judged at %s)", r.Reservations, time.Unix(r.Now, 0).UTC().Format(time.RFC3339))
 	}
 	if r.ConsumedRCU > 0 {
-		fmt.Fprintf(&b, ", %.1f read capacity units consumed", r.ConsumedRCU)
+		fmt.Fprintf(&b, ", %s read capacity units consumed", model.CapacityText(r.ConsumedRCU))
 	}
 	b.WriteString("\n")
 	counts := r.Counts()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -336,4 +337,20 @@ func sayAll(fields []SchemaField, name func(SchemaField) string) string {
 	}
 	last := len(said) - 1
 	return strings.Join(said[:last], ", ") + " and " + said[last]
+}
+
+// CapacityText says capacity units as every report of them does (the
+// check's, the TUI's header): one decimal, as the check counts them in
+// tenths, and thousands apart (8.0, 53.0, 2,193.4).
+func CapacityText(units float64) string {
+	text := strconv.FormatFloat(units, 'f', 1, 64)
+	whole, tenth, _ := strings.Cut(text, ".")
+	sign := ""
+	if strings.HasPrefix(whole, "-") {
+		sign, whole = "-", whole[1:]
+	}
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return sign + whole + "." + tenth
 }

@@ -80,3 +80,11 @@ func TestSchemaHintNamesFields(t *testing.T) {
 		t.Error("a hint where accounts were found")
 	}
 }
+
+func TestCapacityText(t *testing.T) {
+	for units, want := range map[float64]string{0.5: "0.5", 8: "8.0", 53: "53.0", 999.96: "1,000.0", 2193.4: "2,193.4", 1234567.8: "1,234,567.8"} {
+		if got := CapacityText(units); got != want {
+			t.Errorf("CapacityText(%v) = %q, want %q", units, got, want)
+		}
+	}
+}

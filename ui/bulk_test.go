@@ -227,3 +227,55 @@ func TestHelpSaysTheMarks(t *testing.T) {
 		t.Errorf("the help line with a mark: %q", s[len(s)-1])
 	}
 }
+
+// TestMarkedSaysWhatFSends (issue 38, 12): the status counted every
+// marked problem as one F fixes ("3 marked (F fixes them)", all three
+// duplicates F does not send); it says how many F fixes, and what it
+// leaves to a person.
+func TestMarkedSaysWhatFSends(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 30)
+	d.ready()
+	d.press("3")
+	d.selectRow("duplicate")
+	d.press("space", "down", "space")
+	if s := d.status(); !strings.Contains(s, "2 marked (none F can fix: 1 duplicate, 1 invalid value)") {
+		t.Errorf("a duplicate and an invalid value marked: the status says %q", s)
+	}
+	d.press("up", "up", "space")
+	if s := d.status(); !strings.Contains(s, "3 marked (F fixes 1, not 1 duplicate, 1 invalid value)") {
+		t.Errorf("a foreign lock marked too: the status says %q", s)
+	}
+	d.press("down", "space", "down", "space")
+	if s := d.status(); !strings.Contains(s, "1 marked (F fixes it)") {
+		t.Errorf("the foreign lock alone marked: the status says %q", s)
+	}
+}
+
+// TestPreviewKeysStayOverAWrappedStatus (issue 38, 12): at 80x24 a status
+// of two lines took the help line's, and the bulk preview's "enter send
+// • esc cancel" went off the screen; the preview's keys stay, the status
+// keeps one line.
+func TestPreviewKeysStayOverAWrappedStatus(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
+	d.ready()
+	d.press("3")
+	d.send(ctrlA)
+	d.settle()
+	d.press("F")
+	d.until("the batch's preview", func(m *Model) bool { return strings.Contains(d.screen(), "to send:") })
+	long := "a status longer than the screen is wide: " + strings.Repeat("word ", 20)
+	d.m.status = long
+	if !strings.Contains(d.m.statusText(), "a status longer") {
+		t.Fatalf("the test's status is not shown: %q", d.m.statusText())
+	}
+	ls := d.lines()
+	if len(ls) != 24 || !strings.Contains(ls[23], "enter send") || !strings.Contains(ls[23], "esc cancel") {
+		t.Errorf("the preview's keys are not on the last line:\n%s", d.screen())
+	}
+	if !strings.HasPrefix(ls[22], "a status longer") {
+		t.Errorf("the status is not above them: %q", ls[22])
+	}
+	wantFits(t, d, 80)
+}

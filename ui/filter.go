@@ -21,10 +21,11 @@ func (m *Model) filterShown() {
 }
 
 // filterKeys turns clear-filter on where a filter is kept over the list
-// shown (text: the keys are typed into a field); esc then clears it
-// before it goes back.
+// shown and nothing is open over it (text: the keys are typed into a
+// field); esc then clears it before it goes back. A layer over the list
+// (the writes log) takes esc first.
 func (m Model) filterKeys(km *keymap.KeyMap, text bool) {
-	filtered := !text && m.top(layerHelp) > layerDetail && m.listFilter() != "" // the list's, or the writes log's over it
+	filtered := !text && m.top(layerHelp) == layerList && m.listFilter() != ""
 	km.ClearFilter.SetEnabled(filtered)
 	if filtered && slices.ContainsFunc(km.ClearFilter.Keys(), func(k string) bool { return slices.Contains(km.Back.Keys(), k) }) {
 		km.Back.SetEnabled(false)

@@ -148,3 +148,33 @@ func TestGoldenFilter(t *testing.T) {
 		d.golden(name("command"))
 	}
 }
+
+// TestFilterMatchesWhatRowsShow (issue 38, 9): in the locks, problems
+// and accounts views, / keeps every row whose text on screen contains
+// what is typed, a lock's key as its row shows it among it (HANDLE, UNIQ,
+// #ghost matched nothing in the problems view, HAN only through orphan).
+func TestFilterMatchesWhatRowsShow(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 160, 40)
+	d.ready()
+	for _, view := range []string{"2", "3", "1"} {
+		d.press(view)
+		d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+		all := d.lines()[listTop : listTop+d.m.listHeight()]
+		for _, q := range []string{"HANDLE", "UNIQ", "#ghost", "HAN", "email#d", "old@x"} {
+			d.press("/")
+			d.typeText(q)
+			shown := map[string]bool{}
+			for _, l := range d.lines()[listTop : listTop+d.m.listHeight()] {
+				shown[fields(strings.TrimPrefix(l, "▸"))] = true
+			}
+			for _, l := range all {
+				row := fields(strings.TrimPrefix(l, "▸"))
+				if strings.Contains(strings.ToLower(row), strings.ToLower(q)) && !shown[row] {
+					t.Errorf("view %s, filter %q: the row %q is not kept\n%s", view, q, row, d.screen())
+				}
+			}
+			d.press("esc")
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/model"
@@ -115,6 +117,47 @@ func TestHelpLineSaysWhatItDrops(t *testing.T) {
 	for _, want := range []string{"c         copy key", "C         copy item JSON"} {
 		if !strings.Contains(d.screen(), want) {
 			t.Errorf("help does not list %q:\n%s", want, d.screen())
+		}
+	}
+}
+
+// TestHelpPagesListEveryKey (issue 38, 7): at 80x24, over every row of
+// the accounts, locks and problems views, with and without marks, the
+// help pages together list every binding that acts there (the enabled
+// bindings of the view's and the root's key maps), whole.
+func TestHelpPagesListEveryKey(t *testing.T) {
+	t.Parallel()
+	for _, view := range []string{"1", "2", "3"} {
+		for _, marked := range []bool{false, true} {
+			d := newDriver(t, Options{Roles: roles(fakePlanted()), Missing: []string{"transactions", "idempotency tokens", "parallel scan", "mixed-type comparisons"}}, 80, 24)
+			d.ready()
+			d.press(view)
+			if marked && view != "1" {
+				d.press("space", "down", "space")
+			}
+			for row := range 26 { // every row of the planted items, and past the last
+				var want []key.Binding
+				for _, g := range append(d.m.list().FullHelp(), d.m.keys().FullHelp()...) {
+					for _, b := range g {
+						if b.Enabled() {
+							want = append(want, b)
+						}
+					}
+				}
+				d.press("?")
+				var pages []string
+				for range d.m.help.pages {
+					pages = append(pages, strings.Join(d.lines()[listTop:listTop+d.m.listHeight()], "\n"))
+					d.press("pgdown")
+				}
+				all := strings.Join(pages, "\n")
+				for _, b := range want {
+					if !regexp.MustCompile(`(?m)(^|\s)` + regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc) + `( |$)`).MatchString(all) {
+						t.Errorf("view %s, marked %v, row %d: help does not list %s %s:\n%s", view, marked, row, b.Help().Key, b.Help().Desc, strings.Join(pages, "\n---\n"))
+					}
+				}
+				d.press("esc", "down")
+			}
 		}
 	}
 }

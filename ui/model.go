@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/internal/clock"
@@ -364,7 +365,7 @@ func (m Model) content() string {
 	}
 	h := statusbar.Header{
 		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly, Missing: m.setup.opts.Missing,
-		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Active: int(m.views.shown), Check: m.check.Bar(),
+		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Short: m.tabShort(), Active: int(m.views.shown), Check: m.check.Bar(),
 		Live: m.live.Header(),
 	}
 	body := m.on(m.top(layerWrite)).view()
@@ -379,11 +380,17 @@ func (m Model) content() string {
 	if l := m.top(layerSearch); l < layerWrite {
 		bottom = m.on(l).view() // a field typed into
 	}
-	out := h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
-	if strings.Contains(bottom, "\n") {
-		return out // a status of two lines takes the help line's
+	if first, _, two := strings.Cut(bottom, "\n"); two {
+		if l := m.top(layerWrite); l < layerHelp {
+			// A dialog's keys (enter send, esc cancel) stay on screen:
+			// the status keeps one line.
+			bottom = ansi.Truncate(first, m.width-1, "") + "…"
+		} else {
+			// Elsewhere a status of two lines takes the help line's.
+			return h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
+		}
 	}
-	return out + "\n" + m.footer()
+	return h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" + m.footer()
 }
 
 // active is what takes the keys the root does not: the search field, the

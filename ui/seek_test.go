@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,5 +104,22 @@ func TestMoreOrphansOpenTheOrphanGroup(t *testing.T) {
 	}
 	if p, ok := d.m.views.problems.Selected(); !ok || p.Kind != model.OrphanLock {
 		t.Errorf("the problems view selects %v %v, want an orphan lock\n%s", p.Kind, ok, d.screen())
+	}
+}
+
+// TestOneMoreOrphanIsOne (issue 38, 12): one orphan lock past those
+// listed was "… 1 more orphan locks"; it is one lock, and more are locks.
+func TestOneMoreOrphanIsOne(t *testing.T) {
+	t.Parallel()
+	for extra, want := range map[int]string{4: "… 1 more orphan lock: enter or 3", 5: "… 2 more orphan locks: enter or 3"} {
+		store := fakePlanted() // two orphans
+		for i := range extra {
+			store.Put(tablePlaceholder, lock(fmt.Sprintf("UNIQ#HANDLE#g%d", i), ""))
+		}
+		d := newDriver(t, Options{Roles: roles(store)}, 100, 40)
+		d.ready()
+		if !strings.Contains(d.screen(), want) {
+			t.Errorf("%d orphans, 5 listed: no row %q\n%s", extra+2, want, d.screen())
+		}
 	}
 }

@@ -279,7 +279,7 @@ func TestMoreRowSaysTheGroupsNoun(t *testing.T) {
 	d := newDriver(t, Options{Roles: roles(fakeTTL(extra...))}, 120, 40)
 	d.ready()
 	d.until("the orphans on top", func(m *Model) bool { return strings.Contains(d.screen(), "locks nobody holds (") })
-	if s := d.screen(); !strings.Contains(s, "more locks nobody holds: enter or 3") || strings.Contains(s, "more orphan locks") {
+	if s := d.screen(); !strings.Contains(s, "… 1 more lock nobody holds: enter or 3") || strings.Contains(s, "more orphan lock") {
 		t.Fatalf("the more row does not name the group as its heading does:\n%s", s)
 	}
 }

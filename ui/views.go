@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -22,6 +24,20 @@ const (
 )
 
 var viewTitles = []string{"Accounts", "Locks", "Problems", "Items"}
+
+// viewShort are the tab titles in four letters, for a header too narrow
+// for viewTitles beside the check's counts; the first is the accounts'
+// by the schema's noun (tabShort).
+var viewShort = []string{"Acct", "Lock", "Prob", "Item"}
+
+// tabShort are the short titles of the tabs shown.
+func (m Model) tabShort() []string {
+	short := slices.Clone(viewShort[:m.tabs()])
+	if _, many := m.setup.schema.Nouns(); many == "records" {
+		short[0] = "Recs"
+	}
+	return short
+}
 
 // component is what the root asks of the list view shown: the root never
 // asks which one it is (soft-serve's pkg/ui/common/component.go).

@@ -486,3 +486,31 @@ func TestPreviewSaysTheHolderLookup(t *testing.T) {
 		t.Fatalf("the preview does not say the holder lookup:\n%s", d.screen())
 	}
 }
+
+// TestFormErrorFollowsTheValue (issue 38, 8): a username stored with an
+// ESC is refused once edited (Z typed after it), and no longer once
+// backspace gives the stored value back: the email can then be changed
+// and previewed, the username sent back as stored.
+func TestFormErrorFollowsTheValue(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fake(acct("ACCT#h8", "hex@x.io", "h\x1bx"),
+		lock("UNIQ#EMAIL#hex@x.io", "ACCT#h8"), lock("UNIQ#HANDLE#h\x1bx", "ACCT#h8")))}, 100, 30)
+	d.ready()
+	pinAccount(d, "hex@")
+	d.press("e", "tab")
+	waitScreen(d, "the form", "rename ACCT#h8")
+	d.send(tea.KeyPressMsg{Code: tea.KeyEnd})
+	d.press("Z")
+	if !strings.Contains(d.screen(), "control character U+001B") {
+		t.Fatalf("the username edited to h\\x1bxZ is not refused:\n%s", d.screen())
+	}
+	d.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	if strings.Contains(d.screen(), "control character") {
+		t.Errorf("the stored username, given back by backspace, is still refused:\n%s", d.screen())
+	}
+	d.press("shift+tab")
+	d.send(ctrlU())
+	d.typeText("hex2@x.io")
+	d.press("enter")
+	waitScreen(d, "the preview of the email's rename", "put lock UNIQ#EMAIL#hex2@x.io")
+}

@@ -271,3 +271,26 @@ func TestGoldenWritesLog(t *testing.T) {
 		d.golden(fmt.Sprintf("writes_log_%dx%d", size[0], size[1]))
 	}
 }
+
+// TestWritesLogTakesTheFirstEsc (issue 38, 6): the writes log opened over
+// a filtered list takes esc first, closing itself; the filter under it is
+// kept, and a second esc clears it.
+func TestWritesLogTakesTheFirstEsc(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
+	d.ready()
+	d.press("/")
+	d.typeText("carol")
+	d.press("enter", "w")
+	if !d.m.layers.writelog.Shown() || d.m.listFilter() != "carol" {
+		t.Fatalf("w over the filter carol: log shown %v, filter %q", d.m.layers.writelog.Shown(), d.m.listFilter())
+	}
+	d.press("esc")
+	if d.m.layers.writelog.Shown() || d.m.listFilter() != "carol" {
+		t.Fatalf("esc over the log: log shown %v, filter %q; want the log closed and the filter kept\n%s", d.m.layers.writelog.Shown(), d.m.listFilter(), d.screen())
+	}
+	d.press("esc")
+	if d.m.listFilter() != "" {
+		t.Errorf("esc on the filtered list left the filter %q", d.m.listFilter())
+	}
+}

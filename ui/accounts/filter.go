@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/rows"
 )
@@ -22,7 +21,7 @@ func (d *source) Match(r rows.Row, q string) bool {
 		return ok
 	case rows.Orphan:
 		p := d.orphan(r)
-		return matchLock(d.r.Schema, p.ConstraintIndex(), p.Value, q) ||
+		return d.r.ProblemLockShows(p, q) ||
 			browser.Contains(p.Owner, q) || browser.Contains(string(p.Kind), q)
 	case rows.More:
 		return browser.Contains(r.Text, q)
@@ -52,22 +51,10 @@ func (d *source) matchAccount(r rows.Row, q string) bool {
 			return true
 		}
 		if ci < len(a.Locks) {
-			if l := a.Locks[ci]; matchLock(sc, ci, l.Value, q) || browser.Contains(l.Owner, q) || browser.Contains(string(l.Status), q) {
+			if l := a.Locks[ci]; l.Value != "" && d.r.LockKeyShows(ci, l.Value, l.Alt, q) || browser.Contains(l.Owner, q) || browser.Contains(string(l.Status), q) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// matchLock reports whether the key of the lock of value v (constraint
-// ci) contains q.
-func matchLock(sc *model.Schema, ci int, v, q string) bool {
-	if v == "" {
-		return false
-	}
-	if c := sc.Constraints[ci]; c.InAccountTable() {
-		return browser.ContainsJoined(c.Prefix, v, q)
-	}
-	return browser.Contains(v, q)
 }

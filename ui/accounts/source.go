@@ -241,9 +241,9 @@ func (d *source) rebuildTop() []rows.Row {
 	}
 	d.pinEnd = len(top)
 	if n := len(d.orphans); n > 0 {
-		what := "orphan locks"
+		what, one := "orphan locks", "orphan lock"
 		if slices.ContainsFunc(d.orphans, func(p model.Problem) bool { return p.Kind == model.ExpiredLock }) {
-			what = "locks nobody holds"
+			what, one = "locks nobody holds", "lock nobody holds"
 		}
 		title := fmt.Sprintf("%s (%d)", what, n)
 		if d.partial {
@@ -253,8 +253,11 @@ func (d *source) rebuildTop() []rows.Row {
 		for i := range min(n, maxOrphanRows) {
 			top = append(top, rows.Row{Kind: rows.Orphan, Index: int32(i)})
 		}
-		if n > maxOrphanRows {
-			top = append(top, rows.Row{Kind: rows.More, Text: fmt.Sprintf("… %d more %s: enter or 3 for the problems view", n-maxOrphanRows, what)})
+		if more := n - maxOrphanRows; more > 0 {
+			if more == 1 {
+				what = one
+			}
+			top = append(top, rows.Row{Kind: rows.More, Text: fmt.Sprintf("… %d more %s: enter or 3 for the problems view", more, what)})
 		}
 	}
 	if d.pin != nil || len(d.orphans) > 0 {

@@ -58,6 +58,60 @@ func Key(p model.Problem) string {
 	return string(p.Kind) + "\x00" + strconv.Itoa(p.ConstraintIndex()) + "\x00" + p.Value
 }
 
+// Marked says, for the status line, how many problems are marked (n)
+// and what fixKey does with them, the marked problems ps: it fixes those
+// a repair is planned for, and sends nothing for those left to a person
+// (model.Problem.LeftToAPerson), counted by what they are.
+func Marked(n int, ps []model.Problem, fixKey string) string {
+	fixes := 0
+	left := map[[2]string]int{} // by the words for one and many
+	var order [][2]string
+	for _, p := range ps {
+		if p.LeftToAPerson() == "" {
+			fixes++
+			continue
+		}
+		what, ok := leftWords[p.Kind]
+		if !ok {
+			what = [2]string{string(p.Kind), string(p.Kind)}
+		}
+		if left[what] == 0 {
+			order = append(order, what)
+		}
+		left[what]++
+	}
+	words := make([]string, len(order))
+	for i, w := range order {
+		words[i] = fmt.Sprintf("%d %s", left[w], w[min(left[w]-1, 1)])
+	}
+	var does string
+	switch {
+	case fixes == n && n == 1:
+		does = fixKey + " fixes it"
+	case fixes == n:
+		does = fixKey + " fixes them"
+	case fixes == 0 && len(words) > 0:
+		does = "none " + fixKey + " can fix: " + strings.Join(words, ", ")
+	case fixes == 0:
+		does = "none " + fixKey + " can fix"
+	case len(words) > 0:
+		does = fmt.Sprintf("%s fixes %d, not %s", fixKey, fixes, strings.Join(words, ", "))
+	default:
+		does = fmt.Sprintf("%s fixes %d", fixKey, fixes)
+	}
+	return fmt.Sprintf("%d marked (%s)", n, does)
+}
+
+// leftWords name a problem left to a person, one and many, by its kind.
+var leftWords = map[model.ProblemKind][2]string{
+	model.DuplicateValue: {"duplicate", "duplicates"},
+	model.InvalidValue:   {"invalid value", "invalid values"},
+	model.MissingLock:    {"value several accounts hold", "values several accounts hold"},
+	model.ForeignLock:    {"value several accounts hold", "values several accounts hold"},
+	model.ExpiredLock:    {"expired lock a person assigns", "expired locks a person assigns"},
+	model.ExpiringLock:   {"expiring lock a person assigns", "expiring locks a person assigns"},
+}
+
 // PlannedMsg answers the planning of a batch.
 type PlannedMsg struct {
 	req    int
@@ -519,7 +573,11 @@ func (m Model) head() []string {
 	case stagePlanning:
 		lines = append(lines, "reading what each write involves, with consistent reads…")
 	case stagePreview:
-		lines = append(lines, fmt.Sprintf("%d transactions (%s), sent one at a time in this order; %d not sent (listed last)", len(m.ready), m.counts(), len(m.unsent)))
+		count := fmt.Sprintf("%d transactions (%s), sent one at a time in this order", len(m.ready), m.counts())
+		if len(m.unsent) > 0 { // else nothing is listed last
+			count += fmt.Sprintf("; %d not sent (listed last)", len(m.unsent))
+		}
+		lines = append(lines, count)
 		if m.paced != "" {
 			lines = append(lines, m.paced)
 		}

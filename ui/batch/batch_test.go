@@ -312,3 +312,24 @@ func TestPacedBatchSaysSo(t *testing.T) {
 		t.Errorf("the progress does not say it is paced:\n%s", s)
 	}
 }
+
+// TestPreviewSaysNothingOfNoneUnsent (issue 38, 12): a batch that sends
+// every problem marked said "0 not sent (listed last)", with nothing
+// listed; it says nothing of what it does not send then.
+func TestPreviewSaysNothingOfNoneUnsent(t *testing.T) {
+	bn := newBench(t)
+	var fixable []model.Problem
+	for _, p := range bn.report.Problems {
+		if p.Kind != model.DuplicateValue {
+			fixable = append(fixable, p)
+		}
+	}
+	bn.update(FixMsg{Problems: fixable})
+	s := strings.Join(strings.Fields(bn.screen()), " ")
+	if !strings.Contains(s, "4 transactions (missing_lock 1, foreign_lock 1, orphan_lock 2), sent one at a time in this order") {
+		t.Fatalf("the preview does not count its transactions:\n%s", bn.screen())
+	}
+	if strings.Contains(s, "not sent") {
+		t.Errorf("the preview speaks of what it does not send, sending all:\n%s", bn.screen())
+	}
+}

@@ -46,7 +46,6 @@ type Field struct {
 	Label    string
 	Original string // the value as loaded, as stored; "" for new accounts
 	Input    textinput.Model
-	Err      string
 	validate func(string) error
 }
 
@@ -215,21 +214,24 @@ func (m *Model) Reload(now map[string]string) {
 			f.Input.SetValue(model.EscapeText(v))
 		}
 		f.Original = v
-		f.check()
 	}
 }
 
 // Value is the field's value as it is sent: its text unescaped.
 func (f Field) Value() string { return model.UnescapeText(f.Input.Value()) }
 
-// check validates the field's value as it is now.
-func (f *Field) check() {
-	f.Err = ""
-	if f.validate != nil {
-		if err := f.validate(f.Value()); err != nil {
-			f.Err = err.Error()
-		}
+// Err is what is wrong with the field's value as it is now ("" for
+// nothing). The value as loaded is not the user's to fix: a stored
+// value the form would refuse is sent back as it is, byte for byte.
+func (f Field) Err() string {
+	v := f.Value()
+	if f.validate == nil || v == f.Original {
+		return ""
 	}
+	if err := f.validate(v); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // SetSize sets the dialog's size in cells.
@@ -468,7 +470,6 @@ func (m Model) paste(text string) Model {
 		f := &m.fields[m.focus]
 		if err = textfield.PasteEscaped(&f.Input, text); err == nil {
 			m.err = ""
-			f.check()
 		}
 	case m.Stage == StagePreview && m.tx.Plan.MustType != "":
 		if err = textfield.Paste(&m.typed, text); err == nil {
@@ -555,10 +556,10 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	case key.Matches(k, km.Preview):
 		values := map[string]string{}
 		for _, f := range m.fields {
-			if f.Err != "" {
-				m.err = f.Err
-				if !strings.HasPrefix(f.Err, f.Label+": ") {
-					m.err = f.Label + ": " + f.Err // said once: most errors name their field
+			if ferr := f.Err(); ferr != "" {
+				m.err = ferr
+				if !strings.HasPrefix(ferr, f.Label+": ") {
+					m.err = f.Label + ": " + ferr // said once: most errors name their field
 				}
 				return m, nil
 			}
@@ -575,7 +576,6 @@ func (m Model) updateForm(k tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	if f.Input.Value() != before {
 		m.err = "" // it was about the values as they were
 	}
-	f.check()
 	return m, cmd
 }
 
@@ -605,8 +605,8 @@ func (m Model) View() string {
 			if f.Original != "" {
 				fmt.Fprintf(&b, "  %-18s %s\n", "", m.st.Dim.Render("was "+model.EscapeText(f.Original)))
 			}
-			if f.Err != "" {
-				b.WriteString(m.st.Error.Render(m.fieldErr(f.Err)) + "\n")
+			if ferr := f.Err(); ferr != "" {
+				b.WriteString(m.st.Error.Render(m.fieldErr(ferr)) + "\n")
 			}
 		}
 	case StageWaiting:

@@ -6,12 +6,7 @@ import "github.com/locktable/locktable/ui/browser"
 // owner, its attribute or its status.
 func (l *look) Match(name, q string) bool {
 	lock := l.items.Lock(name)
-	sc := l.r.Schema
-	c := sc.Constraints[lock.Constraint]
+	c := l.r.Schema.Constraints[lock.Constraint]
 	words, _ := l.items.LockStatus(&lock)
-	key := browser.Contains(lock.Value, q)
-	if c.InAccountTable() {
-		key = browser.ContainsJoined(c.Prefix, lock.Value, q)
-	}
-	return key || browser.Contains(lock.Owner, q) || browser.Contains(c.Attr, q) || browser.Contains(words, q)
+	return l.r.ListedLockKeyShows(&lock, q) || browser.Contains(lock.Owner, q) || browser.Contains(c.Attr, q) || browser.Contains(words, q)
 }

@@ -6,7 +6,6 @@ package locks
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -482,7 +481,7 @@ func (m Model) Status() string {
 		return m.note
 	}
 	if n := len(m.look.marked); n > 0 {
-		return m.pager.Status("locks loaded") + fmt.Sprintf(" · %d marked (%s fixes them)", n, m.km.FixMarked.Help().Key)
+		return m.pager.Status("locks loaded") + " · " + batch.Marked(n, m.marked(), m.km.FixMarked.Help().Key)
 	}
 	return m.pager.Status("locks loaded")
 }

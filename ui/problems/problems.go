@@ -83,10 +83,11 @@ func (m Model) Status() string {
 }
 
 // markedNote counts the marked problems for the status line ("" for
-// none), wherever they are: the filter may hide some.
+// none), wherever they are (the filter may hide some), and says what F
+// does with them (batch.Marked).
 func (m Model) markedNote() string {
 	if n := len(m.src.marked); n > 0 {
-		return fmt.Sprintf(" · %d marked (%s fixes them)", n, m.km.FixMarked.Help().Key)
+		return " · " + batch.Marked(n, m.marked(), m.km.FixMarked.Help().Key)
 	}
 	return ""
 }

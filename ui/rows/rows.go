@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/browser"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -137,10 +138,16 @@ func (r Renderer) ProblemLock(p *model.Problem) string {
 // ListedLockKey renders the key of a lock as the locks view listed it, in
 // the spelling it has.
 func (r Renderer) ListedLockKey(l *model.Lock) string {
+	return r.keyText(r.listedLock(l))
+}
+
+// listedLock is the table and key of a lock as the locks view listed it.
+func (r Renderer) listedLock(l *model.Lock) (table string, key map[string]string, value string) {
 	if l.Key == nil {
-		return r.LockKey(l.Constraint, l.Value, false)
+		table, key = r.Schema.LockKeyAs(l.Constraint, l.Value, false)
+		return table, key, l.Value
 	}
-	return r.keyText(l.Table, l.Key, l.Value)
+	return l.Table, l.Key, l.Value
 }
 
 func (r Renderer) keyText(table string, key map[string]string, value string) string {
@@ -148,6 +155,36 @@ func (r Renderer) keyText(table string, key map[string]string, value string) str
 		return model.Printable(table + "/" + value)
 	}
 	return model.Printable(key[r.Schema.PK])
+}
+
+// keyShows reports whether the key keyText renders contains q (lower
+// case, as browser.Matcher's), without rendering it: the one rule by
+// which every view's filter (/) matches the lock keys its rows show.
+func (r Renderer) keyShows(table string, key map[string]string, value, q string) bool {
+	if table != r.Schema.Table {
+		return browser.ContainsJoined(table+"/", value, q)
+	}
+	return browser.Contains(key[r.Schema.PK], q)
+}
+
+// LockKeyShows reports whether the key LockKey renders contains q.
+func (r Renderer) LockKeyShows(ci int, value string, alt bool, q string) bool {
+	table, key := r.Schema.LockKeyAs(ci, value, alt)
+	return r.keyShows(table, key, value, q)
+}
+
+// ProblemLockShows reports whether the key ProblemLock renders contains
+// q.
+func (r Renderer) ProblemLockShows(p *model.Problem, q string) bool {
+	table, key := r.Schema.LockOf(*p)
+	return r.keyShows(table, key, p.Value, q)
+}
+
+// ListedLockKeyShows reports whether the key ListedLockKey renders
+// contains q.
+func (r Renderer) ListedLockKeyShows(l *model.Lock, q string) bool {
+	table, key, value := r.listedLock(l)
+	return r.keyShows(table, key, value, q)
 }
 
 // keyNamesConstraint says whether the partition key of a lock of

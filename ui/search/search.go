@@ -247,10 +247,16 @@ func (m Model) FullHelp() [][]key.Binding { return m.keys().FullHelp() }
 
 // View renders the field, and how many loaded rows its text keeps.
 func (m Model) View() string {
+	in := m.input
 	if m.Query() == "" && m.refused == "" {
-		return m.input.View()
+		if ansi.StringWidth(in.Placeholder) > in.Width()+1 {
+			in.Placeholder = "" // cut, it would read as typed text
+		}
+		return in.View()
 	}
-	in := m.input // as wide as its text, so that what follows is close
+	// As wide as its text, so that what follows is close: no placeholder,
+	// which would be cut to the text's width.
+	in.Placeholder = ""
 	in.SetWidth(min(ansi.StringWidth(in.Value())+1, max(m.width-4, 10)))
 	line := in.View()
 	switch {

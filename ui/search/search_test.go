@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/internal/clock"
@@ -283,4 +284,25 @@ func TestSearchJudgesAtTheBackendsClock(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPlaceholderWholeOrNone (issue 38, 12): the placeholder cut short
+// ("/fi", beside a refused paste's reason) read as typed text; the field
+// shows it whole, or none where it has no room.
+func TestPlaceholderWholeOrNone(t *testing.T) {
+	whole := "/filter: email, username, account id…"
+	for _, width := range []int{80, 60, 30, 12} {
+		m, _, _ := field(t, DefaultKeyMap())
+		m.SetSize(width, 1)
+		m, _ = m.Open("")
+		for _, what := range []string{"open", "a paste refused"} {
+			if what == "a paste refused" {
+				m, _ = m.Update(tea.PasteMsg{Content: "a\x07b"})
+			}
+			line := strings.TrimRight(ansi.Strip(m.View()), " ")
+			if !strings.HasPrefix(line, whole) && !strings.HasPrefix(line, "/ ") && line != "/" {
+				t.Errorf("at %d, %s: the field shows %q, want the placeholder whole or none", width, what, line)
+			}
+		}
+	}
 }

@@ -4,8 +4,6 @@ package statusbar
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,8 +23,11 @@ type Header struct {
 	// changes"); the header names each by what comes before the colon.
 	Missing []string
 	Views   []string // tab titles, in key order
-	Active  int
-	Check   Check
+	// Short are the tab titles in four letters (Acct), in key order, for
+	// where the full ones do not fit beside the counts.
+	Short  []string
+	Active int
+	Check  Check
 	// Live says whether others' writes show unasked (the table's stream
 	// is followed), or why not; "" says nothing.
 	Live string
@@ -92,19 +93,25 @@ func (h Header) Render(st *styles.Styles, width int) string {
 
 	// Narrower, the counts take their short words and lose the check's
 	// read capacity, then the count of other items (their tab says they
-	// are there), then the reservations (not problems); only then do the
-	// inactive tabs keep their keys only, and last the counts per kind
-	// become one total (the Problems tab has them), before anything is
-	// cut.
+	// are there), then the reservations (not problems); then the tabs
+	// take their short titles, a space apart, the inactive ones first;
+	// only then do the inactive tabs keep their keys only, and last the
+	// counts per kind become one total (the Problems tab has them),
+	// before anything is cut.
 	var line2 string
 	for _, try := range []shown{
-		{false, false, true, true, true, false}, {false, true, true, true, true, false}, {false, true, false, true, true, false},
-		{false, true, false, false, true, false}, {false, true, false, false, false, false},
-		{true, true, true, true, true, false}, {true, true, false, true, true, false}, {true, true, false, false, true, false},
-		{true, true, false, false, false, false}, {true, true, false, false, false, true},
+		{rcu: true, others: true, reserved: true}, {tiny: true, rcu: true, others: true, reserved: true},
+		{tiny: true, others: true, reserved: true}, {tiny: true, reserved: true}, {tiny: true},
+		{short: 1, tiny: true, others: true, reserved: true}, {short: 1, tiny: true, reserved: true}, {short: 1, tiny: true},
+		{short: 2, tiny: true},
+		{compact: true, tiny: true, rcu: true, others: true, reserved: true}, {compact: true, tiny: true, others: true, reserved: true},
+		{compact: true, tiny: true, reserved: true}, {compact: true, tiny: true}, {compact: true, tiny: true, total: true},
 	} {
 		var tabs []string
 		for i, v := range h.Views {
+			if i < len(h.Short) && (try.short == 2 || try.short == 1 && i != h.Active) {
+				v = h.Short[i]
+			}
 			switch t := fmt.Sprintf("%d %s", i+1, v); {
 			case i == h.Active:
 				tabs = append(tabs, st.ActiveTab.Render(t))
@@ -114,11 +121,14 @@ func (h Header) Render(st *styles.Styles, width int) string {
 				tabs = append(tabs, st.Tab.Render(t))
 			}
 		}
-		gap := "    "
+		gap, sep := "    ", "  "
 		if try.tiny {
 			gap = "  "
 		}
-		line2 = strings.Join(tabs, "  ") + gap + h.Check.render(st, try)
+		if try.short > 0 {
+			sep = " "
+		}
+		line2 = strings.Join(tabs, sep) + gap + h.Check.render(st, try)
 		if ansi.StringWidth(line2) <= width {
 			break
 		}
@@ -126,12 +136,16 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
 }
 
-// shown is what the second header line shows of the check's counts:
-// the inactive tabs by key only (compact), the kinds in fewer letters
-// (tiny), the read capacity (rcu), the other items (others), the
-// reservations (reserved), and one total instead of a count per kind
-// (total).
-type shown struct{ compact, tiny, rcu, others, reserved, total bool }
+// shown is what the second header line shows of the tabs and the
+// check's counts: the tabs by their short titles (short: 1 the inactive
+// ones, 2 all), the inactive tabs by key only (compact), the kinds in
+// fewer letters (tiny), the read capacity (rcu), the other items
+// (others), the reservations (reserved), and one total instead of a
+// count per kind (total).
+type shown struct {
+	short                                       int
+	compact, tiny, rcu, others, reserved, total bool
+}
 
 // shortKind names each kind in the header by the word its rows show, so
 // that every count fits a narrow terminal.
@@ -219,7 +233,7 @@ func (c Check) counts(st *styles.Styles, try shown) string {
 		parts = append(parts, st.Dim.Render(reserved+rows.Count(int64(c.Report.Reservations))))
 	}
 	if used := c.Report.ConsumedRCU; used > 0 && try.rcu {
-		parts = append(parts, st.Dim.Render("check: "+rcuText(used)+" RCU"))
+		parts = append(parts, st.Dim.Render("check: "+model.CapacityText(used)+" RCU"))
 	}
 	return strings.Join(parts, sep)
 }
@@ -290,13 +304,4 @@ func Lacks(st *styles.Styles, width int, missing []string) string {
 func TooSmall(w, h, minW, minH int, quit string) string {
 	s := fmt.Sprintf("terminal too small: %dx%d, locktable needs at least %dx%d (%s quits)", w, h, minW, minH, quit)
 	return ansi.Wrap(s, max(w, 1), " ")
-}
-
-// rcuText is read capacity as the header shows it: whole units with
-// thousands separators, one decimal below 10.
-func rcuText(rcu float64) string {
-	if rcu < 10 {
-		return strconv.FormatFloat(rcu, 'f', 1, 64)
-	}
-	return rows.Count(int64(math.Round(rcu)))
 }

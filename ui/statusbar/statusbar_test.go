@@ -1,6 +1,7 @@
 package statusbar
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,62 @@ func TestHeaderSaysMissingAndRCU(t *testing.T) {
 	if want := "backend: no idempotency tokens (ClientRequestToken is ignored), no ALL_OLD items on a failed condition"; !strings.Contains(lines[0], want) {
 		t.Errorf("header line 1 %q does not say %q", lines[0], want)
 	}
-	if want := "check: 2,193 RCU"; !strings.Contains(lines[1], want) {
+	if want := "check: 2,193.4 RCU"; !strings.Contains(lines[1], want) {
 		t.Errorf("header line 2 %q does not say %q", lines[1], want)
+	}
+}
+
+// TestTabsKeepNamesAt80 (issue 38, 10): with the demo's counts (seven
+// kinds, reservations, other items) the tabs dropped their names at 80
+// columns ("1 Accounts  2  3  4"): they keep them, in four letters where
+// the full ones do not fit, with every kind counted; narrower, the active
+// tab keeps its name and nothing is cut.
+func TestTabsKeepNamesAt80(t *testing.T) {
+	st := styles.New(true)
+	counts := map[model.ProblemKind]int{model.MissingLock: 6, model.OrphanLock: 5, model.ForeignLock: 3,
+		model.ExpiredLock: 6, model.ExpiringLock: 3, model.DuplicateValue: 3, model.InvalidValue: 1}
+	views, short := []string{"Accounts", "Locks", "Problems", "Items"}, []string{"Acct", "Lock", "Prob", "Item"}
+	named := func(line string, i int) bool {
+		return strings.Contains(line, fmt.Sprintf("%d %s", i+1, views[i])) || strings.Contains(line, fmt.Sprintf("%d %s", i+1, short[i]))
+	}
+	for _, width := range []int{120, 80, 70, 60} {
+		for active := range views {
+			h := Header{Table: "accounts", Where: "the embedded demo", Views: views, Short: short, Active: active,
+				Check: Check{Report: &model.Report{Now: 1, Reservations: 3, ConsumedRCU: 53}, Counts: counts, Others: 3}}
+			line := strings.Split(ansi.Strip(h.Render(&st, width)), "\n")[1]
+			if ansi.StringWidth(line) > width || strings.Contains(line, "…") {
+				t.Errorf("at %d the tabs line is cut: %q", width, line)
+			}
+			if !named(line, active) {
+				t.Errorf("at %d the active tab %s has no name: %q", width, views[active], line)
+			}
+			if width < 80 {
+				continue
+			}
+			for i, v := range views {
+				if !named(line, i) {
+					t.Errorf("at %d the tab %s has no name: %q", width, v, line)
+				}
+			}
+			for k, n := range counts {
+				if !strings.Contains(line, fmt.Sprintf("%s %d", shortKind[k], n)) && !strings.Contains(line, fmt.Sprintf("%s %d", tinyKind[k], n)) {
+					t.Errorf("at %d the tabs line does not count %s: %q", width, k, line)
+				}
+			}
+		}
+	}
+}
+
+// TestRCUSaidOneWay (issue 38, 12): the header said "check: 53 RCU" after
+// one check and "check: 8.0 RCU" after another; read capacity is said one
+// way, with one decimal (the check counts it in tenths), as check's
+// report says it.
+func TestRCUSaidOneWay(t *testing.T) {
+	st := styles.New(true)
+	for rcu, want := range map[float64]string{8: "check: 8.0 RCU", 53: "check: 53.0 RCU", 2193.4: "check: 2,193.4 RCU", 0.5: "check: 0.5 RCU"} {
+		h := Header{Table: "t", Where: "w", Views: []string{"A"}, Check: Check{Report: &model.Report{ConsumedRCU: rcu}}}
+		if line := strings.Split(ansi.Strip(h.Render(&st, 200)), "\n")[1]; !strings.Contains(line, want) {
+			t.Errorf("after a check of %v RCU the header says %q, want %q", rcu, line, want)
+		}
 	}
 }
