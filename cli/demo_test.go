@@ -149,6 +149,16 @@ func TestDemoTableHasReservations(t *testing.T) {
 // code that forgets the constraint leaves, each kind found by check. A
 // library the demo writes no table for is refused in words, naming
 // what it holds.
+// TestDemoUnderAWriteBudget: --max-wcu paces the writes asked of
+// locktable, not the demo's own seeding: `--demo --max-wcu 1` seeded
+// its table at one unit a second and ended "no answer ... in time".
+func TestDemoUnderAWriteBudget(t *testing.T) {
+	t.Parallel()
+	if r := run(t, "--demo", "--max-wcu", "1", "check", "--json"); r.code != cli.ExitProblems {
+		t.Fatalf("check --demo --max-wcu 1: exit %d, want %d (the demo's problems)\n%s", r.code, cli.ExitProblems, r.stderr)
+	}
+}
+
 func TestDemoElectroDB(t *testing.T) {
 	t.Parallel()
 	r := run(t, "--demo", "--preset", "electrodb:agent", "check", "--json")

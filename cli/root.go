@@ -340,13 +340,14 @@ func (a *app) backend(ctx context.Context, s model.Schema) (*dynamo.Store, error
 	// --max-memory sets another budget.
 	store.MaxMemory = defaultMaxMemory
 	store.SetMaxRCU(a.maxRCU)
-	store.SetMaxWCU(a.maxWCU)
 	if backend != nil {
 		store.SetWritable(true)
 		if _, err := seed.Run(ctx, store, seed.Options{Accounts: DemoAccounts, Anomalies: true, Showcase: true}); err != nil {
 			return nil, fmt.Errorf("seed the demo table: %w", err)
 		}
 	}
+	// After the demo's seeding: the budget is for the writes asked of us.
+	store.SetMaxWCU(a.maxWCU)
 	store.SetWritable(a.mayWrite(store.Endpoint) == nil)
 	return store, nil
 }
