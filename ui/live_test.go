@@ -171,6 +171,29 @@ func TestOthersWritesShowUnasked(t *testing.T) {
 	}
 }
 
+// TestAHoldersLockOthersPutShows (issue 38, 1): someone else puts the
+// lock a held value lacked, naming another owner; the holder's row said
+// `missing` still, since only the accounts a lock names were read again,
+// not those holding its value. Its row now says what the lock is.
+func TestAHoldersLockOthersPutShows(t *testing.T) {
+	t.Parallel()
+	b, f, d := plantedLive(t, clock.Clock{})
+	row := func() string {
+		if i := d.rowIndex("└ UNIQ#HANDLE#bob "); i >= 0 {
+			return fields(d.lines()[i])
+		}
+		return ""
+	}
+	if r := row(); !strings.HasSuffix(r, "missing") {
+		t.Fatalf("bob's username lock row is %q, want it missing first:\n%s", r, d.screen())
+	}
+	f.put(b, nil, lock("UNIQ#HANDLE#bob", "ACCT#someone"))
+	d.until("bob's username lock read again", func(m *Model) bool { return !strings.HasSuffix(row(), "missing") })
+	if r := row(); !strings.HasSuffix(r, "foreign") || !strings.Contains(r, "ACCT#someone") {
+		t.Errorf("bob's username lock row is %q, want the lock ACCT#someone owns, foreign", r)
+	}
+}
+
 // TestNoStreamSaysHowToEnableOne: without a stream the header says the
 // screen is not live, and help gives the line that enables one; a stream
 // disabled while it is followed says so, and the UI goes on.

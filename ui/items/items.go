@@ -296,6 +296,31 @@ func (c *Cache) Related(ids []string) []string {
 	return related
 }
 
+// LockValue is a lock's constraint and value, as a row expects it.
+type LockValue struct {
+	Constraint int
+	Value      string
+}
+
+// Holding lists the accounts held whose rows expect the lock of one of
+// values: a lock written there changes what their rows say, whomever it
+// names. One pass over the accounts, however many values.
+func (c *Cache) Holding(values map[LockValue]bool) []string {
+	var ids []string
+	if len(values) == 0 {
+		return nil
+	}
+	for id, ca := range c.accounts {
+		held := false
+		ca.eachLock(func(ci int, v, _ string) { held = held || values[LockValue{ci, v}] })
+		if held {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 // TakeDrift reports whether an account was read showing something else
 // than what was held for it since the last call: the table changed under
 // the check's report.

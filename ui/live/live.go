@@ -381,8 +381,9 @@ func (m Model) Help() []string {
 }
 
 // Touched lists what changes touched that the cache holds, to be read
-// again: the accounts written, or that own a lock written; and the lock
-// items written.
+// again: the accounts written, or that own a lock written, or hold its
+// value (someone else's lock put there is no longer missing); and the
+// lock items written.
 func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (accounts []string, locks []model.KeyRef) {
 	cl := model.Classifier{Schema: sc}
 	add := func(id string) {
@@ -390,6 +391,7 @@ func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (acco
 			accounts = append(accounts, id)
 		}
 	}
+	values := map[items.LockValue]bool{} // of the locks written
 	for _, c := range changes {
 		switch e := cl.Classify(c.Table, c.Image()); e.Kind {
 		case model.EntryAccount:
@@ -400,11 +402,15 @@ func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (acco
 					add(sc.NamedOwner(img))
 				}
 			}
+			values[items.LockValue{Constraint: e.Constraint, Value: e.Value}] = true
 			ref := model.KeyRef{Table: c.Table, Key: sc.KeyOf(c.Table, c.Keys)}
 			if cache.Lock(items.LockKey(ref.Table, ref.Key)).Table != "" {
 				locks = append(locks, ref)
 			}
 		}
+	}
+	for _, id := range cache.Holding(values) {
+		add(id)
 	}
 	return accounts, locks
 }
