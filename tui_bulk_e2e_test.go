@@ -111,7 +111,9 @@ func TestTUIBulkFixEscMidway(t *testing.T) {
 	})
 	tm.keys("Escape")
 	screen := tm.waitText("the report", "not sent (still marked)")
-	m := regexp.MustCompile(`sent (\d+) of 35 transactions: (\d+) committed; stopped \(esc\), (\d+) not sent`).FindStringSubmatch(screen)
+	// Under --max-wcu the next is usually waiting for the budget when esc
+	// comes: the report says it was not sent either (issue 38, 4).
+	m := regexp.MustCompile(`sent (\d+) of 35 transactions: (\d+) committed; stopped \(esc\)(?: while the next waited for --max-wcu 4, so it was not sent either)?, (\d+) not sent`).FindStringSubmatch(strings.Join(strings.Fields(screen), " "))
 	if m == nil {
 		t.Fatalf("the report:\n%s", screen)
 	}
