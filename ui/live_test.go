@@ -615,6 +615,26 @@ func TestAnAccountOthersAddShows(t *testing.T) {
 	d.until("the group gone once a page lists it", func(m *Model) bool { return !strings.Contains(d.screen(), "added by others") })
 }
 
+// TestAddedByOthersOutlivesAWrite (issue 38, 2): the accounts others
+// inserted, under "added by others", vanished after any write the
+// session sent whose accounts the list shows: the group was taken for an
+// earlier write's, which gives way.
+func TestAddedByOthersOutlivesAWrite(t *testing.T) {
+	t.Parallel()
+	b, f, d := plantedLive(t, clock.Clock{})
+	f.put(b, nil, acct("ACCT#new", "new@x.io", "newbie"))
+	waitScreen(d, "the added account", "added by others (1)")
+	d.selectRow("UNIQ#HANDLE#bob ")
+	d.press("f")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	closeResult(d)
+	if s := d.screen(); !strings.Contains(s, "added by others (1)") || d.rowIndex("ACCT#new email=new@x.io") < 0 {
+		t.Errorf("the account others added is gone after an unrelated fix:\n%s", s)
+	}
+}
+
 // TestPollingPinsNothing: a poll from the Locks view reads the owners of
 // the locks on screen, accounts no page has listed yet; they are not
 // taken for accounts others added (nothing is pinned).

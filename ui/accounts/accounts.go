@@ -609,9 +609,10 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	// The accounts written that no list shows are pinned as written: an
-	// earlier write's pin gives way (those of it written again stay).
+	// earlier write's pin gives way (those of it written again stay), but
+	// not the accounts others added, which no write of ours explains.
 	var added []model.AccountView
-	written := m.src.pin != nil && m.src.pin.written
+	written := m.src.pin != nil && m.src.pin.written && !m.src.pin.added
 	for _, a := range msg.views {
 		m.src.items.Put(a)
 		_, listed := m.src.index[a.ID]
