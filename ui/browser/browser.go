@@ -40,6 +40,10 @@ type Model struct {
 	src                           Source
 	cursor, offset, width, height int
 	filter                        filter
+	// home is the row last selected (moving, SetCursor, a filter): a
+	// filter that keeps nothing leaves it, for the filter cleared or
+	// widened to select again (the cursor meanwhile says row 0).
+	home int
 }
 
 // New returns a list over src, moved by km.
@@ -68,6 +72,7 @@ func (m *Model) SetCursor(i int) {
 	m.cursor = m.pos(i)
 	m.clamp()
 	m.skipHeadings(+1)
+	m.home = m.Cursor()
 }
 
 // Shift moves the selection and the view by d rows, for when rows are
@@ -79,11 +84,13 @@ func (m *Model) Shift(d int) {
 		m.cursor = m.pos(i + d)
 		m.offset = m.cursor - line
 		m.clamp()
+		m.home += d
 		return
 	}
 	m.cursor += d
 	m.offset += d
 	m.clamp()
+	m.home += d
 }
 
 // ShiftCursor moves the selection by d rows and the view not at all, for
@@ -95,10 +102,12 @@ func (m *Model) ShiftCursor(d int) {
 		m.sync()
 		m.cursor = m.pos(i + d)
 		m.clamp()
+		m.home += d
 		return
 	}
 	m.cursor += d
 	m.clamp()
+	m.home += d
 }
 
 // Seek selects the next row (dir +1) or previous row (dir -1) for which
@@ -171,6 +180,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	m.clamp()
 	m.skipHeadings(m.cursor - start)
+	if m.cursor != start {
+		m.home = m.Cursor()
+	}
 	return m, nil
 }
 

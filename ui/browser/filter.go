@@ -76,11 +76,12 @@ func (m *Model) pos(i int) int {
 // SetFilter shows only the rows that contain q, ignoring case (the
 // source must be a Matcher), and the headings of their groups; "" shows
 // every row again. The selected row stays selected if it is kept, else
-// the next kept row is. Typing on to a filter narrows the rows it kept,
+// the next kept row is; while a filter keeps nothing, the row selected
+// before is remembered (home), and selected again once rows are shown. Typing on to a filter narrows the rows it kept,
 // so each key judges fewer rows.
 func (m *Model) SetFilter(q string) {
 	q = strings.ToLower(strings.TrimSpace(q))
-	i := m.Cursor()
+	i := m.home // not the cursor, which a filter keeping nothing left on row 0
 	old := m.filter
 	switch {
 	case q == "":
@@ -99,6 +100,9 @@ func (m *Model) SetFilter(q string) {
 	m.cursor = m.pos(i)
 	m.clamp()
 	m.skipHeadings(+1)
+	if m.n() > 0 {
+		m.home = m.Cursor() // what is selected now; kept while nothing is
+	}
 }
 
 // Filter is the filter in force, in lower case ("" for none).

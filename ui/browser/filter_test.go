@@ -200,3 +200,28 @@ func TestKeptFilterJudgesOnlyAddedRows(t *testing.T) {
 		t.Errorf("after the rows were replaced the filter shows %q, want %q", got, want)
 	}
 }
+
+// TestFilterOfNothingKeepsTheSelection (issue 38, 3): a filter that kept
+// nothing left the selection on row 0, so esc went from row 166 to row
+// 1. While a filter keeps nothing the row selected before is kept, and
+// selected again once the filter is cleared or keeps it.
+func TestFilterOfNothingKeepsTheSelection(t *testing.T) {
+	var rows []string
+	for i := range 200 {
+		rows = append(rows, fmt.Sprintf("acct%03d", i))
+	}
+	m, _ := wordList(rows...)
+	m.SetCursor(166)
+	for _, q := range []string{"z", "zz", "zzq"} { // typed a key at a time
+		m.SetFilter(q)
+	}
+	m.SetFilter("")
+	if got := m.Cursor(); got != 166 {
+		t.Errorf("after a filter of nothing, cleared: row %d selected, want 166", got)
+	}
+	m.SetFilter("zz")
+	m.SetFilter("acct1") // widened again to rows that keep it
+	if got := m.Cursor(); got != 166 {
+		t.Errorf("after a filter of nothing, widened: row %d selected, want 166", got)
+	}
+}
