@@ -19,6 +19,17 @@ func renameSelected(d *driver, attr, v string) {
 	closeResult(d)
 }
 
+// fixSelected fixes the selected problem (f), its preview saying what,
+// sends it and closes its result.
+func fixSelected(d *driver, what string) {
+	d.t.Helper()
+	d.press("f")
+	waitScreen(d, "the preview", what)
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	closeResult(d)
+}
+
 // closeResult closes a write's result, and waits for the check that
 // follows.
 func closeResult(d *driver) {

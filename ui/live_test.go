@@ -625,13 +625,29 @@ func TestAddedByOthersOutlivesAWrite(t *testing.T) {
 	f.put(b, nil, acct("ACCT#new", "new@x.io", "newbie"))
 	waitScreen(d, "the added account", "added by others (1)")
 	d.selectRow("UNIQ#HANDLE#bob ")
-	d.press("f")
-	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
-	d.press("enter")
-	waitScreen(d, "the result", "COMMITTED")
-	closeResult(d)
+	fixSelected(d, "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
 	if s := d.screen(); !strings.Contains(s, "added by others (1)") || d.rowIndex("ACCT#new email=new@x.io") < 0 {
 		t.Errorf("the account others added is gone after an unrelated fix:\n%s", s)
+	}
+}
+
+// TestAddedByOthersStaysBesideOurWritten: a fix of an account no page
+// lists pins it as written; the accounts others added stay beside it,
+// under one heading, rather than giving way.
+func TestAddedByOthersStaysBesideOurWritten(t *testing.T) {
+	t.Parallel()
+	b, f := fakeMany(300), make(feed, 4)
+	b.Delete(b.Schema().Table, map[string]string{"PK": "UNIQ#HANDLE#user299", "SK": "LOCK"})
+	d := liveDriver(t, b, f, clock.Clock{})
+	f.put(b, nil, acct("ACCT#new", "new@x.io", "newbie"))
+	waitScreen(d, "the added account", "added by others (1)")
+	d.press("3")
+	d.selectRow("user299")
+	fixSelected(d, "put lock UNIQ#HANDLE#user299 (owner ACCT#0299)")
+	d.press("1")
+	s := d.screen()
+	if !strings.Contains(s, "written, and added by others (2)") || d.rowIndex("ACCT#new email=new@x.io") < 0 || d.rowIndex("ACCT#0299 ") < 0 {
+		t.Errorf("the written account and the one others added are not both pinned:\n%s", s)
 	}
 }
 

@@ -625,7 +625,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	}
 	switch {
 	case len(added) > 0:
-		m.pin(Pin{Title: "written", Accounts: added, written: true})
+		m.pinWritten(added)
 	case written:
 		// An earlier write's accounts: this write's are all listed.
 		m.src.setPin(nil)
@@ -634,6 +634,21 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		m.setHead() // the accounts gone leave the pinned group
 	}
 	return m, nil
+}
+
+// pinWritten pins the accounts a write of ours wrote that no list shows;
+// the accounts others added stay, beside them, under one heading.
+func (m *Model) pinWritten(written []model.AccountView) {
+	if m.src.pin == nil || !m.src.pin.added {
+		m.pin(Pin{Title: "written", Accounts: written, written: true})
+		return
+	}
+	for _, id := range m.src.pinned {
+		if a, ok := m.src.items.Account(id); ok && !slices.ContainsFunc(written, func(w model.AccountView) bool { return w.ID == id }) {
+			written = append(written, a)
+		}
+	}
+	m.pin(Pin{Title: "written, and added by others", Accounts: written, written: true, added: true})
 }
 
 // onAdded pins the accounts others inserted that no list shows, beside
