@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -38,19 +39,34 @@ func TestInitProposesLayout2(t *testing.T) {
 	rec := func(id, mac, code string) model.Item {
 		return model.Item{"id": model.S(id), "mac_address": model.S(mac), "registration_code": model.S(code)}
 	}
-	dynamotest.Put(t, client, sc.Table, rec("dev-1", "02:00:00:00:00:01", "RC-1"), rec("dev-2", "02:00:00:00:00:02", "RC-2"))
+	mac, rc := deviceValues(t)
+	dynamotest.Put(t, client, sc.Table, rec("dev-1", mac(1), rc(1)), rec("dev-2", mac(2), rc(2)))
 	dynamotest.Put(t, client, sc.Constraints[0].LockTable,
-		model.Item{"MacAddress": model.S("02:00:00:00:00:01"), "owner": model.S("dev-1")},
-		model.Item{"MacAddress": model.S("02:00:00:00:00:02"), "owner": model.S("dev-2")})
+		model.Item{"MacAddress": model.S(mac(1)), "owner": model.S("dev-1")},
+		model.Item{"MacAddress": model.S(mac(2)), "owner": model.S("dev-2")})
 	dynamotest.Put(t, client, sc.Constraints[1].LockTable,
-		model.Item{"RegistrationCode": model.S("RC-1"), "owner": model.S("dev-1")},
-		model.Item{"RegistrationCode": model.S("RC-2"), "owner": model.S("dev-2")})
+		model.Item{"RegistrationCode": model.S(rc(1)), "owner": model.S("dev-1")},
+		model.Item{"RegistrationCode": model.S(rc(2)), "owner": model.S("dev-2")})
 	r := run(t, "init", "--endpoint-url", ep, "--table", sc.Table)
 	want := "--layout tables --table " + sc.Table + " --pk id --sk '' --owner-attr owner --unique mac_address=@" + sc.Constraints[0].LockTable +
 		"/MacAddress --unique registration_code=@" + sc.Constraints[1].LockTable + "/RegistrationCode"
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant %s", r.code, r.stdout, r.stderr, want)
 	}
+}
+
+// deviceValues are MAC addresses and registration codes no other test's
+// tables hold: init finds lock tables among every table of the endpoint
+// by the values they share with the records, and the tests share one
+// dynoxide, where seed's devices hold 02:00:00:00:00:01 (init took a
+// lock table of another test for this one's, now and then).
+func deviceValues(t *testing.T) (mac, rc func(n int) string) {
+	tag := strings.TrimPrefix(dynamotest.Name(t, "v"), "v-") // 8 random hex digits
+	mac = func(n int) string {
+		return fmt.Sprintf("02:%s:%s:%s:%s:%02x", tag[0:2], tag[2:4], tag[4:6], tag[6:8], n)
+	}
+	rc = func(n int) string { return fmt.Sprintf("RC-%s-%d", tag, n) }
+	return mac, rc
 }
 
 // TestInitSavesATarget: init --save writes the proposal as a target of the

@@ -173,11 +173,12 @@ func initProposesTheTTL(t *testing.T, now time.Time) {
 	store, client := dynamotest.Store(t, sc)
 	sc = store.Schema
 	macs := sc.Constraints[0].LockTable
-	dynamotest.Put(t, client, sc.Table, model.Item{"id": model.S("dev-1"), "mac_address": model.S("02:00:00:00:00:01"), "registration_code": model.S("RC-1")})
+	mac, rc := deviceValues(t)
+	dynamotest.Put(t, client, sc.Table, model.Item{"id": model.S("dev-1"), "mac_address": model.S(mac(1)), "registration_code": model.S(rc(1))})
 	dynamotest.Put(t, client, macs,
-		model.Item{"MacAddress": model.S("02:00:00:00:00:01"), "owner": model.S("dev-1")},
-		model.Item{"MacAddress": model.S("02:00:00:00:00:09"), "owner": model.S("dev-9"), "expires": model.N(strconv.FormatInt(now.Add(-time.Hour).Unix(), 10))})
-	dynamotest.Put(t, client, sc.Constraints[1].LockTable, model.Item{"RegistrationCode": model.S("RC-1"), "owner": model.S("dev-1")})
+		model.Item{"MacAddress": model.S(mac(1)), "owner": model.S("dev-1")},
+		model.Item{"MacAddress": model.S(mac(9)), "owner": model.S("dev-9"), "expires": model.N(strconv.FormatInt(now.Add(-time.Hour).Unix(), 10))})
+	dynamotest.Put(t, client, sc.Constraints[1].LockTable, model.Item{"RegistrationCode": model.S(rc(1)), "owner": model.S("dev-1")})
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -192,7 +193,7 @@ func initProposesTheTTL(t *testing.T, now time.Time) {
 		t.Errorf("the saved target lacks the TTL attribute:\n%s", data)
 	}
 	j := run(t, "check", "--config", cfg, "--target", "devices", "--json")
-	if j.code != cli.ExitProblems || !strings.Contains(j.stdout, `"kind":"expired_lock","constraint":"mac_address","value":"02:00:00:00:00:09"`) {
+	if j.code != cli.ExitProblems || !strings.Contains(j.stdout, `"kind":"expired_lock","constraint":"mac_address","value":"`+mac(9)+`"`) {
 		t.Fatalf("check --target devices: exit %d\n%s\n%s", j.code, j.stdout, j.stderr)
 	}
 }
