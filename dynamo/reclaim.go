@@ -27,6 +27,11 @@ type Reclaim struct {
 // back, and otherwise what stopped it.
 func (rc Reclaim) Run(ctx context.Context, tx backend.Tx) (model.Result, error) {
 	r := *tx.Plan.Reclaim
+	if r.Resume && backend.Stopped(ctx) {
+		// Stopped before anything of it left: its claim stays, for a
+		// later repair, as it was.
+		return model.Result{Operation: tx.Plan.Operation, Keys: tx.Plan.Keys, Token: tx.Token, Reasons: []model.Reason{}, Outcome: model.NotSent}, backend.ErrStopped
+	}
 	if !r.Resume {
 		res, err := rc.Send(ctx, tx)
 		if err != nil || res.Outcome != model.Committed {

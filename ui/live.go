@@ -13,6 +13,7 @@ import (
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/live"
 	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/write"
 )
 
 // onLive handles what the follow of the table's stream reports: its
@@ -143,4 +144,23 @@ func (m *Model) lapse(now int64) tea.Cmd {
 	var cmd tea.Cmd
 	m.check, cmd = m.check.Lapse(m.setup.opts.Pages, now)
 	return cmd
+}
+
+// forgetUnwritten drops the footprints of a write whose outcome says it
+// wrote nothing (or, a reclaim whose claim committed, not its last step):
+// no record of it will come to match them.
+func (m Model) forgetUnwritten(o write.OutcomeMsg) {
+	switch o.Result.Outcome {
+	case model.Committed, model.Unknown:
+		return // its records come, or may
+	case model.Skipped:
+		if o.Claimed != "" {
+			return // a reclaim that gave the lock back: that record comes
+		}
+	}
+	if o.Claimed != "" {
+		m.own.Forget(o.Claimed, true)
+		return
+	}
+	m.own.Forget(o.Result.Token, false)
 }

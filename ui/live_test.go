@@ -649,6 +649,9 @@ func TestAddedByOthersStaysBesideOurWritten(t *testing.T) {
 	if !strings.Contains(s, "written, and added by others (2)") || d.rowIndex("ACCT#new email=new@x.io") < 0 || d.rowIndex("ACCT#0299 ") < 0 {
 		t.Errorf("the written account and the one others added are not both pinned:\n%s", s)
 	}
+	// Another account others add joins them; ours is not relabelled.
+	f.put(b, nil, acct("ACCT#new2", "new2@x.io", "newbie2"))
+	waitScreen(d, "the second added account", "written, and added by others (3)")
 }
 
 // TestPollingPinsNothing: a poll from the Locks view reads the owners of

@@ -231,6 +231,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		m.own.Sending(msg.Footprints)
 	case write.OutcomeMsg:
 		m.layers.writelog.Record(msg)
+		m.forgetUnwritten(msg)
 	case write.UndoMsg:
 		m.layers.write, cmd = m.layers.write.Undo(msg.Token, msg.Title)
 	case writelog.OpenMsg:

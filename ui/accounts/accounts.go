@@ -669,7 +669,11 @@ func (m Model) onAdded(msg RefreshedMsg) Model {
 		}
 	}
 	if len(added) > 0 {
-		m.src.setPin(&Pin{Title: "added by others", Accounts: added, written: true, added: true})
+		title := "added by others"
+		if m.src.pin != nil {
+			title = m.src.pin.Title // "written, and added by others" stays so
+		}
+		m.src.setPin(&Pin{Title: title, Accounts: added, written: true, added: true})
 		m.setHead()
 	}
 	return m

@@ -633,8 +633,11 @@ func (m Model) summary() string {
 	}
 	if left := len(m.ready) - len(m.sent); left > 0 {
 		why := "stopped (esc)"
-		if m.heldBack {
+		switch {
+		case m.heldBack && m.maxWCU > 0:
 			why = "stopped (esc) while the next waited for " + m.pace() + ", so it was not sent either"
+		case m.heldBack:
+			why = "stopped (esc) before the next left, so it was not sent either"
 		}
 		if m.failed != "" {
 			why = "stopped: a write failed: " + m.failed

@@ -72,7 +72,9 @@ func (m *Model) SetCursor(i int) {
 	m.cursor = m.pos(i)
 	m.clamp()
 	m.skipHeadings(+1)
-	m.home = m.Cursor()
+	if m.n() > 0 { // a refresh under a filter of nothing keeps home
+		m.home = m.Cursor()
+	}
 }
 
 // Shift moves the selection and the view by d rows, for when rows are

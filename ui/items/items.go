@@ -312,7 +312,9 @@ func (c *Cache) Holding(values map[LockValue]bool) []string {
 	}
 	for id, ca := range c.accounts {
 		held := false
-		ca.eachLock(func(ci int, v, _ string) { held = held || values[LockValue{ci, v}] })
+		// "" is a row without a value: no lock is its, not even one keyed
+		// by the bare prefix (a signup's empty value).
+		ca.eachLock(func(ci int, v, _ string) { held = held || (v != "" && values[LockValue{ci, v}]) })
 		if held {
 			ids = append(ids, id)
 		}

@@ -72,3 +72,20 @@ func (c *Own) Theirs(changes []model.Change) []model.Change {
 	}
 	return theirs
 }
+
+// Forget drops the footprints of write (its token) whose records will
+// not come: a write that certainly did not apply wrote nothing (all of
+// them), and a reclaim whose claim committed but whose last step did not
+// leaves its two possible last steps unwritten (alts). Kept, they would
+// take someone else's later write of the same items for this session's.
+func (c *Own) Forget(write string, alts bool) {
+	for k, fs := range c.own {
+		fs = slices.DeleteFunc(fs, func(f model.Footprint) bool { return f.Write == write && (f.Alt || !alts) })
+		if len(fs) == 0 {
+			delete(c.own, k)
+			c.order = slices.DeleteFunc(c.order, func(o string) bool { return o == k })
+		} else {
+			c.own[k] = fs
+		}
+	}
+}

@@ -386,8 +386,10 @@ func (m Model) Help() []string {
 // lock items written.
 func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (accounts []string, locks []model.KeyRef) {
 	cl := model.Classifier{Schema: sc}
+	seen := map[string]bool{}
 	add := func(id string) {
-		if id != "" && !model.IsClaim(id) && cache.Has(id) && !slices.Contains(accounts, id) {
+		if id != "" && !model.IsClaim(id) && cache.Has(id) && !seen[id] {
+			seen[id] = true
 			accounts = append(accounts, id)
 		}
 	}
