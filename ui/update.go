@@ -184,7 +184,9 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 		// Set once, on the cache every view judges by; the accounts put
 		// its orphans on top, the problems view lists it.
 		m.items.SetReport(msg.Report, msg.Duplicates)
-		m.live.Know(msg.Report.Problems) // the stream's changes are judged against it
+		if msg.Checked {
+			m.live.Know(msg.Report.Problems) // the stream's changes are judged against it
+		}
 		m.views.accounts.Judged()
 		m.views.problems.SetReport(msg.Report, msg.Hint)
 	}

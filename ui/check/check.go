@@ -43,6 +43,11 @@ type ReportMsg struct {
 	Report     *model.Report
 	Duplicates model.OthersHold
 	Hint       string
+	// Checked: a check just finished it, as opposed to the report amended
+	// (a follow's judgements, a fix's, a lapse): only a check's problems
+	// are news to the follow, which judged the others itself, and more
+	// freshly (the amended report keeps a problem's first holders).
+	Checked bool
 }
 
 // OrphansMsg hands the problems a running check has confirmed so far to
@@ -130,7 +135,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.later = nil
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema, m.say), report.Counts()
 		m.bar.Others = report.OtherItems()
-		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint})
+		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint, Checked: true})
 	case RejudgedMsg:
 		return m.rejudged(msg)
 	}
