@@ -54,6 +54,10 @@ type Tracker struct {
 	finder HolderFinder
 	now    func() int64
 	known  map[scope][]model.Problem
+	// batch counts the batches judged; judgedIn is the batch that last
+	// judged each scope (Know keeps those judged after a check began).
+	batch    int
+	judgedIn map[scope]int
 	// pending are the changes whose judgement waits for a later write's
 	// record (Judge), in the order they came.
 	pending []model.Change
@@ -68,7 +72,7 @@ const maxPending = 10_000
 // (nil: such orphans, which no key read confirms, are not reported).
 // now is the time TTLs are judged at, in epoch seconds.
 func NewTracker(sc *model.Schema, src Reader, finder HolderFinder, now func() int64) *Tracker {
-	return &Tracker{schema: sc, src: src, finder: finder, now: now, known: map[scope][]model.Problem{}}
+	return &Tracker{schema: sc, src: src, finder: finder, now: now, known: map[scope][]model.Problem{}, judgedIn: map[scope]int{}}
 }
 
 // scope is what one judgement covers: a value of a constraint (a lock's
@@ -82,15 +86,30 @@ type scope struct {
 
 // Know tells the tracker the problems found otherwise (a finished
 // check's), which replace those it knew, so that a change that resolves
-// one of them says so. The changes waiting for a later record wait on.
-func (t *Tracker) Know(ps []model.Problem) {
-	t.known = map[scope][]model.Problem{}
+// one of them says so; but not where a batch after since (Batch) judged:
+// the check began after batch since was judged, and may have read the
+// table before the later ones' writes, while the tracker read it after
+// them. The changes waiting for a later record wait on.
+func (t *Tracker) Know(ps []model.Problem, since int) {
+	known := map[scope][]model.Problem{}
+	for s, b := range t.judgedIn {
+		if b > since && len(t.known[s]) > 0 {
+			known[s] = t.known[s]
+		}
+	}
 	for _, p := range ps {
 		s := t.scopeOf(p)
-		kept := slices.DeleteFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
-		t.known[s] = append(kept, p)
+		if t.judgedIn[s] > since {
+			continue
+		}
+		kept := slices.DeleteFunc(known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
+		known[s] = append(kept, p)
 	}
+	t.known = known
 }
+
+// Batch is the number of the last batch Judge judged, from 1.
+func (t *Tracker) Batch() int { return t.batch }
 
 // scopeOf is the scope that covers problem p.
 func (t *Tracker) scopeOf(p model.Problem) scope {
@@ -118,6 +137,7 @@ func (t *Tracker) scopeOf(p model.Problem) scope {
 func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, error) {
 	changes = append(t.pending, changes...) // those that waited were made first
 	t.pending = nil
+	t.batch++
 	touched := map[scope][]model.Change{}
 	var order []scope
 	w := t.newWork()
@@ -276,6 +296,7 @@ func (t *Tracker) settle(s scope, found []model.Problem, changes []model.Change)
 	} else {
 		t.known[s] = found
 	}
+	t.judgedIn[s] = t.batch
 	return events
 }
 

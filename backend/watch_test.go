@@ -181,7 +181,7 @@ func TestTrackerKnowsACheck(t *testing.T) {
 	census := model.NewCensus(&w.sc, 0)
 	census.Add(w.sc.Table, email)
 	census.Add(w.sc.Table, handle)
-	w.t.Know(census.Problems())
+	w.t.Know(census.Problems(), w.t.Batch())
 	if len(known(w.t)) != 2 {
 		t.Fatalf("known %+v, want the two orphans", known(w.t))
 	}
@@ -242,7 +242,7 @@ func TestTrackerWaitsForTheWriteThatMadeIt(t *testing.T) {
 	w.src.put(w.sc.Table, handle) // the account is deleted already
 	wantEvents(t, "the insert, judged after the delete was made", w.judge(t, w.change(model.ChangeInsert, nil, a),
 		w.change(model.ChangeInsert, nil, email), w.change(model.ChangeInsert, nil, handle)))
-	w.t.Know(nil) // a check finished meanwhile (the TUI tells its tracker): the insert waits on
+	w.t.Know(nil, w.t.Batch()) // a check finished meanwhile (the TUI tells its tracker): the insert waits on
 	wantEvents(t, "the delete", w.judge(t, w.change(model.ChangeRemove, a, nil)),
 		"appeared orphan_lock email a@x.io owner=ACCT#a by REMOVE ACCT#a",
 		"appeared orphan_lock username ada owner=ACCT#a by REMOVE ACCT#a")

@@ -55,6 +55,7 @@ func (m Model) onLive(msg tea.Msg) (Model, tea.Cmd) {
 // in every view, the detail too, and the problems they made appear or
 // resolved go into the check's report.
 func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
+	m.judged = max(m.judged, msg.Batch)
 	if msg.Err != nil {
 		m.status = "the table changed, but the changes could not be judged: " + errText(msg.Err)
 	}

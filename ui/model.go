@@ -140,13 +140,16 @@ type Model struct {
 	views         views
 	items         *items.Cache // what every view shows of the table, by key
 	own           *items.Own   // what this session's writes leave, to tell the stream's records of them
-	check         check.Model
-	live          live.Model // the table's stream followed: others' writes show unasked
-	layers        layers
-	help          helpScreen
-	spinner       spinner.Model
-	writeKeys     writeKeys
-	status        string // what the last key did not do, or what is being done
+	// judged is the last batch of the follow's judgements handled, and
+	// checkSince what it was when the running check began (live.Know).
+	judged, checkSince int
+	check              check.Model
+	live               live.Model // the table's stream followed: others' writes show unasked
+	layers             layers
+	help               helpScreen
+	spinner            spinner.Model
+	writeKeys          writeKeys
+	status             string // what the last key did not do, or what is being done
 	// exactAsked is the key whose exact bytes CopyExact asked to copy:
 	// pressed again next, it copies them.
 	exactAsked string

@@ -185,7 +185,7 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 		// its orphans on top, the problems view lists it.
 		m.items.SetReport(msg.Report, msg.Duplicates)
 		if msg.Checked {
-			m.live.Know(msg.Report.Problems) // the stream's changes are judged against it
+			m.live.Know(msg.Report.Problems, m.checkSince) // the stream's changes are judged against it
 		}
 		m.views.accounts.Judged()
 		m.views.problems.SetReport(msg.Report, msg.Hint)
@@ -605,6 +605,7 @@ func (m *Model) reload() tea.Cmd {
 // problems view it runs.
 func (m *Model) startCheck(fresh bool) tea.Cmd {
 	var cmd tea.Cmd
+	m.checkSince = m.judged
 	m.check, cmd = m.check.Start(fresh)
 	m.views.problems.SetCheck(m.check.Bar())
 	return cmd

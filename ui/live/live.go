@@ -67,6 +67,8 @@ type ChangedMsg struct {
 	// Err is why the changes could not be judged: their rows are read
 	// again all the same.
 	Err error
+	// Batch numbers the judgement (backend.Tracker.Batch), for Know.
+	Batch int
 }
 
 // EndedMsg ends the follow: why it could not go on, and, for a failure
@@ -114,7 +116,7 @@ type Model struct {
 	clock  clock.Clock
 	// known carries the last report's problems to the follower's tracker,
 	// which judges changes against them.
-	known chan []model.Problem
+	known chan knownReport
 	state state
 	err   error
 	// fell says the follow ended after it had started: the UI fell back
@@ -142,7 +144,7 @@ type Model struct {
 func New(ctx context.Context, stream Stream, pump events.Pump, sc *model.Schema, src backend.Reader, finder backend.HolderFinder, clk clock.Clock, poll time.Duration) Model {
 	m := Model{ctx: ctx, stream: stream, pump: pump, schema: sc, src: src, finder: finder, clock: clk, poll: poll}
 	if stream != nil {
-		m.state, m.known = ready, make(chan []model.Problem, 1)
+		m.state, m.known = ready, make(chan knownReport, 1)
 	}
 	return m
 }
@@ -173,8 +175,8 @@ func (m Model) Start() (Model, tea.Cmd) {
 					Note:    func(table, note string) { pump.Post(ctx, NoteMsg{Table: table, Note: note}, true) },
 					Deliver: func(ctx context.Context, changes []model.Change) error {
 						select {
-						case ps := <-known:
-							t.Know(ps) // the changes waiting for a later record wait on
+						case k := <-known:
+							t.Know(k.problems, k.since) // the changes waiting for a later record wait on
 						default:
 						}
 						pump.Post(ctx, judge(ctx, t, changes), true)
@@ -245,7 +247,7 @@ func (m *Model) Read(again bool) {
 func judge(ctx context.Context, t *backend.Tracker, changes []model.Change) ChangedMsg {
 	msg := ChangedMsg{Changes: changes}
 	found, err := t.Judge(ctx, changes)
-	msg.Err = err
+	msg.Err, msg.Batch = err, t.Batch()
 	for _, e := range found {
 		if e.Kind != backend.Resolved { // appeared, or there before the write (existing)
 			msg.Appeared = append(msg.Appeared, e.Problem)
@@ -256,9 +258,18 @@ func judge(ctx context.Context, t *backend.Tracker, changes []model.Change) Chan
 	return msg
 }
 
+// knownReport is a finished check's problems, for the tracker: the check
+// began once batch since of the follow's judgements had been handled.
+type knownReport struct {
+	problems []model.Problem
+	since    int
+}
+
 // Know hands the follower the problems of a finished check's report,
-// which the changes are judged against from then on.
-func (m Model) Know(ps []model.Problem) {
+// which the changes are judged against from then on, but where a batch
+// after since (ChangedMsg.Batch: the last handled when the check began)
+// judged what the check may have read before.
+func (m Model) Know(ps []model.Problem, since int) {
 	if m.known == nil {
 		return
 	}
@@ -267,7 +278,7 @@ func (m Model) Know(ps []model.Problem) {
 	default:
 	}
 	select {
-	case m.known <- slices.Clone(ps):
+	case m.known <- knownReport{slices.Clone(ps), since}:
 	default:
 	}
 }
