@@ -28,6 +28,17 @@ func readKeys(ctx context.Context, sc *model.Schema, src Reader, refs []model.Ke
 	}, err
 }
 
+// Unread returns each account's view under sc before its locks are read
+// (model.Classifier.Unread), at now (epoch seconds): the first rows,
+// drawn while Judge reads their locks.
+func Unread(sc *model.Schema, accounts []model.Item, now int64) []model.AccountView {
+	views := make([]model.AccountView, len(accounts))
+	for i, it := range accounts {
+		views[i] = model.Classifier{Schema: sc}.Unread(it, now)
+	}
+	return views
+}
+
 // Judge reads, with strongly consistent reads, the locks the accounts
 // should have, and the owners those locks name when they are other
 // accounts, and returns each account's view under sc, its locks' TTLs

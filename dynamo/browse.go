@@ -58,11 +58,7 @@ func (s *Pages) FirstAccounts(ctx context.Context, want int) (backend.AccountPag
 	if err != nil {
 		return backend.AccountPage{}, err
 	}
-	views := make([]model.AccountView, len(items))
-	for i, it := range items {
-		views[i] = model.Classifier{Schema: &s.Schema}.Unread(it, model.Epoch(s.now()))
-	}
-	return backend.AccountPage{Accounts: views, Next: next}, nil
+	return backend.AccountPage{Accounts: backend.Unread(&s.Schema, items, model.Epoch(s.now())), Next: next}, nil
 }
 
 // JudgeAccounts reads the locks of accounts (the items FirstAccounts

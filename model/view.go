@@ -108,7 +108,11 @@ func (s Classifier) ExpectedLocks(it Item) []KeyRef {
 // an invalid value LockInvalid (the account alone says so), no value
 // LockNone. Judge builds it once the locks are read.
 func (s Classifier) Unread(it Item, now int64) AccountView {
-	a := AccountView{ID: s.Schema.AccountID(it), Item: it, Locks: make([]LockView, len(s.Schema.Constraints)), Now: now}
+	id := ""
+	if _, ok := it[s.Schema.PK]; ok {
+		id = s.Schema.AccountID(it)
+	}
+	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Schema.Constraints)), Now: now}
 	for ci := range s.Schema.Constraints {
 		l := LockView{Constraint: ci, Status: LockNone}
 		switch h, v := s.Schema.Held(ci, it); h {
@@ -122,35 +126,27 @@ func (s Classifier) Unread(it Item, now int64) AccountView {
 	return a
 }
 
-// Judge builds the view of account it from consistent reads, its locks'
-// TTLs judged at now (epoch seconds) by the check's rules (PATTERN.md,
+// Judge builds the view of account it from consistent reads (Unread, its
+// locks then found), their TTLs judged at now (epoch seconds) by the
+// check's rules (PATTERN.md,
 // "Locks with a time to live"): lockAt finds a lock read by its key;
 // holds says whether an account (a lock's owner other than this one)
 // holds value v of constraint ci.
 func (s Classifier) Judge(it Item, lockAt func(KeyRef) (Item, bool), holds func(owner string, ci int, v string) bool, now int64) AccountView {
-	id := ""
-	if _, ok := it[s.Schema.PK]; ok {
-		id = s.Schema.AccountID(it)
-	}
-	a := AccountView{ID: id, Item: it, Locks: make([]LockView, len(s.Schema.Constraints)), Now: now}
-	for ci := range s.Schema.Constraints {
-		l := LockView{Constraint: ci, Status: LockNone}
-		switch h, v := s.Schema.Held(ci, it); h {
-		case HoldsInvalid:
-			l.Status = LockInvalid
-		case HoldsValue:
-			l.Value = v
-			lock, alt, found := s.FindLock(ci, v, lockAt)
-			if !found {
-				l.Status = LockMissing
-				break
-			}
-			l.Item, l.Alt = lock, alt
-			e := s.lockEntry(ci, v, lock)
-			lease := ReadLease(lock, s.Schema.LockTTLAttr(ci))
-			l.Owner, l.ExpiresAt = e.Owner, lease.ExpiresAt()
-			l.Status = s.lockStatus(e, id, lease, ReadLease(it, s.Schema.TTLAttr), now, holds)
+	a := s.Unread(it, now)
+	for ci, l := range a.Locks {
+		if l.Status != LockUnread {
+			continue // no value, or one no lock can have
 		}
+		lock, alt, found := s.FindLock(ci, l.Value, lockAt)
+		if !found {
+			a.Locks[ci].Status = LockMissing
+			continue
+		}
+		e := s.lockEntry(ci, l.Value, lock)
+		lease := ReadLease(lock, s.Schema.LockTTLAttr(ci))
+		l.Item, l.Alt, l.Owner, l.ExpiresAt = lock, alt, e.Owner, lease.ExpiresAt()
+		l.Status = s.lockStatus(e, a.ID, lease, ReadLease(it, s.Schema.TTLAttr), now, holds)
 		a.Locks[ci] = l
 	}
 	return a

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/locktable/locktable/internal/testseed"
 )
 
 // Environment variables the suite reads.
@@ -17,8 +18,6 @@ const (
 	OutEnv = "LOCKTABLE_RELIABILITY_OUT"
 	// FullEnv selects full scale when set to 1.
 	FullEnv = "LOCKTABLE_RELIABILITY_FULL"
-	// SeedEnv sets the seed of the suite's random choices, to replay a run.
-	SeedEnv = "LOCKTABLE_SEED"
 )
 
 // Full reports whether the suite runs at full scale.
@@ -33,22 +32,18 @@ func Scale(bounded, full int) int {
 }
 
 // Seed returns the seed of a test's random choices and logs it, so that a
-// failure names the seed that replays it: SeedEnv when set; else a fixed
+// failure names the seed that replays it: testseed.Env when set; else a fixed
 // seed in the bounded suite (make test draws the same choices every run)
 // and a new one at full scale (make reliability explores).
 func Seed(t testing.TB) uint64 {
 	t.Helper()
 	seed, from := uint64(1), "fixed"
-	if v := os.Getenv(SeedEnv); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("%s=%q: not a seed (an unsigned integer)", SeedEnv, v)
-		}
-		seed, from = n, SeedEnv
+	if n, ok := testseed.FromEnv(t); ok {
+		seed, from = n, testseed.Env
 	} else if Full() {
 		seed, from = rand.Uint64(), "drawn"
 	}
-	t.Logf("seed %d (%s); replay with %s=%d", seed, from, SeedEnv, seed)
+	t.Logf("seed %d (%s); replay with %s=%d", seed, from, testseed.Env, seed)
 	return seed
 }
 

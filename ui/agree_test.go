@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/testseed"
 	"github.com/locktable/locktable/model"
 )
 
@@ -30,7 +29,7 @@ import (
 // each (320 in all); LOCKTABLE_SEED=N runs seed N alone, to replay it.
 func TestTheReportAgreesWithTheTable(t *testing.T) {
 	seeds := []uint64{1, 2, 3, 4, 5, 6, 7, 8}
-	if v := testSeed(); v != 0 {
+	if v, ok := testseed.FromEnv(t); ok {
 		seeds = []uint64{v}
 	}
 	for _, seed := range seeds {
@@ -146,10 +145,4 @@ func problemKeys(ps []model.Problem) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// testSeed is LOCKTABLE_SEED, 0 when unset.
-func testSeed() uint64 {
-	n, _ := strconv.ParseUint(os.Getenv("LOCKTABLE_SEED"), 10, 64)
-	return n
 }

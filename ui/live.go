@@ -65,8 +65,14 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	// Every change is read again; only someone else's are marked, and
 	// told to an open dialog or batch (their own records are not news).
 	theirs := m.own.Theirs(msg.Changes)
-	theirIDs, theirLocks := live.Touched(m.setup.schema, m.items, theirs)
-	m.items.MarkChanged(append(append(theirIDs, lockKeys(theirLocks)...), lockKeys(live.TouchedItems(m.setup.schema, m.items, theirs))...))
+	if len(theirs) > 0 {
+		theirIDs, theirLocks, theirItems := ids, locks, others // all of them: touched already
+		if len(theirs) < len(msg.Changes) {
+			theirIDs, theirLocks = live.Touched(m.setup.schema, m.items, theirs)
+			theirItems = live.TouchedItems(m.setup.schema, m.items, theirs)
+		}
+		m.items.MarkChanged(append(append(slices.Clone(theirIDs), lockKeys(theirLocks)...), lockKeys(theirItems)...))
+	}
 	refs := make([]model.KeyRef, len(theirs))
 	for i, c := range theirs {
 		refs[i] = model.KeyRef{Table: c.Table, Key: m.setup.schema.KeyOf(c.Table, c.Keys)}

@@ -186,18 +186,14 @@ type First struct{ b *Backend }
 func NewFirst(b *Backend) First { return First{b: b} }
 
 // FirstAccounts returns the first want accounts (at least) in key order,
-// their locks not read (model.Classifier.Unread).
+// their locks not read (backend.Unread).
 func (f First) FirstAccounts(ctx context.Context, want int) (backend.AccountPage, error) {
 	b := f.b
 	items, next, err := pageOf(ctx, b, "FirstAccounts", backend.Cursor{}, want, func() []model.Item { return b.sorted(b.schema.Table, model.EntryAccount) })
 	if err != nil {
 		return backend.AccountPage{}, err
 	}
-	views := make([]model.AccountView, len(items))
-	for i, it := range items {
-		views[i] = model.Classifier{Schema: &b.schema}.Unread(it, b.now())
-	}
-	return backend.AccountPage{Accounts: views, Next: next}, nil
+	return backend.AccountPage{Accounts: backend.Unread(&b.schema, items, b.now()), Next: next}, nil
 }
 
 // JudgeAccounts reads the locks of accounts and judges them, as

@@ -26,7 +26,7 @@ type Cache struct {
 	dup      model.OthersHold // the report's duplicate values (nil: none known)
 	// lockStatus is the status of (constraint, raw value) of a lock item
 	// from the report: orphan, foreign, expired or expiring.
-	lockStatus map[lockID]model.LockStatus
+	lockStatus map[LockValue]model.LockStatus
 	// locks are the lock items paged in, by LockKey.
 	locks map[string]model.Lock
 	// others are the other items read (the items view's, a partition's),
@@ -45,9 +45,10 @@ type Cache struct {
 	changed map[string]int64
 }
 
-type lockID struct {
-	ci    int
-	value string
+// LockValue is a lock's constraint and value, as a row expects it.
+type LockValue struct {
+	Constraint int
+	Value      string
 }
 
 // New returns an empty cache of the tables of schema sc.
@@ -185,17 +186,17 @@ func (c *Cache) SetReport(r *model.Report, dup model.OthersHold) {
 		c.dup = nil
 		return
 	}
-	c.lockStatus = map[lockID]model.LockStatus{}
+	c.lockStatus = map[LockValue]model.LockStatus{}
 	for _, p := range r.Problems {
 		switch p.Kind {
 		case model.OrphanLock:
-			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockOrphan
+			c.lockStatus[LockValue{p.ConstraintIndex(), p.Value}] = model.LockOrphan
 		case model.ForeignLock:
-			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockForeign
+			c.lockStatus[LockValue{p.ConstraintIndex(), p.Value}] = model.LockForeign
 		case model.ExpiredLock:
-			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockExpired
+			c.lockStatus[LockValue{p.ConstraintIndex(), p.Value}] = model.LockExpired
 		case model.ExpiringLock:
-			c.lockStatus[lockID{p.ConstraintIndex(), p.Value}] = model.LockExpiring
+			c.lockStatus[LockValue{p.ConstraintIndex(), p.Value}] = model.LockExpiring
 		}
 	}
 }
@@ -239,7 +240,7 @@ func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 	case c.report == nil:
 		return "checking", model.LockNone
 	}
-	if s, ok := c.lockStatus[lockID{l.Constraint, l.Value}]; ok && (s != model.LockExpiring || !model.Lapsed(l.ExpiresAt, c.now)) {
+	if s, ok := c.lockStatus[LockValue{l.Constraint, l.Value}]; ok && (s != model.LockExpiring || !model.Lapsed(l.ExpiresAt, c.now)) {
 		return string(s), s
 	}
 	ttl := model.KeptLease(l.ExpiresAt).Verdict(c.JudgedAt())
@@ -265,13 +266,13 @@ func (c *Cache) LockStatus(l *model.Lock) (string, model.LockStatus) {
 // those rows say, so they are read again with them.
 func (c *Cache) Related(ids []string) []string {
 	written := map[string]bool{}
-	values := map[lockID]bool{}
+	values := map[LockValue]bool{}
 	for _, id := range ids {
 		written[id] = true
 		if ca, ok := c.accounts[id]; ok {
 			ca.eachLock(func(ci int, v, owner string) {
 				if v != "" {
-					values[lockID{ci, v}] = true
+					values[LockValue{ci, v}] = true
 				}
 				if owner != "" && owner != id {
 					written[owner] = true // named by their row: read it too
@@ -286,7 +287,7 @@ func (c *Cache) Related(ids []string) []string {
 		}
 		named := written[id]
 		ca.eachLock(func(ci int, v, owner string) {
-			named = named || values[lockID{ci, v}] || (owner != id && written[owner])
+			named = named || values[LockValue{ci, v}] || (owner != id && written[owner])
 		})
 		if named {
 			related = append(related, id)
@@ -294,12 +295,6 @@ func (c *Cache) Related(ids []string) []string {
 	}
 	slices.Sort(related)
 	return related
-}
-
-// LockValue is a lock's constraint and value, as a row expects it.
-type LockValue struct {
-	Constraint int
-	Value      string
 }
 
 // Holding lists the accounts held whose rows expect the lock of one of
