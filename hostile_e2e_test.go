@@ -258,25 +258,64 @@ var viewTabs = regexp.MustCompile(`^(1( Accounts)?  2( Locks)?  3( Problems)?  |
 // checkLayout reports a screen that is not locktable's layout at w x h:
 // h lines (tmux wrapped none), none wider than w, the header on top, the
 // help line at the bottom, and every status word of a list in one column.
+//
+// tmux takes a frame in the chunks the pty hands it, so a capture can
+// catch one half drawn: the top rows new, a row cut where the chunk
+// ended, the rest the frame before (CI once saw a row that was half one
+// page, half the page before). A frame is only judged once drawn, so the
+// screen is read until it is right, and a layout is reported only when it
+// is still wrong after layoutSettle: a real misalignment stays on screen,
+// a frame caught being drawn does not.
 func checkLayout(v *violations, tm *term, what string, w, h int) string {
 	v.t.Helper()
-	screen := strings.TrimSuffix(tm.capture(), "\n")
+	read := func() (string, string) {
+		return tm.capture(), tm.tmux("capture-pane", "-p", "-J", "-t", tm.session)
+	}
+	screen, wrong := settledLayout(read, w, h, layoutSettle)
+	if wrong != "" {
+		v.add("%s: %s:\n%s", what, wrong, screen)
+	}
+	return screen
+}
+
+// settledLayout reads the pane (the capture, and the capture with wrapped
+// lines joined) until its layout is right or settle has passed, and
+// returns the last screen and what is wrong with it ("" when nothing).
+func settledLayout(read func() (screen, joined string), w, h int, settle time.Duration) (string, string) {
+	deadline := time.Now().Add(settle)
+	for {
+		screen, joined := read()
+		screen, joined = strings.TrimSuffix(screen, "\n"), strings.TrimSuffix(joined, "\n")
+		wrong := layoutWrong(screen, joined, w, h)
+		if wrong == "" || time.Now().After(deadline) {
+			return screen, wrong
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// layoutSettle is how long a screen may look wrong before checkLayout
+// calls it wrong: far longer than tmux takes to read one frame, even with
+// the suite's many terminals at once.
+const layoutSettle = 3 * time.Second
+
+// layoutWrong says what is wrong with screen (joined is the same capture
+// with wrapped lines joined) as locktable's layout at w x h, or "".
+func layoutWrong(screen, joined string, w, h int) string {
 	lines := strings.Split(screen, "\n")
-	joined := strings.Split(strings.TrimSuffix(tm.tmux("capture-pane", "-p", "-J", "-t", tm.session), "\n"), "\n")
-	if len(lines) != h || len(joined) != h {
-		v.add("%s: %d lines, %d once wrapped lines are joined; want %d:\n%s", what, len(lines), len(joined), h, screen)
-		return screen
+	if n, nj := len(lines), len(strings.Split(joined, "\n")); n != h || nj != h {
+		return fmt.Sprintf("%d lines, %d once wrapped lines are joined; want %d", n, nj, h)
 	}
 	for i, l := range lines {
 		if ansi.StringWidth(l) > w {
-			v.add("%s: line %d is %d cells wide:\n%s", what, i, ansi.StringWidth(l), screen)
+			return fmt.Sprintf("line %d is %d cells wide", i, ansi.StringWidth(l))
 		}
 	}
 	if !strings.HasPrefix(lines[0], "locktable  │  ") || !viewTabs.MatchString(lines[1]) {
-		v.add("%s: the header is not on the first two lines:\n%s", what, screen)
+		return "the header is not on the first two lines"
 	}
 	if !strings.Contains(lines[h-1], "•") {
-		v.add("%s: the help line is not at the bottom:\n%s", what, screen)
+		return "the help line is not at the bottom"
 	}
 	col := -1
 	for _, l := range lines[2 : h-2] {
@@ -288,11 +327,10 @@ func checkLayout(v *violations, tm *term, what string, w, h int) string {
 		if col < 0 {
 			col = c
 		} else if c != col {
-			v.add("%s: a status word in column %d, another in %d:\n%s", what, c, col, screen)
-			break
+			return fmt.Sprintf("a status word in column %d, another in %d", c, col)
 		}
 	}
-	return screen
+	return ""
 }
 
 // TestTUIHostile stores every hostile payload in keys, values and owners
@@ -697,8 +735,8 @@ func walkPastes(v *violations, tm *term, look func(string) string, full bool) {
 			tm.waitFor("the field "+open, func(s string) bool { return line(s, open) != "" })
 			before := line(tm.capture(), open)
 			tm.paste(h.text)
-			screen := tm.waitFor("the paste of "+h.name+" into "+open, func(s string) bool { return line(s, open) != before })
-			look("the paste of " + h.name + " into " + open)
+			tm.waitFor("the paste of "+h.name+" into "+open, func(s string) bool { return line(s, open) != before })
+			screen := look("the paste of " + h.name + " into " + open)
 			switch l := line(screen, open); {
 			case plain(h.text) && !strings.Contains(l, suffixRunes(h.text, 4)):
 				v.add("%s pasted into %s is not in the field:\n%s", h.name, open, screen)
@@ -727,8 +765,8 @@ func walkPastes(v *violations, tm *term, look func(string) string, full bool) {
 		// (A long key's question wraps: "to" and "send:" may part.)
 		before := tm.waitText("the typed confirmation", "send:")
 		tm.paste(h.text)
-		screen := tm.waitFor("the paste of "+h.name+" into the typed confirmation", func(s string) bool { return s != before })
-		look("the paste of " + h.name + " into the typed confirmation")
+		tm.waitFor("the paste of "+h.name+" into the typed confirmation", func(s string) bool { return s != before })
+		screen := look("the paste of " + h.name + " into the typed confirmation")
 		if strings.Contains(screen, "COMMITTED") || !strings.Contains(screen, "send:") {
 			v.add("%s pasted into the typed confirmation acted:\n%s", h.name, screen)
 		}
