@@ -395,7 +395,19 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 
 // setHead lays out the rows on top again, the selected row staying
 // selected.
-func (m *Model) setHead() { m.pager.SetHead(m.src.rebuildTop()) }
+//
+// The selection is a row's key, not its place: on top, it stays on the
+// row that shows the same (an orphan, a pinned account or its lock)
+// wherever the new top puts it; below, the pager shifts it with the rows.
+func (m *Model) setHead() {
+	at, was := m.pager.Cursor(), slices.Clone(m.src.topKeys)
+	m.pager.SetHead(m.src.rebuildTop())
+	if at >= 0 && at < len(was) {
+		if i := slices.Index(m.src.topKeys, was[at]); i >= 0 {
+			m.pager.SetCursor(i)
+		}
+	}
+}
 
 // Update handles pages, pins and keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -586,6 +598,39 @@ func (m Model) onLocks(msg LocksMsg) Model {
 	return m
 }
 
+// removeRows drops the rows of the accounts gone, from the pinned group
+// and the rows read at once (pager.Replace: a filter judges them all).
+// The selection is a row's key, not its place: it stays on its account's
+// row, or on its row on top, wherever that is now; when its own account
+// went, on the row after it, the nearest, and the status says so.
+func (m *Model) removeRows(gone []string) {
+	if len(gone) == 0 {
+		return
+	}
+	sel, ok := m.pager.Selected()
+	id := ""
+	if ok && sel.Set == setMain && (sel.Kind == rows.Account || sel.Kind == rows.Lock) {
+		id = m.src.id(sel)
+	}
+	at, was := m.pager.Cursor(), slices.Clone(m.src.topKeys)
+	body := m.src.remove(gone)
+	m.pager.Replace(m.src.rebuildTop(), body)
+	switch {
+	case id != "":
+		if i, found := m.pager.Find(func(r rows.Row) bool {
+			return r.Set == setMain && r.Kind == sel.Kind && r.Lock == sel.Lock && m.src.id(r) == id
+		}); found {
+			m.pager.SetCursor(i)
+		} else {
+			m.note = model.Printable(id) + " is gone: the row after it is selected"
+		}
+	case at >= 0 && at < len(was):
+		if i := slices.Index(m.src.topKeys, was[at]); i >= 0 {
+			m.pager.SetCursor(i)
+		}
+	}
+}
+
 func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	if msg.req != m.pager.Paging().Request() {
 		return m, nil
@@ -602,9 +647,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		for _, a := range msg.views {
 			m.src.items.Put(a)
 		}
-		if len(msg.gone) > 0 {
-			m.pager.SetRows(m.src.remove(msg.gone))
-		}
+		m.removeRows(msg.gone)
 		m.setHead()
 		return m, nil
 	}
@@ -620,9 +663,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 			added = append(added, a)
 		}
 	}
-	if len(msg.gone) > 0 {
-		m.pager.SetRows(m.src.remove(msg.gone))
-	}
+	m.removeRows(msg.gone)
 	switch {
 	case len(added) > 0:
 		m.pinWritten(added)

@@ -3,6 +3,7 @@ package accounts
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/items"
@@ -67,6 +68,9 @@ type source struct {
 	pinned  []string // the keys of the pinned accounts (pin.Accounts are cached)
 	pinEnd  int      // the first row after the pinned group (0: none pinned)
 	top     []rows.Row
+	// topKeys name the rows of top by what they show (topKey), for the
+	// selection to stay on its row when the rows on top change.
+	topKeys []string
 	unpin   string // the key that unpins, as a note says it
 	matched lastMatch
 	// judgedBy is the report the rows were judged by when a reload began:
@@ -264,7 +268,26 @@ func (d *source) rebuildTop() []rows.Row {
 		top = append(top, rows.Row{Kind: rows.Note, Text: d.many})
 	}
 	d.top = top
+	d.topKeys = d.topKeys[:0]
+	for _, r := range top {
+		d.topKeys = append(d.topKeys, d.topKey(r))
+	}
 	return top
+}
+
+// topKey names a row on top by what it shows, not by its place: an orphan
+// by its lock, a pinned account's row by the account (and the lock's
+// constraint), a heading by its words without the count.
+func (d *source) topKey(r rows.Row) string {
+	switch r.Kind {
+	case rows.Orphan:
+		p := d.orphan(r)
+		return fmt.Sprintf("orphan %d %s %s", r.Set, p.Constraint, p.Value)
+	case rows.Account, rows.Lock:
+		return fmt.Sprintf("account %d %s %d %d", r.Set, d.id(r), r.Kind, r.Lock)
+	}
+	title, _, _ := strings.Cut(r.Text, " (")
+	return fmt.Sprintf("text %d %s", r.Kind, title)
 }
 
 // unpinListed drops from a group of accounts written those the body now

@@ -264,6 +264,26 @@ func (m *Model[P, R]) SetRows(rows []R) {
 	m.list.SetCursor(m.list.Cursor())
 }
 
+// Find returns the place of the first row, the head's first, for which
+// match holds.
+func (m Model[P, R]) Find(match func(R) bool) (int, bool) {
+	for i := range m.src.Len() {
+		if match(m.src.row(i)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Replace replaces the head and the rows read at once (a change took
+// rows from both: rows of the one can name places in the other's list),
+// the selection staying at its place; the view selects its row again.
+func (m *Model[P, R]) Replace(head, rows []R) {
+	m.src.head, m.src.rows = head, rows
+	m.src.generation++
+	m.list.SetCursor(m.list.Cursor())
+}
+
 // Seek selects the next row (dir +1) or previous row (dir -1) for which
 // match holds, among the rows loaded, and reports whether there was one.
 func (m *Model[P, R]) Seek(dir int, match func(R) bool) bool {

@@ -6,6 +6,7 @@ package problems
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,6 +39,9 @@ type Model struct {
 	warned []string
 	note   string  // what the last key could not do
 	asked  tea.Msg // what the last key asks of the write dialog (Asked)
+	// moved says where the selection went when its problem left (SetReport),
+	// until the next key.
+	moved string
 }
 
 // New returns the problems view, waiting for the check.
@@ -79,7 +83,15 @@ func (m Model) Status() string {
 	}
 	kept, of := m.list.Matched()
 	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
-		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems)))) + m.markedNote()
+		fmt.Sprintf("%s problems, all shown", rows.Count(int64(len(m.src.problems)))) + m.markedNote() + movedNote(m.moved)
+}
+
+// movedNote is moved as the status line's last part ("" for none).
+func movedNote(moved string) string {
+	if moved == "" {
+		return ""
+	}
+	return " · " + moved
 }
 
 // markedNote counts the marked problems for the status line ("" for
@@ -159,11 +171,29 @@ func (m *Model) SetSize(w, h int) {
 
 // SetReport shows a finished check's problems, under its schema hint
 // (check.ReportMsg's) if it has one.
+//
+// The selection is a problem, not a line: lines above it come and go as
+// the table changes, and it stays on its problem (batch.Key). When its
+// problem is no longer found, it moves to the nearest one still found
+// (the next, else the one before), and the status says so.
 func (m *Model) SetReport(r *model.Report, hint string) {
+	was, had := m.Selected()
+	old, at := m.src.problems, m.list.Cursor()
 	m.src.set(r) // marks of problems no longer found go
 	m.ready, m.hint = true, hint
 	m.layout()
-	m.list.SetCursor(m.list.Cursor())
+	if had {
+		i, found := m.src.line(was)
+		if !found {
+			if i, found = m.src.nearest(old, was); found {
+				m.moved = fmt.Sprintf("%s %s is no longer found: the nearest problem is selected", was.Kind, model.Printable(was.Value))
+			}
+		}
+		if found {
+			at = i
+		}
+	}
+	m.list.SetCursor(at)
 }
 
 // maxWarnings is how many of a report's warnings the view shows; the
@@ -217,7 +247,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if ok {
-		m.note = ""
+		m.note, m.moved = "", ""
 	}
 	if c, click := msg.(tea.MouseClickMsg); click {
 		c.Y -= len(m.wrapped) + len(m.warned) // the hint and the warnings are above the list
@@ -356,7 +386,14 @@ type source struct {
 	// filter and a new report that still finds them.
 	marked map[string]bool
 	now    int64 // the present, as the clock last ticked (0: it does not)
+	// generation counts the reports set (browser.Appending): a kept filter
+	// judges every line again under a new report, even one of as many
+	// lines, whose lines are other problems.
+	generation int
 }
+
+// Generation counts the reports set (browser.Appending).
+func (d *source) Generation() int { return d.generation }
 
 // line is a group title (problem < 0) or a problem.
 type line struct {
@@ -366,6 +403,7 @@ type line struct {
 
 func (d *source) set(r *model.Report) {
 	d.report = r
+	d.generation++
 	d.problems, d.lines = nil, nil
 	counts := r.Counts()
 	found := map[string]bool{}
@@ -383,6 +421,58 @@ func (d *source) set(r *model.Report) {
 			}
 		}
 	}
+}
+
+// line is the line of problem p, if the report has it: the same problem,
+// else another about the same item (an orphan lock someone now holds is
+// a foreign one: the row is about the same lock).
+func (d *source) line(p model.Problem) (int, bool) {
+	for _, same := range []func(model.Problem) string{batch.Key, subject} {
+		k := same(p)
+		for i, l := range d.lines {
+			if l.problem >= 0 && same(d.problems[l.problem]) == k {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// subject names the item a problem is about: its lock, else the
+// constraint of the accounts that hold the value.
+func subject(p model.Problem) string {
+	if p.Lock != nil {
+		keys := slices.Sorted(maps.Keys(p.Lock))
+		var b strings.Builder
+		b.WriteString("lock " + p.LockTable)
+		for _, k := range keys {
+			b.WriteString("\x00" + k + "=" + p.Lock[k])
+		}
+		return b.String()
+	}
+	return "holders " + p.Constraint + "\x00" + strings.Join(p.Accounts, "\x00")
+}
+
+// nearest is the line of the problem nearest p among old (the problems
+// shown before p left) that the report still has: the first after p,
+// else the last before it.
+func (d *source) nearest(old []model.Problem, p model.Problem) (int, bool) {
+	k := batch.Key(p)
+	at := slices.IndexFunc(old, func(q model.Problem) bool { return batch.Key(q) == k })
+	if at < 0 {
+		return 0, false
+	}
+	for _, q := range old[at+1:] {
+		if i, ok := d.line(q); ok {
+			return i, true
+		}
+	}
+	for j := at - 1; j >= 0; j-- {
+		if i, ok := d.line(old[j]); ok {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // clean says what a check that found no problem checked.

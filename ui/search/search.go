@@ -111,8 +111,14 @@ func known(r *model.Report) map[heldValue][]string {
 	return held
 }
 
-// Open opens the field holding the filter in force (q, "" for none).
+// Open opens the field holding the filter in force (q, "" for none). A
+// search still running is given up: its answer, come later, would pin
+// its rows over what the new filter shows and move the selection.
 func (m Model) Open(q string) (Model, tea.Cmd) {
+	if m.busy {
+		m.req++ // its DoneMsg is dropped
+		m.busy, m.status = false, ""
+	}
 	m.typing = true
 	m.input.SetValue(q)
 	m.input.CursorEnd()

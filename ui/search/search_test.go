@@ -306,3 +306,24 @@ func TestPlaceholderWholeOrNone(t *testing.T) {
 		}
 	}
 }
+
+// TestANewFilterGivesUpTheSearch (issue 38, 3; found by
+// TestTheScreenAgreesWithTheTable): /v1 enter searched the table, esc, then
+// a filter that kept rows; seconds later the search's answer pinned its
+// rows, cleared that filter and moved the selection. Opening the field
+// again gives the running search up: its answer pins nothing.
+func TestANewFilterGivesUpTheSearch(t *testing.T) {
+	m, _, pump := field(t, DefaultKeyMap())
+	m = typeIn(t, m, "zed")
+	m, first := m.Update(press(tea.KeyEnter))
+	if !m.Busy() {
+		t.Fatal("enter on a filter that keeps nothing started no search")
+	}
+	m = typeIn(t, m, "ada")
+	if m.Busy() {
+		t.Error("a new filter left the search running")
+	}
+	if _, cmd := m.Update(done(t, first, pump)); cmd != nil {
+		t.Errorf("the search given up pinned its answer: %T", cmd())
+	}
+}
