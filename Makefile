@@ -84,9 +84,9 @@ fuzz:
 build:
 	go build -o locktable .
 
-# Redraws the README's chart of the packages and their imports.
+# Redraws the chart of the packages and their imports in docs/development.md.
 deps:
-	go run ./internal/depgraph -readme README.md
+	go run ./internal/depgraph -file docs/development.md
 
 # What CI checks of the release: go.mod and go.sum tidy, .goreleaser.yaml
 # valid, and a snapshot build for this machine (completions and man pages
@@ -180,6 +180,6 @@ PORT ?= 8000
 emulator: $(DYNOXIDE_BIN)
 	$(DYNOXIDE_BIN) --port $(PORT)
 
-# The README's pictures, from the real binary on the demo (tmux, freeze).
+# The pictures of the README and docs/, from the real binary on the demo (tmux, freeze).
 screens:
 	bash docs/screens.sh

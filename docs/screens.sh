@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Usage: make screens   (runs: bash docs/screens.sh)
 #
-# Regenerates the README's pictures from the real binary on the embedded
-# demo: each view is driven in a tmux pane of 100x30, captured with its
+# Regenerates the pictures of the README and docs/ from the real binary on
+# the embedded demo: each view is driven in a tmux pane of 100x30, captured with its
 # colours (capture-pane -e) and rendered to SVG by charmbracelet/freeze
 # (pinned, installed into .tools/bin). The demo's endpoint is a random
 # loopback port, so it is replaced in the pictures by a fixed one.

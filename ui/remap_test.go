@@ -70,7 +70,7 @@ func TestBindingNames(t *testing.T) {
 	if c := slices.Compact(slices.Sorted(slices.Values(names))); len(c) != len(names) {
 		t.Errorf("a name given twice: %v", names)
 	}
-	readme, err := os.ReadFile("../README.md")
+	doc, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +79,10 @@ func TestBindingNames(t *testing.T) {
 		if w, rest, ok := strings.Cut(name, "."); ok {
 			row, b = "| `"+w+".`", rest
 		}
-		if !slices.ContainsFunc(strings.Split(string(readme), "\n"), func(l string) bool {
+		if !slices.ContainsFunc(strings.Split(string(doc), "\n"), func(l string) bool {
 			return strings.HasPrefix(l, row) && strings.Contains(l, "`"+b+"`")
 		}) {
-			t.Errorf("the README's table of bindings lacks %s", name)
+			t.Errorf("docs/configuration.md's table of bindings lacks %s", name)
 		}
 	}
 	k := RemappedKeys(map[string][]string{"picker.open": {"o"}, "nosuch": {"z"}})

@@ -1,14 +1,14 @@
 // Command depgraph draws locktable's packages and their imports as a
-// Mermaid flowchart (GitHub draws it in the README), top to bottom: an
+// Mermaid flowchart (GitHub draws it in docs/development.md), top to bottom: an
 // arrow from a package to one it imports always points down, and an
 // arrow implied by two others (a imports b, b imports c: a to c) is
 // left out, so that what is drawn is the layering.
 //
-//	go run ./internal/depgraph                 # prints the chart
-//	go run ./internal/depgraph -readme README.md  # rewrites it in place (make deps)
+//	go run ./internal/depgraph                              # prints the chart
+//	go run ./internal/depgraph -file docs/development.md    # rewrites it in place (make deps)
 //
-// The README's chart sits between the lines Begin and End;
-// TestREADMEChartIsCurrent fails when it is not what this prints.
+// The chart sits between the lines Begin and End of that page;
+// TestDocsChartIsCurrent fails when it is not what this prints.
 package main
 
 import (
@@ -24,7 +24,7 @@ import (
 	"strings"
 )
 
-// The lines the README's chart sits between.
+// The lines the chart sits between in its page.
 const (
 	Begin = "<!-- packages: make deps draws this chart (internal/depgraph) -->"
 	End   = "<!-- end of packages -->"
@@ -33,33 +33,33 @@ const (
 const module = "github.com/locktable/locktable"
 
 func main() {
-	readme := flag.String("readme", "", "rewrite the chart between its markers in this file, instead of printing it")
+	file := flag.String("file", "", "rewrite the chart between its markers in this file, instead of printing it")
 	flag.Parse()
-	if err := run(*readme, os.Stdout); err != nil {
+	if err := run(*file, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "depgraph:", err)
 		os.Exit(1)
 	}
 }
 
-func run(readme string, out io.Writer) error {
+func run(file string, out io.Writer) error {
 	g, err := load(".")
 	if err != nil {
 		return err
 	}
 	chart := g.chart()
-	if readme == "" {
+	if file == "" {
 		_, err = io.WriteString(out, chart)
 		return err
 	}
-	text, err := os.ReadFile(readme)
+	text, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
 	next, err := Replace(string(text), chart)
 	if err != nil {
-		return fmt.Errorf("%s: %w", readme, err)
+		return fmt.Errorf("%s: %w", file, err)
 	}
-	return os.WriteFile(readme, []byte(next), 0o644)
+	return os.WriteFile(file, []byte(next), 0o644)
 }
 
 // graph maps each package drawn (its path in the module, "." for main)
