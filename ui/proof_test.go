@@ -107,6 +107,11 @@ type proof struct {
 	ops           []string
 	disagreements int
 	nextID        int
+	// last is the key selected in each view ("1", "2", "3") when the
+	// screen last agreed; moved are the views whose selection the last
+	// operation moved on purpose (paging, a filter, going to a row).
+	last  map[string]string
+	moved map[string]bool
 }
 
 // proof pools are small, so that values collide: duplicates, foreign
@@ -123,7 +128,8 @@ func newProof(t *testing.T, seed uint64) *proof {
 	t.Helper()
 	t.Logf("seed %d (LOCKTABLE_SEED=%d replays it)", seed, seed)
 	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
-	p := &proof{t: t, seed: seed, r: rand.New(rand.NewPCG(seed, 38)), store: store, client: client, table: store.Schema.Table}
+	p := &proof{t: t, seed: seed, r: rand.New(rand.NewPCG(seed, 38)), store: store, client: client, table: store.Schema.Table,
+		last: map[string]string{}, moved: map[string]bool{}}
 	for i := range proofAccounts {
 		id := fmt.Sprintf("ACCT#%04d", i)
 		dynamotest.Put(t, client, p.table, dynamotest.Account(id, proofEmail(i), proofHandle(i)),
@@ -163,6 +169,7 @@ func newProof(t *testing.T, seed uint64) *proof {
 // many ran.
 func (p *proof) run(n int) int {
 	for i := range n {
+		clear(p.moved)
 		op := p.step()
 		p.ops = append(p.ops, op)
 		if os.Getenv("LOCKTABLE_PROOF_TRACE") != "" {
@@ -311,6 +318,7 @@ func (p *proof) switchView() string {
 
 func (p *proof) page() string {
 	k := []string{"pgdown", "pgup", "G", "g", "down", "down", "up"}[p.r.IntN(7)]
+	p.moved[p.shownKey()] = true
 	p.d.press(k)
 	return "key " + k
 }
@@ -318,6 +326,7 @@ func (p *proof) page() string {
 // filter types a filter, and drops it (esc) as often as it keeps it.
 func (p *proof) filter() string {
 	q := []string{"v1", "h2", "orphan", "n0", "zzz", "ACCT#000"}[p.r.IntN(6)]
+	p.moved[p.shownKey()] = true
 	p.d.press("/")
 	p.d.send(ctrlU()) // the field keeps the last filter
 	p.d.typeText(q)
@@ -336,6 +345,7 @@ func (p *proof) filter() string {
 // toProblem goes to the problems view and selects its k-th row that is a
 // problem (not a heading); false when it has none.
 func (p *proof) toProblem(k int) bool {
+	p.moved["3"] = true
 	p.d.press("3", "g")
 	for range k {
 		p.d.press("down")
@@ -357,6 +367,7 @@ func (p *proof) fix() string {
 
 func (p *proof) bulkFix() string {
 	n := 1 + p.r.IntN(3)
+	p.moved["3"] = true
 	p.d.press("3", "g")
 	marked := 0
 	for range 2 * n {
@@ -375,6 +386,7 @@ func (p *proof) bulkFix() string {
 // toAccount goes to the accounts view and selects its k-th account row;
 // false when it lists none.
 func (p *proof) toAccount(k int) bool {
+	p.moved["1"] = true
 	p.d.press("1", "g")
 	seen := 0
 	for range 60 {
@@ -422,6 +434,7 @@ func (p *proof) add() string {
 	p.nextID++
 	id := fmt.Sprintf("ACCT#u%03d", p.nextID)
 	e, h := proofEmail(p.r.IntN(proofValues)), proofHandle(p.r.IntN(proofValues))
+	p.moved["1"] = true // the account added is pinned on top, selected
 	p.d.press("1", "a")
 	p.d.send(ctrlU())
 	p.d.paste(id)
@@ -595,14 +608,24 @@ func (tr truth) lockWords(key, holder string) []string {
 // remain ("" for none).
 func (p *proof) agree() string {
 	p.d.settle()
-	view := p.d.m.views.shown
-	key, _ := p.selectedLine()
-	before := rowKey(p.lastLines(), key)
+	shown := p.shownKey()
+	before := map[string]string{}
+	for v, k := range p.last {
+		if !p.moved[v] {
+			before[v] = k
+		}
+	}
+	before[shown] = selectedKey(p.d.lines()) // as the operation left it
 	var bad []string
 	for deadline := time.Now().Add(proofAgree); ; {
 		tr := p.truth()
-		bad = p.compare(tr, view, before)
-		if len(bad) == 0 || time.Now().After(deadline) {
+		var now map[string]string
+		bad, now = p.compare(tr, shown, before)
+		if len(bad) == 0 {
+			p.last = now
+			break
+		}
+		if time.Now().After(deadline) {
 			break
 		}
 		p.pump(100 * time.Millisecond)
@@ -610,8 +633,10 @@ func (p *proof) agree() string {
 	return strings.Join(bad, "\n")
 }
 
-// lastLines is the screen's lines now.
-func (p *proof) lastLines() []string { return p.d.lines() }
+// shownKey is the key of the view shown: "1", "2" or "3".
+func (p *proof) shownKey() string {
+	return map[view]string{viewAccounts: "1", viewLocks: "2", viewProblems: "3"}[p.d.m.views.shown]
+}
 
 // pump handles what the background workers post for d.
 func (p *proof) pump(d time.Duration) {
@@ -627,52 +652,54 @@ func (p *proof) pump(d time.Duration) {
 	}
 }
 
-// rowKey names the row sel of lines by what it shows: an account by its
-// key, a lock under an account by both, a lock or a problem by its first
-// column.
-func rowKey(lines []string, sel string) string {
-	f := strings.Fields(sel)
+// rowKey names the list row at line i of lines by what it shows: an
+// account by its key, a lock under an account by both, a lock or a
+// problem by its first column ("" for a line of no row).
+func rowKey(lines []string, i int) string {
+	f := strings.Fields(rowText(lines[i]))
 	if len(f) == 0 {
 		return ""
 	}
 	if f[0] != "└" {
 		return f[0]
 	}
-	// The account above it.
-	at := -1
-	for i, l := range lines {
-		if rowText(l) == sel {
-			at = i
-			break
-		}
-	}
-	for i := at - 1; i >= 0; i-- {
-		if g := strings.Fields(rowText(lines[i])); len(g) > 0 && g[0] != "└" {
+	for j := i - 1; j >= 0; j-- { // the account above it
+		if g := strings.Fields(rowText(lines[j])); len(g) > 0 && g[0] != "└" {
 			return g[0] + " " + f[1]
 		}
 	}
 	return f[1]
 }
 
-// compare draws every view and holds what it shows to tr; view is the
-// view to come back to, and selected the key selected there before.
-func (p *proof) compare(tr truth, shown view, selected string) []string {
-	var bad []string
-	back := ""
-	for _, v := range []struct {
-		id  view
-		key string
-	}{{viewAccounts, "1"}, {viewLocks, "2"}, {viewProblems, "3"}} {
-		if v.id == shown {
-			back = v.key
+// selectedKey is the key of the selected row of lines ("" for none).
+func selectedKey(lines []string) string {
+	for i, l := range lines {
+		if strings.HasPrefix(l, "▸") {
+			return rowKey(lines, i)
 		}
 	}
+	return ""
+}
+
+// compare draws every view and holds what it shows to tr, and the row
+// selected in each to the key selected before (by view key, "" or
+// missing: none to keep); it comes back to the view shown, and returns
+// what disagrees and the key selected in each view.
+func (p *proof) compare(tr truth, shown string, before map[string]string) ([]string, map[string]string) {
+	var bad []string
+	now := map[string]string{}
 	for _, key := range []string{"1", "2", "3"} {
 		p.d.press(key)
 		lines := p.d.lines()
+		if os.Getenv("LOCKTABLE_PROOF_TRACE") != "" {
+			p.t.Logf("view %s:\n%s", key, strings.Join(lines, "\n"))
+		}
 		var here []string
-		if key == back && selected != "" {
-			here = append(here, p.sameSelection(lines, selected)...)
+		if k := selectedKey(lines); k != "" {
+			now[key] = k
+		}
+		if before[key] != "" {
+			here = append(here, p.sameSelection(lines, before[key])...)
 		}
 		here = append(here, headerCounts(lines, tr)...)
 		switch key {
@@ -688,28 +715,26 @@ func (p *proof) compare(tr truth, shown view, selected string) []string {
 			bad = append(bad, "view "+key+":\n"+strings.TrimRight(strings.Join(lines, "\n"), "\n "))
 		}
 	}
-	if back != "" {
-		p.d.press(back)
-	}
-	return bad
+	p.d.press(shown)
+	return bad, now
 }
 
 // sameSelection: the row selected before is selected still, when the
-// view shows it.
+// list shows it.
 func (p *proof) sameSelection(lines []string, selected string) []string {
-	sel, ok := p.selectedLine()
-	if !ok {
+	sel := selectedKey(lines)
+	if sel == "" {
 		if strings.Contains(lines[len(lines)-2], ": 0 of ") {
 			return nil // the filter keeps no row
 		}
 		return []string{"no row is selected; " + selected + " was"}
 	}
-	if rowKey(lines, sel) == selected {
+	if sel == selected {
 		return nil
 	}
-	for _, l := range lines {
-		if rowKey(lines, rowText(l)) == selected {
-			return []string{fmt.Sprintf("the selection moved from %s to %s, which is still shown", selected, rowKey(lines, sel))}
+	for i := 2; i < len(lines)-2; i++ { // the list's lines
+		if rowKey(lines, i) == selected {
+			return []string{fmt.Sprintf("the selection moved from %s to %s, which is still shown", selected, sel)}
 		}
 	}
 	return nil

@@ -402,10 +402,28 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 func (m *Model) setHead() {
 	at, was := m.pager.Cursor(), slices.Clone(m.src.topKeys)
 	m.pager.SetHead(m.src.rebuildTop())
-	if at >= 0 && at < len(was) {
-		if i := slices.Index(m.src.topKeys, was[at]); i >= 0 {
-			m.pager.SetCursor(i)
-		}
+	m.reselect(at, was)
+}
+
+// reselect selects again the row on top that was at place at of was (the
+// top before it changed), wherever the top puts it now; a pinned
+// account's row that left the top because a page lists the account is
+// followed to its row below. A row at was's place is left as the pager
+// put it.
+func (m *Model) reselect(at int, was []shownAs) {
+	if at < 0 || at >= len(was) {
+		return
+	}
+	w := was[at]
+	if i := slices.IndexFunc(m.src.topKeys, func(s shownAs) bool { return s.key == w.key }); i >= 0 {
+		m.pager.SetCursor(i)
+		return
+	}
+	if w.account == "" {
+		return
+	}
+	if i, ok := m.src.rowOf(rowSelection(w.account, w.kind, w.lock)); ok {
+		m.pager.SetCursor(i)
 	}
 }
 
@@ -599,7 +617,7 @@ func (m Model) onLocks(msg LocksMsg) Model {
 }
 
 // removeRows drops the rows of the accounts gone, from the pinned group
-// and the rows read at once (pager.Replace: a filter judges them all).
+// and the rows read at once (pager.SetRows: a filter judges them all).
 // The selection is a row's key, not its place: it stays on its account's
 // row, or on its row on top, wherever that is now; when its own account
 // went, on the row after it, the nearest, and the status says so.
@@ -614,20 +632,16 @@ func (m *Model) removeRows(gone []string) {
 	}
 	at, was := m.pager.Cursor(), slices.Clone(m.src.topKeys)
 	body := m.src.remove(gone)
-	m.pager.Replace(m.src.rebuildTop(), body)
+	m.pager.SetRows(m.src.rebuildTop(), body)
 	switch {
 	case id != "":
-		if i, found := m.pager.Find(func(r rows.Row) bool {
-			return r.Set == setMain && r.Kind == sel.Kind && r.Lock == sel.Lock && m.src.id(r) == id
-		}); found {
+		if i, found := m.src.rowOf(rowSelection(id, sel.Kind, sel.Lock)); found {
 			m.pager.SetCursor(i)
 		} else {
 			m.note = model.Printable(id) + " is gone: the row after it is selected"
 		}
-	case at >= 0 && at < len(was):
-		if i := slices.Index(m.src.topKeys, was[at]); i >= 0 {
-			m.pager.SetCursor(i)
-		}
+	default:
+		m.reselect(at, was)
 	}
 }
 

@@ -70,7 +70,7 @@ type source struct {
 	top     []rows.Row
 	// topKeys name the rows of top by what they show (topKey), for the
 	// selection to stay on its row when the rows on top change.
-	topKeys []string
+	topKeys []shownAs
 	unpin   string // the key that unpins, as a note says it
 	matched lastMatch
 	// judgedBy is the report the rows were judged by when a reload began:
@@ -275,19 +275,30 @@ func (d *source) rebuildTop() []rows.Row {
 	return top
 }
 
+// shownAs is what a row on top shows (topKey), for the selection to
+// follow it: its key, and for a pinned account's row, the account and
+// the row's kind and lock, to find it below once a page lists it.
+type shownAs struct {
+	key     string
+	account string
+	kind    rows.Kind
+	lock    int16
+}
+
 // topKey names a row on top by what it shows, not by its place: an orphan
 // by its lock, a pinned account's row by the account (and the lock's
 // constraint), a heading by its words without the count.
-func (d *source) topKey(r rows.Row) string {
+func (d *source) topKey(r rows.Row) shownAs {
 	switch r.Kind {
 	case rows.Orphan:
 		p := d.orphan(r)
-		return fmt.Sprintf("orphan %d %s %s", r.Set, p.Constraint, p.Value)
+		return shownAs{key: fmt.Sprintf("orphan %d %s %s", r.Set, p.Constraint, p.Value)}
 	case rows.Account, rows.Lock:
-		return fmt.Sprintf("account %d %s %d %d", r.Set, d.id(r), r.Kind, r.Lock)
+		id := d.id(r)
+		return shownAs{key: fmt.Sprintf("account %d %s %d %d", r.Set, id, r.Kind, r.Lock), account: id, kind: r.Kind, lock: r.Lock}
 	}
 	title, _, _ := strings.Cut(r.Text, " (")
-	return fmt.Sprintf("text %d %s", r.Kind, title)
+	return shownAs{key: fmt.Sprintf("text %d %s", r.Kind, title)}
 }
 
 // unpinListed drops from a group of accounts written those the body now
@@ -371,6 +382,16 @@ func (d *source) selection(r rows.Row) *selection {
 		sel.row = 1 + int(r.Lock)
 	}
 	return sel
+}
+
+// rowSelection is the selection of account id's row of kind (an
+// account's, or its lock's of constraint lock).
+func rowSelection(id string, kind rows.Kind, lock int16) selection {
+	s := selection{id: id}
+	if kind == rows.Lock {
+		s.row = 1 + int(lock)
+	}
+	return s
 }
 
 // rowOf returns the row that shows s, if its account is loaded.

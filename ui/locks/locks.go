@@ -516,6 +516,10 @@ type look struct {
 	marked map[string]bool
 }
 
+// RowsAreNames says a row is the lock's name in the cache, the same across
+// reads (pager.Named): a reload selects the lock selected before again.
+func (l *look) RowsAreNames() {}
+
 // Keep keeps a lock read in the cache, and lists its name there.
 func (l *look) Keep(dst []string, lock model.Lock) []string {
 	return append(dst, l.items.PutLock(lock))

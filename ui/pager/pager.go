@@ -93,7 +93,16 @@ type Model[P any, R comparable] struct {
 	// so that one press reads to the end.
 	followEnd bool
 	stale     Stale // why the rows are as last read: a reload failed
+	// restore is the row read that was selected when a reload began, for a
+	// Named look: selected again once a page lists it (nil: none).
+	restore *R
 }
+
+// Named is a Look whose rows are names that stay theirs across reads (the
+// locks view's, in the item cache): a reload selects again the row that
+// was selected, once a page lists it. (A view whose rows are places, as
+// the accounts view's, selects again itself.)
+type Named interface{ RowsAreNames() }
 
 // New returns a pager that reads with read and shows rows as look says,
 // moved by km; it reads nothing until Show (or Open).
@@ -198,10 +207,10 @@ func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 		m.Take(msg)
 	case tea.KeyPressMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd = key.Matches(msg, m.bottom)
+		m.followEnd, m.restore = key.Matches(msg, m.bottom), nil
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd = false
+		m.followEnd, m.restore = false, nil
 	}
 	return m, m.Prefetch()
 }
@@ -219,6 +228,10 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 		return answer
 	case Reloaded:
 		cursor := m.list.Cursor()
+		if _, named := m.src.look.(Named); named && cursor >= len(m.src.head) && cursor < m.src.Len() {
+			r := m.src.row(cursor)
+			m.restore = &r
+		}
 		m.src.reset()
 		m.stale.Set(nil, &m.list)
 		if cursor >= len(m.src.head) {
@@ -228,9 +241,20 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 	}
 	m.paging.answered = true
 	m.src.add(msg.page.Rows)
-	if m.followEnd {
+	switch {
+	case m.followEnd:
 		m.list.SetCursor(m.src.Len() - 1)
-	} else {
+	case m.restore != nil:
+		if i := slices.Index(m.src.rows, *m.restore); i >= 0 {
+			m.list.SetCursor(len(m.src.head) + i)
+			m.restore = nil
+			break
+		}
+		if m.paging.Done() {
+			m.restore = nil // gone since: the first row stays selected
+		}
+		m.list.SetCursor(m.list.Cursor())
+	default:
 		m.list.SetCursor(m.list.Cursor())
 	}
 	return answer
@@ -256,29 +280,11 @@ func (m *Model[P, R]) SetHead(head []R) {
 	}
 }
 
-// SetRows replaces the rows read (some went since they were read: the
-// view read them again), the selection staying where it is.
-func (m *Model[P, R]) SetRows(rows []R) {
-	m.src.rows = rows
-	m.src.generation++
-	m.list.SetCursor(m.list.Cursor())
-}
-
-// Find returns the place of the first row, the head's first, for which
-// match holds.
-func (m Model[P, R]) Find(match func(R) bool) (int, bool) {
-	for i := range m.src.Len() {
-		if match(m.src.row(i)) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// Replace replaces the head and the rows read at once (a change took
-// rows from both: rows of the one can name places in the other's list),
-// the selection staying at its place; the view selects its row again.
-func (m *Model[P, R]) Replace(head, rows []R) {
+// SetRows replaces the head and the rows read at once (some went since
+// they were read: the view read them again, and rows of the one can name
+// places in the other's list), the selection staying at its place; the
+// view selects its row again.
+func (m *Model[P, R]) SetRows(head, rows []R) {
 	m.src.head, m.src.rows = head, rows
 	m.src.generation++
 	m.list.SetCursor(m.list.Cursor())
