@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
@@ -153,6 +155,9 @@ func newProof(t *testing.T, seed uint64) *proof {
 		return f.Follow(ctx, func(ctx context.Context, b stream.Batch) error { return h.Deliver(ctx, b.Changes) })
 	}
 	o := Options{Roles: roles(store), Clock: clock.System()}
+	if p.paced() {
+		o.MaxWCU = proofBudget
+	}
 	o.Stream = follow
 	p.d = newDriver(t, o, 200, 50)
 	p.d.ready()
@@ -164,6 +169,14 @@ func newProof(t *testing.T, seed uint64) *proof {
 	})
 	return p
 }
+
+// proofBudget is the write budget (--max-wcu) of a paced run: a batch's
+// transactions wait for it, one every second or two.
+const proofBudget = 2
+
+// paced reports whether the run's batches are paced by proofBudget: one
+// seed in proofRuns, so that esc meets a transaction waiting for it.
+func (p *proof) paced() bool { return p.seed%proofRuns == 0 }
 
 // run runs n operations, each followed by the comparison, and returns how
 // many ran.
@@ -181,7 +194,31 @@ func (p *proof) run(n int) int {
 			return i + 1
 		}
 	}
+	p.t.Logf("%d operations, 0 disagreements; by kind: %s", n, p.kinds())
 	return n
+}
+
+// kinds counts the operations run by their first words.
+func (p *proof) kinds() string {
+	counts := map[string]int{}
+	for _, op := range p.ops {
+		k, _, _ := strings.Cut(op, " ")
+		if strings.HasPrefix(op, "others:") {
+			k = strings.Join(strings.Fields(op)[:2], " ")
+		}
+		switch {
+		case strings.Contains(op, "esc as it sends"):
+			k = "F then esc"
+		case strings.Contains(op, "marked, F"):
+			k = "F"
+		}
+		counts[k]++
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		out = append(out, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // step runs one random operation and says what it was.
@@ -195,7 +232,7 @@ func (p *proof) step() string {
 		{3, p.switchView},
 		{2, p.page},
 		{1, p.filter},
-		{2, p.fix}, {1, p.bulkFix},
+		{2, p.fix}, {1, p.bulkFix}, {p.pacedWeight(), p.bulkFixEsc},
 		{2, p.rename}, {1, p.deleteAccount}, {1, p.add}, {1, p.undo},
 	}
 	total := 0
@@ -210,6 +247,14 @@ func (p *proof) step() string {
 		k -= o.weight
 	}
 	panic("unreachable")
+}
+
+// pacedWeight is the weight of bulkFixEsc: in paced runs only.
+func (p *proof) pacedWeight() int {
+	if p.paced() {
+		return 2
+	}
+	return 0
 }
 
 // accountIDs are the accounts in the table now, sorted.
@@ -257,7 +302,15 @@ func (p *proof) signup() string {
 	if locked {
 		items = append(items, dynamotest.Lock("UNIQ#EMAIL#"+e, id), dynamotest.Lock("UNIQ#HANDLE#"+h, id))
 	}
-	p.put(items...)
+	// One transaction, as a signup is written: its items come as records
+	// of one stream batch, or of several.
+	var tx []types.TransactWriteItem
+	for _, it := range items {
+		tx = append(tx, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(p.table), Item: dynamo.ItemToSDK(it)}})
+	}
+	if _, err := p.client.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: tx}); err != nil {
+		p.t.Fatal(err)
+	}
 	return fmt.Sprintf("others: signup %s %s %s (locks: %t)", id, e, h, locked)
 }
 
@@ -366,7 +419,15 @@ func (p *proof) fix() string {
 }
 
 func (p *proof) bulkFix() string {
-	n := 1 + p.r.IntN(3)
+	marked := p.mark(1 + p.r.IntN(3))
+	p.d.press("F")
+	p.finish()
+	return fmt.Sprintf("%d marked, F", marked)
+}
+
+// mark marks up to n problems from the top of the problems view, and
+// says how many it marked.
+func (p *proof) mark(n int) int {
 	p.moved["3"] = true
 	p.d.press("3", "g")
 	marked := 0
@@ -378,10 +439,40 @@ func (p *proof) bulkFix() string {
 			p.d.press("down")
 		}
 	}
-	p.d.press("F")
-	p.finish()
-	return fmt.Sprintf("%d marked, F", marked)
+	return marked
 }
+
+// bulkFixEsc sends a batch under the write budget (a paced run's) and
+// presses esc as soon as it sends: what was not sent yet, a transaction
+// waiting for the budget too, is never sent (issue 38, 4), so the table
+// stays as it is once the batch says it stopped.
+func (p *proof) bulkFixEsc() string {
+	marked := p.mark(2 + p.r.IntN(2))
+	p.d.press("F")
+	d := p.d
+	if !d.m.layers.batch.Open() {
+		return fmt.Sprintf("%d marked, F: nothing to send", marked)
+	}
+	if m := typeBack.FindStringSubmatch(d.screen()); m != nil {
+		d.typeText(m[1] + m[2])
+	}
+	d.send(keyMsg("enter"))
+	d.until("the batch sending", func(m *Model) bool { return m.layers.batch.Sending() || !m.layers.batch.Open() })
+	d.send(keyMsg("esc"))
+	d.until("the batch stopped", func(m *Model) bool { return !m.layers.batch.Sending() })
+	d.settle()
+	said := sentWords.FindString(d.screen())
+	before := p.scan()
+	p.pump(3 * time.Second) // more than the budget's pace between two transactions
+	if after := p.scan(); !slices.EqualFunc(before, after, func(a, b model.Item) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
+		p.t.Errorf("a transaction of the batch was sent after esc stopped it:\n%s", d.screen())
+	}
+	p.finish()
+	return fmt.Sprintf("%d marked, F, esc as it sends: %s", marked, said)
+}
+
+// sentWords are the batch's account of what it sent.
+var sentWords = regexp.MustCompile(`sent \d+ of \d+ transactions[^·\n]*`)
 
 // toAccount goes to the accounts view and selects its k-th account row;
 // false when it lists none.
