@@ -269,6 +269,22 @@ func SortProblems(ps []Problem) {
 // A lock's TTL problem is the same problem whichever side of its expiry
 // each read fell: a reservation read as expiring_lock that has lapsed
 // since is confirmed as the expired_lock it is now.
+// Identity is the one key by which a problem is the same problem as
+// SameProblem says, as a string, for maps: the marks, the pins and the
+// selection key by it. (The check compares with same, which builds no
+// string.)
+func (p Problem) Identity() string {
+	kind := string(p.Kind)
+	if TTLKind(p.Kind) {
+		kind = "ttl"
+	}
+	id := kind + "\x00" + strconv.Itoa(p.constraint) + "\x00" + p.Value
+	if p.Kind == InvalidValue {
+		id += "\x00" + strings.Join(p.Accounts, "\x01") + "\x00" + p.Owner + "\x00" + lockID(p)
+	}
+	return id
+}
+
 func (p Problem) same(q Problem) bool {
 	kind := p.Kind == q.Kind || TTLKind(p.Kind) && TTLKind(q.Kind)
 	return kind && p.constraint == q.constraint && p.Value == q.Value &&

@@ -68,3 +68,29 @@ func TestAnAddedAccountSelectedStaysSelectedOnceListed(t *testing.T) {
 		t.Errorf("after r, the selection is %q, want ACCT#b3:\n%s", sel, d.screen())
 	}
 }
+
+// TestAnAccountGoneAboveKeepsTheSelection (issue 38, 3: "after a bulk fix,
+// it went from ACCT#00000000 to its lock row"; found again by
+// TestTheScreenAgreesWithTheTable, which on the code before saw the
+// selection go from ACCT#0007 to its lock row): the rows of an account
+// that went, above the selection, were dropped and the selection kept its
+// place, so it landed on another row. It stays on its account; when its
+// own account goes, the row after it is selected and the status says so.
+func TestAnAccountGoneAboveKeepsTheSelection(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	d.selectRow("ACCT#c3")
+	f.remove(b, acct("ACCT#a1", "ada@x.io", "ada"))
+	d.until("the account gone", func(m *Model) bool { return d.rowIndex("ACCT#a1") < 0 })
+	d.settle()
+	if sel := d.selected(); !strings.HasPrefix(fields(strings.TrimPrefix(sel, "▸ ")), "ACCT#c3 ") {
+		t.Fatalf("an account gone above moved the selection to %q:\n%s", sel, d.screen())
+	}
+	f.remove(b, acct("ACCT#c3", "carol@x.io", "carol"))
+	d.until("the account gone", func(m *Model) bool { return d.rowIndex("ACCT#c3") < 0 })
+	d.settle()
+	if s := d.screen(); !strings.HasPrefix(fields(strings.TrimPrefix(d.selected(), "▸ ")), "ACCT#d4 ") || !strings.Contains(s, "ACCT#c3 is gone: the row after it is selected") {
+		t.Errorf("its own account gone, the selection is %q, want ACCT#d4 and the status to say so:\n%s", d.selected(), s)
+	}
+}

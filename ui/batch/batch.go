@@ -52,12 +52,6 @@ type UndoMsg struct {
 // sent (settled, whatever its outcome); the others stay marked.
 type SettledMsg struct{ Sent []model.Problem }
 
-// Key is a problem's identity across checks, for marks: its kind, its
-// constraint and its value.
-func Key(p model.Problem) string {
-	return string(p.Kind) + "\x00" + strconv.Itoa(p.ConstraintIndex()) + "\x00" + p.Value
-}
-
 // Marked says, for the status line, how many problems are marked (n)
 // and what fixKey does with them, the marked problems ps: it fixes those
 // a repair is planned for, and sends nothing for those left to a person

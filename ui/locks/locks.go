@@ -158,8 +158,8 @@ func (m Model) marked() []model.Problem {
 	var ps []model.Problem
 	seen := map[string]bool{}
 	for _, name := range m.look.markedNames() {
-		if p, ok := m.look.problemOf(name); ok && !seen[batch.Key(p)] {
-			seen[batch.Key(p)] = true
+		if p, ok := m.look.problemOf(name); ok && !seen[p.Identity()] {
+			seen[p.Identity()] = true
 			ps = append(ps, p)
 		}
 	}

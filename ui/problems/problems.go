@@ -108,7 +108,7 @@ func (m Model) markedNote() string {
 func (m Model) marked() []model.Problem {
 	var ps []model.Problem
 	for _, p := range m.src.problems {
-		if m.src.marked[batch.Key(p)] {
+		if m.src.marked[p.Identity()] {
 			ps = append(ps, p)
 		}
 	}
@@ -118,7 +118,7 @@ func (m Model) marked() []model.Problem {
 // unmark unmarks the problems of ps (a batch sent their repairs).
 func (m *Model) unmark(ps []model.Problem) {
 	for _, p := range ps {
-		delete(m.src.marked, batch.Key(p))
+		delete(m.src.marked, p.Identity())
 	}
 }
 
@@ -128,7 +128,7 @@ func (m *Model) mark() {
 	if !ok {
 		return
 	}
-	k := batch.Key(p)
+	k := p.Identity()
 	if m.src.marked[k] {
 		delete(m.src.marked, k)
 		return
@@ -143,7 +143,7 @@ func (m *Model) markAll() {
 	all := true
 	for _, i := range m.list.Shown() {
 		if p, ok := m.src.at(i); ok {
-			k := batch.Key(*p)
+			k := p.Identity()
 			shown = append(shown, k)
 			all = all && m.src.marked[k]
 		}
@@ -173,7 +173,7 @@ func (m *Model) SetSize(w, h int) {
 // (check.ReportMsg's) if it has one.
 //
 // The selection is a problem, not a line: lines above it come and go as
-// the table changes, and it stays on its problem (batch.Key). When its
+// the table changes, and it stays on its problem (model.Problem.Identity). When its
 // problem is no longer found, it moves to the nearest one still found
 // (the next, else the one before), and the status says so.
 func (m *Model) SetReport(r *model.Report, hint string) {
@@ -382,7 +382,7 @@ type source struct {
 	problems []model.Problem // grouped by kind, report order within a kind
 	lines    []line
 	screen   rows.Screen
-	// marked are the marked problems by batch.Key: they outlive the
+	// marked are the marked problems by their Identity: they outlive the
 	// filter and a new report that still finds them.
 	marked map[string]bool
 	now    int64 // the present, as the clock last ticked (0: it does not)
@@ -415,7 +415,7 @@ func (d *source) set(r *model.Report) {
 		d.lines = append(d.lines, line{title: fmt.Sprintf("%s (%d)", k, counts[k]), problem: -1})
 		for _, p := range r.Problems {
 			if p.Kind == k {
-				found[batch.Key(p)] = true
+				found[p.Identity()] = true
 				d.lines = append(d.lines, line{problem: len(d.problems)})
 				d.problems = append(d.problems, p)
 			}
@@ -427,7 +427,7 @@ func (d *source) set(r *model.Report) {
 // else another about the same item (an orphan lock someone now holds is
 // a foreign one: the row is about the same lock).
 func (d *source) line(p model.Problem) (int, bool) {
-	for _, same := range []func(model.Problem) string{batch.Key, subject} {
+	for _, same := range []func(model.Problem) string{model.Problem.Identity, subject} {
 		k := same(p)
 		for i, l := range d.lines {
 			if l.problem >= 0 && same(d.problems[l.problem]) == k {
@@ -457,8 +457,8 @@ func subject(p model.Problem) string {
 // shown before p left) that the report still has: the first after p,
 // else the last before it.
 func (d *source) nearest(old []model.Problem, p model.Problem) (int, bool) {
-	k := batch.Key(p)
-	at := slices.IndexFunc(old, func(q model.Problem) bool { return batch.Key(q) == k })
+	k := p.Identity()
+	at := slices.IndexFunc(old, func(q model.Problem) bool { return q.Identity() == k })
 	if at < 0 {
 		return 0, false
 	}
@@ -498,7 +498,7 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 			now = max(now, d.now)
 		}
 		c := d.r.ProblemCells(p, now)
-		c.Marked = len(d.marked) > 0 && d.marked[batch.Key(*p)]
+		c.Marked = len(d.marked) > 0 && d.marked[p.Identity()]
 		return c, true
 	}
 	return rows.Cells{}, false
