@@ -108,6 +108,27 @@ func (t *Tracker) Know(ps []model.Problem, since int) {
 	t.known = known
 }
 
+// Rejudged tells the tracker what reads of a few problems' keys found
+// otherwise (a fix's judgement of what it touched): the problems gone
+// are known no more, those there are known, each in its scope, unless a
+// batch after since judged that scope since.
+func (t *Tracker) Rejudged(gone, there []model.Problem, since int) {
+	for _, p := range gone {
+		if s := t.scopeOf(p); t.judgedIn[s] <= since {
+			t.known[s] = slices.DeleteFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
+			if len(t.known[s]) == 0 {
+				delete(t.known, s)
+			}
+		}
+	}
+	for _, p := range there {
+		if s := t.scopeOf(p); t.judgedIn[s] <= since {
+			kept := slices.DeleteFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
+			t.known[s] = append(kept, p)
+		}
+	}
+}
+
 // Batch is the number of the last batch Judge judged, from 1.
 func (t *Tracker) Batch() int { return t.batch }
 

@@ -799,7 +799,7 @@ func (p *proof) compare(tr truth, shown string, before map[string]string) ([]str
 		case "2":
 			here = append(here, lockRows(lines, tr)...)
 		case "3":
-			here = append(here, problemRows(lines, tr)...)
+			here = append(here, problemRows(lines, tr, p.d.m.listFilter() != "")...)
 		}
 		if len(here) > 0 {
 			bad = append(bad, here...)
@@ -815,7 +815,7 @@ func (p *proof) compare(tr truth, shown string, before map[string]string) ([]str
 func (p *proof) sameSelection(lines []string, selected string) []string {
 	sel := selectedKey(lines)
 	if sel == "" {
-		if strings.Contains(lines[len(lines)-2], ": 0 of ") {
+		if matched, _ := p.d.m.filterCount(); p.d.m.listFilter() != "" && matched == 0 {
 			return nil // the filter keeps no row
 		}
 		return []string{"no row is selected; " + selected + " was"}
@@ -928,7 +928,7 @@ var groupHeading = regexp.MustCompile(`^\s*(missing_lock|orphan_lock|foreign_loc
 
 // problemRows holds the problems view to tr: each group counts the
 // check's problems of its kind, and each lock a row names has one.
-func problemRows(lines []string, tr truth) []string {
+func problemRows(lines []string, tr truth, filtered bool) []string {
 	var bad []string
 	counts := tr.report.Counts()
 	seen := map[model.ProblemKind]bool{}
@@ -953,7 +953,6 @@ func problemRows(lines []string, tr truth) []string {
 	}
 	// Every group is shown, unless a filter hides some or the list is
 	// longer than the screen.
-	filtered := strings.Contains(lines[len(lines)-2], "filter ")
 	last := listLines(lines)[len(listLines(lines))-1]
 	if !filtered && strings.TrimSpace(last) == "" {
 		for kind, n := range counts {

@@ -175,7 +175,15 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg:
+	case check.RejudgedMsg:
+		m.check, cmd = m.check.Update(msg)
+		m.views.problems.SetCheck(m.check.Bar())
+		// What the reads found is known from then on to the follow too:
+		// a problem a fix resolved, made again by someone else, is news.
+		if gone, there, ok := msg.Judged(); ok {
+			m.live.Rejudged(gone, there, msg.Since)
+		}
+	case check.ProgressMsg, check.DoneMsg:
 		m.check, cmd = m.check.Update(msg)
 		m.views.problems.SetCheck(m.check.Bar())
 	case check.OrphansMsg:
@@ -244,7 +252,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.Committed {
 			// A fix judges again only what it touched; any other write
 			// (or a fix that cannot) runs the whole check.
-			if start = m.check.Rejudge(m.setup.opts.Pages, msg.Rejudge); start == nil {
+			if start = m.check.Rejudge(m.setup.opts.Pages, msg.Rejudge, m.judged); start == nil {
 				start = m.startCheck(false)
 			}
 		} else {

@@ -21,7 +21,21 @@ type RejudgedMsg struct {
 	run   runID
 	gone  []model.Problem
 	found []model.Problem
+	still []model.Problem // of Rejudge's problems, those the reads still show
 	err   error
+	// Since is the caller's mark of what it had seen when the reads began
+	// (Rejudge's since): the UI's last live batch handled.
+	Since int
+}
+
+// Judged is what the reads found of the problems they judged, for a
+// follow's tracker to know from then on (live.Model.Rejudged): those no
+// longer there, and those there now; false when the reads failed.
+func (msg RejudgedMsg) Judged() (gone, there []model.Problem, ok bool) {
+	if msg.err != nil {
+		return nil, nil, false
+	}
+	return msg.gone, append(slices.Clone(msg.still), msg.found...), true
 }
 
 // Rejudge judges again the problems of ps after writes that fixed them:
@@ -31,7 +45,10 @@ type RejudgedMsg struct {
 // and the rest of it stands (r runs the whole check). It is nil where
 // that cannot stand for a check: none has finished, or one is running
 // (it may have read those keys before the writes); run Start then.
-func (m Model) Rejudge(r Reader, ps []model.Problem) tea.Cmd {
+//
+// since is the caller's mark of what it has seen as the reads begin,
+// handed back in RejudgedMsg.Since.
+func (m Model) Rejudge(r Reader, ps []model.Problem, since int) tea.Cmd {
 	if m.bar.Report == nil || m.bar.Running || len(ps) == 0 {
 		return nil
 	}
@@ -39,8 +56,9 @@ func (m Model) Rejudge(r Reader, ps []model.Problem) tea.Cmd {
 	confirm := m.confirm(r, ps, m.bar.Report.Now)
 	return func() tea.Msg {
 		still, msg := confirm()
+		msg.still, msg.Since = still, since
 		for _, p := range ps {
-			if !slices.ContainsFunc(still, func(q model.Problem) bool { return same(p, q) }) {
+			if !slices.ContainsFunc(still, func(q model.Problem) bool { return model.SameProblem(p, q) }) {
 				msg.gone = append(msg.gone, p)
 			}
 		}
@@ -68,12 +86,6 @@ func (m Model) confirm(r Reader, ps []model.Problem, now int64) func() ([]model.
 	}
 }
 
-// same reports whether p and q are the same problem: kind, constraint,
-// value.
-func same(p, q model.Problem) bool {
-	return p.Kind == q.Kind && p.ConstraintIndex() == q.ConstraintIndex() && p.Value == q.Value
-}
-
 // rejudged takes the problems a Rejudge no longer found out of the
 // report, and hands the report to the views as a check's; a failed read
 // leaves the report as it was, and says why.
@@ -86,7 +98,7 @@ func (m Model) rejudged(msg RejudgedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	ps := slices.DeleteFunc(slices.Clone(m.bar.Report.Problems), func(p model.Problem) bool {
-		return slices.ContainsFunc(msg.gone, func(g model.Problem) bool { return same(p, g) })
+		return slices.ContainsFunc(msg.gone, func(g model.Problem) bool { return model.SameProblem(p, g) })
 	})
 	return m.replace(amend(ps, []amended{{appeared: msg.found}}))
 }

@@ -117,8 +117,11 @@ type Model struct {
 	// known carries the last report's problems to the follower's tracker,
 	// which judges changes against them.
 	known chan knownReport
-	state state
-	err   error
+	// rejudged carries, in order, what reads of a few problems' keys found
+	// since (a fix's: check.Rejudge), to the tracker.
+	rejudged chan rejudgement
+	state    state
+	err      error
 	// fell says the follow ended after it had started: the UI fell back
 	// to reading on r.
 	fell bool
@@ -144,7 +147,7 @@ type Model struct {
 func New(ctx context.Context, stream Stream, pump events.Pump, sc *model.Schema, src backend.Reader, finder backend.HolderFinder, clk clock.Clock, poll time.Duration) Model {
 	m := Model{ctx: ctx, stream: stream, pump: pump, schema: sc, src: src, finder: finder, clock: clk, poll: poll}
 	if stream != nil {
-		m.state, m.known = ready, make(chan knownReport, 1)
+		m.state, m.known, m.rejudged = ready, make(chan knownReport, 1), make(chan rejudgement, maxRejudged)
 	}
 	return m
 }
@@ -162,7 +165,7 @@ func (m Model) Start() (Model, tea.Cmd) {
 		return m, tick
 	}
 	m.state = starting
-	ctx, stream, pump, known, clk := m.ctx, m.stream, m.pump, m.known, m.clock
+	ctx, stream, pump, known, rejudged, clk := m.ctx, m.stream, m.pump, m.known, m.rejudged, m.clock
 	now := func() int64 { return model.Epoch(clk.Now()) }
 	t := backend.NewTracker(m.schema, m.src, m.finder, now)
 	return m, tea.Batch(tick, func() tea.Msg {
@@ -178,6 +181,10 @@ func (m Model) Start() (Model, tea.Cmd) {
 						case k := <-known:
 							t.Know(k.problems, k.since) // the changes waiting for a later record wait on
 						default:
+						}
+						for len(rejudged) > 0 {
+							r := <-rejudged
+							t.Rejudged(r.gone, r.there, r.since)
 						}
 						pump.Post(ctx, judge(ctx, t, changes), true)
 						return nil
@@ -256,6 +263,41 @@ func judge(ctx context.Context, t *backend.Tracker, changes []model.Change) Chan
 		}
 	}
 	return msg
+}
+
+// rejudgement is what reads of a few problems' keys found, for the
+// tracker (Rejudged).
+type rejudgement struct {
+	gone, there []model.Problem
+	since       int
+}
+
+// maxRejudged bounds the rejudgements waiting for the next batch of
+// changes; past it the oldest are dropped, as a finished check's report
+// (Know) then tells the tracker all of it again.
+const maxRejudged = 256
+
+// Rejudged hands the follower what reads of a few problems' keys found
+// (a fix's, check.Rejudge): the problems gone and those there now, which
+// the changes are judged against from then on; since is as Know's. A
+// problem a fix resolved that someone else then makes again is so told
+// as appeared, not taken for one known already.
+func (m Model) Rejudged(gone, there []model.Problem, since int) {
+	if m.rejudged == nil || len(gone)+len(there) == 0 {
+		return
+	}
+	r := rejudgement{slices.Clone(gone), slices.Clone(there), since}
+	for {
+		select {
+		case m.rejudged <- r:
+			return
+		default:
+			select {
+			case <-m.rejudged: // full: the oldest goes
+			default:
+			}
+		}
+	}
 }
 
 // knownReport is a finished check's problems, for the tracker: the check

@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/ui/dialog"
+)
+
+// TestOthersWriteAfterOurFixIsJudged (found by
+// TestTheScreenAgreesWithTheTable at full scale): a foreign lock fixed
+// (f), then someone else hands it to another owner. The fix's own
+// judgement dropped the problem from the report, but the follow's tracker
+// still knew it, so the stream's record made nothing appear: the header
+// and the locks view said the lock was fine. The tracker is told what a
+// fix's reads found (live.Model.Rejudged), and the lock is foreign again.
+func TestOthersWriteAfterOurFixIsJudged(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	d := liveDriver(t, b, f, clock.Clock{})
+	d.press("3")
+	d.selectRow("UNIQ#EMAIL#carol@x.io")
+	d.press("f")
+	waitScreen(d, "the preview", "type ACCT#z9 to send")
+	d.typeText("ACCT#z9")
+	d.press("enter")
+	d.until("the result", func(m *Model) bool { return m.layers.write.Stage() == dialog.StageResult })
+	t.Logf("%s", d.screen())
+	d.press("enter")
+	ours, _ := b.Item(tablePlaceholder, map[string]string{"PK": "UNIQ#EMAIL#carol@x.io", "SK": "LOCK"})
+	t.Logf("after the fix: %v", ours)
+	d.until("the header without the foreign lock", func(m *Model) bool { return !strings.Contains(d.lines()[1], "foreign") })
+	f.put(b, ours, lock("UNIQ#EMAIL#carol@x.io", "ACCT#x9"))
+	d.until("the foreign lock again in the header", func(m *Model) bool { return strings.Contains(d.lines()[1], "foreign 1") })
+}
