@@ -350,6 +350,7 @@ func TestAWrittenAccountWrittenAgainStaysPinned(t *testing.T) {
 	d.press("enter")
 	d.until("the account back", func(m *Model) bool { return m.views.accounts.Pinned() && d.rowIndex("written") >= 0 })
 	d.settle()
+	d.press("g") // the pin is on top; the selection stayed where it was
 	d.selectRow("ACCT#a1")
 	renameSelected(d, "username", "adele")
 	if got := d.pinned("written"); len(got) == 0 || !strings.HasPrefix(got[0], "ACCT#a1 email=ada@x.io username=adele") {

@@ -693,17 +693,23 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 
 // pinWritten pins the accounts a write of ours wrote that no list shows;
 // the accounts others added stay, beside them, under one heading.
+//
+// The selection stays on its row (setHead): a write sent from another
+// view (a fix in the problems view) pins the accounts it wrote here
+// without moving what the user had selected in this one.
 func (m *Model) pinWritten(written []model.AccountView) {
-	if m.src.pin == nil || !m.src.pin.added {
-		m.pin(Pin{Title: "written", Accounts: written, written: true})
-		return
-	}
-	for _, id := range m.src.pinned {
-		if a, ok := m.src.items.Account(id); ok && !slices.ContainsFunc(written, func(w model.AccountView) bool { return w.ID == id }) {
-			written = append(written, a)
+	p := Pin{Title: "written", Accounts: written, written: true}
+	if m.src.pin != nil && m.src.pin.added {
+		for _, id := range m.src.pinned {
+			if a, ok := m.src.items.Account(id); ok && !slices.ContainsFunc(written, func(w model.AccountView) bool { return w.ID == id }) {
+				written = append(written, a)
+			}
 		}
+		p = Pin{Title: "written, and added by others", Accounts: written, written: true, added: true}
 	}
-	m.pin(Pin{Title: "written, and added by others", Accounts: written, written: true, added: true})
+	m.note = ""
+	m.src.setPin(&p)
+	m.setHead()
 }
 
 // onAdded pins the accounts others inserted that no list shows, beside
