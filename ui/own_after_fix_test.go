@@ -34,3 +34,33 @@ func TestOthersWriteAfterOurFixIsJudged(t *testing.T) {
 	f.put(b, ours, lock("UNIQ#EMAIL#carol@x.io", "ACCT#x9"))
 	d.until("the foreign lock again in the header", func(m *Model) bool { return strings.Contains(d.lines()[1], "foreign 1") })
 }
+
+// TestARenameByOthersEndsTheDuplicateOnEveryRow (found by
+// TestTheScreenAgreesWithTheTable at full scale): two accounts held a
+// value, the lock naming the one no page had listed yet; someone else
+// renamed that one off it. The report said foreign_lock, but the other
+// holder's row, not read again, still said duplicate. The holders of the
+// values an account written held or holds are read again.
+func TestARenameByOthersEndsTheDuplicateOnEveryRow(t *testing.T) {
+	t.Parallel()
+	b, f := fakeMany(300), make(feed, 4)
+	b.Put(tablePlaceholder, acct("ACCT#zzzz", "user0@x.io", "zed"), lock("UNIQ#EMAIL#user0@x.io", "ACCT#zzzz"), lock("UNIQ#HANDLE#zed", "ACCT#zzzz"))
+	d := liveDriver(t, b, f, clock.Clock{})
+	lockRow := func() string {
+		for i, l := range d.lines() {
+			if strings.HasPrefix(strings.TrimLeft(l, "▸• "), "ACCT#0000 ") {
+				return fields(d.lines()[i+1])
+			}
+		}
+		return ""
+	}
+	if !strings.HasSuffix(lockRow(), "duplicate") {
+		t.Fatalf("ACCT#0000's email lock says %q; want duplicate:\n%s", lockRow(), d.screen())
+	}
+	f.put(b, acct("ACCT#zzzz", "user0@x.io", "zed"), acct("ACCT#zzzz", "zed@x.io", "zed"))
+	d.until("the report to say foreign", func(m *Model) bool { return strings.Contains(d.lines()[1], "foreign") })
+	d.settle()
+	if row := lockRow(); !strings.HasSuffix(row, "foreign") {
+		t.Errorf("ACCT#0000's email lock, its owner gone off the value, says %q; want foreign:\n%s", row, d.screen())
+	}
+}

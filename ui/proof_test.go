@@ -609,9 +609,10 @@ func (p *proof) selectedLine() (string, bool) {
 	return "", false
 }
 
-// rowText is a list line without its selection and mark glyphs.
+// rowText is a list line without its selection, changed and mark glyphs.
 func rowText(l string) string {
 	l = strings.TrimLeft(strings.TrimPrefix(l, "▸"), " ")
+	l = strings.TrimPrefix(l, rows.ChangedGlyph)
 	return strings.TrimPrefix(l, rows.MarkGlyph)
 }
 

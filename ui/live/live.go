@@ -435,8 +435,9 @@ func (m Model) Help() []string {
 
 // Touched lists what changes touched that the cache holds, to be read
 // again: the accounts written, or that own a lock written, or hold its
-// value (someone else's lock put there is no longer missing); and the
-// lock items written.
+// value (someone else's lock put there is no longer missing), or hold a
+// value an account written held or holds (its rename ends a duplicate,
+// or makes one); and the lock items written.
 func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (accounts []string, locks []model.KeyRef) {
 	cl := model.Classifier{Schema: sc}
 	seen := map[string]bool{}
@@ -451,6 +452,15 @@ func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (acco
 		switch e := cl.Classify(c.Table, c.Image()); e.Kind {
 		case model.EntryAccount:
 			add(e.ID)
+			// The values it held and holds: the other holders' rows say
+			// duplicate, or ok, by whether it holds theirs too.
+			for _, img := range []model.Item{c.Old, c.New} {
+				for ci := range sc.Constraints {
+					if h, v := sc.Held(ci, img); img != nil && h == model.HoldsValue {
+						values[items.LockValue{Constraint: ci, Value: v}] = true
+					}
+				}
+			}
 		case model.EntryLock:
 			for _, img := range []model.Item{c.Old, c.New} {
 				if img != nil {
