@@ -474,27 +474,39 @@ func (p *proof) bulkFixEsc() string {
 // sentWords are the batch's account of what it sent.
 var sentWords = regexp.MustCompile(`sent \d+ of \d+ transactions[^·\n]*`)
 
-// toAccount goes to the accounts view and selects its k-th account row;
-// false when it lists none.
+// toAccount goes to the accounts view and selects its k-th account row
+// (the last one when it lists fewer); false when it lists none.
 func (p *proof) toAccount(k int) bool {
 	p.moved["1"] = true
 	p.d.press("1", "g")
-	seen := 0
-	for range 60 {
+	last := -1 // the presses of down that reached the last account row
+	for i := range 60 {
 		sel, ok := p.selectedLine()
 		if ok && strings.HasPrefix(fields(sel), "ACCT#") {
-			if seen == k {
+			if k == 0 {
 				return true
 			}
-			seen++
+			k, last = k-1, i
 		}
-		before := sel
 		p.d.press("down")
-		if after, _ := p.selectedLine(); after == before {
-			return seen > 0
+		if after, _ := p.selectedLine(); after == sel {
+			break
 		}
 	}
-	return seen > 0
+	if last < 0 {
+		return false
+	}
+	p.d.press("g")
+	for range last {
+		p.d.press("down")
+	}
+	return true
+}
+
+// formOpen reports whether the write dialog's form is open: a key that
+// did not open it leaves what is typed next to the list, as keys.
+func (p *proof) formOpen() bool {
+	return p.d.m.layers.write.Open() && p.d.m.layers.write.Stage() == dialog.StageForm
 }
 
 func (p *proof) rename() string {
@@ -504,6 +516,9 @@ func (p *proof) rename() string {
 	sel, _ := p.selectedLine()
 	e := proofEmail(p.r.IntN(proofValues))
 	p.d.press("e")
+	if !p.formOpen() {
+		return "e on " + strings.Fields(sel)[0] + ": no form (" + p.d.lines()[len(p.d.lines())-2] + ")"
+	}
 	p.d.send(ctrlU())
 	p.d.typeText(e)
 	p.d.press("enter")
@@ -527,6 +542,9 @@ func (p *proof) add() string {
 	e, h := proofEmail(p.r.IntN(proofValues)), proofHandle(p.r.IntN(proofValues))
 	p.moved["1"] = true // the account added is pinned on top, selected
 	p.d.press("1", "a")
+	if !p.formOpen() {
+		return "a: no form (" + p.d.lines()[len(p.d.lines())-2] + ")"
+	}
 	p.d.send(ctrlU())
 	p.d.paste(id)
 	p.d.press("tab")
@@ -701,6 +719,9 @@ func (tr truth) lockWords(key, holder string) []string {
 func (p *proof) agree() string {
 	p.d.settle()
 	shown := p.shownKey()
+	if shown == "" {
+		p.t.Fatalf("the view shown is none of 1, 2, 3 (%d):\n%s", p.d.m.views.shown, p.d.screen())
+	}
 	before := map[string]string{}
 	for v, k := range p.last {
 		if !p.moved[v] {
