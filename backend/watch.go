@@ -3,6 +3,7 @@ package backend
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -29,6 +30,12 @@ const (
 	// older than the watch, which a write to one of its items brings to
 	// light).
 	Existing EventKind = "existing"
+	// Changed is a problem known and found again (the same problem:
+	// model.SameProblem) with other details: its lock's TTL lapsed
+	// (expiring_lock is now expired_lock, or back), its owner or holders
+	// changed. A view that shows the details takes the new ones; a watch
+	// reports nothing new.
+	Changed EventKind = "changed"
 )
 
 // Event is a problem that a change made appear, or resolved.
@@ -299,12 +306,16 @@ func (t *Tracker) settle(s scope, found []model.Problem, changes []model.Change)
 	}
 	var events []Event
 	for _, p := range found {
-		if !slices.ContainsFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) }) {
+		i := slices.IndexFunc(t.known[s], func(k model.Problem) bool { return model.SameProblem(k, p) })
+		switch {
+		case i < 0:
 			kind := Existing
 			if made {
 				kind = Appeared
 			}
 			events = append(events, Event{Kind: kind, Problem: p, Cause: cause})
+		case !sameDetails(t.known[s][i], p):
+			events = append(events, Event{Kind: Changed, Problem: p, Cause: cause})
 		}
 	}
 	for _, k := range t.known[s] {
@@ -319,6 +330,13 @@ func (t *Tracker) settle(s scope, found []model.Problem, changes []model.Change)
 	}
 	t.judgedIn[s] = t.batch
 	return events
+}
+
+// sameDetails reports whether p and q, the same problem, say the same of
+// it: its kind, owner, holders, lock and TTL.
+func sameDetails(p, q model.Problem) bool {
+	return p.Kind == q.Kind && p.Owner == q.Owner && p.ExpiresAt == q.ExpiresAt && p.LockTable == q.LockTable &&
+		slices.Equal(p.Accounts, q.Accounts) && maps.Equal(p.Lock, q.Lock)
 }
 
 // work is what one judgement reads: the accounts that may hold the values

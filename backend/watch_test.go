@@ -313,3 +313,23 @@ func known(t *Tracker) []model.Problem {
 	model.SortProblems(ps)
 	return ps
 }
+
+// TestTrackerSaysWhatChangedOfAProblem (found by the UI's model-based
+// proof, TestTheScreenAgreesWithTheTable): a known problem found again
+// with other details (here an orphan lock handed to another owner who
+// does not hold its value either; there an expired lock put again as a
+// reservation, expired_lock become expiring_lock, the same problem) made
+// no event, so the report the UI draws kept the old details. It is told
+// as changed; a watch prints nothing for it.
+func TestTrackerSaysWhatChangedOfAProblem(t *testing.T) {
+	w := newWatched(nil)
+	before := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a")
+	w.src.put(w.sc.Table, before)
+	wantEvents(t, "the orphan put", w.judge(t, w.change(model.ChangeInsert, nil, before)),
+		"appeared orphan_lock email a@x.io owner=ACCT#a by INSERT UNIQ#EMAIL#a@x.io")
+	after := lockItem("UNIQ#EMAIL#a@x.io", "ACCT#b")
+	w.src.put(w.sc.Table, after)
+	wantEvents(t, "handed to another owner", w.judge(t, w.change(model.ChangeModify, before, after)),
+		"changed orphan_lock email a@x.io owner=ACCT#b by MODIFY UNIQ#EMAIL#a@x.io")
+	wantEvents(t, "touched, nothing changed", w.judge(t, w.change(model.ChangeModify, after, after)))
+}

@@ -150,6 +150,9 @@ func (a *app) streamError(err error, store *dynamo.Store) error {
 // --exit-on-problem ends the watch at the first problem that appeared.
 func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags) error {
 	for _, e := range events {
+		if e.Kind == backend.Changed {
+			continue // the same problem, other details: nothing new to report
+		}
 		var err error
 		if f.asJSON {
 			err = writeEventJSON(a, e, sc)

@@ -21,6 +21,7 @@ import (
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/dynamo/stream"
 	"github.com/locktable/locktable/internal/clock"
+	"github.com/locktable/locktable/internal/clock/clocktest"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/reliability"
 	"github.com/locktable/locktable/ui/dialog"
@@ -114,6 +115,9 @@ type proof struct {
 	// operation moved on purpose (paging, a filter, going to a row).
 	last  map[string]string
 	moved map[string]bool
+	// manual is the clock of the TTL run (nil in the others): the UI's,
+	// the check's, and the time the TTLs written are relative to.
+	manual *clocktest.Manual
 }
 
 // proof pools are small, so that values collide: duplicates, foreign
@@ -129,9 +133,18 @@ func proofHandle(i int) string { return fmt.Sprintf("h%d", i) }
 func newProof(t *testing.T, seed uint64) *proof {
 	t.Helper()
 	t.Logf("seed %d (LOCKTABLE_SEED=%d replays it)", seed, seed)
-	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	sc := model.DefaultSchema(model.LayoutSingle)
+	clk := clock.System()
+	var manual *clocktest.Manual
+	if seed%proofRuns == 1 { // the TTL run: locks with a TTL, and time passing
+		dynamotest.WithTTL(&sc)
+		manual = clocktest.NewManual(time.Unix(1_800_000_000, 0))
+		clk = manual.Clock()
+	}
+	store, client := dynamotest.Store(t, sc)
+	store.Clock = clk // the check's now is the UI's
 	p := &proof{t: t, seed: seed, r: rand.New(rand.NewPCG(seed, 38)), store: store, client: client, table: store.Schema.Table,
-		last: map[string]string{}, moved: map[string]bool{}}
+		last: map[string]string{}, moved: map[string]bool{}, manual: manual}
 	for i := range proofAccounts {
 		id := fmt.Sprintf("ACCT#%04d", i)
 		dynamotest.Put(t, client, p.table, dynamotest.Account(id, proofEmail(i), proofHandle(i)),
@@ -154,7 +167,7 @@ func newProof(t *testing.T, seed uint64) *proof {
 		h.Started()
 		return f.Follow(ctx, func(ctx context.Context, b stream.Batch) error { return h.Deliver(ctx, b.Changes) })
 	}
-	o := Options{Roles: roles(store), Clock: clock.System()}
+	o := Options{Roles: roles(store), Clock: clk}
 	if p.paced() {
 		o.MaxWCU = proofBudget
 	}
@@ -233,6 +246,7 @@ func (p *proof) step() string {
 		{2, p.page},
 		{1, p.filter},
 		{2, p.fix}, {1, p.bulkFix}, {p.pacedWeight(), p.bulkFixEsc},
+		{p.ttlWeight(3), p.putLockTTL}, {p.ttlWeight(2), p.lapse},
 		{2, p.rename}, {1, p.deleteAccount}, {1, p.add}, {1, p.undo},
 	}
 	total := 0
@@ -247,6 +261,39 @@ func (p *proof) step() string {
 		k -= o.weight
 	}
 	panic("unreachable")
+}
+
+// ttlWeight is w in the TTL run, 0 in the others.
+func (p *proof) ttlWeight(w int) int {
+	if p.manual == nil {
+		return 0
+	}
+	return w
+}
+
+// putLockTTL puts a lock with a TTL, as a reservation or a signup's lock
+// with a deadline does: already past, or minutes to come; owned by an
+// account or by nobody.
+func (p *proof) putLockTTL() string {
+	pk := "UNIQ#EMAIL#" + proofEmail(p.r.IntN(proofValues))
+	owner := ""
+	if p.r.IntN(3) > 0 {
+		owner = fmt.Sprintf("ACCT#%04d", p.r.IntN(proofAccounts+2))
+	}
+	in := time.Duration(p.r.IntN(120)-30) * time.Minute
+	l := dynamotest.Lock(pk, owner)
+	l["ttl"] = model.N(strconv.FormatInt(p.manual.Clock().Now().Add(in).Unix(), 10))
+	p.put(l)
+	return fmt.Sprintf("others: put %s owner %q, its TTL in %v", pk, owner, in)
+}
+
+// lapse lets time pass on the UI's clock (and the check's): reservations
+// lapse, expiring locks expire, on screen without a read.
+func (p *proof) lapse() string {
+	by := time.Duration(5+p.r.IntN(60)) * time.Minute
+	p.d.settle()
+	advance(p.t, p.manual, by)
+	return fmt.Sprintf("time passes: %v", by)
 }
 
 // pacedWeight is the weight of bulkFixEsc: in paced runs only.
@@ -641,7 +688,7 @@ func statusOf(row string) string {
 		return ""
 	}
 	switch w := f[len(f)-1]; w {
-	case "ok", "missing", "orphan", "foreign", "duplicate", "invalid", "none", "problem", "reading", "gone":
+	case "ok", "missing", "orphan", "foreign", "duplicate", "invalid", "none", "problem", "reading", "gone", "expired", "expiring", "reserved":
 		return w
 	}
 	return ""
@@ -678,6 +725,7 @@ func (p *proof) truth() truth {
 var kindWords = map[model.ProblemKind]string{
 	model.MissingLock: "missing", model.OrphanLock: "orphan", model.ForeignLock: "foreign",
 	model.DuplicateValue: "duplicate", model.InvalidValue: "invalid",
+	model.ExpiredLock: "expired", model.ExpiringLock: "expiring",
 }
 
 // problemLock is the key of the lock a problem is about ("" for none).
@@ -708,7 +756,7 @@ func (tr truth) lockWords(key, holder string) []string {
 		ws = append(ws, kindWords[pr.Kind])
 	}
 	if len(ws) == 0 {
-		ws = []string{"ok"}
+		ws = []string{"ok", "reserved"} // a reservation is no problem
 	}
 	return ws
 }
@@ -853,7 +901,7 @@ func (p *proof) sameSelection(lines []string, selected string) []string {
 	return nil
 }
 
-var countWord = regexp.MustCompile(`(missing|orphan|foreign|duplicate|invalid) (\d+)`)
+var countWord = regexp.MustCompile(`(missing|orphan|foreign|duplicate|invalid|expired|expiring) (\d+)`)
 
 // headerCounts holds the header's counts to the check's.
 func headerCounts(lines []string, tr truth) []string {
@@ -912,9 +960,9 @@ func accountRows(lines []string, tr truth) []string {
 			if ws := tr.lockWords(f[1], account); !slices.Contains(ws, word) {
 				bad = append(bad, fmt.Sprintf("%s's lock %s says %s, the check %v", account, f[1], word, ws))
 			}
-		case strings.HasPrefix(f[0], "UNIQ#") && word == "orphan":
-			if ws := tr.lockWords(f[0], ""); !slices.Contains(ws, "orphan") {
-				bad = append(bad, fmt.Sprintf("%s is listed as an orphan, the check says %v", f[0], ws))
+		case strings.HasPrefix(f[0], "UNIQ#") && (word == "orphan" || word == "expired"):
+			if ws := tr.lockWords(f[0], ""); !slices.Contains(ws, word) {
+				bad = append(bad, fmt.Sprintf("%s is listed on top as %s, the check says %v", f[0], word, ws))
 			}
 		}
 	}
@@ -946,7 +994,7 @@ func lockRows(lines []string, tr truth) []string {
 	return bad
 }
 
-var groupHeading = regexp.MustCompile(`^\s*(missing_lock|orphan_lock|foreign_lock|duplicate_value|invalid_value) \((\d+)\)`)
+var groupHeading = regexp.MustCompile(`^\s*(missing_lock|orphan_lock|foreign_lock|duplicate_value|invalid_value|expired_lock|expiring_lock) \((\d+)\)`)
 
 // problemRows holds the problems view to tr: each group counts the
 // check's problems of its kind, and each lock a row names has one.

@@ -136,7 +136,11 @@ func amend(ps []model.Problem, as []amended) []model.Problem {
 			return slices.ContainsFunc(a.resolved, func(r model.Problem) bool { return model.SameProblem(p, r) })
 		})
 		for _, p := range a.appeared {
-			if !slices.ContainsFunc(ps, func(q model.Problem) bool { return model.SameProblem(p, q) }) {
+			// The follow's is the newest judgement: it replaces the same
+			// problem with its details now (a TTL lapsed, holders changed).
+			if i := slices.IndexFunc(ps, func(q model.Problem) bool { return model.SameProblem(p, q) }); i >= 0 {
+				ps[i] = p
+			} else {
 				ps = append(ps, p)
 			}
 		}

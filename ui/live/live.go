@@ -256,7 +256,7 @@ func judge(ctx context.Context, t *backend.Tracker, changes []model.Change) Chan
 	found, err := t.Judge(ctx, changes)
 	msg.Err, msg.Batch = err, t.Batch()
 	for _, e := range found {
-		if e.Kind != backend.Resolved { // appeared, or there before the write (existing)
+		if e.Kind != backend.Resolved { // appeared, there before the write (existing), or its details changed
 			msg.Appeared = append(msg.Appeared, e.Problem)
 		} else {
 			msg.Resolved = append(msg.Resolved, e.Problem)
