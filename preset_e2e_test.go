@@ -377,7 +377,7 @@ func TestE2EOneTableScope(t *testing.T) {
 }
 
 // exportAgrees exports table as DynamoDB would (from a consistent scan,
-// as internal/exportdump does) and checks that check --export finds what
+// as tools/exportdump does) and checks that check --export finds what
 // check with args finds in the live table: with the preset's details
 // given as flags (what the table tells them, read here; adjust sets what
 // args give), nothing read from DynamoDB, and with --confirm, which reads
