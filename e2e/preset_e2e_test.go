@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -81,7 +81,7 @@ func libDir(t *testing.T, lib library) string {
 	t.Helper()
 	dir := os.Getenv(lib.dirEnv)
 	if dir == "" {
-		matches, _ := filepath.Glob(filepath.Join(".tools", lib.name+"-*"))
+		matches, _ := filepath.Glob(filepath.Join(root, ".tools", lib.name+"-*"))
 		if len(matches) > 0 {
 			dir = matches[len(matches)-1]
 		}
