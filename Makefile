@@ -86,7 +86,7 @@ build:
 
 # Redraws the chart of the packages and their imports in docs/development.md.
 deps:
-	go run ./internal/depgraph -file docs/development.md
+	go run ./tools/depgraph -file docs/development.md
 
 # What CI checks of the release: go.mod and go.sum tidy, .goreleaser.yaml
 # valid, and a snapshot build for this machine (completions and man pages

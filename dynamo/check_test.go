@@ -36,7 +36,7 @@ type signup struct {
 
 func readSignup(t *testing.T) signup {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/signup.json")
+	data, err := os.ReadFile("testdata/signup.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,12 +68,12 @@ func TestTestdataSignupIsTheSharedOne(t *testing.T) {
 	if err != nil {
 		t.Skip("../shared is not beside this checkout")
 	}
-	ours, err := os.ReadFile("../testdata/signup.json")
+	ours, err := os.ReadFile("testdata/signup.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(shared, ours) {
-		t.Fatal("testdata/signup.json differs from ../shared/signup.json: copy it again")
+		t.Fatal("dynamo/testdata/signup.json differs from ../shared/signup.json: copy it again")
 	}
 }
 

@@ -654,7 +654,7 @@ func TestTxCLIJSONIsWhatIsSent(t *testing.T) {
 }
 
 func TestParseCLIJSONIsStrict(t *testing.T) {
-	canonical, err := os.ReadFile("../testdata/signup.json")
+	canonical, err := os.ReadFile("testdata/signup.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/locktable/locktable/internal/spill"
+	"github.com/locktable/locktable/model/spill"
 )
 
 // A census with a memory budget (LimitMemory) keeps what it sees in memory

@@ -2,7 +2,7 @@
 // and gzipped man pages from its command tree, for release archives and
 // packages:
 //
-//	go run ./internal/gendocs [-version 1.2.3] [-date UNIXTIME] [-completions DIR] [-manpages DIR]
+//	go run ./tools/gendocs [-version 1.2.3] [-date UNIXTIME] [-completions DIR] [-manpages DIR]
 //
 // A release dates the pages with the commit's time, so that the same
 // commit gives the same files; without -date, SOURCE_DATE_EPOCH or now.

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -19,6 +19,10 @@ import (
 	"github.com/locktable/locktable/dynamo/dynamotest"
 	"github.com/locktable/locktable/model"
 )
+
+// root is the module's directory, from this package's: the binary is
+// built there, and the docs are read there.
+const root = ".."
 
 // binary is the locktable built once for every test here.
 var binary string
@@ -41,6 +45,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build locktable:", err)

@@ -4,8 +4,8 @@
 // arrow implied by two others (a imports b, b imports c: a to c) is
 // left out, so that what is drawn is the layering.
 //
-//	go run ./internal/depgraph                              # prints the chart
-//	go run ./internal/depgraph -file docs/development.md    # rewrites it in place (make deps)
+//	go run ./tools/depgraph                              # prints the chart
+//	go run ./tools/depgraph -file docs/development.md    # rewrites it in place (make deps)
 //
 // The chart sits between the lines Begin and End of that page;
 // TestDocsChartIsCurrent fails when it is not what this prints.
@@ -26,7 +26,7 @@ import (
 
 // The lines the chart sits between in its page.
 const (
-	Begin = "<!-- packages: make deps draws this chart (internal/depgraph) -->"
+	Begin = "<!-- packages: make deps draws this chart (tools/depgraph) -->"
 	End   = "<!-- end of packages -->"
 )
 
@@ -111,11 +111,11 @@ func short(path string) string {
 }
 
 // drawn reports whether the chart shows package p: what ships, not the
-// test helpers (…test), the benchmarks, the reliability suite or the
-// release's tools.
+// test helpers (…test), the end-to-end tests, the benchmarks, the
+// reliability suite or the build tools (tools/).
 func drawn(p string) bool {
-	return !strings.HasSuffix(p, "test") && !strings.HasPrefix(p, "bench/") && p != "reliability" &&
-		p != "internal/gendocs" && p != "internal/depgraph" && p != "internal/exportdump" && p != "internal/codeshape"
+	return !strings.HasSuffix(p, "test") && p != "e2e" && !strings.HasPrefix(p, "bench/") && p != "reliability" &&
+		!strings.HasPrefix(p, "tools/")
 }
 
 // reaches reports whether from imports to through at least one other

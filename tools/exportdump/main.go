@@ -6,7 +6,7 @@
 // export costs no read capacity; this scan does, so it is a benchmark
 // tool, not a way to export a production table.
 //
-//	go run ./internal/exportdump -endpoint-url URL -table T -dir DIR [-files 4]
+//	go run ./tools/exportdump -endpoint-url URL -table T -dir DIR [-files 4]
 package main
 
 import (

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -21,22 +21,32 @@ import (
 // install, a tour, and links into the manual in docs/. Issue 39.
 const readmeMaxLines = 250
 
-// docFiles are the README and every page of the manual.
+// docFiles are the README and every page of the manual, by their paths
+// in the module.
 func docFiles(t *testing.T) []string {
 	t.Helper()
-	pages, err := filepath.Glob("docs/*.md")
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pages) == 0 {
 		t.Fatal("no docs/*.md")
 	}
-	return append([]string{"README.md"}, pages...)
+	out := []string{"README.md"}
+	for _, p := range pages {
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rel)
+	}
+	return out
 }
 
+// readDoc reads the file at path in the module.
 func readDoc(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(filepath.Join(root, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +189,7 @@ func TestDocsLinksResolve(t *testing.T) {
 				if file != "" {
 					resolved = filepath.Join(filepath.Dir(path), file)
 				}
-				if _, err := os.Stat(resolved); err != nil {
+				if _, err := os.Stat(filepath.Join(root, resolved)); err != nil {
 					t.Errorf("%s:%d: link %q: no %s", path, l.n, target, resolved)
 					continue
 				}
@@ -282,11 +292,11 @@ func (b shellBlock) commands() []string {
 func testFuncs(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {

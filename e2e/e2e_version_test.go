@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -53,7 +53,9 @@ func TestE2EVersionRelease(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "locktable")
 	const commit = "0123456789abcdef0123456789abcdef01234567"
 	ldflags := "-X main.version=1.3.0 -X main.commit=" + commit + " -X main.date=2026-12-01T10:00:00Z"
-	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build -ldflags %q: %v\n%s", ldflags, err, out)
 	}
 	v := versionOf(t, bin)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -81,7 +81,7 @@ func libDir(t *testing.T, lib library) string {
 	t.Helper()
 	dir := os.Getenv(lib.dirEnv)
 	if dir == "" {
-		matches, _ := filepath.Glob(filepath.Join(".tools", lib.name+"-*"))
+		matches, _ := filepath.Glob(filepath.Join(root, ".tools", lib.name+"-*"))
 		if len(matches) > 0 {
 			dir = matches[len(matches)-1]
 		}
@@ -377,7 +377,7 @@ func TestE2EOneTableScope(t *testing.T) {
 }
 
 // exportAgrees exports table as DynamoDB would (from a consistent scan,
-// as internal/exportdump does) and checks that check --export finds what
+// as tools/exportdump does) and checks that check --export finds what
 // check with args finds in the live table: with the preset's details
 // given as flags (what the table tells them, read here; adjust sets what
 // args give), nothing read from DynamoDB, and with --confirm, which reads
