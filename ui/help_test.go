@@ -9,8 +9,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/locktable/locktable/model"
-	"github.com/locktable/locktable/ui/check"
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/live"
 )
@@ -64,14 +62,19 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 // problem arrives behind it (it kept the keys of when it opened before).
 func TestHelpFollowsAReportArriving(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
+	ghost := lock("UNIQ#HANDLE#ghost", "")
+	b := fake(acct("ACCT#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1"), ghost)
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 40)
 	d.ready()
 	d.press("3", "?")
 	if !strings.Contains(d.screen(), "enter") {
 		t.Fatalf("help over a selected problem lists no enter:\n%s", d.screen())
 	}
-	none := &model.Report{Problems: []model.Problem{}, ScannedItems: 1}
-	d.send(check.ReportMsg{Report: none, Duplicates: none.Duplicates()})
+	sc := b.Schema()
+	b.Delete(tablePlaceholder, sc.KeyOf(tablePlaceholder, ghost))
+	d.press("r") // the check again, its report arriving behind help
+	d.until("the check's report", func(m *Model) bool { return m.check.Report() != nil && !m.check.Bar().Running })
+	d.settle()
 	if strings.Contains(d.screen(), "enter") {
 		t.Errorf("help still lists enter after a report with no problem:\n%s", d.screen())
 	}

@@ -189,12 +189,18 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	case check.OrphansMsg:
 		m.views.accounts.SetOrphans(msg.Problems)
 	case check.ReportMsg:
-		// Set once, on the cache every view judges by; the accounts put
-		// its orphans on top, the problems view lists it.
-		m.items.SetReport(msg.Report, msg.Duplicates)
 		if msg.Checked {
 			m.live.Know(msg.Report.Problems, m.checkSince) // the stream's changes are judged against it
 		}
+		// Reports come as commands, which run side by side: one amended
+		// after it may have come first. The views take only the report the
+		// check holds now, the header's.
+		if msg.Report != m.check.Report() {
+			break
+		}
+		// Set once, on the cache every view judges by; the accounts put
+		// its orphans on top, the problems view lists it.
+		m.items.SetReport(msg.Report, msg.Duplicates)
 		m.views.accounts.Judged()
 		m.views.problems.SetReport(msg.Report, msg.Hint)
 	}
