@@ -291,7 +291,6 @@ func (m Model) replayed(msg mistakes.DoneMsg) (Model, tea.Cmd) {
 // onKey handles a key: the search field and the dialog take every key but
 // ctrl+c; otherwise the root's own keys, then what is shown.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	m.keyed = true
 	m.layers.detail.Drop() // a detail still being read is stale: the user has moved on
 	km := m.keys()
 	var cmd tea.Cmd
