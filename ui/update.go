@@ -88,6 +88,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.takeCapabilities(msg)
 	case tablesMsg:
 		return m.onTables(msg)
+	case exportedMsg:
+		return m.onExported(msg), nil
 	case accounts.PageMsg, accounts.LocksMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.AddedMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg, check.OrphansMsg, check.ReportMsg:
