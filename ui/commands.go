@@ -14,15 +14,15 @@ import (
 // command is one entry in commands.
 type entry struct {
 	command.Command
-	run func(m Model, arg string) (Model, tea.Cmd)
+	run func(m Model, call command.Call) (Model, tea.Cmd)
 }
 
 // commands are the command line's, in the order tab offers them. Each
 // that a key also does says so.
 func (m Model) commands() []entry {
 	km := m.setup.km
-	view := func(v view) func(Model, string) (Model, tea.Cmd) {
-		return func(m Model, _ string) (Model, tea.Cmd) { return m, m.switchTo(v) }
+	view := func(v view) func(Model, command.Call) (Model, tea.Cmd) {
+		return func(m Model, _ command.Call) (Model, tea.Cmd) { return m, m.switchTo(v) }
 	}
 	// No targets is a list (none is known); no tables is none (the
 	// endpoint cannot list them: any name is tried).
@@ -32,23 +32,27 @@ func (m Model) commands() []entry {
 		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
 		{command.Command{Name: "problems", Help: "the Problems view (" + km.Problems.Help().Key + ")"}, view(viewProblems)},
 		{command.Command{Name: "items", Help: "the Items view: what is neither an account nor a lock (" + km.Items.Help().Key + ")"}, view(viewItems)},
-		{command.Command{Name: "writes", Help: "the writes log of this session (" + km.WriteLog.Help().Key + ")"}, func(m Model, _ string) (Model, tea.Cmd) {
+		{command.Command{Name: "writes", Help: "the writes log of this session (" + km.WriteLog.Help().Key + ")"}, func(m Model, _ command.Call) (Model, tea.Cmd) {
 			return m, events.Emit(writelog.OpenMsg{})
 		}},
-		{command.Command{Name: "find", Args: "VALUE|KEY", Help: "look it up in the whole table, as locktable find"}, func(m Model, q string) (Model, tea.Cmd) {
+		{command.Command{Name: "find", Args: "VALUE|KEY", Help: "look it up in the whole table, as locktable find"}, func(m Model, c command.Call) (Model, tea.Cmd) {
 			var cmd tea.Cmd
-			m.layers.search, cmd = m.layers.search.Find(q)
+			m.layers.search, cmd = m.layers.search.Find(c.Arg)
 			return m, cmd
 		}},
+		{command.Command{Name: "export", Args: "FILE", Help: "write the rows shown, as filtered, to FILE: .csv or .json (one object a line)",
+			Bang: "writes over a FILE that exists"}, func(m Model, c command.Call) (Model, tea.Cmd) {
+			return m.exportShown(c.Arg, c.Bang)
+		}},
 		{command.Command{Name: "target", Args: "NAME", Help: "open a target of the config file",
-			Complete: func() []string { return targets }}, func(m Model, name string) (Model, tea.Cmd) {
-			return m.reopenOn(Reopen{Target: name})
+			Complete: func() []string { return targets }}, func(m Model, c command.Call) (Model, tea.Cmd) {
+			return m.reopenOn(Reopen{Target: c.Arg})
 		}},
 		{command.Command{Name: "table", Args: "NAME", Help: "open another table of this endpoint",
-			Complete: func() []string { return tables }, Listing: func() bool { return listing }}, func(m Model, name string) (Model, tea.Cmd) {
-			return m.reopenOn(Reopen{Table: name})
+			Complete: func() []string { return tables }, Listing: func() bool { return listing }}, func(m Model, c command.Call) (Model, tea.Cmd) {
+			return m.reopenOn(Reopen{Table: c.Arg})
 		}},
-		{command.Command{Name: "q", Help: "quit (" + km.Quit.Help().Key + ")"}, func(m Model, _ string) (Model, tea.Cmd) { return m, tea.Quit }},
+		{command.Command{Name: "q", Help: "quit (" + km.Quit.Help().Key + ")"}, func(m Model, _ command.Call) (Model, tea.Cmd) { return m, tea.Quit }},
 	}
 }
 
@@ -105,7 +109,7 @@ func (m Model) runEntered(cmd tea.Cmd) (Model, tea.Cmd) {
 	for _, e := range m.commands() {
 		if e.Name == call.Name {
 			var run tea.Cmd
-			m, run = e.run(m, call.Arg)
+			m, run = e.run(m, call)
 			return m, tea.Batch(cmd, run, m.prefetch())
 		}
 	}

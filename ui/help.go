@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/ui/statusbar"
 )
 
 // footer is the help line: the shown widget's hints, then the root's, the
@@ -127,9 +128,9 @@ func (m Model) helpScreen() string {
 }
 
 // withNotes ends the help with what the mouse does (the config file's
-// mouse:) and what the backend lacks and what that changes, in full (the
-// header has room for a count only), on the last page when it fits, else
-// on pages of their own.
+// mouse:), the legend of the header's short forms, and what the backend
+// lacks and what that changes, in full (the first screen does not say
+// it), on the last page when it fits, else on pages of their own.
 func (m Model) withNotes(pages []string) []string {
 	wrap := func(l string) []string { return strings.Split(ansi.Wrap(l, max(m.width-2, 20), " "), "\n") }
 	mouse := "mouse: off, so that the terminal selects and copies text (mouse: true in the config file: a click selects a row, the wheel scrolls)"
@@ -137,6 +138,7 @@ func (m Model) withNotes(pages []string) []string {
 		mouse = "mouse: on (the config file's mouse: true): a click selects a row, the wheel scrolls; shift+drag selects text in most terminals"
 	}
 	notes := append([]string{""}, wrap(mouse)...)
+	notes = append(notes, wrap(m.legend())...)
 	for _, l := range m.live.Help() {
 		notes = append(notes, wrap(l)...)
 	}
@@ -159,6 +161,29 @@ func (m Model) withNotes(pages []string) []string {
 		notes = notes[n:]
 	}
 	return pages
+}
+
+// legend says what each short form the header may take stands for: the
+// counts' (statusbar.Abbreviations) and the tabs' short titles.
+func (m Model) legend() string {
+	var said []string
+	for _, a := range m.abbreviations() {
+		said = append(said, a.Short+" "+a.Long)
+	}
+	return "where the header is narrow: " + strings.Join(said, " · ")
+}
+
+// abbreviations are every short form the header may take.
+func (m Model) abbreviations() []statusbar.Abbreviation {
+	out := statusbar.Abbreviations()
+	titles := append([]string{m.views.accounts.Title()}, viewTitles[1:]...)
+	for i, s := range viewShort {
+		if i == 0 {
+			s = m.tabShort()[0] // Recs, where the views speak of records
+		}
+		out = append(out, statusbar.Abbreviation{Short: s, Long: titles[i]})
+	}
+	return out
 }
 
 // layHelpPages lays out every enabled binding of the view help was opened

@@ -11,6 +11,7 @@ import (
 
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/live"
+	"github.com/locktable/locktable/ui/statusbar"
 )
 
 // TestHelpIsLaidOutWhenItOpens: the help pages are laid out when help
@@ -43,7 +44,11 @@ func TestHelpIsLaidOutWhenItOpens(t *testing.T) {
 	if d.helpLayouts != 1 {
 		t.Errorf("frames, pgdn and ticks laid help out again: %d layouts", d.helpLayouts)
 	}
-	if len(seen) != pages || !strings.Contains(d.screen(), "this backend lacks") {
+	lacks := false
+	for p := range seen {
+		lacks = lacks || strings.Contains(p, "this backend lacks")
+	}
+	if len(seen) != pages || !lacks {
 		t.Errorf("paging showed %d of %d pages, the last:\n%s", len(seen), pages, d.screen())
 	}
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -163,4 +168,42 @@ func TestHelpPagesListEveryKey(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHelpExplainsEveryShortForm (issue 39, 2): at 80 columns the header
+// counts in short forms (miss 6·orph 5·forgn 3·...) that nothing
+// explained. Help's legend says what each stands for: every short form
+// of the counts statusbar can take (statusbar.Abbreviations, so that a
+// new one cannot be missed) and every tab's short title.
+func TestHelpExplainsEveryShortForm(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 80, 24)
+	d.ready()
+	if !strings.Contains(d.lines()[1], "miss 1·orph 2") {
+		t.Fatalf("at 80 columns the header does not count in short forms: %q", d.lines()[1])
+	}
+	pages := d.helpPages()
+	help := fields(strings.Join(pages, "\n"))
+	want := statusbar.Abbreviations()
+	for i, s := range viewShort {
+		want = append(want, statusbar.Abbreviation{Short: s, Long: viewTitles[i]})
+	}
+	for _, a := range want {
+		if !regexp.MustCompile(`(^| )` + regexp.QuoteMeta(a.Short+" "+a.Long) + `( |$)`).MatchString(help) {
+			t.Errorf("help does not say what %q stands for (%s):\n%s", a.Short, a.Long, strings.Join(pages, "\n---\n"))
+		}
+	}
+}
+
+// helpPages opens help and returns each of its pages as the screen shows
+// it, paging down through them.
+func (d *driver) helpPages() []string {
+	d.t.Helper()
+	d.press("?")
+	var pages []string
+	for range d.m.help.pages {
+		pages = append(pages, d.screen())
+		d.press("pgdown")
+	}
+	return pages
 }

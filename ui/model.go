@@ -61,7 +61,8 @@ type Options struct {
 	ApproxItems int64
 	ReadOnly    bool // writes are disabled: shown in the header
 	// Missing says what the backend lacks, one line each
-	// (backend.Capabilities.Missing): shown in the header.
+	// (backend.Capabilities.Missing): said in full at the end of help, not
+	// on the first screen (an action that needs what is missing says so).
 	Missing []string
 	// ReadOnlyWhy says why writes are disabled (--read-only, a remote
 	// endpoint without --write ...): the status line says it when a write
@@ -111,8 +112,8 @@ type Options struct {
 	FirstLocks accounts.FirstLocks
 	// Capabilities waits for what the probe found, which Open asks once
 	// the first rows are on screen (nil: nothing probed, Missing says it
-	// all). What the backend lacks is shown when it comes, and writes are
-	// turned off where it cannot write.
+	// all). What the backend lacks goes to help when it comes, and writes
+	// are turned off where it cannot write (the header says READ-ONLY).
 	Capabilities Capabilities
 	// Shown is called once the first rows are on screen (Opened.Shown):
 	// the probes wait for it.
@@ -153,9 +154,6 @@ type Model struct {
 	// exactAsked is the key whose exact bytes CopyExact asked to copy:
 	// pressed again next, it copies them.
 	exactAsked string
-	// keyed says a key was pressed: the start-up note on what the backend
-	// lacks has been read.
-	keyed bool
 	// reopen is what the UI quit to open instead (Reopen).
 	reopen *Reopen
 }
@@ -367,7 +365,7 @@ func (m Model) content() string {
 		return statusbar.TooSmall(m.width, m.height, MinWidth, MinHeight, m.setup.km.Quit.Help().Key)
 	}
 	h := statusbar.Header{
-		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly, Missing: m.setup.opts.Missing,
+		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly,
 		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Short: m.tabShort(), Active: int(m.views.shown), Check: m.check.Bar(),
 		Live: m.live.Header(),
 	}
@@ -377,9 +375,6 @@ func (m Model) content() string {
 		err = fs[0].err
 	}
 	bottom := statusbar.Status(m.setup.st, m.width, m.spinner.View(), m.loading(), m.statusText(), errText(err))
-	if !m.keyed && err == nil && len(m.setup.opts.Missing) > 0 {
-		bottom = statusbar.Lacks(m.setup.st, m.width, m.setup.opts.Missing)
-	}
 	if l := m.top(layerSearch); l < layerWrite {
 		bottom = m.on(l).view() // a field typed into
 	}

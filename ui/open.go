@@ -161,7 +161,7 @@ func awaitCapabilities(wait Capabilities) tea.Cmd {
 	}
 }
 
-// takeCapabilities shows what the backend lacks, and turns writes off
+// takeCapabilities keeps what the backend lacks for help, and turns writes off
 // when it cannot write or could not be asked (the store refuses them
 // then anyway: its writes wait for the same answer).
 func (m *Model) takeCapabilities(msg capabilitiesMsg) {

@@ -155,7 +155,8 @@ func TestOpenFailingLetsTheReadProbeGo(t *testing.T) {
 // TestProbeFindingNoTransactionsTurnsWritesOff: the first rows no longer
 // wait for the probe, so the UI starts writable and learns later that
 // the backend has no transactions: from then on it is read only, as if
-// it had started so, and says what the backend lacks.
+// it had started so: the header says READ-ONLY, a write key why, and
+// help what the backend lacks.
 func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 	t.Parallel()
 	answer := make(chan struct{})
@@ -170,8 +171,8 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 	}
 	close(answer)
 	d.ready()
-	if s := d.screen(); !strings.Contains(s, "READ-ONLY") || !strings.Contains(s, "no transactions") {
-		t.Fatalf("the header does not say READ-ONLY, or what the backend lacks:\n%s", s)
+	if s := d.screen(); !strings.Contains(d.lines()[0], "READ-ONLY") || strings.Contains(s, "no transactions") {
+		t.Fatalf("the header does not say READ-ONLY, or the first screen says what the backend lacks:\n%s", s)
 	}
 	for _, k := range []string{"e", "d", "f", "a"} {
 		d.press(k)
@@ -185,6 +186,9 @@ func TestProbeFindingNoTransactionsTurnsWritesOff(t *testing.T) {
 	d.press("?")
 	if s := d.screen(); strings.Contains(s, "rename") {
 		t.Fatalf("help offers writes:\n%s", s)
+	}
+	if s := fields(d.screen()); !strings.Contains(s, "this backend lacks") || !strings.Contains(s, "- no transactions (TransactWriteItems): writes are disabled") {
+		t.Errorf("help does not say what the backend lacks:\n%s", d.screen())
 	}
 }
 

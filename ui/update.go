@@ -88,6 +88,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.takeCapabilities(msg)
 	case tablesMsg:
 		return m.onTables(msg)
+	case exportedMsg:
+		return m.onExported(msg), nil
 	case accounts.PageMsg, accounts.LocksMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.AddedMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg, check.OrphansMsg, check.ReportMsg:
@@ -297,7 +299,6 @@ func (m Model) replayed(msg mistakes.DoneMsg) (Model, tea.Cmd) {
 // onKey handles a key: the search field and the dialog take every key but
 // ctrl+c; otherwise the root's own keys, then what is shown.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	m.keyed = true
 	m.layers.detail.Drop() // a detail still being read is stale: the user has moved on
 	km := m.keys()
 	var cmd tea.Cmd

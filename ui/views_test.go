@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/cli/flagname"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/check"
@@ -153,43 +154,30 @@ func TestStatusSaysWhereTheSelectionIs(t *testing.T) {
 	}
 }
 
-// TestHeaderSaysWhatTheBackendLacks: what the probe found missing is in
-// the header, from the options as the CLI passes them.
-func TestHeaderSaysWhatTheBackendLacks(t *testing.T) {
+// TestBackendNotesInHelpOnly: the demo's header said "backend lacks 4
+// (see ?)" and its status line repeated it, before the newcomer had done
+// anything they affect. The first screen, wide or at 80 columns, says
+// nothing of them; help ends with them in full.
+func TestBackendNotesInHelpOnly(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true,
-		Missing: []string{"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys"}}, 140, 30)
-	d.ready()
-	if want := "backend: no idempotency tokens"; !strings.Contains(d.lines()[0], want) {
-		t.Errorf("header %q does not say %q", d.lines()[0], want)
-	}
-}
-
-// TestBackendNotesAt80Columns: where the header has no room for what the
-// backend lacks, it counts them and points at help, which ends with them
-// in full.
-func TestBackendNotesAt80Columns(t *testing.T) {
-	t.Parallel()
-	missing := []string{
-		"no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost is settled by reading its keys, never by a resend alone",
-		"no ALL_OLD items on a failed condition: each failed slot is explained from a consistent read of its key",
-	}
-	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true, Missing: missing}, 80, 24)
-	d.ready()
-	if want := "backend lacks 2 (see ?)"; !strings.Contains(d.lines()[0], want) {
-		t.Fatalf("header %q does not say %q", d.lines()[0], want)
-	}
-	d.press("?")
-	for range 5 {
-		if strings.Contains(d.screen(), "this backend lacks") {
-			break
+	missing := backend.Capabilities{Transactions: true}.Missing()
+	for _, width := range []int{80, 200} {
+		d := newDriver(t, Options{Roles: roles(fakePlanted()), Missing: missing}, width, 24)
+		d.ready()
+		for _, not := range []string{"lacks", "idempotency", "ALL_OLD", "parallel scan", "mixed-type", "works around"} {
+			if strings.Contains(d.screen(), not) {
+				t.Errorf("at %d the first screen says %q:\n%s", width, not, d.screen())
+			}
 		}
-		d.press("pgdown")
-	}
-	s := fields(d.screen())
-	for _, want := range []string{"this backend lacks", "- no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost", "- no ALL_OLD items on a failed condition"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("help does not say %q:\n%s", want, d.screen())
+		if !strings.HasPrefix(d.lines()[22], "row ") {
+			t.Errorf("at %d the first status line is not where the selection is: %q", width, d.lines()[22])
+		}
+		pages := d.helpPages()
+		s := fields(strings.Join(pages, "\n"))
+		for _, want := range []string{"this backend lacks", "- no idempotency tokens (ClientRequestToken is ignored): a write whose answer is lost", "- no ALL_OLD items on a failed condition", "- no parallel scan", "- no mixed-type comparisons"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("at %d help does not say %q:\n%s", width, want, strings.Join(pages, "\n---\n"))
+			}
 		}
 	}
 }

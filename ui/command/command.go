@@ -26,6 +26,10 @@ type Command struct {
 	// command that takes none.
 	Args string
 	Help string
+	// Bang says what the command does when its name is followed by !
+	// (":export! FILE" overwrites), as in vim; "" for a command that takes
+	// no !.
+	Bang string
 	// Complete lists the values the argument may take, for tab and to
 	// refuse another (nil, or a nil list: any text).
 	Complete func() []string
@@ -37,16 +41,29 @@ type Command struct {
 
 // usage is the command as help writes it: ":find VALUE|KEY".
 func (c Command) usage() string {
-	if c.Args == "" {
-		return ":" + c.Name
+	name := ":" + c.Name
+	if c.Bang != "" {
+		name += "[!]"
 	}
-	return ":" + c.Name + " " + c.Args
+	if c.Args == "" {
+		return name
+	}
+	return name + " " + c.Args
+}
+
+// describe is what the command does, and what its ! does.
+func (c Command) describe() string {
+	if c.Bang == "" {
+		return c.Help
+	}
+	return c.Help + "; " + c.Name + "! " + c.Bang
 }
 
 // Call is a command entered, for the root to run.
 type Call struct {
 	Name string
 	Arg  string
+	Bang bool // the name was followed by ! (Command.Bang)
 }
 
 // Model is the command line.
@@ -216,7 +233,10 @@ func (m Model) parse(line string) (Call, string) {
 	if err != "" {
 		return Call{}, err
 	}
+	bang := strings.HasSuffix(name, "!")
 	switch {
+	case bang && c.Bang == "":
+		return Call{}, ":" + c.Name + " takes no !"
 	case c.Args == "" && arg != "":
 		return Call{}, ":" + c.Name + " takes no argument"
 	case c.Args != "" && arg == "":
@@ -227,12 +247,13 @@ func (m Model) parse(line string) (Call, string) {
 			return Call{}, ":" + c.Name + ": no " + c.Args + " " + model.Quote(arg) + nearest(arg, known, "")
 		}
 	}
-	return Call{Name: c.Name, Arg: arg}, ""
+	return Call{Name: c.Name, Arg: arg, Bang: bang}, ""
 }
 
 // lookup finds the command called name, or the only one whose name starts
-// with it.
+// with it; a ! after the name is the command's (Bang).
 func (m Model) lookup(name string) (Command, string) {
+	name = strings.TrimSuffix(name, "!")
 	var starts []Command
 	for _, c := range m.cmds {
 		if c.Name == name {
@@ -380,7 +401,7 @@ func (m Model) View() string {
 		line += "  " + m.note
 	case name != "":
 		if c, err := m.lookup(name); err == "" {
-			line += "  " + c.usage() + ": " + c.Help
+			line += "  " + c.usage() + ": " + c.describe()
 		}
 	}
 	return ansi.Truncate(line, m.width, "…")
@@ -393,7 +414,7 @@ func (m Model) ShortHelp() []key.Binding { return m.km.ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding {
 	cmds := make([]key.Binding, len(m.cmds))
 	for i, c := range m.cmds {
-		cmds[i] = key.NewBinding(key.WithKeys(":"+c.Name), key.WithHelp(c.usage(), c.Help))
+		cmds[i] = key.NewBinding(key.WithKeys(":"+c.Name), key.WithHelp(c.usage(), c.describe()))
 	}
 	return [][]key.Binding{m.km.ShortHelp(), cmds}
 }

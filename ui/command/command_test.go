@@ -16,6 +16,7 @@ var cmds = []Command{
 	{Name: "target", Args: "NAME", Help: "switch target", Complete: func() []string { return []string{"local", "prod-eu", "prod-us"} }},
 	{Name: "table", Args: "NAME", Help: "switch table", Complete: func() []string { return nil }}, // not listed yet
 	{Name: "q", Help: "quit"},
+	{Name: "export", Args: "FILE", Help: "write the rows", Bang: "writes over FILE"},
 }
 
 func press(name string) tea.KeyPressMsg {
@@ -156,5 +157,28 @@ func TestRemapped(t *testing.T) {
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyRight})
 	if v := m.input.Value(); v != "locks" {
 		t.Errorf("right after lo: %q, want locks", v)
+	}
+}
+
+// TestBangIsTheCommands: a ! after a command's name that takes one is
+// handed over (":export! f", ":exp! f"), and refused, in words, after
+// one that takes none; the line says what the ! does.
+func TestBangIsTheCommands(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		bang bool
+	}{{"export f.csv", false}, {"export! f.csv", true}, {"exp! f.csv", true}} {
+		m := typed(line(), c.text, "enter")
+		call, ok := m.Take()
+		if !ok || call.Name != "export" || call.Arg != "f.csv" || call.Bang != c.bang {
+			t.Errorf("%q entered %+v (%v), want export f.csv, bang %v", c.text, call, ok, c.bang)
+		}
+	}
+	m := typed(line(), "find! ada", "enter")
+	if _, ok := m.Take(); ok || !strings.Contains(m.View(), ":find takes no !") {
+		t.Errorf("find! was not refused: %q", m.View())
+	}
+	if v := typed(line(), "export").View(); !strings.Contains(v, ":export[!] FILE: write the rows; export! writes over FILE") {
+		t.Errorf("the line does not say what export! does: %q", v)
 	}
 }

@@ -19,10 +19,7 @@ type Header struct {
 	Table    string
 	Where    string // the endpoint, or the AWS region and profile
 	ReadOnly bool
-	// Missing says what the backend lacks, one line each ("what: what it
-	// changes"); the header names each by what comes before the colon.
-	Missing []string
-	Views   []string // tab titles, in key order
+	Views    []string // tab titles, in key order
 	// Short are the tab titles in four letters (Acct), in key order, for
 	// where the full ones do not fit beside the counts.
 	Short  []string
@@ -51,37 +48,27 @@ type Check struct {
 	Others int
 }
 
-// Render renders the two header lines at width.
+// Render renders the two header lines at width. What the backend lacks
+// is not among them: it is said where an action needs it (READ-ONLY, a
+// write refused) and in help, not as the first thing anyone reads.
 func (h Header) Render(st *styles.Styles, width int) string {
-	var lacks []string
-	for _, m := range h.Missing {
-		what, _, _ := strings.Cut(m, ":")
-		lacks = append(lacks, what)
-	}
-	// Narrower, what the backend lacks is counted, with where the words
-	// are (the help screen ends with them), then the endpoint loses its
-	// scheme and its parenthesis.
-	counted := fmt.Sprintf("backend lacks %d (see ?)", len(lacks))
+	// Narrower, what r and ? do goes from the live note, then the
+	// endpoint loses its scheme and its parenthesis.
 	where := model.Printable(h.Where)
 	short, _, _ := strings.Cut(where, " (")
 	short = strings.TrimPrefix(strings.TrimPrefix(short, "http://"), "https://")
 	var line1 string
 	live := model.Printable(h.Live)
-	for i, try := range [][2]string{{where, "backend: " + strings.Join(lacks, ", ")}, {where, counted}, {short, counted}, {short, fmt.Sprintf("lacks %d: ?", len(lacks))}} {
-		parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + try[0]}
+	for i, at := range []string{where, where, short} {
+		parts := []string{st.Title.Render("locktable"), model.Printable(h.Table) + " @ " + at}
 		if h.ReadOnly {
 			parts = append(parts, st.Error.Render("READ-ONLY"))
 		}
 		if live != "" {
-			if i >= 1 { // narrower, what r and ? do goes
+			if i >= 1 {
 				live, _, _ = strings.Cut(live, " (")
 			}
 			parts = append(parts, st.Dim.Render(live))
-		}
-		if len(lacks) > 0 {
-			// Not an alarm: what it lacks is worked around (writes a
-			// backend cannot make safe are disabled, and READ-ONLY says so).
-			parts = append(parts, st.Dim.Render(try[1]))
 		}
 		if h.Check.Hint != "" {
 			parts = append(parts, st.Error.Render("no account found: wrong schema? see Problems"))
@@ -162,6 +149,28 @@ var tinyKind = map[model.ProblemKind]string{
 	model.DuplicateValue: "dup", model.InvalidValue: "inval",
 }
 
+// The narrowest words for the counts that are not problems.
+const (
+	tinyOthers   = "other"
+	tinyReserved = "resv"
+)
+
+// Abbreviation is a short form the header takes where its line is
+// narrow, and what it stands for.
+type Abbreviation struct{ Short, Long string }
+
+// Abbreviations are the short forms of the header's counts, every one
+// it can show (help's legend says them): each problem kind's, then the
+// other items' and the reservations'. The tabs' short titles are the
+// caller's (Header.Short).
+func Abbreviations() []Abbreviation {
+	var out []Abbreviation
+	for _, k := range model.ProblemKinds {
+		out = append(out, Abbreviation{tinyKind[k], string(k)})
+	}
+	return append(out, Abbreviation{tinyOthers, "other items"}, Abbreviation{tinyReserved, "reservations"})
+}
+
 // render says how the check stands: its progress while it runs, the
 // problem counts per kind once it is done, as try says.
 func (c Check) render(st *styles.Styles, try shown) string {
@@ -221,14 +230,14 @@ func (c Check) counts(st *styles.Styles, try shown) string {
 	if c.Others > 0 && try.others {
 		other := "other items "
 		if try.tiny {
-			other = "other "
+			other = tinyOthers + " "
 		}
 		parts = append(parts, st.Dim.Render(other+rows.Count(int64(c.Others))))
 	}
 	if ttl && try.reserved && c.Report.Reservations > 0 {
 		reserved := "reserved "
 		if try.tiny {
-			reserved = "resv "
+			reserved = tinyReserved + " "
 		}
 		parts = append(parts, st.Dim.Render(reserved+rows.Count(int64(c.Report.Reservations))))
 	}
@@ -269,34 +278,6 @@ func Status(st *styles.Styles, width int, spinner string, loading bool, msg stri
 		lines[i] = style.Render(strings.TrimRight(lines[i], " "))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// Lacks says in one line what the backend lacks (missing, one line each,
-// "what (why): what it changes") and that locktable works around it: the
-// status line's the first time. Narrower, the names are cut.
-func Lacks(st *styles.Styles, width int, missing []string) string {
-	var names []string
-	for _, m := range missing {
-		what, _, _ := strings.Cut(model.Printable(m), ":")
-		what, _, _ = strings.Cut(what, " (")
-		what, _, _ = strings.Cut(what, " on ")
-		names = append(names, strings.TrimPrefix(what, "no "))
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	if len(missing) == 1 {
-		// Writes it cannot make safe are disabled, not worked around.
-		if what, then, ok := strings.Cut(model.Printable(missing[0]), ": "); ok && strings.Contains(then, "disabled") {
-			return st.Dim.Render(ansi.Truncate("this backend has "+what+": "+then, width, "…"))
-		}
-	}
-	list := strings.Join(names, ", ")
-	s := "this backend lacks " + list + "; locktable works around it (? says how)"
-	if ansi.StringWidth(s) > width {
-		s = ansi.Truncate(fmt.Sprintf("backend lacks %d, locktable works around them (?): %s", len(names), list), width, "…")
-	}
-	return st.Dim.Render(s)
 }
 
 // TooSmall says the terminal is w by h cells and needs minW by minH, in
