@@ -27,7 +27,7 @@ func TestCommandsDoWhatTheirKeysDo(t *testing.T) {
 	if d.m.views.shown != viewLocks || d.m.layers.cmdline.Shown() {
 		t.Fatalf(":locks shows view %d (line open %v)", d.m.views.shown, d.m.layers.cmdline.Shown())
 	}
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.wantRows("UNIQ#EMAIL#ada@x.io")
 	d.command("prob")
 	if d.m.views.shown != viewProblems {

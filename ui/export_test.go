@@ -136,7 +136,7 @@ func TestExportKeepsTheFilter(t *testing.T) {
 		t.Errorf("the filter bob exported %q, want %q", got, want)
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.press("/")
 	d.typeText("#email#")
 	d.press("enter")

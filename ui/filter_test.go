@@ -73,7 +73,7 @@ func TestFilterEachView(t *testing.T) {
 	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 30)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.press("/")
 	d.typeText("orphan")
 	d.press("enter")
@@ -159,7 +159,7 @@ func TestFilterMatchesWhatRowsShow(t *testing.T) {
 	d.ready()
 	for _, view := range []string{"2", "3", "1"} {
 		d.press(view)
-		d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+		d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 		all := d.lines()[listTop : listTop+d.m.listHeight()]
 		for _, q := range []string{"HANDLE", "UNIQ", "#ghost", "HAN", "email#d", "old@x"} {
 			d.press("/")

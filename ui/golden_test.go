@@ -75,7 +75,7 @@ func TestGoldenViews(t *testing.T) {
 	d.golden("accounts")
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.golden("locks")
 
@@ -112,7 +112,7 @@ func TestGoldenSizes(t *testing.T) {
 		d.ready()
 		d.golden(name("accounts"))
 		d.press("2")
-		d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+		d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 		d.settle()
 		d.golden(name("locks"))
 		d.press("3")

@@ -71,7 +71,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 		"└ UNIQ#EMAIL#bob@x.io owner ACCT#b2 ok",
 		"└ UNIQ#HANDLE#bob expected, not found missing",
 	)
-	if n := d.m.views.accounts.Count(); n != 2 {
+	if n := d.m.views.accounts.Pager().Count(); n != 2 {
 		t.Errorf("%d accounts listed, want 2", n)
 	}
 	if s, q := api.scans.Load(), api.indexQueries.Load(); s != 0 || q == 0 {
@@ -87,7 +87,7 @@ func TestAccountsThroughInvertedIndex(t *testing.T) {
 	papi.scans.Store(0)
 	p := newDriver(t, Options{Roles: roles(plain), NoCheck: true}, 100, 30)
 	p.ready()
-	if n := p.m.views.accounts.Count(); n != 2 {
+	if n := p.m.views.accounts.Pager().Count(); n != 2 {
 		t.Errorf("without the index, %d accounts listed, want 2", n)
 	}
 	if papi.scans.Load() == 0 || papi.queries.Load() != 0 {

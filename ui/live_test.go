@@ -258,7 +258,7 @@ func TestTimeWordsRunWithTheClock(t *testing.T) {
 		t.Errorf("the clock's ticks read %d times; want none", n-reads)
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.wantRow("UNIQ#EMAIL#pending@x", "email", "no owner", "expired 48 min ago", "expired")
 	d.wantRow("UNIQ#EMAIL#bob@x", "email", "owner ACCT#bob", "expired 1 min ago", "expired")
@@ -665,9 +665,9 @@ func TestPollingPinsNothing(t *testing.T) {
 	d.press("2")
 	d.until("the locks", func(m *Model) bool { return m.views.locks.Count() > 0 && !m.views.locks.Loading() })
 	d.press("G") // the last locks: their owners are far past the accounts loaded
-	d.until("every lock", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("every lock", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.settle()
-	if n := d.m.views.accounts.Count(); n >= 400 {
+	if n := d.m.views.accounts.Pager().Count(); n >= 400 {
 		t.Fatalf("%d accounts loaded: the test needs owners not loaded", n)
 	}
 	log.take()

@@ -37,7 +37,7 @@ func TestLockDetailIsOneWherever(t *testing.T) {
 			waitScreen(d, "the lock's detail from the accounts", c.says)
 			fromAccounts := d.lines()[2 : len(d.lines())-2]
 			d.press("esc", "2")
-			d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+			d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 			d.settle()
 			d.selectRow(c.lock + " ")
 			d.press("enter")

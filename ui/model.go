@@ -344,7 +344,7 @@ func (m Model) Farewell() string {
 
 // View renders the screen.
 func (m Model) View() tea.View {
-	if startuptrace.On() && m.views.accounts.Count() > 0 {
+	if startuptrace.On() && m.views.accounts.Pager().Count() > 0 {
 		startuptrace.Mark("first frame")
 	}
 	v := tea.NewView(m.content())

@@ -29,7 +29,7 @@ func TestFixLeftToAPersonSaysWhyInTheStatusLine(t *testing.T) {
 	d.selectRow("ACCT#f6")
 	refused("the problems view's invalid value", "the value cannot be locked as it is")
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.selectRow("UNIQ#EMAIL#dup@x.io")
 	refused("the locks view's duplicate", "two or more accounts hold the value: rename or delete one of them")

@@ -69,7 +69,7 @@ func TestTTLCasesAt80x24(t *testing.T) {
 	d.wantRow("└ UNIQ#HANDLE#carol", "owner ACCT#carol", "ok") // a TTL DynamoDB ignores is none
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.golden("ttl_locks_80x24")
 	d.wantRow("UNIQ#EMAIL#pending@x", "email", "no owner", "reserved 12 min more", "reserved")
@@ -147,7 +147,7 @@ func TestFixExpiredLocks(t *testing.T) {
 	d.press("esc")
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.settle()
 	d.selectRow("UNIQ#EMAIL#gone@x")
 	offered("an expired lock in the locks view")

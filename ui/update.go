@@ -86,10 +86,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.click(msg)
 	case capabilitiesMsg:
 		m.takeCapabilities(msg)
-	case tablesMsg:
-		return m.onTables(msg)
-	case exportedMsg:
-		return m.onExported(msg), nil
+	case tablesMsg, exportedMsg:
+		return m.onCommandDone(msg)
 	case accounts.PageMsg, accounts.LocksMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.AddedMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg, check.OrphansMsg, check.ReportMsg:
@@ -106,6 +104,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onBatch(msg)
 	}
 	return m, cmd
+}
+
+// onCommandDone handles what a command of the command line did in the
+// background: the tables listed (:table), a file exported (:export).
+func (m Model) onCommandDone(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if e, ok := msg.(exportedMsg); ok {
+		return m.onExported(e), nil
+	}
+	return m.onTables(msg.(tablesMsg))
 }
 
 // onBatch handles a batch of fixes' messages.

@@ -20,7 +20,7 @@ func TestFirstPageInterleavesLocks(t *testing.T) {
 	store := fakePlanted()
 	d := newDriver(t, Options{Roles: roles(store)}, 100, 30)
 	d.until("the first page", func(m *Model) bool {
-		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Count() > 0
+		return !m.views.accounts.Pager().Paging().Loading() && m.views.accounts.Pager().Count() > 0
 	})
 	d.wantRows(
 		"ACCT#a1 email=ada@x.io username=ada",
@@ -110,7 +110,7 @@ func TestNextProblem(t *testing.T) {
 	}
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	for i, want := range []string{
 		"UNIQ#EMAIL#carol@x.io email owner ACCT#z9 foreign",
 		"UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate",
@@ -179,7 +179,7 @@ func TestDetail(t *testing.T) {
 	}
 
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.press("j", "j", "enter") // UNIQ#EMAIL#carol@x.io
 	screen = d.screen()
 	for _, want := range []string{"lock UNIQ#EMAIL#carol@x.io  (foreign)", `"owner": {"S": "ACCT#z9"}`} {
@@ -308,7 +308,7 @@ func TestGLoadsToTheEnd(t *testing.T) {
 	store := fakeMany(400)
 	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 20)
 	d.ready()
-	first := d.m.views.accounts.Count()
+	first := d.m.views.accounts.Pager().Count()
 	if first >= 400 || d.m.views.accounts.Pager().Paging().Done() {
 		t.Fatalf("the first page holds %d of 400 accounts: the test needs more than one page", first)
 	}
@@ -320,7 +320,7 @@ func TestGLoadsToTheEnd(t *testing.T) {
 		return m.views.accounts.Pager().Paging().Done() && !m.views.accounts.Pager().Paging().Loading()
 	})
 	d.settle()
-	if n := d.m.views.accounts.Count(); n != 400 {
+	if n := d.m.views.accounts.Pager().Count(); n != 400 {
 		t.Fatalf("%d accounts after G, want 400", n)
 	}
 	if c, n := d.m.views.accounts.Pager().Cursor(), d.m.views.accounts.Pager().Len(); c != n-1 {
@@ -358,16 +358,16 @@ func TestReload(t *testing.T) {
 	if !strings.Contains(d.lines()[1], "missing 2") {
 		t.Errorf("the check did not run again: %q", d.lines()[1])
 	}
-	if n := d.m.views.accounts.Count(); n != 8 {
+	if n := d.m.views.accounts.Pager().Count(); n != 8 {
 		t.Errorf("%d accounts after reload, want 8 (none twice)", n)
 	}
 
 	// In the locks view, r reads the locks again.
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	store.Put(tablePlaceholder, lock("UNIQ#HANDLE#bea", "ACCT#b3"))
 	d.press("r")
-	d.until("the locks again", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks again", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	if d.rowIndex("UNIQ#HANDLE#bea username owner ACCT#b3") < 0 || d.m.views.locks.Count() != 14 {
 		t.Errorf("after r in the locks view, %d locks:\n%s", d.m.views.locks.Count(), d.screen())
 	}

@@ -21,7 +21,7 @@ func TestLocksViewCallsDuplicatesSo(t *testing.T) {
 	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 100, 30)
 	d.ready()
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	d.wantRows("UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate")
 	d.press("n", "n")
 	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); got != "UNIQ#EMAIL#dup@x.io email owner ACCT#d4 duplicate" {
@@ -69,12 +69,12 @@ func TestLocksEndLoadsEverything(t *testing.T) {
 	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 100, 30)
 	d.settle()
 	d.press("2")
-	if d.m.views.locks.Done() {
+	if d.m.views.locks.Paging().Done() {
 		t.Fatalf("the first page read every lock: the test needs more")
 	}
 	d.press("G")
-	if !d.m.views.locks.Done() || d.m.views.locks.Count() != 400 {
-		t.Fatalf("after one G: %d locks loaded, done %v", d.m.views.locks.Count(), d.m.views.locks.Done())
+	if !d.m.views.locks.Paging().Done() || d.m.views.locks.Count() != 400 {
+		t.Fatalf("after one G: %d locks loaded, done %v", d.m.views.locks.Count(), d.m.views.locks.Paging().Done())
 	}
 	if got := fields(strings.TrimPrefix(d.selected(), "▸ ")); !strings.HasPrefix(got, "UNIQ#HANDLE#u0399") {
 		t.Errorf("after G, selected %q, want the last lock", got)
@@ -92,7 +92,7 @@ func TestEmptyStatesSaySo(t *testing.T) {
 		t.Errorf("an empty table:\n%s", d.screen())
 	}
 	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Done() && !m.views.locks.Loading() })
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
 	if !strings.Contains(d.screen(), "no locks") {
 		t.Errorf("no locks:\n%s", d.screen())
 	}

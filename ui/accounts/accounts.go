@@ -788,7 +788,6 @@ func (m Model) SampleIDs(n int) []string {
 }
 
 // Count is how many accounts are loaded (pinned ones aside).
-func (m Model) Count() int { return m.pager.Count() }
 
 // Pinned reports whether a group is pinned on top (esc unpins it).
 func (m Model) Pinned() bool { return m.src.pin != nil }

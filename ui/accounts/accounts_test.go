@@ -30,12 +30,12 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	b.Put(sc.Table, dynamotest.Account("ACCT#b2", "bob@x.io", "bob"))
 	reload := m.Reload()
 	m, _ = m.Update(stale())
-	if m.Count() != 0 || !m.Pager().Paging().Loading() {
-		t.Fatalf("a page asked for before the reload was shown: %d accounts, loading %v", m.Count(), m.Pager().Paging().Loading())
+	if m.pager.Count() != 0 || !m.Pager().Paging().Loading() {
+		t.Fatalf("a page asked for before the reload was shown: %d accounts, loading %v", m.pager.Count(), m.Pager().Paging().Loading())
 	}
 	m, _ = m.Update(reload())
-	if m.Count() != 2 || m.Pager().Paging().Loading() {
-		t.Errorf("the reload's page: %d accounts, loading %v; want 2, done", m.Count(), m.Pager().Paging().Loading())
+	if m.pager.Count() != 2 || m.Pager().Paging().Loading() {
+		t.Errorf("the reload's page: %d accounts, loading %v; want 2, done", m.pager.Count(), m.Pager().Paging().Loading())
 	}
 }
 
@@ -59,8 +59,8 @@ func firstOf120() (*uitest.Backend, Model) {
 // page again.
 func TestFailedReadStopsPaging(t *testing.T) {
 	b, m := firstOf120()
-	if m.Count() != 50 || m.Pager().Paging().Done() {
-		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.Count(), m.Pager().Paging().Done())
+	if m.pager.Count() != 50 || m.Pager().Paging().Done() {
+		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.pager.Count(), m.Pager().Paging().Done())
 	}
 	b.Control.Fail("AccountsPage", errors.New("throttled"))
 	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
@@ -82,8 +82,8 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	}
 	b.Control.Fail("AccountsPage", nil)
 	m, _ = m.Update(m.Retry()())
-	if m.Err() != nil || m.Count() != 100 {
-		t.Errorf("after the retry: err %v, %d accounts; want 100", m.Err(), m.Count())
+	if m.Err() != nil || m.pager.Count() != 100 {
+		t.Errorf("after the retry: err %v, %d accounts; want 100", m.Err(), m.pager.Count())
 	}
 }
 
@@ -98,8 +98,8 @@ func TestKeptFilterFollowsPagesAndPins(t *testing.T) {
 		m, cmd = m.Update(cmd())
 	}
 	// 1, 10-19, 21, 31 ... 91, 100-119: 39 accounts, with their locks.
-	if kept, of := m.Pager().Matched(); m.Count() != 120 || kept != 39*3 || of != 120*3 {
-		t.Fatalf("%d accounts read, the filter keeps %d rows of %d; want 120, 117 of 360", m.Count(), kept, of)
+	if kept, of := m.Pager().Matched(); m.pager.Count() != 120 || kept != 39*3 || of != 120*3 {
+		t.Fatalf("%d accounts read, the filter keeps %d rows of %d; want 120, 117 of 360", m.pager.Count(), kept, of)
 	}
 	pin := func(id string) {
 		a, _, err := b.Account(context.Background(), id)

@@ -45,8 +45,8 @@ func shown(t *testing.T, b *uitest.Backend, km KeyMap) Model {
 		t.Fatal("Show asks for no page")
 	}
 	m, _ = m.Update(cmd())
-	if m.Loading() || !m.Done() || m.Err() != nil {
-		t.Fatalf("after the page: loading %v, done %v, err %v", m.Loading(), m.Done(), m.Err())
+	if m.Loading() || !m.pager.Paging().Done() || m.Err() != nil {
+		t.Fatalf("after the page: loading %v, done %v, err %v", m.Loading(), m.pager.Paging().Done(), m.Err())
 	}
 	return m
 }
@@ -217,8 +217,8 @@ func TestFailedReadStopsPaging(t *testing.T) {
 	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.SetSize(100, 1) // 3 rows a page: 3 of the 4 locks
 	m, _ = m.Update(m.Show()())
-	if m.Count() != 3 || m.Done() {
-		t.Fatalf("first page: %d locks, done %v; want 3, more", m.Count(), m.Done())
+	if m.Count() != 3 || m.pager.Paging().Done() {
+		t.Fatalf("first page: %d locks, done %v; want 3, more", m.Count(), m.pager.Paging().Done())
 	}
 	b.Control.Fail("LocksPage", errors.New("throttled"))
 	m, cmd := press(m, tea.KeyDown)
@@ -246,7 +246,7 @@ func TestFailedReadStopsPaging(t *testing.T) {
 		t.Fatal("Retry asks for nothing")
 	}
 	m, _ = m.Update(cmd())
-	if m.Err() != nil || m.Count() != 4 || !m.Done() {
-		t.Errorf("after the retry: err %v, %d locks, done %v; want 4, done", m.Err(), m.Count(), m.Done())
+	if m.Err() != nil || m.Count() != 4 || !m.pager.Paging().Done() {
+		t.Errorf("after the retry: err %v, %d locks, done %v; want 4, done", m.Err(), m.Count(), m.pager.Paging().Done())
 	}
 }

@@ -56,7 +56,7 @@ func TestMarksSurvivePaging(t *testing.T) {
 	if !strings.Contains(m.Status(), fmt.Sprintf("%d marked", first-1)) || !strings.Contains(ansi.Strip(m.View()), " "+rows.MarkGlyph) {
 		t.Fatalf("ctrl+a: status %q\n%s", m.Status(), ansi.Strip(m.View()))
 	}
-	for !m.Done() {
+	for !m.pager.Paging().Done() {
 		cmd := m.Prefetch()
 		if cmd == nil {
 			m.SetSize(100, 100)
