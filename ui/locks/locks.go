@@ -499,7 +499,6 @@ func (m Model) Matched() (kept, of int) { return m.pager.Matched() }
 // Loading reports whether a page is being read.
 func (m Model) Loading() bool { return m.pager.Paging().Loading() }
 
-
 // Count is how many locks are loaded.
 func (m Model) Count() int { return m.pager.Count() }
 
