@@ -81,6 +81,7 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	m.layers.batch.Changed(refs)
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
+	m.check = m.check.Lapsing(withTTL(m.setup.schema, msg.Changes))
 	m.views.problems.SetCheck(m.check.Bar())
 	var added tea.Cmd
 	if inserted := m.inserted(msg.Changes); len(inserted) > 0 {
@@ -88,6 +89,27 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	}
 	return m, tea.Batch(m.views.accounts.Reread(ids, false), added, m.views.locks.RefreshFor(named, locks),
 		m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
+}
+
+// withTTL are the locks changes left with a TTL, each as the
+// expired_lock it may become (check.Model.Lapsing): one nobody holds has
+// no problem now, and none the follow tells when its TTL passes.
+func withTTL(sc *model.Schema, changes []model.Change) []model.Problem {
+	var ps []model.Problem
+	cl := model.Classifier{Schema: sc}
+	for _, c := range changes {
+		if c.New == nil {
+			continue
+		}
+		if e := cl.Classify(c.Table, c.New); e.Kind == model.EntryLock {
+			if at := sc.LockTTL(e.Constraint, c.New); at > 0 {
+				p := cl.LockProblem(model.ExpiredLock, e.Constraint, e.Value, e.Owner)
+				p.ExpiresAt = at
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
 }
 
 // inserted are the accounts changes inserted that the item cache does
@@ -149,7 +171,7 @@ func (m *Model) lapse(now int64) tea.Cmd {
 	m.items.SetNow(now)
 	m.views.problems.SetNow(now)
 	var cmd tea.Cmd
-	m.check, cmd = m.check.Lapse(m.setup.opts.Pages, now)
+	m.check, cmd = m.check.Lapse(m.setup.opts.Pages, now, m.judged)
 	return cmd
 }
 

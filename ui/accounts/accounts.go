@@ -398,10 +398,23 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 //
 // The selection is a row's key, not its place: on top, it stays on the
 // row that shows the same (an orphan, a pinned account or its lock)
-// wherever the new top puts it; below, the pager shifts it with the rows.
+// wherever the new top puts it; below, on its account's row.
 func (m *Model) setHead() {
 	at, was := m.pager.Cursor(), slices.Clone(m.src.topKeys)
+	var below *selection // the row read selected, if one is
+	if r, ok := m.pager.Selected(); ok {
+		below = m.src.selection(r)
+	}
 	m.pager.SetHead(m.src.rebuildTop())
+	if below != nil {
+		// Found again by its key: under a filter the rows on top that
+		// came or went are not all shown, so a shift by their number
+		// would land on another row.
+		if i, ok := m.src.rowOf(*below); ok {
+			m.pager.SetCursor(i)
+		}
+		return
+	}
 	m.reselect(at, was)
 }
 

@@ -3,6 +3,7 @@
 package check
 
 import (
+	"slices"
 	"context"
 	"time"
 
@@ -68,6 +69,28 @@ type Model struct {
 	// later are what a follow of the table judged while the check ran
 	// (Amend), in order: taken into its report when it is done.
 	later []amended
+	// lapsing are the locks with a TTL that writes told since the check
+	// (a reservation the follow does not count, perhaps), each as the
+	// expired_lock it may become: read again once their TTL passes, as
+	// the report's reservations are (Lapse). A check's report has them.
+	lapsing []model.Problem
+}
+
+// maxLapsing bounds the locks Lapsing keeps, as a report bounds the
+// reservations it lists.
+const maxLapsing = 1000
+
+// Lapsing notes locks with a TTL that writes told since the check (ps:
+// model.Classifier.LockProblem, expired_lock, with its ExpiresAt), to
+// read again once their TTL passes: one nobody holds then is an expired
+// lock, which nothing else would tell until the next check.
+func (m Model) Lapsing(ps []model.Problem) Model {
+	for _, p := range ps {
+		if len(m.lapsing) < maxLapsing && !slices.ContainsFunc(m.lapsing, func(q model.Problem) bool { return q.Identity() == p.Identity() }) {
+			m.lapsing = append(slices.Clip(m.lapsing), p)
+		}
+	}
+	return m
 }
 
 // New returns a check of the tables of schema that has not run. approx is
@@ -132,7 +155,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		report.Problems = amend(report.Problems, m.later) // what changed while it ran, it may have read before
-		m.later = nil
+		m.later, m.lapsing = nil, nil // its reservations are the locks to watch lapse
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema, m.say), report.Counts()
 		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint, Checked: true})

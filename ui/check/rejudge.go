@@ -155,13 +155,22 @@ func amend(ps []model.Problem, as []amended) []model.Problem {
 // read. A reservation whose TTL has passed leaves the count at once, and
 // its keys are read from r (its signup may have completed it): if the
 // reads show it expired, it joins the problems. The report goes to the
-// views only when something lapsed.
-func (m Model) Lapse(r Reader, now int64) (Model, tea.Cmd) {
+// views only when something lapsed. since is as Rejudge's: the reads'
+// findings go to the follow too (RejudgedMsg.Judged).
+func (m Model) Lapse(r Reader, now int64, since int) (Model, tea.Cmd) {
 	if m.bar.Report == nil || m.bar.Running {
 		return m, nil
 	}
 	report := *m.bar.Report
-	read := m.lapseReserved(&report, r, now)
+	var due []model.Problem // of lapsing, those whose TTL has passed
+	m.lapsing = slices.DeleteFunc(slices.Clone(m.lapsing), func(p model.Problem) bool {
+		if model.Lapsed(p.ExpiresAt, now) {
+			due = append(due, p)
+			return true
+		}
+		return false
+	})
+	read := m.lapseReserved(&report, r, now, since, due)
 	if !lapseExpiring(&report, now) && read == nil {
 		return m, nil
 	}
@@ -170,10 +179,11 @@ func (m Model) Lapse(r Reader, now int64) (Model, tea.Cmd) {
 }
 
 // lapseReserved takes the reservations whose TTL has passed at now out
-// of report, and returns the reads of their keys (nil: none lapsed).
-func (m Model) lapseReserved(report *model.Report, r Reader, now int64) tea.Cmd {
+// of report, and returns the reads of their keys and of due's, the
+// locks written since the check whose TTL has passed (nil: none lapsed).
+func (m Model) lapseReserved(report *model.Report, r Reader, now int64, since int, due []model.Problem) tea.Cmd {
 	lapsed := func(p model.Problem) bool { return model.Lapsed(p.ExpiresAt, now) }
-	if r == nil || !slices.ContainsFunc(report.Reserved, lapsed) {
+	if r == nil || !slices.ContainsFunc(report.Reserved, lapsed) && len(due) == 0 {
 		return nil
 	}
 	var gone []model.Problem
@@ -184,10 +194,10 @@ func (m Model) lapseReserved(report *model.Report, r Reader, now int64) tea.Cmd 
 		return lapsed(p)
 	})
 	report.Reservations -= len(gone)
-	confirm := m.confirm(r, gone, now)
+	confirm := m.confirm(r, append(gone, due...), now)
 	return func() tea.Msg {
 		found, msg := confirm()
-		msg.found = found
+		msg.found, msg.Since = found, since
 		return msg
 	}
 }

@@ -76,10 +76,10 @@ func TestAmendAndLapse(t *testing.T) {
 	if got := m.Bar().Counts; got[model.MissingLock] != 1 || got[model.OrphanLock] != 0 || got[model.ExpiringLock] != 1 {
 		t.Fatalf("after the amend: %v", m.Report().Problems)
 	}
-	if _, cmd := m.Lapse(nil, 999); cmd != nil {
+	if _, cmd := m.Lapse(nil, 999, 0); cmd != nil {
 		t.Error("a lock lapsed before its TTL")
 	}
-	m, cmd = m.Lapse(nil, 1001)
+	m, cmd = m.Lapse(nil, 1001, 0)
 	if got := m.Bar().Counts; cmd == nil || got[model.ExpiredLock] != 1 || got[model.ExpiringLock] != 0 {
 		t.Fatalf("after the lapse: %v", m.Report().Problems)
 	}
@@ -123,10 +123,10 @@ func TestALapsedReservationIsConfirmed(t *testing.T) {
 	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
 	m.run = 1
 	m, _ = m.Update(DoneMsg{run: 1, report: model.Report{Now: 900, Reservations: 2, Reserved: []model.Problem{p1, p2}, Problems: []model.Problem{}}})
-	if _, cmd := m.Lapse(b, 999); cmd != nil {
+	if _, cmd := m.Lapse(b, 999, 0); cmd != nil {
 		t.Error("a reservation lapsed before its TTL")
 	}
-	m, cmd := m.Lapse(b, 1001)
+	m, cmd := m.Lapse(b, 1001, 0)
 	if cmd == nil || m.Report().Reservations != 0 || len(m.Report().Reserved) != 0 {
 		t.Fatalf("after the lapse: %d reservations, %d listed", m.Report().Reservations, len(m.Report().Reserved))
 	}
