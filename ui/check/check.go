@@ -3,8 +3,8 @@
 package check
 
 import (
-	"slices"
 	"context"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -155,7 +155,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		report.Problems = amend(report.Problems, m.later) // what changed while it ran, it may have read before
-		m.later, m.lapsing = nil, nil // its reservations are the locks to watch lapse
+		m.later, m.lapsing = nil, nil                     // its reservations are the locks to watch lapse
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema, m.say), report.Counts()
 		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint, Checked: true})
