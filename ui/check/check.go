@@ -69,10 +69,11 @@ type Model struct {
 	// later are what a follow of the table judged while the check ran
 	// (Amend), in order: taken into its report when it is done.
 	later []amended
-	// lapsing are the locks with a TTL that writes told since the check
-	// (a reservation the follow does not count, perhaps), each as the
-	// expired_lock it may become: read again once their TTL passes, as
-	// the report's reservations are (Lapse). A check's report has them.
+	// lapsing are the locks with a TTL that writes told (a reservation the
+	// follow does not count, perhaps), each as the expired_lock it may
+	// become: read again once their TTL passes, as the report's
+	// reservations are (Lapse). A check does not clear them: it may have
+	// read a lock before the write the stream told.
 	lapsing []model.Problem
 }
 
@@ -155,7 +156,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		report := msg.report
 		report.Problems = amend(report.Problems, m.later) // what changed while it ran, it may have read before
-		m.later, m.lapsing = nil, nil                     // its reservations are the locks to watch lapse
+		m.later = nil                                     // (lapsing stays: the check may have read a lock before its write)
 		m.bar.Report, m.bar.Hint, m.bar.Counts = &report, report.SchemaHint(m.schema, m.say), report.Counts()
 		m.bar.Others = report.OtherItems()
 		return m, events.Emit(ReportMsg{Report: &report, Duplicates: report.Duplicates(), Hint: m.bar.Hint, Checked: true})
