@@ -385,7 +385,7 @@ func (a *app) demoPreset(s model.Schema) (model.Schema, error) {
 		return s, nil
 	}
 	if lib, _, _ := model.ParsePreset(s.Preset); lib != model.LibElectroDB {
-		return s, usageErr("--demo --preset %s: the demo holds the plain layouts and an ElectroDB table (--preset electrodb:ENTITY); to see a %s table, point locktable at one its library wrote (README: Tables written by libraries)", s.Preset, lib)
+		return s, usageErr("--demo --preset %s: the demo holds the plain layouts and an ElectroDB table (--preset electrodb:ENTITY); to see a %s table, point locktable at one its library wrote (docs/layouts.md: Tables written by OneTable, TypeDORM or ElectroDB)", s.Preset, lib)
 	}
 	if !a.cmd.PersistentFlags().Changed("table") && a.from("table") == "" {
 		s.Table = DemoElectroTable
