@@ -194,12 +194,33 @@ func (m Model) lapseReserved(report *model.Report, r Reader, now int64, since in
 		return lapsed(p)
 	})
 	report.Reservations -= len(gone)
-	confirm := m.confirm(r, append(gone, due...), now)
+	confirm := m.confirm(r, withHolders(append(gone, due...), report.Problems), now)
 	return func() tea.Msg {
 		found, msg := confirm()
 		msg.found, msg.Since = found, since
 		return msg
 	}
+}
+
+// withHolders gives each lock of ps the holders the report's problems of
+// its value name, so that the reads of its keys (Involved) read them: a
+// lock that lapsed is an expired lock, and its holders are its problem's
+// (read without them, it would say nobody holds it, and the follow's
+// tracker, told so, would look no further).
+func withHolders(ps, report []model.Problem) []model.Problem {
+	out := make([]model.Problem, len(ps))
+	for i, p := range ps {
+		out[i] = p
+		holders := slices.Clone(p.Accounts)
+		for _, q := range report {
+			if q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
+				holders = append(holders, q.Accounts...)
+			}
+		}
+		slices.Sort(holders)
+		out[i].Accounts = slices.Compact(holders)
+	}
+	return out
 }
 
 // lapseExpiring turns the expiring locks of report whose TTL has passed
