@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -154,4 +155,40 @@ func runAll(cmd tea.Cmd) []tea.Msg {
 		msgs = append(msgs, runAll(c)...)
 	}
 	return msgs
+}
+
+// TestALapsedLockIsReadWithItsHolders (found by the UI's model-based
+// proof at full scale): a lock with a TTL the stream told (Lapsing), its
+// value held by an account the report names, lapses: its reads take that
+// holder in, so the expired_lock found names it (read without it, it
+// said nobody held the value, and the follow's tracker, told so, missed
+// a second holder's duplicate later).
+func TestALapsedLockIsReadWithItsHolders(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	if err := sc.SetTTLAttr(sc.Table, "ttl"); err != nil {
+		t.Fatal(err)
+	}
+	lock := dynamotest.Lock("UNIQ#EMAIL#v@x", "")
+	lock["ttl"] = model.N("1000")
+	b := uitest.New(sc)
+	b.Put(sc.Table, lock, dynamotest.Account("ACCT#x", "v@x", ""))
+	held := model.Problem{Kind: model.ExpiringLock, Constraint: "email", Value: "v@x", ExpiresAt: 1000, Accounts: []string{"ACCT#x"},
+		Lock: map[string]string{"PK": "UNIQ#EMAIL#v@x", "SK": "LOCK"}}
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
+	m.run = 1
+	m, _ = m.Update(DoneMsg{run: 1, report: model.Report{Now: 900, Problems: []model.Problem{held}}})
+	told := model.Classifier{Schema: &sc}.LockProblem(model.ExpiredLock, 0, "v@x", "")
+	told.ExpiresAt = 1000
+	m = m.Lapsing([]model.Problem{told})
+	m, cmd := m.Lapse(b, 1001, 0)
+	var there []model.Problem
+	for _, msg := range runAll(cmd) {
+		if r, ok := msg.(RejudgedMsg); ok {
+			_, there, _ = r.Judged()
+		}
+		m, _ = m.Update(msg)
+	}
+	if len(there) != 1 || !slices.Equal(there[0].Accounts, []string{"ACCT#x"}) {
+		t.Errorf("the lapsed lock's reads found %+v; want its expired_lock held by ACCT#x", there)
+	}
 }
