@@ -116,3 +116,15 @@ func TestAReservationMadeSinceTheCheckLapses(t *testing.T) {
 	advance(t, manual, 11*time.Minute)
 	d.until("the reservation lapsed into an expired lock", func(m *Model) bool { return reports(m, model.ExpiredLock, "later@x") })
 }
+
+// TestWhatLapsedDuringTheCheckLapsesAtItsEnd: a check judges TTLs at the
+// time it began; what lapsed by the time it ends lapses when its report
+// comes, not at a later tick (the clock's ticks skip a running check).
+func TestWhatLapsedDuringTheCheckLapsesAtItsEnd(t *testing.T) {
+	t.Parallel()
+	manual := clocktest.NewManual(ttlNow.Add(2 * time.Hour)) // the UI's now: bob's reservation (1 h from ttlNow) is past
+	b := fakeTTL()                                           // the check judges at ttlNow: bob's lock expiring
+	d := newDriver(t, Options{Roles: roles(b), Clock: manual.Clock()}, 120, 40)
+	d.ready()
+	d.until("bob's lock expired as the report comes", func(m *Model) bool { return reports(m, model.ExpiredLock, "bob@x") })
+}

@@ -212,6 +212,11 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 		m.items.SetReport(msg.Report, msg.Duplicates)
 		m.views.accounts.Judged()
 		m.views.problems.SetReport(msg.Report, msg.Hint)
+		if c := m.setup.opts.Clock; msg.Checked && c.Set() {
+			// The check judged its TTLs when it began: what lapsed while it
+			// ran (the clock's ticks skip a running check) lapses now.
+			cmd = m.lapse(model.Epoch(c.Now()))
+		}
 	}
 	return m, cmd
 }
