@@ -432,6 +432,12 @@ func (m *Model) reselect(at int, was []shownAs) {
 		m.pager.SetCursor(i)
 		return
 	}
+	// An orphan that left its group (past the first few shown) may still
+	// be shown in the other (a search's pin): the lock is the same.
+	if i := slices.IndexFunc(m.src.topKeys, func(s shownAs) bool { return w.orphan != "" && s.orphan == w.orphan }); i >= 0 {
+		m.pager.SetCursor(i)
+		return
+	}
 	if w.account == "" {
 		return
 	}

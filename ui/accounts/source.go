@@ -283,6 +283,7 @@ type shownAs struct {
 	account string
 	kind    rows.Kind
 	lock    int16
+	orphan  string // an orphan's lock, whichever group shows it
 }
 
 // topKey names a row on top by what it shows, not by its place: an orphan
@@ -292,7 +293,8 @@ func (d *source) topKey(r rows.Row) shownAs {
 	switch r.Kind {
 	case rows.Orphan:
 		p := d.orphan(r)
-		return shownAs{key: fmt.Sprintf("orphan %d %s %s", r.Set, p.Constraint, p.Value)}
+		lock := fmt.Sprintf("%s %s", p.Constraint, p.Value)
+		return shownAs{key: fmt.Sprintf("orphan %d %s", r.Set, lock), orphan: lock}
 	case rows.Account, rows.Lock:
 		id := d.id(r)
 		return shownAs{key: fmt.Sprintf("account %d %s %d %d", r.Set, id, r.Kind, r.Lock), account: id, kind: r.Kind, lock: r.Lock}
