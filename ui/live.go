@@ -82,6 +82,9 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	var amend tea.Cmd
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.check = m.check.Lapsing(withTTL(m.setup.schema, msg.Changes))
+	if r := m.check.Report(); r != nil {
+		amend = tea.Batch(amend, m.check.Suspect(m.setup.opts.Pages, suspectDuplicates(m.setup.schema, m.items, r, msg.Changes), m.judged))
+	}
 	m.views.problems.SetCheck(m.check.Bar())
 	var added tea.Cmd
 	if inserted := m.inserted(msg.Changes); len(inserted) > 0 {
@@ -89,6 +92,38 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	}
 	return m, tea.Batch(m.views.accounts.Reread(ids, false), added, m.views.locks.RefreshFor(named, locks),
 		m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
+}
+
+// suspectDuplicates are the duplicates the accounts changes wrote may
+// have made that report does not have: a value an account holds now that
+// another account the cache holds holds too (check.Model.Suspect reads
+// them).
+func suspectDuplicates(sc *model.Schema, cache *items.Cache, report *model.Report, changes []model.Change) []model.Problem {
+	var ps []model.Problem
+	cl := model.Classifier{Schema: sc}
+	for _, c := range changes {
+		e := cl.Classify(c.Table, c.Image())
+		if c.New == nil || e.Kind != model.EntryAccount {
+			continue
+		}
+		for ci := range sc.Constraints {
+			h, v := sc.Held(ci, c.New)
+			if h != model.HoldsValue || slices.ContainsFunc(report.Problems, func(p model.Problem) bool {
+				return p.Kind == model.DuplicateValue && p.ConstraintIndex() == ci && p.Value == v
+			}) {
+				continue
+			}
+			holders := cache.Holding(map[items.LockValue]bool{{Constraint: ci, Value: v}: true})
+			if !slices.Contains(holders, e.ID) {
+				holders = append(holders, e.ID)
+			}
+			if len(holders) > 1 {
+				slices.Sort(holders)
+				ps = append(ps, cl.HolderProblem(model.DuplicateValue, ci, v, "", holders))
+			}
+		}
+	}
+	return ps
 }
 
 // withTTL are the locks changes left with a TTL, each as the

@@ -128,3 +128,21 @@ func TestWhatLapsedDuringTheCheckLapsesAtItsEnd(t *testing.T) {
 	d.ready()
 	d.until("bob's lock expired as the report comes", func(m *Model) bool { return reports(m, model.ExpiredLock, "bob@x") })
 }
+
+// TestADuplicateBehindAnOwnerlessLockShows (found by the proof at full
+// scale, seed 5927782383951870173): A holds a value whose lock names no
+// owner; someone else renames B onto it. The stream's judge reads the
+// lock, its owner (none) and B, so it cannot see A: the duplicate stayed
+// off the screen until the next check. The UI holds A's row: it reads
+// the suspected duplicate's keys (check.Model.Suspect) and shows it.
+func TestADuplicateBehindAnOwnerlessLockShows(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	b.Put(tablePlaceholder, acct("ACCT#k1", "kim@x.io", "kim"), lock("UNIQ#EMAIL#kim@x.io", ""), lock("UNIQ#HANDLE#kim", "ACCT#k1"))
+	d := liveDriver(t, b, f, clock.Clock{})
+	if reports(&d.m, model.DuplicateValue, "kim@x.io") {
+		t.Fatal("a duplicate before the rename")
+	}
+	f.put(b, acct("ACCT#a1", "ada@x.io", "ada"), acct("ACCT#a1", "kim@x.io", "ada"))
+	d.until("the duplicate reported", func(m *Model) bool { return reports(m, model.DuplicateValue, "kim@x.io") })
+}

@@ -200,6 +200,11 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	case check.ReportMsg:
 		if msg.Checked {
 			m.live.Know(msg.Report.Problems, m.checkSince) // the stream's changes are judged against it
+			if c := m.setup.opts.Clock; c.Set() {
+				// The check judged its TTLs when it began: what lapsed while
+				// it ran (the clock's ticks skip a running check) lapses now.
+				cmd = m.lapse(model.Epoch(c.Now()))
+			}
 		}
 		// Reports come as commands, which run side by side: one amended
 		// after it may have come first. The views take only the report the
@@ -212,11 +217,6 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 		m.items.SetReport(msg.Report, msg.Duplicates)
 		m.views.accounts.Judged()
 		m.views.problems.SetReport(msg.Report, msg.Hint)
-		if c := m.setup.opts.Clock; msg.Checked && c.Set() {
-			// The check judged its TTLs when it began: what lapsed while it
-			// ran (the clock's ticks skip a running check) lapses now.
-			cmd = m.lapse(model.Epoch(c.Now()))
-		}
 	}
 	return m, cmd
 }

@@ -66,6 +66,25 @@ func (m Model) Rejudge(r Reader, ps []model.Problem, since int) tea.Cmd {
 	}
 }
 
+// Suspect reads the keys of problems that may have appeared (ps: a
+// duplicate of a value two accounts the UI holds now hold, say) and takes
+// into the report those the reads show, as a follow's would; the follow
+// is told what they found (RejudgedMsg.Judged). The stream's judge reads
+// a value's lock, its owner and the accounts written, so a holder behind
+// a lock that names no owner is one it cannot see; the UI's rows can.
+// nil where a check runs (its report will tell) or none has finished.
+func (m Model) Suspect(r Reader, ps []model.Problem, since int) tea.Cmd {
+	if m.bar.Report == nil || m.bar.Running || len(ps) == 0 {
+		return nil
+	}
+	confirm := m.confirm(r, slices.Clone(ps), m.bar.Report.Now)
+	return func() tea.Msg {
+		found, msg := confirm()
+		msg.found, msg.Since = found, since
+		return msg
+	}
+}
+
 // confirm reads, consistently, only the keys each problem of ps involves
 // (the lock, its owner, the holders: model.Classifier.Involved), and
 // keeps those the reads still show, judged at now, as the check confirms
