@@ -786,7 +786,7 @@ func (p *proof) agree() string {
 			before[v] = k
 		}
 	}
-	before[shown] = selectedKey(p.d.lines()) // as the operation left it
+	before[shown] = selectedKey(p.d.lines(), shown == "3") // as the operation left it
 	var bad []string
 	for deadline := time.Now().Add(proofAgree); ; {
 		tr := p.truth()
@@ -826,7 +826,15 @@ func (p *proof) pump(d time.Duration) {
 // rowKey names the list row at line i of lines by what it shows: an
 // account by its key, a lock under an account by both, a lock or a
 // problem by its first column ("" for a line of no row).
-func rowKey(lines []string, i int) string {
+func rowKey(lines []string, i int, problems bool) string {
+	if problems {
+		// A problem by its row and its kind: one value's duplicate and its
+		// missing lock are two problems on two rows that start alike.
+		if k := rowKey(lines, i, false); k != "" {
+			return k + " " + statusOf(rowText(lines[i]))
+		}
+		return ""
+	}
 	f := strings.Fields(rowText(lines[i]))
 	if len(f) == 0 {
 		return ""
@@ -843,10 +851,10 @@ func rowKey(lines []string, i int) string {
 }
 
 // selectedKey is the key of the selected row of lines ("" for none).
-func selectedKey(lines []string) string {
+func selectedKey(lines []string, problems bool) string {
 	for i, l := range lines {
 		if strings.HasPrefix(l, "▸") {
-			return rowKey(lines, i)
+			return rowKey(lines, i, problems)
 		}
 	}
 	return ""
@@ -866,11 +874,11 @@ func (p *proof) compare(tr truth, shown string, before map[string]string) ([]str
 			p.t.Logf("view %s:\n%s", key, strings.Join(lines, "\n"))
 		}
 		var here []string
-		if k := selectedKey(lines); k != "" {
+		if k := selectedKey(lines, key == "3"); k != "" {
 			now[key] = k
 		}
 		if before[key] != "" {
-			here = append(here, p.sameSelection(lines, before[key])...)
+			here = append(here, p.sameSelection(lines, before[key], key == "3")...)
 		}
 		here = append(here, headerCounts(lines, tr)...)
 		switch key {
@@ -892,8 +900,8 @@ func (p *proof) compare(tr truth, shown string, before map[string]string) ([]str
 
 // sameSelection: the row selected before is selected still, when the
 // list shows it.
-func (p *proof) sameSelection(lines []string, selected string) []string {
-	sel := selectedKey(lines)
+func (p *proof) sameSelection(lines []string, selected string, problems bool) []string {
+	sel := selectedKey(lines, problems)
 	if sel == "" {
 		if matched, _ := p.d.m.filterCount(); p.d.m.listFilter() != "" && matched == 0 {
 			return nil // the filter keeps no row
@@ -904,7 +912,7 @@ func (p *proof) sameSelection(lines []string, selected string) []string {
 		return nil
 	}
 	for i := 2; i < len(lines)-2; i++ { // the list's lines
-		if rowKey(lines, i) == selected {
+		if rowKey(lines, i, problems) == selected {
 			return []string{fmt.Sprintf("the selection moved from %s to %s, which is still shown", selected, sel)}
 		}
 	}
