@@ -83,7 +83,11 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.check = m.check.Lapsing(withTTL(m.setup.schema, msg.Changes))
 	if r := m.check.Report(); r != nil {
-		amend = tea.Batch(amend, m.check.Suspect(m.setup.opts.Pages, suspectDuplicates(m.setup.schema, m.items, r, msg.Changes), m.judged))
+		var now int64
+		if c := m.setup.opts.Clock; c.Set() {
+			now = model.Epoch(c.Now())
+		}
+		amend = tea.Batch(amend, m.check.Suspect(m.setup.opts.Pages, suspectDuplicates(m.setup.schema, m.items, r, msg.Changes), now, m.judged))
 	}
 	m.views.problems.SetCheck(m.check.Bar())
 	var added tea.Cmd
@@ -94,15 +98,25 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 		m.views.others.RefreshFor(others), amend, m.rereadDetail(msg.Changes))
 }
 
-// suspectDuplicates are the duplicates the accounts changes wrote may
-// have made that report does not have: a value an account holds now that
-// another account the cache holds holds too (check.Model.Suspect reads
-// them).
+// suspectDuplicates are the problems changes may have made that the
+// follow cannot see and report may not have: a value an account holds
+// now that another account the cache holds holds too (a duplicate), a
+// lock handed to an owner who does not hold its value while accounts the
+// cache holds do (foreign); check.Model.Suspect reads them.
 func suspectDuplicates(sc *model.Schema, cache *items.Cache, report *model.Report, changes []model.Change) []model.Problem {
 	var ps []model.Problem
 	cl := model.Classifier{Schema: sc}
 	for _, c := range changes {
 		e := cl.Classify(c.Table, c.Image())
+		if c.New != nil && e.Kind == model.EntryLock && e.Owner != "" && !model.IsClaim(e.Owner) {
+			// A lock handed to an owner who does not hold its value, which
+			// accounts the UI holds hold: a foreign lock, not an orphan.
+			holders := cache.Holding(map[items.LockValue]bool{{Constraint: e.Constraint, Value: e.Value}: true})
+			if len(holders) > 0 && !slices.Contains(holders, e.Owner) {
+				ps = append(ps, cl.HolderProblem(model.ForeignLock, e.Constraint, e.Value, e.Owner, holders))
+			}
+			continue
+		}
 		if c.New == nil || e.Kind != model.EntryAccount {
 			continue
 		}

@@ -146,3 +146,20 @@ func TestADuplicateBehindAnOwnerlessLockShows(t *testing.T) {
 	f.put(b, acct("ACCT#a1", "ada@x.io", "ada"), acct("ACCT#a1", "kim@x.io", "ada"))
 	d.until("the duplicate reported", func(m *Model) bool { return reports(m, model.DuplicateValue, "kim@x.io") })
 }
+
+// TestALockHandedOverBehindItsHolderIsForeign (found by the proof at full
+// scale, seed 11920691617415641789, op 703): A holds a value whose lock
+// names no owner; someone else hands the lock to an account that does
+// not hold the value. The stream's judge reads the lock and that owner,
+// not A, and said orphan; the UI holds A's row, reads the value's keys
+// with it (check.Model.Suspect), and says foreign.
+func TestALockHandedOverBehindItsHolderIsForeign(t *testing.T) {
+	t.Parallel()
+	b, f := fakePlanted(), make(feed, 4)
+	b.Put(tablePlaceholder, acct("ACCT#k1", "kim@x.io", "kim"), lock("UNIQ#EMAIL#kim@x.io", ""), lock("UNIQ#HANDLE#kim", "ACCT#k1"))
+	d := liveDriver(t, b, f, clock.Clock{})
+	f.put(b, lock("UNIQ#EMAIL#kim@x.io", ""), lock("UNIQ#EMAIL#kim@x.io", "ACCT#zz"))
+	d.until("the foreign lock reported, not an orphan", func(m *Model) bool {
+		return reports(m, model.ForeignLock, "kim@x.io") && !reports(m, model.OrphanLock, "kim@x.io")
+	})
+}

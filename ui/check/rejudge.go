@@ -73,14 +73,33 @@ func (m Model) Rejudge(r Reader, ps []model.Problem, since int) tea.Cmd {
 // a value's lock, its owner and the accounts written, so a holder behind
 // a lock that names no owner is one it cannot see; the UI's rows can.
 // nil where a check runs (its report will tell) or none has finished.
-func (m Model) Suspect(r Reader, ps []model.Problem, since int) tea.Cmd {
+// TTLs are judged at now (epoch seconds; 0: the report's time).
+//
+// The report's problems of the same values are judged with them, by the
+// same reads: those the reads no longer show leave (an orphan lock the
+// follow took for one, whose value someone holds, is a foreign one).
+func (m Model) Suspect(r Reader, ps []model.Problem, now int64, since int) tea.Cmd {
 	if m.bar.Report == nil || m.bar.Running || len(ps) == 0 {
 		return nil
 	}
-	confirm := m.confirm(r, slices.Clone(ps), m.bar.Report.Now)
+	var known []model.Problem // the report's, of the values of ps
+	for _, q := range m.bar.Report.Problems {
+		if slices.ContainsFunc(ps, func(p model.Problem) bool { return p.ConstraintIndex() == q.ConstraintIndex() && p.Value == q.Value }) {
+			known = append(known, q)
+		}
+	}
+	if now == 0 {
+		now = m.bar.Report.Now
+	}
+	confirm := m.confirm(r, append(slices.Clone(ps), known...), now)
 	return func() tea.Msg {
 		found, msg := confirm()
 		msg.found, msg.Since = found, since
+		for _, q := range known {
+			if !slices.ContainsFunc(found, func(f model.Problem) bool { return model.SameProblem(f, q) }) {
+				msg.gone = append(msg.gone, q)
+			}
+		}
 		return msg
 	}
 }
