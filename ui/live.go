@@ -83,11 +83,7 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	m.check, amend = m.check.Amend(msg.Appeared, msg.Resolved)
 	m.check = m.check.Lapsing(withTTL(m.setup.schema, msg.Changes))
 	if r := m.check.Report(); r != nil {
-		var now int64
-		if c := m.setup.opts.Clock; c.Set() {
-			now = model.Epoch(c.Now())
-		}
-		amend = tea.Batch(amend, m.check.Suspect(m.setup.opts.Pages, suspectDuplicates(m.setup.schema, m.items, r, msg.Changes), now, m.judged))
+		amend = tea.Batch(amend, m.check.Suspect(m.setup.opts.Pages, suspectDuplicates(m.setup.schema, m.items, r, msg.Changes), m.clockNow(), m.judged))
 	}
 	m.views.problems.SetCheck(m.check.Bar())
 	var added tea.Cmd
@@ -138,6 +134,15 @@ func suspectDuplicates(sc *model.Schema, cache *items.Cache, report *model.Repor
 		}
 	}
 	return ps
+}
+
+// clockNow is the time on the UI's clock, in epoch seconds; 0 without
+// one (TTLs are then judged at the report's time).
+func (m Model) clockNow() int64 {
+	if c := m.setup.opts.Clock; c.Set() {
+		return model.Epoch(c.Now())
+	}
+	return 0
 }
 
 // withTTL are the locks changes left with a TTL, each as the

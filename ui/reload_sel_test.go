@@ -94,32 +94,3 @@ func TestAnAccountGoneAboveKeepsTheSelection(t *testing.T) {
 		t.Errorf("its own account gone, the selection is %q, want ACCT#d4 and the status to say so:\n%s", d.selected(), s)
 	}
 }
-
-// TestRowsOnTopUnderAFilterKeepTheSelection (found by
-// TestTheScreenAgreesWithTheTable at full scale): under a filter, with
-// accounts someone else added on top, a fix sent from the problems view
-// pinned the account it wrote beside them, and the accounts view's
-// selection went from a lock row to the lock row above it: it was
-// shifted by the rows that came on top rather than found again.
-func TestRowsOnTopUnderAFilterKeepTheSelection(t *testing.T) {
-	t.Parallel()
-	b, f := fakeMany(300), make(feed, 4)
-	b.Put(tablePlaceholder, acct("ACCT#zzzz", "zed@x.io", "zed"), lock("UNIQ#EMAIL#zed@x.io", "ACCT#zzzz")) // its username lock missing
-	d := liveDriver(t, b, f, clock.Clock{})
-	f.put(b, nil, acct("ACCT#zzzy", "yan@x.io", "yan"))
-	d.until("the group of added", func(m *Model) bool { return m.views.accounts.Pinned() })
-	d.settle()
-	d.press("/")
-	d.typeText("acct#000")
-	d.press("enter")
-	d.press("g")
-	d.selectRow("UNIQ#HANDLE#user7")
-	before := fields(d.selected())
-	d.press("3")
-	d.selectRow("zed")
-	fixSelected(d, "zed")
-	d.press("1")
-	if got := fields(d.selected()); got != before {
-		t.Errorf("the written pinned beside the added moved the selection under the filter from %q to %q:\n%s", before, got, d.screen())
-	}
-}

@@ -200,10 +200,10 @@ func (m Model) onCheck(msg tea.Msg) (Model, tea.Cmd) {
 	case check.ReportMsg:
 		if msg.Checked {
 			m.live.Know(msg.Report.Problems, m.checkSince) // the stream's changes are judged against it
-			if c := m.setup.opts.Clock; c.Set() {
+			if now := m.clockNow(); now != 0 {
 				// The check judged its TTLs when it began: what lapsed while
 				// it ran (the clock's ticks skip a running check) lapses now.
-				cmd = m.lapse(model.Epoch(c.Now()))
+				cmd = m.lapse(now)
 			}
 		}
 		// Reports come as commands, which run side by side: one amended
@@ -272,7 +272,7 @@ func (m Model) onWrite(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.Committed {
 			// A fix judges again only what it touched; any other write
 			// (or a fix that cannot) runs the whole check.
-			if start = m.check.Rejudge(m.setup.opts.Pages, msg.Rejudge, m.judged); start == nil {
+			if start = m.check.Rejudge(m.setup.opts.Pages, msg.Rejudge, m.clockNow(), m.judged); start == nil {
 				start = m.startCheck(false)
 			}
 		} else {

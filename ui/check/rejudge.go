@@ -46,14 +46,15 @@ func (msg RejudgedMsg) Judged() (gone, there []model.Problem, ok bool) {
 // that cannot stand for a check: none has finished, or one is running
 // (it may have read those keys before the writes); run Start then.
 //
-// since is the caller's mark of what it has seen as the reads begin,
-// handed back in RejudgedMsg.Since.
-func (m Model) Rejudge(r Reader, ps []model.Problem, since int) tea.Cmd {
+// TTLs are judged at now (epoch seconds; 0: the report's time). since is
+// the caller's mark of what it has seen as the reads begin, handed back
+// in RejudgedMsg.Since.
+func (m Model) Rejudge(r Reader, ps []model.Problem, now int64, since int) tea.Cmd {
 	if m.bar.Report == nil || m.bar.Running || len(ps) == 0 {
 		return nil
 	}
 	ps = slices.Clone(ps)
-	confirm := m.confirm(r, ps, m.bar.Report.Now)
+	confirm := m.confirm(r, ps, m.at(now))
 	return func() tea.Msg {
 		still, msg := confirm()
 		msg.still, msg.Since = still, since
@@ -84,14 +85,11 @@ func (m Model) Suspect(r Reader, ps []model.Problem, now int64, since int) tea.C
 	}
 	var known []model.Problem // the report's, of the values of ps
 	for _, q := range m.bar.Report.Problems {
-		if slices.ContainsFunc(ps, func(p model.Problem) bool { return p.ConstraintIndex() == q.ConstraintIndex() && p.Value == q.Value }) {
+		if slices.ContainsFunc(ps, func(p model.Problem) bool { return sameValue(p, q) }) {
 			known = append(known, q)
 		}
 	}
-	if now == 0 {
-		now = m.bar.Report.Now
-	}
-	confirm := m.confirm(r, append(slices.Clone(ps), known...), now)
+	confirm := m.confirm(r, append(slices.Clone(ps), known...), m.at(now))
 	return func() tea.Msg {
 		found, msg := confirm()
 		msg.found, msg.Since = found, since
@@ -102,6 +100,21 @@ func (m Model) Suspect(r Reader, ps []model.Problem, now int64, since int) tea.C
 		}
 		return msg
 	}
+}
+
+// at is the time TTLs are judged at: now (epoch seconds), the UI's
+// clock, or the report's time where the UI has none (0).
+func (m Model) at(now int64) int64 {
+	if now == 0 {
+		return m.bar.Report.Now
+	}
+	return now
+}
+
+// sameValue reports whether problems p and q are about one value of one
+// constraint.
+func sameValue(p, q model.Problem) bool {
+	return p.ConstraintIndex() == q.ConstraintIndex() && p.Value == q.Value
 }
 
 // confirm reads, consistently, only the keys each problem of ps involves
@@ -251,7 +264,7 @@ func withHolders(ps, report []model.Problem) []model.Problem {
 		out[i] = p
 		holders := slices.Clone(p.Accounts)
 		for _, q := range report {
-			if q.ConstraintIndex() == p.ConstraintIndex() && q.Value == p.Value {
+			if sameValue(p, q) {
 				holders = append(holders, q.Accounts...)
 			}
 		}

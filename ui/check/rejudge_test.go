@@ -29,7 +29,7 @@ func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
 	m, _ = m.Update(DoneMsg{run: 1, report: report})
 	// gone1 is fixed; gone2 is not, but is asked about too.
 	b = uitest.Holding(dynamotest.Lock("UNIQ#HANDLE#gone2", "ACCT#x2"))
-	cmd := m.Rejudge(b, report.Problems, 0)
+	cmd := m.Rejudge(b, report.Problems, 0, 0)
 	if cmd == nil {
 		t.Fatal("no rejudge after a finished check")
 	}
@@ -45,7 +45,7 @@ func TestRejudgeReadsOnlyTheKeys(t *testing.T) {
 		t.Errorf("the views are not handed the report: %T", rcmd())
 	}
 	m.bar.Running = true
-	if m.Rejudge(b, report.Problems, 0) != nil {
+	if m.Rejudge(b, report.Problems, 0, 0) != nil {
 		t.Error("a rejudge while a check runs, which may have read the keys before the write")
 	}
 	m.bar.Running, m.run = false, 2 // a check started (and ended) since
