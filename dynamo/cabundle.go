@@ -12,8 +12,8 @@ import (
 
 // caBundleEnv names the certificates the SDK adds to its HTTPS trust
 // (AWS_CA_BUNDLE). It parses every one of them as it loads the
-// configuration: about 10 ms for the 144 of a system bundle, a tenth of
-// the time to the TUI's first rows.
+// configuration: 2.6 ms for a system bundle on this project's machine
+// (BenchmarkLoadConfig), against 10 µs without it.
 const caBundleEnv = "AWS_CA_BUNDLE"
 
 // envMu keeps the configuration's loads one at a time: loadConfig hides

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/config"
 )
 
 // TestPlainHTTPLeavesTheCABundleUnread: the SDK parses every certificate
-// of AWS_CA_BUNDLE as it loads its configuration, about 10 ms before the
-// first request. A plain-http endpoint reached with the environment's
+// of AWS_CA_BUNDLE as it loads its configuration, before the first
+// request (BenchmarkLoadConfig). A plain-http endpoint reached with the environment's
 // keys makes no TLS connection, so the bundle is not read (a bundle that
 // does not parse shows it); wherever TLS may be used, it still is, and
 // the variable is left as it was.
@@ -59,6 +61,35 @@ func TestPlainHTTPLeavesTheCABundleUnread(t *testing.T) {
 			}
 			if got := os.Getenv(caBundleEnv); got != bundle {
 				t.Errorf("%s is %q after the load, want %q", caBundleEnv, got, bundle)
+			}
+		})
+	}
+}
+
+// BenchmarkLoadConfig is what caBundleEnv costs: the configuration of a
+// plain-http endpoint loaded with the system's bundle in AWS_CA_BUNDLE
+// (read: an https endpoint) and without reading it (skipped: loadConfig
+// leaves it unread). docs/performance.md cites it:
+//
+//	go test ./dynamo -run '^$' -bench BenchmarkLoadConfig
+func BenchmarkLoadConfig(b *testing.B) {
+	const system = "/etc/ssl/certs/ca-certificates.crt"
+	if _, err := os.Stat(system); err != nil {
+		b.Skipf("no system bundle here: %v", err)
+	}
+	b.Setenv(caBundleEnv, system)
+	b.Setenv("AWS_ACCESS_KEY_ID", "AKIDLOCAL")
+	b.Setenv("AWS_SECRET_ACCESS_KEY", "local")
+	b.Setenv("AWS_PROFILE", "")
+	for _, c := range []struct {
+		name    string
+		tlsFree bool
+	}{{"read", false}, {"skipped", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := loadConfig(context.Background(), c.tlsFree, config.WithRegion("us-east-1")); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

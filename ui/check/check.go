@@ -87,7 +87,14 @@ const maxLapsing = 1000
 // lock, which nothing else would tell until the next check.
 func (m Model) Lapsing(ps []model.Problem) Model {
 	for _, p := range ps {
-		if len(m.lapsing) < maxLapsing && !slices.ContainsFunc(m.lapsing, func(q model.Problem) bool { return q.Identity() == p.Identity() }) {
+		// The newest write tells the lock's TTL: one rewritten nearer
+		// lapses then, not at the TTL it was first told with.
+		i := slices.IndexFunc(m.lapsing, func(q model.Problem) bool { return q.Identity() == p.Identity() })
+		switch {
+		case i >= 0:
+			m.lapsing = slices.Clone(m.lapsing)
+			m.lapsing[i] = p
+		case len(m.lapsing) < maxLapsing:
 			m.lapsing = append(slices.Clip(m.lapsing), p)
 		}
 	}

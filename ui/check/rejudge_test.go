@@ -192,3 +192,43 @@ func TestALapsedLockIsReadWithItsHolders(t *testing.T) {
 		t.Errorf("the lapsed lock's reads found %+v; want its expired_lock held by ACCT#x", there)
 	}
 }
+
+// TestARewrittenLockLapsesAtItsNewTTL (found by the UI's model-based
+// proof at full scale, seed 5927782383951870173 op 688): a lock the
+// stream told twice, its TTL moved nearer by the second write, lapses at
+// the second's TTL: Lapsing kept the first it was told of, and the lock
+// stayed unread, not shown expired, until the first TTL passed.
+func TestARewrittenLockLapsesAtItsNewTTL(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	if err := sc.SetTTLAttr(sc.Table, "ttl"); err != nil {
+		t.Fatal(err)
+	}
+	lock := dynamotest.Lock("UNIQ#EMAIL#v@x", "")
+	lock["ttl"] = model.N("1000")
+	b := uitest.New(sc)
+	b.Put(sc.Table, lock)
+	m := New(context.Background(), nil, events.NewPump(), &sc, 0, nil)
+	m.run = 1
+	m, _ = m.Update(DoneMsg{run: 1, report: model.Report{Now: 900}})
+	told := func(at int64) model.Problem {
+		p := model.Classifier{Schema: &sc}.LockProblem(model.ExpiredLock, 0, "v@x", "")
+		p.ExpiresAt = at
+		return p
+	}
+	m = m.Lapsing([]model.Problem{told(5000)}) // the first write: far ahead
+	m = m.Lapsing([]model.Problem{told(1000)}) // the lock rewritten
+	m, cmd := m.Lapse(b, 1001, 0)
+	var there []model.Problem
+	for _, msg := range runAll(cmd) {
+		if r, ok := msg.(RejudgedMsg); ok {
+			_, there, _ = r.Judged()
+		}
+		m, _ = m.Update(msg)
+	}
+	if len(there) != 1 || there[0].Kind != model.ExpiredLock {
+		t.Errorf("at 1001 the rewritten lock's reads found %+v; want its expired_lock (its TTL 1000)", there)
+	}
+	if got := m.Report().Counts()[model.ExpiredLock]; got != 1 {
+		t.Errorf("the report counts %d expired locks; want 1", got)
+	}
+}
