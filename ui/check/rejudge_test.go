@@ -180,14 +180,7 @@ func TestALapsedLockIsReadWithItsHolders(t *testing.T) {
 	told := model.Classifier{Schema: &sc}.LockProblem(model.ExpiredLock, 0, "v@x", "")
 	told.ExpiresAt = 1000
 	m = m.Lapsing([]model.Problem{told})
-	m, cmd := m.Lapse(b, 1001, 0)
-	var there []model.Problem
-	for _, msg := range runAll(cmd) {
-		if r, ok := msg.(RejudgedMsg); ok {
-			_, there, _ = r.Judged()
-		}
-		m, _ = m.Update(msg)
-	}
+	m, there := lapseAt(m, b, 1001)
 	if len(there) != 1 || !slices.Equal(there[0].Accounts, []string{"ACCT#x"}) {
 		t.Errorf("the lapsed lock's reads found %+v; want its expired_lock held by ACCT#x", there)
 	}
@@ -217,7 +210,19 @@ func TestARewrittenLockLapsesAtItsNewTTL(t *testing.T) {
 	}
 	m = m.Lapsing([]model.Problem{told(5000)}) // the first write: far ahead
 	m = m.Lapsing([]model.Problem{told(1000)}) // the lock rewritten
-	m, cmd := m.Lapse(b, 1001, 0)
+	m, there := lapseAt(m, b, 1001)
+	if len(there) != 1 || there[0].Kind != model.ExpiredLock {
+		t.Errorf("at 1001 the rewritten lock's reads found %+v; want its expired_lock (its TTL 1000)", there)
+	}
+	if got := m.Report().Counts()[model.ExpiredLock]; got != 1 {
+		t.Errorf("the report counts %d expired locks; want 1", got)
+	}
+}
+
+// lapseAt lapses m at now, reading b, and returns it once every read has
+// come back, with what the reads found there.
+func lapseAt(m Model, b Reader, now int64) (Model, []model.Problem) {
+	m, cmd := m.Lapse(b, now, 0)
 	var there []model.Problem
 	for _, msg := range runAll(cmd) {
 		if r, ok := msg.(RejudgedMsg); ok {
@@ -225,10 +230,5 @@ func TestARewrittenLockLapsesAtItsNewTTL(t *testing.T) {
 		}
 		m, _ = m.Update(msg)
 	}
-	if len(there) != 1 || there[0].Kind != model.ExpiredLock {
-		t.Errorf("at 1001 the rewritten lock's reads found %+v; want its expired_lock (its TTL 1000)", there)
-	}
-	if got := m.Report().Counts()[model.ExpiredLock]; got != 1 {
-		t.Errorf("the report counts %d expired locks; want 1", got)
-	}
+	return m, there
 }
