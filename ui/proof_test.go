@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,7 +36,8 @@ import (
 // writes by others through the SDK (signups, renames that skip the
 // locks, deletes that leave them, orphan and foreign lock puts), and the
 // user's keys through the real Update loop (f, marks and F, e, d, a, u,
-// r, / filters, view switches, paging). After each one settles, every
+// r, / filters, view switches, paging); the stream's records come late
+// and several writes' together (delayed). After each one settles, every
 // view is drawn and read as the user reads it: each row's verdict, the
 // values an account row shows, the problems view's groups and the
 // header's counts are held to a fresh check of the table, and the
@@ -120,6 +122,61 @@ type proof struct {
 	manual *clocktest.Manual
 }
 
+// delayed hands the stream's records on to deliver late, as a busy
+// stream does: each wait (0 to 400 ms, drawn from r) gathers what comes
+// during it, so that the records of several polls, and of several writes,
+// arrive as one batch, always in the order they were made. An error of
+// deliver ends the follow at its next batch.
+func delayed(ctx context.Context, r *rand.Rand, deliver func(context.Context, []model.Change) error) func(context.Context, []model.Change) error {
+	var (
+		mu     sync.Mutex
+		held   []model.Change
+		failed error
+	)
+	wake := make(chan struct{}, 1)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-wake:
+			}
+			wait := []time.Duration{0, 50 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond}[r.IntN(4)]
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			mu.Lock()
+			cs := held
+			held = nil
+			mu.Unlock()
+			if len(cs) == 0 {
+				continue
+			}
+			if err := deliver(ctx, cs); err != nil {
+				mu.Lock()
+				failed = err
+				mu.Unlock()
+				return
+			}
+		}
+	}()
+	return func(_ context.Context, cs []model.Change) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed != nil {
+			return failed
+		}
+		held = append(held, cs...)
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+		return nil
+	}
+}
+
 // proof pools are small, so that values collide: duplicates, foreign
 // locks, renames onto a value someone holds.
 const (
@@ -165,7 +222,8 @@ func newProof(t *testing.T, seed uint64) *proof {
 			return err
 		}
 		h.Started()
-		return f.Follow(ctx, func(ctx context.Context, b stream.Batch) error { return h.Deliver(ctx, b.Changes) })
+		deliver := delayed(ctx, rand.New(rand.NewPCG(seed, 39)), h.Deliver)
+		return f.Follow(ctx, func(ctx context.Context, b stream.Batch) error { return deliver(ctx, b.Changes) })
 	}
 	o := Options{Roles: roles(store), Clock: clk}
 	if p.paced() {
