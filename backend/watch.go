@@ -136,6 +136,17 @@ func (t *Tracker) Rejudged(gone, there []model.Problem, since int) {
 	}
 }
 
+// Known is every problem the tracker knows now: those a check found
+// (Know), as the changes judged since left them.
+func (t *Tracker) Known() []model.Problem {
+	var ps []model.Problem
+	for _, known := range t.known {
+		ps = append(ps, known...)
+	}
+	model.SortProblems(ps)
+	return ps
+}
+
 // Batch is the number of the last batch Judge judged, from 1.
 func (t *Tracker) Batch() int { return t.batch }
 

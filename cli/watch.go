@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +16,7 @@ import (
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/stream"
+	"github.com/locktable/locktable/metrics"
 	"github.com/locktable/locktable/model"
 )
 
@@ -60,6 +64,10 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object a line: the problem as check --json has it, its \"event\" and its \"cause\"")
 	cmd.Flags().StringVar(&f.from, "from", f.from, "where to start: now (the writes made from now on) or trim-horizon (every record the stream keeps, its last 24 hours)")
 	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears (one there before the write, existing, is printed, not an exit)")
+	cmd.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics, and /healthz and /readyz, on this address (:9090; port 0 takes a free one); the problems gauge starts from a check, which reads the table once")
+	cmd.Flags().DurationVar(&f.readyLag, "ready-lag", metrics.DefaultReadyLag, "with --metrics-addr, /readyz fails when the follow is further behind the table than this")
+	cmd.Flags().StringVar(&f.logFormat, "log-format", "text", "what watch says on stderr: text (lines for a person) or json (log/slog's JSON records); stdout is the same either way")
+	_ = cmd.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"now", "trim-horizon"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -68,6 +76,9 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 type watchFlags struct {
 	asJSON, exitOnProblem bool
 	from                  string
+	metricsAddr           string
+	readyLag              time.Duration
+	logFormat             string
 }
 
 // position reads --from.
@@ -82,13 +93,18 @@ func (f watchFlags) position() (stream.Position, error) {
 }
 
 // runWatch is watch: the streams of the schema's tables followed, each
-// batch of changes judged (backend.Tracker) and its events printed.
+// batch of changes judged (backend.Tracker) and its events printed; with
+// --metrics-addr, counted for Prometheus from a first check on.
 func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	s, err := a.schema()
 	if err != nil {
 		return err
 	}
 	from, err := f.position()
+	if err != nil {
+		return err
+	}
+	say, err := newSayer(a.stderr, f.logFormat)
 	if err != nil {
 		return err
 	}
@@ -99,41 +115,154 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return err
 	}
+	met, err := a.serveMetrics(ctx, f, store, say)
+	if err != nil {
+		return err
+	}
+	defer met.Stopped()
 	sources, err := stream.Find(ctx, a.conn.DynamoDB(), store.Schema.Tables(), store.Endpoint.URL)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	follower := stream.NewFollower(a.conn.Streams(), sources, stream.Options{From: from, Clock: a.clock, Note: func(table, note string) {
-		fmt.Fprintf(a.stderr, "locktable: note: %s: %s\n", model.Printable(table), model.Printable(note))
-	}})
+	follower := stream.NewFollower(a.conn.Streams(), sources, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round})
 	if err := follower.Start(ctx); err != nil {
 		return a.streamError(err, store)
 	}
-	a.sayWatching(sources, f.from)
-	tracker := backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) })
+	say.watching(sources, f.from)
+	w := &judge{tracker: backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) }), met: met}
+	if met != nil {
+		go w.know(ctx, store.Checker, say)
+	}
 	err = follower.Follow(ctx, func(ctx context.Context, b stream.Batch) error {
-		events, err := tracker.Judge(ctx, b.Changes)
-		if err != nil {
-			return err
-		}
-		return a.printEvents(events, &store.Schema, f)
+		return w.judge(ctx, b.Changes, func(events []backend.Event) error { return a.printEvents(events, &store.Schema, f, met) })
 	})
+	if ctx.Err() == nil { // Follow ends with an error only
+		met.Failed("stream")
+	}
 	return a.streamError(err, store)
 }
 
-// sayWatching tells, on stderr, what is followed from where, once the
-// follow has started: a write made after this line is seen.
-func (a *app) sayWatching(sources []stream.Source, from string) {
+// judge is watch's tracker and what counts its judgements. The follow
+// and the first check (know) take turns at it.
+type judge struct {
+	mu      sync.Mutex
+	tracker *backend.Tracker
+	met     *metrics.Watch
+}
+
+// judge judges one batch of changes and hands its events to print.
+func (j *judge) judge(ctx context.Context, changes []model.Change, print func([]backend.Event) error) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	events, err := j.tracker.Judge(ctx, changes)
+	if err != nil {
+		j.met.Failed("judge")
+		return err
+	}
+	j.met.Judged(changes)
+	j.met.Problems(j.tracker.Known())
+	if err := print(events); err != nil {
+		j.met.Failed("output")
+		return err
+	}
+	return nil
+}
+
+// know runs a check and tells the tracker its problems, those there
+// before the follow began, so that the problems gauge counts the table's
+// (a batch judged while it ran knows better than the check of its
+// values: Tracker.Know). A failed check is said, and leaves /readyz
+// failing.
+func (j *judge) know(ctx context.Context, c *dynamo.Checker, say sayer) {
+	j.mu.Lock()
+	since := j.tracker.Batch()
+	j.mu.Unlock()
+	report, err := c.Check(ctx, func(model.CheckProgress) {})
+	if err != nil {
+		if ctx.Err() == nil {
+			j.met.Failed("check")
+			say.note("", "the first check failed, so the problems gauge counts only what the stream shows: "+err.Error())
+		}
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.tracker.Know(report.Problems, since)
+	j.met.Problems(j.tracker.Known())
+	j.met.Checked()
+}
+
+// serveMetrics starts serving the metrics --metrics-addr asks for (nil
+// without it), and says where.
+func (a *app) serveMetrics(ctx context.Context, f watchFlags, store *dynamo.Store, say sayer) (*metrics.Watch, error) {
+	if f.metricsAddr == "" {
+		return nil, nil
+	}
+	if f.readyLag <= 0 {
+		return nil, usageErr("--ready-lag %v: want a positive duration (1m, 30s)", f.readyLag)
+	}
+	met := metrics.New(metrics.Options{Now: a.clock.Now, ReadUnits: store.ConsumedRCU, ReadyLag: f.readyLag, Table: store.Schema.Table})
+	addr, err := met.Listen(ctx, f.metricsAddr)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	say.info(fmt.Sprintf("serving metrics at http://%s/metrics (and /healthz, /readyz)", addr), "addr", addr.String())
+	return met, nil
+}
+
+// sayer is what watch says on stderr: lines for a person, or with
+// --log-format json one log/slog JSON record each.
+type sayer struct {
+	w   io.Writer
+	log *slog.Logger // nil: lines
+}
+
+// newSayer reads --log-format.
+func newSayer(w io.Writer, format string) (sayer, error) {
+	switch format {
+	case "text":
+		return sayer{w: w}, nil
+	case "json":
+		return sayer{w: w, log: slog.New(slog.NewJSONHandler(w, nil))}, nil
+	}
+	return sayer{}, usageErr("--log-format %q: want text or json", format)
+}
+
+// info says msg, with attrs for a JSON record.
+func (s sayer) info(msg string, attrs ...any) {
+	if s.log != nil {
+		s.log.Info(msg, attrs...)
+		return
+	}
+	fmt.Fprintf(s.w, "locktable: %s\n", msg)
+}
+
+// note says what the follow survived or what a person may want to know,
+// about table ("": none in particular).
+func (s sayer) note(table, note string) {
+	table, note = model.Printable(table), model.Printable(note)
+	switch {
+	case s.log != nil:
+		s.log.Warn(note, "table", table)
+	case table == "":
+		fmt.Fprintf(s.w, "locktable: note: %s\n", note)
+	default:
+		fmt.Fprintf(s.w, "locktable: note: %s: %s\n", table, note)
+	}
+}
+
+// watching tells what is followed from where, once the follow has
+// started: a write made after this is seen.
+func (s sayer) watching(sources []stream.Source, from string) {
 	var tables []string
 	for _, src := range sources {
 		tables = append(tables, fmt.Sprintf("%s (%s)", model.Printable(src.Table), src.View))
 		if !src.OldImages() {
-			fmt.Fprintf(a.stderr, "locktable: note: the stream of %s carries no old images (%s): a deleted or renamed account's old values, "+
-				"and so the locks it leaves behind, are seen only where a known problem names them; NEW_AND_OLD_IMAGES shows them\n",
-				model.Printable(src.Table), src.View)
+			s.note(src.Table, fmt.Sprintf("the stream carries no old images (%s): a deleted or renamed account's old values, "+
+				"and so the locks it leaves behind, are seen only where a known problem names them; NEW_AND_OLD_IMAGES shows them", src.View))
 		}
 	}
-	fmt.Fprintf(a.stderr, "locktable: watching %s from %s (Ctrl-C stops)\n", strings.Join(tables, ", "), from)
+	s.info(fmt.Sprintf("watching %s from %s (Ctrl-C stops)", strings.Join(tables, ", "), from), "tables", tables, "from", from)
 }
 
 // streamError is err as watch ends with it: a stream disabled while it
@@ -148,7 +277,7 @@ func (a *app) streamError(err error, store *dynamo.Store) error {
 
 // printEvents prints events, as JSON lines or for a person, and with
 // --exit-on-problem ends the watch at the first problem that appeared.
-func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags) error {
+func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags, met *metrics.Watch) error {
 	for _, e := range events {
 		if e.Kind == backend.Changed {
 			continue // the same problem, other details: nothing new to report
@@ -162,6 +291,7 @@ func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags
 		if err != nil {
 			return err
 		}
+		met.Reported(string(e.Kind))
 		if f.exitOnProblem && e.Kind == backend.Appeared {
 			return &exitError{code: ExitProblems}
 		}

@@ -29,6 +29,8 @@ type watching struct {
 	stdout    chan string
 	stderr    chan string
 	code      chan int
+	// said are the lines on stderr before it said it was watching.
+	said []string
 }
 
 // eventDeadline bounds the wait for a line: a generous timeout, not an
@@ -59,12 +61,15 @@ func startWatch(t *testing.T, args ...string) *watching {
 			if !ok {
 				t.Fatalf("watch ended before it watched (exit %d)", <-w.code)
 			}
-			if strings.HasPrefix(line, "locktable: watching ") {
+			var record struct{ Msg string }
+			if strings.HasPrefix(line, "locktable: watching ") ||
+				json.Unmarshal([]byte(line), &record) == nil && strings.HasPrefix(record.Msg, "watching ") {
 				return w
 			}
-			if !strings.HasPrefix(line, "locktable: note: ") {
+			if !strings.HasPrefix(line, "locktable: note: ") && !strings.HasPrefix(line, "locktable: serving metrics ") && record.Msg == "" {
 				t.Fatalf("watch said %q before it watched", line)
 			}
+			w.said = append(w.said, line)
 		case <-time.After(30 * time.Second):
 			t.Fatal("watch did not start watching in 30 s")
 		}

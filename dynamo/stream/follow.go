@@ -55,6 +55,10 @@ type Options struct {
 	// may want to know (an expired iterator, records trimmed before they
 	// were read), with the table.
 	Note func(table, note string)
+	// Round, when set, is told after each round of reads: how many
+	// shards are followed (not read to their end), and whether any had
+	// records (a round that read nothing has caught up with the table).
+	Round func(shards int, busy bool)
 }
 
 // Batch is what one read of one shard returned: writes to the source's
@@ -154,6 +158,9 @@ func (f *Follower) Follow(ctx context.Context, deliver func(context.Context, Bat
 				return err
 			}
 		}
+		if f.o.Round != nil {
+			f.o.Round(f.open(), read)
+		}
 		// A shard that ended has its children read at once.
 		if wait := f.wait(read || ended); wait > 0 {
 			if err := f.o.Clock.Sleep(ctx, wait); err != nil {
@@ -161,6 +168,19 @@ func (f *Follower) Follow(ctx context.Context, deliver func(context.Context, Bat
 			}
 		}
 	}
+}
+
+// open is how many shards are followed: not read to their end.
+func (f *Follower) open() int {
+	n := 0
+	for _, s := range f.streams {
+		for _, sh := range s.shards {
+			if !sh.ended {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // refresh describes every stream again; throttled, it waits for a later
