@@ -615,6 +615,29 @@ func TestAnAccountOthersAddShows(t *testing.T) {
 	d.until("the group gone once a page lists it", func(m *Model) bool { return !strings.Contains(d.screen(), "added by others") })
 }
 
+// TestAnAccountOthersAddJoinsTheListUnderASearch (found by the proof at
+// full scale, seed 18295911903621804499): with a search pinned on top,
+// the accounts others inserted were shown nowhere, the table read to its
+// end ("0 accounts loaded" while it held 7); they join the list at its
+// end now, as a next page would list them, the selection staying.
+func TestAnAccountOthersAddJoinsTheListUnderASearch(t *testing.T) {
+	t.Parallel()
+	b, f, d := plantedLive(t, clock.Clock{})
+	d.press("G")
+	d.until("the table read to its end", func(m *Model) bool { return m.views.accounts.Pager().Paging().Done() })
+	d.search("Nobody")
+	before := d.selected()
+	f.put(b, nil, acct("ACCT#new", "new@x.io", "newbie"))
+	d.until("the added account on screen", func(m *Model) bool { return d.rowIndex("ACCT#new email=new@x.io") >= 0 })
+	s := d.screen()
+	if !strings.Contains(s, "search: Nobody") || strings.Contains(s, "added by others") {
+		t.Errorf("the search is not pinned still, or the account others added is pinned over it:\n%s", s)
+	}
+	if got := d.selected(); got != before {
+		t.Errorf("the selection moved from %q to %q", before, got)
+	}
+}
+
 // TestAddedByOthersOutlivesAWrite (issue 38, 2): the accounts others
 // inserted, under "added by others", vanished after any write the
 // session sent whose accounts the list shows: the group was taken for an

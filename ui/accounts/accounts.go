@@ -301,10 +301,12 @@ type AddedMsg struct{ IDs []string }
 // list: they are read and pinned on top under "added by others", each
 // leaving the group once a page lists it, the selection staying on its
 // row. A group of another kind on top (a search, a jump, this session's
-// writes) stays, and they are not shown until a page lists them.
+// writes) stays: the table read to its end, they join the accounts
+// listed, at their end, as a next page would list them; else they are
+// not shown until a page lists them.
 func (m Model) added(ids []string) tea.Cmd {
 	ids = slices.DeleteFunc(ids, func(id string) bool { _, listed := m.src.index[id]; return listed || m.src.isPinned(id) })
-	if len(ids) == 0 || (m.src.pin != nil && !m.src.pin.added) {
+	if len(ids) == 0 || (m.src.pin != nil && !m.src.pin.added && !m.pager.Paging().Done()) {
 		return nil
 	}
 	read := m.refresh(ids, false)
@@ -735,7 +737,12 @@ func (m *Model) pinWritten(written []model.AccountView) {
 // those pinned so already, the selection staying where it is.
 func (m Model) onAdded(msg RefreshedMsg) Model {
 	if m.src.pin != nil && !m.src.pin.added {
-		return m // another group came meanwhile
+		// Another group is on top: the accounts join the list at its end
+		// if no page will list them.
+		if m.pager.Paging().Done() {
+			m.listAtEnd(msg)
+		}
+		return m
 	}
 	var added []model.AccountView
 	for _, id := range m.src.pinned {
@@ -757,6 +764,21 @@ func (m Model) onAdded(msg RefreshedMsg) Model {
 		m.setHead()
 	}
 	return m
+}
+
+// listAtEnd lists the accounts others inserted that msg read, and no
+// list shows, at the end of those listed: the table is read to its end,
+// and no page will list them. The selection stays on its row.
+func (m *Model) listAtEnd(msg RefreshedMsg) {
+	var views []model.AccountView
+	for _, a := range msg.views {
+		if _, listed := m.src.index[a.ID]; !listed && slices.Contains(msg.written, a.ID) && !m.src.isPinned(a.ID) {
+			views = append(views, a)
+		}
+	}
+	if len(views) > 0 {
+		m.pager.SetRows(m.src.rebuildTop(), m.src.listAtEnd(views))
+	}
 }
 
 // pin shows p on top, its first row selected.

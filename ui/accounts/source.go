@@ -441,6 +441,16 @@ func (d *source) remove(ids []string) []rows.Row {
 	return d.dropFromBody(gone)
 }
 
+// listAtEnd lists views after the accounts paged in, as a page would,
+// and returns the rows of them all.
+func (d *source) listAtEnd(views []model.AccountView) []rows.Row {
+	body := d.dropFromBody(nil)
+	for _, a := range views {
+		body = d.Keep(body, a)
+	}
+	return body
+}
+
 // dropFromBody drops the accounts of gone from those paged in, and
 // returns the rows of those left.
 func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
