@@ -333,6 +333,14 @@ func Around[P any, R comparable](m *Model[P, R], n int) []R {
 	return out
 }
 
+// Columns are m's columns hidden, and ColumnNames those its rows show,
+// hidden or not (rows.Screen). They are not methods, so that Model
+// exports no more.
+func Columns[P any, R comparable](m *Model[P, R]) *rows.Columns { return &m.src.screen.Columns }
+
+// ColumnNames are the columns the rows m holds show, hidden or not.
+func ColumnNames[P any, R comparable](m *Model[P, R]) []string { return m.src.screen.Names() }
+
 // Cursor is the selected row's place among every row, the head's first.
 func (m Model[P, R]) Cursor() int { return m.list.Cursor() }
 
@@ -442,6 +450,7 @@ func (s *source[P, R]) add(page []P) {
 // reset forgets every row read: a reload's first page replaces them.
 func (s *source[P, R]) reset() {
 	s.rows = nil
+	s.screen.Forget() // the columns narrow to what the new rows need
 	s.generation++
 	if s.counter != nil {
 		s.counter.Reset()
@@ -468,8 +477,23 @@ func (s *source[P, R]) cells(i int) (rows.Cells, bool) {
 	return s.look.Cells(r), true
 }
 
-// Measure lays out the rows about to be shown together (browser.Measurer).
-func (s *source[P, R]) Measure(shown []int, width int) { s.screen.Measure(shown, width, s.cells) }
+// Measure lays out the rows about to be shown together, their columns as
+// wide as every row held needs (browser.Measurer).
+func (s *source[P, R]) Measure(shown []int, width int) {
+	s.screen.Hold(len(s.head), s.Len(), s.cells)
+	s.screen.Measure(shown, width, s.cells)
+}
+
+// Expand is what the selected row i does not show on its line, whole, in
+// at most most lines (browser.Expander).
+func (s *source[P, R]) Expand(i, width, most int) []string {
+	l, measured := s.screen.Layout(width)
+	c, ok := s.screen.Cells(i)
+	if !ok || !measured {
+		return nil
+	}
+	return s.r.Whole(c, l, width, most)
+}
 
 func (s *source[P, R]) Render(i, width int, selected bool) string {
 	l, measured := s.screen.Layout(width)
@@ -481,6 +505,7 @@ func (s *source[P, R]) Render(i, width int, selected bool) string {
 	}
 	if !ok {
 		c, _ = s.cells(i)
+		c = s.screen.Columns.Apply(c)
 	}
 	if !measured {
 		l = rows.Measure([]rows.Cells{c}, width)
