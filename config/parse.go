@@ -16,7 +16,7 @@ import (
 )
 
 // topKeys are the keys of the file's top mapping.
-var topKeys = []string{"default", "targets", "keys", "theme", "mouse"}
+var topKeys = []string{"default", "targets", "keys", "theme", "mouse", "hide-columns"}
 
 // Parse reads a config file's contents; path names it in errors. Every
 // error names the line it is about.
@@ -66,6 +66,10 @@ func Parse(path string, data []byte, spec Spec) (*File, error) {
 				return nil, p.errorf(v, "mouse: want true or false%s", not(v))
 			}
 			f.Mouse, f.MouseLine = on, k.Line
+		case "hide-columns":
+			if f.HiddenColumns, err = p.hiddenColumns(v); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, p.errorf(k, "unknown key %q%s (the file holds %s)", k.Value, suggest(k.Value, topKeys), strings.Join(topKeys, ", "))
 		}

@@ -333,13 +333,10 @@ func Around[P any, R comparable](m *Model[P, R], n int) []R {
 	return out
 }
 
-// Columns are m's columns hidden, and ColumnNames those its rows show,
-// hidden or not (rows.Screen). They are not methods, so that Model
-// exports no more.
-func Columns[P any, R comparable](m *Model[P, R]) *rows.Columns { return &m.src.screen.Columns }
-
-// ColumnNames are the columns the rows m holds show, hidden or not.
-func ColumnNames[P any, R comparable](m *Model[P, R]) []string { return m.src.screen.Names() }
+// Screen is m's layout of its rows: the columns hidden, and those its
+// rows show (rows.Screen.Columns, Names). It is not a method, so that
+// Model exports no more.
+func Screen[P any, R comparable](m *Model[P, R]) *rows.Screen { return &m.src.screen }
 
 // Cursor is the selected row's place among every row, the head's first.
 func (m Model[P, R]) Cursor() int { return m.list.Cursor() }

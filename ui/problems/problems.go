@@ -549,3 +549,8 @@ func (d *source) at(i int) (*model.Problem, bool) {
 	}
 	return &d.problems[d.lines[i].problem], true
 }
+
+// Screen is the view's layout of its lines: the columns hidden, and
+// those its problems show. It is not a method, so that Model exports no
+// more.
+func Screen(m *Model) *rows.Screen { return &m.src.screen }
