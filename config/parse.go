@@ -47,27 +47,8 @@ func Parse(path string, data []byte, spec Spec) (*File, error) {
 			if f.Targets, err = p.targets(v); err != nil {
 				return nil, err
 			}
-		case "keys":
-			if f.Keys, err = p.keys(v); err != nil {
-				return nil, err
-			}
-		case "theme":
-			t, err := p.str(v, "theme: want auto, dark or light")
-			if err != nil {
-				return nil, err
-			}
-			if f.Theme = Theme(t); !slices.Contains([]Theme{ThemeAuto, ThemeDark, ThemeLight}, f.Theme) {
-				return nil, p.errorf(v, "theme: %q is not auto, dark or light", t)
-			}
-			f.ThemeLine = k.Line
-		case "mouse":
-			var on bool
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&on) != nil {
-				return nil, p.errorf(v, "mouse: want true or false%s", not(v))
-			}
-			f.Mouse, f.MouseLine = on, k.Line
-		case "hide-columns":
-			if f.HiddenColumns, err = p.hiddenColumns(v); err != nil {
+		case "keys", "theme", "mouse", "hide-columns":
+			if err := p.preference(f, k, v); err != nil {
 				return nil, err
 			}
 		default:
@@ -75,6 +56,34 @@ func Parse(path string, data []byte, spec Spec) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// preference reads into f one of the terminal UI's preferences: key k,
+// of value v.
+func (p *parser) preference(f *File, k, v *yaml.Node) error {
+	var err error
+	switch k.Value {
+	case "keys":
+		f.Keys, err = p.keys(v)
+	case "theme":
+		t, err := p.str(v, "theme: want auto, dark or light")
+		if err != nil {
+			return err
+		}
+		if f.Theme = Theme(t); !slices.Contains([]Theme{ThemeAuto, ThemeDark, ThemeLight}, f.Theme) {
+			return p.errorf(v, "theme: %q is not auto, dark or light", t)
+		}
+		f.ThemeLine = k.Line
+	case "mouse":
+		var on bool
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&on) != nil {
+			return p.errorf(v, "mouse: want true or false%s", not(v))
+		}
+		f.Mouse, f.MouseLine = on, k.Line
+	case "hide-columns":
+		f.HiddenColumns, err = p.hiddenColumns(v)
+	}
+	return err
 }
 
 // parser turns YAML nodes into a File, with errors at their line.
