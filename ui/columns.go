@@ -97,12 +97,12 @@ func (m Model) hideColumn(name string, hide, save bool) (Model, tea.Cmd) {
 	return m, func() tea.Msg { return columnsSavedMsg{view: v, hidden: hidden, err: saveTo(v, hidden)} }
 }
 
-// columnsSaid says which columns of view v are hidden.
+// columnsSaid says which columns of view v are hidden, in a line.
 func columnsSaid(v string, hidden []string) string {
 	if len(hidden) == 0 {
-		return v + ": every column shown"
+		return v + " shows every column"
 	}
-	return v + ": hidden " + model.Printable(strings.Join(hidden, ", ")) + " (:show COLUMN shows one again)"
+	return v + " hides " + model.Printable(strings.Join(hidden, ", "))
 }
 
 // onColumnsSaved says where the hidden columns went, or why not.
@@ -111,6 +111,6 @@ func (m Model) onColumnsSaved(msg columnsSavedMsg) Model {
 		m.status = "columns not saved: " + errText(msg.err)
 		return m
 	}
-	m.status = columnsSaid(msg.view, msg.hidden) + "; saved in the config file"
+	m.status = columnsSaid(msg.view, msg.hidden) + ": saved in the config file"
 	return m
 }

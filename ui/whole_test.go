@@ -137,7 +137,7 @@ func TestHideAndShowColumns(t *testing.T) {
 		t.Fatalf("no username on screen:\n%s", d.screen())
 	}
 	command("hide username")
-	if s := d.screen(); strings.Contains(s, "username=") || !strings.Contains(s, "email=ada@x.io") || !strings.Contains(s, "hidden username") {
+	if s := d.screen(); strings.Contains(s, "username=") || !strings.Contains(s, "email=ada@x.io") || !strings.Contains(s, "accounts hides username") {
 		t.Errorf("username is not hidden alone, or the status does not say so:\n%s", s)
 	}
 	command("hide status")
