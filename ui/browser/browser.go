@@ -274,7 +274,9 @@ func (m Model) frame() (top int, extra []string) {
 	if !ok || m.n() == 0 || m.height < 2 {
 		return top, nil
 	}
-	extra = ex.Expand(m.row(m.cursor), m.width, m.height-1)
+	// At most half the list: the rows about it stay in view (enter
+	// shows the item in full).
+	extra = ex.Expand(m.row(m.cursor), m.width, max(m.height/2, 1))
 	if over := m.cursor - top + 1 + len(extra) - m.height; over > 0 {
 		top = min(top+over, m.cursor)
 		m.measure(top)
