@@ -79,10 +79,9 @@ func (c *Columns) Apply(cells Cells) Cells {
 	return cells
 }
 
-// ColumnsOf are the names of the columns the rows of cells show, in the
-// order they come, for a user to pick from: those of its parts, then
-// StatusColumn when any row has a status.
-func ColumnsOf(names []string, c Cells) []string {
+// columnsOf is names with the columns of c's parts it lacks added, in
+// the order they come (Screen.Names: what a user may hide).
+func columnsOf(names []string, c Cells) []string {
 	for _, p := range c.Detail {
 		if p.Column != "" && !slices.Contains(names, p.Column) {
 			names = append(names, p.Column)

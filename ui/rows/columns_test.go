@@ -71,8 +71,8 @@ func TestColumnsHide(t *testing.T) {
 	if len(got.Detail) != 1 || got.Detail[0].Text != "username=ada" || got.Status != "" {
 		t.Errorf("with email and status hidden: %+v", got)
 	}
-	if names := ColumnsOf(nil, c); !slices.Equal(names, []string{"email", "username"}) {
-		t.Errorf("ColumnsOf = %q", names)
+	if names := columnsOf(nil, c); !slices.Equal(names, []string{"email", "username"}) {
+		t.Errorf("columnsOf = %q", names)
 	}
 	cols.Hide("email", false)
 	if cols.IsHidden("email") || !cols.IsHidden(StatusColumn) {

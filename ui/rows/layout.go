@@ -439,7 +439,7 @@ func (s *Screen) Names() []string {
 
 // note notes the columns a row held shows.
 func (s *Screen) note(c Cells) {
-	s.names = ColumnsOf(s.names, c)
+	s.names = columnsOf(s.names, c)
 	s.status = s.status || c.Status != ""
 }
 
