@@ -450,7 +450,11 @@ func (s *Screen) note(c Cells) {
 // the rows kept since, not every row held.
 func (s *Screen) Hold(head, n int, cells func(i int) (Cells, bool)) {
 	if s.hidden != s.Columns.version {
-		s.Forget() // a column hidden or shown: every row is measured again, once
+		// A column hidden or shown: every row is measured again, once (the
+		// one frame that costs what is held: about 0.7 s for the accounts
+		// view's 300k rows of 100k accounts, whose cells are built from
+		// the compact cache).
+		s.Forget()
 		s.hidden = s.Columns.version
 	}
 	s.kept = min(s.kept, max(n-head, 0)) // rows dropped: what they widened stays
