@@ -140,6 +140,10 @@ func TestHideAndShowColumns(t *testing.T) {
 	if s := d.screen(); strings.Contains(s, "username=") || !strings.Contains(s, "email=ada@x.io") || !strings.Contains(s, "accounts hides username") {
 		t.Errorf("username is not hidden alone, or the status does not say so:\n%s", s)
 	}
+	// What is exported is the table's, not the screen's: every column.
+	if x := d.m.views.tab().component.(exporter).Export(); !slices.ContainsFunc(x.Rows, func(r []string) bool { return slices.Contains(r, "username") && slices.Contains(r, "ada") }) {
+		t.Errorf("with username hidden, the export lacks ada's username: %q", x.Rows)
+	}
 	command("hide status")
 	if l := d.lines()[d.rowIndex("└ UNIQ#HANDLE#ada")]; strings.HasSuffix(l, " ok") {
 		t.Errorf("the status column is not hidden: %q", l)
@@ -197,5 +201,26 @@ func TestHiddenColumnsSavedInTheConfigFile(t *testing.T) {
 	none.press("enter")
 	if !strings.Contains(fields(none.screen()), "not saved: no config file") {
 		t.Errorf("with no file to save to, :hide! does not say so:\n%s", none.screen())
+	}
+}
+
+// TestAProblemsValueReadsWholeAt80x24: the problems view cuts a long lock
+// key in its middle at 80 columns; selected, the key shows whole under it.
+func TestAProblemsValueReadsWholeAt80x24(t *testing.T) {
+	t.Parallel()
+	email := "katherine.coleman.goble.johnson.langley@example.org"
+	store := fake(acct("ACCT#a1", "ada@x.io", "ada"), lock("UNIQ#EMAIL#ada@x.io", "ACCT#a1"), lock("UNIQ#HANDLE#ada", "ACCT#a1"),
+		lock("UNIQ#EMAIL#"+email, "ACCT#gone"))
+	d := newDriver(t, Options{Roles: roles(store)}, 80, 24)
+	d.ready()
+	d.press("3")
+	d.selectRow("orphan")
+	lines := d.lines()
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "▸") })
+	if strings.Contains(lines[at], email) {
+		t.Fatalf("the key fits its line at 80 columns: the test shows nothing:\n%s", d.screen())
+	}
+	if got := strings.TrimSpace(lines[at+1]); got != "UNIQ#EMAIL#"+email {
+		t.Errorf("the selected problem shows %q under it, want its lock's key whole:\n%s", got, d.screen())
 	}
 }
