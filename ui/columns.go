@@ -46,7 +46,7 @@ func (m *Model) hideColumns(hidden map[string][]string) {
 func (m Model) columnNames(hide bool) []string {
 	s := m.screenOf(m.views.shown)
 	if !hide {
-		return s.Columns.Hidden()
+		return append([]string{}, s.Columns.Hidden()...) // none hidden: none to show
 	}
 	names := slices.DeleteFunc(s.Names(), s.Columns.IsHidden)
 	if len(names) == 0 {
