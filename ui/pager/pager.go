@@ -484,12 +484,7 @@ func (s *source[P, R]) Measure(shown []int, width int) {
 // Expand is what the selected row i does not show on its line, whole, in
 // at most most lines (browser.Expander).
 func (s *source[P, R]) Expand(i, width, most int) []string {
-	l, measured := s.screen.Layout(width)
-	c, ok := s.screen.Cells(i)
-	if !ok || !measured {
-		return nil
-	}
-	return s.r.Whole(c, l, width, most)
+	return s.screen.Rest(*s.r, i, width, most)
 }
 
 func (s *source[P, R]) Render(i, width int, selected bool) string {

@@ -519,12 +519,7 @@ func (d *source) Measure(shown []int, width int) {
 // Expand is what the selected line i does not show, whole, in at most
 // most lines (browser.Expander).
 func (d *source) Expand(i, width, most int) []string {
-	lay, measured := d.screen.Layout(width)
-	c, ok := d.screen.Cells(i)
-	if !ok || !measured {
-		return nil
-	}
-	return d.r.Whole(c, lay, width, most)
+	return d.screen.Rest(*d.r, i, width, most)
 }
 
 func (d *source) Render(i, width int, selected bool) string {

@@ -504,6 +504,18 @@ func (s *Screen) Cells(i int) (Cells, bool) {
 	return s.cells[k], true
 }
 
+// Rest is what row i, selected, does not show on its line, whole, in at
+// most most lines under it (Renderer.Whole): nil when it was not measured
+// at width, or shows it all.
+func (s *Screen) Rest(r Renderer, i, width, most int) []string {
+	l, measured := s.Layout(width)
+	c, ok := s.Cells(i)
+	if !ok || !measured {
+		return nil
+	}
+	return r.Whole(c, l, width, most)
+}
+
 // Layout is the layout measured for width, false when none was.
 func (s *Screen) Layout(width int) (Layout, bool) {
 	return s.layout, s.layout.Width == width && width > 0
