@@ -38,6 +38,7 @@ targets:
     read-only: true
 keys: { quit: [q, ctrl+c] }
 theme: dark
+hide-columns: { accounts: [username] }
 `
 
 func TestConfigShow(t *testing.T) {
@@ -61,6 +62,7 @@ func TestConfigShow(t *testing.T) {
 		`  unique          [email=UNIQ#EMAIL#, username=UNIQ#HANDLE#]  default`,
 		`  theme           dark  ` + path + `:13`,
 		`  keys.quit       [q, ctrl+c]  ` + path + `:12`,
+		`  hide-columns.accounts  [username]  ` + path + `:14`,
 	} {
 		re := regexp.MustCompile(`(?m)^\s+` + strings.Join(strings.Fields(regexp.QuoteMeta(want)), `\s+`) + `$`)
 		if !re.MatchString(r.stdout) {
@@ -98,16 +100,17 @@ func TestConfigShow(t *testing.T) {
 		got[s.Name] = fmt.Sprintf("%v %s %s %s:%d %s", s.Value, s.Source, s.Env, s.File, s.Line, s.Target)
 	}
 	for name, want := range map[string]string{
-		"profile":   "prod file  " + path + ":7 prod",
-		"region":    "us-west-2 env LOCKTABLE_REGION :0 ",
-		"layout":    "tables file  " + path + ":9 prod",
-		"unique":    "[mac_address=@unique_mac_addresses/MacAddress] file  " + path + ":10 prod",
-		"read-only": "true file  " + path + ":11 prod",
-		"table":     "devices default  :0 ",
-		"pk":        "id default  :0 ",
-		"target":    "prod flag  :0 ",
-		"theme":     "dark file  " + path + ":13 ",
-		"keys.quit": "[q ctrl+c] file  " + path + ":12 ",
+		"profile":               "prod file  " + path + ":7 prod",
+		"region":                "us-west-2 env LOCKTABLE_REGION :0 ",
+		"layout":                "tables file  " + path + ":9 prod",
+		"unique":                "[mac_address=@unique_mac_addresses/MacAddress] file  " + path + ":10 prod",
+		"read-only":             "true file  " + path + ":11 prod",
+		"table":                 "devices default  :0 ",
+		"pk":                    "id default  :0 ",
+		"target":                "prod flag  :0 ",
+		"theme":                 "dark file  " + path + ":13 ",
+		"keys.quit":             "[q ctrl+c] file  " + path + ":12 ",
+		"hide-columns.accounts": "[username] file  " + path + ":14 ",
 	} {
 		if got[name] != want {
 			t.Errorf("%s: %q, want %q", name, got[name], want)

@@ -209,6 +209,9 @@ func (a *app) shownSettings() []shownSetting {
 	for _, b := range s.File.Keys {
 		out = append(out, shownSetting{"keys." + b.Name, "terminal UI", b.Keys, config.Origin{Source: config.FromFile, File: s.File.Path, Line: b.Line}})
 	}
+	for _, h := range s.File.HiddenColumns {
+		out = append(out, shownSetting{"hide-columns." + h.View, "terminal UI", h.Columns, config.Origin{Source: config.FromFile, File: s.File.Path, Line: h.Line}})
+	}
 	return out
 }
 

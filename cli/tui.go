@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/locktable/locktable/cli/flagname"
+	"github.com/locktable/locktable/config"
 	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/internal/tty"
 	"github.com/locktable/locktable/model"
@@ -92,7 +93,8 @@ func (a *app) runTUI(ctx context.Context) error {
 	roles.Stream = a.liveStream(store)
 	m := ui.New(ctx, ui.Options{Roles: roles, Clock: a.clock, Follow: time.Duration(a.follow) * time.Second, MaxWCU: a.maxWCU, Schema: store.Schema, Endpoint: store.Endpoint,
 		ApproxItems: store.ApproxItems, ReadOnly: !store.Writable(), ReadOnlyWhy: a.readOnlyWhy(store), Capabilities: opened.Capabilities, Shown: opened.Shown,
-		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, FirstLocks: opened.FirstLocks, Break: replay, AuditLog: auditPath})
+		SayField: flagname.Say, Theme: string(a.theme), Keys: a.keyMap(), Mouse: a.mouse, Targets: a.targets(), History: a.carried.history, Writes: a.carried.writes, Notice: a.carried.notice, First: opened.First, FirstLocks: opened.FirstLocks, Break: replay, AuditLog: auditPath,
+		Columns: a.hiddenColumns(), SaveColumns: a.saveColumns()})
 	return a.runUI(ctx, m, colors())
 }
 
@@ -181,4 +183,23 @@ func (a *app) readOnlyWhy(store *dynamo.Store) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// hiddenColumns are the columns the config file hides, by view.
+func (a *app) hiddenColumns() map[string][]string {
+	if a.settings == nil || a.settings.File == nil {
+		return nil
+	}
+	return a.settings.File.Hidden()
+}
+
+// saveColumns writes the columns a view of the UI hides into the config
+// file (:hide!, :show!): the one in use, or the default one, created;
+// nil where there is none to write.
+func (a *app) saveColumns() func(view string, hidden []string) error {
+	if a.settings == nil || a.settings.File == nil || a.settings.File.Path == "" {
+		return nil
+	}
+	path, spec := a.settings.File.Path, a.spec()
+	return func(view string, hidden []string) error { return config.SetHiddenColumns(path, view, hidden, spec) }
 }

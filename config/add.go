@@ -38,13 +38,20 @@ func AddTarget(path, name string, entries []Entry, spec Spec) error {
 	}
 	targets.Style = 0 // block style, whatever it was
 	targets.Content = append(targets.Content, str(name), targetNode(entries))
+	return writeDoc(path, data, prefix, doc, spec, "the new target")
+}
+
+// writeDoc writes the node tree doc, under prefix, as the config file at
+// path (data: its text, nil where there was none: it is created), once it
+// reads back; what names what changed, for the error where it does not.
+func writeDoc(path string, data, prefix []byte, doc *yaml.Node, spec Spec, what string) error {
 	body, err := encode(doc)
 	if err != nil {
 		return &Error{Path: path, Msg: err.Error()}
 	}
 	out := append(prefix, body...)
 	if _, err := Parse(path, out, spec); err != nil {
-		return &Error{Path: path, Msg: "the new target does not read back: " + err.Error()}
+		return &Error{Path: path, Msg: what + " does not read back: " + err.Error()}
 	}
 	if data == nil {
 		if err := os.WriteFile(path, nil, 0o600); err != nil {
@@ -102,18 +109,22 @@ func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!
 
 // targetsOf is the value of the root mapping's targets key (the last one,
 // as the parser reads it), added empty where there is none.
-func targetsOf(root *yaml.Node) *yaml.Node {
-	var targets *yaml.Node
+func targetsOf(root *yaml.Node) *yaml.Node { return mappingOf(root, "targets") }
+
+// mappingOf is the value of the root mapping's key (the last one, as the
+// parser reads it), added as an empty mapping where there is none.
+func mappingOf(root *yaml.Node, key string) *yaml.Node {
+	var v *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "targets" {
-			targets = root.Content[i+1]
+		if root.Content[i].Value == key {
+			v = root.Content[i+1]
 		}
 	}
-	if targets == nil {
-		targets = &yaml.Node{Kind: yaml.MappingNode}
-		root.Content = append(root.Content, str("targets"), targets)
+	if v == nil {
+		v = &yaml.Node{Kind: yaml.MappingNode}
+		root.Content = append(root.Content, str(key), v)
 	}
-	return targets
+	return v
 }
 
 // targetNode is the mapping of a target's entries, a repeatable flag's as

@@ -12,6 +12,7 @@
 //	keys: {quit: [q, ctrl+c]}
 //	theme: dark
 //	mouse: true
+//	hide-columns: {accounts: [username], locks: [expires]}
 package config
 
 import (
@@ -46,6 +47,9 @@ type File struct {
 	// when the file does not set it.
 	Mouse     bool
 	MouseLine int
+	// HiddenColumns are the columns the terminal UI hides, by view, in
+	// file order (hide-columns:).
+	HiddenColumns []HiddenColumns
 	// Keys remaps key bindings by name, in file order. The terminal UI
 	// applies them; the file only guarantees their shape.
 	Keys []Binding

@@ -16,7 +16,7 @@ import (
 )
 
 // topKeys are the keys of the file's top mapping.
-var topKeys = []string{"default", "targets", "keys", "theme", "mouse"}
+var topKeys = []string{"default", "targets", "keys", "theme", "mouse", "hide-columns"}
 
 // Parse reads a config file's contents; path names it in errors. Every
 // error names the line it is about.
@@ -47,30 +47,43 @@ func Parse(path string, data []byte, spec Spec) (*File, error) {
 			if f.Targets, err = p.targets(v); err != nil {
 				return nil, err
 			}
-		case "keys":
-			if f.Keys, err = p.keys(v); err != nil {
+		case "keys", "theme", "mouse", "hide-columns":
+			if err := p.preference(f, k, v); err != nil {
 				return nil, err
 			}
-		case "theme":
-			t, err := p.str(v, "theme: want auto, dark or light")
-			if err != nil {
-				return nil, err
-			}
-			if f.Theme = Theme(t); !slices.Contains([]Theme{ThemeAuto, ThemeDark, ThemeLight}, f.Theme) {
-				return nil, p.errorf(v, "theme: %q is not auto, dark or light", t)
-			}
-			f.ThemeLine = k.Line
-		case "mouse":
-			var on bool
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&on) != nil {
-				return nil, p.errorf(v, "mouse: want true or false%s", not(v))
-			}
-			f.Mouse, f.MouseLine = on, k.Line
 		default:
 			return nil, p.errorf(k, "unknown key %q%s (the file holds %s)", k.Value, suggest(k.Value, topKeys), strings.Join(topKeys, ", "))
 		}
 	}
 	return f, nil
+}
+
+// preference reads into f one of the terminal UI's preferences: key k,
+// of value v.
+func (p *parser) preference(f *File, k, v *yaml.Node) error {
+	var err error
+	switch k.Value {
+	case "keys":
+		f.Keys, err = p.keys(v)
+	case "theme":
+		t, err := p.str(v, "theme: want auto, dark or light")
+		if err != nil {
+			return err
+		}
+		if f.Theme = Theme(t); !slices.Contains([]Theme{ThemeAuto, ThemeDark, ThemeLight}, f.Theme) {
+			return p.errorf(v, "theme: %q is not auto, dark or light", t)
+		}
+		f.ThemeLine = k.Line
+	case "mouse":
+		var on bool
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&on) != nil {
+			return p.errorf(v, "mouse: want true or false%s", not(v))
+		}
+		f.Mouse, f.MouseLine = on, k.Line
+	case "hide-columns":
+		f.HiddenColumns, err = p.hiddenColumns(v)
+	}
+	return err
 }
 
 // parser turns YAML nodes into a File, with errors at their line.

@@ -27,6 +27,7 @@ func (m Model) commands() []entry {
 	// No targets is a list (none is known); no tables is none (the
 	// endpoint cannot list them: any name is tried).
 	targets, tables, listing := append([]string{}, m.setup.opts.Targets...), m.layers.tables, m.layers.listing
+	columns := m.columnCommands()
 	return []entry{
 		{command.Command{Name: "accounts", Help: "the " + m.views.accounts.Title() + " view (" + km.Accounts.Help().Key + ")"}, view(viewAccounts)},
 		{command.Command{Name: "locks", Help: "the Locks view (" + km.Locks.Help().Key + ")"}, view(viewLocks)},
@@ -52,6 +53,7 @@ func (m Model) commands() []entry {
 			Complete: func() []string { return tables }, Listing: func() bool { return listing }}, func(m Model, c command.Call) (Model, tea.Cmd) {
 			return m.reopenOn(Reopen{Table: c.Arg})
 		}},
+		columns[0], columns[1],
 		{command.Command{Name: "q", Help: "quit (" + km.Quit.Help().Key + ")"}, func(m Model, _ command.Call) (Model, tea.Cmd) { return m, tea.Quit }},
 	}
 }

@@ -138,6 +138,7 @@ func (m Model) withNotes(pages []string) []string {
 		mouse = "mouse: on (the config file's mouse: true): a click selects a row, the wheel scrolls; shift+drag selects text in most terminals"
 	}
 	notes := append([]string{""}, wrap(mouse)...)
+	notes = append(notes, wrap(m.rowsNote())...)
 	notes = append(notes, wrap(m.legend())...)
 	for _, l := range m.live.Help() {
 		notes = append(notes, wrap(l)...)
@@ -161,6 +162,16 @@ func (m Model) withNotes(pages []string) []string {
 		notes = notes[n:]
 	}
 	return pages
+}
+
+// rowsNote says how a row cut at this width is read whole, and how a
+// column is hidden, with the view's columns hidden now.
+func (m Model) rowsNote() string {
+	note := "rows: the selected one shows whole what its line cuts; :hide/:show COLUMN (:hide! saves)"
+	if hidden := m.screenOf(m.views.shown).Columns.Hidden(); len(hidden) > 0 {
+		note += " (hidden here: " + model.Printable(strings.Join(hidden, ", ")) + ")"
+	}
+	return note
 }
 
 // legend says what each short form the header may take stands for: the

@@ -92,7 +92,7 @@ func TestHelpSaysTheMouseSetting(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		d := newDriver(t, Options{Roles: roles(fakePlanted()), Mouse: on}, 100, 40)
 		d.ready()
-		d.press("?")
+		d.press("?", "pgdown", "pgdown") // its last page: the notes
 		want := "mouse: off, so that the terminal selects and copies text"
 		if on {
 			want = "mouse: on (the config file's mouse: true)"

@@ -128,6 +128,12 @@ type Options struct {
 	// 0: only when r is pressed). The reads are paced within --max-rcu,
 	// as every read of the store. It needs Clock.
 	Follow time.Duration
+	// Columns are the columns hidden in each view at start, by its name
+	// (ViewNames), from the config file's hide-columns.
+	Columns map[string][]string
+	// SaveColumns saves the columns hidden in a view (ViewNames) to the
+	// config file (:hide!, :show!); nil where there is no file to save to.
+	SaveColumns func(view string, hidden []string) error
 	// MaxWCU is --max-wcu, the write budget the store paces a bulk fix's
 	// transactions within (0: none): its preview and progress say it.
 	MaxWCU float64
@@ -253,6 +259,7 @@ func New(ctx context.Context, o Options) Model {
 		writeKeys: writeKeys{byView: writes, race: short(km.Race, "race"), enabled: true},
 	}
 	m.layers.writelog.Carry(o.Writes)
+	m.hideColumns(o.Columns)
 	m.status = o.Notice
 	// Writes are offered only where they are allowed.
 	if !o.Writable {

@@ -86,7 +86,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.click(msg)
 	case capabilitiesMsg:
 		m.takeCapabilities(msg)
-	case tablesMsg, exportedMsg:
+	case tablesMsg, exportedMsg, columnsSavedMsg:
 		return m.onCommandDone(msg)
 	case accounts.PageMsg, accounts.LocksMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.AddedMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
 		return m.onList(msg)
@@ -109,8 +109,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // onCommandDone handles what a command of the command line did in the
 // background: the tables listed (:table), a file exported (:export).
 func (m Model) onCommandDone(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if e, ok := msg.(exportedMsg); ok {
-		return m.onExported(e), nil
+	switch msg := msg.(type) {
+	case exportedMsg:
+		return m.onExported(msg), nil
+	case columnsSavedMsg:
+		return m.onColumnsSaved(msg), nil
 	}
 	return m.onTables(msg.(tablesMsg))
 }

@@ -31,6 +31,16 @@ type Measurer interface {
 	Measure(shown []int, width int)
 }
 
+// Expander is a Source whose selected row may not show all it holds on
+// its line (a value cut): Expand returns the lines that show the rest,
+// at most most, drawn under the row, in the frame Measure measured
+// (nil: the line shows it all). The list makes room for them: the rows
+// below move down, or the rows above up when the selection is near the
+// bottom, so that the selected row is read whole where it is.
+type Expander interface {
+	Expand(i, width, most int) []string
+}
+
 // Model is the list's state: which row is selected and which is on top.
 // cursor and offset are positions among the rows shown, which are the
 // source's rows unless a filter keeps fewer (see filter.go); its methods
@@ -175,10 +185,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		// Y is the line of the list clicked, 0 its first (the caller
 		// makes it relative); a click below the last row does nothing.
-		if msg.Button != tea.MouseLeft || msg.Y < 0 || msg.Y >= m.height || m.offset+msg.Y >= m.n() {
+		p, ok := m.clicked(msg.Y)
+		if msg.Button != tea.MouseLeft || !ok {
 			return m, nil
 		}
-		m.cursor = m.offset + msg.Y
+		m.cursor = p
 	}
 	m.clamp()
 	m.skipHeadings(m.cursor - start)
@@ -186,6 +197,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.home = m.Cursor()
 	}
 	return m, nil
+}
+
+// clicked is the row drawn at line y of the list, the selected row's
+// lines under it (frame) counting as it.
+func (m Model) clicked(y int) (int, bool) {
+	if y < 0 || y >= m.height {
+		return 0, false
+	}
+	top, extra := m.frame()
+	p := top + y
+	if below := m.cursor - top; y > below {
+		p = max(top+y-len(extra), m.cursor)
+	}
+	return p, p < m.n()
 }
 
 // skipHeadings moves the selection off a heading: on in the direction it
@@ -210,28 +235,67 @@ func (m *Model) skipHeadings(delta int) {
 	}
 }
 
-// View renders the visible rows, padded to the list's height.
+// View renders the visible rows, padded to the list's height, the
+// selected row's lines under it (Expander).
 func (m Model) View() string {
-	var b strings.Builder
+	top, extra := m.frame()
 	n, rows := m.n(), m.src.Len()
-	if ms, ok := m.src.(Measurer); ok {
-		shown := make([]int, 0, m.height)
-		for p := m.offset; p < min(m.offset+m.height, n); p++ {
-			if !m.filter.on() || m.filter.shown[p] < rows {
-				shown = append(shown, m.row(p))
-			}
-		}
-		ms.Measure(shown, m.width)
-	}
-	for p := m.offset; p < m.offset+m.height; p++ {
-		if p > m.offset {
+	var b strings.Builder
+	lines := 0
+	for p := top; lines < m.height; p++ {
+		if lines > 0 {
 			b.WriteByte('\n')
 		}
+		lines++
 		// A row past the source's end is one the filter kept before
 		// the source shrank, and the view has not told the list yet.
 		if p < n && (!m.filter.on() || m.filter.shown[p] < rows) {
 			b.WriteString(m.src.Render(m.row(p), m.width, p == m.cursor))
 		}
+		if p == m.cursor {
+			for _, l := range extra[:min(len(extra), m.height-lines)] {
+				b.WriteString("\n" + l)
+				lines++
+			}
+		}
 	}
 	return b.String()
+}
+
+// frame is the row on top as drawn, and the selected row's lines under
+// it: the rows shown are measured (Measurer) and the selected row's rest
+// asked for (Expander); when it would not fit below the rows above it,
+// the top moves down so that it does. Only View and a click draw on it:
+// the offset the keys move stays a row a line.
+func (m Model) frame() (top int, extra []string) {
+	top = m.offset
+	m.measure(top)
+	ex, ok := m.src.(Expander)
+	if !ok || m.n() == 0 || m.height < 2 {
+		return top, nil
+	}
+	// At most half the list: the rows about it stay in view (enter
+	// shows the item in full).
+	extra = ex.Expand(m.row(m.cursor), m.width, max(m.height/2, 1))
+	if over := m.cursor - top + 1 + len(extra) - m.height; over > 0 {
+		top = min(top+over, m.cursor)
+		m.measure(top)
+	}
+	return top, extra
+}
+
+// measure tells a Measurer the rows shown from top.
+func (m Model) measure(top int) {
+	ms, ok := m.src.(Measurer)
+	if !ok {
+		return
+	}
+	n, rows := m.n(), m.src.Len()
+	shown := make([]int, 0, m.height)
+	for p := top; p < min(top+m.height, n); p++ {
+		if !m.filter.on() || m.filter.shown[p] < rows {
+			shown = append(shown, m.row(p))
+		}
+	}
+	ms.Measure(shown, m.width)
 }

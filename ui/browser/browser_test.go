@@ -263,3 +263,45 @@ func TestHeadingsTakeNoCursor(t *testing.T) {
 		}
 	}
 }
+
+// expanding is a source whose selected row shows two more lines.
+type expanding struct{ source }
+
+func (e *expanding) Expand(i, width, most int) []string {
+	return []string{fmt.Sprintf("  rest of %d", i), fmt.Sprintf("  more of %d", i)}[:min(2, most)]
+}
+
+// TestTheSelectedRowsRestIsDrawnUnderIt: the selected row's lines come
+// under it, the rows below move down, the list keeps its height, the
+// selection near the bottom moves the rows above up, and a click below
+// the rest selects the row drawn there.
+func TestTheSelectedRowsRestIsDrawnUnderIt(t *testing.T) {
+	src := &expanding{source{n: 100}}
+	m := browser.New(browser.DefaultKeyMap(), src)
+	m.SetSize(80, 5)
+	m = press(m, down)
+	lines := strings.Split(m.View(), "\n")
+	want := []string{" 0/80", ">1/80", "  rest of 1", "  more of 1", " 2/80"}
+	if strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("the list draws %q, want %q", lines, want)
+	}
+	m = press(m, down, down, down) // row 4, the last on screen: the top moves up
+	lines = strings.Split(m.View(), "\n")
+	if len(lines) != 5 || lines[2] != ">4/80" || lines[4] != "  more of 4" {
+		t.Errorf("near the bottom the list draws %q", lines)
+	}
+	m, _ = m.Update(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 0}) // row 2, on top as drawn
+	if m.Cursor() != 2 {
+		t.Errorf("a click on the top line selected row %d, want 2 (drawn there)", m.Cursor())
+	}
+	m.SetSize(80, 7)
+	m.SetCursor(1)
+	m, _ = m.Update(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 4}) // 0, >1, its rest, 2
+	if m.Cursor() != 2 {
+		t.Errorf("a click under the rest selected row %d, want 2:\n%s", m.Cursor(), m.View())
+	}
+	m, _ = m.Update(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 3}) // 0, 1, >2, its rest
+	if m.Cursor() != 2 {
+		t.Errorf("a click on the rest selected row %d, want its row, 2", m.Cursor())
+	}
+}

@@ -547,3 +547,7 @@ func article(noun string) string {
 	}
 	return "a " + noun
 }
+
+// Screen is the view's layout of its rows: the columns hidden, and those
+// its rows show. It is not a method, so that Model exports no more.
+func Screen(m *Model) *rows.Screen { return pager.Screen(&m.pager) }

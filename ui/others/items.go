@@ -201,3 +201,7 @@ func (l look) Empty() string {
 }
 
 var _ pager.Look[model.Item, string] = look{}
+
+// Screen is the view's layout of its rows: the columns hidden, and those
+// its rows show. It is not a method, so that Model exports no more.
+func Screen(m *Model) *rows.Screen { return pager.Screen(&m.pager) }

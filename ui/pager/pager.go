@@ -333,6 +333,11 @@ func Around[P any, R comparable](m *Model[P, R], n int) []R {
 	return out
 }
 
+// Screen is m's layout of its rows: the columns hidden, and those its
+// rows show (rows.Screen.Columns, Names). It is not a method, so that
+// Model exports no more.
+func Screen[P any, R comparable](m *Model[P, R]) *rows.Screen { return &m.src.screen }
+
 // Cursor is the selected row's place among every row, the head's first.
 func (m Model[P, R]) Cursor() int { return m.list.Cursor() }
 
@@ -442,6 +447,7 @@ func (s *source[P, R]) add(page []P) {
 // reset forgets every row read: a reload's first page replaces them.
 func (s *source[P, R]) reset() {
 	s.rows = nil
+	s.screen.Forget() // the columns narrow to what the new rows need
 	s.generation++
 	if s.counter != nil {
 		s.counter.Reset()
@@ -468,8 +474,18 @@ func (s *source[P, R]) cells(i int) (rows.Cells, bool) {
 	return s.look.Cells(r), true
 }
 
-// Measure lays out the rows about to be shown together (browser.Measurer).
-func (s *source[P, R]) Measure(shown []int, width int) { s.screen.Measure(shown, width, s.cells) }
+// Measure lays out the rows about to be shown together, their columns as
+// wide as every row held needs (browser.Measurer).
+func (s *source[P, R]) Measure(shown []int, width int) {
+	s.screen.Hold(len(s.head), s.Len(), s.cells)
+	s.screen.Measure(shown, width, s.cells)
+}
+
+// Expand is what the selected row i does not show on its line, whole, in
+// at most most lines (browser.Expander).
+func (s *source[P, R]) Expand(i, width, most int) []string {
+	return s.screen.Rest(*s.r, i, width, most)
+}
 
 func (s *source[P, R]) Render(i, width int, selected bool) string {
 	l, measured := s.screen.Layout(width)
@@ -481,6 +497,7 @@ func (s *source[P, R]) Render(i, width int, selected bool) string {
 	}
 	if !ok {
 		c, _ = s.cells(i)
+		c = s.screen.Columns.Apply(c)
 	}
 	if !measured {
 		l = rows.Measure([]rows.Cells{c}, width)

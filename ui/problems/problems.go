@@ -390,6 +390,7 @@ type source struct {
 	// judges every line again under a new report, even one of as many
 	// lines, whose lines are other problems.
 	generation int
+	held       int // the generation whose lines the screen holds
 }
 
 // Generation counts the reports set (browser.Appending).
@@ -504,8 +505,22 @@ func (d *source) cells(i int) (rows.Cells, bool) {
 	return rows.Cells{}, false
 }
 
-// Measure lays out the lines about to be shown together (browser.Measurer).
-func (d *source) Measure(shown []int, width int) { d.screen.Measure(shown, width, d.cells) }
+// Measure lays out the lines about to be shown together, their columns
+// as wide as every problem's needs (browser.Measurer).
+func (d *source) Measure(shown []int, width int) {
+	if d.held != d.generation { // a new report: its problems are measured once
+		d.screen.Forget()
+		d.held = d.generation
+	}
+	d.screen.Hold(0, len(d.lines), d.cells)
+	d.screen.Measure(shown, width, d.cells)
+}
+
+// Expand is what the selected line i does not show, whole, in at most
+// most lines (browser.Expander).
+func (d *source) Expand(i, width, most int) []string {
+	return d.screen.Rest(*d.r, i, width, most)
+}
 
 func (d *source) Render(i, width int, selected bool) string {
 	l := d.lines[i]
@@ -518,6 +533,7 @@ func (d *source) Render(i, width int, selected bool) string {
 		}
 	}
 	c, _ := d.cells(i)
+	c = d.screen.Columns.Apply(c)
 	return d.r.Line(c, rows.Measure([]rows.Cells{c}, width), selected)
 }
 
@@ -528,3 +544,8 @@ func (d *source) at(i int) (*model.Problem, bool) {
 	}
 	return &d.problems[d.lines[i].problem], true
 }
+
+// Screen is the view's layout of its lines: the columns hidden, and
+// those its problems show. It is not a method, so that Model exports no
+// more.
+func Screen(m *Model) *rows.Screen { return &m.src.screen }

@@ -49,6 +49,10 @@ type Part struct {
 	// long, and the ends of its halves tell it apart (cutWholeKey; any
 	// other loses its middle).
 	Middle bool
+	// Column names what the part shows, for a user to hide it (Columns):
+	// a constraint's attribute (email), owner, holders, expires; "": the
+	// row's own words, never hidden.
+	Column string
 }
 
 // middleFloor is the fewest cells a Middle part keeps.
@@ -78,8 +82,8 @@ const keyShare = 55
 // "problem" fit. A screen whose statuses are shorter takes less.
 const statusWidth = 9
 
-// Layout is the width of each column of one screen of rows, measured from
-// the rows shown (Measure), so that the columns align.
+// Layout is the width of each column of the rows of a list, from what
+// they need (Widths), so that the columns align.
 type Layout struct {
 	Width, Key, Detail, Status int
 }
@@ -88,22 +92,33 @@ type Layout struct {
 // content when everything fits; else the keys whole (a lock key cut in
 // its middle only as far as the details' owners and holders need) and
 // the details giving way by rank.
-func Measure(cs []Cells, width int) Layout { return measure(cs, nil, width) }
-
-// measure is Measure of the cells cs for which has holds (nil: all).
-func measure(cs []Cells, has []bool, width int) Layout {
-	needK, needD, minD, indent, sw := 0, 0, 0, 0, 0
-	for i := range cs {
-		if has != nil && !has[i] {
-			continue
-		}
-		c := &cs[i]
-		sw = max(sw, min(cellWidth(c.Status), statusWidth))
-		in := cellWidth(c.Indent)
-		needK, indent = max(needK, in+cellWidth(c.Key)), max(indent, in)
-		full, least := detailWidths(c.Detail)
-		needD, minD = max(needD, full), max(minD, least)
+func Measure(cs []Cells, width int) Layout {
+	var w Widths
+	for _, c := range cs {
+		w.Add(c)
 	}
+	return w.Layout(width)
+}
+
+// Widths are the widths the columns of rows need: each the widest of the
+// rows added. A list adds every row it holds as it keeps it (Screen), so
+// that its columns hold still while it scrolls.
+type Widths struct {
+	key, detail, least, indent, status int
+}
+
+// Add widens w to what the row of cells c needs.
+func (w *Widths) Add(c Cells) {
+	w.status = max(w.status, min(cellWidth(c.Status), statusWidth))
+	in := cellWidth(c.Indent)
+	w.key, w.indent = max(w.key, in+cellWidth(c.Key)), max(w.indent, in)
+	full, least := detailWidths(c.Detail)
+	w.detail, w.least = max(w.detail, full), max(w.least, least)
+}
+
+// Layout lays out rows of widths w at width.
+func (w Widths) Layout(width int) Layout {
+	needK, needD, minD, indent, sw := w.key, w.detail, w.least, w.indent, w.status
 	avail := max(width-2-2-2-sw, 0)
 	l := Layout{Width: width, Key: needK, Detail: needD, Status: sw}
 	if needK+needD <= avail {
@@ -391,25 +406,92 @@ func elideMiddle(s string, shared, w int) string {
 }
 
 // Screen keeps the layout of the rows a list is about to render, and
-// their cells, for a source (browser.Measurer): Measure the rows shown,
-// then render each from Cells with Line and Layout, in the same frame.
+// their cells, for a source (browser.Measurer): Hold the rows the list
+// holds, Measure the rows shown, then render each from Cells with Line
+// and Layout, in the same frame. Its columns are as wide as every row
+// held needs, not only those shown, so that they hold still while the
+// list scrolls; they only widen (a row that changes may widen them), and
+// narrow when the rows are read anew (Forget) or a column is hidden.
 type Screen struct {
 	layout Layout
 	rows   []int // the rows measured, ascending
 	cells  []Cells
 	has    []bool
+	held   Widths // what every row held needs
+	kept   int    // how many rows below the head were added to held
+	// Columns are the columns hidden: their parts are left out of the
+	// cells before anything is measured.
+	Columns Columns
+	hidden  int      // the Columns' version held was measured with
+	names   []string // the columns the rows held show, hidden or not
+	status  bool     // some row held has a status
 }
 
+// Names are the columns the rows held show, hidden or not, in the order
+// they come, the status last: what a user may hide.
+func (s *Screen) Names() []string {
+	names := slices.Clone(s.names)
+	if s.status {
+		names = append(names, StatusColumn)
+	}
+	return names
+}
+
+// note notes the columns a row held shows.
+func (s *Screen) note(c Cells) {
+	s.names = columnsOf(s.names, c)
+	s.status = s.status || c.Status != ""
+}
+
+// Hold adds to the widths held the rows a list holds that are not in
+// them yet: rows [0, head) (the rows on top, few) each time, and those
+// below them kept since the last call; cells returns a row's cells, false
+// for a row that has none. A list calls it before Measure: the cost is
+// the rows kept since, not every row held.
+func (s *Screen) Hold(head, n int, cells func(i int) (Cells, bool)) {
+	if s.hidden != s.Columns.version {
+		// A column hidden or shown: every row is measured again, once (the
+		// one frame that costs what is held: about 0.7 s for the accounts
+		// view's 300k rows of 100k accounts, whose cells are built from
+		// the compact cache).
+		s.Forget()
+		s.hidden = s.Columns.version
+	}
+	s.kept = min(s.kept, max(n-head, 0)) // rows dropped: what they widened stays
+	for i := range min(head, n) {
+		s.hold(i, cells)
+	}
+	for i := head + s.kept; i < n; i++ {
+		s.hold(i, cells)
+	}
+	s.kept = max(n-head, 0)
+}
+
+func (s *Screen) hold(i int, cells func(i int) (Cells, bool)) {
+	if c, ok := cells(i); ok {
+		s.note(c)
+		s.held.Add(s.Columns.Apply(c))
+	}
+}
+
+// Forget forgets what the rows held need: the rows are read anew.
+func (s *Screen) Forget() { s.held, s.kept = Widths{}, 0 }
+
 // Measure lays out the rows shown (ascending: a filter may skip some) at
-// width; cells returns a row's cells, false for a row that has none (a
-// title).
+// width, with the rows held; cells returns a row's cells, false for a row
+// that has none (a title).
 func (s *Screen) Measure(shown []int, width int, cells func(i int) (Cells, bool)) {
 	s.rows, s.cells, s.has = append(s.rows[:0], shown...), s.cells[:0], s.has[:0]
 	for _, i := range shown {
 		c, ok := cells(i)
+		if ok {
+			s.note(c)
+			c = s.Columns.Apply(c)
+			s.held.Add(c) // a row that changed since it was held
+		}
 		s.cells, s.has = append(s.cells, c), append(s.has, ok)
 	}
-	s.layout = measure(s.cells, s.has, width)
+	s.layout = s.held.Layout(width)
 }
 
 // Cells are row i's cells as measured, false when it was not measured
@@ -420,6 +502,18 @@ func (s *Screen) Cells(i int) (Cells, bool) {
 		return Cells{}, false
 	}
 	return s.cells[k], true
+}
+
+// Rest is what row i, selected, does not show on its line, whole, in at
+// most most lines under it (Renderer.Whole): nil when it was not measured
+// at width, or shows it all.
+func (s *Screen) Rest(r Renderer, i, width, most int) []string {
+	l, measured := s.Layout(width)
+	c, ok := s.Cells(i)
+	if !ok || !measured {
+		return nil
+	}
+	return r.Whole(c, l, width, most)
 }
 
 // Layout is the layout measured for width, false when none was.

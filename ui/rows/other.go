@@ -48,5 +48,5 @@ func (r Renderer) Other(it model.Item, width int, selected bool) string {
 // OtherCells are an other item's parts: its key whole, its attributes cut
 // at their end.
 func (r Renderer) OtherCells(it model.Item) Cells {
-	return Cells{Key: r.ItemKey(it), Detail: []Part{{Text: r.ItemAttrs(it), Rank: Value}}, Status: "other", StatusStyle: r.Styles.Dim.Paint()}
+	return Cells{Key: r.ItemKey(it), Detail: []Part{{Text: r.ItemAttrs(it), Rank: Value, Column: AttributesColumn}}, Status: "other", StatusStyle: r.Styles.Dim.Paint()}
 }

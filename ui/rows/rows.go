@@ -96,7 +96,7 @@ func (r Renderer) AccountCells(a *model.AccountView) Cells {
 		if i == 0 {
 			sep = ""
 		}
-		attrs = append(attrs, Part{Text: sep + c.Attr + "=" + AttrText(a.Item, c.Attr), Rank: Value})
+		attrs = append(attrs, Part{Text: sep + c.Attr + "=" + AttrText(a.Item, c.Attr), Rank: Value, Column: c.Attr})
 	}
 	status, st := "", r.Styles.Dim
 	switch {
@@ -254,15 +254,15 @@ func (r Renderer) LockCells(a *model.AccountView, ci int) Cells {
 		c.Key, c.Shared = r.LockKey(ci, l.Value, l.Alt), -1
 		switch {
 		case l.Owner != "":
-			c.Detail = []Part{{Text: "owner " + model.Printable(l.Owner), Rank: Whole}}
+			c.Detail = []Part{{Text: "owner " + model.Printable(l.Owner), Rank: Whole, Column: OwnerColumn}}
 		case r.Schema.OwnerlessLocks:
 			// Its holder is whoever holds the value: the account above.
 			c.Detail = []Part{{Text: attr + " constraint", Rank: Whole}}
 		default:
-			c.Detail = []Part{{Text: "no owner", Rank: Whole}}
+			c.Detail = []Part{{Text: "no owner", Rank: Whole, Column: OwnerColumn}}
 		}
 		if l.Status == model.LockForeign {
-			c.Detail = append(c.Detail, Part{Text: " (does not hold " + attr + ")", Rank: Words})
+			c.Detail = append(c.Detail, Part{Text: " (does not hold " + attr + ")", Rank: Words, Column: OwnerColumn})
 		}
 		c.Detail = appendTTL(c.Detail, l.ExpiresAt, a.Now)
 	}
@@ -280,7 +280,7 @@ func appendTTL(detail []Part, at, now int64) []Part {
 	if at == 0 || now == 0 {
 		return detail
 	}
-	return append(detail, Part{Text: "  " + model.TTLSaid(at, now), Rank: Whole})
+	return append(detail, Part{Text: "  " + model.TTLSaid(at, now), Rank: Whole, Column: ExpiresColumn})
 }
 
 // Orphan renders a lock nobody holds found by the check (an orphan, or an
@@ -292,12 +292,12 @@ func (r Renderer) Orphan(p *model.Problem, now int64, width int, selected bool) 
 // OrphanCells are the parts of a lock nobody holds: its key, and its
 // owner whole; an expired lock's time at now whole too.
 func (r Renderer) OrphanCells(p *model.Problem, now int64) Cells {
-	detail := []Part{{Text: "no owner;", Rank: Whole}, {Text: " nobody holds " + p.Constraint, Rank: Words}}
+	detail := []Part{{Text: "no owner;", Rank: Whole, Column: OwnerColumn}, {Text: " nobody holds " + p.Constraint, Rank: Words, Column: OwnerColumn}}
 	if r.Schema.OwnerlessLocks {
 		detail = []Part{{Text: "nobody holds " + p.Constraint, Rank: Whole}}
 	}
 	if p.Owner != "" {
-		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole}, {Text: " does not hold it", Rank: Words}}
+		detail = []Part{{Text: "owner " + model.Printable(p.Owner), Rank: Whole, Column: OwnerColumn}, {Text: " does not hold it", Rank: Words, Column: OwnerColumn}}
 	}
 	status := model.LockOrphan
 	if p.Kind == model.ExpiredLock {
@@ -326,27 +326,27 @@ func (r Renderer) ProblemCells(p *model.Problem, now int64) Cells {
 	if p.Lock != nil {
 		key = r.ProblemLock(p)
 	}
-	detail := []Part{{Text: p.Constraint, Rank: r.attrRank(r.Schema.Constraint(p.Constraint))}}
+	detail := []Part{{Text: p.Constraint, Rank: r.attrRank(r.Schema.Constraint(p.Constraint)), Column: AttributeColumn}}
 	if p.Owner != "" {
 		// An owner that is one of the holders is said by them.
 		rank := Whole
 		if slices.Contains(p.Accounts, p.Owner) {
 			rank = Words
 		}
-		detail = append(detail, Part{Text: "  owner " + model.Printable(p.Owner), Rank: rank})
+		detail = append(detail, Part{Text: "  owner " + model.Printable(p.Owner), Rank: rank, Column: OwnerColumn})
 	}
 	if len(p.Accounts) > 0 {
 		ids := make([]string, len(p.Accounts))
 		for i, id := range p.Accounts {
 			ids[i] = model.Printable(id)
 		}
-		detail = append(detail, Part{Text: "  held by ", Rank: Whole}, Part{Text: ids[0], Rank: Whole, Middle: true})
+		detail = append(detail, Part{Text: "  held by ", Rank: Whole, Column: HoldersColumn}, Part{Text: ids[0], Rank: Whole, Middle: true, Column: HoldersColumn})
 		if len(ids) > 1 {
-			detail = append(detail, Part{Text: ", " + strings.Join(ids[1:], ", "), Rank: Value, Short: fmt.Sprintf(" +%d", len(ids)-1)})
+			detail = append(detail, Part{Text: ", " + strings.Join(ids[1:], ", "), Rank: Value, Short: fmt.Sprintf(" +%d", len(ids)-1), Column: HoldersColumn})
 		}
 	}
 	if c := p.TTLConsequence(); c != "" {
-		detail = append(appendTTL(detail, p.ExpiresAt, now), Part{Text: "; " + c, Rank: Words})
+		detail = append(appendTTL(detail, p.ExpiresAt, now), Part{Text: "; " + c, Rank: Words, Column: ExpiresColumn})
 	}
 	status := strings.TrimSuffix(strings.TrimSuffix(string(p.Kind), "_lock"), "_value")
 	return Cells{Indent: "  ", Key: key, Elide: true, Shared: sharedOf(key, p.Value), Detail: detail, Status: status, StatusStyle: r.Styles.Kind[p.Kind].Paint()}
@@ -380,7 +380,7 @@ func (r Renderer) LockItem(l *model.Lock, words string, status model.LockStatus,
 // attribute dropped first where the key says it (attrRank). A lock that
 // names no owner by design (ElectroDB's) does not say "no owner".
 func (r Renderer) LockItemCells(l *model.Lock, words string, status model.LockStatus, now int64) Cells {
-	detail := []Part{{Text: r.Schema.Constraints[l.Constraint].Attr, Rank: r.attrRank(l.Constraint)}, {Text: "  no owner", Rank: Whole}}
+	detail := []Part{{Text: r.Schema.Constraints[l.Constraint].Attr, Rank: r.attrRank(l.Constraint), Column: AttributeColumn}, {Text: "  no owner", Rank: Whole, Column: OwnerColumn}}
 	switch {
 	case l.Owner != "":
 		detail[1].Text = "  owner " + model.Printable(l.Owner)
