@@ -367,7 +367,7 @@ func (m Model) content() string {
 	h := statusbar.Header{
 		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly,
 		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Short: m.tabShort(), Active: int(m.views.shown), Check: m.check.Bar(),
-		Live: m.live.Header(),
+		Live: m.live.Header(), Sort: m.views.tab().sort,
 	}
 	body := m.on(m.top(layerWrite)).view()
 	var err error

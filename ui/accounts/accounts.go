@@ -23,6 +23,7 @@ import (
 	"github.com/locktable/locktable/ui/lockdetail"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/write"
 )
 
@@ -90,6 +91,9 @@ type Model struct {
 	firstLocks FirstLocks
 	// asked is what the last key asks of the write dialog (Asked).
 	asked tea.Msg
+	// Sort is the order the accounts loaded are shown in, as the view's
+	// keys set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // Asked returns what the last key asks of the write dialog (a rename, a
@@ -142,7 +146,7 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, c *items.Cache,
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
-	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1}
+	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1, Sort: &src.sort}
 	m.pager = pager.New(ctx, m.read(false), pager.Look[model.AccountView, rows.Row](src), r, km.KeyMap)
 	m.first = m.pager.Open(nil) // Init asks for the first page
 	return m
@@ -373,6 +377,7 @@ func (m *Model) Judged() {
 	}
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1
+	m.resort() // the problems of an account, as judged now
 	m.setOrphans(r.Problems, false)
 }
 
@@ -489,6 +494,14 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, km.Unpin):
 		m.src.setPin(nil)
 		m.setHead()
+	case key.Matches(k, km.Sort, km.Reverse):
+		if key.Matches(k, km.Sort) {
+			m.src.sort.Next()
+		} else {
+			m.src.sort.Reverse()
+		}
+		m.reorder()
+		m.note = m.src.sort.Said()
 	case key.Matches(k, m.km.Edit, m.km.Delete):
 		// Matched as bound, not as help offers them: on a row they do not
 		// act on, the status says why.
@@ -569,6 +582,14 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		if m.restore == nil {
 			m.restore = selected
 		}
+	case pager.Appended:
+		// A sort put the page's accounts among those shown: the selection
+		// stays on its account, unless it follows the end.
+		if selected != nil && !m.pager.Paging().FollowsEnd() {
+			if i, ok := m.src.rowOf(*selected); ok {
+				m.pager.SetCursor(i)
+			}
+		}
 	}
 	m.err = nil
 	if locks != nil {
@@ -631,8 +652,33 @@ func (m Model) onLocks(msg LocksMsg) Model {
 		}
 	}
 	m.src.generation++
+	m.resort()
 	m.setHead()
 	return m
+}
+
+// resort sorts the accounts loaded again, when sorted: what they show
+// was read or judged again.
+func (m *Model) resort() {
+	if _, sorted := m.src.sort.By(); sorted {
+		m.reorder()
+	}
+}
+
+// reorder shows the accounts loaded in the sort's order, each followed
+// by its locks, the selection staying on its account's row (the rows on
+// top are not sorted: they stay where they are).
+func (m *Model) reorder() {
+	var below *selection
+	if r, ok := m.pager.Selected(); ok {
+		below = m.src.selection(r)
+	}
+	pager.Reorder(&m.pager)
+	if below != nil {
+		if i, ok := m.src.rowOf(*below); ok {
+			m.pager.SetCursor(i)
+		}
+	}
 }
 
 // removeRows drops the rows of the accounts gone, from the pinned group
@@ -681,6 +727,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 			m.src.items.Put(a)
 		}
 		m.removeRows(msg.gone)
+		m.resort()
 		m.setHead()
 		return m, nil
 	}
@@ -697,6 +744,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.removeRows(msg.gone)
+	m.resort()
 	switch {
 	case len(added) > 0:
 		m.pinWritten(added)

@@ -8,6 +8,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -60,8 +61,10 @@ type source struct {
 	items   *items.Cache
 	many    string         // accounts, or records: the items of the account table
 	loaded  string         // "accounts loaded", for the status (asked every frame)
-	main    []string       // the keys of the accounts paged in, in order
+	main    []string       // the keys of the accounts paged in, as shown: read, or sorted
 	index   map[string]int // account id -> index in main
+	read    []string       // the keys of the accounts paged in, in the order read
+	sort    sorting.Order  // by key, a unique value or the problems (pager.Order)
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
@@ -102,7 +105,63 @@ func sameLock(p, q model.Problem) bool {
 
 func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin}
+	columns := []string{"key"}
+	for _, c := range r.Schema.Constraints {
+		columns = append(columns, c.Attr)
+	}
+	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin,
+		sort: sorting.New(append(columns, "problems")...)}
+}
+
+// Sort orders the accounts paged in as the sort says (pager.Order). Rows
+// are places in main, an account's rows under it: the accounts are
+// ordered, as groups, and the rows stay as they are.
+func (d *source) Sort([]rows.Row) bool {
+	main := slices.Clone(d.read)
+	if by, sorted := d.sort.By(); sorted {
+		sorting.Sort(main, d.sortKey(by), d.sort.Descending())
+	}
+	if !slices.Equal(main, d.main) {
+		d.main = main
+		for i, id := range main {
+			d.index[id] = i
+		}
+		d.generation++
+	}
+	return false
+}
+
+// sortKey is what an account is sorted by in column by: its key, one of
+// its unique values as stored (a string's text, another type's DynamoDB
+// JSON; none when absent), or how many of its locks show a problem.
+func (d *source) sortKey(by int) func(id string) sorting.Key {
+	constraints := d.r.Schema.Constraints
+	switch {
+	case by == 0:
+		return sorting.Text
+	case by > len(constraints):
+		return func(id string) sorting.Key {
+			n := 0
+			for ci := range constraints {
+				if d.items.Status(id, ci).Problematic() {
+					n++
+				}
+			}
+			return sorting.Number(int64(n))
+		}
+	}
+	attr := constraints[by-1].Attr
+	return func(id string) sorting.Key {
+		a, _ := d.items.Account(id)
+		switch v, ok := a.Item[attr]; {
+		case !ok:
+			return sorting.None
+		case v.Kind == model.KindS:
+			return sorting.Text(v.S)
+		default:
+			return sorting.Text(v.DynamoJSON())
+		}
+	}
 }
 
 // id is the key of the account a row refers to.
@@ -211,6 +270,7 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 	}
 	d.index[a.ID] = len(d.main)
 	d.main = append(d.main, a.ID)
+	d.read = append(d.read, a.ID)
 	return accountRows(dst, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 }
 
@@ -218,7 +278,7 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 // replaces them (pager.Counter): the check runs anew, and until it ends
 // the rows say what was read.
 func (d *source) Reset() {
-	d.main, d.index = nil, map[string]int{}
+	d.main, d.read, d.index = nil, nil, map[string]int{}
 	if r := d.items.Report(); r != nil && r == d.judgedBy {
 		d.items.SetReport(nil, nil)
 	}
@@ -442,8 +502,9 @@ func (d *source) remove(ids []string) []rows.Row {
 }
 
 // dropFromBody drops the accounts of gone from those paged in, and
-// returns the rows of those left.
+// returns the rows of those left (the pager sorts them again: Sort).
 func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
+	d.read = slices.DeleteFunc(d.read, func(id string) bool { return gone[id] })
 	main := d.main
 	var body []rows.Row
 	d.main, d.index = nil, map[string]int{}

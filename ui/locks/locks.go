@@ -24,6 +24,7 @@ import (
 	"github.com/locktable/locktable/ui/lockdetail"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/write"
 )
 
@@ -55,16 +56,19 @@ type Model struct {
 	note    string  // what the last key could not do
 	asked   tea.Msg // what the last key asks of the write dialog (Asked)
 	err     error   // what reading locks again after a write failed with
+	// Sort is the order the locks loaded are shown in, as the view's keys
+	// set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // New returns the locks view, empty until Show.
 func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
-	lk := &look{r: r, items: c, marked: map[string]bool{}}
+	lk := &look{r: r, items: c, marked: map[string]bool{}, sort: sorting.New("key", "owner", "expiry")}
 	read := func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.Lock], error) {
 		page, err := b.LocksPage(ctx, from, want)
 		return pager.Page[model.Lock]{Rows: page.Locks, Next: page.Next}, err
 	}
-	return Model{ctx: ctx, backend: b, km: km, look: lk, pager: pager.New(ctx, read, pager.Look[model.Lock, string](lk), r, km.KeyMap)}
+	return Model{ctx: ctx, backend: b, km: km, look: lk, Sort: &lk.sort, pager: pager.New(ctx, read, pager.Look[model.Lock, string](lk), r, km.KeyMap)}
 }
 
 // keys are the bindings as they work now: f needs a lock with a problem.
@@ -357,12 +361,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			k := items.LockKey(ref.Table, ref.Key)
 			m.look.items.ReadLock(k, msg.found[k])
 		}
+		if _, sorted := m.look.sort.By(); sorted {
+			pager.Reorder(&m.pager) // an owner or a TTL read again may move its lock
+		}
 		return m, nil
 	case tea.KeyPressMsg:
 		m.note = ""
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
+		case key.Matches(msg, m.km.Sort, m.km.Reverse):
+			if key.Matches(msg, m.km.Sort) {
+				m.look.sort.Next()
+			} else {
+				m.look.sort.Reverse()
+			}
+			pager.Reorder(&m.pager)
+			m.note = m.look.sort.Said()
+			return m, nil
 		case key.Matches(msg, m.km.Mark):
 			m.mark(msg)
 			return m, nil
@@ -511,6 +527,30 @@ type look struct {
 	// marked are the marked locks, by name: they outlive paging, the
 	// filter and a reload that lists them again.
 	marked map[string]bool
+	sort   sorting.Order // key, owner or expiry (pager.Order)
+}
+
+// Sort orders the locks named by the column chosen (pager.Order): a key
+// as the row shows it, an owner as stored, a TTL as a number; a lock
+// with no owner or no TTL comes last.
+func (l *look) Sort(names []string) bool {
+	by, sorted := l.sort.By()
+	if !sorted {
+		return false
+	}
+	sorting.Sort(names, func(name string) sorting.Key {
+		lock := l.items.Lock(name)
+		switch {
+		case by == 0:
+			return sorting.Text(l.r.ListedLockKey(&lock))
+		case by == 1 && lock.Owner != "":
+			return sorting.Text(lock.Owner)
+		case by == 2 && lock.ExpiresAt != 0:
+			return sorting.Number(lock.ExpiresAt)
+		}
+		return sorting.None
+	}, l.sort.Descending())
+	return true
 }
 
 // RowsAreNames says a row is the lock's name in the cache, the same across

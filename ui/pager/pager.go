@@ -68,6 +68,17 @@ type Texts[R any] interface {
 	Heading(row R) bool
 }
 
+// Order is a Look that shows the rows read in an order of its own, the
+// sort the user chose: Sort puts rows (every row read, in the order
+// read) in that order, stably, and reports whether they left the order
+// read. A look whose rows are places (the accounts view's: an account's
+// rows stay under it) orders what they point to, leaves them as they
+// are and selects its row again itself. The pager asks after each page,
+// when the rows are set anew, and on Reorder.
+type Order[R any] interface {
+	Sort(rows []R) bool
+}
+
 // Request numbers the reads of a pager: an answer to a request made
 // before a reload is dropped.
 type Request int
@@ -111,6 +122,7 @@ func New[P any, R comparable](ctx context.Context, read Read[P], look Look[P, R]
 	src.counter, _ = look.(Counter)
 	src.texts, _ = look.(Texts[R])
 	src.changes, _ = look.(browser.Appending)
+	src.order, _ = look.(Order[R])
 	return Model[P, R]{ctx: ctx, read: read, r: r, bottom: km.Bottom, src: src, list: browser.New(km, src)}
 }
 
@@ -240,10 +252,13 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 		m.list.SetCursor(cursor)
 	}
 	m.paging.answered = true
-	m.src.add(msg.page.Rows)
+	was, selected := m.selectedRead()
+	moved := m.src.add(msg.page.Rows)
 	switch {
 	case m.followEnd:
 		m.list.SetCursor(m.src.Len() - 1)
+	case moved && selected:
+		m.reselect(was)
 	case m.restore != nil:
 		if i := slices.Index(m.src.rows, *m.restore); i >= 0 {
 			m.list.SetCursor(len(m.src.head) + i)
@@ -258,6 +273,36 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 		m.list.SetCursor(m.list.Cursor())
 	}
 	return answer
+}
+
+// selectedRead is the selected row if it is a row read (not the head's).
+func (m *Model[P, R]) selectedRead() (R, bool) {
+	if c := m.list.Cursor(); c >= len(m.src.head) && c < m.src.Len() && m.list.Len() > 0 {
+		return m.src.row(c), true
+	}
+	var none R
+	return none, false
+}
+
+// reselect selects row r, a row read, wherever the order put it.
+func (m *Model[P, R]) reselect(r R) {
+	if i := slices.Index(m.src.rows, r); i >= 0 {
+		m.list.SetCursor(len(m.src.head) + i)
+	}
+}
+
+// Reorder puts the rows read in the look's order again (its sort
+// changed; Order), the selected row staying selected where rows are
+// names. It is not a method, so that Model exports no more.
+func Reorder[P any, R comparable](m *Model[P, R]) {
+	was, selected := m.selectedRead()
+	m.src.arrange()
+	m.src.generation++
+	if selected {
+		m.reselect(was)
+	} else {
+		m.list.SetCursor(m.list.Cursor())
+	}
 }
 
 // SetHead puts head above the rows read (rows of the view's own: the
@@ -285,7 +330,8 @@ func (m *Model[P, R]) SetHead(head []R) {
 // places in the other's list), the selection staying at its place; the
 // view selects its row again.
 func (m *Model[P, R]) SetRows(head, rows []R) {
-	m.src.head, m.src.rows = head, rows
+	m.src.head, m.src.read = head, rows
+	m.src.arrange()
 	m.src.generation++
 	m.list.SetCursor(m.list.Cursor())
 }
@@ -391,7 +437,7 @@ func (m Model[P, R]) Matched() (kept, of int) { return m.list.Matched() }
 // what the last read failed with, and whether the rows are stale by it.
 func (m Model[P, R]) Paging() Paging {
 	p := m.paging
-	p.stale = m.stale.Err()
+	p.stale, p.following = m.stale.Err(), m.followEnd
 	return p
 }
 
@@ -413,9 +459,11 @@ type source[P, R any] struct {
 	counter Counter           // nil: each row read is one row
 	texts   Texts[R]          // nil: every row is columns
 	changes browser.Appending // the look's own changes to what rows show; nil: none
+	order   Order[R]          // nil: the rows as read
 	r       *rows.Renderer
 	head    []R // the view's rows on top
-	rows    []R // the rows read
+	read    []R // the rows read, in the order read
+	rows    []R // the rows read, as shown: read, or read in the look's order
 	// generation counts the changes other than rows read added at the
 	// end: a reload, the head set anew, rows dropped.
 	generation int
@@ -432,16 +480,35 @@ func (s *source[P, R]) row(i int) R {
 	return s.rows[i-len(s.head)]
 }
 
-// add keeps a page's rows, after those read before.
-func (s *source[P, R]) add(page []P) {
+// add keeps a page's rows, after those read before, and reports whether
+// the look's order put some elsewhere than after them.
+func (s *source[P, R]) add(page []P) bool {
 	for _, p := range page {
-		s.rows = s.look.Keep(s.rows, p)
+		s.read = s.look.Keep(s.read, p)
 	}
+	return s.arrange()
+}
+
+// arrange shows the rows read in the look's order, and reports whether
+// it is not the order read; a sorted list changed otherwise than at its
+// end (browser.Appending).
+func (s *source[P, R]) arrange() bool {
+	s.rows = s.read
+	if s.order == nil {
+		return false
+	}
+	sorted := slices.Clone(s.read)
+	if !s.order.Sort(sorted) {
+		return false
+	}
+	s.rows = sorted
+	s.generation++
+	return true
 }
 
 // reset forgets every row read: a reload's first page replaces them.
 func (s *source[P, R]) reset() {
-	s.rows = nil
+	s.read, s.rows = nil, nil
 	s.generation++
 	if s.counter != nil {
 		s.counter.Reset()

@@ -1,0 +1,137 @@
+// Package sorting is the order a list view shows its loaded rows in: the
+// column the user chose (the sort key steps through the view's columns,
+// then back to the order read) and its direction (the reverse key flips
+// it). Each view keeps its own Order.
+//
+// Rows compare by a Key: text by its bytes, a number as a number, and a
+// row with no key (a lock without a TTL) last whichever the direction.
+// The sort is stable: rows with equal keys keep the order they were read
+// in, so the same rows always come out in the same order.
+package sorting
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Order is a view's sort: by one of its columns, ascending or
+// descending, or none (the rows as read).
+type Order struct {
+	columns []string // what the view sorts by, in the order the key steps through them
+	by      int      // the column sorted by, an index in columns; -1: none
+	desc    bool
+}
+
+// New returns the order of a view that sorts by columns, none chosen
+// yet.
+func New(columns ...string) Order { return Order{columns: columns, by: -1} }
+
+// Next sorts by the next column, ascending; after the last, by none.
+func (o *Order) Next() {
+	o.desc = false
+	if o.by++; o.by >= len(o.columns) {
+		o.by = -1
+	}
+}
+
+// Reverse flips the direction; with no column chosen it sorts by the
+// first, descending.
+func (o *Order) Reverse() {
+	if o.by < 0 {
+		o.by, o.desc = 0, true
+		return
+	}
+	o.desc = !o.desc
+}
+
+// By is the index of the column sorted by, false for none.
+func (o Order) By() (int, bool) { return o.by, o.by >= 0 }
+
+// Column is the name of the column sorted by, "" for none.
+func (o Order) Column() string {
+	if o.by < 0 {
+		return ""
+	}
+	return o.columns[o.by]
+}
+
+// Descending reports whether the sort is descending.
+func (o Order) Descending() bool { return o.desc }
+
+// Arrow is the direction as the header draws it.
+func (o Order) Arrow() string {
+	if o.desc {
+		return "↓"
+	}
+	return "↑"
+}
+
+// Said is the order in words, for the status line after a key: "sorted
+// by email ↑", "as read".
+func (o Order) Said() string {
+	if o.by < 0 {
+		return "not sorted: as read"
+	}
+	return "sorted by " + o.Column() + " " + o.Arrow()
+}
+
+// Key is what a row is sorted by.
+type Key struct {
+	text string
+	num  int64
+	kind keyKind
+}
+
+type keyKind uint8
+
+const (
+	none keyKind = iota // sorts last
+	text
+	number
+)
+
+// Text is a key compared by its bytes.
+func Text(s string) Key { return Key{text: s, kind: text} }
+
+// Number is a key compared as a number.
+func Number(n int64) Key { return Key{num: n, kind: number} }
+
+// None is the key of a row that has none: it sorts last, either way.
+var None = Key{}
+
+// compare orders a and b ascending, a row with no key after the others.
+func compare(a, b Key) int {
+	switch {
+	case a.kind == none || b.kind == none:
+		return cmp.Compare(b.kind, a.kind) // the keyed (kind > none) first
+	case a.kind != b.kind:
+		return cmp.Compare(a.kind, b.kind)
+	case a.kind == number:
+		return cmp.Compare(a.num, b.num)
+	}
+	return strings.Compare(a.text, b.text)
+}
+
+// Sort sorts rows stably by their keys (key of each row, asked once a
+// row), descending when desc; rows with no key stay last.
+func Sort[T any](rows []T, key func(T) Key, desc bool) {
+	type keyed struct {
+		row T
+		key Key
+	}
+	ks := make([]keyed, len(rows))
+	for i, r := range rows {
+		ks[i] = keyed{r, key(r)}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		c := compare(a.key, b.key)
+		if desc && a.key.kind != none && b.key.kind != none {
+			c = -c
+		}
+		return c
+	})
+	for i, k := range ks {
+		rows[i] = k.row
+	}
+}
