@@ -118,7 +118,8 @@ func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 // ordered, as groups, and the rows stay as they are.
 func (d *source) Sort([]rows.Row) bool {
 	main := slices.Clone(d.read)
-	if by, sorted := d.sort.By(); sorted {
+	by, sorted := d.sort.By()
+	if sorted {
 		sorting.Sort(main, d.sortKey(by), d.sort.Descending())
 	}
 	if !slices.Equal(main, d.main) {
@@ -128,7 +129,7 @@ func (d *source) Sort([]rows.Row) bool {
 		}
 		d.generation++
 	}
-	return false
+	return sorted
 }
 
 // sortKey is what an account is sorted by in column by: its key, one of

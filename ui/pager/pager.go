@@ -70,11 +70,15 @@ type Texts[R any] interface {
 
 // Order is a Look that shows the rows read in an order of its own, the
 // sort the user chose: Sort puts rows (every row read, in the order
-// read) in that order, stably, and reports whether they left the order
-// read. A look whose rows are places (the accounts view's: an account's
-// rows stay under it) orders what they point to, leaves them as they
-// are and selects its row again itself. The pager asks after each page,
-// when the rows are set anew, and on Reorder.
+// read) in that order, stably, and reports whether one is chosen. A look
+// whose rows are places (the accounts view's: an account's rows stay
+// under it) orders what they point to, leaves them as they are and
+// selects its row again itself. The pager asks after each page, when
+// the rows are set anew, and on Reorder.
+//
+// Sorted, the pager reads ahead once a key is pressed, a page a key,
+// not on its own: the selection stays on its row, which the sort may
+// keep at the end of the rows loaded however many pages come.
 type Order[R any] interface {
 	Sort(rows []R) bool
 }
@@ -103,7 +107,10 @@ type Model[P any, R comparable] struct {
 	// followEnd: G keeps the selection on the last row as pages arrive,
 	// so that one press reads to the end.
 	followEnd bool
-	stale     Stale // why the rows are as last read: a reload failed
+	// held: a page came while the rows are sorted; none is read ahead
+	// until a key or the mouse moves the selection (Order).
+	held  bool
+	stale Stale // why the rows are as last read: a reload failed
 	// restore is the row read that was selected when a reload began, for a
 	// Named look: selected again once a page lists it (nil: none).
 	restore *R
@@ -160,7 +167,7 @@ func (m *Model[P, R]) Show() tea.Cmd {
 // are loaded below the selection, so that scrolling does not wait; none
 // after a failed read, until Retry.
 func (m *Model[P, R]) Prefetch() tea.Cmd {
-	if !m.paging.shown || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
+	if !m.paging.shown || m.held || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
 		return nil
 	}
 	return m.load(m.paging.Start())
@@ -219,10 +226,10 @@ func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 		m.Take(msg)
 	case tea.KeyPressMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd, m.restore = key.Matches(msg, m.bottom), nil
+		m.followEnd, m.restore, m.held = key.Matches(msg, m.bottom), nil, false
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd, m.restore = false, nil
+		m.followEnd, m.restore, m.held = false, nil, false
 	}
 	return m, m.Prefetch()
 }
@@ -254,6 +261,7 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 	m.paging.answered = true
 	was, selected := m.selectedRead()
 	moved := m.src.add(msg.page.Rows)
+	m.held = moved && !m.followEnd
 	switch {
 	case m.followEnd:
 		m.list.SetCursor(m.src.Len() - 1)
@@ -296,7 +304,7 @@ func (m *Model[P, R]) reselect(r R) {
 // names. It is not a method, so that Model exports no more.
 func Reorder[P any, R comparable](m *Model[P, R]) {
 	was, selected := m.selectedRead()
-	m.src.arrange()
+	m.held = m.src.arrange()
 	m.src.generation++
 	if selected {
 		m.reselect(was)
@@ -490,8 +498,8 @@ func (s *source[P, R]) add(page []P) bool {
 }
 
 // arrange shows the rows read in the look's order, and reports whether
-// it is not the order read; a sorted list changed otherwise than at its
-// end (browser.Appending).
+// they are sorted; a sorted list changed otherwise than at its end
+// (browser.Appending).
 func (s *source[P, R]) arrange() bool {
 	s.rows = s.read
 	if s.order == nil {
