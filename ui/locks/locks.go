@@ -351,19 +351,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.unmark(msg.Sent) // what was not sent stays marked
 		return m, nil
 	case RefreshedMsg:
-		if msg.req != m.pager.Paging().Request() {
-			return m, nil
-		}
-		if m.err = msg.err; m.err != nil {
-			return m, nil
-		}
-		for _, ref := range msg.refs {
-			k := items.LockKey(ref.Table, ref.Key)
-			m.look.items.ReadLock(k, msg.found[k])
-		}
-		if _, sorted := m.look.sort.By(); sorted {
-			pager.Reorder(&m.pager) // an owner or a TTL read again may move its lock
-		}
+		m.onRefreshed(msg)
 		return m, nil
 	case tea.KeyPressMsg:
 		m.note = ""
@@ -371,13 +359,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
 		case key.Matches(msg, m.km.Sort, m.km.Reverse):
-			if key.Matches(msg, m.km.Sort) {
-				m.look.sort.Next()
-			} else {
-				m.look.sort.Reverse()
-			}
-			pager.Reorder(&m.pager)
-			m.note = m.look.sort.Said()
+			m.sortBy(msg)
 			return m, nil
 		case key.Matches(msg, m.km.Mark):
 			m.mark(msg)
@@ -415,6 +397,36 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.pager, cmd = m.pager.Update(msg)
 	return m, cmd
+}
+
+// onRefreshed takes the locks read again after a write into the cache,
+// unless they answer a request made before a reload.
+func (m *Model) onRefreshed(msg RefreshedMsg) {
+	if msg.req != m.pager.Paging().Request() {
+		return
+	}
+	if m.err = msg.err; m.err != nil {
+		return
+	}
+	for _, ref := range msg.refs {
+		k := items.LockKey(ref.Table, ref.Key)
+		m.look.items.ReadLock(k, msg.found[k])
+	}
+	if _, sorted := m.look.sort.By(); sorted {
+		pager.Reorder(&m.pager) // an owner or a TTL read again may move its lock
+	}
+}
+
+// sortBy steps the sort (k: the sort key or the reverse key) and shows
+// the locks in its order, the selection staying on its lock.
+func (m *Model) sortBy(k tea.KeyPressMsg) {
+	if key.Matches(k, m.km.Sort) {
+		m.look.sort.Next()
+	} else {
+		m.look.sort.Reverse()
+	}
+	pager.Reorder(&m.pager)
+	m.note = m.look.sort.Said()
 }
 
 // open asks for the detail of the selected lock: the one a lock has
