@@ -231,3 +231,72 @@ func TestExportFollowsTheSort(t *testing.T) {
 		t.Errorf("exported accounts %q, want them as sorted: %q", got, want)
 	}
 }
+
+// TestSortLocksByExpiry (issue 39, 3): a TTL sorts as a number, the
+// locks without one last either way, those of equal TTLs in the order
+// read.
+func TestSortLocksByExpiry(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakeTTL())}, 120, 40)
+	d.ready()
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
+	d.settle()
+	noTTL := []string{"UNIQ#EMAIL#carol@x", "UNIQ#EMAIL#clean@x", "UNIQ#HANDLE#ada", "UNIQ#HANDLE#bob", "UNIQ#HANDLE#carol", "UNIQ#HANDLE#clean", "UNIQ#HANDLE#trial"}
+	d.press("s", "s", "s")
+	want := append([]string{"UNIQ#EMAIL#ada@x", "UNIQ#EMAIL#gone@x", "UNIQ#EMAIL#pending@x", "UNIQ#EMAIL#bob@x", "UNIQ#EMAIL#trial@x"}, noTTL...)
+	if got := d.firstFields("UNIQ#"); !slices.Equal(got, want) {
+		t.Errorf("by expiry: %q, want %q", got, want)
+	}
+	d.press("S")
+	want = append([]string{"UNIQ#EMAIL#bob@x", "UNIQ#EMAIL#trial@x", "UNIQ#EMAIL#pending@x", "UNIQ#EMAIL#ada@x", "UNIQ#EMAIL#gone@x"}, noTTL...)
+	if got := d.firstFields("UNIQ#"); !slices.Equal(got, want) {
+		t.Errorf("by expiry, descending: %q, want %q", got, want)
+	}
+}
+
+// TestSortKeepsThePinnedOnTop (issue 39, 3): a search's pinned group
+// stays on top of the sorted accounts, as found, and the orphan locks
+// under it.
+func TestSortKeepsThePinnedOnTop(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
+	d.ready()
+	d.search("ACCT#a1")
+	d.press("S") // by key, descending: a1 would be last
+	if got := d.accountsShown(); len(got) < 2 || got[0] != "ACCT#a1" || got[1] != "ACCT#g7" {
+		t.Errorf("the pinned ACCT#a1 is not on top of the sorted accounts: %q\n%s", got, d.screen())
+	}
+	d.wantRows("orphan locks (2)")
+	if d.rowIndex("orphan locks") < d.rowIndex("ACCT#a1") {
+		t.Errorf("the orphan locks went above the pinned group:\n%s", d.screen())
+	}
+}
+
+// TestSortPlacesRowsReadAgain (issue 39, 3): an account read again (as
+// the stream's reread does) takes its new place in the sort, and one
+// read by a reload takes its own, the selection staying on its account.
+func TestSortPlacesRowsReadAgain(t *testing.T) {
+	t.Parallel()
+	b := fakePlanted()
+	d := newDriver(t, Options{Roles: roles(b)}, 120, 40)
+	d.ready()
+	d.selectRow("ACCT#b2")
+	d.press("s", "s", "s") // by username: ada, bob, carol ...
+	b.Put(tablePlaceholder, acct("ACCT#c3", "carol@x.io", "aaron"))
+	d.run(d.m.views.accounts.Reread([]string{"ACCT#c3"}, false))
+	d.settle()
+	if got := d.accountsShown(); len(got) < 3 || got[0] != "ACCT#c3" || got[1] != "ACCT#a1" {
+		t.Errorf("renamed aaron, ACCT#c3 did not move first: %q", got)
+	}
+	b.Put(tablePlaceholder, acct("ACCT#a0", "zed@x.io", "abe"), lock("UNIQ#EMAIL#zed@x.io", "ACCT#a0"), lock("UNIQ#HANDLE#abe", "ACCT#a0"))
+	d.press("r")
+	d.until("the reload and the check", func(m *Model) bool { return m.check.Report() != nil && !m.check.Bar().Running })
+	d.settle()
+	if got := d.accountsShown(); len(got) < 3 || got[0] != "ACCT#c3" || got[1] != "ACCT#a0" {
+		t.Errorf("reloaded, ACCT#a0 (abe) did not take its place after aaron: %q", got)
+	}
+	if sel := d.selected(); !strings.HasPrefix(fields(strings.TrimPrefix(sel, "▸ ")), "ACCT#b2") {
+		t.Errorf("the selection left ACCT#b2 for %q", sel)
+	}
+}
