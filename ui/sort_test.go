@@ -30,6 +30,14 @@ func (d *driver) firstFields(prefix string) []string {
 	return out
 }
 
+// showLocks shows the locks view, every page of it read.
+func (d *driver) showLocks() {
+	d.t.Helper()
+	d.press("2")
+	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
+	d.settle()
+}
+
 // TestSortAccounts (issue 39, 3): s sorts the accounts loaded by key, by
 // each unique value, then by their problems, ascending, and S reverses;
 // each account keeps its locks under it, the orphan locks stay on top,
@@ -84,9 +92,7 @@ func TestSortLocks(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
 	d.ready()
-	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
-	d.settle()
+	d.showLocks()
 	d.selectRow("UNIQ#HANDLE#eve")
 	d.press("s", "s")
 	owners := func() []string {
@@ -239,9 +245,7 @@ func TestSortLocksByExpiry(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{Roles: roles(fakeTTL())}, 120, 40)
 	d.ready()
-	d.press("2")
-	d.until("the locks", func(m *Model) bool { return m.views.locks.Paging().Done() && !m.views.locks.Loading() })
-	d.settle()
+	d.showLocks()
 	noTTL := []string{"UNIQ#EMAIL#carol@x", "UNIQ#EMAIL#clean@x", "UNIQ#HANDLE#ada", "UNIQ#HANDLE#bob", "UNIQ#HANDLE#carol", "UNIQ#HANDLE#clean", "UNIQ#HANDLE#trial"}
 	d.press("s", "s", "s")
 	want := append([]string{"UNIQ#EMAIL#ada@x", "UNIQ#EMAIL#gone@x", "UNIQ#EMAIL#pending@x", "UNIQ#EMAIL#bob@x", "UNIQ#EMAIL#trial@x"}, noTTL...)
