@@ -38,6 +38,14 @@ func (d *driver) showLocks() {
 	d.settle()
 }
 
+// showItems shows the items view, every page of it read.
+func (d *driver) showItems() {
+	d.t.Helper()
+	d.press("4")
+	d.until("the items", func(m *Model) bool { return m.views.others.Done() && !m.views.others.Loading() })
+	d.settle()
+}
+
 // TestSortAccounts (issue 39, 3): s sorts the accounts loaded by key, by
 // each unique value, then by their problems, ascending, and S reverses;
 // each account keeps its locks under it, the orphan locks stay on top,
@@ -302,5 +310,37 @@ func TestSortPlacesRowsReadAgain(t *testing.T) {
 	}
 	if sel := d.selected(); !strings.HasPrefix(fields(strings.TrimPrefix(sel, "▸ ")), "ACCT#b2") {
 		t.Errorf("the selection left ACCT#b2 for %q", sel)
+	}
+}
+
+// TestSortItems (issue 39, 3): the items view sorts its items by key,
+// ascending and descending.
+func TestSortItems(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakeWithOthers())}, 120, 40)
+	d.ready()
+	d.showItems()
+	keys := func() []string {
+		var out []string
+		for _, l := range d.lines()[2 : len(d.lines())-2] {
+			if f := strings.Fields(strings.TrimPrefix(l, "▸ ")); len(f) > 1 {
+				out = append(out, f[0]+" "+f[1])
+			}
+		}
+		return out
+	}
+	d.press("S")
+	got := keys()
+	if len(got) < 3 || !slices.IsSortedFunc(got, func(a, b string) int { return strings.Compare(b, a) }) {
+		t.Errorf("S: the items are not sorted by key, descending: %q", got)
+	}
+	if h := d.lines()[1]; !strings.Contains(h, "Items sorted by key ↓") && !strings.Contains(h, "Items key↓") {
+		t.Errorf("the header %q does not say the sort", h)
+	}
+	d.press("S")
+	down := slices.Clone(got)
+	slices.Reverse(got)
+	if up := keys(); !slices.Equal(up, got) {
+		t.Errorf("S again: %q, want %q reversed", up, down)
 	}
 }

@@ -100,7 +100,7 @@ func (v *views) tab() tab {
 		return tab{&problemsTab{v.problems, v.accounts.Status()}, sortSaid(v.problems.Sort, false)}
 	case viewItems:
 		o := v.others
-		return tab{component: &o}
+		return tab{&o, sortSaid(o.Sort, !o.Done())}
 	}
 	a := v.accounts
 	return tab{&a, sortSaid(a.Sort, !a.Pager().Paging().Done())}

@@ -18,6 +18,7 @@ import (
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 )
 
 // Backend is what the items view reads.
@@ -49,6 +50,10 @@ type Model struct {
 	r       *rows.Renderer
 	items   *items.Cache
 	pager   pager.Model[model.Item, string]
+	note    string // what the last key said
+	// Sort is the order the items loaded are shown in, as the view's keys
+	// set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // New returns the items view, empty until Show, keeping what it reads
@@ -58,7 +63,9 @@ func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km Ke
 		page, err := b.OthersPage(ctx, from, want)
 		return pager.Page[model.Item]{Rows: page.Items, Next: page.Next}, err
 	}
-	return Model{ctx: ctx, backend: b, km: km, r: r, items: c, pager: pager.New(ctx, read, look{r, c}, r, km.KeyMap)}
+	lk := &look{r: r, items: c, sort: sorting.New("key")}
+	return Model{ctx: ctx, backend: b, km: km, r: r, items: c, Sort: &lk.sort,
+		pager: pager.New(ctx, read, pager.Look[model.Item, string](lk), r, km.KeyMap)}
 }
 
 // ShortHelp is the help line's part for this view.
@@ -127,8 +134,22 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.km.Enter) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if ok {
+		m.note = ""
+	}
+	switch {
+	case ok && key.Matches(k, m.km.Enter):
 		return m, m.open()
+	case ok && key.Matches(k, m.km.Sort, m.km.Reverse):
+		if key.Matches(k, m.km.Sort) {
+			m.Sort.Next()
+		} else {
+			m.Sort.Reverse()
+		}
+		pager.Reorder(&m.pager)
+		m.note = m.Sort.Said()
+		return m, nil
 	}
 	var cmd tea.Cmd
 	m.pager, cmd = m.pager.Update(msg)
@@ -172,6 +193,9 @@ func (m Model) View() string { return m.pager.View() }
 
 // Status says what is loaded.
 func (m Model) Status() string {
+	if m.note != "" {
+		return m.note
+	}
 	return m.pager.Status("other items loaded (neither accounts nor locks)")
 }
 
@@ -190,6 +214,17 @@ func (m Model) Count() int { return m.pager.Count() }
 type look struct {
 	r     *rows.Renderer
 	items *items.Cache
+	sort  sorting.Order // by key (pager.Order)
+}
+
+// Sort orders the items named by their key as the row shows it
+// (pager.Order).
+func (l *look) Sort(names []string) bool {
+	if _, sorted := l.sort.By(); !sorted {
+		return false
+	}
+	sorting.Sort(names, func(k string) sorting.Key { return sorting.Text(l.r.ItemKey(l.items.Item(k))) }, l.sort.Descending())
+	return true
 }
 
 func (l look) Keep(dst []string, it model.Item) []string { return append(dst, l.items.PutItem(it)) }
@@ -200,4 +235,4 @@ func (l look) Empty() string {
 	return "no item of " + model.Printable(l.r.Schema.Table) + " is other than an account or a lock"
 }
 
-var _ pager.Look[model.Item, string] = look{}
+var _ pager.Order[string] = (*look)(nil)
