@@ -13,6 +13,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/locktable/locktable/model"
 )
 
 // Order is a view's sort: by one of its columns, ascending or
@@ -68,12 +70,13 @@ func (o Order) Arrow() string {
 }
 
 // Said is the order in words, for the status line after a key: "sorted
-// by email ↑", "as read".
+// by email ↑", "not sorted: as read". A column named after an attribute
+// of the schema is made printable.
 func (o Order) Said() string {
 	if o.by < 0 {
 		return "not sorted: as read"
 	}
-	return "sorted by " + o.Column() + " " + o.Arrow()
+	return "sorted by " + model.Printable(o.Column()) + " " + o.Arrow()
 }
 
 // Key is what a row is sorted by.

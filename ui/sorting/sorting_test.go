@@ -61,3 +61,13 @@ func TestOrderSteps(t *testing.T) {
 		t.Errorf("reverse again: %q", o.Said())
 	}
 }
+
+// TestOrderSaysAColumnPrintable: a column is an attribute the schema
+// names, which may hold a control character: said escaped.
+func TestOrderSaysAColumnPrintable(t *testing.T) {
+	o := New("e\x1b[2Jmail")
+	o.Next()
+	if got, want := o.Said(), `sorted by e\x1b[2Jmail ↑`; got != want {
+		t.Errorf("Said %q, want %q", got, want)
+	}
+}
