@@ -146,7 +146,7 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, c *items.Cache,
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
-	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1, Sort: &src.sort}
+	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1, Sort: &src.sorting.order}
 	m.pager = pager.New(ctx, m.read(false), pager.Look[model.AccountView, rows.Row](src), r, km.KeyMap)
 	m.first = m.pager.Open(nil) // Init asks for the first page
 	return m
@@ -331,9 +331,14 @@ func (m *Model) OnScreen(n int) []string {
 	}
 	at := 0
 	if a, ok := m.SelectedAccount(); ok {
-		at = m.src.index[a.ID]
+		if i, listed := m.src.index[a.ID]; listed {
+			at = m.src.sorting.place(i)
+		}
 	}
-	return append(ids, m.src.main[max(at-n, 0):min(at+n, len(m.src.main))]...)
+	for p := max(at-n, 0); p < min(at+n, len(m.src.main)); p++ {
+		ids = append(ids, m.src.main[m.src.sorting.nth(p)])
+	}
+	return ids
 }
 
 // refresh reads ids again, and the accounts shown that name what they
@@ -496,12 +501,12 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.setHead()
 	case key.Matches(k, km.Sort, km.Reverse):
 		if key.Matches(k, km.Sort) {
-			m.src.sort.Next()
+			m.Sort.Next()
 		} else {
-			m.src.sort.Reverse()
+			m.Sort.Reverse()
 		}
-		m.reorder()
-		m.note = m.src.sort.Said()
+		pager.Reorder(&m.pager, true) // the selection stays on its row
+		m.note = m.Sort.Said()
 	case key.Matches(k, m.km.Edit, m.km.Delete):
 		// Matched as bound, not as help offers them: on a row they do not
 		// act on, the status says why.
@@ -582,14 +587,6 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 		if m.restore == nil {
 			m.restore = selected
 		}
-	case pager.Appended:
-		// A sort put the page's accounts among those shown: the selection
-		// stays on its account, unless it follows the end.
-		if selected != nil && !m.pager.Paging().FollowsEnd() {
-			if i, ok := m.src.rowOf(*selected); ok {
-				m.pager.SetCursor(i)
-			}
-		}
 	}
 	m.err = nil
 	if locks != nil {
@@ -657,28 +654,26 @@ func (m Model) onLocks(msg LocksMsg) Model {
 	return m
 }
 
-// resort sorts the accounts loaded again, when sorted: what they show
-// was read or judged again.
+// resort sorts the accounts loaded anew, when sorted: the check judged
+// them again (their problems), the selection staying on its row. The
+// rows on top are not sorted: they stay where they are.
 func (m *Model) resort() {
-	if _, sorted := m.src.sort.By(); sorted {
-		m.reorder()
+	if _, sorted := m.Sort.By(); sorted {
+		pager.Reorder(&m.pager, true)
 	}
 }
 
-// reorder shows the accounts loaded in the sort's order, each followed
-// by its locks, the selection staying on its account's row (the rows on
-// top are not sorted: they stay where they are).
-func (m *Model) reorder() {
-	var below *selection
-	if r, ok := m.pager.Selected(); ok {
-		below = m.src.selection(r)
+// rekey places the accounts of views again, read again, when sorted.
+func (m *Model) rekey(views []model.AccountView) {
+	if _, sorted := m.Sort.By(); !sorted {
+		return
 	}
-	pager.Reorder(&m.pager)
-	if below != nil {
-		if i, ok := m.src.rowOf(*below); ok {
-			m.pager.SetCursor(i)
-		}
+	ids := make([]string, len(views))
+	for i, a := range views {
+		ids[i] = a.ID
 	}
+	m.src.rekey(ids)
+	pager.Reorder(&m.pager, false)
 }
 
 // removeRows drops the rows of the accounts gone, from the pinned group
@@ -727,7 +722,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 			m.src.items.Put(a)
 		}
 		m.removeRows(msg.gone)
-		m.resort()
+		m.rekey(msg.views)
 		m.setHead()
 		return m, nil
 	}
@@ -744,7 +739,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.removeRows(msg.gone)
-	m.resort()
+	m.rekey(msg.views)
 	switch {
 	case len(added) > 0:
 		m.pinWritten(added)

@@ -61,10 +61,9 @@ type source struct {
 	items   *items.Cache
 	many    string         // accounts, or records: the items of the account table
 	loaded  string         // "accounts loaded", for the status (asked every frame)
-	main    []string       // the keys of the accounts paged in, as shown: read, or sorted
+	main    []string       // the keys of the accounts paged in, in the order read
 	index   map[string]int // account id -> index in main
-	read    []string       // the keys of the accounts paged in, in the order read
-	sort    sorting.Order  // by key, a unique value or the problems (pager.Order)
+	sorting accountSort    // the order they are shown in
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
@@ -110,59 +109,7 @@ func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 		columns = append(columns, c.Attr)
 	}
 	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin,
-		sort: sorting.New(append(columns, "problems")...)}
-}
-
-// Sort orders the accounts paged in as the sort says (pager.Order). Rows
-// are places in main, an account's rows under it: the accounts are
-// ordered, as groups, and the rows stay as they are.
-func (d *source) Sort([]rows.Row) bool {
-	main := slices.Clone(d.read)
-	by, sorted := d.sort.By()
-	if sorted {
-		sorting.Sort(main, d.sortKey(by), d.sort.Descending())
-	}
-	if !slices.Equal(main, d.main) {
-		d.main = main
-		for i, id := range main {
-			d.index[id] = i
-		}
-		d.generation++
-	}
-	return sorted
-}
-
-// sortKey is what an account is sorted by in column by: its key, one of
-// its unique values as stored (a string's text, another type's DynamoDB
-// JSON; none when absent), or how many of its locks show a problem.
-func (d *source) sortKey(by int) func(id string) sorting.Key {
-	constraints := d.r.Schema.Constraints
-	switch {
-	case by == 0:
-		return sorting.Text
-	case by > len(constraints):
-		return func(id string) sorting.Key {
-			n := 0
-			for ci := range constraints {
-				if d.items.Status(id, ci).Problematic() {
-					n++
-				}
-			}
-			return sorting.Number(int64(n))
-		}
-	}
-	attr := constraints[by-1].Attr
-	return func(id string) sorting.Key {
-		a, _ := d.items.Account(id)
-		switch v, ok := a.Item[attr]; {
-		case !ok:
-			return sorting.None
-		case v.Kind == model.KindS:
-			return sorting.Text(v.S)
-		default:
-			return sorting.Text(v.DynamoJSON())
-		}
-	}
+		sorting: accountSort{order: sorting.New(append(columns, "problems")...)}}
 }
 
 // id is the key of the account a row refers to.
@@ -271,7 +218,6 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 	}
 	d.index[a.ID] = len(d.main)
 	d.main = append(d.main, a.ID)
-	d.read = append(d.read, a.ID)
 	return accountRows(dst, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 }
 
@@ -279,7 +225,7 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 // replaces them (pager.Counter): the check runs anew, and until it ends
 // the rows say what was read.
 func (d *source) Reset() {
-	d.main, d.read, d.index = nil, nil, map[string]int{}
+	d.main, d.index = nil, map[string]int{}
 	if r := d.items.Report(); r != nil && r == d.judgedBy {
 		d.items.SetReport(nil, nil)
 	}
@@ -463,7 +409,7 @@ func (d *source) rowOf(s selection) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return len(d.top) + i*(1+len(d.r.Schema.Constraints)) + s.row, true
+	return len(d.top) + d.sorting.place(i)*(1+len(d.r.Schema.Constraints)) + s.row, true
 }
 
 // shows reports whether a row loaded shows problem p: one of its
@@ -503,9 +449,9 @@ func (d *source) remove(ids []string) []rows.Row {
 }
 
 // dropFromBody drops the accounts of gone from those paged in, and
-// returns the rows of those left (the pager sorts them again: Sort).
+// returns the rows of those left, as read (the pager sorts them again:
+// Sort).
 func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
-	d.read = slices.DeleteFunc(d.read, func(id string) bool { return gone[id] })
 	main := d.main
 	var body []rows.Row
 	d.main, d.index = nil, map[string]int{}

@@ -412,8 +412,14 @@ func (m *Model) onRefreshed(msg RefreshedMsg) {
 		k := items.LockKey(ref.Table, ref.Key)
 		m.look.items.ReadLock(k, msg.found[k])
 	}
-	if _, sorted := m.look.sort.By(); sorted {
-		pager.Reorder(&m.pager) // an owner or a TTL read again may move its lock
+	if by, sorted := m.look.sort.By(); sorted {
+		// An owner or a TTL read again may move its lock.
+		names := make([]string, len(msg.refs))
+		for i, ref := range msg.refs {
+			names[i] = items.LockKey(ref.Table, ref.Key)
+		}
+		m.look.sorted.Rekey(names, m.look.sortKey(by))
+		pager.Reorder(&m.pager, false)
 	}
 }
 
@@ -425,7 +431,7 @@ func (m *Model) sortBy(k tea.KeyPressMsg) {
 	} else {
 		m.look.sort.Reverse()
 	}
-	pager.Reorder(&m.pager)
+	pager.Reorder(&m.pager, true)
 	m.note = m.look.sort.Said()
 }
 
@@ -540,17 +546,30 @@ type look struct {
 	// filter and a reload that lists them again.
 	marked map[string]bool
 	sort   sorting.Order // key, owner or expiry (pager.Order)
+	sorted sorting.Sorted[string]
+	shown  []string // the names as sorted
 }
 
-// Sort orders the locks named by the column chosen (pager.Order): a key
-// as the row shows it, an owner as stored, a TTL as a number; a lock
-// with no owner or no TTL comes last.
-func (l *look) Sort(names []string) bool {
+// Sort orders the locks named by the column chosen (pager.Order).
+func (l *look) Sort(read []string, from int) ([]string, bool) {
 	by, sorted := l.sort.By()
-	if !sorted {
-		return false
+	switch {
+	case !sorted:
+		return read, false
+	case from == 0:
+		l.sorted.Set(read, l.sortKey(by), l.sort.Descending())
+	default:
+		l.sorted.Add(read[from:], l.sortKey(by))
 	}
-	sorting.Sort(names, func(name string) sorting.Key {
+	l.shown = l.sorted.Rows(l.shown[:0])
+	return l.shown, true
+}
+
+// sortKey is what a lock is sorted by in column by: its key as the row
+// shows it, its owner as stored, its TTL as a number; none for a lock
+// with no owner or no TTL, last.
+func (l *look) sortKey(by int) func(name string) sorting.Key {
+	return func(name string) sorting.Key {
 		lock := l.items.Lock(name)
 		switch {
 		case by == 0:
@@ -561,8 +580,7 @@ func (l *look) Sort(names []string) bool {
 			return sorting.Number(lock.ExpiresAt)
 		}
 		return sorting.None
-	}, l.sort.Descending())
-	return true
+	}
 }
 
 // RowsAreNames says a row is the lock's name in the cache, the same across

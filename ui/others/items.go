@@ -147,7 +147,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		} else {
 			m.Sort.Reverse()
 		}
-		pager.Reorder(&m.pager)
+		pager.Reorder(&m.pager, true)
 		m.note = m.Sort.Said()
 		return m, nil
 	}
@@ -212,19 +212,27 @@ func (m Model) Count() int { return m.pager.Count() }
 // attributes, in columns with the items around it. The list keeps the
 // items' names in the cache.
 type look struct {
-	r     *rows.Renderer
-	items *items.Cache
-	sort  sorting.Order // by key (pager.Order)
+	r      *rows.Renderer
+	items  *items.Cache
+	sort   sorting.Order // by key (pager.Order)
+	sorted sorting.Sorted[string]
+	shown  []string // the names as sorted
 }
 
 // Sort orders the items named by their key as the row shows it
 // (pager.Order).
-func (l *look) Sort(names []string) bool {
-	if _, sorted := l.sort.By(); !sorted {
-		return false
+func (l *look) Sort(read []string, from int) ([]string, bool) {
+	key := func(k string) sorting.Key { return sorting.Text(l.r.ItemKey(l.items.Item(k))) }
+	switch _, sorted := l.sort.By(); {
+	case !sorted:
+		return read, false
+	case from == 0:
+		l.sorted.Set(read, key, l.sort.Descending())
+	default:
+		l.sorted.Add(read[from:], key)
 	}
-	sorting.Sort(names, func(k string) sorting.Key { return sorting.Text(l.r.ItemKey(l.items.Item(k))) }, l.sort.Descending())
-	return true
+	l.shown = l.sorted.Rows(l.shown[:0])
+	return l.shown, true
 }
 
 func (l look) Keep(dst []string, it model.Item) []string { return append(dst, l.items.PutItem(it)) }

@@ -69,18 +69,21 @@ type Texts[R any] interface {
 }
 
 // Order is a Look that shows the rows read in an order of its own, the
-// sort the user chose: Sort puts rows (every row read, in the order
-// read) in that order, stably, and reports whether one is chosen. A look
-// whose rows are places (the accounts view's: an account's rows stay
-// under it) orders what they point to, leaves them as they are and
-// selects its row again itself. The pager asks after each page, when
-// the rows are set anew, and on Reorder.
+// sort the user chose. Sort returns read (every row read, in the order
+// read) in that order, stably, and whether one is chosen (false: read
+// is shown as it is); the rows from read[from] on came since it was last
+// asked (from 0: every row is to be ordered anew), so that a page is
+// merged in rather than the list sorted again. A look whose rows are
+// places (the accounts view's: an account's rows stay under it) orders
+// what they point to, returns read as it is and selects its row again
+// itself. The pager asks after each page, when the rows are set anew,
+// and on Reorder.
 //
 // Sorted, the pager reads ahead once a key is pressed, a page a key,
 // not on its own: the selection stays on its row, which the sort may
 // keep at the end of the rows loaded however many pages come.
 type Order[R any] interface {
-	Sort(rows []R) bool
+	Sort(read []R, from int) (rows []R, sorted bool)
 }
 
 // Request numbers the reads of a pager: an answer to a request made
@@ -299,12 +302,17 @@ func (m *Model[P, R]) reselect(r R) {
 	}
 }
 
-// Reorder puts the rows read in the look's order again (its sort
-// changed; Order), the selected row staying selected where rows are
-// names. It is not a method, so that Model exports no more.
-func Reorder[P any, R comparable](m *Model[P, R]) {
+// Reorder puts the rows read in the look's order again, the selected row
+// staying selected where rows are names: anew, every row (the sort
+// changed), else as the look placed them itself (rows read again). It
+// is not a method, so that Model exports no more.
+func Reorder[P any, R comparable](m *Model[P, R], anew bool) {
 	was, selected := m.selectedRead()
-	m.held = m.src.arrange()
+	from := len(m.src.read)
+	if anew {
+		from = 0
+	}
+	m.held = m.src.arrange(from)
 	m.src.generation++
 	if selected {
 		m.reselect(was)
@@ -339,7 +347,7 @@ func (m *Model[P, R]) SetHead(head []R) {
 // view selects its row again.
 func (m *Model[P, R]) SetRows(head, rows []R) {
 	m.src.head, m.src.read = head, rows
-	m.src.arrange()
+	m.src.arrange(0)
 	m.src.generation++
 	m.list.SetCursor(m.list.Cursor())
 }
@@ -491,27 +499,26 @@ func (s *source[P, R]) row(i int) R {
 // add keeps a page's rows, after those read before, and reports whether
 // the look's order put some elsewhere than after them.
 func (s *source[P, R]) add(page []P) bool {
+	from := len(s.read)
 	for _, p := range page {
 		s.read = s.look.Keep(s.read, p)
 	}
-	return s.arrange()
+	return s.arrange(from)
 }
 
-// arrange shows the rows read in the look's order, and reports whether
-// they are sorted; a sorted list changed otherwise than at its end
-// (browser.Appending).
-func (s *source[P, R]) arrange() bool {
+// arrange shows the rows read in the look's order, those from from on
+// read since it last did, and reports whether they are sorted; a sorted
+// list changed otherwise than at its end (browser.Appending).
+func (s *source[P, R]) arrange(from int) bool {
 	s.rows = s.read
 	if s.order == nil {
 		return false
 	}
-	sorted := slices.Clone(s.read)
-	if !s.order.Sort(sorted) {
-		return false
+	var sorted bool
+	if s.rows, sorted = s.order.Sort(s.read, from); sorted {
+		s.generation++
 	}
-	s.rows = sorted
-	s.generation++
-	return true
+	return sorted
 }
 
 // reset forgets every row read: a reload's first page replaces them.

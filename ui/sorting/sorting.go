@@ -127,14 +127,102 @@ func Sort[T any](rows []T, key func(T) Key, desc bool) {
 	for i, r := range rows {
 		ks[i] = keyed{r, key(r)}
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
-		c := compare(a.key, b.key)
-		if desc && a.key.kind != none && b.key.kind != none {
-			c = -c
-		}
-		return c
-	})
+	slices.SortStableFunc(ks, func(a, b keyed) int { return directed(a.key, b.key, desc) })
 	for i, k := range ks {
 		rows[i] = k.row
 	}
+}
+
+// Sorted keeps rows in an order as they are read: each row's key is
+// asked once, when the row comes or is set anew, and the rows read later
+// are merged in, so that a list read a page at a time is not sorted
+// whole again at each page. Rows of equal keys keep the order read.
+type Sorted[T comparable] struct {
+	entries []entry[T]
+	next    int // the read number the next row added takes
+	desc    bool
+}
+
+// entry is a row with its key and its read number (ties go by it).
+type entry[T any] struct {
+	row T
+	key Key
+	seq int
+}
+
+// Set sorts rows, in the order read, anew by key, descending when desc.
+func (s *Sorted[T]) Set(rows []T, key func(T) Key, desc bool) {
+	s.entries, s.next, s.desc = s.entries[:0], 0, desc
+	s.Add(rows, key)
+}
+
+// Add merges in rows read after those held, in the order read.
+func (s *Sorted[T]) Add(rows []T, key func(T) Key) {
+	added := make([]entry[T], len(rows))
+	for i, r := range rows {
+		added[i] = entry[T]{r, key(r), s.next}
+		s.next++
+	}
+	slices.SortFunc(added, s.compare) // read numbers differ: no two are equal
+	// Merged from the end, in place: rows that sort after those held (a
+	// sort by key of a table read in key order) move nothing.
+	i, j := len(s.entries)-1, len(added)-1
+	s.entries = slices.Grow(s.entries, len(added))[:len(s.entries)+len(added)]
+	for k := len(s.entries) - 1; j >= 0; k-- {
+		if i >= 0 && s.compare(added[j], s.entries[i]) < 0 {
+			s.entries[k], i = s.entries[i], i-1
+		} else {
+			s.entries[k], j = added[j], j-1
+		}
+	}
+}
+
+// Rekey asks the key of rows again (they were read again) and puts each
+// where its key goes now; a row not held is left out.
+func (s *Sorted[T]) Rekey(rows []T, key func(T) Key) {
+	for _, r := range rows {
+		i := slices.IndexFunc(s.entries, func(e entry[T]) bool { return e.row == r })
+		if i < 0 {
+			continue
+		}
+		e := s.entries[i]
+		e.key = key(r)
+		s.entries = slices.Delete(s.entries, i, i+1)
+		at, _ := slices.BinarySearchFunc(s.entries, e, s.compare)
+		s.entries = slices.Insert(s.entries, at, e)
+	}
+}
+
+// Drop leaves out the rows gone reports.
+func (s *Sorted[T]) Drop(gone func(T) bool) {
+	s.entries = slices.DeleteFunc(s.entries, func(e entry[T]) bool { return gone(e.row) })
+}
+
+// Len is how many rows are held.
+func (s *Sorted[T]) Len() int { return len(s.entries) }
+
+// Rows appends the rows, in order, to dst.
+func (s *Sorted[T]) Rows(dst []T) []T {
+	for _, e := range s.entries {
+		dst = append(dst, e.row)
+	}
+	return dst
+}
+
+// compare orders a and b: by key, then as read.
+func (s *Sorted[T]) compare(a, b entry[T]) int {
+	if c := directed(a.key, b.key, s.desc); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
+}
+
+// directed is compare, reversed when desc but for a row with no key,
+// which stays last.
+func directed(a, b Key, desc bool) int {
+	c := compare(a, b)
+	if desc && a.kind != none && b.kind != none {
+		c = -c
+	}
+	return c
 }

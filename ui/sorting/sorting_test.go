@@ -71,3 +71,50 @@ func TestOrderSaysAColumnPrintable(t *testing.T) {
 		t.Errorf("Said %q, want %q", got, want)
 	}
 }
+
+// TestSortedMergesAsASortWould: rows added a page at a time, some read
+// again with new keys, some dropped, come out as one stable sort of the
+// rows as they are now would put them, both ways.
+func TestSortedMergesAsASortWould(t *testing.T) {
+	for _, desc := range []bool{false, true} {
+		keys := map[int]Key{}
+		key := func(r int) Key { return keys[r] }
+		var read []int
+		var s Sorted[int]
+		s.Set(nil, key, desc)
+		for page := range 20 {
+			var rows []int
+			for i := range 7 {
+				r := page*7 + i
+				switch r % 5 {
+				case 0:
+					keys[r] = None
+				case 1:
+					keys[r] = Number(int64(r * 7919 % 13))
+				default:
+					keys[r] = Text(string(rune('a' + r*31%7)))
+				}
+				rows = append(rows, r)
+			}
+			read = append(read, rows...)
+			s.Add(rows, key)
+			if page%4 == 3 { // read again, changed
+				again := []int{read[page], read[len(read)/2]}
+				for _, r := range again {
+					keys[r] = Text("c")
+				}
+				s.Rekey(again, key)
+			}
+			if page%6 == 5 {
+				gone := func(r int) bool { return r%11 == page%11 }
+				s.Drop(gone)
+				read = slices.DeleteFunc(read, gone)
+			}
+			want := slices.Clone(read)
+			Sort(want, key, desc)
+			if got := s.Rows(nil); !slices.Equal(got, want) {
+				t.Fatalf("desc %v, page %d: %v, want %v", desc, page, got, want)
+			}
+		}
+	}
+}
