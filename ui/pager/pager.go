@@ -73,11 +73,10 @@ type Texts[R any] interface {
 // read) in that order, stably, and whether one is chosen (false: read
 // is shown as it is); the rows from read[from] on came since it was last
 // asked (from 0: every row is to be ordered anew), so that a page is
-// merged in rather than the list sorted again. A look whose rows are
-// places (the accounts view's: an account's rows stay under it) orders
-// what they point to, returns read as it is and selects its row again
-// itself. The pager asks after each page, when the rows are set anew,
-// and on Reorder.
+// merged in rather than the list sorted again. The selected row stays
+// selected wherever the order puts it: rows are compared as values (a
+// lock's name, an account's row by its place as read). The pager asks
+// after each page, when the rows are set anew, and on Reorder.
 //
 // Sorted, the pager reads ahead once a key is pressed, a page a key,
 // not on its own: the selection stays on its row, which the sort may
@@ -303,9 +302,9 @@ func (m *Model[P, R]) reselect(r R) {
 }
 
 // Reorder puts the rows read in the look's order again, the selected row
-// staying selected where rows are names: anew, every row (the sort
-// changed), else as the look placed them itself (rows read again). It
-// is not a method, so that Model exports no more.
+// staying selected: anew, every row (the sort changed), else as the look
+// placed them itself (rows read again). It is not a method, so that
+// Model exports no more.
 func Reorder[P any, R comparable](m *Model[P, R], anew bool) {
 	was, selected := m.selectedRead()
 	from := len(m.src.read)
@@ -453,7 +452,7 @@ func (m Model[P, R]) Matched() (kept, of int) { return m.list.Matched() }
 // what the last read failed with, and whether the rows are stale by it.
 func (m Model[P, R]) Paging() Paging {
 	p := m.paging
-	p.stale, p.following = m.stale.Err(), m.followEnd
+	p.stale = m.stale.Err()
 	return p
 }
 
@@ -497,7 +496,7 @@ func (s *source[P, R]) row(i int) R {
 }
 
 // add keeps a page's rows, after those read before, and reports whether
-// the look's order put some elsewhere than after them.
+// the look sorts them (Order): then they may be anywhere.
 func (s *source[P, R]) add(page []P) bool {
 	from := len(s.read)
 	for _, p := range page {

@@ -20,13 +20,7 @@ type Paging struct {
 	err       error
 	failed    Answer // Failed or FailedReload while err is set
 	stale     error  // as Model.Paging reports it: why the rows are as last read
-	following bool   // as Model.Paging reports it: the selection follows the end (FollowsEnd)
 }
-
-// FollowsEnd reports whether the selection stays on the last row as
-// pages come (the bottom key was pressed last), told by Model.Paging: a
-// view that selects its row again after a page leaves it there.
-func (p Paging) FollowsEnd() bool { return p.following }
 
 // Stale is why the rows are as last read and not as they are now (a
 // reload failed), nil when they are not; told by Model.Paging.
