@@ -346,3 +346,29 @@ func TestSortItems(t *testing.T) {
 		t.Errorf("S again: %q, want %q reversed", up, down)
 	}
 }
+
+// TestSortByProblemsFollowsTheCheck (issue 39, 3): sorted by problems,
+// an account whose problem a fix repairs goes among those with none once
+// the rows are judged again, in the order read; the selection stays on
+// its row.
+func TestSortByProblemsFollowsTheCheck(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted())}, 120, 40)
+	d.ready()
+	d.press("s", "s", "s", "s", "S") // problems, descending
+	if got := d.accountsShown(); len(got) == 0 || got[0] != "ACCT#b2" {
+		t.Fatalf("by problems, descending: %q, want ACCT#b2 first", got)
+	}
+	d.press("g")
+	d.selectRow("UNIQ#HANDLE#bob")
+	d.press("f")
+	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
+	d.press("enter")
+	waitScreen(d, "the result", "COMMITTED")
+	d.press("enter")
+	want := []string{"ACCT#c3", "ACCT#d4", "ACCT#e5", "ACCT#f6", "ACCT#a1", "ACCT#b2", "ACCT#g7"}
+	d.until("ACCT#b2 among the accounts with no problem", func(m *Model) bool { return slices.Equal(d.accountsShown(), want) })
+	if sel := d.selected(); !strings.Contains(sel, "UNIQ#HANDLE#bob") {
+		t.Errorf("the selection left bob's lock for %q", sel)
+	}
+}

@@ -382,7 +382,7 @@ func (m *Model) Judged() {
 	}
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1
-	m.resort() // the problems of an account, as judged now
+	m.resort()
 	m.setOrphans(r.Problems, false)
 }
 
@@ -654,11 +654,11 @@ func (m Model) onLocks(msg LocksMsg) Model {
 	return m
 }
 
-// resort sorts the accounts loaded anew, when sorted: the check judged
-// them again (their problems), the selection staying on its row. The
-// rows on top are not sorted: they stay where they are.
+// resort sorts the accounts loaded anew when sorted by their problems:
+// a report or their locks judged them again. The selection stays on its
+// row; the rows on top are not sorted: they stay where they are.
 func (m *Model) resort() {
-	if _, sorted := m.Sort.By(); sorted {
+	if by, _ := m.Sort.By(); by == len(m.r.Schema.Constraints)+1 {
 		pager.Reorder(&m.pager, true)
 	}
 }
