@@ -361,11 +361,7 @@ func TestSortByProblemsFollowsTheCheck(t *testing.T) {
 	}
 	d.press("g")
 	d.selectRow("UNIQ#HANDLE#bob")
-	d.press("f")
-	waitScreen(d, "the preview", "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
-	d.press("enter")
-	waitScreen(d, "the result", "COMMITTED")
-	d.press("enter")
+	fixSelected(d, "put lock UNIQ#HANDLE#bob (owner ACCT#b2)")
 	want := []string{"ACCT#c3", "ACCT#d4", "ACCT#e5", "ACCT#f6", "ACCT#a1", "ACCT#b2", "ACCT#g7"}
 	d.until("ACCT#b2 among the accounts with no problem", func(m *Model) bool { return slices.Equal(d.accountsShown(), want) })
 	if sel := d.selected(); !strings.Contains(sel, "UNIQ#HANDLE#bob") {
