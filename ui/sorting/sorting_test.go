@@ -118,3 +118,21 @@ func TestSortedMergesAsASortWould(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSortedPages reads 100,000 rows in pages of 50 into a Sorted,
+// in an order unlike the sort's: each page is merged in, not the whole
+// sorted again (at each page the whole was sorted, this took minutes).
+func BenchmarkSortedPages(b *testing.B) {
+	key := func(r int) Key { return Number(int64(r * 7919 % 100_000)) }
+	for b.Loop() {
+		var s Sorted[int]
+		s.Set(nil, key, false)
+		page := make([]int, 50)
+		for p := range 2000 {
+			for i := range page {
+				page[i] = p*50 + i
+			}
+			s.Add(page, key)
+		}
+	}
+}
