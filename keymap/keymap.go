@@ -137,3 +137,25 @@ func DefaultMarks() Marks {
 		FixMarked: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "fix marked")),
 	}
 }
+
+// Sorts are how a list view orders its loaded rows: sort by its next
+// column (after the last, as read), and reverse the direction.
+type Sorts struct {
+	Sort, Reverse key.Binding
+}
+
+// DefaultSorts returns the bindings of sorts.
+func DefaultSorts() Sorts {
+	return Sorts{
+		Sort:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
+		Reverse: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+	}
+}
+
+// Both is Sort as help lists it: one entry for the sort and its
+// reverse, each key as bound.
+func (s Sorts) Both() key.Binding {
+	b := s.Sort
+	b.SetHelp(s.Sort.Help().Key+"/"+s.Reverse.Help().Key, "sort by column/reverse")
+	return b
+}

@@ -108,7 +108,14 @@ func helpLine(widget, root []key.Binding) []key.Binding {
 // layHelp lays out the help screen's pages for the view help is open
 // over, at the terminal's size: when help opens and on a resize.
 func (m *Model) layHelp() {
-	m.help.pages = m.withNotes(m.layHelpPages())
+	notes := m.helpNotes()
+	// The bindings leave the notes room on one page where they still fit
+	// one page so.
+	pages := m.layHelpPages(m.listHeight() - 1 - len(notes))
+	if len(pages) > 1 {
+		pages = m.layHelpPages(m.listHeight() - 1)
+	}
+	m.help.pages = m.withNotes(pages, notes)
 	m.help.page = min(m.help.page, len(m.help.pages)-1)
 }
 
@@ -127,11 +134,11 @@ func (m Model) helpScreen() string {
 	return out
 }
 
-// withNotes ends the help with what the mouse does (the config file's
-// mouse:), the legend of the header's short forms, and what the backend
-// lacks and what that changes, in full (the first screen does not say
-// it), on the last page when it fits, else on pages of their own.
-func (m Model) withNotes(pages []string) []string {
+// helpNotes are what the help ends with: what the mouse does (the config
+// file's mouse:), the legend of the header's short forms, and what the
+// backend lacks and what that changes, in full (the first screen does
+// not say it), after a blank line.
+func (m Model) helpNotes() []string {
 	wrap := func(l string) []string { return strings.Split(ansi.Wrap(l, max(m.width-2, 20), " "), "\n") }
 	mouse := "mouse: off, so that the terminal selects and copies text (mouse: true in the config file: a click selects a row, the wheel scrolls)"
 	if m.setup.opts.Mouse {
@@ -149,6 +156,12 @@ func (m Model) withNotes(pages []string) []string {
 	for _, l := range m.setup.opts.Missing {
 		notes = append(notes, wrap("- "+model.Printable(l))...)
 	}
+	return notes
+}
+
+// withNotes ends pages with notes (helpNotes), on the last page when
+// they fit, else on pages of their own.
+func (m Model) withNotes(pages, notes []string) []string {
 	room := max(m.listHeight()-1, 2)
 	last := strings.Split(pages[len(pages)-1], "\n")
 	if len(last)+len(notes) <= room {
@@ -198,11 +211,11 @@ func (m Model) abbreviations() []statusbar.Abbreviation {
 }
 
 // layHelpPages lays out every enabled binding of the view help was opened
-// over, and the root's, in columns that fit the list's area: the groups
+// over, and the root's, in columns of at most height rows: the groups
 // side by side when they fit, else flowed, on further pages if need be.
 // The keys that act come first: writes, help and quit are on the first
 // page however small the terminal.
-func (m Model) layHelpPages() []string {
+func (m Model) layHelpPages(height int) []string {
 	under := m
 	under.help.open = false
 	groups := append(m.list().FullHelp(), under.keys().FullHelp()...)
@@ -222,7 +235,7 @@ func (m Model) layHelpPages() []string {
 			continue
 		}
 		gcols = append(gcols, column(g))
-		fits = fits && len(g) <= m.listHeight()
+		fits = fits && len(g) <= height
 	}
 	if out := joinColumns(gcols, math.MaxInt); fits && widest(out) <= m.width {
 		return []string{out}
@@ -240,7 +253,7 @@ func (m Model) layHelpPages() []string {
 			}
 		}
 	}
-	return flowPages(append(lead, rest...), m.width, m.listHeight()-1)
+	return flowPages(append(lead, rest...), m.width, height)
 }
 
 // flowPages flows bindings into columns of at most height entries, as

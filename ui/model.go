@@ -374,14 +374,18 @@ func (m Model) content() string {
 	h := statusbar.Header{
 		Table: m.setup.schema.Table, Where: where(m.setup.opts.Endpoint), ReadOnly: m.setup.opts.ReadOnly,
 		Views: append([]string{m.views.accounts.Title()}, viewTitles[1:m.tabs()]...), Short: m.tabShort(), Active: int(m.views.shown), Check: m.check.Bar(),
-		Live: m.live.Header(),
+		Live: m.live.Header(), Sort: m.views.tab().sort,
 	}
 	body := m.on(m.top(layerWrite)).view()
 	var err error
 	if fs := m.failures(); len(fs) > 0 {
 		err = fs[0].err
 	}
-	bottom := statusbar.Status(m.setup.st, m.width, m.spinner.View(), m.loading(), m.statusText(), errText(err))
+	status := m.statusText()
+	if !h.SaysSort(m.setup.st, m.width) && status != "" && !strings.Contains(status, "sorted by") {
+		status += " · " + h.Sort.Words() // the header keeps the tabs' names
+	}
+	bottom := statusbar.Status(m.setup.st, m.width, m.spinner.View(), m.loading(), status, errText(err))
 	if l := m.top(layerSearch); l < layerWrite {
 		bottom = m.on(l).view() // a field typed into
 	}

@@ -303,6 +303,7 @@ func (p *proof) step() string {
 		{3, p.switchView},
 		{2, p.page},
 		{1, p.filter},
+		{1, p.sortShown},
 		{2, p.fix}, {1, p.bulkFix}, {p.pacedWeight(), p.bulkFixEsc},
 		{p.ttlWeight(3), p.putLockTTL}, {p.ttlWeight(2), p.lapse},
 		{2, p.rename}, {1, p.deleteAccount}, {1, p.add}, {1, p.undo},
@@ -489,6 +490,14 @@ func (p *proof) page() string {
 	p.moved[p.shownKey()] = true
 	p.d.press(k)
 	return "key " + k
+}
+
+// sortShown sorts the view shown by its next column (s) or reverses the
+// sort (S): rows move, the selection stays on its row.
+func (p *proof) sortShown() string {
+	k := []string{"s", "S"}[p.r.IntN(2)]
+	p.d.press(k)
+	return "sort " + k
 }
 
 // filter types a filter, and drops it (esc) as often as it keeps it.

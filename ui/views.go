@@ -11,6 +11,8 @@ import (
 	"github.com/locktable/locktable/ui/locks"
 	"github.com/locktable/locktable/ui/others"
 	"github.com/locktable/locktable/ui/problems"
+	"github.com/locktable/locktable/ui/sorting"
+	"github.com/locktable/locktable/ui/statusbar"
 )
 
 // view is one of the list views, in tab order.
@@ -59,7 +61,16 @@ type filterable interface {
 
 // tab is a copy of the list view shown (put puts it back once changed):
 // the component, and what differs between the views, asked of its type.
-type tab struct{ component }
+type tab struct {
+	component
+	sort statusbar.Sort // its order, as the header says it
+}
+
+// sortSaid is order as the header says it; partial: pages remain, so
+// it orders the rows loaded.
+func sortSaid(order *sorting.Order, partial bool) statusbar.Sort {
+	return statusbar.Sort{Column: order.Column(), Arrow: order.Arrow(), Partial: partial}
+}
 
 // views are the list views, in tab order, and which of them is shown.
 type views struct {
@@ -84,15 +95,15 @@ func (v *views) tab() tab {
 	switch v.shown {
 	case viewLocks:
 		l := v.locks
-		return tab{&l}
+		return tab{&l, sortSaid(l.Sort, !l.Paging().Done())}
 	case viewProblems:
-		return tab{&problemsTab{v.problems, v.accounts.Status()}}
+		return tab{&problemsTab{v.problems, v.accounts.Status()}, sortSaid(v.problems.Sort, false)}
 	case viewItems:
 		o := v.others
-		return tab{&o}
+		return tab{&o, sortSaid(o.Sort, !o.Done())}
 	}
 	a := v.accounts
-	return tab{&a}
+	return tab{&a, sortSaid(a.Sort, !a.Pager().Paging().Done())}
 }
 
 // poll reads again, consistently, the rows on screen of the view shown,

@@ -16,12 +16,15 @@ import (
 // fakeWidths is a backend of 60 sound accounts whose emails are short
 // but for those of ACCT#0020 to ACCT#0039, long: a screen of the first
 // rows needs narrower columns than a screen of those.
-func fakeWidths() *uitest.Backend {
+func fakeWidths(long ...int) *uitest.Backend {
+	if len(long) == 0 {
+		long = []int{20, 40}
+	}
 	store := fake()
 	for i := range 60 {
 		id, handle := fmt.Sprintf("ACCT#%04d", i), fmt.Sprintf("user%d", i)
 		email := handle + "@x.io"
-		if i >= 20 && i < 40 {
+		if i >= long[0] && i < long[1] {
 			email = handle + ".katherine.johnson@langley.example.org"
 		}
 		store.Put(tablePlaceholder, acct(id, email, handle), lock("UNIQ#EMAIL#"+email, id), lock("UNIQ#HANDLE#"+handle, id))
@@ -50,8 +53,24 @@ func ownerColumns(d *driver) []int {
 // own rows and the columns shifted as the long emails came and went).
 func TestColumnsHoldStillWhileScrolling(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Roles: roles(fakeWidths()), NoCheck: true}, 80, 24)
+	columnsHoldStill(t, fakeWidths())
+}
+
+// TestSortedColumnsHoldStill: sorted, the rows of a page read later land
+// anywhere among those shown; the columns are as wide as they need all
+// the same (the rows read since were taken to be the last shown, and a
+// later page's long emails, sorted on top, were not measured).
+func TestSortedColumnsHoldStill(t *testing.T) {
+	t.Parallel()
+	columnsHoldStill(t, fakeWidths(57, 60), "S") // by key, descending: the last page on top
+}
+
+// columnsHoldStill presses keys, reads every page, and holds the owners'
+// column still while the list is paged and scrolled.
+func columnsHoldStill(t *testing.T, store *uitest.Backend, keys ...string) {
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 24)
 	d.ready()
+	d.press(keys...)
 	d.press("G")
 	d.until("every page", func(m *Model) bool { return m.views.accounts.Pager().Paging().Done() })
 	d.press("g")

@@ -23,6 +23,7 @@ import (
 	"github.com/locktable/locktable/ui/lockdetail"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/write"
 )
 
@@ -90,6 +91,9 @@ type Model struct {
 	firstLocks FirstLocks
 	// asked is what the last key asks of the write dialog (Asked).
 	asked tea.Msg
+	// Sort is the order the accounts loaded are shown in, as the view's
+	// keys set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // Asked returns what the last key asks of the write dialog (a rename, a
@@ -142,7 +146,7 @@ func New(ctx context.Context, backend Backend, r *rows.Renderer, c *items.Cache,
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
-	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1}
+	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1, Sort: &src.sorting.order}
 	m.pager = pager.New(ctx, m.read(false), pager.Look[model.AccountView, rows.Row](src), r, km.KeyMap)
 	m.first = m.pager.Open(nil) // Init asks for the first page
 	return m
@@ -329,9 +333,14 @@ func (m *Model) OnScreen(n int) []string {
 	}
 	at := 0
 	if a, ok := m.SelectedAccount(); ok {
-		at = m.src.index[a.ID]
+		if i, listed := m.src.index[a.ID]; listed {
+			at = m.src.sorting.place(i)
+		}
 	}
-	return append(ids, m.src.main[max(at-n, 0):min(at+n, len(m.src.main))]...)
+	for p := max(at-n, 0); p < min(at+n, len(m.src.main)); p++ {
+		ids = append(ids, m.src.main[m.src.sorting.nth(p)])
+	}
+	return ids
 }
 
 // refresh reads ids again, and the accounts shown that name what they
@@ -375,6 +384,7 @@ func (m *Model) Judged() {
 	}
 	m.src.prunePinnedOrphans(r.Problems)
 	m.problems, m.walk = r.Problems, -1
+	m.resort()
 	m.setOrphans(r.Problems, false)
 }
 
@@ -491,6 +501,14 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, km.Unpin):
 		m.src.setPin(nil)
 		m.setHead()
+	case key.Matches(k, km.Sort, km.Reverse):
+		if key.Matches(k, km.Sort) {
+			m.Sort.Next()
+		} else {
+			m.Sort.Reverse()
+		}
+		pager.Reorder(&m.pager, true) // the selection stays on its row
+		m.note = m.Sort.Said()
 	case key.Matches(k, m.km.Edit, m.km.Delete):
 		// Matched as bound, not as help offers them: on a row they do not
 		// act on, the status says why.
@@ -633,8 +651,31 @@ func (m Model) onLocks(msg LocksMsg) Model {
 		}
 	}
 	m.src.generation++
+	m.resort()
 	m.setHead()
 	return m
+}
+
+// resort sorts the accounts loaded anew when sorted by their problems:
+// a report or their locks judged them again. The selection stays on its
+// row; the rows on top are not sorted: they stay where they are.
+func (m *Model) resort() {
+	if by, _ := m.Sort.By(); by == len(m.r.Schema.Constraints)+1 {
+		pager.Reorder(&m.pager, true)
+	}
+}
+
+// rekey places the accounts of views again, read again, when sorted.
+func (m *Model) rekey(views []model.AccountView) {
+	if _, sorted := m.Sort.By(); !sorted {
+		return
+	}
+	ids := make([]string, len(views))
+	for i, a := range views {
+		ids[i] = a.ID
+	}
+	m.src.rekey(ids)
+	pager.Reorder(&m.pager, false)
 }
 
 // removeRows drops the rows of the accounts gone, from the pinned group
@@ -683,6 +724,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 			m.src.items.Put(a)
 		}
 		m.removeRows(msg.gone)
+		m.rekey(msg.views)
 		m.setHead()
 		return m, nil
 	}
@@ -699,6 +741,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.removeRows(msg.gone)
+	m.rekey(msg.views)
 	switch {
 	case len(added) > 0:
 		m.pinWritten(added)

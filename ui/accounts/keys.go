@@ -16,6 +16,8 @@ type KeyMap struct {
 	// Edit, Delete and Fix ask the write dialog for the selected row;
 	// disable them where writes are.
 	Edit, Delete, Fix key.Binding
+	// Sorts order the accounts loaded, each with its locks under it.
+	keymap.Sorts
 }
 
 // DefaultKeyMap returns the accounts view's bindings, writes enabled.
@@ -27,6 +29,7 @@ func DefaultKeyMap() KeyMap {
 		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit/rename account")),
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete account")),
 		Fix:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
+		Sorts:  keymap.DefaultSorts(),
 	}
 }
 
@@ -38,5 +41,5 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help screen's part for the accounts view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return append(k.KeyMap.FullHelp(),
-		[]key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Unpin, k.Edit, k.Delete, k.Fix})
+		[]key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Unpin, k.Edit, k.Delete, k.Fix, k.Sorts.Both()})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/styles"
 )
 
@@ -60,8 +61,9 @@ type source struct {
 	items   *items.Cache
 	many    string         // accounts, or records: the items of the account table
 	loaded  string         // "accounts loaded", for the status (asked every frame)
-	main    []string       // the keys of the accounts paged in, in order
+	main    []string       // the keys of the accounts paged in, in the order read
 	index   map[string]int // account id -> index in main
+	sorting accountSort    // the order they are shown in
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
 	pin     *Pin
@@ -102,7 +104,12 @@ func sameLock(p, q model.Problem) bool {
 
 func newSource(r *rows.Renderer, c *items.Cache, unpin string) *source {
 	_, many := r.Schema.Nouns()
-	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin}
+	columns := []string{"key"}
+	for _, c := range r.Schema.Constraints {
+		columns = append(columns, c.Attr)
+	}
+	return &source{r: r, items: c, many: many, loaded: many + " loaded", index: map[string]int{}, unpin: unpin,
+		sorting: accountSort{order: sorting.New(append(columns, "problems")...)}}
 }
 
 // id is the key of the account a row refers to.
@@ -402,7 +409,7 @@ func (d *source) rowOf(s selection) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return len(d.top) + i*(1+len(d.r.Schema.Constraints)) + s.row, true
+	return len(d.top) + d.sorting.place(i)*(1+len(d.r.Schema.Constraints)) + s.row, true
 }
 
 // shows reports whether a row loaded shows problem p: one of its
@@ -452,7 +459,8 @@ func (d *source) listAtEnd(views []model.AccountView) []rows.Row {
 }
 
 // dropFromBody drops the accounts of gone from those paged in, and
-// returns the rows of those left.
+// returns the rows of those left, as read (the pager sorts them again:
+// Sort).
 func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
 	main := d.main
 	var body []rows.Row

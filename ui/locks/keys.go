@@ -21,6 +21,8 @@ type KeyMap struct {
 	// Marks mark locks with a problem and fix every marked one (F);
 	// disable FixMarked where writes are.
 	keymap.Marks
+	// Sorts order the locks loaded by key, owner or expiry.
+	keymap.Sorts
 }
 
 // DefaultKeyMap returns the locks view's bindings.
@@ -30,6 +32,7 @@ func DefaultKeyMap() KeyMap {
 		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "rename (in the accounts view)")),
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (in the accounts view)")),
 		Marks:  keymap.DefaultMarks(),
+		Sorts:  keymap.DefaultSorts(),
 	}
 }
 
@@ -40,5 +43,5 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is the help screen's part for the locks view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Fix}, []key.Binding{k.Mark, k.MarkAll, k.FixMarked})
+	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.NextProblem, k.PrevProblem, k.Fix}, []key.Binding{k.Mark, k.MarkAll, k.FixMarked, k.Sorts.Both()})
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/locktable/locktable/ui/lockdetail"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/write"
 )
 
@@ -55,16 +56,19 @@ type Model struct {
 	note    string  // what the last key could not do
 	asked   tea.Msg // what the last key asks of the write dialog (Asked)
 	err     error   // what reading locks again after a write failed with
+	// Sort is the order the locks loaded are shown in, as the view's keys
+	// set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // New returns the locks view, empty until Show.
 func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
-	lk := &look{r: r, items: c, marked: map[string]bool{}}
+	lk := &look{r: r, items: c, marked: map[string]bool{}, sort: sorting.New("key", "owner", "expiry")}
 	read := func(ctx context.Context, from backend.Cursor, want int) (pager.Page[model.Lock], error) {
 		page, err := b.LocksPage(ctx, from, want)
 		return pager.Page[model.Lock]{Rows: page.Locks, Next: page.Next}, err
 	}
-	return Model{ctx: ctx, backend: b, km: km, look: lk, pager: pager.New(ctx, read, pager.Look[model.Lock, string](lk), r, km.KeyMap)}
+	return Model{ctx: ctx, backend: b, km: km, look: lk, Sort: &lk.sort, pager: pager.New(ctx, read, pager.Look[model.Lock, string](lk), r, km.KeyMap)}
 }
 
 // keys are the bindings as they work now: f needs a lock with a problem.
@@ -347,22 +351,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.unmark(msg.Sent) // what was not sent stays marked
 		return m, nil
 	case RefreshedMsg:
-		if msg.req != m.pager.Paging().Request() {
-			return m, nil
-		}
-		if m.err = msg.err; m.err != nil {
-			return m, nil
-		}
-		for _, ref := range msg.refs {
-			k := items.LockKey(ref.Table, ref.Key)
-			m.look.items.ReadLock(k, msg.found[k])
-		}
+		m.onRefreshed(msg)
 		return m, nil
 	case tea.KeyPressMsg:
 		m.note = ""
 		switch {
 		case key.Matches(msg, m.km.Enter):
 			return m, m.open()
+		case key.Matches(msg, m.km.Sort, m.km.Reverse):
+			m.sortBy(msg)
+			return m, nil
 		case key.Matches(msg, m.km.Mark):
 			m.mark(msg)
 			return m, nil
@@ -399,6 +397,42 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.pager, cmd = m.pager.Update(msg)
 	return m, cmd
+}
+
+// onRefreshed takes the locks read again after a write into the cache,
+// unless they answer a request made before a reload.
+func (m *Model) onRefreshed(msg RefreshedMsg) {
+	if msg.req != m.pager.Paging().Request() {
+		return
+	}
+	if m.err = msg.err; m.err != nil {
+		return
+	}
+	for _, ref := range msg.refs {
+		k := items.LockKey(ref.Table, ref.Key)
+		m.look.items.ReadLock(k, msg.found[k])
+	}
+	if by, sorted := m.look.sort.By(); sorted {
+		// An owner or a TTL read again may move its lock.
+		names := make([]string, len(msg.refs))
+		for i, ref := range msg.refs {
+			names[i] = items.LockKey(ref.Table, ref.Key)
+		}
+		m.look.sorted.Rekey(names, m.look.sortKey(by))
+		pager.Reorder(&m.pager, false)
+	}
+}
+
+// sortBy steps the sort (k: the sort key or the reverse key) and shows
+// the locks in its order, the selection staying on its lock.
+func (m *Model) sortBy(k tea.KeyPressMsg) {
+	if key.Matches(k, m.km.Sort) {
+		m.look.sort.Next()
+	} else {
+		m.look.sort.Reverse()
+	}
+	pager.Reorder(&m.pager, true)
+	m.note = m.look.sort.Said()
 }
 
 // open asks for the detail of the selected lock: the one a lock has
@@ -511,6 +545,42 @@ type look struct {
 	// marked are the marked locks, by name: they outlive paging, the
 	// filter and a reload that lists them again.
 	marked map[string]bool
+	sort   sorting.Order // key, owner or expiry (pager.Order)
+	sorted sorting.Sorted[string]
+	shown  []string // the names as sorted
+}
+
+// Sort orders the locks named by the column chosen (pager.Order).
+func (l *look) Sort(read []string, from int) ([]string, bool) {
+	by, sorted := l.sort.By()
+	switch {
+	case !sorted:
+		return read, false
+	case from == 0:
+		l.sorted.Set(read, l.sortKey(by), l.sort.Descending())
+	default:
+		l.sorted.Add(read[from:], l.sortKey(by))
+	}
+	l.shown = l.sorted.Rows(l.shown[:0])
+	return l.shown, true
+}
+
+// sortKey is what a lock is sorted by in column by: its key as the row
+// shows it, its owner as stored, its TTL as a number; none for a lock
+// with no owner or no TTL, last.
+func (l *look) sortKey(by int) func(name string) sorting.Key {
+	return func(name string) sorting.Key {
+		lock := l.items.Lock(name)
+		switch {
+		case by == 0:
+			return sorting.Text(l.r.ListedLockKey(&lock))
+		case by == 1 && lock.Owner != "":
+			return sorting.Text(lock.Owner)
+		case by == 2 && lock.ExpiresAt != 0:
+			return sorting.Number(lock.ExpiresAt)
+		}
+		return sorting.None
+	}
 }
 
 // RowsAreNames says a row is the lock's name in the cache, the same across

@@ -18,6 +18,7 @@ import (
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
+	"github.com/locktable/locktable/ui/sorting"
 )
 
 // Backend is what the items view reads.
@@ -49,6 +50,10 @@ type Model struct {
 	r       *rows.Renderer
 	items   *items.Cache
 	pager   pager.Model[model.Item, string]
+	note    string // what the last key said
+	// Sort is the order the items loaded are shown in, as the view's keys
+	// set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // New returns the items view, empty until Show, keeping what it reads
@@ -58,7 +63,9 @@ func New(ctx context.Context, b Backend, r *rows.Renderer, c *items.Cache, km Ke
 		page, err := b.OthersPage(ctx, from, want)
 		return pager.Page[model.Item]{Rows: page.Items, Next: page.Next}, err
 	}
-	return Model{ctx: ctx, backend: b, km: km, r: r, items: c, pager: pager.New(ctx, read, look{r, c}, r, km.KeyMap)}
+	lk := &look{r: r, items: c, sort: sorting.New("key")}
+	return Model{ctx: ctx, backend: b, km: km, r: r, items: c, Sort: &lk.sort,
+		pager: pager.New(ctx, read, pager.Look[model.Item, string](lk), r, km.KeyMap)}
 }
 
 // ShortHelp is the help line's part for this view.
@@ -127,8 +134,22 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.km.Enter) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if ok {
+		m.note = ""
+	}
+	switch {
+	case ok && key.Matches(k, m.km.Enter):
 		return m, m.open()
+	case ok && key.Matches(k, m.km.Sort, m.km.Reverse):
+		if key.Matches(k, m.km.Sort) {
+			m.Sort.Next()
+		} else {
+			m.Sort.Reverse()
+		}
+		pager.Reorder(&m.pager, true)
+		m.note = m.Sort.Said()
+		return m, nil
 	}
 	var cmd tea.Cmd
 	m.pager, cmd = m.pager.Update(msg)
@@ -172,6 +193,9 @@ func (m Model) View() string { return m.pager.View() }
 
 // Status says what is loaded.
 func (m Model) Status() string {
+	if m.note != "" {
+		return m.note
+	}
 	return m.pager.Status("other items loaded (neither accounts nor locks)")
 }
 
@@ -188,8 +212,27 @@ func (m Model) Count() int { return m.pager.Count() }
 // attributes, in columns with the items around it. The list keeps the
 // items' names in the cache.
 type look struct {
-	r     *rows.Renderer
-	items *items.Cache
+	r      *rows.Renderer
+	items  *items.Cache
+	sort   sorting.Order // by key (pager.Order)
+	sorted sorting.Sorted[string]
+	shown  []string // the names as sorted
+}
+
+// Sort orders the items named by their key as the row shows it
+// (pager.Order).
+func (l *look) Sort(read []string, from int) ([]string, bool) {
+	key := func(k string) sorting.Key { return sorting.Text(l.r.ItemKey(l.items.Item(k))) }
+	switch _, sorted := l.sort.By(); {
+	case !sorted:
+		return read, false
+	case from == 0:
+		l.sorted.Set(read, key, l.sort.Descending())
+	default:
+		l.sorted.Add(read[from:], key)
+	}
+	l.shown = l.sorted.Rows(l.shown[:0])
+	return l.shown, true
 }
 
 func (l look) Keep(dst []string, it model.Item) []string { return append(dst, l.items.PutItem(it)) }
@@ -201,6 +244,7 @@ func (l look) Empty() string {
 }
 
 var _ pager.Look[model.Item, string] = look{}
+var _ pager.Order[string] = (*look)(nil)
 
 // Screen is the view's layout of its rows: the columns hidden, and those
 // its rows show. It is not a method, so that Model exports no more.

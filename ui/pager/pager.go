@@ -68,6 +68,23 @@ type Texts[R any] interface {
 	Heading(row R) bool
 }
 
+// Order is a Look that shows the rows read in an order of its own, the
+// sort the user chose. Sort returns read (every row read, in the order
+// read) in that order, stably, and whether one is chosen (false: read
+// is shown as it is); the rows from read[from] on came since it was last
+// asked (from 0: every row is to be ordered anew), so that a page is
+// merged in rather than the list sorted again. The selected row stays
+// selected wherever the order puts it: rows are compared as values (a
+// lock's name, an account's row by its place as read). The pager asks
+// after each page, when the rows are set anew, and on Reorder.
+//
+// Sorted, the pager reads ahead once a key is pressed, a page a key,
+// not on its own: the selection stays on its row, which the sort may
+// keep at the end of the rows loaded however many pages come.
+type Order[R any] interface {
+	Sort(read []R, from int) (rows []R, sorted bool)
+}
+
 // Request numbers the reads of a pager: an answer to a request made
 // before a reload is dropped.
 type Request int
@@ -92,7 +109,10 @@ type Model[P any, R comparable] struct {
 	// followEnd: G keeps the selection on the last row as pages arrive,
 	// so that one press reads to the end.
 	followEnd bool
-	stale     Stale // why the rows are as last read: a reload failed
+	// held: a page came while the rows are sorted; none is read ahead
+	// until a key or the mouse moves the selection (Order).
+	held  bool
+	stale Stale // why the rows are as last read: a reload failed
 	// restore is the row read that was selected when a reload began, for a
 	// Named look: selected again once a page lists it (nil: none).
 	restore *R
@@ -111,6 +131,7 @@ func New[P any, R comparable](ctx context.Context, read Read[P], look Look[P, R]
 	src.counter, _ = look.(Counter)
 	src.texts, _ = look.(Texts[R])
 	src.changes, _ = look.(browser.Appending)
+	src.order, _ = look.(Order[R])
 	return Model[P, R]{ctx: ctx, read: read, r: r, bottom: km.Bottom, src: src, list: browser.New(km, src)}
 }
 
@@ -148,7 +169,7 @@ func (m *Model[P, R]) Show() tea.Cmd {
 // are loaded below the selection, so that scrolling does not wait; none
 // after a failed read, until Retry.
 func (m *Model[P, R]) Prefetch() tea.Cmd {
-	if !m.paging.shown || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
+	if !m.paging.shown || m.held || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
 		return nil
 	}
 	return m.load(m.paging.Start())
@@ -207,10 +228,10 @@ func (m Model[P, R]) Update(msg tea.Msg) (Model[P, R], tea.Cmd) {
 		m.Take(msg)
 	case tea.KeyPressMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd, m.restore = key.Matches(msg, m.bottom), nil
+		m.followEnd, m.restore, m.held = key.Matches(msg, m.bottom), nil, false
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		m.list, _ = m.list.Update(msg)
-		m.followEnd, m.restore = false, nil
+		m.followEnd, m.restore, m.held = false, nil, false
 	}
 	return m, m.Prefetch()
 }
@@ -240,10 +261,14 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 		m.list.SetCursor(cursor)
 	}
 	m.paging.answered = true
-	m.src.add(msg.page.Rows)
+	was, selected := m.selectedRead()
+	moved := m.src.add(msg.page.Rows)
+	m.held = moved && !m.followEnd
 	switch {
 	case m.followEnd:
 		m.list.SetCursor(m.src.Len() - 1)
+	case moved && selected:
+		m.reselect(was)
 	case m.restore != nil:
 		if i := slices.Index(m.src.rows, *m.restore); i >= 0 {
 			m.list.SetCursor(len(m.src.head) + i)
@@ -258,6 +283,41 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 		m.list.SetCursor(m.list.Cursor())
 	}
 	return answer
+}
+
+// selectedRead is the selected row if it is a row read (not the head's).
+func (m *Model[P, R]) selectedRead() (R, bool) {
+	if c := m.list.Cursor(); c >= len(m.src.head) && c < m.src.Len() && m.list.Len() > 0 {
+		return m.src.row(c), true
+	}
+	var none R
+	return none, false
+}
+
+// reselect selects row r, a row read, wherever the order put it.
+func (m *Model[P, R]) reselect(r R) {
+	if i := slices.Index(m.src.rows, r); i >= 0 {
+		m.list.SetCursor(len(m.src.head) + i)
+	}
+}
+
+// Reorder puts the rows read in the look's order again, the selected row
+// staying selected: anew, every row (the sort changed), else as the look
+// placed them itself (rows read again). It is not a method, so that
+// Model exports no more.
+func Reorder[P any, R comparable](m *Model[P, R], anew bool) {
+	was, selected := m.selectedRead()
+	from := len(m.src.read)
+	if anew {
+		from = 0
+	}
+	m.held = m.src.arrange(from)
+	m.src.generation++
+	if selected {
+		m.reselect(was)
+	} else {
+		m.list.SetCursor(m.list.Cursor())
+	}
 }
 
 // SetHead puts head above the rows read (rows of the view's own: the
@@ -285,7 +345,8 @@ func (m *Model[P, R]) SetHead(head []R) {
 // places in the other's list), the selection staying at its place; the
 // view selects its row again.
 func (m *Model[P, R]) SetRows(head, rows []R) {
-	m.src.head, m.src.rows = head, rows
+	m.src.head, m.src.read = head, rows
+	m.src.arrange(0)
 	m.src.generation++
 	m.list.SetCursor(m.list.Cursor())
 }
@@ -418,9 +479,11 @@ type source[P, R any] struct {
 	counter Counter           // nil: each row read is one row
 	texts   Texts[R]          // nil: every row is columns
 	changes browser.Appending // the look's own changes to what rows show; nil: none
+	order   Order[R]          // nil: the rows as read
 	r       *rows.Renderer
 	head    []R // the view's rows on top
-	rows    []R // the rows read
+	read    []R // the rows read, in the order read
+	rows    []R // the rows read, as shown: read, or read in the look's order
 	// generation counts the changes other than rows read added at the
 	// end: a reload, the head set anew, rows dropped.
 	generation int
@@ -437,16 +500,34 @@ func (s *source[P, R]) row(i int) R {
 	return s.rows[i-len(s.head)]
 }
 
-// add keeps a page's rows, after those read before.
-func (s *source[P, R]) add(page []P) {
+// add keeps a page's rows, after those read before, and reports whether
+// the look sorts them (Order): then they may be anywhere.
+func (s *source[P, R]) add(page []P) bool {
+	from := len(s.read)
 	for _, p := range page {
-		s.rows = s.look.Keep(s.rows, p)
+		s.read = s.look.Keep(s.read, p)
 	}
+	return s.arrange(from)
+}
+
+// arrange shows the rows read in the look's order, those from from on
+// read since it last did, and reports whether they are sorted; a sorted
+// list changed otherwise than at its end (browser.Appending).
+func (s *source[P, R]) arrange(from int) bool {
+	s.rows = s.read
+	if s.order == nil {
+		return false
+	}
+	var sorted bool
+	if s.rows, sorted = s.order.Sort(s.read, from); sorted {
+		s.generation++
+	}
+	return sorted
 }
 
 // reset forgets every row read: a reload's first page replaces them.
 func (s *source[P, R]) reset() {
-	s.rows = nil
+	s.read, s.rows = nil, nil
 	s.screen.Forget() // the columns narrow to what the new rows need
 	s.generation++
 	if s.counter != nil {
@@ -464,8 +545,20 @@ func (s *source[P, R]) Generation() int {
 // Heading reports whether row i is a heading (browser.Headings).
 func (s *source[P, R]) Heading(i int) bool { return s.texts != nil && s.texts.Heading(s.row(i)) }
 
-func (s *source[P, R]) cells(i int) (rows.Cells, bool) {
-	r := s.row(i)
+func (s *source[P, R]) cells(i int) (rows.Cells, bool) { return s.cellsOf(s.row(i)) }
+
+// heldCells are the cells of row i in the order read, the head's first:
+// Hold measures the rows read since it last did, which are the last
+// read, wherever a sort shows them.
+func (s *source[P, R]) heldCells(i int) (rows.Cells, bool) {
+	if i < len(s.head) {
+		return s.cellsOf(s.head[i])
+	}
+	return s.cellsOf(s.read[i-len(s.head)])
+}
+
+// cellsOf are r's cells, false for a row of text.
+func (s *source[P, R]) cellsOf(r R) (rows.Cells, bool) {
 	if s.texts != nil {
 		if _, _, ok := s.texts.Text(r); ok {
 			return rows.Cells{}, false
@@ -477,7 +570,7 @@ func (s *source[P, R]) cells(i int) (rows.Cells, bool) {
 // Measure lays out the rows about to be shown together, their columns as
 // wide as every row held needs (browser.Measurer).
 func (s *source[P, R]) Measure(shown []int, width int) {
-	s.screen.Hold(len(s.head), s.Len(), s.cells)
+	s.screen.Hold(len(s.head), len(s.head)+len(s.read), s.heldCells)
 	s.screen.Measure(shown, width, s.cells)
 }
 

@@ -18,6 +18,9 @@ type KeyMap struct {
 	// Marks mark problems and fix every marked one (F); disable
 	// FixMarked where writes are.
 	keymap.Marks
+	// Sorts order the groups by kind, or the problems in each by value
+	// or account.
+	keymap.Sorts
 }
 
 // DefaultKeyMap returns the problems view's bindings, writes enabled.
@@ -27,6 +30,7 @@ func DefaultKeyMap() KeyMap {
 		Enter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show its rows")),
 		Fix:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix problem")),
 		Marks:  keymap.DefaultMarks(),
+		Sorts:  keymap.DefaultSorts(),
 	}
 }
 
@@ -37,5 +41,5 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is the help screen's part for the problems view, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.Fix}, []key.Binding{k.Mark, k.MarkAll, k.FixMarked})
+	return append(k.KeyMap.FullHelp(), []key.Binding{k.Enter, k.Fix}, []key.Binding{k.Mark, k.MarkAll, k.FixMarked, k.Sorts.Both()})
 }

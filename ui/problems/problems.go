@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/ui/events"
 	"github.com/locktable/locktable/ui/rows"
 	"github.com/locktable/locktable/ui/search"
+	"github.com/locktable/locktable/ui/sorting"
 	"github.com/locktable/locktable/ui/statusbar"
 	"github.com/locktable/locktable/ui/write"
 )
@@ -42,12 +43,15 @@ type Model struct {
 	// moved says where the selection went when its problem left (SetReport),
 	// until the next key.
 	moved string
+	// Sort is the order of the groups and the problems in them, as the
+	// view's keys set it (the header says it): read it, the keys change it.
+	Sort *sorting.Order
 }
 
 // New returns the problems view, waiting for the check.
 func New(r *rows.Renderer, km KeyMap) Model {
-	src := &source{r: r, marked: map[string]bool{}}
-	return Model{km: km, src: src, list: browser.New(km.KeyMap, src)}
+	src := &source{r: r, marked: map[string]bool{}, sort: sorting.New("kind", "value", "account")}
+	return Model{km: km, src: src, list: browser.New(km.KeyMap, src), Sort: &src.sort}
 }
 
 // keys are the bindings as they work now: enter needs a problem on the
@@ -255,6 +259,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	switch p, selected := m.Selected(); {
 	case ok && m.ready && m.onMarks(k):
+	case ok && key.Matches(k, m.km.Sort, m.km.Reverse):
+		m.sortBy(k)
 	case !ok || !key.Matches(k, m.km.Enter, m.km.Fix):
 		m.list, _ = m.list.Update(msg)
 	case !selected && key.Matches(k, m.km.Fix):
@@ -266,6 +272,27 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.asked = write.FixMsg{Problem: p}
 	}
 	return m, nil
+}
+
+// sortBy steps the sort (k: the sort key or the reverse key) and lays
+// the problems out in its order, the selection staying on its problem.
+func (m *Model) sortBy(k tea.KeyPressMsg) {
+	if key.Matches(k, m.km.Sort) {
+		m.src.sort.Next()
+	} else {
+		m.src.sort.Reverse()
+	}
+	m.note = m.src.sort.Said()
+	if m.src.report == nil {
+		return
+	}
+	was, had := m.Selected()
+	m.src.set(m.src.report)
+	at := m.list.Cursor()
+	if i, found := m.src.line(was); had && found {
+		at = i
+	}
+	m.list.SetCursor(at)
 }
 
 // onMarks handles the keys of marks (keymap.Marks), and reports whether
@@ -386,6 +413,7 @@ type source struct {
 	// filter and a new report that still finds them.
 	marked map[string]bool
 	now    int64 // the present, as the clock last ticked (0: it does not)
+	sort   sorting.Order
 	// generation counts the reports set (browser.Appending): a kept filter
 	// judges every line again under a new report, even one of as many
 	// lines, whose lines are other problems.
@@ -409,19 +437,54 @@ func (d *source) set(r *model.Report) {
 	counts := r.Counts()
 	found := map[string]bool{}
 	defer maps.DeleteFunc(d.marked, func(k string, _ bool) bool { return !found[k] })
-	for _, k := range model.ProblemKinds {
+	for _, k := range d.kinds() {
 		if counts[k] == 0 {
 			continue
 		}
 		d.lines = append(d.lines, line{title: fmt.Sprintf("%s (%d)", k, counts[k]), problem: -1})
+		var group []model.Problem
 		for _, p := range r.Problems {
 			if p.Kind == k {
 				found[p.Identity()] = true
-				d.lines = append(d.lines, line{problem: len(d.problems)})
-				d.problems = append(d.problems, p)
+				group = append(group, p)
 			}
 		}
+		if key := d.sortKey(); key != nil {
+			sorting.Sort(group, key, d.sort.Descending())
+		}
+		for _, p := range group {
+			d.lines = append(d.lines, line{problem: len(d.problems)})
+			d.problems = append(d.problems, p)
+		}
 	}
+}
+
+// kinds are the groups in the order shown: the check's, or by the
+// kind's name when sorted by kind.
+func (d *source) kinds() []model.ProblemKind {
+	kinds := slices.Clone(model.ProblemKinds)
+	if by, _ := d.sort.By(); by == 0 {
+		sorting.Sort(kinds, func(k model.ProblemKind) sorting.Key { return sorting.Text(string(k)) }, d.sort.Descending())
+	}
+	return kinds
+}
+
+// sortKey is what the problems of a group are sorted by (nil: the
+// check's order): their value as stored, or their first holder (none
+// for a lock nobody holds, last).
+func (d *source) sortKey() func(model.Problem) sorting.Key {
+	switch by, _ := d.sort.By(); by {
+	case 1:
+		return func(p model.Problem) sorting.Key { return sorting.Text(p.Value) }
+	case 2:
+		return func(p model.Problem) sorting.Key {
+			if len(p.Accounts) == 0 {
+				return sorting.None
+			}
+			return sorting.Text(p.Accounts[0])
+		}
+	}
+	return nil
 }
 
 // line is the line of problem p, if the report has it: the same problem,

@@ -28,6 +28,32 @@ type Header struct {
 	// Live says whether others' writes show unasked (the table's stream
 	// is followed), or why not; "" says nothing.
 	Live string
+	// Sort is the order of the view shown, said beside its tab.
+	Sort Sort
+}
+
+// Sort is a view's order as the header says it.
+type Sort struct {
+	Column string // what the rows are sorted by; "": as read, not said
+	Arrow  string // ↑ ascending, ↓ descending
+	// Partial says pages remain to be read: the sort orders the rows
+	// loaded, not the table.
+	Partial bool
+}
+
+// words says the sort, in fewer words when short ("" for none).
+func (s Sort) words(short bool) string {
+	switch {
+	case s.Column == "":
+		return ""
+	case short && s.Partial:
+		return model.Printable(s.Column) + s.Arrow + " (loaded)"
+	case short:
+		return model.Printable(s.Column) + s.Arrow
+	case s.Partial:
+		return "sorted by " + model.Printable(s.Column) + " " + s.Arrow + " (what is loaded)"
+	}
+	return "sorted by " + model.Printable(s.Column) + " " + s.Arrow
 }
 
 // Check is the background check as the header shows it.
@@ -86,41 +112,83 @@ func (h Header) Render(st *styles.Styles, width int) string {
 	// counts per kind become one total (the Problems tab has them),
 	// before anything is cut.
 	var line2 string
-	for _, try := range []shown{
-		{rcu: true, others: true, reserved: true}, {tiny: true, rcu: true, others: true, reserved: true},
-		{tiny: true, others: true, reserved: true}, {tiny: true, reserved: true}, {tiny: true},
-		{short: 1, tiny: true, others: true, reserved: true}, {short: 1, tiny: true, reserved: true}, {short: 1, tiny: true},
-		{short: 2, tiny: true},
-		{compact: true, tiny: true, rcu: true, others: true, reserved: true}, {compact: true, tiny: true, others: true, reserved: true},
-		{compact: true, tiny: true, reserved: true}, {compact: true, tiny: true}, {compact: true, tiny: true, total: true},
-	} {
-		var tabs []string
-		for i, v := range h.Views {
-			if i < len(h.Short) && (try.short == 2 || try.short == 1 && i != h.Active) {
-				v = h.Short[i]
-			}
-			switch t := fmt.Sprintf("%d %s", i+1, v); {
-			case i == h.Active:
-				tabs = append(tabs, st.ActiveTab.Render(t))
-			case try.compact:
-				tabs = append(tabs, st.Tab.Render(fmt.Sprint(i+1)))
-			default:
-				tabs = append(tabs, st.Tab.Render(t))
-			}
-		}
-		gap, sep := "    ", "  "
-		if try.tiny {
-			gap = "  "
-		}
-		if try.short > 0 {
-			sep = " "
-		}
-		line2 = strings.Join(tabs, sep) + gap + h.Check.render(st, try)
-		if ansi.StringWidth(line2) <= width {
+	sorted := h.sortWords(st, width)
+	for _, try := range headerTries {
+		if line2 = h.tabsLine(st, try, sorted); ansi.StringWidth(line2) <= width {
 			break
 		}
 	}
 	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
+}
+
+// headerTries are the ways the second header line is tried, widest first.
+var headerTries = []shown{
+	{rcu: true, others: true, reserved: true}, {tiny: true, rcu: true, others: true, reserved: true},
+	{tiny: true, others: true, reserved: true}, {tiny: true, reserved: true}, {tiny: true},
+	{short: 1, tiny: true, others: true, reserved: true}, {short: 1, tiny: true, reserved: true}, {short: 1, tiny: true},
+	{short: 2, tiny: true},
+	{compact: true, tiny: true, rcu: true, others: true, reserved: true}, {compact: true, tiny: true, others: true, reserved: true},
+	{compact: true, tiny: true, reserved: true}, {compact: true, tiny: true}, {compact: true, tiny: true, total: true},
+}
+
+// sortWords is the sort as the header says it at width: in full where
+// the widest counts leave it room, else in short before any count gives
+// way; "" where the tabs would lose their names for it (the status line
+// says it then: SaysSort).
+func (h Header) sortWords(st *styles.Styles, width int) string {
+	if full := h.Sort.words(false); ansi.StringWidth(h.tabsLine(st, headerTries[0], full)) <= width {
+		return full
+	}
+	short := h.Sort.words(true)
+	for _, try := range headerTries {
+		if try.compact {
+			break
+		}
+		if ansi.StringWidth(h.tabsLine(st, try, short)) <= width {
+			return short
+		}
+	}
+	return ""
+}
+
+// SaysSort reports whether the header says the sort at width: where it
+// does not, the status line does.
+func (h Header) SaysSort(st *styles.Styles, width int) bool {
+	return h.Sort.Column == "" || h.sortWords(st, width) != ""
+}
+
+// Words says the sort for the status line ("" for none).
+func (s Sort) Words() string { return s.words(true) }
+
+// tabsLine is the header's second line as try says: the tabs, the sort
+// of the view shown beside its own (sorted, "" for none), the check's
+// counts.
+func (h Header) tabsLine(st *styles.Styles, try shown, sorted string) string {
+	if sorted != "" {
+		sorted = " " + st.Dim.Render(sorted)
+	}
+	var tabs []string
+	for i, v := range h.Views {
+		if i < len(h.Short) && (try.short == 2 || try.short == 1 && i != h.Active) {
+			v = h.Short[i]
+		}
+		switch t := fmt.Sprintf("%d %s", i+1, v); {
+		case i == h.Active:
+			tabs = append(tabs, st.ActiveTab.Render(t)+sorted)
+		case try.compact:
+			tabs = append(tabs, st.Tab.Render(fmt.Sprint(i+1)))
+		default:
+			tabs = append(tabs, st.Tab.Render(t))
+		}
+	}
+	gap, sep := "    ", "  "
+	if try.tiny {
+		gap = "  "
+	}
+	if try.short > 0 {
+		sep = " "
+	}
+	return strings.Join(tabs, sep) + gap + h.Check.render(st, try)
 }
 
 // shown is what the second header line shows of the tabs and the

@@ -77,7 +77,9 @@ func TestEveryShortFormIsAnAbbreviation(t *testing.T) {
 // kinds, reservations, other items) the tabs dropped their names at 80
 // columns ("1 Accounts  2  3  4"): they keep them, in four letters where
 // the full ones do not fit, with every kind counted; narrower, the active
-// tab keeps its name and nothing is cut.
+// tab keeps its name and nothing is cut. Sorted, the header says the
+// sort only where the tabs keep their names (SaysSort: else the status
+// line says it; the sort shown took the names before).
 func TestTabsKeepNamesAt80(t *testing.T) {
 	st := styles.New(true)
 	counts := map[model.ProblemKind]int{model.MissingLock: 6, model.OrphanLock: 5, model.ForeignLock: 3,
@@ -87,10 +89,17 @@ func TestTabsKeepNamesAt80(t *testing.T) {
 		return strings.Contains(line, fmt.Sprintf("%d %s", i+1, views[i])) || strings.Contains(line, fmt.Sprintf("%d %s", i+1, short[i]))
 	}
 	for _, width := range []int{120, 80, 70, 60} {
-		for active := range views {
+		for i := range 2 * len(views) {
+			active := i % len(views)
 			h := Header{Table: "accounts", Where: "the embedded demo", Views: views, Short: short, Active: active,
 				Check: Check{Report: &model.Report{Now: 1, Reservations: 3, ConsumedRCU: 53}, Counts: counts, Others: 3}}
+			if i >= len(views) { // sorted: the sort gives way to the tabs' names, to the status line
+				h.Sort = Sort{Column: "email", Arrow: "↑", Partial: true}
+			}
 			line := strings.Split(ansi.Strip(h.Render(&st, width)), "\n")[1]
+			if h.Sort.Column != "" && h.SaysSort(&st, width) != strings.Contains(line, "email↑") && !strings.Contains(line, "email ↑") {
+				t.Errorf("at %d the header says the sort: %v, but its line is %q", width, h.SaysSort(&st, width), line)
+			}
 			if ansi.StringWidth(line) > width || strings.Contains(line, "…") {
 				t.Errorf("at %d the tabs line is cut: %q", width, line)
 			}
