@@ -8,9 +8,10 @@ import (
 )
 
 // TestTUISort (issue 39, 3): on the demo at 80x24, s sorts the locks
-// loaded by key and S reverses it, the header saying so beside the tab;
-// in the accounts S sorts by key descending, each account still followed
-// by its locks, and the header says the sort orders what is loaded.
+// loaded by key and S reverses it; the header keeps the tabs' names (the
+// demo's counts fill it) and the status line says the sort; in the
+// accounts S sorts by key descending, each account still followed by its
+// locks, and the status line says the sort orders what is loaded.
 func TestTUISort(t *testing.T) {
 	tm := startTUISized(t, 80, 24, "--demo")
 	tm.start()
@@ -30,9 +31,17 @@ func TestTUISort(t *testing.T) {
 	tm.waitFor("the locks", func(s string) bool { return len(keys(s)) > 5 })
 	tm.keys("s")
 	screen := tm.waitFor("the locks sorted by key", func(s string) bool { return strings.Contains(s, "sorted by key ↑") })
-	if header := strings.Split(screen, "\n")[1]; !regexp.MustCompile(`2 Locks (sorted by key ↑|key↑)`).MatchString(header) {
-		t.Errorf("the header does not say the sort beside the tab: %q", header)
+	// At 80 columns the demo's counts leave the header no room for the
+	// sort but by the tabs' names: they stay, and the status line says
+	// the sort once the key's own words give way.
+	if header := strings.Split(screen, "\n")[1]; !strings.Contains(header, "1 Acct 2 Lock") || !strings.Contains(header, "4 Item") {
+		t.Errorf("sorted, the header lost the tabs' names: %q", header)
 	}
+	tm.keys("j")
+	tm.waitFor("the status line saying the sort", func(s string) bool {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return strings.Contains(lines[len(lines)-2], "key↑")
+	})
 	if got := keys(screen); !slices.IsSorted(got) || len(got) < 5 {
 		t.Errorf("s: the locks are not sorted by key:\n%s", screen)
 	}
@@ -47,9 +56,11 @@ func TestTUISort(t *testing.T) {
 	tm.keys("S")
 	screen = tm.waitFor("the accounts sorted by key, descending", func(s string) bool { return strings.Contains(s, "sorted by key ↓") })
 	// The demo's accounts take more pages than the screen reads.
-	if header := strings.Split(screen, "\n")[1]; !strings.Contains(header, "key↓ (loaded)") && !strings.Contains(header, "(what is loaded)") {
-		t.Errorf("pages remain, and the header does not say the sort orders what is loaded: %q", header)
-	}
+	tm.keys("j")
+	tm.waitFor("the status line saying the sort orders what is loaded", func(s string) bool {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return strings.Contains(lines[len(lines)-2], "key↓ (loaded)")
+	})
 	var accounts []string
 	lines := strings.Split(screen, "\n")
 	for i, l := range lines {
