@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -622,19 +623,39 @@ func TestAnAccountOthersAddShows(t *testing.T) {
 // end now, as a next page would list them, the selection staying.
 func TestAnAccountOthersAddJoinsTheListUnderASearch(t *testing.T) {
 	t.Parallel()
+	for _, sorted := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sorted=%v", sorted), func(t *testing.T) { othersAddUnderASearch(t, sorted) })
+	}
+}
+
+// othersAddUnderASearch is TestAnAccountOthersAddJoinsTheListUnderASearch,
+// the accounts sorted by key descending or not: sorted, the account
+// joins the list above the selection, which stays on its row.
+func othersAddUnderASearch(t *testing.T, sorted bool) {
 	b, f, d := plantedLive(t, clock.Clock{})
 	d.press("G")
 	d.until("the table read to its end", func(m *Model) bool { return m.views.accounts.Pager().Paging().Done() })
 	d.search("Nobody")
-	before := d.selected()
-	f.put(b, nil, acct("ACCT#new", "new@x.io", "newbie"))
-	d.until("the added account on screen", func(m *Model) bool { return d.rowIndex("ACCT#new email=new@x.io") >= 0 })
-	s := d.screen()
-	if !strings.Contains(s, "search: Nobody") || strings.Contains(s, "added by others") {
-		t.Errorf("the search is not pinned still, or the account others added is pinned over it:\n%s", s)
+	if sorted {
+		d.press("S", "G", "k", "k")
 	}
+	before := d.selected()
+	n := d.m.views.accounts.Pager().Count()
+	f.put(b, nil, acct("ACCT#zzz", "new@x.io", "newbie"))
+	d.until("the added account listed", func(m *Model) bool { return m.views.accounts.Pager().Count() > n })
 	if got := d.selected(); got != before {
 		t.Errorf("the selection moved from %q to %q", before, got)
+	}
+	d.press("g")
+	for range 40 {
+		if d.rowIndex("ACCT#zzz email=new@x.io") >= 0 {
+			break
+		}
+		d.press("pgdown")
+	}
+	s := d.screen()
+	if !strings.Contains(s, "search: Nobody") || strings.Contains(s, "added by others") || d.rowIndex("ACCT#zzz email=new@x.io") < 0 {
+		t.Errorf("the search is not pinned still, or the account others added is not listed under it:\n%s", s)
 	}
 }
 

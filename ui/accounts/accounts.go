@@ -412,12 +412,18 @@ func (m *Model) setOrphans(problems []model.Problem, partial bool) {
 // row that shows the same (an orphan, a pinned account or its lock)
 // wherever the new top puts it; below, on its account's row.
 func (m *Model) setHead() {
+	m.keepSelection(func() { m.pager.SetHead(m.src.rebuildTop()) })
+}
+
+// keepSelection makes change to the rows, the selected row staying
+// selected, by its key (setHead).
+func (m *Model) keepSelection(change func()) {
 	at, was := m.pager.Cursor(), slices.Clone(m.src.topKeys)
 	var below *selection // the row read selected, if one is
 	if r, ok := m.pager.Selected(); ok {
 		below = m.src.selection(r)
 	}
-	m.pager.SetHead(m.src.rebuildTop())
+	change()
 	if below != nil {
 		// Found again by its key: under a filter the rows on top that
 		// came or went are not all shown, so a shift by their number
@@ -820,7 +826,8 @@ func (m *Model) listAtEnd(msg RefreshedMsg) {
 		}
 	}
 	if len(views) > 0 {
-		m.pager.SetRows(m.src.rebuildTop(), m.src.listAtEnd(views))
+		// Sorted, they may land anywhere above the selection.
+		m.keepSelection(func() { m.pager.SetRows(m.src.rebuildTop(), m.src.listAtEnd(views)) })
 	}
 }
 
