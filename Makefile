@@ -48,7 +48,7 @@ FUZZTIME      ?= 30s
 # The linter, pinned; go run builds it once into Go's build cache.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: deps test build bench bench-suite bench-tui bench-paths lint dynoxide duckdb trino-parser onetable typedorm electrodb reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: deps test build bench bench-suite bench-tui bench-paths bench-watch lint dynoxide duckdb trino-parser onetable typedorm electrodb reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # How many test binaries, and tests within one, run at once. The suite
 # waits on tmux, dynoxide and the processes it starts far more than on
@@ -126,6 +126,12 @@ bench-tui: $(DYNOXIDE_BIN)
 # a sharded check, check --export (and --confirm), and the SQL in DuckDB.
 bench-paths: $(DYNOXIDE_BIN) $(DUCKDB_API)
 	.ci/with-dynoxide bash bench/paths
+
+# What watch costs: read units per stream record and records judged per
+# second for each kind of write, and --max-rcu held through a burst
+# (cli/TestMeasureWatchCost prints them; docs/performance.md has them).
+bench-watch: $(DYNOXIDE_BIN)
+	LOCKTABLE_TEST_MEASURE_WATCH=1 .ci/with-dynoxide go test ./cli -run '^TestMeasureWatchCost$$' -v -count=1 -timeout 30m
 
 # gofmt, go vet and staticcheck (pinned above); any finding fails it.
 lint:
