@@ -351,3 +351,28 @@ func TestMistakesMenuOnlyWhereAllowed(t *testing.T) {
 		t.Fatalf("replayed %q, menu shown %v", asked, d.m.layers.mistakes.Shown())
 	}
 }
+
+// TestAKeyThatDoesNothingSaysSo (issue 39, 3: "pressing o does nothing
+// and says nothing"): a printable key that help does not list, pressed
+// over a list, says that it does nothing and where the keys are; one
+// that acts (s sorts) or says why it cannot (e on a lock row) says its
+// own words.
+func TestAKeyThatDoesNothingSaysSo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Roles: roles(fakePlanted()), NoCheck: true}, 120, 40)
+	d.ready()
+	for _, k := range []string{"o", "5", "%"} {
+		d.press(k)
+		if want := k + " does nothing here (? lists the keys)"; !strings.Contains(d.screen(), want) {
+			t.Errorf("%s: the screen does not say %q:\n%s", k, want, d.screen())
+		}
+	}
+	d.press("s")
+	if s := d.screen(); strings.Contains(s, "does nothing") || !strings.Contains(s, "sorted by") {
+		t.Errorf("s sorts, and says so:\n%s", s)
+	}
+	d.press("2", "e")
+	if s := d.screen(); strings.Contains(s, "does nothing") || !strings.Contains(s, "renames an account") {
+		t.Errorf("e over a lock says why it does not rename it here:\n%s", s)
+	}
+}

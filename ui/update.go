@@ -429,9 +429,43 @@ func (m Model) onRootKey(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.
 	case key.Matches(msg, m.setup.km.CopyItem) && m.layers.detail.Missing():
 		m.status = "no item has this key: nothing to copy as JSON (" + km.CopyKey.Help().Key + " copies the key)"
 	default:
+		if m.unbound(msg, km) {
+			return m.sayNothingDone(msg, km)
+		}
 		return m.route(msg)
 	}
 	return m, tea.Batch(cmd, m.prefetch())
+}
+
+// sayNothingDone hands msg, a key help does not list, to what is shown,
+// and says so when nothing changed on screen: a key that does nothing
+// says it does, rather than nothing. A key a view takes without listing
+// it (one that says why it cannot act on this row) changes the screen.
+func (m Model) sayNothingDone(msg tea.KeyPressMsg, km keymap.KeyMap) (tea.Model, tea.Cmd) {
+	before := m.content()
+	next, cmd := m.route(msg)
+	if after, ok := next.(Model); ok && after.content() == before {
+		after.status = fmt.Sprintf("%s does nothing here (%s lists the keys)", msg.String(), km.Help.Help().Key)
+		return after, cmd
+	}
+	return next, cmd
+}
+
+// unbound reports whether msg is a printable key that no binding of what
+// is shown, nor of the root's, names, enabled or not: help does not list
+// it.
+func (m Model) unbound(msg tea.KeyPressMsg, km keymap.KeyMap) bool {
+	if msg.Text == "" || msg.Mod&^tea.ModShift != 0 {
+		return false
+	}
+	for _, bs := range append(m.active().FullHelp(), km.FullHelp()...) {
+		for _, b := range bs {
+			if slices.Contains(b.Keys(), msg.String()) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // toggleHelp opens help over what is shown, or closes it.
