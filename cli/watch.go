@@ -58,11 +58,13 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 		GroupID: "read",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.fromSet = cmd.Flags().Changed("from")
 			return a.runWatch(cmd.Context(), f)
 		},
 	}
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object a line: the problem as check --json has it, its \"event\" and its \"cause\"")
 	cmd.Flags().StringVar(&f.from, "from", f.from, "where to start: now (the writes made from now on) or trim-horizon (every record the stream keeps, its last 24 hours)")
+	cmd.Flags().StringVar(&f.checkpoint, "checkpoint", "", "record in FILE how far the stream is read and the problems reported, after each batch, and go on from there when started again: no record skipped, no problem reported twice (exit 2 when the records after it are trimmed, unless --from is given)")
 	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears (one there before the write, existing, is printed, not an exit)")
 	cmd.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics, and /healthz and /readyz, on this address (:9090; port 0 takes a free one); the problems gauge starts from a check, which reads the table once")
 	cmd.Flags().DurationVar(&f.readyLag, "ready-lag", metrics.DefaultReadyLag, "with --metrics-addr, /readyz fails when the follow is further behind the table than this")
@@ -76,6 +78,8 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 type watchFlags struct {
 	asJSON, exitOnProblem bool
 	from                  string
+	fromSet               bool   // --from given: a checkpoint too old for the stream starts there
+	checkpoint            string // --checkpoint's file
 	metricsAddr           string
 	readyLag              time.Duration
 	logFormat             string
@@ -124,17 +128,32 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	follower := stream.NewFollower(a.conn.Streams(), sources, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round})
-	if err := follower.Start(ctx); err != nil {
+	cp, err := loadCheckpoint(f.checkpoint, &store.Schema)
+	if err != nil {
+		return err
+	}
+	follower, err := a.startFollow(ctx, f, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round}, sources, cp, say)
+	if err != nil {
 		return a.streamError(err, store)
 	}
 	say.watching(sources, f.from)
 	w := &judge{tracker: backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) }), met: met}
+	rec, err := newRecorder(f, cp, &store.Schema, sources, follower, w.tracker)
+	if err != nil {
+		return err
+	}
+	print := func(events []backend.Event) error { return a.printEvents(events, &store.Schema, f, met) }
+	if unsure := rec.unsure(&store.Schema); len(unsure) > 0 {
+		say.note("", fmt.Sprintf("the last watch stopped while it printed the %d lines below, or just after: they may come twice", len(unsure)))
+		if err := rec.report(unsure, print); err != nil {
+			return err
+		}
+	}
 	if met != nil {
 		go w.know(ctx, store.Checker, say)
 	}
 	err = follower.Follow(ctx, func(ctx context.Context, b stream.Batch) error {
-		return w.judge(ctx, b.Changes, func(events []backend.Event) error { return a.printEvents(events, &store.Schema, f, met) })
+		return w.judge(ctx, b.Changes, func(events []backend.Event) error { return rec.report(events, print) })
 	})
 	if ctx.Err() == nil { // Follow ends with an error only
 		met.Failed("stream")
