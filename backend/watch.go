@@ -154,7 +154,9 @@ func (t *Tracker) Waiting() []model.Change { return slices.Clone(t.pending) }
 
 // Wait puts changes back to wait for a later record (a checkpoint's
 // Waiting), before any the tracker holds: they were made first.
-func (t *Tracker) Wait(changes []model.Change) { t.pending = append(slices.Clone(changes), t.pending...) }
+func (t *Tracker) Wait(changes []model.Change) {
+	t.pending = append(slices.Clone(changes), t.pending...)
+}
 
 // Batch is the number of the last batch Judge judged, from 1.
 func (t *Tracker) Batch() int { return t.batch }

@@ -142,9 +142,10 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return err
 	}
-	print := func(events []backend.Event) error { return a.printEvents(events, &store.Schema, f, met) }
+	defer rec.close()
+	print := func(e backend.Event) error { return a.printEvent(e, &store.Schema, f, met) }
 	if unsure := rec.unsure(&store.Schema); len(unsure) > 0 {
-		say.note("", fmt.Sprintf("the last watch stopped while it printed the %d lines below, or just after: they may come twice", len(unsure)))
+		say.note("", fmt.Sprintf("the last watch stopped before it printed the %d lines below (the first may have been out already)", len(unsure)))
 		if err := rec.report(unsure, print); err != nil {
 			return err
 		}
@@ -294,26 +295,26 @@ func (a *app) streamError(err error, store *dynamo.Store) error {
 	return err
 }
 
-// printEvents prints events, as JSON lines or for a person, and with
-// --exit-on-problem ends the watch at the first problem that appeared.
-func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags, met *metrics.Watch) error {
-	for _, e := range events {
-		if e.Kind == backend.Changed {
-			continue // the same problem, other details: nothing new to report
-		}
-		var err error
-		if f.asJSON {
-			err = writeEventJSON(a, e, sc)
-		} else {
-			_, err = fmt.Fprintln(a.stdout, eventLine(e, sc, model.Epoch(a.clock.Now())))
-		}
-		if err != nil {
-			return err
-		}
-		met.Reported(string(e.Kind))
-		if f.exitOnProblem && e.Kind == backend.Appeared {
-			return &exitError{code: ExitProblems}
-		}
+// reported reports whether watch prints events of kind: a problem
+// found again with other details is nothing new to report.
+func reported(kind backend.EventKind) bool { return kind != backend.Changed }
+
+// printEvent prints e (one that is reported), as a JSON line or for a
+// person, and with --exit-on-problem ends the watch at the first problem
+// that appeared.
+func (a *app) printEvent(e backend.Event, sc *model.Schema, f watchFlags, met *metrics.Watch) error {
+	var err error
+	if f.asJSON {
+		err = writeEventJSON(a, e, sc)
+	} else {
+		_, err = fmt.Fprintln(a.stdout, eventLine(e, sc, model.Epoch(a.clock.Now())))
+	}
+	if err != nil {
+		return err
+	}
+	met.Reported(string(e.Kind))
+	if f.exitOnProblem && e.Kind == backend.Appeared {
+		return &exitError{code: ExitProblems}
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ type recorder struct {
 	sources  []stream.Source
 	follower *stream.Follower
 	tracker  *backend.Tracker
+	journal  *checkpoint.Journal
 }
 
 // loadCheckpoint reads --checkpoint's file (nil: no flag, or nothing
@@ -72,7 +73,11 @@ func newRecorder(f watchFlags, cp *checkpoint.File, sc *model.Schema, sources []
 	if f.checkpoint == "" {
 		return nil, nil
 	}
-	r := &recorder{path: f.checkpoint, file: checkpoint.File{Table: sc.Table}, sources: sources, follower: follower, tracker: tracker}
+	journal, err := checkpoint.OpenJournal(f.checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	r := &recorder{path: f.checkpoint, file: checkpoint.File{Table: sc.Table}, sources: sources, follower: follower, tracker: tracker, journal: journal}
 	if cp == nil {
 		return r, nil
 	}
@@ -86,20 +91,21 @@ func newRecorder(f watchFlags, cp *checkpoint.File, sc *model.Schema, sources []
 	}
 	tracker.Know(known, 0)
 	tracker.Wait(cp.Waiting)
-	r.file.Reporting = cp.Reporting
+	r.file.Reporting, r.file.Batch = cp.Reporting, cp.Batch
 	return r, nil
 }
 
-// unsure are the events the last watch recorded before printing them and
-// did not record as printed: it may have been stopped in between, so
-// they are printed again (the one case a line can come twice: the same
-// event, problem and cause).
+// unsure are the events the last watch recorded before printing them
+// and did not journal as out: it was stopped in between, so they are
+// printed now. The first of them may be out already (stopped between
+// printing it and journaling it): the one case a line comes twice, the
+// same event, problem and cause.
 func (r *recorder) unsure(sc *model.Schema) []backend.Event {
 	if r == nil {
 		return nil
 	}
 	var events []backend.Event
-	for _, rep := range r.file.Reporting {
+	for _, rep := range r.file.Reporting[r.file.Out(r.path):] {
 		p, _ := sc.Tie(rep.Problem)
 		events = append(events, backend.Event{Kind: backend.EventKind(rep.Event), Problem: p, Cause: rep.Cause})
 	}
@@ -107,29 +113,62 @@ func (r *recorder) unsure(sc *model.Schema) []backend.Event {
 }
 
 // report records the state after a batch judged into events, and prints
-// them: the events recorded first, as being reported, so that a watch
-// stopped before they are all out prints them when started again; then,
-// once they are out, recorded as reported.
-func (r *recorder) report(events []backend.Event, print func([]backend.Event) error) error {
+// them: the events recorded first, as being reported, and journaled as
+// each is out, so that a watch stopped before they are all out prints
+// the rest when started again; then, all out, recorded as reported.
+func (r *recorder) report(events []backend.Event, print func(backend.Event) error) error {
 	if r == nil {
-		return print(events)
+		return printAll(events, print, func() error { return nil })
 	}
 	r.file.Reporting = r.file.Reporting[:0]
 	for _, e := range events {
-		if e.Kind != backend.Changed {
+		if reported(e.Kind) {
 			r.file.Reporting = append(r.file.Reporting, checkpoint.Report{Event: string(e.Kind), Problem: e.Problem, Cause: e.Cause})
 		}
 	}
 	if len(r.file.Reporting) > 0 {
+		r.file.Batch++
 		if err := r.save(); err != nil {
 			return err
 		}
+		if err := r.journal.Begin(); err != nil {
+			return err
+		}
 	}
-	if err := print(events); err != nil {
+	batch := r.file.Batch
+	if err := printAll(events, print, func() error { return r.journal.Out(batch) }); err != nil {
 		return err
 	}
 	r.file.Reporting = nil
 	return r.save()
+}
+
+// printAll prints the events watch reports, calling out after each line
+// printed (--exit-on-problem's exit too comes after its line).
+func printAll(events []backend.Event, print func(backend.Event) error, out func() error) error {
+	for _, e := range events {
+		if !reported(e.Kind) {
+			continue
+		}
+		err := print(e)
+		var exit *exitError
+		if err == nil || errors.As(err, &exit) {
+			if oerr := out(); oerr != nil {
+				return oerr
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close closes the journal.
+func (r *recorder) close() {
+	if r != nil {
+		_ = r.journal.Close()
+	}
 }
 
 // save writes the checkpoint as the follow and the tracker are now.

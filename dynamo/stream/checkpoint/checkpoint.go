@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/locktable/locktable/dynamo/stream"
 	"github.com/locktable/locktable/model"
@@ -43,10 +44,14 @@ type File struct {
 	// Waiting are the changes read whose judgement waits for a later
 	// write's record (backend.Tracker.Waiting).
 	Waiting []model.Change `json:"waiting,omitempty"`
-	// Reporting are the events of the last batch judged, written before
-	// they are printed and cleared after: a watch killed in between prints
-	// them again, since it cannot tell whether they were out.
+	// Reporting are the events of the last batch judged, recorded before
+	// they are printed and cleared once they are all out; the journal
+	// beside the file (Journal) says which of them are out, so that a
+	// watch killed in between prints the others.
 	Reporting []Report `json:"reporting,omitempty"`
+	// Batch numbers the batches recorded with events to report, so that
+	// the journal's lines of an older one are not taken for this one's.
+	Batch int `json:"batch"`
 }
 
 // Stream is how far one table's stream was read.
@@ -179,4 +184,50 @@ func indexOf(sources []stream.Source, table string) int {
 		}
 	}
 	return -1
+}
+
+// Journal is the file beside a checkpoint (its name plus ".out") that
+// says which of the events being reported are out: a line per event
+// printed, naming its batch. It is appended to, not replaced, so that
+// marking an event out costs one small write; a process killed leaves
+// what it wrote, since the kernel holds it (a crash of the machine may
+// lose the last lines: those events are printed again).
+type Journal struct{ f *os.File }
+
+// OpenJournal opens the journal of the checkpoint at path.
+func OpenJournal(path string) (*Journal, error) {
+	f, err := os.OpenFile(path+".out", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open the checkpoint's journal: %w", err)
+	}
+	return &Journal{f: f}, nil
+}
+
+// Begin empties the journal for a batch whose events are recorded (Save)
+// and about to be printed.
+func (j *Journal) Begin() error { return j.f.Truncate(0) }
+
+// Out says that the next event of batch is printed.
+func (j *Journal) Out(batch int) error {
+	_, err := fmt.Fprintf(j.f, "%d\n", batch)
+	return err
+}
+
+// Close closes the journal.
+func (j *Journal) Close() error { return j.f.Close() }
+
+// Out is how many of f.Reporting the journal beside path says are out:
+// the lines naming f's batch.
+func (f *File) Out(path string) int {
+	b, err := os.ReadFile(path + ".out")
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if string(line) == strconv.Itoa(f.Batch) {
+			n++
+		}
+	}
+	return min(n, len(f.Reporting))
 }
