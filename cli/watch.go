@@ -49,12 +49,20 @@ that prints the line enabling one:
   aws dynamodb update-table --table-name TABLE \
     --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES
 
+--checkpoint FILE records, after each batch, how far the stream is read
+and the problems reported; a watch started again with FILE goes on from
+there: no record skipped, no problem reported appeared twice (a line
+killed between printing and recording may come once more, the same).
+A checkpoint older than the stream keeps (24 hours) is exit 2, unless
+--from is given.
+
 Exit: 130 on Ctrl-C; 1 at the first problem with --exit-on-problem; 2 on an
 error, a table without a stream, or a stream disabled while it is watched.`,
 		Example: `  locktable watch --endpoint-url http://localhost:8000
   locktable watch --json | jq 'select(.event == "appeared")'
   locktable watch --exit-on-problem      # exit 1 at the first problem, e.g. beside an application's integration tests
-  locktable watch --from trim-horizon    # the last 24 hours first`,
+  locktable watch --from trim-horizon    # the last 24 hours first
+  locktable watch --json --checkpoint watch.checkpoint >>events.jsonl  # stop and start again without a gap`,
 		GroupID: "read",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -143,6 +151,7 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 		return err
 	}
 	defer rec.close()
+	w.resumed = cp != nil
 	print := func(e backend.Event) error { return a.printEvent(e, &store.Schema, f, met) }
 	if unsure := rec.unsure(&store.Schema); len(unsure) > 0 {
 		say.note("", fmt.Sprintf("the last watch stopped before it printed the %d lines below (the first may have been out already)", len(unsure)))
@@ -168,6 +177,9 @@ type judge struct {
 	mu      sync.Mutex
 	tracker *backend.Tracker
 	met     *metrics.Watch
+	// resumed: the tracker knows the problems a checkpoint recorded as
+	// reported, which the first check does not replace (know).
+	resumed bool
 }
 
 // judge judges one batch of changes and hands its events to print.
@@ -207,7 +219,14 @@ func (j *judge) know(ctx context.Context, c *dynamo.Checker, say sayer) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.tracker.Know(report.Problems, since)
+	ps := report.Problems
+	if j.resumed {
+		// A problem reported and gone while no watch ran is still known
+		// until the stream's record of the write that resolved it says
+		// resolved.
+		ps = withReported(ps, j.tracker.Known())
+	}
+	j.tracker.Know(ps, since)
 	j.met.Problems(j.tracker.Known())
 	j.met.Checked()
 }

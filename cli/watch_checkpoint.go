@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo/stream"
@@ -177,4 +178,16 @@ func (r *recorder) save() error {
 	r.file.Problems = r.tracker.Known()
 	r.file.Waiting = r.tracker.Waiting()
 	return r.file.Save(r.path)
+}
+
+// withReported is the problems a check found, plus those known that it
+// did not find.
+func withReported(found, known []model.Problem) []model.Problem {
+	out := slices.Clone(found)
+	for _, k := range known {
+		if !slices.ContainsFunc(found, func(p model.Problem) bool { return model.SameProblem(k, p) }) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -12,19 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/locktable/locktable/cli"
-	"github.com/locktable/locktable/dynamo"
-	"github.com/locktable/locktable/model"
 )
-
-// deleteLock deletes lock pk alone, as an application's cleanup might.
-func deleteLock(t *testing.T, client *dynamodb.Client, table, pk string) {
-	t.Helper()
-	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
-		Key: dynamo.ItemToSDK(model.Item{"PK": model.S(pk), "SK": model.S("LOCK")})})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // stop ends a watch with Ctrl-C.
 func (w *watching) stop() {
@@ -55,7 +43,7 @@ func TestWatchCheckpoint(t *testing.T) {
 	w.stop()
 
 	// While no watch runs: ada's email orphan is cleaned up, bob deleted.
-	deleteLock(t, client, table, "UNIQ#EMAIL#ada@x.io")
+	deleteItem(t, client, table, "UNIQ#EMAIL#ada@x.io", "LOCK")
 	deleteRaw(t, client, table, "ACCT#bob")
 
 	w = startWatch(t, args...)
@@ -75,7 +63,7 @@ func TestWatchCheckpoint(t *testing.T) {
 	}
 	// Had ada's username orphan been reported again, or anything else,
 	// it would come before this write's line.
-	deleteLock(t, client, table, "UNIQ#HANDLE#ada")
+	deleteItem(t, client, table, "UNIQ#HANDLE#ada", "LOCK")
 	if e := w.nextEvent(); e.Event != "resolved" || e.Value != "ada" || e.Cause.Keys["PK"] != "UNIQ#HANDLE#ada" {
 		t.Errorf("%+v; want ada's username orphan resolved by its lock's REMOVE", e)
 	}
