@@ -140,11 +140,11 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return err
 	}
-	follower, err := a.startFollow(ctx, f, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round}, sources, cp, say)
+	follower, started, err := a.startFollow(ctx, f, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round}, sources, cp, say)
 	if err != nil {
 		return a.streamError(err, store)
 	}
-	say.watching(sources, f.from)
+	say.watching(sources, started)
 	w := &judge{tracker: backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) }), met: met}
 	rec, err := newRecorder(f, cp, &store.Schema, sources, follower, w.tracker)
 	if err != nil {

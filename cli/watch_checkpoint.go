@@ -41,13 +41,16 @@ func loadCheckpoint(path string, sc *model.Schema) (*checkpoint.File, error) {
 }
 
 // startFollow starts following sources where cp left them, else as from
-// says. A checkpoint that cannot be followed on without a gap (its
-// records trimmed, its stream replaced) is exit 2, unless --from was
-// given: then the follow starts there, and says what it skips.
-func (a *app) startFollow(ctx context.Context, f watchFlags, o stream.Options, sources []stream.Source, cp *checkpoint.File, say sayer) (*stream.Follower, error) {
+// says, and says which (for "watching ... from"). A checkpoint that
+// cannot be followed on without a gap (its records trimmed, its stream
+// replaced) is exit 2, unless --from was given: then the follow starts
+// there, and says what it skips.
+func (a *app) startFollow(ctx context.Context, f watchFlags, o stream.Options, sources []stream.Source, cp *checkpoint.File, say sayer) (*stream.Follower, string, error) {
 	var err error
+	from := f.from
 	if cp != nil {
 		o.Resume, err = cp.Resume(sources)
+		from = "the checkpoint " + model.Printable(f.checkpoint)
 	}
 	follower := stream.NewFollower(a.conn.Streams(), sources, o)
 	if err == nil {
@@ -57,14 +60,14 @@ func (a *app) startFollow(ctx context.Context, f watchFlags, o stream.Options, s
 	switch {
 	case errors.As(err, &gap) && f.fromSet:
 		say.note(gap.Table, gap.Error()+"; starting from "+f.from+" as --from says: what the writes in between did is not reported")
-		o.Resume = nil
+		o.Resume, from = nil, f.from
 		follower = stream.NewFollower(a.conn.Streams(), sources, o)
 		err = follower.Start(ctx)
 	case errors.As(err, &gap):
-		return nil, &exitError{code: ExitError, err: fmt.Errorf("%w; a watch never skips records unsaid: "+
+		return nil, "", &exitError{code: ExitError, err: fmt.Errorf("%w; a watch never skips records unsaid: "+
 			"start it with --from now or --from trim-horizon to go on from there with the gap, or name a new checkpoint file", gap)}
 	}
-	return follower, err
+	return follower, from, err
 }
 
 // newRecorder is the recorder of --checkpoint (nil without it), and

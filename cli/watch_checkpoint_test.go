@@ -48,6 +48,9 @@ func TestWatchCheckpoint(t *testing.T) {
 
 	w = startWatch(t, args...)
 	got := map[string]bool{}
+	if said := strings.Join(w.said, "\n"); said != "" {
+		t.Errorf("stderr before watching: %q; want nothing", said)
+	}
 	for range 3 {
 		e := w.nextEvent()
 		got[fmt.Sprintf("%s %s %s after %s %s", e.Event, e.Kind, e.Value, e.Cause.Event, e.Cause.Keys["PK"])] = true
