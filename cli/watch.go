@@ -140,11 +140,11 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return err
 	}
-	follower, started, err := a.startFollow(ctx, f, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round}, sources, cp, say)
+	follower, at, err := a.startFollow(ctx, f, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round}, sources, cp, say)
 	if err != nil {
 		return a.streamError(err, store)
 	}
-	say.watching(sources, started)
+	say.watching(sources, at.from)
 	w := &judge{tracker: backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) }), met: met}
 	rec, err := newRecorder(f, cp, &store.Schema, sources, follower, w.tracker)
 	if err != nil {
@@ -153,11 +153,8 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	defer rec.close()
 	w.resumed = cp != nil
 	print := func(e backend.Event) error { return a.printEvent(e, &store.Schema, f, met) }
-	if unsure := rec.unsure(&store.Schema); len(unsure) > 0 {
-		say.note("", fmt.Sprintf("the last watch stopped before it printed the %d lines below (the first may have been out already)", len(unsure)))
-		if err := rec.report(unsure, print); err != nil {
-			return err
-		}
+	if err := a.catchUp(ctx, rec, w.tracker, at.gap, &store.Schema, say, print); err != nil {
+		return err
 	}
 	if met != nil {
 		go w.know(ctx, store.Checker, say)
@@ -385,7 +382,10 @@ func eventLine(e backend.Event, sc *model.Schema, now int64) string {
 		key = c.Table + ":" + key
 	}
 	after := "after"
-	if e.Kind == backend.Existing {
+	switch {
+	case c.Event == model.ChangeRecheck:
+		return fmt.Sprintf("%s  read again after a gap in the stream at %s", line, c.At.UTC().Format(time.RFC3339))
+	case e.Kind == backend.Existing:
 		after = "there before"
 	}
 	return fmt.Sprintf("%s  %s %s %s at %s", line, after, c.Event, quote(key), c.At.UTC().Format(time.RFC3339))

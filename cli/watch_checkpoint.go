@@ -40,17 +40,23 @@ func loadCheckpoint(path string, sc *model.Schema) (*checkpoint.File, error) {
 	return cp, err
 }
 
+// started is where a follow started: what "watching ... from" says, and
+// whether it skipped a gap after a checkpoint.
+type started struct {
+	from string
+	gap  bool
+}
+
 // startFollow starts following sources where cp left them, else as from
-// says, and says which (for "watching ... from"). A checkpoint that
-// cannot be followed on without a gap (its records trimmed, its stream
-// replaced) is exit 2, unless --from was given: then the follow starts
-// there, and says what it skips.
-func (a *app) startFollow(ctx context.Context, f watchFlags, o stream.Options, sources []stream.Source, cp *checkpoint.File, say sayer) (*stream.Follower, string, error) {
+// says. A checkpoint that cannot be followed on without a gap (its
+// records trimmed, its stream replaced) is exit 2, unless --from was
+// given: then the follow starts there, and says what it skips.
+func (a *app) startFollow(ctx context.Context, f watchFlags, o stream.Options, sources []stream.Source, cp *checkpoint.File, say sayer) (*stream.Follower, started, error) {
 	var err error
-	from := f.from
+	at := started{from: f.from}
 	if cp != nil {
 		o.Resume, err = cp.Resume(sources)
-		from = "the checkpoint " + model.Printable(f.checkpoint)
+		at.from = "the checkpoint " + model.Printable(f.checkpoint)
 	}
 	follower := stream.NewFollower(a.conn.Streams(), sources, o)
 	if err == nil {
@@ -59,15 +65,16 @@ func (a *app) startFollow(ctx context.Context, f watchFlags, o stream.Options, s
 	var gap *stream.GapError
 	switch {
 	case errors.As(err, &gap) && f.fromSet:
-		say.note(gap.Table, gap.Error()+"; starting from "+f.from+" as --from says: what the writes in between did is not reported")
-		o.Resume, from = nil, f.from
+		say.note(gap.Table, gap.Error()+"; starting from "+f.from+" as --from says: the problems reported are read again, "+
+			"and what the writes in between did is reported only as those reads find it")
+		o.Resume, at = nil, started{from: f.from, gap: true}
 		follower = stream.NewFollower(a.conn.Streams(), sources, o)
 		err = follower.Start(ctx)
 	case errors.As(err, &gap):
-		return nil, "", &exitError{code: ExitError, err: fmt.Errorf("%w; a watch never skips records unsaid: "+
+		return nil, at, &exitError{code: ExitError, err: fmt.Errorf("%w; a watch never skips records unsaid: "+
 			"start it with --from now or --from trim-horizon to go on from there with the gap, or name a new checkpoint file", gap)}
 	}
-	return follower, from, err
+	return follower, at, err
 }
 
 // newRecorder is the recorder of --checkpoint (nil without it), and
@@ -193,4 +200,24 @@ func withReported(found, known []model.Problem) []model.Problem {
 		}
 	}
 	return out
+}
+
+// catchUp prints what a watch started again owes before it follows: the
+// lines the last one recorded and did not print, then, after a gap, the
+// problems it reported read again (those resolved in the gap).
+func (a *app) catchUp(ctx context.Context, rec *recorder, tracker *backend.Tracker, gap bool, sc *model.Schema, say sayer, print func(backend.Event) error) error {
+	if unsure := rec.unsure(sc); len(unsure) > 0 {
+		say.note("", fmt.Sprintf("the last watch stopped before it printed the %d lines below (the first may have been out already)", len(unsure)))
+		if err := rec.report(unsure, print); err != nil {
+			return err
+		}
+	}
+	if !gap {
+		return nil
+	}
+	events, err := tracker.Recheck(ctx, model.Change{Event: model.ChangeRecheck, Table: sc.Table, Keys: model.Item{}, At: a.clock.Now()})
+	if err != nil {
+		return err
+	}
+	return rec.report(events, print)
 }

@@ -76,8 +76,9 @@ func TestWatchCheckpoint(t *testing.T) {
 // TestWatchCheckpointRefuses (issue 40): a checkpoint of another table,
 // or not a checkpoint, is refused in words; one that cannot be followed
 // on without a gap (its stream replaced, its shard trimmed away) is exit
-// 2, saying so, unless --from is given: then the watch starts there and
-// says what it skips.
+// 2, saying so, unless --from is given: then the watch starts there,
+// says what it skips, and reads the problems it reported again: one
+// resolved in the gap is reported resolved, laid at that reading.
 func TestWatchCheckpointRefuses(t *testing.T) {
 	client, table, flags := watchedSignup(t, "ACCT#cy", "cy")
 	out, err := client.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(table)})
@@ -94,8 +95,9 @@ func TestWatchCheckpointRefuses(t *testing.T) {
 		return path
 	}
 	checkpointOf := func(table, arn, shards string) string {
-		return fmt.Sprintf(`{"kind":"locktable watch checkpoint","version":1,"table":%q,"streams":[{"table":%q,"arn":%q,"shards":%s}],"problems":[]}`,
-			table, table, arn, shards)
+		// It reported cy's email lock missing; cy's signup wrote it.
+		return fmt.Sprintf(`{"kind":"locktable watch checkpoint","version":1,"table":%q,"streams":[{"table":%q,"arn":%q,"shards":%s}],`+
+			`"problems":[{"kind":"missing_lock","constraint":"email","value":"cy@x.io","accounts":["ACCT#cy"]}]}`, table, table, arn, shards)
 	}
 	watch := func(args ...string) []string { return append(append([]string{"watch"}, args...), flags...) }
 
@@ -108,9 +110,12 @@ func TestWatchCheckpointRefuses(t *testing.T) {
 	trimmed := file("trimmed", checkpointOf(table, arn, `{"shardId-gone":{"after":"7"}}`))
 	wantError(t, run(t, watch("--checkpoint", trimmed)...), cli.ExitError, "shard shardId-gone, read to record 7, is trimmed away")
 
-	w := startWatch(t, append([]string{"--checkpoint", trimmed, "--from", "now"}, flags...)...)
+	w := startWatch(t, append([]string{"--json", "--checkpoint", trimmed, "--from", "now"}, flags...)...)
 	if said := strings.Join(w.said, "\n"); !strings.Contains(said, "trimmed away") || !strings.Contains(said, "starting from now as --from says") {
 		t.Errorf("stderr %q; want the gap said, and where the watch starts", said)
+	}
+	if e := w.nextEvent(); e.Event != "resolved" || e.Kind != "missing_lock" || e.Value != "cy@x.io" || e.Cause.Event != "RECHECK" || len(e.Cause.Keys) != 0 {
+		t.Errorf("%+v; want cy's missing lock resolved, laid at the reading again (RECHECK, no keys)", e)
 	}
 	w.stop()
 }
