@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 
 	"github.com/locktable/locktable/dynamo/stream"
@@ -121,15 +122,24 @@ func (f *File) Save(path string) error {
 	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write the checkpoint: %w", err)
 	}
-	dir, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("write the checkpoint: %w", err)
-	}
-	defer dir.Close()
-	if err := dir.Sync(); err != nil {
+	if err := syncDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("write the checkpoint: %w", err)
 	}
 	return nil
+}
+
+// syncDir syncs directory dir, so that a rename in it survives a crash.
+// Windows cannot sync a directory, and journals its renames.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // write writes b to path and syncs it.
