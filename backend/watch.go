@@ -147,8 +147,24 @@ func (t *Tracker) Known() []model.Problem {
 	return ps
 }
 
+// Waiting are the changes whose judgement waits for a later write's
+// record (Judge), in the order they came: a checkpoint keeps them, as
+// the stream will not deliver them again.
+func (t *Tracker) Waiting() []model.Change { return slices.Clone(t.pending) }
+
+// Wait puts changes back to wait for a later record (a checkpoint's
+// Waiting), before any the tracker holds: they were made first.
+func (t *Tracker) Wait(changes []model.Change) {
+	t.pending = append(slices.Clone(changes), t.pending...)
+}
+
 // Batch is the number of the last batch Judge judged, from 1.
 func (t *Tracker) Batch() int { return t.batch }
+
+// compareScopes orders scopes by constraint, value, then account.
+func compareScopes(a, b scope) int {
+	return cmp.Or(cmp.Compare(a.ci, b.ci), cmp.Compare(a.value, b.value), cmp.Compare(a.account, b.account))
+}
 
 // scopeOf is the scope that covers problem p.
 func (t *Tracker) scopeOf(p model.Problem) scope {
@@ -216,6 +232,27 @@ func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, e
 		if wait[t.changeID(c)] {
 			t.pending = append(t.pending, c)
 		}
+	}
+	return events, nil
+}
+
+// Recheck reads every problem the tracker knows again, as Judge reads
+// what a change touched, and returns those resolved (and any other found
+// in their scopes), laid at cause: for a watch that resumed over a gap
+// in the stream, whose records of the writes in between are lost.
+func (t *Tracker) Recheck(ctx context.Context, cause model.Change) ([]Event, error) {
+	scopes := slices.SortedFunc(maps.Keys(t.known), compareScopes)
+	if len(scopes) == 0 {
+		return nil, nil
+	}
+	t.batch++
+	now, _, err := t.read(ctx, t.newWork(), scopes)
+	if err != nil {
+		return nil, err
+	}
+	var events []Event
+	for _, s := range scopes {
+		events = append(events, t.settle(s, now[s], []model.Change{cause})...)
 	}
 	return events, nil
 }
@@ -406,9 +443,7 @@ func (t *Tracker) accountScopes(ctx context.Context, c model.Change, id string, 
 			named = append(named, s)
 		}
 	}
-	slices.SortFunc(named, func(a, b scope) int {
-		return cmp.Or(cmp.Compare(a.ci, b.ci), cmp.Compare(a.value, b.value), cmp.Compare(a.account, b.account))
-	})
+	slices.SortFunc(named, compareScopes)
 	return append(scopes, named...), nil
 }
 

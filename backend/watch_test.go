@@ -248,6 +248,34 @@ func TestTrackerWaitsForTheWriteThatMadeIt(t *testing.T) {
 		"appeared orphan_lock username ada owner=ACCT#a by REMOVE ACCT#a")
 }
 
+// TestTrackerWaitingGoesOnInAnother (issue 40): the changes that wait
+// for a later record, handed to another tracker (a watch started again
+// from a checkpoint: Waiting, then Wait), are judged there with the next
+// batch, as they would have been here.
+func TestTrackerWaitingGoesOnInAnother(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	handle := lockItem("UNIQ#HANDLE#ada", "ACCT#a")
+	w.src.put(w.sc.Table, handle) // the account, signed up without its email lock, is deleted already
+	wantEvents(t, "the insert, judged after the delete was made", w.judge(t, w.change(model.ChangeInsert, nil, a),
+		w.change(model.ChangeInsert, nil, handle)))
+	waiting := w.t.Waiting()
+	if len(waiting) != 2 {
+		t.Fatalf("%d changes wait; want the insert's 2", len(waiting))
+	}
+	w.t = NewTracker(&w.sc, w.src, nil, func() int64 { return 0 })
+	w.t.Wait(waiting)
+	// Put back as inserted (the delete's record, and the put's, to come):
+	// the insert is judged with the next batch, another item's.
+	w.src.put(w.sc.Table, a)
+	b := account("ACCT#b", "b@x.io", "bea")
+	w.src.put(w.sc.Table, b)
+	w.src.put(w.sc.Table, lockItem("UNIQ#EMAIL#b@x.io", "ACCT#b"))
+	w.src.put(w.sc.Table, lockItem("UNIQ#HANDLE#bea", "ACCT#b"))
+	wantEvents(t, "the next batch, judged by the tracker started again", w.judge(t, w.change(model.ChangeModify, b, b)),
+		"appeared missing_lock email a@x.io owner= by INSERT ACCT#a")
+}
+
 // TestTrackerNamesTheWriteThatMayHaveMadeIt: an account inserted without
 // its username lock, then given another email before the insert's record
 // is judged: the insert waits for the second write's record (the reads

@@ -49,20 +49,30 @@ that prints the line enabling one:
   aws dynamodb update-table --table-name TABLE \
     --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES
 
+--checkpoint FILE records, after each batch, how far the stream is read
+and the problems reported; a watch started again with FILE goes on from
+there: no record skipped, no problem reported appeared twice (a line
+killed between printing and recording may come once more, the same).
+A checkpoint older than the stream keeps (24 hours) is exit 2, unless
+--from is given.
+
 Exit: 130 on Ctrl-C; 1 at the first problem with --exit-on-problem; 2 on an
 error, a table without a stream, or a stream disabled while it is watched.`,
 		Example: `  locktable watch --endpoint-url http://localhost:8000
   locktable watch --json | jq 'select(.event == "appeared")'
   locktable watch --exit-on-problem      # exit 1 at the first problem, e.g. beside an application's integration tests
-  locktable watch --from trim-horizon    # the last 24 hours first`,
+  locktable watch --from trim-horizon    # the last 24 hours first
+  locktable watch --json --checkpoint watch.checkpoint >>events.jsonl  # stop and start again without a gap`,
 		GroupID: "read",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.fromSet = cmd.Flags().Changed("from")
 			return a.runWatch(cmd.Context(), f)
 		},
 	}
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object a line: the problem as check --json has it, its \"event\" and its \"cause\"")
 	cmd.Flags().StringVar(&f.from, "from", f.from, "where to start: now (the writes made from now on) or trim-horizon (every record the stream keeps, its last 24 hours)")
+	cmd.Flags().StringVar(&f.checkpoint, "checkpoint", "", "record in FILE how far the stream is read and the problems reported, after each batch, and go on from there when started again: no record skipped, no problem reported twice (exit 2 when the records after it are trimmed, unless --from is given)")
 	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears (one there before the write, existing, is printed, not an exit)")
 	cmd.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics, and /healthz and /readyz, on this address (:9090; port 0 takes a free one); the problems gauge starts from a check, which reads the table once")
 	cmd.Flags().DurationVar(&f.readyLag, "ready-lag", metrics.DefaultReadyLag, "with --metrics-addr, /readyz fails when the follow is further behind the table than this")
@@ -76,6 +86,8 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 type watchFlags struct {
 	asJSON, exitOnProblem bool
 	from                  string
+	fromSet               bool   // --from given: a checkpoint too old for the stream starts there
+	checkpoint            string // --checkpoint's file
 	metricsAddr           string
 	readyLag              time.Duration
 	logFormat             string
@@ -124,17 +136,31 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	follower := stream.NewFollower(a.conn.Streams(), sources, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round})
-	if err := follower.Start(ctx); err != nil {
+	cp, err := loadCheckpoint(f.checkpoint, &store.Schema)
+	if err != nil {
+		return err
+	}
+	follower, at, err := a.startFollow(ctx, f, stream.Options{From: from, Clock: a.clock, Note: say.note, Round: met.Round}, sources, cp, say)
+	if err != nil {
 		return a.streamError(err, store)
 	}
-	say.watching(sources, f.from)
+	say.watching(sources, at.from)
 	w := &judge{tracker: backend.NewTracker(&store.Schema, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) }), met: met}
+	rec, err := newRecorder(f, cp, &store.Schema, sources, follower, w.tracker)
+	if err != nil {
+		return err
+	}
+	defer rec.close()
+	w.resumed = cp != nil
+	print := func(e backend.Event) error { return a.printEvent(e, &store.Schema, f, met) }
+	if err := a.catchUp(ctx, rec, w.tracker, at.gap, &store.Schema, say, print); err != nil {
+		return err
+	}
 	if met != nil {
 		go w.know(ctx, store.Checker, say)
 	}
 	err = follower.Follow(ctx, func(ctx context.Context, b stream.Batch) error {
-		return w.judge(ctx, b.Changes, func(events []backend.Event) error { return a.printEvents(events, &store.Schema, f, met) })
+		return w.judge(ctx, b.Changes, func(events []backend.Event) error { return rec.report(events, print) })
 	})
 	if ctx.Err() == nil { // Follow ends with an error only
 		met.Failed("stream")
@@ -148,6 +174,9 @@ type judge struct {
 	mu      sync.Mutex
 	tracker *backend.Tracker
 	met     *metrics.Watch
+	// resumed: the tracker knows the problems a checkpoint recorded as
+	// reported, which the first check does not replace (know).
+	resumed bool
 }
 
 // judge judges one batch of changes and hands its events to print.
@@ -187,7 +216,14 @@ func (j *judge) know(ctx context.Context, c *dynamo.Checker, say sayer) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.tracker.Know(report.Problems, since)
+	ps := report.Problems
+	if j.resumed {
+		// A problem reported and gone while no watch ran is still known
+		// until the stream's record of the write that resolved it says
+		// resolved.
+		ps = withReported(ps, j.tracker.Known())
+	}
+	j.tracker.Know(ps, since)
 	j.met.Problems(j.tracker.Known())
 	j.met.Checked()
 }
@@ -275,26 +311,26 @@ func (a *app) streamError(err error, store *dynamo.Store) error {
 	return err
 }
 
-// printEvents prints events, as JSON lines or for a person, and with
-// --exit-on-problem ends the watch at the first problem that appeared.
-func (a *app) printEvents(events []backend.Event, sc *model.Schema, f watchFlags, met *metrics.Watch) error {
-	for _, e := range events {
-		if e.Kind == backend.Changed {
-			continue // the same problem, other details: nothing new to report
-		}
-		var err error
-		if f.asJSON {
-			err = writeEventJSON(a, e, sc)
-		} else {
-			_, err = fmt.Fprintln(a.stdout, eventLine(e, sc, model.Epoch(a.clock.Now())))
-		}
-		if err != nil {
-			return err
-		}
-		met.Reported(string(e.Kind))
-		if f.exitOnProblem && e.Kind == backend.Appeared {
-			return &exitError{code: ExitProblems}
-		}
+// reported reports whether watch prints events of kind: a problem
+// found again with other details is nothing new to report.
+func reported(kind backend.EventKind) bool { return kind != backend.Changed }
+
+// printEvent prints e (one that is reported), as a JSON line or for a
+// person, and with --exit-on-problem ends the watch at the first problem
+// that appeared.
+func (a *app) printEvent(e backend.Event, sc *model.Schema, f watchFlags, met *metrics.Watch) error {
+	var err error
+	if f.asJSON {
+		err = writeEventJSON(a, e, sc)
+	} else {
+		_, err = fmt.Fprintln(a.stdout, eventLine(e, sc, model.Epoch(a.clock.Now())))
+	}
+	if err != nil {
+		return err
+	}
+	met.Reported(string(e.Kind))
+	if f.exitOnProblem && e.Kind == backend.Appeared {
+		return &exitError{code: ExitProblems}
 	}
 	return nil
 }
@@ -346,7 +382,10 @@ func eventLine(e backend.Event, sc *model.Schema, now int64) string {
 		key = c.Table + ":" + key
 	}
 	after := "after"
-	if e.Kind == backend.Existing {
+	switch {
+	case c.Event == model.ChangeRecheck:
+		return fmt.Sprintf("%s  read again after a gap in the stream at %s", line, c.At.UTC().Format(time.RFC3339))
+	case e.Kind == backend.Existing:
 		after = "there before"
 	}
 	return fmt.Sprintf("%s  %s %s %s at %s", line, after, c.Event, quote(key), c.At.UTC().Format(time.RFC3339))

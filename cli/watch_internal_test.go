@@ -56,3 +56,15 @@ func TestWatchLineIsSanitized(t *testing.T) {
 		t.Errorf("a REMOVE has a new image: %s", out.String())
 	}
 }
+
+// TestWatchLineOfARecheck: a problem found resolved by reading it again
+// after a gap in the stream names no write: the line says so, and when.
+func TestWatchLineOfARecheck(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	e := hostileEvent(&sc)
+	e.Kind, e.Cause = backend.Resolved, model.Change{Event: model.ChangeRecheck, Table: sc.Table, Keys: model.Item{}, At: time.Date(2026, 12, 6, 20, 0, 0, 0, time.UTC)}
+	line := eventLine(e, &sc, 0)
+	if !strings.HasPrefix(line, "resolved orphan_lock ") || !strings.HasSuffix(line, "  read again after a gap in the stream at 2026-12-06T20:00:00Z") {
+		t.Errorf("line %q", line)
+	}
+}

@@ -180,8 +180,14 @@ func signup(t *testing.T, flags []string, id, email, username string) {
 // bug, made with the SDK as any application would.
 func deleteRaw(t *testing.T, client *dynamodb.Client, table, id string) {
 	t.Helper()
+	deleteItem(t, client, table, id, "PROFILE")
+}
+
+// deleteItem deletes the layout-1 item (pk, sk) alone, with the SDK.
+func deleteItem(t *testing.T, client *dynamodb.Client, table, pk, sk string) {
+	t.Helper()
 	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
-		Key: dynamo.ItemToSDK(model.Item{"PK": model.S(id), "SK": model.S("PROFILE")})})
+		Key: dynamo.ItemToSDK(model.Item{"PK": model.S(pk), "SK": model.S(sk)})})
 	if err != nil {
 		t.Fatal(err)
 	}

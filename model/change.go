@@ -10,6 +10,10 @@ const (
 	ChangeInsert ChangeEvent = "INSERT"
 	ChangeModify ChangeEvent = "MODIFY"
 	ChangeRemove ChangeEvent = "REMOVE"
+	// ChangeRecheck is no stream record: a watch that resumed over a gap
+	// in the stream read the problems it knew again, and what it found
+	// is laid at that reading, not at a write.
+	ChangeRecheck ChangeEvent = "RECHECK"
 )
 
 // Change is one write to one item, as the table's stream reported it.

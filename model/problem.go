@@ -370,3 +370,10 @@ func CapacityText(units float64) string {
 	}
 	return sign + whole + "." + tenth
 }
+
+// Tie ties p, read from JSON, which names its constraint by attribute
+// only, back to s's constraint; false when s does not constrain it.
+func (s *Schema) Tie(p Problem) (Problem, bool) {
+	p.constraint = s.Constraint(p.Constraint)
+	return p, p.constraint >= 0
+}

@@ -27,7 +27,10 @@ type fakeStreams struct {
 	// throttleDescribe the next DescribeStream.
 	expire, trim, throttle, throttleDescribe int
 	gen                                      int // iterators of an older generation expire
-	taken                                    []string
+	// trimIterators: an iterator after a sequence number is refused as
+	// trimmed (the record is older than the stream keeps).
+	trimIterators bool
+	taken         []string
 }
 
 type fakeShard struct {
@@ -110,6 +113,9 @@ func (f *fakeStreams) GetShardIterator(_ context.Context, in *dynamodbstreams.Ge
 	sh := f.shard(aws.ToString(in.ShardId))
 	if f.disabled || sh == nil {
 		return nil, &types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}
+	}
+	if f.trimIterators && in.ShardIteratorType == types.ShardIteratorTypeAfterSequenceNumber {
+		return nil, &types.TrimmedDataAccessException{Message: aws.String("trimmed")}
 	}
 	pos := 0
 	switch in.ShardIteratorType {

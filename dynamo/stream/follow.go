@@ -41,6 +41,11 @@ const (
 // Options say how a Follower follows.
 type Options struct {
 	From Position
+	// Resume, by stream ARN, is where an earlier follow left each shard
+	// (its checkpoint): a stream found there starts from its marks, not
+	// from From; a shard it does not mark that is a child of one it does
+	// starts at its oldest record.
+	Resume map[string]Marks
 	// Clock does all the follower's waiting: between polls, and after
 	// throttling.
 	Clock clock.Clock
@@ -66,6 +71,28 @@ type Options struct {
 type Batch struct {
 	Source  Source
 	Changes []model.Change
+}
+
+// Mark is how far a follow read one shard: to the record with sequence
+// number After ("": none yet, from its oldest record), or to its end.
+type Mark struct {
+	After string `json:"after,omitempty"`
+	Done  bool   `json:"done,omitempty"`
+}
+
+// Marks are the marks of a stream's shards, by shard id.
+type Marks map[string]Mark
+
+// GapError is a follow that cannot resume where it was left: the records
+// after its mark were trimmed (older than the stream keeps, 24 hours),
+// or the stream it followed is not the table's any more.
+type GapError struct {
+	Table string
+	Why   string
+}
+
+func (e *GapError) Error() string {
+	return "the stream of table " + e.Table + " cannot be followed on from where the checkpoint left it: " + e.Why
 }
 
 // Follower follows the streams of some tables. Start positions it; Follow
@@ -124,6 +151,12 @@ func (f *Follower) Start(ctx context.Context) error {
 		if s.disabled {
 			return &DisabledError{Table: s.Table}
 		}
+		if marks, ok := f.o.Resume[s.ARN]; ok {
+			if err := f.resume(ctx, s, marks); err != nil {
+				return err
+			}
+			continue
+		}
 		for _, id := range s.order {
 			if sh := s.shards[id]; !sh.ended && f.o.From == Latest {
 				if err := f.position(ctx, s, sh); err != nil {
@@ -133,6 +166,71 @@ func (f *Follower) Start(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// resume positions s's shards at marks: a marked shard read to its end
+// stays ended, one read part way goes on after its last record, and a
+// shard not marked starts at its oldest record when it is a child of a
+// marked one (it opened while nobody read), else at its latest (it is
+// older than the checkpoint, which never read it). A marked shard that
+// is not read to its end and is gone, or whose records after the mark
+// are trimmed, is a *GapError: what it held is lost.
+func (f *Follower) resume(ctx context.Context, s *followed, marks Marks) error {
+	for id, m := range marks {
+		if _, ok := s.shards[id]; !ok && !m.Done {
+			return &GapError{Table: s.Table, Why: fmt.Sprintf("shard %s, read to record %s, is trimmed away (older than 24 hours)", id, orNone(m.After))}
+		}
+	}
+	for _, id := range s.order {
+		sh := s.shards[id]
+		m, marked := marks[id]
+		_, parentMarked := marks[sh.parent]
+		switch {
+		case marked:
+			sh.after, sh.ended, sh.startAt = m.After, m.Done, types.ShardIteratorTypeTrimHorizon
+		case parentMarked:
+			sh.startAt = types.ShardIteratorTypeTrimHorizon
+		default:
+			sh.startAt = types.ShardIteratorTypeLatest
+		}
+		if sh.ended || sh.after == "" {
+			continue
+		}
+		out, err := f.api.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(s.ARN), ShardId: aws.String(id),
+			ShardIteratorType: types.ShardIteratorTypeAfterSequenceNumber, SequenceNumber: aws.String(sh.after)})
+		var trimmed *types.TrimmedDataAccessException
+		switch {
+		case errors.As(err, &trimmed):
+			return &GapError{Table: s.Table, Why: fmt.Sprintf("the records of shard %s after %s are trimmed (older than 24 hours)", id, sh.after)}
+		case err != nil:
+			// Anything else is what a follow meets: position says.
+			if err := f.position(ctx, s, sh); err != nil {
+				return err
+			}
+		default:
+			sh.iterator, sh.started = out.ShardIterator, true
+		}
+	}
+	return nil
+}
+
+// Marks are how far each stream's shards are read, by stream ARN: what a
+// checkpoint records. Within deliver, the batch delivered counts as read.
+func (f *Follower) Marks() map[string]Marks {
+	out := map[string]Marks{}
+	for _, s := range f.streams {
+		marks := Marks{}
+		for id, sh := range s.shards {
+			// A shard started at its latest record with nothing read
+			// has no mark that says where: a restart takes it at its
+			// latest again.
+			if sh.ended || sh.after != "" || sh.startAt == types.ShardIteratorTypeTrimHorizon {
+				marks[id] = Mark{After: sh.after, Done: sh.ended}
+			}
+		}
+		out[s.ARN] = marks
+	}
+	return out
 }
 
 // Follow reads every shard of every stream in turn, a child once its
@@ -253,14 +351,16 @@ func (f *Follower) read(ctx context.Context, s *followed, sh *shard, deliver fun
 		}
 		changes = append(changes, c)
 	}
+	// The batch counts as read while it is delivered (Marks); a failed
+	// delivery ends the follow.
+	sh.iterator = out.NextShardIterator
+	sh.ended = out.NextShardIterator == nil
 	if len(changes) > 0 {
+		sh.after = changes[len(changes)-1].Sequence
 		if err := deliver(ctx, Batch{Source: s.Source, Changes: changes}); err != nil {
 			return 0, err
 		}
-		sh.after = changes[len(changes)-1].Sequence
 	}
-	sh.iterator = out.NextShardIterator
-	sh.ended = out.NextShardIterator == nil
 	return len(changes), nil
 }
 

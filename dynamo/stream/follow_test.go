@@ -3,6 +3,7 @@ package stream_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -26,11 +27,26 @@ type following struct {
 	ctx     context.Context
 	mu      sync.Mutex
 	notes   []string
+	// follower is the one followed; marks are its Marks as the last
+	// batch was delivered.
+	follower *stream.Follower
+	marks    map[string]stream.Marks
 }
 
 const poll = time.Second
 
 func follow(t *testing.T, fake *fakeStreams, from stream.Position) *following {
+	t.Helper()
+	r, err := start(t, fake, stream.Options{From: from})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return r
+}
+
+// start starts a follower of fake with o (its clock, poll and notes the
+// test's), and returns Start's error, if any, without following.
+func start(t *testing.T, fake *fakeStreams, o stream.Options) (*following, error) {
 	t.Helper()
 	// A generous deadline, as a timeout: nothing here waits on the
 	// machine's time.
@@ -38,22 +54,27 @@ func follow(t *testing.T, fake *fakeStreams, from stream.Position) *following {
 	t.Cleanup(cancel)
 	r := &following{t: t, clock: clocktest.NewManual(time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)), fake: fake,
 		batches: make(chan stream.Batch, 100), done: make(chan error, 1), ctx: ctx}
-	f := stream.NewFollower(fake, []stream.Source{{Table: "accounts", ARN: "arn:stream", View: "NEW_AND_OLD_IMAGES"}},
-		stream.Options{From: from, Clock: r.clock.Clock(), Poll: poll, Refresh: 1, Note: func(table, note string) {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			r.notes = append(r.notes, table+": "+note)
-		}})
+	o.Clock, o.Poll, o.Refresh = r.clock.Clock(), poll, 1
+	o.Note = func(table, note string) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.notes = append(r.notes, table+": "+note)
+	}
+	f := stream.NewFollower(fake, []stream.Source{{Table: "accounts", ARN: "arn:stream", View: "NEW_AND_OLD_IMAGES"}}, o)
+	r.follower = f
 	if err := f.Start(ctx); err != nil {
-		t.Fatalf("start: %v", err)
+		return nil, err
 	}
 	go func() {
 		r.done <- f.Follow(ctx, func(_ context.Context, b stream.Batch) error {
+			r.mu.Lock()
+			r.marks = f.Marks()
+			r.mu.Unlock()
 			r.batches <- b
 			return nil
 		})
 	}()
-	return r
+	return r, nil
 }
 
 // round lets the follower read everything it can, until it sleeps, and
@@ -270,4 +291,60 @@ func TestFollowReadsAChildAtOnce(t *testing.T) {
 	fake.set(func(f *fakeStreams) { f.shards = f.shards[1:] }) // s1 trimmed
 	fake.write("s2", "INSERT", "b")
 	wantKeys(t, "after the parent was trimmed", r.round(), "b")
+}
+
+// TestFollowResumesAtItsMarks (issue 40): started from a checkpoint's
+// marks, a follow reads a shard read part way on after its last record,
+// skips one read to its end, and reads a child opened meanwhile from its
+// oldest record; as it delivers a batch, Marks count it read.
+func TestFollowResumesAtItsMarks(t *testing.T) {
+	fake := newFake("old", "s1")
+	fake.set(func(f *fakeStreams) { f.shards[0].closed = true; f.shards[1].parent = "old" })
+	fake.write("old", "INSERT", "o1")
+	fake.write("s1", "INSERT", "a")
+	fake.write("s1", "INSERT", "b")
+	fake.split("s1", "s2")
+	fake.write("s2", "INSERT", "c")
+	r, err := start(t, fake, stream.Options{From: stream.Latest, Resume: map[string]stream.Marks{"arn:stream": {"old": {After: "1", Done: true}, "s1": {After: "2"}}}})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	wantKeys(t, "resumed", keys(r.settle()), "b", "c")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	want := stream.Marks{"old": {After: "1", Done: true}, "s1": {After: "3", Done: true}, "s2": {After: "4"}}
+	if got := r.marks["arn:stream"]; !maps.Equal(got, want) {
+		t.Errorf("marks %v; want %v", got, want)
+	}
+}
+
+// TestFollowResumeSaysAGap (issue 40): a checkpoint whose records were
+// trimmed, or whose shard is gone before it was read to its end, cannot
+// be followed on without a gap: Start says so with a *GapError, never
+// skipping them. A shard read to its end may be gone.
+func TestFollowResumeSaysAGap(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		marks stream.Marks
+		trim  bool
+		gap   string
+	}{
+		{"records trimmed", stream.Marks{"s1": {After: "1"}}, true, "records of shard s1 after 1 are trimmed"},
+		{"shard gone", stream.Marks{"gone": {After: "7"}, "s1": {After: "1"}}, false, "shard gone, read to record 7, is trimmed away"},
+		{"shard gone, read to its end", stream.Marks{"gone": {After: "7", Done: true}, "s1": {After: "1"}}, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fake := newFake("s1")
+			fake.write("s1", "INSERT", "a")
+			fake.set(func(f *fakeStreams) { f.trimIterators = c.trim })
+			_, err := start(t, fake, stream.Options{Resume: map[string]stream.Marks{"arn:stream": c.marks}})
+			var gap *stream.GapError
+			switch {
+			case c.gap == "" && err != nil:
+				t.Errorf("start: %v; want it to follow on", err)
+			case c.gap != "" && (!errors.As(err, &gap) || gap.Table != "accounts" || !strings.Contains(err.Error(), c.gap)):
+				t.Errorf("start: %v; want a *GapError of accounts saying %q", err, c.gap)
+			}
+		})
+	}
 }
