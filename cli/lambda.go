@@ -3,16 +3,24 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/spf13/pflag"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/config"
 	"github.com/locktable/locktable/dynamo/stream"
 	"github.com/locktable/locktable/model"
+	"github.com/locktable/locktable/notify"
 )
 
 // runtimeAPI is the variable the Lambda runtime sets to the address of
@@ -40,7 +48,7 @@ func BootstrapArgs(argv []string, getenv func(string) string) []string {
 // It returns only on an error before the first invocation: the runtime
 // loop ends the process when the runtime API fails (Lambda starts
 // another).
-func (a *app) runLambda(ctx context.Context, s model.Schema, say sayer) error {
+func (a *app) runLambda(ctx context.Context, l lambdaFlags, s model.Schema, say sayer) error {
 	if os.Getenv(runtimeAPI) == "" {
 		return usageErr("--lambda runs inside AWS Lambda, which sets %s: it is not set", runtimeAPI)
 	}
@@ -51,14 +59,23 @@ func (a *app) runLambda(ctx context.Context, s model.Schema, say sayer) error {
 	if err != nil {
 		return err
 	}
+	sender, err := l.sender(a.conn.Config())
+	if err != nil {
+		return err
+	}
 	sc := &store.Schema
 	h := &lambdaHandler{
+		sender: sender,
 		judge:  &judge{tracker: backend.NewTracker(sc, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) })},
 		judged: newJudgedRecords(sc),
 		say:    say,
-		print: func(events []backend.Event) error {
-			return a.printEvents(events, sc, watchFlags{asJSON: true}, nil)
-		},
+	}
+	out := a.stdout
+	h.print = func(events []backend.Event) error {
+		// The lines printed are sent on too: printEvents writes them.
+		a.stdout = io.MultiWriter(out, (*lineOutbox)(&h.outbox))
+		defer func() { a.stdout = out }()
+		return a.printEvents(events, sc, watchFlags{asJSON: true}, nil)
 	}
 	say.info(fmt.Sprintf("judging the stream records Lambda hands on, of %s", sc.Table), "table", sc.Table)
 	lambda.StartWithOptions(h.handle, lambda.WithContext(ctx))
@@ -72,6 +89,11 @@ type lambdaHandler struct {
 	judged *judgedRecords
 	print  func([]backend.Event) error
 	say    sayer
+	// sender, when set, sends on the lines printed; outbox holds those
+	// not sent yet (a send failed), which go first at the next
+	// invocation.
+	sender notify.Sender
+	outbox []string
 }
 
 // handle judges the records of e that were not judged before, as watch
@@ -81,15 +103,18 @@ type lambdaHandler struct {
 // the first of them, so none is dropped.
 func (h *lambdaHandler) handle(ctx context.Context, e stream.LambdaEvent) (events.DynamoDBEventResponse, error) {
 	var changes []model.Change
+	if err := h.send(ctx); err != nil {
+		h.say.note("", fmt.Sprintf("%d lines not sent, sent again first at the next invocation, and this batch of %d records handed back: %v",
+			len(h.outbox), len(e.Records), err))
+		return failures(sequencesOf(e.Records)), nil
+	}
 	var failed []string // sequence numbers of the records not judged
 	h.judged.begin()
 	for i, r := range e.Records {
 		c, err := r.Change()
 		if err != nil {
 			h.say.note("", fmt.Sprintf("a record handed on is not a table's stream record (handed back, with the %d after it): %v", len(e.Records)-i-1, err))
-			for _, rest := range e.Records[i:] {
-				failed = append(failed, rest.DynamoDB.SequenceNumber)
-			}
+			failed = sequencesOf(e.Records[i:])
 			break
 		}
 		if h.judged.fresh(c) {
@@ -108,13 +133,89 @@ func (h *lambdaHandler) handle(ctx context.Context, e stream.LambdaEvent) (event
 			failed = append(seqs, failed...)
 		} else {
 			h.judged.judged()
+			if err := h.send(jctx); err != nil {
+				// Judged, so not judged again: handed back, the batch
+				// comes again, and the lines are sent first.
+				h.say.note("", fmt.Sprintf("%d lines not sent, sent again at the next invocation, which this batch's %d records are handed back for: %v",
+					len(h.outbox), len(changes), err))
+				failed = sequencesOf(e.Records)
+			}
 		}
 	}
+	return failures(failed), nil
+}
+
+// send sends the lines of the outbox on, and empties it.
+func (h *lambdaHandler) send(ctx context.Context) error {
+	if h.sender == nil || len(h.outbox) == 0 {
+		return nil
+	}
+	if err := h.sender.Send(ctx, h.outbox); err != nil {
+		return err
+	}
+	h.outbox = nil
+	return nil
+}
+
+// failures is the answer that hands back the records of seqs (none: the
+// batch is done).
+func failures(seqs []string) events.DynamoDBEventResponse {
 	resp := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
-	for _, seq := range failed {
+	for _, seq := range seqs {
 		resp.BatchItemFailures = append(resp.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: seq})
 	}
-	return resp, nil
+	return resp
+}
+
+// sequencesOf are the sequence numbers of records.
+func sequencesOf(records []stream.LambdaRecord) []string {
+	seqs := make([]string, len(records))
+	for i, r := range records {
+		seqs[i] = r.DynamoDB.SequenceNumber
+	}
+	return seqs
+}
+
+// lineOutbox takes what printEvents writes, whole lines, one each.
+type lineOutbox []string
+
+func (o *lineOutbox) Write(p []byte) (int, error) {
+	for line := range strings.Lines(string(p)) {
+		*o = append(*o, strings.TrimSuffix(line, "\n"))
+	}
+	return len(p), nil
+}
+
+// lambdaFlags are watch's flags for running inside AWS Lambda.
+type lambdaFlags struct {
+	on                       bool
+	snsTopicARN, sqsQueueURL string
+}
+
+func (l *lambdaFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&l.on, "lambda", false, "judge inside AWS Lambda the batches of records a DynamoDB Streams event source mapping hands on, printing JSON lines (the binary named bootstrap does it; docs/watch.md)")
+	fs.StringVar(&l.snsTopicARN, "sns-topic-arn", "", "with --lambda, publish each line to this SNS topic too (LOCKTABLE_SNS_TOPIC_ARN)")
+	fs.StringVar(&l.sqsQueueURL, "sqs-queue-url", "", "with --lambda, send each line to this SQS queue too (LOCKTABLE_SQS_QUEUE_URL)")
+}
+
+// sender is where the flags (else, as a function has no command line,
+// their LOCKTABLE_ variables) say the lines go besides stdout: nil for
+// nowhere.
+func (l lambdaFlags) sender(cfg aws.Config) (notify.Sender, error) {
+	for name, v := range map[string]*string{"sns-topic-arn": &l.snsTopicARN, "sqs-queue-url": &l.sqsQueueURL} {
+		if *v == "" {
+			*v = os.Getenv(config.EnvName(name))
+		}
+	}
+	switch {
+	case l.snsTopicARN != "" && l.sqsQueueURL != "":
+		return nil, usageErr("--sns-topic-arn and --sqs-queue-url: one of them (a topic can feed a queue)")
+	case l.snsTopicARN != "":
+		return notify.Topic{API: sns.NewFromConfig(cfg), ARN: l.snsTopicARN}, nil
+	case l.sqsQueueURL != "":
+		return notify.Queue{API: sqs.NewFromConfig(cfg), URL: l.sqsQueueURL}, nil
+	}
+	return nil, nil
 }
 
 // beforeDeadline is ctx ending a little before the invocation's

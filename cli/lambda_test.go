@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/locktable/locktable/cli"
 	"github.com/locktable/locktable/dynamo"
@@ -304,16 +306,94 @@ func (s *streamReader) lambdaRecord(r streamtypes.Record) stream.LambdaRecord {
 	}
 }
 
-// buildBootstrap builds locktable as a Lambda function's binary is
-// named: bootstrap.
+var bootstrap struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// buildBootstrap builds locktable, once for the tests that run it, as a
+// Lambda function's binary is named: bootstrap (into the state
+// directory TestMain removes).
 func buildBootstrap(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "bootstrap")
-	build := exec.Command("go", "build", "-o", bin, "github.com/locktable/locktable")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	bootstrap.once.Do(func() {
+		bootstrap.bin = filepath.Join(os.Getenv("XDG_STATE_HOME"), "lambda", "bootstrap")
+		out, err := exec.Command("go", "build", "-o", bootstrap.bin, "github.com/locktable/locktable").CombinedOutput()
+		if err != nil {
+			bootstrap.err = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if bootstrap.err != nil {
+		t.Fatal(bootstrap.err)
 	}
-	return bin
+	return bootstrap.bin
+}
+
+// TestLambdaSendsToAQueue: with LOCKTABLE_SQS_QUEUE_URL (the binary
+// started as bootstrap has no command line), each line the function
+// prints is also a message of the queue (moto's SQS).
+func TestLambdaSendsToAQueue(t *testing.T) {
+	dynamotest.Endpoint(t)
+	t.Parallel()
+	motoURL := startMoto(t)
+	ctx := context.Background()
+	conn, err := dynamo.Connect(ctx, dynamo.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := sqs.NewFromConfig(conn.Config(), func(o *sqs.Options) { o.BaseEndpoint = aws.String(motoURL) })
+	created, err := q.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("locktable-problems")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, client, _ := watchedTable(t)
+	table := store.Schema.Table
+	records := newStreamReader(t, client, table)
+	fn := startFunction(t, buildBootstrap(t), map[string]string{"LOCKTABLE_ENDPOINT_URL": dynamotest.Endpoint(t), "LOCKTABLE_TABLE": table,
+		"LOCKTABLE_SQS_QUEUE_URL": aws.ToString(created.QueueUrl), "AWS_ENDPOINT_URL_SQS": motoURL})
+
+	dynamotest.Put(t, client, table, dynamotest.Lock("UNIQ#EMAIL#left@x.io", "ACCT#gone"))
+	if failed := fn.invoke(records.until("left@x.io"), time.Now().Add(time.Minute)); len(failed) != 0 {
+		t.Fatalf("batch item failures %q", failed)
+	}
+	got, err := q.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: created.QueueUrl, MaxNumberOfMessages: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := strings.TrimSuffix(fn.stdoutNow(), "\n")
+	if len(got.Messages) != 1 || aws.ToString(got.Messages[0].Body) != printed || !strings.Contains(printed, `"kind":"orphan_lock"`) {
+		t.Errorf("the queue holds %d messages (%+v); want the one line printed, %s", len(got.Messages), got.Messages, printed)
+	}
+}
+
+// startMoto starts moto's server (python3 -m moto.server) on a free
+// port and returns its URL; without moto the test is skipped.
+func startMoto(t *testing.T) string {
+	t.Helper()
+	if err := exec.Command("python3", "-c", "import moto.server").Run(); err != nil {
+		t.Skipf("moto's server is not installed (pip install 'moto[server]'): %v", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command("python3", "-m", "moto.server", "-p", strconv.Itoa(port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(url + "/moto-api/"); err == nil {
+			resp.Body.Close()
+			return url
+		}
+	}
+	t.Fatal("moto's server did not answer in 30 s")
+	return ""
 }
 
 // function is the binary run by a Lambda runtime API that this test
@@ -321,11 +401,30 @@ func buildBootstrap(t *testing.T) string {
 type function struct {
 	t       *testing.T
 	cmd     *exec.Cmd
-	stdout  bytes.Buffer
-	stderr  bytes.Buffer
+	stdout  lockedBuffer
+	stderr  lockedBuffer
 	next    chan invocation
 	answers chan answer
 	count   int
+}
+
+// lockedBuffer is what the function writes to a pipe, which the test
+// reads meanwhile.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 type invocation struct {
@@ -420,6 +519,10 @@ func (f *function) invoke(records []stream.LambdaRecord, deadline time.Time) []s
 	}
 	return nil
 }
+
+// stdoutNow is what the function printed so far (only while it waits
+// for its next invocation: it prints nothing then).
+func (f *function) stdoutNow() string { return f.stdout.String() }
 
 // stop ends the function and returns its JSON lines, by problem and
 // event.
