@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,15 +79,16 @@ func TestLambdaOutsideLambda(t *testing.T) {
 // TestLambdaJudgesAsWatchDoes (issue 40, 3): the binary started as
 // bootstrap under a Lambda runtime API (served here) is handed the
 // records of dynoxide's stream as an event source mapping hands them
-// on, with records sent again and reordered across batches, and some
-// invocations past their deadline before they begin. Its JSON lines, by
-// problem and event, are those of one watch --json over the same writes
-// (no problem appears twice for a record sent again); a batch it could
-// not judge comes back as batch item failures naming its records, which
-// are judged when sent again. Random writes, one at a time, each
-// followed by a sentinel (an orphan lock of its own value) that tells
-// when watch has judged the write; seeds 1 and 2, LOCKTABLE_SEED=N runs
-// seed N alone.
+// on, with records sent again and reordered across batches. Its JSON
+// lines, by problem and event, are those of one watch --json over the
+// same writes (no problem appears twice for a record sent again). A
+// batch whose reads fail (the invocation past its deadline before it
+// begins, or the endpoint answering as for a table that does not exist)
+// comes back as batch item failures naming its records not judged
+// before, which are judged when sent again. Random writes, one at a
+// time, each followed by a sentinel (an orphan lock of its own value)
+// that tells when watch has judged the write; seeds 1 and 2,
+// LOCKTABLE_SEED=N runs seed N alone.
 func TestLambdaJudgesAsWatchDoes(t *testing.T) {
 	dynamotest.Endpoint(t)
 	t.Parallel()
@@ -108,7 +112,8 @@ func judgesAsWatchDoes(t *testing.T, bin string, seed uint64) {
 	table := store.Schema.Table
 	w := startWatch(t, append([]string{"--json"}, flags...)...)
 	records := newStreamReader(t, client, table)
-	fn := startFunction(t, bin, map[string]string{"LOCKTABLE_ENDPOINT_URL": dynamotest.Endpoint(t), "LOCKTABLE_TABLE": table})
+	var gone atomic.Bool
+	fn := startFunction(t, bin, map[string]string{"LOCKTABLE_ENDPOINT_URL": tableGone(t, &gone), "LOCKTABLE_TABLE": table})
 
 	var watched []string // watch's lines, by problem and event
 	var sent []stream.LambdaRecord
@@ -127,12 +132,19 @@ func judgesAsWatchDoes(t *testing.T, bin string, seed uint64) {
 		}
 		fresh := records.until(sentinel)
 		for _, batch := range batches(rng, fresh, sent) {
-			if rng.IntN(4) == 0 {
-				// Past its deadline before it begins: every read fails.
-				failed := fn.invoke(batch, time.Now().Add(-time.Second))
+			if why := rng.IntN(6); why < 2 {
+				deadline := time.Now().Add(time.Minute)
+				if why == 0 {
+					deadline = time.Now().Add(-time.Second) // past before it begins: every read fails
+				} else {
+					gone.Store(true) // the table is not found
+				}
+				failed := fn.invoke(batch, deadline)
+				gone.Store(false)
 				want := sequences(slices.DeleteFunc(slices.Clone(batch), func(r stream.LambdaRecord) bool { return !slices.Contains(sequences(fresh), r.DynamoDB.SequenceNumber) }))
 				if !slices.Equal(failed, want) {
-					t.Fatalf("step %d (%s): a batch past its deadline handed back %q; want its records not judged before, %q", k, what, failed, want)
+					t.Fatalf("step %d (%s): a batch whose reads failed (%s) handed back %q; want its records not judged before, %q",
+						k, what, []string{"past its deadline", "the table not found"}[why], failed, want)
 				}
 				failures++
 			}
@@ -152,6 +164,29 @@ func judgesAsWatchDoes(t *testing.T, bin string, seed uint64) {
 		t.Errorf("the writes made no problem but the sentinels: seed %d tests little", seed)
 	}
 	t.Logf("%d lines alike, %d batches failed and sent again", len(watched), failures)
+}
+
+// tableGone is an endpoint that passes requests on to dynoxide, but
+// while gone is set answers each as DynamoDB answers for a table that
+// does not exist (an error the SDK does not retry).
+func tableGone(t *testing.T, gone *atomic.Bool) string {
+	t.Helper()
+	target, err := url.Parse(dynamotest.Endpoint(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !gone.Load() {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found"}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // eventIdentity is a line of watch --json by problem and event.
