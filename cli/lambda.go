@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +95,25 @@ type lambdaHandler struct {
 	// invocation.
 	sender notify.Sender
 	outbox []string
+	// strangers are the tables not the schema's whose records came,
+	// said once each.
+	strangers map[string]bool
+}
+
+// noteStranger says, once, that records of table come, which the schema
+// does not name: the event source mapping reads another table's stream,
+// or the flags name another table. Such records say nothing of the
+// schema's tables, and are passed over.
+func (h *lambdaHandler) noteStranger(table string) {
+	if h.strangers[table] {
+		return
+	}
+	if h.strangers == nil {
+		h.strangers = map[string]bool{}
+	}
+	h.strangers[table] = true
+	h.say.note(table, "records of this table come, which the schema does not name (--table, --unique): they are passed over; "+
+		"does the event source mapping read the right stream?")
 }
 
 // handle judges the records of e that were not judged before, as watch
@@ -116,6 +136,10 @@ func (h *lambdaHandler) handle(ctx context.Context, e stream.LambdaEvent) (event
 			h.say.note("", fmt.Sprintf("a record handed on is not a table's stream record (handed back, with the %d after it): %v", len(e.Records)-i-1, err))
 			failed = sequencesOf(e.Records[i:])
 			break
+		}
+		if !slices.Contains(h.judged.sc.Tables(), c.Table) {
+			h.noteStranger(c.Table)
+			continue
 		}
 		if h.judged.fresh(c) {
 			changes = append(changes, c)

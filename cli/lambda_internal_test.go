@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locktable/locktable/backend"
@@ -74,5 +75,30 @@ func TestLambdaSendsAgainWhatItCouldNotSend(t *testing.T) {
 	}
 	if want := []string{"appeared orphan_lock left@x.io"}; !slices.Equal(sender.sent, want) {
 		t.Errorf("sent %q; want %q, once", sender.sent, want)
+	}
+}
+
+// TestLambdaPassesOverAnotherTable: records of a table the schema does
+// not name (the mapping reads another stream) are not judged, and that
+// is said once, not at every batch.
+func TestLambdaPassesOverAnotherTable(t *testing.T) {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	var said strings.Builder
+	h := &lambdaHandler{
+		judge:  &judge{tracker: backend.NewTracker(&sc, heldItems{}, nil, func() int64 { return 0 })},
+		judged: newJudgedRecords(&sc),
+		say:    sayer{w: &said},
+		print:  func([]backend.Event) error { t.Error("printed"); return nil },
+	}
+	lock := model.Item{"PK": model.S("UNIQ#EMAIL#x@x.io"), "SK": model.S("LOCK")}
+	for _, seq := range []string{"1", "2"} {
+		event := stream.LambdaEvent{Records: []stream.LambdaRecord{{EventName: "INSERT", EventSourceARN: "arn:aws:dynamodb:us-east-1:1:table/orders/stream/x",
+			DynamoDB: stream.LambdaChange{Keys: lock, NewImage: lock, SequenceNumber: seq}}}}
+		if resp, err := h.handle(context.Background(), event); err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("%+v, %v", resp, err)
+		}
+	}
+	if got := said.String(); strings.Count(got, "orders") != 1 || !strings.Contains(got, "the schema does not name") {
+		t.Errorf("said %q; want one note naming orders", got)
 	}
 }
