@@ -73,9 +73,11 @@ func (a *app) runLambda(ctx context.Context, l lambdaFlags, s model.Schema, say 
 	}
 	out := a.stdout
 	h.print = func(events []backend.Event) error {
-		// The lines printed are sent on too: printEvents writes them.
-		a.stdout = io.MultiWriter(out, (*lineOutbox)(&h.outbox))
-		defer func() { a.stdout = out }()
+		if sender != nil {
+			// The lines printed are sent on too: printEvents writes them.
+			a.stdout = io.MultiWriter(out, (*lineOutbox)(&h.outbox))
+			defer func() { a.stdout = out }()
+		}
 		return a.printEvents(events, sc, watchFlags{asJSON: true}, nil)
 	}
 	say.info(fmt.Sprintf("judging the stream records Lambda hands on, of %s", sc.Table), "table", sc.Table)
