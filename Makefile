@@ -90,12 +90,14 @@ deps:
 
 # What CI checks of the release: go.mod and go.sum tidy, .goreleaser.yaml
 # valid, and a snapshot build for this machine (completions and man pages
-# generated, the binary's version set) that runs.
+# generated, the binary's version set) that runs; on Linux, the Lambda
+# build too, which outside Lambda is locktable under another name.
 release-check: $(GORELEASER)
 	go mod tidy -diff
 	$(GORELEASER) check
 	$(GORELEASER) build --snapshot --clean --single-target
 	dist/locktable_$$(go env GOOS)_$$(go env GOARCH)*/locktable version
+	if [ "$$(go env GOOS)" = linux ]; then env -u AWS_LAMBDA_RUNTIME_API dist/bootstrap_linux_$$(go env GOARCH)*/bootstrap version; fi
 
 # Every archive, package and the Homebrew cask into dist/, published
 # nowhere: what a release would upload.

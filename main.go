@@ -22,5 +22,6 @@ func main() {
 	// SIGTERM while it is reporting must not kill it with another status.
 	ctx, _ := cli.SignalContext(context.Background())
 	// The one clock of the process: every judgement of time reads it.
-	os.Exit(cli.Main(ctx, clock.System(), cli.BuildInfo{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdout, os.Stderr))
+	args := cli.BootstrapArgs(os.Args, os.Getenv) // started by the Lambda runtime: watch --lambda
+	os.Exit(cli.Main(ctx, clock.System(), cli.BuildInfo{Version: version, Commit: commit, Date: date}, args, os.Stdout, os.Stderr))
 }

@@ -189,9 +189,19 @@ func (t *Tracker) scopeOf(p model.Problem) scope {
 // write to it is made but not yet streamed, and its problems would be
 // laid at these changes' door. What such changes touched waits (with
 // them) for a later batch, which judges it with that write's record.
-func (t *Tracker) Judge(ctx context.Context, changes []model.Change) ([]Event, error) {
-	changes = append(t.pending, changes...) // those that waited were made first
+//
+// A judgement that fails (a read failed) leaves the changes that waited
+// waiting: their records were handed on before, and nobody sends them
+// again.
+func (t *Tracker) Judge(ctx context.Context, changes []model.Change) (_ []Event, err error) {
+	waited := t.pending
+	changes = append(slices.Clip(t.pending), changes...) // those that waited were made first
 	t.pending = nil
+	defer func() {
+		if err != nil {
+			t.pending = waited
+		}
+	}()
 	t.batch++
 	touched := map[scope][]model.Change{}
 	var order []scope

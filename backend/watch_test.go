@@ -361,3 +361,34 @@ func TestTrackerSaysWhatChangedOfAProblem(t *testing.T) {
 		"changed orphan_lock email a@x.io owner=ACCT#b by MODIFY UNIQ#EMAIL#a@x.io")
 	wantEvents(t, "touched, nothing changed", w.judge(t, w.change(model.ChangeModify, after, after)))
 }
+
+// failingReads is a source whose every read fails (throttled, timed out).
+type failingReads struct{}
+
+func (failingReads) ReadConsistent(context.Context, []model.KeyRef, func(string, model.Item)) error {
+	return fmt.Errorf("read: throttled")
+}
+
+// TestTrackerKeepsWhatWaitsWhenAJudgementFails: a judgement whose reads
+// fail loses none of the changes that waited for a later record: their
+// records were handed on before, and a Lambda event source sends again
+// only the batch that failed.
+func TestTrackerKeepsWhatWaitsWhenAJudgementFails(t *testing.T) {
+	w := newWatched(nil)
+	a := account("ACCT#a", "a@x.io", "ada")
+	w.src.put(w.sc.Table, lockItem("UNIQ#EMAIL#a@x.io", "ACCT#a")) // the account is deleted already
+	w.judge(t, w.change(model.ChangeInsert, nil, a))
+	if len(w.t.pending) != 1 {
+		t.Fatalf("%d changes wait; want the insert", len(w.t.pending))
+	}
+	w.t.src = failingReads{}
+	if _, err := w.t.Judge(context.Background(), []model.Change{w.change(model.ChangeRemove, a, nil)}); err == nil {
+		t.Fatal("a judgement whose reads failed did not fail")
+	}
+	if len(w.t.pending) != 1 || w.t.pending[0].Event != model.ChangeInsert {
+		t.Fatalf("after a failed judgement %d changes wait (%+v); want the insert still", len(w.t.pending), w.t.pending)
+	}
+	w.t.src = w.src
+	wantEvents(t, "the delete, sent again", w.judge(t, w.change(model.ChangeRemove, a, nil)),
+		"appeared orphan_lock email a@x.io owner=ACCT#a by REMOVE ACCT#a")
+}

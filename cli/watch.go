@@ -76,6 +76,7 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 	cmd.Flags().BoolVar(&f.exitOnProblem, "exit-on-problem", false, "exit 1 at the first problem that appears (one there before the write, existing, is printed, not an exit)")
 	cmd.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics, and /healthz and /readyz, on this address (:9090; port 0 takes a free one); the problems gauge starts from a check, which reads the table once")
 	cmd.Flags().DurationVar(&f.readyLag, "ready-lag", metrics.DefaultReadyLag, "with --metrics-addr, /readyz fails when the follow is further behind the table than this")
+	f.lambda.register(cmd.Flags())
 	cmd.Flags().StringVar(&f.logFormat, "log-format", "text", "what watch says on stderr: text (lines for a person) or json (log/slog's JSON records); stdout is the same either way")
 	_ = cmd.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"now", "trim-horizon"}, cobra.ShellCompDirectiveNoFileComp))
@@ -85,6 +86,7 @@ error, a table without a stream, or a stream disabled while it is watched.`,
 // watchFlags are watch's own flags.
 type watchFlags struct {
 	asJSON, exitOnProblem bool
+	lambda                lambdaFlags
 	from                  string
 	fromSet               bool   // --from given: a checkpoint too old for the stream starts there
 	checkpoint            string // --checkpoint's file
@@ -119,6 +121,9 @@ func (a *app) runWatch(ctx context.Context, f watchFlags) error {
 	say, err := newSayer(a.stderr, f.logFormat)
 	if err != nil {
 		return err
+	}
+	if f.lambda.on {
+		return a.runLambda(ctx, f.lambda, s, say)
 	}
 	if a.demo {
 		return usageErr("watch follows a DynamoDB stream, and the demo's embedded backend has none: try a local emulator that serves streams (dynoxide)")

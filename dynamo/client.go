@@ -69,6 +69,11 @@ type Connection struct {
 // Endpoint is where the connection's clients go.
 func (c *Connection) Endpoint() backend.Endpoint { return c.ep }
 
+// Config is the AWS configuration loaded, for the clients of other
+// services (a topic, a queue) with the same credentials and region; its
+// endpoint is AWS's, whatever the endpoint URL.
+func (c *Connection) Config() aws.Config { return c.cfg }
+
 // DynamoDB builds the connection's DynamoDB client.
 func (c *Connection) DynamoDB() *dynamodb.Client {
 	return dynamodb.NewFromConfig(c.cfg, func(do *dynamodb.Options) {
