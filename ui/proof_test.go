@@ -917,14 +917,29 @@ func rowKey(lines []string, i int, problems bool) string {
 	return f[1]
 }
 
-// selectedKey is the key of the selected row of lines ("" for none).
+// selectedKey is the key of the selected row of lines ("" for none). A
+// heading selected (the list shows no row under it: "search: v1" over
+// no account) is no row: the first row to come may take the selection.
 func selectedKey(lines []string, problems bool) string {
 	for i, l := range lines {
 		if strings.HasPrefix(l, "▸") {
+			if heading(rowText(l), problems) {
+				return ""
+			}
 			return rowKey(lines, i, problems)
 		}
 	}
 	return ""
+}
+
+// heading reports whether row is a heading, not an item's row: in the
+// problems view a group's, elsewhere anything but an account's or a
+// lock's row (the proof's table holds no other item).
+func heading(row string, problems bool) bool {
+	if problems {
+		return groupHeading.MatchString(row)
+	}
+	return !strings.HasPrefix(row, "ACCT#") && !strings.HasPrefix(row, "UNIQ#") && !strings.HasPrefix(row, "└")
 }
 
 // compare draws every view and holds what it shows to tr, and the row
