@@ -66,6 +66,7 @@ func (a *app) runLambda(ctx context.Context, l lambdaFlags, s model.Schema, say 
 	}
 	sc := &store.Schema
 	h := &lambdaHandler{
+		now:    a.clock.Now,
 		sender: sender,
 		judge:  &judge{tracker: backend.NewTracker(sc, store.Pages, store.Lookup, func() int64 { return model.Epoch(a.clock.Now()) })},
 		judged: newJudgedRecords(sc),
@@ -96,6 +97,7 @@ func (a *app) runLambda(ctx context.Context, l lambdaFlags, s model.Schema, say 
 // lambdaHandler judges the batches of stream records Lambda hands on,
 // one tracker over the life of the execution environment.
 type lambdaHandler struct {
+	now    func() time.Time // the time of day: the invocation's deadline is one
 	judge  *judge
 	judged *judgedRecords
 	print  func([]backend.Event) error
@@ -156,7 +158,7 @@ func (h *lambdaHandler) handle(ctx context.Context, e stream.LambdaEvent) (event
 		}
 	}
 	if len(changes) > 0 {
-		jctx, cancel := beforeDeadline(ctx)
+		jctx, cancel := beforeDeadline(ctx, h.now())
 		defer cancel()
 		if err := h.judge.judge(jctx, changes, h.print); err != nil {
 			h.say.note("", fmt.Sprintf("%d records not judged, handed back to be sent again: %v", len(changes), err))
@@ -255,12 +257,12 @@ func (l lambdaFlags) sender(cfg aws.Config) (notify.Sender, error) {
 // beforeDeadline is ctx ending a little before the invocation's
 // deadline: a judgement still reading then fails, and its records go
 // back, rather than Lambda ending the invocation and retrying all of it.
-func beforeDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+func beforeDeadline(ctx context.Context, now time.Time) (context.Context, context.CancelFunc) {
 	deadline, ok := ctx.Deadline()
 	if !ok {
 		return context.WithCancel(ctx)
 	}
-	margin := min(time.Second, time.Until(deadline)/4)
+	margin := min(time.Second, deadline.Sub(now)/4)
 	return context.WithDeadline(ctx, deadline.Add(-margin))
 }
 

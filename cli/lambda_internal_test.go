@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"io"
@@ -50,6 +52,7 @@ func TestLambdaSendsAgainWhatItCouldNotSend(t *testing.T) {
 	lock := model.Item{"PK": model.S("UNIQ#EMAIL#left@x.io"), "SK": model.S("LOCK"), "owner": model.S("ACCT#gone")}
 	sender := &flakySender{fail: 1}
 	h := &lambdaHandler{
+		now:    time.Now,
 		judge:  &judge{tracker: backend.NewTracker(&sc, heldItems{"UNIQ#EMAIL#left@x.io": lock}, nil, func() int64 { return 0 })},
 		judged: newJudgedRecords(&sc),
 		say:    sayer{w: io.Discard},
@@ -85,6 +88,7 @@ func TestLambdaPassesOverAnotherTable(t *testing.T) {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	var said strings.Builder
 	h := &lambdaHandler{
+		now:    time.Now,
 		judge:  &judge{tracker: backend.NewTracker(&sc, heldItems{}, nil, func() int64 { return 0 })},
 		judged: newJudgedRecords(&sc),
 		say:    sayer{w: &said},
