@@ -110,3 +110,25 @@ type Repair struct {
 // SkipGone is why a repair is skipped when consistent reads no longer show
 // its problem.
 const SkipGone = "no longer shows in consistent reads: already fixed, or fixed by someone else"
+
+// SweepProgress is how far a read of every account (Pages'
+// AccountsSweep) has gone: the items read, the pages they came in, the
+// read capacity they consumed, the table's approximate item count (0:
+// unknown), and how long it has run, in milliseconds.
+type SweepProgress struct {
+	Items  int64
+	Pages  int
+	RCU    float64
+	Approx int64
+	Millis int64
+}
+
+// Left estimates how many milliseconds the read has left from the share
+// of the approximate item count read so far; false when it cannot tell
+// (no count, nothing read yet, or the count passed).
+func (p SweepProgress) Left() (int64, bool) {
+	if p.Approx <= 0 || p.Items <= 0 || p.Items >= p.Approx {
+		return 0, false
+	}
+	return p.Millis * (p.Approx - p.Items) / p.Items, true
+}

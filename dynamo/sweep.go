@@ -1,0 +1,163 @@
+package dynamo
+
+import (
+	"context"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/model"
+)
+
+// sweepChunk is how many accounts a page of AccountsSweep hands on, and
+// are judged together.
+const sweepChunk = 2000
+
+// AccountsSweep reads every account of the table, with its locks, at the
+// speed of a scan: one parallel scan of every table of the schema (the
+// check's segments), whose lock items judge the accounts (the locks an
+// account should have are looked up among those the scan returned, as
+// the check's census matches them). Only the accounts that look wrong
+// that way (a lock missing, foreign, expired...) are judged again from
+// strongly consistent reads of their locks, as AccountsPage judges every
+// account: one BatchGetItem for what looks wrong, not one per page.
+//
+// The accounts come to page in browse order for a sweep: segment 0's in
+// the order its scan returned them, then segment 1's, and so on, in
+// pages of a few thousand, once every table is read (an account's locks
+// may be in any segment). progress is called after each page read; page
+// and progress are never called concurrently. consistent makes the scan
+// strongly consistent (a reload). Stopped (ctx), it returns ctx's error
+// and hands on nothing more. --max-rcu paces it as any read.
+func (s *Pages) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func([]model.AccountView)) error {
+	ttl := make(chan struct{})
+	go func() { s.readTTL(ctx); close(ttl) }()
+	defer func() { <-ttl }()
+	tctx, reads := withTally(ctx)
+	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{}, started: time.Now(), approx: s.ApproxItems, progress: progress, reads: reads}
+	sw.accounts = make([][]model.Item, sw.segments)
+	for _, table := range s.Schema.Tables() {
+		r := scanRequest{table: table, segments: sw.segments, consistent: consistent, raw: true}
+		if err := s.scanPages(tctx, r, func(p scanPage) error { return sw.take(table, p) }); err != nil {
+			return err
+		}
+	}
+	<-ttl
+	now := model.Epoch(s.now())
+	var chunk []model.Item
+	flush := func() error {
+		views, err := sw.judge(ctx, s, chunk, now)
+		if err != nil {
+			return err
+		}
+		chunk = chunk[:0]
+		page(views)
+		return nil
+	}
+	for seg := range sw.accounts {
+		for _, it := range sw.accounts[seg] {
+			if chunk = append(chunk, it); len(chunk) == sweepChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		sw.accounts[seg] = nil // handed on: the views hold them now
+	}
+	if len(chunk) > 0 {
+		return flush()
+	}
+	return ctx.Err()
+}
+
+// sweep is what AccountsSweep has read: each segment's accounts in the
+// order read, and every lock by its key.
+type sweep struct {
+	schema   *model.Schema
+	segments int
+	mu       sync.Mutex
+	accounts [][]model.Item
+	locks    map[string]model.Item // KeyRef.ID -> the lock item
+	items    int64
+	pages    int
+	started  time.Time
+	approx   int64
+	progress func(backend.SweepProgress)
+	reads    *tally
+}
+
+// take keeps what page p of table holds: its accounts, in its segment's
+// order, and its locks; the rest is counted. It runs concurrently for
+// different segments.
+func (sw *sweep) take(table string, p scanPage) error {
+	var d itemDecoder
+	var accounts []model.Item
+	locks := map[string]model.Item{}
+	c := model.Classifier{Schema: sw.schema}
+	err := p.each(&d, func(it model.Item) {
+		switch c.Classify(table, it).Kind {
+		case model.EntryAccount:
+			if table == sw.schema.Table {
+				accounts = append(accounts, maps.Clone(it))
+			}
+		case model.EntryLock:
+			locks[model.KeyRef{Table: table, Key: sw.schema.KeyOf(table, it)}.ID()] = maps.Clone(it)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if table == sw.schema.Table {
+		sw.accounts[p.segment] = append(sw.accounts[p.segment], accounts...)
+	}
+	maps.Copy(sw.locks, locks)
+	sw.items += int64(p.examined)
+	sw.pages++
+	if sw.progress != nil {
+		sw.progress(backend.SweepProgress{Items: sw.items, Pages: sw.pages, RCU: sw.reads.consumed(),
+			Approx: sw.approx, Millis: time.Since(sw.started).Milliseconds()})
+	}
+	return nil
+}
+
+// ReadConsistent serves the locks the sweep read, as if read by key
+// (backend.Reader); accounts are not served: a lock naming another
+// account as owner looks foreign, and is judged again by key.
+func (sw *sweep) ReadConsistent(_ context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
+	for _, r := range refs {
+		if it, ok := sw.locks[r.ID()]; ok {
+			visit(r.Table, it)
+		}
+	}
+	return nil
+}
+
+// judge judges accounts from the locks the sweep read, and those that
+// look wrong again from consistent reads by key (src).
+func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []model.Item, now int64) ([]model.AccountView, error) {
+	views, err := backend.Judge(ctx, sw.schema, sw, accounts, now)
+	if err != nil {
+		return nil, err
+	}
+	var again []model.Item
+	var at []int
+	for i, v := range views {
+		if v.Problematic() {
+			again, at = append(again, accounts[i]), append(at, i)
+		}
+	}
+	if len(again) == 0 {
+		return views, nil
+	}
+	judged, err := backend.Judge(ctx, sw.schema, src, again, now)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range at {
+		views[i] = judged[k]
+	}
+	return views, nil
+}
