@@ -101,7 +101,12 @@ type Store struct {
 	Writer  *Writer
 	Journal *Journal
 	Seeder  *Seeder
+	Sweeper *Sweeper
 }
+
+// Sweeper reads every account with its locks at once, at the speed of a
+// scan (AccountsSweep): the terminal UI's G and n.
+type Sweeper struct{ *core }
 
 // Pages reads the tables a page at a time, and items by key.
 type Pages struct{ *core }
@@ -184,7 +189,7 @@ func NewStore(api API, ep backend.Endpoint, schema model.Schema, clk clock.Clock
 	pages, journal := &Pages{c}, &Journal{c}
 	lookup := &Lookup{pages}
 	return &Store{core: c, Pages: pages, Checker: &Checker{c}, Lookup: lookup,
-		Writer: &Writer{core: c, Lookup: lookup, Journal: journal}, Journal: journal, Seeder: &Seeder{c}}
+		Writer: &Writer{core: c, Lookup: lookup, Journal: journal}, Journal: journal, Seeder: &Seeder{c}, Sweeper: &Sweeper{c}}
 }
 
 // Open returns a store after describing every table the schema involves and

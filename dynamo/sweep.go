@@ -4,9 +4,9 @@ import (
 	"context"
 	"maps"
 	"sync"
-	"time"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 )
 
@@ -30,12 +30,12 @@ const sweepChunk = 2000
 // and progress are never called concurrently. consistent makes the scan
 // strongly consistent (a reload). Stopped (ctx), it returns ctx's error
 // and hands on nothing more. --max-rcu paces it as any read.
-func (s *Pages) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func([]model.AccountView)) error {
+func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func([]model.AccountView)) error {
 	ttl := make(chan struct{})
 	go func() { s.readTTL(ctx); close(ttl) }()
 	defer func() { <-ttl }()
 	tctx, reads := withTally(ctx)
-	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{}, started: time.Now(), approx: s.ApproxItems, progress: progress, reads: reads}
+	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{}, started: clock.Start(), approx: s.ApproxItems, progress: progress, reads: reads}
 	sw.accounts = make([][]model.Item, sw.segments)
 	for _, table := range s.Schema.Tables() {
 		r := scanRequest{table: table, segments: sw.segments, consistent: consistent, raw: true}
@@ -47,7 +47,7 @@ func (s *Pages) AccountsSweep(ctx context.Context, consistent bool, progress fun
 	now := model.Epoch(s.now())
 	var chunk []model.Item
 	flush := func() error {
-		views, err := sw.judge(ctx, s, chunk, now)
+		views, err := sw.judge(ctx, s.reader(), chunk, now)
 		if err != nil {
 			return err
 		}
@@ -81,7 +81,7 @@ type sweep struct {
 	locks    map[string]model.Item // KeyRef.ID -> the lock item
 	items    int64
 	pages    int
-	started  time.Time
+	started  clock.Stopwatch
 	approx   int64
 	progress func(backend.SweepProgress)
 	reads    *tally
@@ -118,7 +118,7 @@ func (sw *sweep) take(table string, p scanPage) error {
 	sw.pages++
 	if sw.progress != nil {
 		sw.progress(backend.SweepProgress{Items: sw.items, Pages: sw.pages, RCU: sw.reads.consumed(),
-			Approx: sw.approx, Millis: time.Since(sw.started).Milliseconds()})
+			Approx: sw.approx, Millis: sw.started.Elapsed().Milliseconds()})
 	}
 	return nil
 }

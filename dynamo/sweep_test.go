@@ -32,7 +32,7 @@ func TestSweepReadsEveryAccountInOneScan(t *testing.T) {
 	store.Segments, store.PageSize = 4, 100 // several pages in each segment
 	var got []model.AccountView
 	var last backend.SweepProgress
-	err := store.Pages.AccountsSweep(context.Background(), false,
+	err := store.Sweeper.AccountsSweep(context.Background(), false,
 		func(p backend.SweepProgress) { last = p },
 		func(views []model.AccountView) { got = append(got, views...) })
 	if err != nil {
@@ -74,7 +74,7 @@ func TestSweepStops(t *testing.T) {
 	store.PageSize = 1
 	ctx, cancel := context.WithCancel(context.Background())
 	handed := 0
-	err := store.Pages.AccountsSweep(ctx, false, func(backend.SweepProgress) { cancel() },
+	err := store.Sweeper.AccountsSweep(ctx, false, func(backend.SweepProgress) { cancel() },
 		func(views []model.AccountView) { handed += len(views) })
 	if err == nil || handed != 0 {
 		t.Errorf("stopped sweep: err %v, %d accounts handed on; want an error and none", err, handed)

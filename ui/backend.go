@@ -22,6 +22,9 @@ type Roles struct {
 	Lookup search.Backend // Find, and the account a result names
 	Writer write.Backend  // plans, the holder lookup, Prepare and Execute
 	Tables TableLister    // the endpoint's tables, for :table
+	// Sweep reads every account at once for G and n (nil: page after
+	// page).
+	Sweep accounts.Sweeper
 	// Stream follows the table's stream, so that others' writes show
 	// unasked (nil: none is followed, and nothing is said of one).
 	Stream live.Stream

@@ -405,9 +405,9 @@ func fakePlanted() *uitest.Backend { return fake(plantedItems()...) }
 func roles(store any) Roles {
 	switch s := store.(type) {
 	case *dynamo.Store:
-		return Roles{Pages: s.Pages, Check: s.Checker, Lookup: s.Lookup, Writer: s.Writer, Tables: s, Writable: s.Writable()}
+		return Roles{Pages: s.Pages, Check: s.Checker, Lookup: s.Lookup, Writer: s.Writer, Tables: s, Sweep: s.Sweeper, Writable: s.Writable()}
 	case *uitest.Backend:
-		return Roles{Pages: s, Check: s, Lookup: s, Writer: s, Tables: s, Writable: s.Control.Writable()}
+		return Roles{Pages: s, Check: s, Lookup: s, Writer: s, Tables: s, Sweep: uitest.NewSweeper(s), Writable: s.Control.Writable()}
 	case *synthetic:
 		return Roles{Pages: s}
 	}

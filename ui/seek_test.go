@@ -123,3 +123,24 @@ func TestOneMoreOrphanIsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestNextProblemAtTheEndIsOneSweep: before the check ends, n across a
+// table whose one problem is at its end reads every account at once (one
+// scan: Backend.AccountsSweep), not a page after a page, and selects it.
+func TestNextProblemAtTheEndIsOneSweep(t *testing.T) {
+	t.Parallel()
+	store := fakeMany(400)
+	store.Put(tablePlaceholder, acct("ACCT#0399b", "b399@x.io", "b399"))
+	d := newDriver(t, Options{Roles: roles(store), NoCheck: true}, 80, 20)
+	d.ready()
+	pages := store.Control.Calls("AccountsPage")
+	d.press("n")
+	d.until("every account", func(m *Model) bool { return m.views.accounts.Pager().Paging().Done() })
+	d.settle()
+	if got := fields(d.selected()); got != "▸ └ UNIQ#EMAIL#b399@x.io expected, not found missing" {
+		t.Errorf("n selected %q, want ACCT#0399b's email lock\n%s", got, d.screen())
+	}
+	if n, sweeps := store.Control.Calls("AccountsPage")-pages, store.Control.Calls("AccountsSweep"); n != 0 || sweeps != 1 {
+		t.Errorf("n read %d pages and %d sweeps, want one sweep", n, sweeps)
+	}
+}

@@ -178,6 +178,40 @@ func (b *Backend) AccountsPage(ctx context.Context, from backend.Cursor, want in
 	return backend.AccountPage{Accounts: views, Next: next}, err
 }
 
+// Sweeper reads every account of a backend at once, as the store's
+// Sweeper does (the UI's G and n).
+type Sweeper struct{ b *Backend }
+
+// NewSweeper reads every account of b at once.
+func NewSweeper(b *Backend) Sweeper { return Sweeper{b: b} }
+
+// AccountsSweep hands on every account in key order (the order of its
+// pages), judged by backend.Judge, in pages of 50, telling its progress
+// before each; stopped by ctx, it hands on nothing more.
+func (w Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func([]model.AccountView)) error {
+	b := w.b
+	if err := b.Control.called("AccountsSweep"); err != nil {
+		return err
+	}
+	unlock := b.lock()
+	items := b.sorted(b.schema.Table, model.EntryAccount)
+	unlock()
+	const n = 50
+	for start := 0; start < len(items); start += n {
+		chunk := items[start:min(start+n, len(items))]
+		progress(backend.SweepProgress{Items: int64(start + len(chunk)), Pages: start/n + 1, Approx: int64(len(items))})
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		views, err := backend.Judge(ctx, &b.schema, b, chunk, b.now())
+		if err != nil {
+			return err
+		}
+		page(views)
+	}
+	return ctx.Err()
+}
+
 // First reads a backend's first page in two, as ui.Open does: its
 // accounts, then their locks (the store's Pages do the same).
 type First struct{ b *Backend }

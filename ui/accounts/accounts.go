@@ -94,6 +94,12 @@ type Model struct {
 	// Sort is the order the accounts loaded are shown in, as the view's
 	// keys set it (the header says it): read it, the keys change it.
 	Sort *sorting.Order
+	// sweeps reads every account at once (G, n; nil: page after page),
+	// and sweeper is the read when one runs.
+	sweeps  Sweeper
+	sweeper sweeper
+	// consistent: pages are read consistently (since a reload).
+	consistent bool
 }
 
 // Asked returns what the last key asks of the write dialog (a rename, a
@@ -141,12 +147,14 @@ func FirstWant(height, constraints int) int {
 }
 
 // New returns the accounts view, loading: Init asks for the first page.
-func New(ctx context.Context, backend Backend, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
+// sweeps reads every account at once for G and n (nil: they read page
+// after page).
+func New(ctx context.Context, backend Backend, sweeps Sweeper, r *rows.Renderer, c *items.Cache, km KeyMap) Model {
 	src := newSource(r, c, km.Unpin.Help().Key)
 	one, _ := r.Schema.Nouns()
 	km.Edit.SetHelp(km.Edit.Help().Key, "edit/rename "+one)
 	km.Delete.SetHelp(km.Delete.Help().Key, "delete "+one)
-	m := Model{ctx: ctx, backend: backend, r: r, km: km, src: src, walk: -1, Sort: &src.sorting.order}
+	m := Model{ctx: ctx, backend: backend, sweeps: sweeps, r: r, km: km, src: src, walk: -1, Sort: &src.sorting.order}
 	m.pager = pager.New(ctx, m.read(false), pager.Look[model.AccountView, rows.Row](src), r, km.KeyMap)
 	m.first = m.pager.Open(nil) // Init asks for the first page
 	return m
@@ -170,7 +178,8 @@ func (m *Model) Pager() *pager.Model[model.AccountView, rows.Row] { return &m.pa
 // e and d need an account's row (or one of its locks), f a problem's.
 func (m Model) keys() KeyMap {
 	km := m.km
-	km.Unpin.SetEnabled(m.src.pin != nil)
+	km.Stop.SetEnabled(m.sweeper.running())
+	km.Unpin.SetEnabled(m.src.pin != nil && !m.sweeper.running())
 	account, problem := m.selectedTakes()
 	km.Edit.SetEnabled(km.Edit.Enabled() && account)
 	km.Delete.SetEnabled(km.Delete.Enabled() && account)
@@ -245,6 +254,8 @@ func (m *Model) DisableWrites() {
 // why.
 func (m *Model) Reload() tea.Cmd {
 	m.src.judgedBy, m.err = m.src.items.Report(), nil
+	m.stopSweep("")
+	m.consistent = true
 	m.pager.SetRead(m.read(true))
 	reload := m.pager.Reload()
 	var pinned tea.Cmd
@@ -475,6 +486,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onLocks(msg), nil
 	case AddedMsg:
 		return m, m.added(msg.IDs)
+	case SweepMsg:
+		return m.onSweep(msg)
 	case PinMsg:
 		if !m.jumping {
 			m.walk = -1 // a search or a jump of the problems view
@@ -498,6 +511,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.restore, m.seekMore = nil, false // a key moves the selection: no longer restore it
 	var cmd tea.Cmd
 	switch {
+	case key.Matches(k, km.Stop):
+		m.stopSweep(fmt.Sprintf("stopped reading every %s after %s items: the rows listed stay", m.one(), rows.Count(m.sweeper.progress.Items)))
 	case key.Matches(k, km.Enter):
 		cmd = m.open()
 	case key.Matches(k, km.NextProblem):
@@ -534,8 +549,12 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.note = m.whyNothingToFix()
 		}
 	default:
+		var sweep tea.Cmd
+		if key.Matches(k, km.Bottom) {
+			sweep = m.sweep(false) // G reads every account at once
+		}
 		m.pager, cmd = m.pager.Update(k) // the list's keys
-		return m, cmd
+		return m, tea.Batch(sweep, cmd)
 	}
 	return m, tea.Batch(cmd, m.pager.Prefetch())
 }
@@ -570,6 +589,12 @@ func (m *Model) seek(dir int) tea.Cmd {
 		}
 	}
 	if dir > 0 && m.problems == nil && !m.pager.Paging().Done() {
+		if m.sweeps != nil {
+			// One scan of the rest, not a page after a page: n looks
+			// again once every account is read.
+			m.note = ""
+			return m.sweep(true)
+		}
 		m.seekMore, m.note = true, "looking for the next problem in the next page…"
 		return m.pager.More() // none while one is read: n looks again when it comes
 	}
@@ -847,6 +872,8 @@ func (m Model) Status() string {
 	switch {
 	case m.note != "":
 		return m.note
+	case m.sweeper.running():
+		return m.sweeper.status(m.km.Stop.Help().Key)
 	case m.pager.Paging().Loading():
 		return "loading " + m.src.many + "…"
 	}

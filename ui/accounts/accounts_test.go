@@ -23,7 +23,7 @@ func TestAnswersBeforeAReloadAreDropped(t *testing.T) {
 	b := uitest.New(sc)
 	b.Put(sc.Table, dynamotest.Account("ACCT#a1", "ada@x.io", "ada"))
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
+	m := New(context.Background(), b, uitest.NewSweeper(b), &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.Pager().SetSize(100, 26)
 
 	stale := m.Init()
@@ -48,7 +48,7 @@ func firstOf120() (*uitest.Backend, Model) {
 		b.Put(sc.Table, dynamotest.Account(fmt.Sprintf("ACCT#%03d", i), fmt.Sprintf("u%d@x.io", i), fmt.Sprintf("u%d", i)))
 	}
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
+	m := New(context.Background(), b, uitest.NewSweeper(b), &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.Pager().SetSize(100, 10)
 	m, _ = m.Update(m.Init()())
 	return b, m
@@ -63,6 +63,7 @@ func TestFailedReadStopsPaging(t *testing.T) {
 		t.Fatalf("first page: %d accounts, done %v; want 50, more", m.pager.Count(), m.Pager().Paging().Done())
 	}
 	b.Control.Fail("AccountsPage", errors.New("throttled"))
+	b.Control.Fail("AccountsSweep", errors.New("throttled")) // G reads every account at once
 	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
 	if cmd == nil {
 		t.Fatal("the end of the rows asks for no page")

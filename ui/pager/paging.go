@@ -20,6 +20,10 @@ type Paging struct {
 	err       error
 	failed    Answer // Failed or FailedReload while err is set
 	stale     error  // as Model.Paging reports it: why the rows are as last read
+	// sweeping: every page is being read at once (Sweep): none is asked
+	// for meanwhile; swept: every page was, so a page read before ends
+	// nothing.
+	sweeping, swept bool
 }
 
 // Stale is why the rows are as last read and not as they are now (a
@@ -42,7 +46,7 @@ const (
 // below the selection when a few screens are ahead rows: not while one
 // is read, after a failed read, or when every page is read.
 func (p *Paging) Wants(left, ahead int) bool {
-	return !p.loading && p.err == nil && !p.next.Done() && left < ahead
+	return !p.loading && !p.sweeping && p.err == nil && !p.next.Done() && left < ahead
 }
 
 // Start marks a page read, and returns the request it answers and where
@@ -59,7 +63,7 @@ func (p *Paging) Reload() (Request, backend.Cursor) {
 	if !p.reloading {
 		p.resumed = p.next
 	}
-	p.reloading, p.next, p.err = true, backend.Cursor{}, nil
+	p.reloading, p.next, p.err, p.swept = true, backend.Cursor{}, nil, false
 	return p.Start()
 }
 
@@ -83,7 +87,9 @@ func (p *Paging) Answer(req Request, next backend.Cursor, err error) Answer {
 		}
 		return p.failed
 	}
-	p.next = next
+	if p.next = next; p.swept {
+		p.next = backend.End()
+	}
 	if reloading {
 		return Reloaded
 	}
@@ -106,8 +112,11 @@ func (p Paging) Request() Request { return p.req }
 // Next is where the next page starts.
 func (p Paging) Next() backend.Cursor { return p.next }
 
-// Loading reports whether a page is being read.
-func (p Paging) Loading() bool { return p.loading }
+// Loading reports whether a page is being read, or every page (Sweep).
+func (p Paging) Loading() bool { return p.loading || p.sweeping }
+
+// Sweeping reports whether every page is being read at once (Sweep).
+func (p Paging) Sweeping() bool { return p.sweeping }
 
 // Done reports whether every page is read.
 func (p Paging) Done() bool { return p.next.Done() }
