@@ -93,3 +93,27 @@ func BenchmarkBareScan(b *testing.B) {
 	}
 	b.ReportMetric(float64(items), "items/op")
 }
+
+// BenchmarkSweep reads every account with its locks as the terminal UI's
+// G does (Sweeper.AccountsSweep), with the default segments: compare it
+// with BenchmarkBareScan of the same table.
+func BenchmarkSweep(b *testing.B) {
+	client, ep, table := benchClient(b)
+	schema := model.DefaultSchema(model.LayoutSingle)
+	schema.Table = table
+	ctx := context.Background()
+	store, err := dynamo.Open(ctx, client, ep, schema, clock.System())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var accounts int
+	for b.Loop() {
+		accounts = 0
+		err := store.Sweeper.AccountsSweep(ctx, false, func(backend.SweepProgress) {},
+			func(views []model.AccountView) { accounts += len(views) })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(accounts), "accounts/op")
+}

@@ -3,16 +3,18 @@ package dynamo
 import (
 	"context"
 	"maps"
+	"runtime"
 	"sync"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
+	"golang.org/x/sync/errgroup"
 )
 
 // sweepChunk is how many accounts a page of AccountsSweep hands on, and
-// are judged together.
-const sweepChunk = 2000
+// are judged together (a variable for the tests).
+var sweepChunk = 2000
 
 // AccountsSweep reads every account of the table, with its locks, at the
 // speed of a scan: one parallel scan of every table of the schema (the
@@ -44,29 +46,45 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 		}
 	}
 	<-ttl
-	now := model.Epoch(s.now())
-	var chunk []model.Item
-	flush := func() error {
-		views, err := sw.judge(ctx, s.reader(), chunk, now)
-		if err != nil {
-			return err
-		}
-		chunk = chunk[:0]
-		page(views)
-		return nil
-	}
+	return sw.hand(ctx, s.reader(), model.Epoch(s.now()), page)
+}
+
+// hand judges the accounts read in chunks, on as many goroutines as the
+// machine runs at once (the locks are only read now), and hands each
+// chunk to page in browse order as soon as those before it are.
+func (sw *sweep) hand(ctx context.Context, src backend.Reader, now int64, page func([]model.AccountView)) error {
+	var all []model.Item
 	for seg := range sw.accounts {
-		for _, it := range sw.accounts[seg] {
-			if chunk = append(chunk, it); len(chunk) == sweepChunk {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-		}
-		sw.accounts[seg] = nil // handed on: the views hold them now
+		all = append(all, sw.accounts[seg]...)
+		sw.accounts[seg] = nil // in all now, then in the views
 	}
-	if len(chunk) > 0 {
-		return flush()
+	chunks := (len(all) + sweepChunk - 1) / sweepChunk
+	judged := make([]chan []model.AccountView, chunks)
+	for i := range judged {
+		judged[i] = make(chan []model.AccountView, 1)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	done := make(chan error, 1)
+	go func() {
+		for i := range chunks {
+			g.Go(func() error {
+				views, err := sw.judge(gctx, src, all[i*sweepChunk:min((i+1)*sweepChunk, len(all))], now)
+				judged[i] <- views
+				return err
+			})
+		}
+		done <- g.Wait()
+	}()
+	for i := range chunks {
+		views := <-judged[i] // nil: it failed
+		if views == nil || ctx.Err() != nil {
+			break
+		}
+		page(views)
+	}
+	if err := <-done; err != nil {
+		return err
 	}
 	return ctx.Err()
 }
@@ -135,13 +153,18 @@ func (sw *sweep) ReadConsistent(_ context.Context, refs []model.KeyRef, visit fu
 	return nil
 }
 
-// judge judges accounts from the locks the sweep read, and those that
-// look wrong again from consistent reads by key (src).
+// judge judges accounts from the locks the sweep read (an owner that is
+// another account is not looked up: such a lock looks foreign), and
+// those that look wrong again from consistent reads by key (src).
 func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []model.Item, now int64) ([]model.AccountView, error) {
-	views, err := backend.Judge(ctx, sw.schema, sw, accounts, now)
-	if err != nil {
-		return nil, err
+	c := model.Classifier{Schema: sw.schema}
+	lockAt := func(r model.KeyRef) (model.Item, bool) { it, ok := sw.locks[r.ID()]; return it, ok }
+	others := func(string, int, string) bool { return false }
+	views := make([]model.AccountView, len(accounts))
+	for i, it := range accounts {
+		views[i] = c.Judge(it, lockAt, others, now)
 	}
+	backend.MarkShared(views)
 	var again []model.Item
 	var at []int
 	for i, v := range views {

@@ -3,7 +3,12 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/dynamo"
@@ -30,6 +35,7 @@ func TestSweepReadsEveryAccountInOneScan(t *testing.T) {
 	api := &countingAPI{api: client}
 	store := dynamo.NewStore(api, base.Endpoint, base.Schema, clock.System())
 	store.Segments, store.PageSize = 4, 100 // several pages in each segment
+	defer dynamo.SetSweepChunk(64)()        // several chunks, judged at once
 	var got []model.AccountView
 	var last backend.SweepProgress
 	err := store.Sweeper.AccountsSweep(context.Background(), false,
@@ -56,6 +62,27 @@ func TestSweepReadsEveryAccountInOneScan(t *testing.T) {
 	}
 	if len(got) != n+1 {
 		t.Errorf("%d accounts, want %d", len(got), n+1)
+	}
+	// Browse order: segment 0's accounts as its scan returns them, then
+	// segment 1's, and so on.
+	var order, want []string
+	for _, a := range got {
+		order = append(order, a.ID)
+	}
+	for seg := range 4 {
+		out, err := client.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(base.Schema.Table),
+			Segment: aws.Int32(int32(seg)), TotalSegments: aws.Int32(4)})
+		if err != nil || len(out.LastEvaluatedKey) > 0 {
+			t.Fatalf("segment %d: %v (a page short of it: %v)", seg, err, len(out.LastEvaluatedKey) > 0)
+		}
+		for _, it := range out.Items {
+			if sk := it["SK"].(*types.AttributeValueMemberS).Value; sk == "PROFILE" {
+				want = append(want, it["PK"].(*types.AttributeValueMemberS).Value)
+			}
+		}
+	}
+	if !slices.Equal(order, want) {
+		t.Errorf("accounts in the order %v…, want segment by segment: %v…", order[:8], want[:8])
 	}
 	calls := api.snapshot()
 	if calls["BatchGetItem"] != 1 {
