@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locktable/locktable/backend"
+	"github.com/locktable/locktable/internal/startuptrace"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
@@ -52,6 +53,7 @@ func (w *sweeper) start(ctx context.Context, b Sweeper, consistent bool) tea.Cmd
 	ch := make(chan SweepMsg, 4)
 	w.ch, w.stop, w.progress = ch, stop, backend.SweepProgress{}
 	return func() tea.Msg {
+		startuptrace.Mark("sweep") // bench/tui times G from here to "swept"
 		go sweepInto(ctx, b, consistent, ch)
 		return receive(ch)
 	}
@@ -79,11 +81,15 @@ func sweepInto(ctx context.Context, b Sweeper, consistent bool, ch chan SweepMsg
 	send(SweepMsg{done: true, err: err})
 }
 
-// receive waits for ch's next message (nil once it is closed).
+// receive waits for ch's next message (nil once it is closed). The end
+// comes once Update has taken every page before it.
 func receive(ch chan SweepMsg) tea.Msg {
 	msg, ok := <-ch
 	if !ok {
 		return nil
+	}
+	if msg.done && msg.err == nil {
+		startuptrace.Mark("swept")
 	}
 	msg.ch = ch
 	return msg
