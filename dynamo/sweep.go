@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"runtime"
-	"sync"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/internal/clock"
@@ -18,9 +17,11 @@ var sweepChunk = 2000
 
 // AccountsSweep reads every account of the table, with its locks, at the
 // speed of a scan: one parallel scan of every table of the schema (the
-// check's segments), whose lock items judge the accounts (the locks an
-// account should have are looked up among those the scan returned, as
-// the check's census matches them). Only the accounts that look wrong
+// check's segments), whose lock items judge the accounts as they come
+// (the locks an account should have are looked up among those the scan
+// returned, as the check's census matches them: an account is judged as
+// soon as they are all read, the others once the scan has ended). Only
+// the accounts that look wrong
 // that way (a lock missing, foreign, expired...) are judged again from
 // strongly consistent reads of their locks, as AccountsPage judges every
 // account: one BatchGetItem for what looks wrong, not one per page.
@@ -33,27 +34,44 @@ var sweepChunk = 2000
 // strongly consistent (a reload). Stopped (ctx), it returns ctx's error
 // and hands on nothing more. --max-rcu paces it as any read.
 func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func([]model.AccountView)) error {
-	ttl := make(chan struct{})
-	go func() { s.readTTL(ctx); close(ttl) }()
-	defer func() { <-ttl }()
+	// The TTL settings judge the locks: asked (once per store) before
+	// the scan, which judges as it reads.
+	s.readTTL(ctx)
 	tctx, reads := withTally(ctx)
-	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{}, started: clock.Start(), approx: s.ApproxItems, progress: progress, reads: reads}
-	sw.accounts = make([][]model.Item, sw.segments)
+	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{}, waiting: map[string][]*account{},
+		now: model.Epoch(s.now()), started: clock.Start(), approx: s.ApproxItems, progress: progress, reads: reads}
+	sw.accounts = make([][]*account, sw.segments)
+	// One goroutine matches accounts and locks; the segments hand it
+	// their pages, decoded, and ask for the next one at once (as the
+	// check's census is filled).
+	pages, matched := make(chan sweptPage, sw.segments), make(chan struct{})
+	go func() {
+		for p := range pages {
+			sw.add(p)
+		}
+		close(matched)
+	}()
+	var err error
 	for _, table := range s.Schema.Tables() {
 		r := scanRequest{table: table, segments: sw.segments, consistent: consistent, raw: true}
-		if err := s.scanPages(tctx, r, func(p scanPage) error { return sw.take(table, p) }); err != nil {
-			return err
+		if err = s.scanPages(tctx, r, func(p scanPage) error { return sw.take(table, p, pages) }); err != nil {
+			break
 		}
 	}
-	<-ttl
-	return sw.hand(ctx, s.reader(), model.Epoch(s.now()), page)
+	close(pages)
+	<-matched
+	if err != nil {
+		return err
+	}
+	sw.waiting = nil
+	return sw.hand(ctx, s.reader(), page)
 }
 
 // hand judges the accounts read in chunks, on as many goroutines as the
-// machine runs at once (the locks are only read now), and hands each
-// chunk to page in browse order as soon as those before it are.
-func (sw *sweep) hand(ctx context.Context, src backend.Reader, now int64, page func([]model.AccountView)) error {
-	var all []model.Item
+// machine runs at once, and hands each chunk to page in browse order as
+// soon as those before it are.
+func (sw *sweep) hand(ctx context.Context, src backend.Reader, page func([]model.AccountView)) error {
+	var all []*account
 	for seg := range sw.accounts {
 		all = append(all, sw.accounts[seg]...)
 		sw.accounts[seg] = nil // in all now, then in the views
@@ -69,7 +87,7 @@ func (sw *sweep) hand(ctx context.Context, src backend.Reader, now int64, page f
 	go func() {
 		for i := range chunks {
 			g.Go(func() error {
-				views, err := sw.judge(gctx, src, all[i*sweepChunk:min((i+1)*sweepChunk, len(all))], now)
+				views, err := sw.judge(gctx, src, all[i*sweepChunk:min((i+1)*sweepChunk, len(all))])
 				judged[i] <- views
 				return err
 			})
@@ -90,13 +108,17 @@ func (sw *sweep) hand(ctx context.Context, src backend.Reader, now int64, page f
 }
 
 // sweep is what AccountsSweep has read: each segment's accounts in the
-// order read, and every lock by its key.
+// order read, and every lock by its key. An account is judged as soon as
+// every lock it should have is read (those it waits for are in waiting),
+// at now, the sweep's start, as the check judges TTLs at its start. One
+// goroutine adds to it (add), then the chunks are judged, each by one.
 type sweep struct {
 	schema   *model.Schema
 	segments int
-	mu       sync.Mutex
-	accounts [][]model.Item
+	now      int64
+	accounts [][]*account
 	locks    map[string]model.Item // KeyRef.ID -> the lock item
+	waiting  map[string][]*account // KeyRef.ID of a lock not read yet -> the accounts that should have it
 	items    int64
 	pages    int
 	started  clock.Stopwatch
@@ -105,77 +127,115 @@ type sweep struct {
 	reads    *tally
 }
 
-// take keeps what page p of table holds: its accounts, in its segment's
-// order, and its locks; the rest is counted. It runs concurrently for
-// different segments.
-func (sw *sweep) take(table string, p scanPage) error {
+// account is an account the sweep read: its item until it is judged,
+// then its view; pending counts the locks it should have not read yet.
+type account struct {
+	item    model.Item
+	view    model.AccountView
+	judged  bool
+	pending int
+}
+
+// sweptPage is a page of the sweep, decoded: its accounts in the order
+// read, its locks by key, and how many items it read.
+type sweptPage struct {
+	segment  int
+	accounts []model.Item
+	locks    map[string]model.Item
+	examined int
+}
+
+// take decodes page p of table and hands what it holds to pages: its
+// accounts (those of the account table) and its locks. It runs
+// concurrently for different segments.
+func (sw *sweep) take(table string, p scanPage, pages chan<- sweptPage) error {
 	var d itemDecoder
-	var accounts []model.Item
-	locks := map[string]model.Item{}
+	out := sweptPage{segment: p.segment, locks: map[string]model.Item{}, examined: p.examined}
 	c := model.Classifier{Schema: sw.schema}
 	err := p.each(&d, func(it model.Item) {
 		switch c.Classify(table, it).Kind {
 		case model.EntryAccount:
 			if table == sw.schema.Table {
-				accounts = append(accounts, maps.Clone(it))
+				out.accounts = append(out.accounts, maps.Clone(it))
 			}
 		case model.EntryLock:
-			locks[model.KeyRef{Table: table, Key: sw.schema.KeyOf(table, it)}.ID()] = maps.Clone(it)
+			out.locks[model.KeyRef{Table: table, Key: sw.schema.KeyOf(table, it)}.ID()] = maps.Clone(it)
 		}
 	})
 	if err != nil {
 		return err
 	}
-	sw.mu.Lock()
-	defer sw.mu.Unlock()
-	if table == sw.schema.Table {
-		sw.accounts[p.segment] = append(sw.accounts[p.segment], accounts...)
+	pages <- out
+	return nil
+}
+
+// add keeps what a page holds: its locks, judging the accounts that
+// waited for them, and its accounts, in its segment's order, judged at
+// once when every lock they should have is read. It tells the progress.
+func (sw *sweep) add(p sweptPage) {
+	c := model.Classifier{Schema: sw.schema}
+	for id, l := range p.locks {
+		sw.locks[id] = l
+		for _, a := range sw.waiting[id] {
+			if a.pending--; a.pending == 0 {
+				sw.judgeRead(a)
+			}
+		}
+		delete(sw.waiting, id)
 	}
-	maps.Copy(sw.locks, locks)
+	for _, it := range p.accounts {
+		a := &account{item: it}
+		for _, r := range c.ExpectedLocks(it) {
+			if id := r.ID(); sw.locks[id] == nil {
+				a.pending++
+				sw.waiting[id] = append(sw.waiting[id], a)
+			}
+		}
+		if a.pending == 0 {
+			sw.judgeRead(a)
+		}
+		sw.accounts[p.segment] = append(sw.accounts[p.segment], a)
+	}
 	sw.items += int64(p.examined)
 	sw.pages++
 	if sw.progress != nil {
 		sw.progress(backend.SweepProgress{Items: sw.items, Pages: sw.pages, RCU: sw.reads.consumed(),
 			Approx: sw.approx, Millis: sw.started.Elapsed().Milliseconds()})
 	}
-	return nil
 }
 
-// ReadConsistent serves the locks the sweep read, as if read by key
-// (backend.Reader); accounts are not served: a lock naming another
-// account as owner looks foreign, and is judged again by key.
-func (sw *sweep) ReadConsistent(_ context.Context, refs []model.KeyRef, visit func(table string, it model.Item)) error {
-	for _, r := range refs {
-		if it, ok := sw.locks[r.ID()]; ok {
-			visit(r.Table, it)
-		}
-	}
-	return nil
-}
-
-// judge judges accounts from the locks the sweep read (an owner that is
-// another account is not looked up: such a lock looks foreign), and
-// those that look wrong again from consistent reads by key (src).
-func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []model.Item, now int64) ([]model.AccountView, error) {
-	c := model.Classifier{Schema: sw.schema}
+// judgeRead judges account a from the locks read (an owner that is
+// another account is not looked up: such a lock looks foreign, and is
+// judged again by key).
+func (sw *sweep) judgeRead(a *account) {
 	lockAt := func(r model.KeyRef) (model.Item, bool) { it, ok := sw.locks[r.ID()]; return it, ok }
 	others := func(string, int, string) bool { return false }
+	a.view, a.judged, a.item = model.Classifier{Schema: sw.schema}.Judge(a.item, lockAt, others, sw.now), true, nil
+}
+
+// judge returns the views of accounts, judging those the scan did not
+// (a lock they should have was not read), and those that look wrong
+// again from consistent reads by key (src).
+func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []*account) ([]model.AccountView, error) {
 	views := make([]model.AccountView, len(accounts))
-	for i, it := range accounts {
-		views[i] = c.Judge(it, lockAt, others, now)
+	for i, a := range accounts {
+		if !a.judged {
+			sw.judgeRead(a)
+		}
+		views[i] = a.view
 	}
 	backend.MarkShared(views)
 	var again []model.Item
 	var at []int
 	for i, v := range views {
 		if v.Problematic() {
-			again, at = append(again, accounts[i]), append(at, i)
+			again, at = append(again, v.Item), append(at, i)
 		}
 	}
 	if len(again) == 0 {
 		return views, nil
 	}
-	judged, err := backend.Judge(ctx, sw.schema, src, again, now)
+	judged, err := backend.Judge(ctx, sw.schema, src, again, sw.now)
 	if err != nil {
 		return nil, err
 	}
