@@ -112,6 +112,9 @@ func (w *sweeper) end() {
 // status says how far the sweep has read, and how to stop it.
 func (w *sweeper) status(stop string) string {
 	p := w.progress
+	if p.Pages == 0 {
+		return "reading every account… · " + stop + " stops"
+	}
 	s := fmt.Sprintf("reading every account: %s items in %s pages, %.1f RCU", rows.Count(p.Items), rows.Count(int64(p.Pages)), p.RCU)
 	if p.Approx > 0 {
 		s = fmt.Sprintf("reading every account: %s of ~%s items in %s pages, %.1f RCU", rows.Count(p.Items), rows.Count(p.Approx), rows.Count(int64(p.Pages)), p.RCU)
