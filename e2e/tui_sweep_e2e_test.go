@@ -21,6 +21,9 @@ func TestTUIGShowsProgressAndEscStops(t *testing.T) {
 	screen := tm.waitWithin("G's progress", 30*time.Second, func(s string) bool {
 		return progress.MatchString(s) && strings.Contains(s, "esc stops")
 	})
+	if !strings.Contains(screen, "└ UNIQ#") {
+		t.Errorf("while G reads, the rows listed are gone:\n%s", screen)
+	}
 	tm.keys("Escape")
 	screen = tm.waitFor("G stopped", func(s string) bool { return strings.Contains(s, "stopped reading every account after ") })
 	if !strings.Contains(screen, "└ UNIQ#") || !strings.Contains(screen, "ACCT#") {
