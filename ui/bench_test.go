@@ -13,6 +13,7 @@ import (
 	"github.com/locktable/locktable/internal/clock"
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/live"
+	"github.com/locktable/locktable/ui/pager"
 )
 
 // synthetic is a read-only backend that lists its accounts in one page,
@@ -33,18 +34,7 @@ func (s *synthetic) AccountsPage(context.Context, backend.Cursor, int, bool) (ba
 func loadedModel(b *testing.B, n int) Model {
 	b.Helper()
 	sc := model.DefaultSchema(model.LayoutSingle)
-	views := make([]model.AccountView, n)
-	for i := range views {
-		id := fmt.Sprintf("ACCT#%08x", i)
-		email, handle := fmt.Sprintf("user%d@example.org", i), fmt.Sprintf("user%d", i)
-		it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE"), "email": model.S(email), "username": model.S(handle)}
-		locks := func(ci int, v string) model.LockView {
-			_, k := sc.LockKey(ci, v)
-			return model.LockView{Constraint: ci, Value: v, Owner: id, Status: model.LockOK,
-				Item: model.Item{"PK": model.S(k["PK"]), "SK": model.S("LOCK"), "owner": model.S(id)}}
-		}
-		views[i] = model.AccountView{ID: id, Item: it, Locks: []model.LockView{locks(0, email), locks(1, handle)}}
-	}
+	views := syntheticViews(n, "")
 	m := New(context.Background(), Options{Roles: roles(&synthetic{views: views}), Schema: sc,
 		Endpoint: backend.Endpoint{URL: "http://127.0.0.1:8000", Loopback: true}, NoCheck: true})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -59,6 +49,25 @@ func loadedModel(b *testing.B, n int) Model {
 	// doubled a frame's time.
 	runtime.GC()
 	return m
+}
+
+// syntheticViews are n accounts of the default schema, keys and values
+// told apart by tag, each with its two locks, ok.
+func syntheticViews(n int, tag string) []model.AccountView {
+	sc := model.DefaultSchema(model.LayoutSingle)
+	views := make([]model.AccountView, n)
+	for i := range views {
+		id := fmt.Sprintf("ACCT#%s%08x", tag, i)
+		email, handle := fmt.Sprintf("%suser%d@example.org", tag, i), fmt.Sprintf("%suser%d", tag, i)
+		it := model.Item{"PK": model.S(id), "SK": model.S("PROFILE"), "email": model.S(email), "username": model.S(handle)}
+		locks := func(ci int, v string) model.LockView {
+			_, k := sc.LockKey(ci, v)
+			return model.LockView{Constraint: ci, Value: v, Owner: id, Status: model.LockOK,
+				Item: model.Item{"PK": model.S(k["PK"]), "SK": model.S("LOCK"), "owner": model.S(id)}}
+		}
+		views[i] = model.AccountView{ID: id, Item: it, Locks: []model.LockView{locks(0, email), locks(1, handle)}}
+	}
+	return views
 }
 
 // BenchmarkView renders the accounts view with 1k and 100k accounts
@@ -78,6 +87,27 @@ func BenchmarkView(b *testing.B) {
 // 100k accounts (300k rows) loaded. Target: under 1 ms.
 func BenchmarkKeypress(b *testing.B) {
 	moveDownUp(b, loadedModel(b, 100_000))
+}
+
+// BenchmarkTakeSweep is the UI's share of G at 100,000 accounts: the
+// accounts a sweep read taken in its chunks of 2,000 (pager.Append, as
+// the accounts view takes them), a frame drawn after each (the columns
+// measure the rows taken: rows.Screen.Hold). It reports the frames' share.
+func BenchmarkTakeSweep(b *testing.B) {
+	views := syntheticViews(100_000, "x")
+	for b.Loop() {
+		b.StopTimer()
+		m := loadedModel(b, 10)
+		b.StartTimer()
+		var frames time.Duration
+		for c := 0; c < len(views); c += 2000 {
+			pager.Append(m.views.accounts.Pager(), views[c:min(c+2000, len(views))])
+			sw := clock.Start()
+			_ = m.View()
+			frames += sw.Elapsed()
+		}
+		b.ReportMetric(float64(frames.Milliseconds()), "frames-ms/op")
+	}
 }
 
 // BenchmarkLoadedHeap reports the live heap after 100k accounts with their

@@ -865,7 +865,10 @@ func (m *Model) pin(p Pin) {
 }
 
 // View renders the visible rows, or says there are none.
-func (m Model) View() string { return m.pager.View() }
+func (m Model) View() string {
+	defer m.src.drawing()()
+	return m.pager.View()
+}
 
 // Status says what is loaded, or what the last key could not do.
 func (m Model) Status() string {

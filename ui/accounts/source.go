@@ -85,6 +85,7 @@ type source struct {
 	// pager counts the others): a row on top names a pinned account or an
 	// orphan by its place, and what is at that place changing is a change.
 	generation int
+	drawn      lastDrawn // while a frame is drawn (drawing)
 }
 
 // setOrphans lists orphans on top, partial when the check is unfinished.
@@ -132,10 +133,34 @@ func (d *source) Empty() string {
 }
 
 // account returns the account a row refers to, as the item cache holds
-// and judges it.
+// and judges it. While a frame is drawn (drawing), the last one built is
+// kept: an account's rows come one after the other, and the cache builds
+// a view anew each time it is asked (it keeps accounts compact).
 func (d *source) account(r rows.Row) *model.AccountView {
-	v, _ := d.items.Account(d.id(r))
+	id := d.id(r)
+	if d.drawn.on && d.drawn.ok && d.drawn.id == id {
+		return &d.drawn.view
+	}
+	v, _ := d.items.Account(id)
+	if d.drawn.on {
+		d.drawn.id, d.drawn.view, d.drawn.ok = id, v, true
+		return &d.drawn.view
+	}
 	return &v
+}
+
+// drawing keeps the accounts built for a frame until done: nothing
+// changes the cache while a frame is drawn.
+func (d *source) drawing() (done func()) {
+	d.drawn.on = true
+	return func() { d.drawn = lastDrawn{} }
+}
+
+// lastDrawn is the account last built while a frame is drawn.
+type lastDrawn struct {
+	on, ok bool
+	id     string
+	view   model.AccountView
 }
 
 // status is the status of a lock row, without building a view.
