@@ -17,11 +17,10 @@ var sweepChunk = 2000
 
 // AccountsSweep reads every account of the table, with its locks, at the
 // speed of a scan: one parallel scan of every table of the schema (the
-// check's segments), whose lock items judge the accounts as they come
-// (the locks an account should have are looked up among those the scan
-// returned, as the check's census matches them: an account is judged as
-// soon as they are all read, the others once the scan has ended). Only
-// the accounts that look wrong
+// check's segments), whose lock items judge the accounts (the locks an
+// account should have are looked up among those the scan returned, as
+// the check's census matches them), once the scan has ended, on every
+// core. Only the accounts that look wrong
 // that way (a lock missing, foreign, expired...) are judged again from
 // strongly consistent reads of their locks, as AccountsPage judges every
 // account: one BatchGetItem for what looks wrong, not one per page.
@@ -38,9 +37,9 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 	// the scan, which judges as it reads.
 	s.readTTL(ctx)
 	tctx, reads := withTally(ctx)
-	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{}, waiting: map[string][]*account{},
+	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{},
 		now: model.Epoch(s.now()), started: clock.Start(), approx: s.ApproxItems, progress: progress, reads: reads}
-	sw.accounts = make([][]*account, sw.segments)
+	sw.accounts = make([][]model.Item, sw.segments)
 	// One goroutine matches accounts and locks; the segments hand it
 	// their pages, decoded, and ask for the next one at once (as the
 	// check's census is filled).
@@ -63,7 +62,6 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 	if err != nil {
 		return err
 	}
-	sw.waiting = nil
 	return sw.hand(ctx, s.reader(), page)
 }
 
@@ -71,7 +69,7 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 // machine runs at once, and hands each chunk to page in browse order as
 // soon as those before it are.
 func (sw *sweep) hand(ctx context.Context, src backend.Reader, page func([]model.AccountView)) error {
-	var all []*account
+	var all []model.Item
 	for seg := range sw.accounts {
 		all = append(all, sw.accounts[seg]...)
 		sw.accounts[seg] = nil // in all now, then in the views
@@ -108,32 +106,21 @@ func (sw *sweep) hand(ctx context.Context, src backend.Reader, page func([]model
 }
 
 // sweep is what AccountsSweep has read: each segment's accounts in the
-// order read, and every lock by its key. An account is judged as soon as
-// every lock it should have is read (those it waits for are in waiting),
-// at now, the sweep's start, as the check judges TTLs at its start. One
+// order read, and every lock by its key. The accounts are judged at now,
+// the sweep's start, as the check judges TTLs at its start. One
 // goroutine adds to it (add), then the chunks are judged, each by one.
 type sweep struct {
 	schema   *model.Schema
 	segments int
 	now      int64
-	accounts [][]*account
+	accounts [][]model.Item
 	locks    map[string]model.Item // KeyRef.ID -> the lock item
-	waiting  map[string][]*account // KeyRef.ID of a lock not read yet -> the accounts that should have it
 	items    int64
 	pages    int
 	started  clock.Stopwatch
 	approx   int64
 	progress func(backend.SweepProgress)
 	reads    *tally
-}
-
-// account is an account the sweep read: its item until it is judged,
-// then its view; pending counts the locks it should have not read yet.
-type account struct {
-	item    model.Item
-	view    model.AccountView
-	judged  bool
-	pending int
 }
 
 // sweptPage is a page of the sweep, decoded: its accounts in the order
@@ -169,33 +156,11 @@ func (sw *sweep) take(table string, p scanPage, pages chan<- sweptPage) error {
 	return nil
 }
 
-// add keeps what a page holds: its locks, judging the accounts that
-// waited for them, and its accounts, in its segment's order, judged at
-// once when every lock they should have is read. It tells the progress.
+// add keeps what a page holds: its locks, and its accounts in its
+// segment's order. It tells the progress.
 func (sw *sweep) add(p sweptPage) {
-	c := model.Classifier{Schema: sw.schema}
-	for id, l := range p.locks {
-		sw.locks[id] = l
-		for _, a := range sw.waiting[id] {
-			if a.pending--; a.pending == 0 {
-				sw.judgeRead(a)
-			}
-		}
-		delete(sw.waiting, id)
-	}
-	for _, it := range p.accounts {
-		a := &account{item: it}
-		for _, r := range c.ExpectedLocks(it) {
-			if id := r.ID(); sw.locks[id] == nil {
-				a.pending++
-				sw.waiting[id] = append(sw.waiting[id], a)
-			}
-		}
-		if a.pending == 0 {
-			sw.judgeRead(a)
-		}
-		sw.accounts[p.segment] = append(sw.accounts[p.segment], a)
-	}
+	maps.Copy(sw.locks, p.locks)
+	sw.accounts[p.segment] = append(sw.accounts[p.segment], p.accounts...)
 	sw.items += int64(p.examined)
 	sw.pages++
 	if sw.progress != nil {
@@ -204,25 +169,16 @@ func (sw *sweep) add(p sweptPage) {
 	}
 }
 
-// judgeRead judges account a from the locks read (an owner that is
-// another account is not looked up: such a lock looks foreign, and is
-// judged again by key).
-func (sw *sweep) judgeRead(a *account) {
+// judge judges accounts from the locks the sweep read (an owner that is
+// another account is not looked up: such a lock looks foreign), and
+// those that look wrong again from consistent reads by key (src).
+func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []model.Item) ([]model.AccountView, error) {
+	c := model.Classifier{Schema: sw.schema}
 	lockAt := func(r model.KeyRef) (model.Item, bool) { it, ok := sw.locks[r.ID()]; return it, ok }
 	others := func(string, int, string) bool { return false }
-	a.view, a.judged, a.item = model.Classifier{Schema: sw.schema}.Judge(a.item, lockAt, others, sw.now), true, nil
-}
-
-// judge returns the views of accounts, judging those the scan did not
-// (a lock they should have was not read), and those that look wrong
-// again from consistent reads by key (src).
-func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []*account) ([]model.AccountView, error) {
 	views := make([]model.AccountView, len(accounts))
-	for i, a := range accounts {
-		if !a.judged {
-			sw.judgeRead(a)
-		}
-		views[i] = a.view
+	for i, it := range accounts {
+		views[i] = c.Judge(it, lockAt, others, sw.now)
 	}
 	backend.MarkShared(views)
 	var again []model.Item
