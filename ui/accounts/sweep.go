@@ -179,7 +179,7 @@ func (m Model) onSweep(msg SweepMsg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case msg.views != nil:
-		pager.Append(&m.pager, msg.views)
+		pager.Append(&m.pager, m.src.known(msg.views))
 		if m.src.unpinListed() {
 			m.setHead()
 		}
@@ -188,6 +188,20 @@ func (m Model) onSweep(msg SweepMsg) (Model, tea.Cmd) {
 		m.sweeper.progress = msg.progress
 	}
 	return m, m.sweeper.wait()
+}
+
+// known replaces, in views a sweep read, the accounts the item cache
+// holds by what it holds: read before the sweep's scan reached them, or
+// since (a write of this session, someone else's that the stream told
+// of), and by consistent reads, they are not replaced by what the scan
+// saw.
+func (d *source) known(views []model.AccountView) []model.AccountView {
+	for i, a := range views {
+		if d.items.Has(a.ID) {
+			views[i], _ = d.items.Account(a.ID)
+		}
+	}
+	return views
 }
 
 // restoreSelection selects again the row selected before a reload, once

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
 )
 
 // TestEscStopsALongG: G reads every account at once, saying how far it
@@ -53,5 +55,30 @@ func TestEscStopsALongG(t *testing.T) {
 	}
 	if m.pager.Count() != 100 || b.Control.Calls("AccountsPage") != calls+1 || b.Control.Calls("AccountsSweep") != 1 {
 		t.Errorf("after esc: %d accounts, %d pages read, %d sweeps; want 100, one, one", m.pager.Count(), b.Control.Calls("AccountsPage")-calls, b.Control.Calls("AccountsSweep"))
+	}
+}
+
+// TestGKeepsWhatAWriteRead: an account written while G reads (read again
+// by key after the write) keeps what that read found when the sweep,
+// which scanned it before the write, lists it.
+func TestGKeepsWhatAWriteRead(t *testing.T) {
+	b, m := firstOf120()
+	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	m, wait := m.Update(cmd()) // the sweep has read the table as it was
+	b.Put(b.Schema().Table, dynamotest.Account("ACCT#100", "u100@x.io", "renamed"))
+	m, _ = m.Update(m.Reread([]string{"ACCT#100"}, true)())
+	for wait != nil {
+		msg := wait()
+		if msg == nil {
+			break
+		}
+		m, wait = m.Update(msg)
+	}
+	if m.pager.Count() != 120 || !m.Pager().Paging().Done() {
+		t.Fatalf("after G: %d accounts, done %v; want 120, done", m.pager.Count(), m.Pager().Paging().Done())
+	}
+	a, _ := m.src.items.Account("ACCT#100")
+	if got := a.Item["username"].S; got != "renamed" {
+		t.Errorf("ACCT#100 shows username %q after G, want what the read after the write found: renamed", got)
 	}
 }
