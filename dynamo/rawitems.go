@@ -257,6 +257,12 @@ func (d *itemDecoder) eachSDK(items []map[string]types.AttributeValue, visit fun
 // hands visit each item. String attributes, which a check reads, are
 // decoded here; any other type by model.Value's decoder.
 func (d *itemDecoder) eachRaw(raw []byte, visit func(model.Item)) error {
+	return d.eachRawSpan(raw, func(it model.Item, _ []byte) { visit(it) })
+}
+
+// eachRawSpan is eachRaw that also hands visit the item's own bytes in
+// raw (a JSON object, which eachRaw of "[" + them + "]" reads again).
+func (d *itemDecoder) eachRawSpan(raw []byte, visit func(it model.Item, span []byte)) error {
 	if d.names == nil {
 		d.names = map[string]string{}
 	}
@@ -269,10 +275,11 @@ func (d *itemDecoder) eachRaw(raw []byte, visit func(model.Item)) error {
 	}
 	for {
 		d.attrs = d.attrs[:0]
+		start := skipSpace(r.b, r.i)
 		if err := r.item(&d.attrs); err != nil {
 			return err
 		}
-		visit(d.item())
+		visit(d.item(), r.b[start:r.i])
 		if r.next(']') {
 			return nil
 		}

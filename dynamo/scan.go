@@ -107,10 +107,16 @@ type scanPage struct {
 // is valid only during the call: the maps are reused, where a map per item
 // would be garbage at once for a reader that keeps strings only.
 func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
+	return p.eachSpan(d, func(it model.Item, _ []byte) { visit(it) })
+}
+
+// eachSpan is each that also hands visit the item's bytes as read (nil
+// for a page the SDK decoded): itemDecoder.eachRawSpan.
+func (p scanPage) eachSpan(d *itemDecoder, visit func(it model.Item, span []byte)) error {
 	if p.raw != nil {
-		return d.eachRaw(p.raw, visit)
+		return d.eachRawSpan(p.raw, visit)
 	}
-	d.eachSDK(p.items, visit)
+	d.eachSDK(p.items, func(it model.Item) { visit(it, nil) })
 	return nil
 }
 

@@ -1,9 +1,11 @@
 package dynamo
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"runtime"
+	"slices"
 
 	"github.com/locktable/locktable/backend"
 	"github.com/locktable/locktable/internal/clock"
@@ -37,9 +39,9 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 	// the scan, which judges as it reads.
 	s.readTTL(ctx)
 	tctx, reads := withTally(ctx)
-	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]model.Item{},
+	sw := &sweep{schema: &s.Schema, segments: s.scanSegments(), locks: map[string]heldLock{},
 		now: model.Epoch(s.now()), started: clock.Start(), approx: s.ApproxItems, progress: progress, reads: reads}
-	sw.accounts = make([][]model.Item, sw.segments)
+	sw.accounts = make([][]heldAccount, sw.segments)
 	// One goroutine matches accounts and locks; the segments hand it
 	// their pages, decoded, and ask for the next one at once (as the
 	// check's census is filled).
@@ -69,7 +71,7 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 // machine runs at once, and hands each chunk to page in browse order as
 // soon as those before it are.
 func (sw *sweep) hand(ctx context.Context, src backend.Reader, page func([]model.AccountView)) error {
-	var all []model.Item
+	var all []heldAccount
 	for seg := range sw.accounts {
 		all = append(all, sw.accounts[seg]...)
 		sw.accounts[seg] = nil // in all now, then in the views
@@ -81,9 +83,19 @@ func (sw *sweep) hand(ctx context.Context, src backend.Reader, page func([]model
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	// A chunk judged holds its views (and their locks' items) until it is
+	// handed on: a few are judged ahead, not the whole table.
+	ahead := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
 	done := make(chan error, 1)
 	go func() {
 		for i := range chunks {
+			select {
+			case ahead <- struct{}{}:
+			case <-gctx.Done():
+			}
+			if gctx.Err() != nil {
+				break // stopped, or a chunk failed
+			}
 			g.Go(func() error {
 				views, err := sw.judge(gctx, src, all[i*sweepChunk:min((i+1)*sweepChunk, len(all))])
 				judged[i] <- views
@@ -98,6 +110,7 @@ func (sw *sweep) hand(ctx context.Context, src backend.Reader, page func([]model
 			break
 		}
 		page(views)
+		<-ahead
 	}
 	if err := <-done; err != nil {
 		return err
@@ -113,8 +126,8 @@ type sweep struct {
 	schema   *model.Schema
 	segments int
 	now      int64
-	accounts [][]model.Item
-	locks    map[string]model.Item // KeyRef.ID -> the lock item
+	accounts [][]heldAccount
+	locks    map[string]heldLock // KeyRef.ID -> the lock
 	items    int64
 	pages    int
 	started  clock.Stopwatch
@@ -127,8 +140,8 @@ type sweep struct {
 // read, its locks by key, and how many items it read.
 type sweptPage struct {
 	segment  int
-	accounts []model.Item
-	locks    map[string]model.Item
+	accounts []heldAccount
+	locks    map[string]heldLock
 	examined int
 }
 
@@ -137,16 +150,17 @@ type sweptPage struct {
 // concurrently for different segments.
 func (sw *sweep) take(table string, p scanPage, pages chan<- sweptPage) error {
 	var d itemDecoder
-	out := sweptPage{segment: p.segment, locks: map[string]model.Item{}, examined: p.examined}
+	out := sweptPage{segment: p.segment, locks: map[string]heldLock{}, examined: p.examined}
 	c := model.Classifier{Schema: sw.schema}
-	err := p.each(&d, func(it model.Item) {
+	err := p.eachSpan(&d, func(it model.Item, span []byte) {
 		switch c.Classify(table, it).Kind {
 		case model.EntryAccount:
 			if table == sw.schema.Table {
-				out.accounts = append(out.accounts, maps.Clone(it))
+				out.accounts = append(out.accounts, holdAccount(it, span))
 			}
 		case model.EntryLock:
-			out.locks[model.KeyRef{Table: table, Key: sw.schema.KeyOf(table, it)}.ID()] = maps.Clone(it)
+			key := sw.schema.KeyOf(table, it)
+			out.locks[model.KeyRef{Table: table, Key: key}.ID()] = sw.hold(it, len(key))
 		}
 	})
 	if err != nil {
@@ -169,12 +183,88 @@ func (sw *sweep) add(p sweptPage) {
 	}
 }
 
+// heldAccount is an account the sweep read, kept small until it is
+// judged: its bytes as read (a decoded item costs a map, about a
+// kilobyte), or the item where the page came decoded.
+type heldAccount struct {
+	raw  []byte
+	item model.Item
+}
+
+// holdAccount keeps account it, read as span (nil: decoded by the SDK).
+func holdAccount(it model.Item, span []byte) heldAccount {
+	if span == nil {
+		return heldAccount{item: maps.Clone(it)}
+	}
+	return heldAccount{raw: bytes.Clone(span)}
+}
+
+// decoded is the account as read.
+func (a heldAccount) decoded(d *itemDecoder) (model.Item, error) {
+	if a.raw == nil {
+		return a.item, nil
+	}
+	var it model.Item
+	err := d.eachRaw(slices.Concat([]byte("["), a.raw, []byte("]")), func(read model.Item) { it = maps.Clone(read) })
+	return it, err
+}
+
+// heldLock is a lock the sweep read, kept small: most locks hold their
+// key and a string owner, if any, and nothing else (a map per lock would
+// cost a kilobyte); any other lock is kept whole.
+type heldLock struct {
+	owner string
+	owned bool       // it has an owner, a string
+	whole model.Item // the lock as read, when it holds more
+}
+
+// hold keeps lock it, whose key has keys attributes, small where it can.
+func (sw *sweep) hold(it model.Item, keys int) heldLock {
+	o, owned := it[sw.schema.OwnerAttr]
+	switch {
+	case owned && o.Kind == model.KindS && len(it) == keys+1:
+		return heldLock{owner: o.S, owned: true}
+	case !owned && len(it) == keys:
+		return heldLock{}
+	}
+	return heldLock{whole: maps.Clone(it)}
+}
+
+// item is the lock as read, at the key of r.
+func (l heldLock) item(r model.KeyRef, ownerAttr string) model.Item {
+	if l.whole != nil {
+		return l.whole
+	}
+	it := make(model.Item, len(r.Key)+1)
+	for k, v := range r.Key {
+		it[k] = model.S(v)
+	}
+	if l.owned {
+		it[ownerAttr] = model.S(l.owner)
+	}
+	return it
+}
+
 // judge judges accounts from the locks the sweep read (an owner that is
 // another account is not looked up: such a lock looks foreign), and
 // those that look wrong again from consistent reads by key (src).
-func (sw *sweep) judge(ctx context.Context, src backend.Reader, accounts []model.Item) ([]model.AccountView, error) {
+func (sw *sweep) judge(ctx context.Context, src backend.Reader, held []heldAccount) ([]model.AccountView, error) {
+	var d itemDecoder
+	accounts := make([]model.Item, len(held))
+	for i, a := range held {
+		var err error
+		if accounts[i], err = a.decoded(&d); err != nil {
+			return nil, err
+		}
+	}
 	c := model.Classifier{Schema: sw.schema}
-	lockAt := func(r model.KeyRef) (model.Item, bool) { it, ok := sw.locks[r.ID()]; return it, ok }
+	lockAt := func(r model.KeyRef) (model.Item, bool) {
+		l, ok := sw.locks[r.ID()]
+		if !ok {
+			return nil, false
+		}
+		return l.item(r, sw.schema.OwnerAttr), true
+	}
 	others := func(string, int, string) bool { return false }
 	views := make([]model.AccountView, len(accounts))
 	for i, it := range accounts {
