@@ -381,8 +381,9 @@ func (m Model) content() string {
 	if fs := m.failures(); len(fs) > 0 {
 		err = fs[0].err
 	}
+	header, sortSaid := h.RenderSaying(m.setup.st, m.width)
 	status := m.statusText()
-	if !h.SaysSort(m.setup.st, m.width) && status != "" && !strings.Contains(status, "sorted by") {
+	if !sortSaid && status != "" && !strings.Contains(status, "sorted by") {
 		status += " · " + h.Sort.Words() // the header keeps the tabs' names
 	}
 	bottom := statusbar.Status(m.setup.st, m.width, m.spinner.View(), m.loading(), status, errText(err))
@@ -396,10 +397,10 @@ func (m Model) content() string {
 			bottom = ansi.Truncate(first, m.width-1, "") + "…"
 		} else {
 			// Elsewhere a status of two lines takes the help line's.
-			return h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
+			return header + "\n" + padLines(body, m.listHeight()) + "\n" + bottom
 		}
 	}
-	return h.Render(m.setup.st, m.width) + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" + m.footer()
+	return header + "\n" + padLines(body, m.listHeight()) + "\n" + bottom + "\n" + m.footer()
 }
 
 // active is what takes the keys the root does not: the search field, the

@@ -78,6 +78,13 @@ type Check struct {
 // is not among them: it is said where an action needs it (READ-ONLY, a
 // write refused) and in help, not as the first thing anyone reads.
 func (h Header) Render(st *styles.Styles, width int) string {
+	header, _ := h.RenderSaying(st, width)
+	return header
+}
+
+// RenderSaying is Render, and whether the header says the sort (where it
+// does not, the status line does): one measure of the sort a frame.
+func (h Header) RenderSaying(st *styles.Styles, width int) (string, bool) {
 	// Narrower, what r and ? do goes from the live note, then the
 	// endpoint loses its scheme and its parenthesis.
 	where := model.Printable(h.Where)
@@ -118,7 +125,7 @@ func (h Header) Render(st *styles.Styles, width int) string {
 			break
 		}
 	}
-	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…")
+	return ansi.Truncate(line1, width, "…") + "\n" + ansi.Truncate(line2, width, "…"), h.Sort.Column == "" || sorted != ""
 }
 
 // headerTries are the ways the second header line is tried, widest first.
@@ -134,7 +141,7 @@ var headerTries = []shown{
 // sortWords is the sort as the header says it at width: in full where
 // the widest counts leave it room, else in short before any count gives
 // way; "" where the tabs would lose their names for it (the status line
-// says it then: SaysSort).
+// says it then: RenderSaying).
 func (h Header) sortWords(st *styles.Styles, width int) string {
 	if full := h.Sort.words(false); ansi.StringWidth(h.tabsLine(st, headerTries[0], full)) <= width {
 		return full
@@ -149,12 +156,6 @@ func (h Header) sortWords(st *styles.Styles, width int) string {
 		}
 	}
 	return ""
-}
-
-// SaysSort reports whether the header says the sort at width: where it
-// does not, the status line does.
-func (h Header) SaysSort(st *styles.Styles, width int) bool {
-	return h.Sort.Column == "" || h.sortWords(st, width) != ""
 }
 
 // Words says the sort for the status line ("" for none).

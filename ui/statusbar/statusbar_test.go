@@ -78,7 +78,7 @@ func TestEveryShortFormIsAnAbbreviation(t *testing.T) {
 // columns ("1 Accounts  2  3  4"): they keep them, in four letters where
 // the full ones do not fit, with every kind counted; narrower, the active
 // tab keeps its name and nothing is cut. Sorted, the header says the
-// sort only where the tabs keep their names (SaysSort: else the status
+// sort only where the tabs keep their names (RenderSaying: else the status
 // line says it; the sort shown took the names before).
 func TestTabsKeepNamesAt80(t *testing.T) {
 	st := styles.New(true)
@@ -96,9 +96,10 @@ func TestTabsKeepNamesAt80(t *testing.T) {
 			if i >= len(views) { // sorted: the sort gives way to the tabs' names, to the status line
 				h.Sort = Sort{Column: "email", Arrow: "↑", Partial: true}
 			}
-			line := strings.Split(ansi.Strip(h.Render(&st, width)), "\n")[1]
-			if h.Sort.Column != "" && h.SaysSort(&st, width) != strings.Contains(line, "email↑") && !strings.Contains(line, "email ↑") {
-				t.Errorf("at %d the header says the sort: %v, but its line is %q", width, h.SaysSort(&st, width), line)
+			header, said := h.RenderSaying(&st, width)
+			line := strings.Split(ansi.Strip(header), "\n")[1]
+			if shown := strings.Contains(line, "email↑") || strings.Contains(line, "email ↑"); h.Sort.Column != "" && said != shown {
+				t.Errorf("at %d the header says it says the sort: %v, but its line is %q", width, said, line)
 			}
 			if ansi.StringWidth(line) > width || strings.Contains(line, "…") {
 				t.Errorf("at %d the tabs line is cut: %q", width, line)
