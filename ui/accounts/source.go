@@ -451,9 +451,12 @@ func (d *source) remove(ids []string) []rows.Row {
 // listAtEnd lists views after the accounts paged in, as a page would,
 // and returns the rows of them all.
 func (d *source) listAtEnd(views []model.AccountView) []rows.Row {
-	body := d.dropFromBody(nil)
 	for _, a := range views {
-		body = d.Keep(body, a)
+		d.Keep(nil, a) // listed after the rest, the index kept
+	}
+	body := make([]rows.Row, 0, len(d.main)*(1+len(d.r.Schema.Constraints)))
+	for i := range d.main {
+		body = accountRows(body, setMain, i, len(d.r.Schema.Constraints))
 	}
 	return body
 }
