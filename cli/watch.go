@@ -194,7 +194,9 @@ func (j *judge) judge(ctx context.Context, changes []model.Change, print func([]
 		return err
 	}
 	j.met.Judged(changes)
-	j.met.Problems(j.tracker.Known())
+	if j.met != nil { // Known gathers and sorts every problem known: not for nothing
+		j.met.Problems(j.tracker.Known())
+	}
 	if err := print(events); err != nil {
 		j.met.Failed("output")
 		return err
