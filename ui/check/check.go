@@ -86,16 +86,19 @@ const maxLapsing = 1000
 // read again once their TTL passes: one nobody holds then is an expired
 // lock, which nothing else would tell until the next check.
 func (m Model) Lapsing(ps []model.Problem) Model {
+	if len(ps) == 0 {
+		return m
+	}
+	m.lapsing = slices.Clone(m.lapsing) // a Model is a value: its copies keep theirs
 	for _, p := range ps {
 		// The newest write tells the lock's TTL: one rewritten nearer
 		// lapses then, not at the TTL it was first told with.
 		i := slices.IndexFunc(m.lapsing, func(q model.Problem) bool { return q.Identity() == p.Identity() })
 		switch {
 		case i >= 0:
-			m.lapsing = slices.Clone(m.lapsing)
 			m.lapsing[i] = p
 		case len(m.lapsing) < maxLapsing:
-			m.lapsing = append(slices.Clip(m.lapsing), p)
+			m.lapsing = append(m.lapsing, p)
 		}
 	}
 	return m
