@@ -73,7 +73,6 @@ func columnsHoldStill(t *testing.T, store *uitest.Backend, keys ...string) {
 	d.press(keys...)
 	d.press("G")
 	d.until("every page", func(m *Model) bool { return m.views.accounts.Pager().Paging().Done() })
-	d.press("g")
 	var seen []int
 	note := func(where string) {
 		at := ownerColumns(d)
@@ -84,6 +83,8 @@ func columnsHoldStill(t *testing.T, store *uitest.Backend, keys ...string) {
 			seen = append(seen, at[0])
 		}
 	}
+	note("the end") // before the rows at the top were ever on screen
+	d.press("g")
 	note("the top")
 	for i := range 12 {
 		d.press("pgdown")
