@@ -72,22 +72,12 @@ func (a *app) runLambda(ctx context.Context, l lambdaFlags, s model.Schema, say 
 		judged: newJudgedRecords(sc),
 		say:    say,
 	}
-	out := a.stdout
+	if sender != nil {
+		// The lines printed are sent on too: printEvent writes them.
+		a.stdout = io.MultiWriter(a.stdout, (*lineOutbox)(&h.outbox))
+	}
 	h.print = func(events []backend.Event) error {
-		if sender != nil {
-			// The lines printed are sent on too: printEvent writes them.
-			a.stdout = io.MultiWriter(out, (*lineOutbox)(&h.outbox))
-			defer func() { a.stdout = out }()
-		}
-		for _, e := range events {
-			if !reported(e.Kind) {
-				continue
-			}
-			if err := a.printEvent(e, sc, watchFlags{asJSON: true}, nil); err != nil {
-				return err
-			}
-		}
-		return nil
+		return printAll(events, func(e backend.Event) error { return a.printEvent(e, sc, watchFlags{asJSON: true}, nil) }, func() error { return nil })
 	}
 	say.info(fmt.Sprintf("judging the stream records Lambda hands on, of %s", sc.Table), "table", sc.Table)
 	lambda.StartWithOptions(h.handle, lambda.WithContext(ctx))
@@ -142,6 +132,7 @@ func (h *lambdaHandler) handle(ctx context.Context, e stream.LambdaEvent) (event
 	}
 	var failed []string // sequence numbers of the records not judged
 	h.judged.begin()
+	tables := h.judged.sc.Tables()
 	for i, r := range e.Records {
 		c, err := r.Change()
 		if err != nil {
@@ -149,7 +140,7 @@ func (h *lambdaHandler) handle(ctx context.Context, e stream.LambdaEvent) (event
 			failed = sequencesOf(e.Records[i:])
 			break
 		}
-		if !slices.Contains(h.judged.sc.Tables(), c.Table) {
+		if !slices.Contains(tables, c.Table) {
 			h.noteStranger(c.Table)
 			continue
 		}

@@ -126,7 +126,7 @@ func (r *recorder) unsure(sc *model.Schema) []backend.Event {
 // report records the state after a batch judged into events, and prints
 // them: the events recorded first, as being reported, and journaled as
 // each is out, so that a watch stopped before they are all out prints
-// the rest when started again; then, all out, recorded as reported.
+// the rest when started again.
 func (r *recorder) report(events []backend.Event, print func(backend.Event) error) error {
 	if r == nil {
 		return printAll(events, print, func() error { return nil })
@@ -137,21 +137,20 @@ func (r *recorder) report(events []backend.Event, print func(backend.Event) erro
 			r.file.Reporting = append(r.file.Reporting, checkpoint.Report{Event: string(e.Kind), Problem: e.Problem, Cause: e.Cause})
 		}
 	}
-	if len(r.file.Reporting) > 0 {
-		r.file.Batch++
-		if err := r.save(); err != nil {
-			return err
-		}
-		if err := r.journal.Begin(); err != nil {
-			return err
-		}
+	if len(r.file.Reporting) == 0 {
+		return r.save()
 	}
-	batch := r.file.Batch
-	if err := printAll(events, print, func() error { return r.journal.Out(batch) }); err != nil {
+	r.file.Batch++
+	if err := r.save(); err != nil {
 		return err
 	}
-	r.file.Reporting = nil
-	return r.save()
+	if err := r.journal.Begin(); err != nil {
+		return err
+	}
+	// One synced save a batch: once every line is out, the journal says
+	// so (File.Out), and a restart prints none of them again.
+	batch := r.file.Batch
+	return printAll(events, print, func() error { return r.journal.Out(batch) })
 }
 
 // printAll prints the events watch reports, calling out after each line
