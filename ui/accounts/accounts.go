@@ -680,8 +680,9 @@ func (m *Model) rekey(views []model.AccountView) {
 	for i, a := range views {
 		ids[i] = a.ID
 	}
-	m.src.rekey(ids)
-	pager.Reorder(&m.pager, false)
+	if m.src.rekey(ids) {
+		pager.Reorder(&m.pager, false)
+	}
 }
 
 // removeRows drops the rows of the accounts gone, from the pinned group

@@ -66,11 +66,11 @@ func (d *source) Sort(read []rows.Row, from int) ([]rows.Row, bool) {
 }
 
 // rekey places the accounts ids again, read again: what they are sorted
-// by may have changed.
-func (d *source) rekey(ids []string) {
+// by may have changed. It reports whether one moved.
+func (d *source) rekey(ids []string) bool {
 	by, sorted := d.sorting.order.By()
 	if !sorted {
-		return
+		return false
 	}
 	var places []int
 	for _, id := range ids {
@@ -78,7 +78,7 @@ func (d *source) rekey(ids []string) {
 			places = append(places, i)
 		}
 	}
-	d.sorting.sorted.Rekey(places, d.sortKey(by))
+	return d.sorting.sorted.Rekey(places, d.sortKey(by))
 }
 
 // sortKey is what the account at place i of main is sorted by in column

@@ -408,17 +408,13 @@ func (m *Model) onRefreshed(msg RefreshedMsg) {
 	if m.err = msg.err; m.err != nil {
 		return
 	}
-	for _, ref := range msg.refs {
-		k := items.LockKey(ref.Table, ref.Key)
-		m.look.items.ReadLock(k, msg.found[k])
+	names := make([]string, len(msg.refs))
+	for i, ref := range msg.refs {
+		names[i] = items.LockKey(ref.Table, ref.Key)
+		m.look.items.ReadLock(names[i], msg.found[names[i]])
 	}
-	if by, sorted := m.look.sort.By(); sorted {
-		// An owner or a TTL read again may move its lock.
-		names := make([]string, len(msg.refs))
-		for i, ref := range msg.refs {
-			names[i] = items.LockKey(ref.Table, ref.Key)
-		}
-		m.look.sorted.Rekey(names, m.look.sortKey(by))
+	// An owner or a TTL read again may move its lock.
+	if by, sorted := m.look.sort.By(); sorted && m.look.sorted.Rekey(names, m.look.sortKey(by)) {
 		pager.Reorder(&m.pager, false)
 	}
 }

@@ -179,18 +179,24 @@ func (s *Sorted[T]) Add(rows []T, key func(T) Key) {
 
 // Rekey asks the key of rows again (they were read again) and puts each
 // where its key goes now; a row not held is left out.
-func (s *Sorted[T]) Rekey(rows []T, key func(T) Key) {
+// It reports whether a row moved: the rows read again most often (a
+// poll's) sort as they did.
+func (s *Sorted[T]) Rekey(rows []T, key func(T) Key) (moved bool) {
 	for _, r := range rows {
 		i := slices.IndexFunc(s.entries, func(e entry[T]) bool { return e.row == r })
 		if i < 0 {
 			continue
 		}
 		e := s.entries[i]
-		e.key = key(r)
+		if e.key = key(r); e.key == s.entries[i].key {
+			continue // read again, sorted the same: it stays
+		}
 		s.entries = slices.Delete(s.entries, i, i+1)
 		at, _ := slices.BinarySearchFunc(s.entries, e, s.compare)
 		s.entries = slices.Insert(s.entries, at, e)
+		moved = true
 	}
+	return moved
 }
 
 // Drop leaves out the rows gone reports.

@@ -136,3 +136,22 @@ func BenchmarkSortedPages(b *testing.B) {
 		}
 	}
 }
+
+// TestRekeySaysWhetherARowMoved: rows read again that sort as they did
+// (a poll's, most often) move nothing, so the view is not reordered.
+func TestRekeySaysWhetherARowMoved(t *testing.T) {
+	keys := map[string]Key{"a": Text("a"), "b": Text("b"), "c": Text("c")}
+	key := func(r string) Key { return keys[r] }
+	var s Sorted[string]
+	s.Set([]string{"c", "a", "b"}, key, false)
+	if s.Rekey([]string{"a", "b"}, key) {
+		t.Error("rows read again with their keys as they were: said to move")
+	}
+	keys["a"] = Text("z")
+	if !s.Rekey([]string{"a"}, key) {
+		t.Error("a row whose key changed: said not to move")
+	}
+	if got := s.Rows(nil); !slices.Equal(got, []string{"b", "c", "a"}) {
+		t.Errorf("after the rekey the rows are %v, want [b c a]", got)
+	}
+}
