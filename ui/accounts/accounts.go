@@ -508,13 +508,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.src.setPin(nil)
 		m.setHead()
 	case key.Matches(k, km.Sort, km.Reverse):
-		if key.Matches(k, km.Sort) {
-			m.Sort.Next()
-		} else {
-			m.Sort.Reverse()
-		}
+		m.note = m.Sort.Step(key.Matches(k, km.Reverse))
 		pager.Reorder(&m.pager, true) // the selection stays on its row
-		m.note = m.Sort.Said()
 	case key.Matches(k, m.km.Edit, m.km.Delete):
 		// Matched as bound, not as help offers them: on a row they do not
 		// act on, the status says why.

@@ -422,13 +422,8 @@ func (m *Model) onRefreshed(msg RefreshedMsg) {
 // sortBy steps the sort (k: the sort key or the reverse key) and shows
 // the locks in its order, the selection staying on its lock.
 func (m *Model) sortBy(k tea.KeyPressMsg) {
-	if key.Matches(k, m.km.Sort) {
-		m.look.sort.Next()
-	} else {
-		m.look.sort.Reverse()
-	}
+	m.note = m.look.sort.Step(key.Matches(k, m.km.Reverse))
 	pager.Reorder(&m.pager, true)
-	m.note = m.look.sort.Said()
 }
 
 // open asks for the detail of the selected lock: the one a lock has

@@ -142,13 +142,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case ok && key.Matches(k, m.km.Enter):
 		return m, m.open()
 	case ok && key.Matches(k, m.km.Sort, m.km.Reverse):
-		if key.Matches(k, m.km.Sort) {
-			m.Sort.Next()
-		} else {
-			m.Sort.Reverse()
-		}
+		m.note = m.Sort.Step(key.Matches(k, m.km.Reverse))
 		pager.Reorder(&m.pager, true)
-		m.note = m.Sort.Said()
 		return m, nil
 	}
 	var cmd tea.Cmd

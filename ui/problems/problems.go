@@ -277,12 +277,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // sortBy steps the sort (k: the sort key or the reverse key) and lays
 // the problems out in its order, the selection staying on its problem.
 func (m *Model) sortBy(k tea.KeyPressMsg) {
-	if key.Matches(k, m.km.Sort) {
-		m.src.sort.Next()
-	} else {
-		m.src.sort.Reverse()
-	}
-	m.note = m.src.sort.Said()
+	m.note = m.src.sort.Step(key.Matches(k, m.km.Reverse))
 	if m.src.report == nil {
 		return
 	}

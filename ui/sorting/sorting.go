@@ -47,6 +47,17 @@ func (o *Order) Reverse() {
 	o.desc = !o.desc
 }
 
+// Step takes the sort key's step (Next) or, reverse, the reverse key's
+// (Reverse), and returns the sort in words, for the status line (Said).
+func (o *Order) Step(reverse bool) string {
+	if reverse {
+		o.Reverse()
+	} else {
+		o.Next()
+	}
+	return o.Said()
+}
+
 // By is the index of the column sorted by, false for none.
 func (o Order) By() (int, bool) { return o.by, o.by >= 0 }
 
