@@ -10,13 +10,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/locktable/locktable/internal/memtest"
 )
 
 // spillingCensus returns a census whose budget is so small that it spills
@@ -301,33 +301,6 @@ func synthetic(s *Schema, n int, add func(table string, it Item)) []Problem {
 	return planted
 }
 
-// heapPeak samples the heap in use (live and not yet collected objects)
-// every millisecond until stop is called, which returns the highest seen.
-func heapPeak() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	return func() uint64 {
-		close(done)
-		wg.Wait()
-		return peak
-	}
-}
-
 // envInt reads a positive integer from the environment, or def.
 func envInt(t *testing.T, name string, def int) int {
 	if v := os.Getenv(name); v != "" {
@@ -356,7 +329,7 @@ func TestSpillHeapBounded(t *testing.T) {
 	s := DefaultSchema(LayoutSingle)
 	runtime.GC()
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget))
-	stop := heapPeak()
+	stop := memtest.HeapPeak()
 	start := time.Now()
 	c := NewCensus(&s, 0)
 	c.LimitMemory(budget)

@@ -285,11 +285,13 @@ func (m *Model) Retry() tea.Cmd {
 // written. Otherwise someone else did (the table's stream told of them),
 // or they are polled: only those the cache holds are read, and nothing
 // is pinned (AddedMsg shows the accounts others inserted).
-func (m Model) Reread(ids []string, written bool) tea.Cmd {
+func (m Model) Reread(all []string, written bool) tea.Cmd {
+	ids := all
 	if written {
 		return m.refresh(ids, false)
 	}
 	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
+	m.src.stale(slices.DeleteFunc(slices.Clone(all), m.src.items.Has)) // on disk: read again when back
 	if len(ids) == 0 {
 		return nil
 	}
@@ -487,7 +489,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		var cmd tea.Cmd
 		m.pager, cmd = m.pager.Update(msg)
-		return m, cmd
+		return m, tea.Batch(cmd, m.settle(), m.pager.Prefetch())
 	}
 	return m, nil
 }
@@ -529,8 +531,17 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.note = m.whyNothingToFix()
 		}
 	default:
+		// g and G go to the first and the last account listed: the
+		// window goes there first, if they are on disk.
+		var moved tea.Cmd
+		switch {
+		case key.Matches(k, km.Top) && m.src.win.lo > 0:
+			moved = m.windowAt(0)
+		case key.Matches(k, km.Bottom) && !m.src.win.endHeld():
+			moved = m.windowAt(len(m.src.win.counts) - 1)
+		}
 		m.pager, cmd = m.pager.Update(k) // the list's keys
-		return m, cmd
+		return m, tea.Batch(moved, cmd, m.settle(), m.pager.Prefetch())
 	}
 	return m, tea.Batch(cmd, m.pager.Prefetch())
 }
@@ -564,12 +575,26 @@ func (m *Model) seek(dir int) tea.Cmd {
 			}
 		}
 	}
+	return m.seekPast(dir, inWalk, match)
+}
+
+// seekPast looks for the next (dir +1) or previous (-1) row that shows a
+// problem past the window, in the blocks on disk, and then, before the
+// check ends, n reads the next page and looks again.
+func (m *Model) seekPast(dir int, inWalk bool, match func(rows.Row) bool) tea.Cmd {
+	var moved tea.Cmd
+	if m.problems == nil || dir < 0 && !inWalk {
+		var found bool
+		if found, moved = m.seekOnDisk(dir, match); found {
+			return moved
+		}
+	}
 	if dir > 0 && m.problems == nil && !m.pager.Paging().Done() {
 		m.seekMore, m.note = true, "looking for the next problem in the next page…"
-		return m.pager.More() // none while one is read: n looks again when it comes
+		return tea.Batch(moved, m.pager.More()) // none while one is read: n looks again when it comes
 	}
 	m.note = "no further problem among the rows loaded"
-	return nil
+	return moved
 }
 
 // onPage takes a page: the pager keeps its rows (a failed read keeps
@@ -617,12 +642,12 @@ func (m Model) onPageTaken() (Model, tea.Cmd) {
 			m.restore = nil
 			m.pager.SetCursor(i)
 		} else if !m.pager.Paging().Done() {
-			return m, m.pager.More()
+			return m, tea.Batch(m.settle(), m.pager.More())
 		} else {
 			m.restore = nil // gone since: the top stays selected
 		}
 	}
-	return m, m.pager.Prefetch()
+	return m, tea.Batch(m.settle(), m.pager.Prefetch())
 }
 
 // awaitLocks waits for the first page's locks, for the rows of request

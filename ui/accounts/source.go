@@ -61,8 +61,9 @@ type source struct {
 	items   *items.Cache
 	many    string         // accounts, or records: the items of the account table
 	loaded  string         // "accounts loaded", for the status (asked every frame)
-	main    []string       // the keys of the accounts paged in, in the order read
+	main    []string       // the keys of the accounts held (the window's), in the order read
 	index   map[string]int // account id -> index in main
+	win     window         // the blocks of accounts listed: those of main, and those on disk
 	sorting accountSort    // the order they are shown in
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
@@ -120,8 +121,8 @@ func (d *source) id(r rows.Row) string {
 	return d.main[r.Index]
 }
 
-// Count is how many accounts are paged in (pager.Counter).
-func (d *source) Count() int { return len(d.main) }
+// Count is how many accounts are listed, held or on disk (pager.Counter).
+func (d *source) Count() int { return d.win.total() }
 
 // Empty is what the view says with no row at all (pager.Look).
 func (d *source) Empty() string {
@@ -216,6 +217,12 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 	if _, ok := d.index[a.ID]; ok {
 		return dst
 	}
+	if !d.win.endHeld() {
+		// Listed after accounts on disk: kept with the last block.
+		d.keepAtEnd(a.ID)
+		return dst
+	}
+	d.win.tail()
 	d.index[a.ID] = len(d.main)
 	d.main = append(d.main, a.ID)
 	return accountRows(dst, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
@@ -226,6 +233,7 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 // the rows say what was read.
 func (d *source) Reset() {
 	d.main, d.index = nil, map[string]int{}
+	d.win.reset()
 	if r := d.items.Report(); r != nil && r == d.judgedBy {
 		d.items.SetReport(nil, nil)
 	}
@@ -454,11 +462,7 @@ func (d *source) listAtEnd(views []model.AccountView) []rows.Row {
 	for _, a := range views {
 		d.Keep(nil, a) // listed after the rest, the index kept
 	}
-	body := make([]rows.Row, 0, len(d.main)*(1+len(d.r.Schema.Constraints)))
-	for i := range d.main {
-		body = accountRows(body, setMain, i, len(d.r.Schema.Constraints))
-	}
-	return body
+	return d.body()
 }
 
 // dropFromBody drops the accounts of gone from those paged in, and
@@ -468,12 +472,20 @@ func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
 	main := d.main
 	var body []rows.Row
 	d.main, d.index = nil, map[string]int{}
+	b, left := d.win.lo, 0 // the block of main's i-th account, and how many of it are left to go through
 	for _, id := range main {
-		if !gone[id] {
-			d.index[id] = len(d.main)
-			d.main = append(d.main, id)
-			body = accountRows(body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
+		for left == 0 && b < d.win.hi {
+			left = d.win.counts[b]
+			b++
 		}
+		left--
+		if gone[id] {
+			d.win.counts[b-1]--
+			continue
+		}
+		d.index[id] = len(d.main)
+		d.main = append(d.main, id)
+		body = accountRows(body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 	}
 	return body
 }

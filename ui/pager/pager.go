@@ -85,6 +85,14 @@ type Order[R any] interface {
 	Sort(read []R, from int) (rows []R, sorted bool)
 }
 
+// Outside is a Look that keeps some of the rows read off the list (the
+// accounts view's window: the rest on disk): Outside is how many rows
+// are kept before and after those the list holds, for the place the
+// status says.
+type Outside interface {
+	Outside() (before, after int)
+}
+
 // Request numbers the reads of a pager: an answer to a request made
 // before a reload is dropped.
 type Request int
@@ -111,8 +119,11 @@ type Model[P any, R comparable] struct {
 	followEnd bool
 	// held: a page came while the rows are sorted; none is read ahead
 	// until a key or the mouse moves the selection (Order).
-	held  bool
-	stale Stale // why the rows are as last read: a reload failed
+	held bool
+	// window: the rows below those read are kept by the look, off the
+	// list (Hold): no page is read until they are back.
+	window bool
+	stale  Stale // why the rows are as last read: a reload failed
 	// restore is the row read that was selected when a reload began, for a
 	// Named look: selected again once a page lists it (nil: none).
 	restore *R
@@ -169,7 +180,7 @@ func (m *Model[P, R]) Show() tea.Cmd {
 // are loaded below the selection, so that scrolling does not wait; none
 // after a failed read, until Retry.
 func (m *Model[P, R]) Prefetch() tea.Cmd {
-	if !m.paging.shown || m.held || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
+	if !m.paging.shown || m.held || m.window || !m.paging.Wants(m.src.Len()-m.list.Cursor(), m.ahead()) {
 		return nil
 	}
 	return m.load(m.paging.Start())
@@ -179,7 +190,7 @@ func (m *Model[P, R]) Prefetch() tea.Cmd {
 // the selection (a view looking for a row further down); none while one
 // is read, after a failed read, or when every page is read.
 func (m *Model[P, R]) More() tea.Cmd {
-	if !m.paging.shown || !m.paging.Wants(0, 1) {
+	if !m.paging.shown || m.window || !m.paging.Wants(0, 1) {
 		return nil
 	}
 	return m.load(m.paging.Start())
@@ -437,7 +448,12 @@ func (m Model[P, R]) Status(loaded string) string {
 		more = ", more below"
 	}
 	kept, of := m.list.Matched()
-	return rows.Where(m.list.Pos(), m.list.Len()) + rows.Filtered(m.list.Filter(), kept, of) +
+	where := rows.Where(m.list.Pos(), m.list.Len())
+	if o, ok := m.src.look.(Outside); ok && m.list.Filter() == "" && m.list.Len() > 0 {
+		before, after := o.Outside()
+		where = rows.Where(m.list.Pos()+before, m.list.Len()+before+after)
+	}
+	return where + rows.Filtered(m.list.Filter(), kept, of) +
 		fmt.Sprintf("%s %s%s", rows.Count(int64(m.Count())), loaded, more)
 }
 

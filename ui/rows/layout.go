@@ -477,6 +477,14 @@ func (s *Screen) hold(i int, cells func(i int) (Cells, bool)) {
 // Forget forgets what the rows held need: the rows are read anew.
 func (s *Screen) Forget() { s.held, s.kept = Widths{}, 0 }
 
+// Rehold measures every row held again at the next Hold, keeping the
+// widths: the rows held are others (a window moved over them).
+func (s *Screen) Rehold() { s.kept = 0 }
+
+// Shift notes rows taken (d < 0) from the front of those held: those
+// after them, measured, are not measured again.
+func (s *Screen) Shift(d int) { s.kept = max(s.kept+min(d, 0), 0) }
+
 // Measure lays out the rows shown (ascending: a filter may skip some) at
 // width, with the rows held; cells returns a row's cells, false for a row
 // that has none (a title).

@@ -1,0 +1,368 @@
+package accounts
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/ui/items"
+	"github.com/locktable/locktable/ui/pager"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// The accounts listed are kept in blocks, in the order read. A window of
+// blocks about the selection is held in memory (the source's main, in
+// the item cache); the others are on disk (items.Store), and come back
+// as the selection nears the window's edge. So the view's memory is the
+// window's, however many accounts are listed: G on ten million accounts
+// holds what G on ten thousand does.
+
+// blockSize is how many accounts a block holds: the step the window moves
+// by. heldBlocks is how many blocks the window holds at most (4,096
+// accounts, about 6 MB). Variables, for the tests.
+var (
+	blockSize  = 256
+	heldBlocks = 16
+)
+
+// window is where the accounts listed are: how many each block holds,
+// which are held in memory, and the store that keeps the others.
+type window struct {
+	counts []int // accounts in each block, in the order listed
+	lo, hi int   // the blocks held: [lo, hi)
+	store  *items.Store
+	// stale are accounts not held that someone else changed (the
+	// table's stream, or a write, told): read again when they come back.
+	stale map[string]bool
+}
+
+// before is how many accounts are listed before those held.
+func (w *window) before() int { return sum(w.counts[:w.lo]) }
+
+// after is how many accounts are listed after those held.
+func (w *window) after() int { return sum(w.counts[w.hi:]) }
+
+// total is how many accounts are listed.
+func (w *window) total() int { return sum(w.counts) }
+
+// endHeld reports whether the last block is held: accounts read on from
+// the table join it.
+func (w *window) endHeld() bool { return w.hi == len(w.counts) }
+
+// tail is the block an account listed at the end goes in, the last one
+// (a new one when it is full), counted in.
+func (w *window) tail() int {
+	if n := len(w.counts); n == 0 || w.counts[n-1] >= blockSize {
+		held := w.endHeld()
+		w.counts = append(w.counts, 0)
+		if held {
+			w.hi = len(w.counts)
+		}
+	}
+	w.counts[len(w.counts)-1]++
+	return len(w.counts) - 1
+}
+
+func sum(ns []int) int {
+	t := 0
+	for _, n := range ns {
+		t += n
+	}
+	return t
+}
+
+// reset forgets every block: a reload lists the accounts anew.
+func (w *window) reset() {
+	if w.store != nil {
+		_ = w.store.Close() // a temporary file: nothing to lose
+	}
+	*w = window{}
+}
+
+// blockOf is the place in main of the first account of held block b, and
+// of the first after it.
+func (d *source) blockOf(b int) (from, to int) {
+	from = 0
+	for k := d.win.lo; k < b; k++ {
+		from += d.win.counts[k]
+	}
+	return from, from + d.win.counts[b]
+}
+
+// spill puts the held blocks [from, to) on disk, at the window's start
+// (from is lo) or its end (to is hi), and forgets them; the pinned
+// accounts stay in the cache, which their rows on top read.
+func (d *source) spill(from, to int) error {
+	if from >= to {
+		return nil
+	}
+	if d.win.store == nil {
+		s, err := items.NewStore("")
+		if err != nil {
+			return err
+		}
+		d.win.store = s
+	}
+	first, _ := d.blockOf(from)
+	_, last := d.blockOf(to - 1)
+	at := first
+	for b := from; b < to; b++ {
+		ids := d.main[at : at+d.win.counts[b]]
+		if err := d.win.store.Put(d.items, b, ids, d.isPinned); err != nil {
+			return err
+		}
+		at += d.win.counts[b]
+	}
+	d.main = append(d.main[:first:first], d.main[last:]...)
+	if from == d.win.lo {
+		d.win.lo = to
+	} else {
+		d.win.hi = from
+	}
+	d.reindex()
+	return nil
+}
+
+// unspill brings blocks [from, to) back from disk, before those held (to
+// is lo) or after them (from is hi), and returns the accounts among them
+// to read again: changed by someone else while on disk.
+func (d *source) unspill(from, to int) ([]string, error) {
+	var ids, again []string
+	for b := from; b < to; b++ {
+		got, unread, err := d.win.store.Get(d.items, b)
+		if err != nil {
+			return nil, err
+		}
+		d.win.counts[b] = len(got)
+		ids = append(ids, got...)
+		again = append(again, unread...)
+	}
+	for _, id := range ids {
+		if d.win.stale[id] {
+			again = append(again, id)
+			delete(d.win.stale, id)
+		}
+	}
+	if to == d.win.lo {
+		d.main = append(ids, d.main...)
+		d.win.lo = from
+	} else {
+		d.main = append(d.main, ids...)
+		d.win.hi = to
+	}
+	d.reindex()
+	return again, nil
+}
+
+// reindex numbers the accounts held again, after the window moved.
+func (d *source) reindex() {
+	clear(d.index)
+	for i, id := range d.main {
+		d.index[id] = i
+	}
+}
+
+// body is the rows of the accounts held, as read.
+func (d *source) body() []rows.Row {
+	k := len(d.r.Schema.Constraints)
+	body := make([]rows.Row, 0, len(d.main)*(1+k))
+	for i := range d.main {
+		body = accountRows(body, setMain, i, k)
+	}
+	return body
+}
+
+// Outside is how many rows are listed before and after those held
+// (pager.Outside).
+func (d *source) Outside() (before, after int) {
+	per := 1 + len(d.r.Schema.Constraints)
+	return d.win.before() * per, d.win.after() * per
+}
+
+// keepAtEnd lists account id after every other, in the last block, on
+// disk: the window is elsewhere (someone else inserted it, and the table
+// is read to its end).
+func (d *source) keepAtEnd(id string) {
+	last := len(d.win.counts) - 1
+	ids, _, err := d.win.store.Get(d.items, last)
+	if err == nil {
+		err = d.win.store.Put(d.items, last, append(ids, id), d.isPinned)
+	}
+	if err != nil {
+		return // not listed: the pinned group shows it (added by others)
+	}
+	d.win.counts[last]++
+}
+
+// margin is how many accounts the window holds at least on either side of
+// the selection, where the list has them: more than a page key moves by.
+func margin() int { return blockSize / 2 }
+
+// selectedAt is the place in main of the selected account, false when
+// the selection is not an account's row read (a row on top).
+func (m *Model) selectedAt() (int, bool) {
+	r, ok := m.pager.Selected()
+	if !ok || r.Set != setMain || r.Kind != rows.Account && r.Kind != rows.Lock {
+		return 0, false
+	}
+	return int(r.Index), true
+}
+
+// settle moves the window with the selection: the block next to it comes
+// back from disk once the selection nears the window's edge, and the
+// blocks farthest from it go there while the window holds more than
+// heldBlocks. It returns the command that reads again the accounts
+// someone else changed while they were on disk.
+func (m *Model) settle() tea.Cmd {
+	w := &m.src.win
+	at, selected := m.selectedAt()
+	per := 1 + len(m.r.Schema.Constraints)
+	_, sorted := m.Sort.By()
+	var again []string
+	delta, moved, put := 0, false, false
+	// Sorted, the view sorts the accounts held: scrolling does not move
+	// the window (the sort would move every row); pages read still do.
+	if selected && !sorted {
+		if at < margin() && w.lo > 0 {
+			n := w.counts[w.lo-1]
+			got, err := m.src.unspill(w.lo-1, w.lo)
+			if err != nil {
+				m.err = err
+				return nil
+			}
+			again, at, delta, moved, put = append(again, got...), at+n, delta+n*per, true, true
+		}
+		if len(m.src.main)-at <= margin() && !w.endHeld() {
+			got, err := m.src.unspill(w.hi, w.hi+1)
+			if err != nil {
+				m.err = err
+				return nil
+			}
+			again, moved = append(again, got...), true
+		}
+	}
+	for w.hi-w.lo > heldBlocks {
+		front := selected && at >= len(m.src.main)/2 || !selected && sorted
+		var err error
+		if front {
+			n := w.counts[w.lo]
+			err = m.src.spill(w.lo, w.lo+1)
+			at, delta = at-n, delta-n*per
+		} else {
+			err = m.src.spill(w.hi-1, w.hi)
+		}
+		if err != nil {
+			m.err = err
+			break
+		}
+		moved = true
+	}
+	if moved {
+		m.slide(delta, put, sorted)
+	}
+	pager.Hold(&m.pager, !w.endHeld())
+	if len(again) > 0 {
+		return m.refresh(again, true)
+	}
+	return nil
+}
+
+// slide shows the accounts held now, the selected row staying selected:
+// where it was on screen, delta rows having come (+) or gone (-) above it
+// (put: some came); sorted, wherever the sort puts it.
+func (m *Model) slide(delta int, put, sorted bool) {
+	if !sorted {
+		pager.Slide(&m.pager, m.src.body(), delta, put)
+		return
+	}
+	m.keepSelection(func() { pager.Slide(&m.pager, m.src.body(), 0, true) })
+}
+
+// windowAt holds the blocks about block b, those held before going to
+// disk: g and G, which go to the first and the last account listed.
+func (m *Model) windowAt(b int) tea.Cmd {
+	w := &m.src.win
+	k := heldBlocks / 2 // room to move before the window is full
+	from := max(min(b-k/2, len(w.counts)-k), 0)
+	to := min(from+k, len(w.counts))
+	if w.lo == from && w.hi == to {
+		return nil
+	}
+	if err := m.src.spill(w.lo, w.hi); err != nil {
+		m.err = err
+		return nil
+	}
+	w.lo, w.hi = from, from // nothing held: brought back after
+	again, err := m.src.unspill(from, to)
+	if err != nil {
+		m.err = err
+		return nil
+	}
+	pager.Slide(&m.pager, m.src.body(), 0, true)
+	pager.Hold(&m.pager, !w.endHeld())
+	if len(again) > 0 {
+		return m.refresh(again, true)
+	}
+	return nil
+}
+
+// stale notes accounts someone else changed that are on disk: read
+// again when they come back.
+func (d *source) stale(ids []string) {
+	if d.win.store == nil {
+		return
+	}
+	if d.win.stale == nil {
+		d.win.stale = map[string]bool{}
+	}
+	for _, id := range ids {
+		d.win.stale[id] = true
+	}
+}
+
+// blockAt is the block of the account at place i of main.
+func (d *source) blockAt(i int) int {
+	b := d.win.lo
+	for ; b < d.win.hi-1 && i >= d.win.counts[b]; b++ {
+		i -= d.win.counts[b]
+	}
+	return b
+}
+
+// seekOnDisk looks for the next row (dir +1) or the previous (-1) that
+// match holds for in the blocks on disk past the window's edge, a block
+// at a time, the window moving with the selection, and reports whether
+// it found one; if not, the selection is back on its row. Sorted, the
+// view sorts the accounts held, and looks no further.
+func (m *Model) seekOnDisk(dir int, match func(rows.Row) bool) (bool, tea.Cmd) {
+	w := &m.src.win
+	at, selected := m.selectedAt()
+	if _, sorted := m.Sort.By(); sorted || !selected || w.store == nil {
+		return false, nil
+	}
+	r, _ := m.pager.Selected()
+	was, home := *m.src.selection(r), m.src.blockAt(at)
+	var cmds []tea.Cmd
+	for dir > 0 && !w.endHeld() || dir < 0 && w.lo > 0 {
+		if dir > 0 {
+			m.pager.SetCursor(m.pager.Len() - 1)
+		} else {
+			m.pager.SetCursor(len(m.src.top))
+		}
+		cmds = append(cmds, m.settle())
+		if m.err != nil {
+			break
+		}
+		if m.pager.Seek(dir, match) {
+			return true, tea.Batch(cmds...)
+		}
+	}
+	if dir > 0 && !m.pager.Paging().Done() {
+		// n reads on from the table: the selection stays at the end,
+		// where the pages land.
+		return false, tea.Batch(cmds...)
+	}
+	cmds = append(cmds, m.windowAt(home))
+	if i, ok := m.src.rowOf(was); ok {
+		m.pager.SetCursor(i)
+	}
+	return false, tea.Batch(cmds...)
+}

@@ -1,0 +1,27 @@
+package pager
+
+// A view whose rows do not all fit in memory holds a window of them in
+// the list (the accounts view: blocks of accounts, the rest on disk) and
+// moves it as the selection nears its edges. These are functions, not
+// methods, so that Model exports no more.
+
+// Hold stops the pager reading pages of its own (on): the rows after
+// those read are kept by the view, which puts them back first; off, it
+// reads on from where the pages stood.
+func Hold[P any, R comparable](m *Model[P, R], on bool) { m.window = on }
+
+// Slide replaces the rows read with rows, the selected row staying
+// selected where it is on screen: delta rows were put (+) or taken (-)
+// above it. The columns keep their widths; the rows not held before
+// (all of them, with put set: rows came in front) are measured.
+func Slide[P any, R comparable](m *Model[P, R], rows []R, delta int, put bool) {
+	m.src.read = rows
+	m.src.arrange(0)
+	m.src.generation++
+	if put {
+		m.src.screen.Rehold()
+	} else {
+		m.src.screen.Shift(delta)
+	}
+	m.list.Shift(delta)
+}
