@@ -6,6 +6,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/locktable/locktable/dynamo"
 )
 
 // checkMemoryLimit is the least soft memory limit a check runs under: what
@@ -119,4 +121,31 @@ func followLiveHeap(soft, hard int64, stop <-chan struct{}, stopped chan<- struc
 		own := total - released - free - objects - unused // the runtime's: stacks, metadata, buffers
 		debug.SetMemoryLimit(min(hard, max(soft, own+live+checkHeadroom)))
 	}
+}
+
+// defaultUIMemory is the terminal UI's --max-memory: what it holds
+// resident in all, at any table size (the accounts view holds a window
+// of accounts, the rest on disk).
+const defaultUIMemory = 96 << 20
+
+// uiCensusShare is the part of the UI's budget its check's census may
+// take before it spills: the rest is the UI's window, its frames and the
+// process (the binary, the runtime).
+const uiCensusShare = 4
+
+// uiOwnMemory is what the process holds resident beside the Go heap: the
+// binary's code and data as it runs, the runtime's own structures.
+const uiOwnMemory = 32 << 20
+
+// holdUIMemory bounds the terminal UI's memory by --max-memory: its
+// check's census spills past a share of it, and the Go runtime collects
+// before the heap takes more than the budget leaves it. It returns what
+// restores the runtime's limit. GOMEMLIMIT in the environment, lower,
+// stays.
+func (a *app) holdUIMemory(store *dynamo.Store) (release func()) {
+	budget := int64(a.uiMemory)
+	store.MaxMemory = budget / uiCensusShare
+	old := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(min(old, max(budget-uiOwnMemory, minHeapLimit)))
+	return func() { debug.SetMemoryLimit(old) }
 }

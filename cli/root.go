@@ -41,7 +41,8 @@ type app struct {
 	lastSchema                   model.Schema // the schema parsed, for messages
 	segments, pageSize           int
 	maxRCU                       float64
-	follow                       int // seconds between polls of the rows on screen (--follow)
+	uiMemory                     byteSize // the TUI's --max-memory
+	follow                       int      // seconds between polls of the rows on screen (--follow)
 	maxWCU                       float64
 	schemaFlags                  schemaFlags
 	presetNotes                  []string // what a preset read from the table
@@ -186,6 +187,8 @@ says where each value came from.`,
 	pf.StringVar(&a.auditLog, "audit-log", "", "append one JSON line per write sent (default: $XDG_STATE_HOME/locktable/audit.log)")
 	pf.StringVar(&a.logFile, "log-file", "", "append SDK and app logs to this file (default: discarded)")
 	root.Flags().IntVar(&a.follow, "follow", 0, "in the terminal UI, when the table has no stream to follow, read the rows on screen again every this many seconds, within --max-rcu; 0 for only when r is pressed")
+	a.uiMemory = byteSize(defaultUIMemory)
+	root.Flags().Var(&a.uiMemory, "max-memory", "the terminal UI's memory budget (e.g. 96MB, 1GiB): it holds a window of accounts and keeps the rest on disk; its check spills past a share of it")
 	root.Flags().StringVar(&a.accountsIndex, "accounts-index", "", "list accounts through this GSI: one keyed by the sort key attribute is queried for --account-sk; any other is read as a sparse index of accounts")
 	pf.IntVar(&a.segments, "segments", dynamo.DefaultSegments, "parallel scan segments (the demo backend always uses 1)")
 	pf.IntVar(&a.pageSize, "page-size", 0, "scan page size (Limit); 0 for DynamoDB's 1 MB pages")

@@ -28,7 +28,7 @@ var flagGroups = []flagGroup{
 	{"schema", []string{"layout", "table", "pk", "sk", "account-prefix", "account-sk", "lock-sk", "owner-attr", "unique", "normalize", "index", "preset", "account-type", "scope", "lock-spelling", "older-spelling", "constraint-entity", "lock-attr", "id-attr", "ttl-attr"}},
 	{"output", []string{"log-file", "audit-log", "json"}},
 	{"safety", []string{"write", "read-only"}},
-	{"scan", []string{"segments", "page-size", "max-rcu", "max-wcu", "accounts-index", "follow"}},
+	{"scan", []string{"segments", "page-size", "max-rcu", "max-wcu", "accounts-index", "follow", "max-memory"}},
 }
 
 // spec says what the config file may hold: every flag of the root (the

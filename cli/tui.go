@@ -48,6 +48,7 @@ func (a *app) runTUI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer a.holdUIMemory(store)()
 	// A writable store is probed once the first rows are on screen: the
 	// UI shows what the backend lacks when it is known, and turns read
 	// only on one without transactions (its writes wait for the answer).

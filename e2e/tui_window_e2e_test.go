@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/ui/rows"
+)
+
+// accountKeyRow is an account's row on screen: its key.
+var accountKeyRow = regexp.MustCompile(`(?m)^[ ▸] (ACCT#\S+)`)
+
+// TestTUIGThenGAtAnySize (issue 41, 1): on a table of 100,000 accounts
+// (LOCKTABLE_TEST_WINDOW_ACCOUNTS sets another size) in an 80x24
+// terminal, G reads to the end, holding a window of them, and shows the
+// table's last account, the status counting every row; g shows the first
+// account again, as the first screen showed it, from disk.
+func TestTUIGThenGAtAnySize(t *testing.T) {
+	n := 100_000
+	if v := os.Getenv("LOCKTABLE_TEST_WINDOW_ACCOUNTS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
+			t.Fatalf("LOCKTABLE_TEST_WINDOW_ACCOUNTS=%q: want a positive integer", v)
+		}
+	}
+	ep, table := seededTable(t, "--accounts", strconv.Itoa(n))
+	first, last := firstAndLastAccount(t, table)
+	tm := startTUISized(t, 80, 24, "--endpoint-url", ep, "--table", table)
+	tm.start()
+	screen := tm.waitFor("the first accounts", func(s string) bool { return accountKeyRow.MatchString(s) })
+	if got := accountKeyRow.FindStringSubmatch(screen)[1]; got != first {
+		t.Fatalf("the first screen's first account is %s, the table's first %s:\n%s", got, first, screen)
+	}
+	tm.keys("G")
+	all := rows.Count(int64(3 * n))
+	at := fmt.Sprintf("row %s of %s", all, all)
+	screen = tm.waitWithin("the last row, every account listed", 5*time.Minute, func(s string) bool {
+		return strings.Contains(s, at) && !strings.Contains(s, "more below")
+	})
+	shown := accountKeyRow.FindAllStringSubmatch(screen, -1)
+	if len(shown) == 0 || shown[len(shown)-1][1] != last {
+		t.Fatalf("after G the last account on screen is not the table's last, %s:\n%s", last, screen)
+	}
+	tm.keys("g")
+	screen = tm.waitFor("the first row", func(s string) bool { return strings.Contains(s, "row 1 of ") })
+	if got := accountKeyRow.FindStringSubmatch(screen); got == nil || got[1] != first {
+		t.Fatalf("after g the first account on screen is not %s:\n%s", first, screen)
+	}
+	if got := tm.quit(); got != "EXIT=0" {
+		t.Fatalf("quit: %s", got)
+	}
+}
+
+// firstAndLastAccount are the keys of the first and the last account a
+// scan of table reads, in its order.
+func firstAndLastAccount(t *testing.T, table string) (first, last string) {
+	t.Helper()
+	client, _ := dynamotest.Client(t)
+	in := &dynamodb.ScanInput{TableName: aws.String(table), FilterExpression: aws.String("SK = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "PROFILE"}}}
+	p := dynamodb.NewScanPaginator(client, in)
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			pk := it["PK"].(*types.AttributeValueMemberS).Value
+			if first == "" {
+				first = pk
+			}
+			last = pk
+		}
+	}
+	return first, last
+}
