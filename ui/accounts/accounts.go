@@ -431,7 +431,7 @@ func (m *Model) keepSelection(change func()) {
 		// came or went are not all shown, so a shift by their number
 		// would land on another row.
 		if i, ok := m.src.rowOf(*below); ok {
-			m.pager.SetCursor(i)
+			pager.Reselect(&m.pager, i)
 		}
 		return
 	}
@@ -449,20 +449,20 @@ func (m *Model) reselect(at int, was []shownAs) {
 	}
 	w := was[at]
 	if i := slices.IndexFunc(m.src.topKeys, func(s shownAs) bool { return s.key == w.key }); i >= 0 {
-		m.pager.SetCursor(i)
+		pager.Reselect(&m.pager, i)
 		return
 	}
 	// An orphan that left its group (past the first few shown) may still
 	// be shown in the other (a search's pin): the lock is the same.
 	if i := slices.IndexFunc(m.src.topKeys, func(s shownAs) bool { return w.orphan != "" && s.orphan == w.orphan }); i >= 0 {
-		m.pager.SetCursor(i)
+		pager.Reselect(&m.pager, i)
 		return
 	}
 	if w.account == "" {
 		return
 	}
 	if i, ok := m.src.rowOf(rowSelection(w.account, w.kind, w.lock)); ok {
-		m.pager.SetCursor(i)
+		pager.Reselect(&m.pager, i)
 	}
 }
 
@@ -725,7 +725,7 @@ func (m *Model) removeRows(gone []string) {
 	switch {
 	case id != "":
 		if i, found := m.src.rowOf(rowSelection(id, sel.Kind, sel.Lock)); found {
-			m.pager.SetCursor(i)
+			pager.Reselect(&m.pager, i)
 		} else {
 			m.note = model.Printable(id) + " is gone: the row after it is selected"
 		}

@@ -201,3 +201,18 @@ func TestAChangeOnDiskIsReadWhenItComesBack(t *testing.T) {
 		t.Errorf("ACCT#0003 back from disk shows %q, want the change", a.Item["email"].S)
 	}
 }
+
+// TestGFollowsTheEndWhileTheTopChanges: G pressed before the check ends
+// reads on to the last account although the check's orphan locks come
+// meanwhile and change the rows on top (they kept the selection on its
+// row, and G stopped following the end).
+func TestGFollowsTheEndWhileTheTopChanges(t *testing.T) {
+	_, m := viewOf(t, 300, nil)
+	m, cmd := m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	orphan := model.Problem{Kind: model.OrphanLock, Constraint: "email", Value: "gone@x.io"}
+	m.SetOrphans([]model.Problem{orphan})
+	m = run(m, cmd)
+	if id := selectedID(m); id != "ACCT#0299" || !m.pager.Paging().Done() {
+		t.Errorf("G, the orphans shown meanwhile: %q selected, every page read %v; want ACCT#0299, true", id, m.pager.Paging().Done())
+	}
+}

@@ -25,3 +25,8 @@ func Slide[P any, R comparable](m *Model[P, R], rows []R, delta int, put bool) {
 	}
 	m.list.Shift(delta)
 }
+
+// Reselect selects row i, the row that was selected, moved by a change of
+// the rows around it (the rows on top, rows gone): the selection has not
+// moved, and G still follows the end as pages come.
+func Reselect[P any, R comparable](m *Model[P, R], i int) { m.list.SetCursor(i) }
