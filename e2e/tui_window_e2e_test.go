@@ -14,7 +14,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/locktable/locktable/dynamo"
 	"github.com/locktable/locktable/dynamo/dynamotest"
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/rows"
 )
 
@@ -34,7 +38,7 @@ func TestTUIGThenGAtAnySize(t *testing.T) {
 			t.Fatalf("LOCKTABLE_TEST_WINDOW_ACCOUNTS=%q: want a positive integer", v)
 		}
 	}
-	ep, table := seededTable(t, "--accounts", strconv.Itoa(n))
+	ep, table := bulkTable(t, n)
 	first, last := firstAndLastAccount(t, table)
 	tm := startTUISized(t, 80, 24, "--endpoint-url", ep, "--table", table)
 	tm.start()
@@ -60,6 +64,44 @@ func TestTUIGThenGAtAnySize(t *testing.T) {
 	if got := tm.quit(); got != "EXIT=0" {
 		t.Fatalf("quit: %s", got)
 	}
+}
+
+// bulkTable makes a table of n accounts, each with its two locks, on the
+// emulator (written in batches, not in the signups seed makes: a hundred
+// thousand of those take minutes), and marks the test parallel; it
+// returns the endpoint and the table.
+func bulkTable(t *testing.T, n int) (ep, table string) {
+	t.Helper()
+	ep = dynamotest.Endpoint(t)
+	t.Parallel()
+	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	table = store.Schema.Table
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(4)
+	const accountsPerBatch = 8 // 24 items of the 25 a batch takes
+	for from := 0; from < n; from += accountsPerBatch {
+		g.Go(func() error {
+			var writes []types.WriteRequest
+			for i := from; i < min(from+accountsPerBatch, n); i++ {
+				id, email, handle := fmt.Sprintf("ACCT#%08d", i), fmt.Sprintf("u%d@x.io", i), fmt.Sprintf("u%d", i)
+				for _, it := range []model.Item{dynamotest.Account(id, email, handle), dynamotest.Lock("UNIQ#EMAIL#"+email, id), dynamotest.Lock("UNIQ#HANDLE#"+handle, id)} {
+					writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.ItemToSDK(it)}})
+				}
+			}
+			for len(writes) > 0 {
+				out, err := client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: writes}})
+				if err != nil {
+					return err
+				}
+				writes = out.UnprocessedItems[table]
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatalf("writing %d accounts: %v", n, err)
+	}
+	return ep, table
 }
 
 // firstAndLastAccount are the keys of the first and the last account a
