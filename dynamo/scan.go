@@ -117,11 +117,20 @@ func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
 // scanPages reads a table in parallel segments, handing each page to
 // visit. Pages may be short or empty when filtered; the scan goes on while
 // LastEvaluatedKey is set. At most MaxScanWorkers segments are read at
-// once, each by a worker that takes the next segment when it is done with
-// one, so nothing is held per segment beyond those in progress; after an
-// error no further segment starts. visit runs concurrently for different
-// segments, never for the same one.
+// once (eachSegment); after an error no further segment starts. visit
+// runs concurrently for different segments, never for the same one.
 func (s *core) scanPages(ctx context.Context, r scanRequest, visit func(scanPage) error) error {
+	return s.eachSegment(ctx, r, func(ctx context.Context, seg int, in *dynamodb.ScanInput) error {
+		return s.scanSegment(ctx, r, seg, in, visit)
+	})
+}
+
+// eachSegment hands read each segment of r with the Scan input of its
+// first page. At most MaxScanWorkers segments are read at once, each by
+// a worker that takes the next segment when it is done with one, so
+// nothing is held per segment beyond those in progress; after an error no
+// further segment starts, and the context of those in progress ends.
+func (s *core) eachSegment(ctx context.Context, r scanRequest, read func(ctx context.Context, seg int, in *dynamodb.ScanInput) error) error {
 	if r.segments < 1 {
 		r.segments = 1
 	}
@@ -150,7 +159,7 @@ func (s *core) scanPages(ctx context.Context, r scanRequest, visit func(scanPage
 				if r.segments > 1 {
 					in.Segment = aws.Int32(int32(seg))
 				}
-				if err := s.scanSegment(ctx, r, seg, &in, visit); err != nil {
+				if err := read(ctx, seg, &in); err != nil {
 					return err
 				}
 			}
