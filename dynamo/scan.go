@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync/atomic"
 
@@ -112,6 +113,27 @@ func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
 	}
 	d.eachSDK(p.items, visit)
 	return nil
+}
+
+// eachSpan is each that also hands visit the item as DynamoDB's JSON (a
+// JSON object, which itemDecoder.eachRaw reads from an array of them):
+// its bytes in the answer, or, for a page the SDK decoded, written anew.
+// The bytes, like the item, are valid only during the call.
+func (p scanPage) eachSpan(d *itemDecoder, visit func(it model.Item, span []byte)) error {
+	if p.raw != nil {
+		return d.eachRawSpan(p.raw, visit)
+	}
+	var err error
+	d.eachSDK(p.items, func(it model.Item) {
+		if err != nil {
+			return
+		}
+		var span []byte
+		if span, err = json.Marshal(it); err == nil {
+			visit(it, span)
+		}
+	})
+	return err
 }
 
 // scanPages reads a table in parallel segments, handing each page to

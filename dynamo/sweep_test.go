@@ -3,6 +3,8 @@ package dynamo_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"sync"
@@ -184,6 +186,59 @@ func TestSweepKeepsEachSegmentsOrder(t *testing.T) {
 	}
 }
 
+// TestSweepReadsLocksByKeyOnlyForProblems: the sweep takes each lock
+// from its own scan, so a table whose one problem is an account without
+// its username lock costs the scans and one BatchGetItem (that
+// account's locks, read again consistently), not a read of every
+// account's locks; the progress counts every item and page read; the
+// files the scan was kept in are gone once it returns.
+func TestSweepReadsLocksByKeyOnlyForProblems(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // not parallel with the other tests, then
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	const n = 300
+	var items []model.Item
+	for i := range n {
+		id, v := fmt.Sprintf("ACCT#%04d", i), fmt.Sprintf("u%04d", i)
+		items = append(items, acct(id, v+"@x.io", v), lock("UNIQ#EMAIL#"+v+"@x.io", id), lock("UNIQ#HANDLE#"+v, id))
+	}
+	items = append(items, acct("ACCT#zz", "zz@x.io", "zz"), lock("UNIQ#EMAIL#zz@x.io", "ACCT#zz")) // its username lock is missing
+	dynamotest.Put(t, client, base.Schema.Table, items...)
+	api := &countingAPI{api: client}
+	store := dynamo.NewStore(api, base.Endpoint, base.Schema, base.Clock)
+	store.Segments, store.PageSize = 4, 100 // several pages in each segment
+	var got []model.AccountView
+	var last backend.SweepProgress
+	err := store.Pages.AccountsSweep(context.Background(), false, func(p backend.SweepProgress) { last = p },
+		func(_ int, views []model.AccountView) { got = append(got, views...) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems := 0
+	for _, v := range got {
+		if v.Problematic() {
+			problems++
+			if v.ID != "ACCT#zz" || v.Locks[1].Status != model.LockMissing {
+				t.Errorf("%s: %+v, want ACCT#zz's username lock missing alone", v.ID, v.Locks)
+			}
+		}
+	}
+	if len(got) != n+1 || problems != 1 {
+		t.Errorf("%d accounts, %d with a problem; want %d, 1", len(got), problems, n+1)
+	}
+	calls := api.snapshot()
+	if calls["BatchGetItem"] != 1 || api.readsOf("UNIQ#HANDLE#zz") != 1 || api.readsOf("UNIQ#HANDLE#u0000") != 0 {
+		t.Errorf("%d BatchGetItem calls (ACCT#zz's username lock read %d times, u0000's %d); want 1, for ACCT#zz's locks alone",
+			calls["BatchGetItem"], api.readsOf("UNIQ#HANDLE#zz"), api.readsOf("UNIQ#HANDLE#u0000"))
+	}
+	if last.Items != int64(len(items)) || last.Pages < 4 || last.Pages != calls["Scan"] {
+		t.Errorf("progress %+v after %d scans; want %d items, a page per scan", last, calls["Scan"], len(items))
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the sweep left %v in the temporary directory", left)
+	}
+}
+
 // slowScans holds every Scan a while (or until its context ends), so
 // that a sweep is still reading when it is stopped.
 type slowScans struct {
@@ -205,13 +260,15 @@ func (s slowScans) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*
 // cancel has returned: stopped from its own progress, from a page, and
 // from outside.
 func TestSweepStops(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // not parallel with the other tests, then
 	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
 	if _, err := seed.Run(context.Background(), base, seed.Options{Accounts: 60}); err != nil {
 		t.Fatal(err)
 	}
 	store := dynamo.NewStore(slowScans{API: client, delay: 100 * time.Millisecond}, base.Endpoint, base.Schema, base.Clock)
 	store.Segments, store.PageSize = 2, 10
-	defer dynamo.SetSweepChunk(3)() // not parallel with the other tests, then
+	defer dynamo.SetSweepChunk(3)()
 	for _, from := range []string{"progress", "page", "outside"} {
 		t.Run(from, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -252,6 +309,9 @@ func TestSweepStops(t *testing.T) {
 			}
 			if took > time.Second {
 				t.Errorf("returned %v after the cancel: not promptly", took)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("the stopped sweep left %v in the temporary directory", left)
 			}
 		})
 	}
