@@ -122,6 +122,34 @@ func TestSweepJudgesAsAccountsPage(t *testing.T) {
 	}
 }
 
+// decodedScans answers every Scan as the SDK decodes it, as a client
+// that is not the SDK's would: the options that keep a page's items as
+// JSON (rawItems) are not passed on.
+type decodedScans struct{ dynamo.API }
+
+func (d decodedScans) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	return d.API.Scan(ctx, in)
+}
+
+// TestSweepReadsDecodedPages: through a client that decodes the scan's
+// items itself, the sweep hands on the same views as through the SDK's
+// (whose pages it reads as JSON): what it keeps on disk of a decoded
+// item (strings, numbers, a TTL) reads back the same.
+func TestSweepReadsDecodedPages(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 1, 23, 20, 0, 0, time.UTC)
+	store, client := dynamotest.TTLStoreAt(t, model.LayoutSingle, at)
+	if _, err := seed.Run(context.Background(), store, seed.Options{Accounts: 20, Anomalies: true, Showcase: true}); err != nil {
+		t.Fatal(err)
+	}
+	dynamotest.Put(t, client, store.Schema.Table, dynamotest.TTLItems(at)...)
+	want := sweepAll(t, store)
+	decoded := dynamo.NewStore(decodedScans{client}, store.Endpoint, store.Schema, store.Clock)
+	if got := sweepAll(t, decoded); !reflect.DeepEqual(byID(t, "decoded", got), byID(t, "as JSON", want)) {
+		t.Errorf("swept through a client that decodes the pages:\n%+v\nthrough the SDK's:\n%+v", got, want)
+	}
+}
+
 // TestSweepKeepsEachSegmentsOrder: each segment's accounts come in the
 // order its scan reads them, and page and progress are never called at
 // once (run with -race), though the segments are read side by side.
