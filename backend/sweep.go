@@ -3,8 +3,8 @@ package backend
 import "errors"
 
 // SweepProgress is how far a read of every account (dynamo's
-// Pages.AccountsSweep) has gone: the items of the account table read, the
-// scan pages they came in, the read capacity consumed, the table's
+// Sweeper.AccountsSweep) has gone: the items of the tables read, the
+// scan pages they came in, the read capacity consumed, the tables'
 // approximate item count (0: unknown), and how long it has run, in
 // milliseconds.
 type SweepProgress struct {

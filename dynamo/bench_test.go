@@ -98,7 +98,7 @@ func BenchmarkBareScan(b *testing.B) {
 }
 
 // BenchmarkSweep reads every account with its locks as the terminal UI's
-// G does (Pages.AccountsSweep, the default segments), handing the views
+// G does (Sweeper.AccountsSweep, the default segments), handing the views
 // on to nothing: compare its time with BenchmarkBareScan's of the same
 // table, and its peak heap with its own on a table ten times the size
 // (it should not grow). bench/sweep runs the two in turn.
@@ -116,7 +116,7 @@ func BenchmarkSweep(b *testing.B) {
 	heap := sampleHeap()
 	for b.Loop() {
 		accounts, problems = 0, 0
-		err := store.Pages.AccountsSweep(ctx, false, func(p backend.SweepProgress) { last = p },
+		err := store.Sweeper.AccountsSweep(ctx, false, func(p backend.SweepProgress) { last = p },
 			func(_ int, views []model.AccountView) {
 				accounts += len(views)
 				for _, v := range views {

@@ -74,14 +74,14 @@ const (
 // give up, and calls page no more once ctx has ended. With an accounts
 // index (UseAccountsIndex) it returns backend.ErrNoSweep at once: the
 // index is what lists the accounts, and the caller pages through it.
-func (s *Pages) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func(segment int, views []model.AccountView)) (err error) {
+func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress func(backend.SweepProgress), page func(segment int, views []model.AccountView)) (err error) {
 	if s.AccountsIndex != "" {
 		return backend.ErrNoSweep
 	}
 	// The tables' TTL settings judge the locks (asked once per store).
 	s.readTTL(ctx)
 	tctx, reads := withTally(ctx)
-	sw := &sweep{pages: s, sc: &s.Schema, stopped: ctx, reads: reads, started: clock.Start(),
+	sw := &sweep{core: s.core, sc: &s.Schema, stopped: ctx, reads: reads, started: clock.Start(),
 		segments: s.scanSegments(), page: page, progress: progress}
 	for _, table := range s.Schema.Tables() {
 		sw.approx += s.approxItems(table)
@@ -119,7 +119,7 @@ func (s *core) approxItems(table string) int64 {
 
 // sweep is one AccountsSweep under way.
 type sweep struct {
-	pages    *Pages
+	core     *core
 	sc       *model.Schema
 	segments int
 	// stopped is the caller's context: once it has ended, nothing more is
@@ -196,7 +196,7 @@ const (
 func (sw *sweep) read(ctx context.Context, consistent bool) error {
 	for _, table := range sw.sc.Tables() {
 		r := scanRequest{table: table, segments: sw.segments, consistent: consistent, raw: true}
-		err := sw.pages.scanPages(ctx, r, func(p scanPage) error { return sw.take(table, p) })
+		err := sw.core.scanPages(ctx, r, func(p scanPage) error { return sw.take(table, p) })
 		if err != nil {
 			return err
 		}
@@ -492,7 +492,7 @@ func (sw *sweep) judge(ctx context.Context, held []heldAccount, matched map[lock
 	// An owner that is another account is not looked up: such a lock
 	// looks foreign, and is read again.
 	nobody := func(string, int, string) bool { return false }
-	now := model.Epoch(sw.pages.now())
+	now := model.Epoch(sw.core.now())
 	views := make([]model.AccountView, len(accounts))
 	next := 0
 	for i, it := range accounts {
@@ -520,7 +520,7 @@ func (sw *sweep) judge(ctx context.Context, held []heldAccount, matched map[lock
 		}
 	}
 	if len(again) > 0 {
-		judged, err := backend.Judge(ctx, sw.sc, sw.pages, again, now)
+		judged, err := backend.Judge(ctx, sw.sc, sw.core.reader(), again, now)
 		if err != nil {
 			return nil, err
 		}

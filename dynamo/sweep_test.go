@@ -27,7 +27,7 @@ import (
 func sweepAll(t *testing.T, s *dynamo.Store) []model.AccountView {
 	t.Helper()
 	var got []model.AccountView
-	err := s.Pages.AccountsSweep(context.Background(), false, nil,
+	err := s.Sweeper.AccountsSweep(context.Background(), false, nil,
 		func(_ int, views []model.AccountView) { got = append(got, views...) })
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestSweepKeepsEachSegmentsOrder(t *testing.T) {
 	}
 	order := make([][]string, segments)
 	progressed := 0
-	err := store.Pages.AccountsSweep(context.Background(), false,
+	err := store.Sweeper.AccountsSweep(context.Background(), false,
 		func(backend.SweepProgress) { defer enter("progress")(); progressed++ },
 		func(seg int, views []model.AccountView) {
 			defer enter("page")()
@@ -237,7 +237,7 @@ func TestSweepReadsLocksByKeyOnlyForProblems(t *testing.T) {
 	store.Segments, store.PageSize = 4, 100 // several pages in each segment
 	var got []model.AccountView
 	var last backend.SweepProgress
-	err := store.Pages.AccountsSweep(context.Background(), false, func(p backend.SweepProgress) { last = p },
+	err := store.Sweeper.AccountsSweep(context.Background(), false, func(p backend.SweepProgress) { last = p },
 		func(_ int, views []model.AccountView) { got = append(got, views...) })
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +312,7 @@ func TestSweepStops(t *testing.T) {
 			if from == "outside" {
 				go func() { time.Sleep(250 * time.Millisecond); stopNow() }()
 			}
-			err := store.Pages.AccountsSweep(ctx, false,
+			err := store.Sweeper.AccountsSweep(ctx, false,
 				func(backend.SweepProgress) {
 					if from == "progress" {
 						stopNow()
@@ -358,7 +358,7 @@ func TestSweepHoldsTheMaxRCUBudget(t *testing.T) {
 	sweep := func() (rcu, secs float64) {
 		var last backend.SweepProgress
 		start := time.Now()
-		err := store.Pages.AccountsSweep(context.Background(), false, func(p backend.SweepProgress) { last = p }, func(int, []model.AccountView) {})
+		err := store.Sweeper.AccountsSweep(context.Background(), false, func(p backend.SweepProgress) { last = p }, func(int, []model.AccountView) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,7 +392,7 @@ func TestSweepRefusesAnAccountsIndex(t *testing.T) {
 	dynamotest.Put(t, client, store.Schema.Table, acct("ACCT#a", "a@x.io", "a"))
 	store.AccountsIndex = "accounts"
 	handed := 0
-	err := store.Pages.AccountsSweep(context.Background(), false, nil, func(int, []model.AccountView) { handed++ })
+	err := store.Sweeper.AccountsSweep(context.Background(), false, nil, func(int, []model.AccountView) { handed++ })
 	if !errors.Is(err, backend.ErrNoSweep) || handed != 0 {
 		t.Fatalf("sweep with an accounts index: %v, %d pages; want backend.ErrNoSweep and none", err, handed)
 	}
