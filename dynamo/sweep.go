@@ -47,21 +47,24 @@ const (
 // AccountsSweep reads every account of the account table with its locks,
 // each judged as AccountsPage judges it (backend.Judge: the same
 // statuses, owners, TTLs and items), in about the time of one parallel
-// scan, and in memory that does not grow with the table.
+// scan, and in memory that does not grow with the table (up to millions
+// of items: sweepMaxFiles).
 //
 // The locks come from the scan itself, which reads every table of the
-// schema (the check's segments, paced by --max-rcu as every read) rather
-// than reading each account's locks by key: a lock is in any segment,
-// so what the scan reads is kept on disk, in a temporary directory
-// removed before it returns, never in memory: each account, and by its
-// key each lock and each lock an account should have. Once the scan has
-// ended they are matched a partition of keys at a time, and the accounts
-// are judged and handed on. An account whose view shows a problem that
-// way (a lock missing, foreign, expired, a value another account on the
-// same call holds...) is judged again from strongly consistent reads of
-// its locks and their owners, as AccountsPage judges every account; one
-// whose view is sound keeps the locks the scan read, which consistent
-// makes a strongly consistent read (a reload).
+// schema (the check's segments, paced by --max-rcu as every read), not
+// from reads of each account's locks by key, which would cost a read unit
+// an account and, on an emulator that serves them one at a time, as long
+// again as the scan. A lock can be in any segment, so what the scan reads
+// is kept on disk, never in memory: each account, and by its key each
+// lock and each lock an account should have (75 MB for 300,000 items),
+// in a temporary directory removed before it returns. Once the scan
+// has ended they are matched a partition of keys at a time, and the
+// accounts are judged and handed on. An account whose view shows a
+// problem that way (a lock missing, foreign, expired, a value another
+// account of the same call holds...) is judged again from strongly
+// consistent reads of its locks and their owners, as AccountsPage judges
+// every account; one whose view is sound keeps the locks the scan read,
+// which consistent makes a strongly consistent read (a reload).
 //
 // page receives each segment's accounts in the order its scan read them,
 // a few hundred at a time, once the scan has ended; the segments' calls
