@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -151,6 +152,7 @@ type sweep struct {
 	items     int64
 	pagesRead int
 	record    []byte
+	decoder   itemDecoder // the scan's pages take turns at it
 }
 
 // create makes the sweep's spill files: a partition of keys for about
@@ -214,9 +216,8 @@ func (sw *sweep) take(table string, p scanPage) error {
 	defer sw.mu.Unlock()
 	c := model.Classifier{Schema: sw.sc}
 	file := p.segment % len(sw.filled)
-	var d itemDecoder
 	var err error
-	derr := p.eachSpan(&d, func(it model.Item, span []byte) {
+	derr := p.eachSpan(&sw.decoder, func(it model.Item, span []byte) {
 		if err != nil {
 			return
 		}
@@ -346,7 +347,7 @@ func (sw *sweep) hand(ctx context.Context) error {
 		return nil
 	})
 	var judging sync.WaitGroup
-	err := sw.readBack(gctx, func(chunk []heldAccount, matched map[lockPlace][]byte) error {
+	err := sw.readBack(gctx, func(chunk *accountChunk, matched map[lockPlace][]byte) error {
 		if err := gctx.Err(); err != nil {
 			return err
 		}
@@ -358,7 +359,7 @@ func (sw *sweep) hand(ctx context.Context) error {
 		}
 		judging.Go(func() {
 			views, err := sw.judge(gctx, chunk, matched)
-			res <- judgedChunk{segment: chunk[0].segment, views: views, err: err}
+			res <- judgedChunk{segment: chunk.segment, views: views, err: err}
 		})
 		return nil
 	})
@@ -384,8 +385,8 @@ type judgedChunk struct {
 // readBack reads the accounts back, file after file, and hands judge
 // each chunk of them: at most sweepChunk accounts of one segment, and
 // the window of matched locks they are in.
-func (sw *sweep) readBack(ctx context.Context, judge func([]heldAccount, map[lockPlace][]byte) error) error {
-	var chunk []heldAccount
+func (sw *sweep) readBack(ctx context.Context, judge func(*accountChunk, map[lockPlace][]byte) error) error {
+	var chunk *accountChunk
 	window, matched := -1, map[lockPlace][]byte(nil)
 	place := 0
 	for file := range sw.filled {
@@ -399,21 +400,21 @@ func (sw *sweep) readBack(ctx context.Context, judge func([]heldAccount, map[loc
 		in := bufio.NewReader(f)
 		for range sw.filled[file] {
 			seg, err := binary.ReadUvarint(in)
-			var span []byte
+			var size uint64
 			if err == nil {
-				span, err = readBytes(in)
+				size, err = binary.ReadUvarint(in)
 			}
 			if err != nil {
 				f.Close()
 				return fmt.Errorf("sweep: %s: %w", sw.accounts.Path(file), noEOF(err))
 			}
 			w := place / sw.window
-			if len(chunk) > 0 && (chunk[0].segment != int(seg) || len(chunk) == sweepChunk || w != window) {
+			if chunk != nil && (chunk.segment != int(seg) || len(chunk.places) == sweepChunk || w != window) {
 				if err := judge(chunk, matched); err != nil {
 					f.Close()
 					return err
 				}
-				chunk = nil // judged meanwhile
+				chunk = nil
 			}
 			if w != window {
 				if matched, err = sw.matched(w); err != nil {
@@ -422,23 +423,35 @@ func (sw *sweep) readBack(ctx context.Context, judge func([]heldAccount, map[loc
 				}
 				window = w
 			}
-			chunk = append(chunk, heldAccount{segment: int(seg), place: place, span: span})
+			if chunk == nil {
+				chunk = &accountChunk{segment: int(seg), json: []byte{'['}}
+			} else {
+				chunk.json = append(chunk.json, ',')
+			}
+			at := len(chunk.json)
+			chunk.json = slices.Grow(chunk.json, int(size))[:at+int(size)]
+			if _, err := io.ReadFull(in, chunk.json[at:]); err != nil {
+				f.Close()
+				return fmt.Errorf("sweep: %s: %w", sw.accounts.Path(file), noEOF(err))
+			}
+			chunk.places = append(chunk.places, place)
 			place++
 		}
 		f.Close()
 	}
-	if len(chunk) > 0 {
+	if chunk != nil {
 		return judge(chunk, matched)
 	}
 	return ctx.Err()
 }
 
-// heldAccount is an account read back: its segment, its place over every
-// file, and the item as DynamoDB's JSON.
-type heldAccount struct {
+// accountChunk is accounts of one segment read back: their places over
+// every file, and the items as a JSON array (its closing bracket left
+// out, as more may come).
+type accountChunk struct {
 	segment int
-	place   int
-	span    []byte
+	places  []int
+	json    []byte
 }
 
 // lockPlace is which of the locks of the account at a place.
@@ -462,15 +475,11 @@ func (sw *sweep) matched(w int) (map[lockPlace][]byte, error) {
 // judge judges accounts, all of one segment, from the locks matched to
 // them, and those that show a problem again from consistent reads of
 // their locks and owners.
-func (sw *sweep) judge(ctx context.Context, held []heldAccount, matched map[lockPlace][]byte) ([]model.AccountView, error) {
+func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[lockPlace][]byte) ([]model.AccountView, error) {
 	c := model.Classifier{Schema: sw.sc}
 	d := itemDecoder{keep: true}
-	accounts := make([]model.Item, 0, len(held))
-	spans := make([][]byte, len(held))
-	for i, a := range held {
-		spans[i] = a.span
-	}
-	if err := d.eachRaw(jsonArray(spans), func(it model.Item) { accounts = append(accounts, it) }); err != nil {
+	accounts := make([]model.Item, 0, len(chunk.places))
+	if err := d.eachRaw(append(chunk.json, ']'), func(it model.Item) { accounts = append(accounts, it) }); err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
 	// The locks the scan found where each account's should be, in the
@@ -480,10 +489,10 @@ func (sw *sweep) judge(ctx context.Context, held []heldAccount, matched map[lock
 		ref     model.KeyRef
 	}
 	var found []foundLock
-	spans = spans[:0]
+	var spans [][]byte
 	for i, it := range accounts {
 		for l, r := range c.ExpectedLocks(it) {
-			if span, ok := matched[lockPlace{held[i].place, l}]; ok {
+			if span, ok := matched[lockPlace{chunk.places[i], l}]; ok {
 				spans, found = append(spans, span), append(found, foundLock{i, r})
 			}
 		}
@@ -578,17 +587,6 @@ func jsonArray(items [][]byte) []byte {
 // appendBytes appends b with its length before it.
 func appendBytes(buf, b []byte) []byte {
 	return append(binary.AppendUvarint(buf, uint64(len(b))), b...)
-}
-
-// readBytes reads what appendBytes wrote.
-func readBytes(r *bufio.Reader) ([]byte, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, n)
-	_, err = io.ReadFull(r, b)
-	return b, err
 }
 
 // noEOF says that a file ended early.
