@@ -91,7 +91,7 @@ func (s *Sweeper) AccountsSweep(ctx context.Context, consistent bool, progress f
 		sw.approx += s.approxItems(table)
 	}
 	defer func() {
-		// Also when page panics: the files are the sweep's alone.
+		// Whatever stopped it: the files are the sweep's alone.
 		if rerr := sw.remove(); err == nil {
 			err = rerr
 		}
@@ -364,8 +364,11 @@ func (sw *sweep) hand(ctx context.Context) error {
 		return nil
 	})
 	close(queue)
-	err = errors.Join(err, g.Wait())
+	herr := g.Wait()
 	judging.Wait()
+	if herr != nil {
+		return herr // a chunk's reads failed, or ctx ended: reading back stopped for it
+	}
 	return err
 }
 

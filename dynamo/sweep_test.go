@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -264,6 +265,44 @@ func TestSweepReadsLocksByKeyOnlyForProblems(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("the sweep left %v in the temporary directory", left)
+	}
+}
+
+// refusedGets refuses every BatchGetItem.
+type refusedGets struct{ dynamo.API }
+
+func (refusedGets) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	return nil, errors.New("throttled")
+}
+
+// TestSweepFailsWithItsReads: when the consistent reads of an account
+// that shows a problem fail, the sweep returns their error (not a
+// context's, nor a hang), hands nothing on after it, and leaves no file.
+func TestSweepFailsWithItsReads(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // not parallel with the other tests, then
+	base, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
+	if _, err := seed.Run(context.Background(), base, seed.Options{Accounts: 40, Anomalies: true}); err != nil {
+		t.Fatal(err)
+	}
+	store := dynamo.NewStore(refusedGets{client}, base.Endpoint, base.Schema, base.Clock)
+	defer dynamo.SetSweepChunk(5)()
+	problems := 0
+	err := store.Sweeper.AccountsSweep(context.Background(), false, nil, func(_ int, views []model.AccountView) {
+		for _, v := range views {
+			if v.Problematic() {
+				problems++
+			}
+		}
+	})
+	if err == nil || !strings.Contains(err.Error(), "throttled") || errors.Is(err, context.Canceled) {
+		t.Fatalf("sweep whose reads fail: %v; want their error", err)
+	}
+	if problems > 0 {
+		t.Errorf("%d accounts with a problem handed on, judged without their reads", problems)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the failed sweep left %v in the temporary directory", left)
 	}
 }
 
