@@ -48,7 +48,7 @@ FUZZTIME      ?= 30s
 # The linter, pinned; go run builds it once into Go's build cache.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: deps test build bench bench-suite bench-tui bench-paths bench-watch lint dynoxide duckdb trino-parser onetable typedorm electrodb reliability fuzz emulator release-check release-snapshot goreleaser screens
+.PHONY: deps test build bench bench-suite bench-tui bench-sweep bench-paths bench-watch lint dynoxide duckdb trino-parser onetable typedorm electrodb reliability fuzz emulator release-check release-snapshot goreleaser screens
 
 # How many test binaries, and tests within one, run at once. The suite
 # waits on tmux, dynoxide and the processes it starts far more than on
@@ -123,6 +123,11 @@ bench-suite:
 
 bench-tui: $(DYNOXIDE_BIN)
 	.ci/with-dynoxide bash bench/tui
+
+# G's sweep of every account against a bare parallel scan, and its peak
+# heap at two table sizes (bench/sweep); BENCH_ACCOUNTS, BENCH_ROUNDS.
+bench-sweep: $(DYNOXIDE_BIN)
+	.ci/with-dynoxide bash bench/sweep
 
 # The cost (items read, RCU, time) of each way to check one table: check,
 # a sharded check, check --export (and --confirm), and the SQL in DuckDB.

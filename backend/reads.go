@@ -84,8 +84,14 @@ func Judge(ctx context.Context, sc *model.Schema, src Reader, accounts []model.I
 	for i, it := range accounts {
 		views[i] = model.Classifier{Schema: sc}.Judge(it, lockAt, holds, now)
 	}
-	// Accounts on one page that share a value are duplicates whatever the
-	// check has found so far.
+	MarkShared(views)
+	return views, nil
+}
+
+// MarkShared marks duplicate the sound locks of values that two or more
+// of views hold: accounts on one page that share a value are duplicates
+// whatever the check has found so far.
+func MarkShared(views []model.AccountView) {
 	type held struct {
 		ci int
 		v  string
@@ -101,7 +107,6 @@ func Judge(ctx context.Context, sc *model.Schema, src Reader, accounts []model.I
 	for i := range views {
 		views[i].MarkDuplicates(func(ci int, v string) bool { return seen[held{ci, v}] > 1 })
 	}
-	return views, nil
 }
 
 // ReadAccount reads account id with a consistent read and judges it

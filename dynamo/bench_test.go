@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -85,11 +86,87 @@ func BenchmarkBareScan(b *testing.B) {
 	ctx := context.Background()
 	segments := dynamo.DefaultSegments
 	var items int64
+	heap := sampleHeap()
 	for b.Loop() {
 		var err error
 		if items, err = dynamo.BareScan(ctx, client, table, segments); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(heap.peakMB(), "peak-heap-MB")
 	b.ReportMetric(float64(items), "items/op")
+}
+
+// BenchmarkSweep reads every account with its locks as the terminal UI's
+// G does (Sweeper.AccountsSweep, the default segments), handing the views
+// on to nothing: compare its time with BenchmarkBareScan's of the same
+// table, and its peak heap with its own on a table ten times the size
+// (it should not grow). bench/sweep runs the two in turn.
+func BenchmarkSweep(b *testing.B) {
+	client, ep, table := benchClient(b)
+	schema := model.DefaultSchema(model.LayoutSingle)
+	schema.Table = table
+	ctx := context.Background()
+	store, err := dynamo.Open(ctx, client, ep, schema, clock.System())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var accounts, problems int
+	var last backend.SweepProgress
+	heap := sampleHeap()
+	for b.Loop() {
+		accounts, problems = 0, 0
+		err := store.Sweeper.AccountsSweep(ctx, false, func(p backend.SweepProgress) { last = p },
+			func(_ int, views []model.AccountView) {
+				accounts += len(views)
+				for _, v := range views {
+					if v.Problematic() {
+						problems++
+					}
+				}
+			})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(heap.peakMB(), "peak-heap-MB")
+	b.ReportMetric(float64(accounts), "accounts/op")
+	b.ReportMetric(float64(problems), "problematic/op")
+	b.ReportMetric(last.RCU, "RCU/op")
+}
+
+// heapSampler reads the heap in use every few milliseconds, from its
+// start (after a collection, so that what earlier benchmarks left is not
+// counted) until peakMB.
+type heapSampler struct {
+	stop chan struct{}
+	peak chan uint64
+}
+
+func sampleHeap() heapSampler {
+	runtime.GC()
+	h := heapSampler{stop: make(chan struct{}), peak: make(chan uint64, 1)}
+	go func() {
+		var peak uint64
+		var m runtime.MemStats
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-h.stop:
+				h.peak <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return h
+}
+
+// peakMB stops the sampling and returns the most heap in use it saw, in MB.
+func (h heapSampler) peakMB() float64 {
+	close(h.stop)
+	return float64(<-h.peak) / (1 << 20)
 }

@@ -200,6 +200,9 @@ type itemDecoder struct {
 	// model.Value is too large for a map to hold it in place, so each
 	// insertion into an emptied map would allocate one.
 	shapes []model.Item
+	// keep gives every item a map of its own, which whoever it is handed
+	// to may keep, rather than writing over one.
+	keep bool
 }
 
 // maxShapes bounds the item maps an itemDecoder keeps: a table whose
@@ -212,9 +215,16 @@ type attr struct {
 }
 
 // item returns d.attrs as a model item, which is valid until the next
-// call. (DynamoDB never repeats a name within an item, so the same number
+// call unless d.keep. (DynamoDB never repeats a name within an item, so the same number
 // of names, each in the map, is the map's set of names.)
 func (d *itemDecoder) item() model.Item {
+	if d.keep {
+		m := make(model.Item, len(d.attrs))
+		for _, a := range d.attrs {
+			m[a.name] = a.v
+		}
+		return m
+	}
 	for _, m := range d.shapes {
 		if len(m) == len(d.attrs) && d.sameNames(m) {
 			for _, a := range d.attrs {
@@ -257,6 +267,12 @@ func (d *itemDecoder) eachSDK(items []map[string]types.AttributeValue, visit fun
 // hands visit each item. String attributes, which a check reads, are
 // decoded here; any other type by model.Value's decoder.
 func (d *itemDecoder) eachRaw(raw []byte, visit func(model.Item)) error {
+	return d.eachRawSpan(raw, func(it model.Item, _ []byte) { visit(it) })
+}
+
+// eachRawSpan is eachRaw that also hands visit the item's own bytes in
+// raw: a JSON object, which eachRaw reads again from an array of them.
+func (d *itemDecoder) eachRawSpan(raw []byte, visit func(it model.Item, span []byte)) error {
 	if d.names == nil {
 		d.names = map[string]string{}
 	}
@@ -269,10 +285,11 @@ func (d *itemDecoder) eachRaw(raw []byte, visit func(model.Item)) error {
 	}
 	for {
 		d.attrs = d.attrs[:0]
+		start := skipSpace(r.b, r.i)
 		if err := r.item(&d.attrs); err != nil {
 			return err
 		}
-		visit(d.item())
+		visit(d.item(), r.b[start:r.i])
 		if r.next(']') {
 			return nil
 		}

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync/atomic"
 
@@ -114,14 +115,44 @@ func (p scanPage) each(d *itemDecoder, visit func(model.Item)) error {
 	return nil
 }
 
+// eachSpan is each that also hands visit the item as DynamoDB's JSON (a
+// JSON object, which itemDecoder.eachRaw reads from an array of them):
+// its bytes in the answer, or, for a page the SDK decoded, written anew.
+// The bytes, like the item, are valid only during the call.
+func (p scanPage) eachSpan(d *itemDecoder, visit func(it model.Item, span []byte)) error {
+	if p.raw != nil {
+		return d.eachRawSpan(p.raw, visit)
+	}
+	var err error
+	d.eachSDK(p.items, func(it model.Item) {
+		if err != nil {
+			return
+		}
+		var span []byte
+		if span, err = json.Marshal(it); err == nil {
+			visit(it, span)
+		}
+	})
+	return err
+}
+
 // scanPages reads a table in parallel segments, handing each page to
 // visit. Pages may be short or empty when filtered; the scan goes on while
 // LastEvaluatedKey is set. At most MaxScanWorkers segments are read at
-// once, each by a worker that takes the next segment when it is done with
-// one, so nothing is held per segment beyond those in progress; after an
-// error no further segment starts. visit runs concurrently for different
-// segments, never for the same one.
+// once (eachSegment); after an error no further segment starts. visit
+// runs concurrently for different segments, never for the same one.
 func (s *core) scanPages(ctx context.Context, r scanRequest, visit func(scanPage) error) error {
+	return s.eachSegment(ctx, r, func(ctx context.Context, seg int, in *dynamodb.ScanInput) error {
+		return s.scanSegment(ctx, r, seg, in, visit)
+	})
+}
+
+// eachSegment hands read each segment of r with the Scan input of its
+// first page. At most MaxScanWorkers segments are read at once, each by
+// a worker that takes the next segment when it is done with one, so
+// nothing is held per segment beyond those in progress; after an error no
+// further segment starts, and the context of those in progress ends.
+func (s *core) eachSegment(ctx context.Context, r scanRequest, read func(ctx context.Context, seg int, in *dynamodb.ScanInput) error) error {
 	if r.segments < 1 {
 		r.segments = 1
 	}
@@ -150,7 +181,7 @@ func (s *core) scanPages(ctx context.Context, r scanRequest, visit func(scanPage
 				if r.segments > 1 {
 					in.Segment = aws.Int32(int32(seg))
 				}
-				if err := s.scanSegment(ctx, r, seg, &in, visit); err != nil {
+				if err := read(ctx, seg, &in); err != nil {
 					return err
 				}
 			}

@@ -85,7 +85,9 @@ type core struct {
 //     backend.Finder);
 //   - Writer plans, prepares, sends and refuses writes (writes.Store);
 //   - Journal plans undoing a recorded write;
-//   - Seeder sends the unguarded writes seeding and demo break make.
+//   - Seeder sends the unguarded writes seeding and demo break make;
+//   - Sweeper reads every account with its locks at once (the terminal
+//     UI's G).
 //
 // The methods are declared on the roles, a few each, and a consumer that
 // needs one role is handed that role alone (store.Writer to the write
@@ -101,6 +103,7 @@ type Store struct {
 	Writer  *Writer
 	Journal *Journal
 	Seeder  *Seeder
+	Sweeper *Sweeper
 }
 
 // Pages reads the tables a page at a time, and items by key.
@@ -133,6 +136,10 @@ type Journal struct{ *core }
 // transactions with none of Writer's settling: how seeding, and demo break
 // replaying the articles' mistakes, plant problems on purpose.
 type Seeder struct{ *core }
+
+// Sweeper reads every account with its locks in about the time of one
+// scan of the tables (AccountsSweep).
+type Sweeper struct{ *core }
 
 // now is the store's time (Clock).
 func (s *core) now() time.Time { return s.Clock.Now() }
@@ -184,7 +191,7 @@ func NewStore(api API, ep backend.Endpoint, schema model.Schema, clk clock.Clock
 	pages, journal := &Pages{c}, &Journal{c}
 	lookup := &Lookup{pages}
 	return &Store{core: c, Pages: pages, Checker: &Checker{c}, Lookup: lookup,
-		Writer: &Writer{core: c, Lookup: lookup, Journal: journal}, Journal: journal, Seeder: &Seeder{c}}
+		Writer: &Writer{core: c, Lookup: lookup, Journal: journal}, Journal: journal, Seeder: &Seeder{c}, Sweeper: &Sweeper{c}}
 }
 
 // Open returns a store after describing every table the schema involves and

@@ -79,6 +79,17 @@ func (s *Set) Write(k int, v, record []byte) error {
 	return nil
 }
 
+// Append appends record to partition i, which the caller chose rather
+// than a hash (records kept in an order of their own, one file per
+// part of it). The error names the file.
+func (s *Set) Append(i int, record []byte) error {
+	p := s.parts[i]
+	if err := p.write(record); err != nil {
+		return fmt.Errorf("%s: %w", p.path, err)
+	}
+	return nil
+}
+
 func (p *partitionFile) write(record []byte) error {
 	if p.f == nil {
 		f, err := os.OpenFile(p.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
