@@ -42,5 +42,5 @@ var (
 // uiRoles hands the terminal UI each role of store.
 func uiRoles(store *dynamo.Store) ui.Roles {
 	return ui.Roles{Pages: store.Pages, Check: store.Checker, Lookup: store.Lookup, Writer: store.Writer,
-		Tables: store, Writable: store.Writable()}
+		Tables: store, Writable: store.Writable(), Sweep: store.Sweeper}
 }

@@ -22,6 +22,9 @@ type Roles struct {
 	Lookup search.Backend // Find, and the account a result names
 	Writer write.Backend  // plans, the holder lookup, Prepare and Execute
 	Tables TableLister    // the endpoint's tables, for :table
+	// Sweep reads every account at once, for G and n on a table of more
+	// than sweepAbove items (nil: they read page after page).
+	Sweep accounts.Sweeper
 	// Stream follows the table's stream, so that others' writes show
 	// unasked (nil: none is followed, and nothing is said of one).
 	Stream live.Stream
@@ -37,4 +40,21 @@ type Pages interface {
 	locks.Backend    // pages of locks
 	others.Backend   // pages of the items that are neither accounts nor locks
 	detail.Reader    // consistent reads by key, an account's partition
+}
+
+// sweepAbove is the table size (its approximate item count) from which G
+// and n read every account at once (Roles.Sweep) rather than page after
+// page: below it the pages are as quick, and keep the scan's order.
+const sweepAbove = 10_000
+
+// accountsBackend is what the accounts view reads: the pages, and the
+// sweep on a table large enough for it (accounts.Sweeper).
+func accountsBackend(o Options) accounts.Backend {
+	if o.Sweep == nil || o.ApproxItems < sweepAbove {
+		return o.Pages
+	}
+	return struct {
+		Pages
+		accounts.Sweeper
+	}{o.Pages, o.Sweep}
 }

@@ -229,7 +229,7 @@ func New(ctx context.Context, o Options) Model {
 	cache := items.New(&sc)
 	w := write.New(ctx, o.Writer, &sc, &st, cache, keys.Dialog)
 	w.SaveDir = o.SaveDir
-	acc := accounts.New(ctx, o.Pages, r, cache, akm)
+	acc := accounts.New(ctx, accountsBackend(o), r, cache, akm)
 	acc.SetFirst(o.First, o.FirstLocks)
 	cmdline := command.New(nil, keys.Command)
 	cmdline.SetHistory(o.History)

@@ -89,7 +89,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.takeCapabilities(msg)
 	case tablesMsg, exportedMsg, columnsSavedMsg:
 		return m.onCommandDone(msg)
-	case accounts.PageMsg, accounts.LocksMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.AddedMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
+	case accounts.PageMsg, accounts.LocksMsg, accounts.SweepMsg, accounts.RefreshedMsg, accounts.PinMsg, accounts.AddedMsg, accounts.ProblemsMsg, locks.PageMsg, locks.RefreshedMsg, others.PageMsg, others.RefreshedMsg, others.ShowMsg:
 		return m.onList(msg)
 	case check.ProgressMsg, check.DoneMsg, check.RejudgedMsg, check.OrphansMsg, check.ReportMsg:
 		return m.onCheck(msg)
@@ -157,7 +157,7 @@ func (m Model) onList(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.views.accounts, cmd = m.views.accounts.Update(msg)
 		m.items.TakeDrift() // a write's, which runs the check again itself or judges again what it fixed
-	case accounts.AddedMsg, accounts.LocksMsg:
+	case accounts.AddedMsg, accounts.LocksMsg, accounts.SweepMsg:
 		m.views.accounts, cmd = m.views.accounts.Update(msg)
 	case accounts.PinMsg:
 		m.views.shown, m.help.open = viewAccounts, false

@@ -414,3 +414,39 @@ func (b *Backend) UndoFrom(ctx context.Context, path, token string) (model.Plan,
 	}
 	return u.Plan(&b.schema, b.get)
 }
+
+// Sweeper reads every account of a backend at once, as the store's
+// Sweeper does (the UI's G and n).
+type Sweeper struct{ b *Backend }
+
+// NewSweeper reads every account of b at once.
+func NewSweeper(b *Backend) Sweeper { return Sweeper{b: b} }
+
+// AccountsSweep tells its progress as the store's does while it scans,
+// then hands on every account in key order (the order of its pages), as
+// one segment, judged by backend.Judge, in chunks of 50; stopped by ctx,
+// it hands on nothing more.
+func (w Sweeper) AccountsSweep(ctx context.Context, _ bool, progress func(backend.SweepProgress), page func(int, []model.AccountView)) error {
+	b := w.b
+	if err := b.Control.called("AccountsSweep"); err != nil {
+		return err
+	}
+	unlock := b.lock()
+	items := b.sorted(b.schema.Table, model.EntryAccount)
+	unlock()
+	const n = 50
+	for start := 0; start < len(items); start += n {
+		progress(backend.SweepProgress{Items: int64(min(start+n, len(items))), Pages: start/n + 1, Approx: int64(len(items))})
+	}
+	for start := 0; start < len(items); start += n {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		views, err := backend.Judge(ctx, &b.schema, b, items[start:min(start+n, len(items))], b.now())
+		if err != nil {
+			return err
+		}
+		page(0, views)
+	}
+	return ctx.Err()
+}

@@ -94,6 +94,11 @@ type Model struct {
 	// Sort is the order the accounts loaded are shown in, as the view's
 	// keys set it (the header says it): read it, the keys change it.
 	Sort *sorting.Order
+	// sweeper is the read of every account at once, when one runs (G,
+	// n: the backend is a Sweeper).
+	sweeper sweeper
+	// consistent: pages are read consistently (since a reload).
+	consistent bool
 }
 
 // Asked returns what the last key asks of the write dialog (a rename, a
@@ -170,7 +175,8 @@ func (m *Model) Pager() *pager.Model[model.AccountView, rows.Row] { return &m.pa
 // e and d need an account's row (or one of its locks), f a problem's.
 func (m Model) keys() KeyMap {
 	km := m.km
-	km.Unpin.SetEnabled(m.src.pin != nil)
+	km.Stop.SetEnabled(m.sweeper.running())
+	km.Unpin.SetEnabled(m.src.pin != nil && !m.sweeper.running())
 	account, problem := m.selectedTakes()
 	km.Edit.SetEnabled(km.Edit.Enabled() && account)
 	km.Delete.SetEnabled(km.Delete.Enabled() && account)
@@ -245,6 +251,8 @@ func (m *Model) DisableWrites() {
 // why.
 func (m *Model) Reload() tea.Cmd {
 	m.src.judgedBy, m.err = m.src.items.Report(), nil
+	m.stopSweep("")
+	m.consistent = true
 	m.pager.SetRead(m.read(true))
 	reload := m.pager.Reload()
 	var pinned tea.Cmd
@@ -477,6 +485,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onLocks(msg), nil
 	case AddedMsg:
 		return m, m.added(msg.IDs)
+	case SweepMsg:
+		return m.onSweep(msg)
 	case PinMsg:
 		if !m.jumping {
 			m.walk = -1 // a search or a jump of the problems view
@@ -500,6 +510,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.restore, m.seekMore = nil, false // a key moves the selection: no longer restore it
 	var cmd tea.Cmd
 	switch {
+	case key.Matches(k, km.Stop):
+		m.stopSweep(fmt.Sprintf("stopped reading every %s after %s items", m.one(), rows.Count(m.sweeper.progress.Items)))
 	case key.Matches(k, km.Enter):
 		cmd = m.open()
 	case key.Matches(k, km.NextProblem):
@@ -540,8 +552,12 @@ func (m Model) onKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		case key.Matches(k, km.Bottom) && !m.src.win.endHeld():
 			moved = m.windowAt(len(m.src.win.counts) - 1)
 		}
+		var sweep tea.Cmd
+		if key.Matches(k, km.Bottom) {
+			sweep = m.sweep(false) // G reads every account at once
+		}
 		m.pager, cmd = m.pager.Update(k) // the list's keys
-		return m, tea.Batch(moved, cmd, m.settle(), m.pager.Prefetch())
+		return m, tea.Batch(moved, sweep, cmd, m.settle(), m.pager.Prefetch())
 	}
 	return m, tea.Batch(cmd, m.pager.Prefetch())
 }
@@ -590,6 +606,12 @@ func (m *Model) seekPast(dir int, inWalk bool, match func(rows.Row) bool) tea.Cm
 		}
 	}
 	if dir > 0 && m.problems == nil && !m.pager.Paging().Done() {
+		if sweep := m.sweep(true); sweep != nil || m.sweeper.running() {
+			// One scan of the rest, not a page after a page: n looks
+			// again once every account is read.
+			m.note = ""
+			return tea.Batch(moved, sweep)
+		}
 		m.seekMore, m.note = true, "looking for the next problem in the next page…"
 		return tea.Batch(moved, m.pager.More()) // none while one is read: n looks again when it comes
 	}
@@ -608,6 +630,7 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	}
 	locks := m.firstLocks // the first page's, whatever page this is
 	m.firstLocks = nil
+	from := len(m.src.main)
 	switch m.pager.Take(msg) {
 	case pager.Dropped, pager.Failed, pager.FailedReload:
 		return m, nil
@@ -616,6 +639,9 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 			m.restore = selected
 		}
 	}
+	// A page asked for before a sweep began: its accounts are listed
+	// before the sweep's, which does not list them again.
+	m.sweeper.listedBefore(m.src.main, from)
 	m.err = nil
 	if locks != nil {
 		m2, cmd := m.onPageTaken()
@@ -868,6 +894,8 @@ func (m Model) Status() string {
 	switch {
 	case m.note != "":
 		return m.note
+	case m.sweeper.running():
+		return m.sweeper.status(m.km.Stop.Help().Key)
 	case m.pager.Paging().Loading():
 		return "loading " + m.src.many + "…"
 	}

@@ -218,8 +218,9 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 		return dst
 	}
 	if !d.win.endHeld() {
-		// Listed after accounts on disk: kept with the last block.
-		d.keepAtEnd(a.ID)
+		// Listed after accounts on disk, with the last block; if it
+		// cannot be, the pinned group shows it (added by others).
+		_ = d.keepAtEnd(a.ID)
 		return dst
 	}
 	d.win.tail()

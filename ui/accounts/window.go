@@ -2,6 +2,7 @@ package accounts
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"fmt"
 
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/pager"
@@ -32,6 +33,10 @@ type window struct {
 	// stale are accounts not held that someone else changed (the
 	// table's stream, or a write, told): read again when they come back.
 	stale map[string]bool
+	// apart is the last block's accounts while the window is elsewhere
+	// and accounts are listed after the rest (a sweep n started, others'
+	// inserts): in the item cache, put on disk once the block is full.
+	apart []string
 }
 
 // before is how many accounts are listed before those held.
@@ -94,6 +99,9 @@ func (d *source) spill(from, to int) error {
 	if from >= to {
 		return nil
 	}
+	if d.win.apart != nil && to == len(d.win.counts) {
+		return fmt.Errorf("the last block is held apart") // never: it is not in the window
+	}
 	if d.win.store == nil {
 		s, err := items.NewStore("")
 		if err != nil {
@@ -127,6 +135,10 @@ func (d *source) spill(from, to int) error {
 func (d *source) unspill(from, to int) ([]string, error) {
 	var ids, again []string
 	for b := from; b < to; b++ {
+		if b == len(d.win.counts)-1 && d.win.apart != nil {
+			ids, d.win.apart = append(ids, d.win.apart...), nil // held already
+			continue
+		}
 		got, unread, err := d.win.store.Get(d.items, b)
 		if err != nil {
 			return nil, err
@@ -177,19 +189,31 @@ func (d *source) Outside() (before, after int) {
 	return d.win.before() * per, d.win.after() * per
 }
 
-// keepAtEnd lists account id after every other, in the last block, on
-// disk: the window is elsewhere (someone else inserted it, and the table
-// is read to its end).
-func (d *source) keepAtEnd(id string) {
-	last := len(d.win.counts) - 1
-	ids, _, err := d.win.store.Get(d.items, last)
-	if err == nil {
-		err = d.win.store.Put(d.items, last, append(ids, id), d.isPinned)
+// keepAtEnd lists account id after every other, in the last block: the
+// window is elsewhere (a sweep n started reads on, or someone else
+// inserted it and the table is read to its end). The last block is held
+// apart until it is full, then goes to disk.
+func (d *source) keepAtEnd(id string) error {
+	w := &d.win
+	last := len(w.counts) - 1
+	if w.apart == nil && w.counts[last] < blockSize {
+		ids, _, err := w.store.Get(d.items, last) // to fill it up
+		if err != nil {
+			return err
+		}
+		w.apart = ids
 	}
-	if err != nil {
-		return // not listed: the pinned group shows it (added by others)
+	if w.counts[last] >= blockSize {
+		if w.apart != nil {
+			if err := w.store.Put(d.items, last, w.apart, d.isPinned); err != nil {
+				return err
+			}
+		}
+		w.counts, w.apart, last = append(w.counts, 0), []string{}, last+1
 	}
-	d.win.counts[last]++
+	w.apart = append(w.apart, id)
+	w.counts[last]++
+	return nil
 }
 
 // margin is how many accounts the window holds at least on either side of
@@ -258,7 +282,7 @@ func (m *Model) settle() tea.Cmd {
 	if moved {
 		m.slide(delta, put, sorted)
 	}
-	pager.Hold(&m.pager, !w.endHeld())
+	m.hold()
 	if len(again) > 0 {
 		return m.refresh(again, true)
 	}
@@ -297,7 +321,7 @@ func (m *Model) windowAt(b int) tea.Cmd {
 		return nil
 	}
 	pager.Slide(&m.pager, m.src.body(), 0, true)
-	pager.Hold(&m.pager, !w.endHeld())
+	m.hold()
 	if len(again) > 0 {
 		return m.refresh(again, true)
 	}
@@ -366,3 +390,7 @@ func (m *Model) seekOnDisk(dir int, match func(rows.Row) bool) (bool, tea.Cmd) {
 	}
 	return false, tea.Batch(cmds...)
 }
+
+// hold keeps the pager from reading pages of its own while the accounts
+// after the window are on disk, or a sweep reads them all.
+func (m *Model) hold() { pager.Hold(&m.pager, !m.src.win.endHeld() || m.sweeper.running()) }

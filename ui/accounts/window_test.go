@@ -30,6 +30,23 @@ func smallWindow(t *testing.T) {
 // lock for their email.
 func viewOf(t *testing.T, n int, missing func(i int) bool) (*uitest.Backend, Model) {
 	t.Helper()
+	b := accountsOf(n, missing)
+	return b, viewOn(b, b)
+}
+
+// sweptViewOf is viewOf whose backend reads every account at once for G
+// and n (uitest.Sweeper).
+func sweptViewOf(t *testing.T, n int, missing func(i int) bool) (*uitest.Backend, Model) {
+	t.Helper()
+	b := accountsOf(n, missing)
+	return b, viewOn(b, struct {
+		*uitest.Backend
+		uitest.Sweeper
+	}{b, uitest.NewSweeper(b)})
+}
+
+// accountsOf is a backend of n accounts, as viewOf describes them.
+func accountsOf(n int, missing func(i int) bool) *uitest.Backend {
 	sc := model.DefaultSchema(model.LayoutSingle)
 	b := uitest.New(sc)
 	for i := range n {
@@ -40,11 +57,17 @@ func viewOf(t *testing.T, n int, missing func(i int) bool) (*uitest.Backend, Mod
 			b.Put(sc.Table, dynamotest.Lock("UNIQ#EMAIL#"+email, id))
 		}
 	}
+	return b
+}
+
+// viewOn is the view reading from backend, the accounts of b, its first
+// page read.
+func viewOn(b *uitest.Backend, backend Backend) Model {
+	sc := b.Schema()
 	st := styles.New(true)
-	m := New(context.Background(), b, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
+	m := New(context.Background(), backend, &rows.Renderer{Schema: &sc, Styles: &st}, items.New(&sc), DefaultKeyMap())
 	m.Pager().SetSize(100, 10)
-	m = run(m, m.Init())
-	return b, m
+	return run(m, m.Init())
 }
 
 // run updates m with what cmd brings (uitest.Drive).

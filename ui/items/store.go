@@ -97,25 +97,7 @@ func (s *Store) same(e extent, data []byte) bool {
 // returns their ids in the list's order, and those of them c did not
 // hold when they were put (to be read again).
 func (s *Store) Get(c *Cache, b int) (ids, unread []string, err error) {
-	e, ok := s.kept[b]
-	if !ok {
-		return nil, nil, fmt.Errorf("block %d of the accounts kept on disk is missing", b)
-	}
-	data := make([]byte, e.n)
-	if _, err := s.f.ReadAt(data, e.off); err != nil {
-		return nil, nil, fmt.Errorf("reading accounts back from disk: %w", err)
-	}
-	r := bytes.NewReader(data)
-	n, err := binary.ReadUvarint(r)
-	if err != nil || n > uint64(len(data)) {
-		return nil, nil, fmt.Errorf("reading accounts back from disk: block %d is damaged", b)
-	}
-	ids = make([]string, 0, n)
-	for range n {
-		ca, err := decodeAccount(r)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading accounts back from disk: %w", err)
-		}
+	err = s.each(b, func(ca compactAccount) {
 		_, held := c.accounts[ca.id]
 		switch {
 		case held:
@@ -125,8 +107,40 @@ func (s *Store) Get(c *Cache, b int) (ids, unread []string, err error) {
 			c.accounts[ca.id] = ca
 		}
 		ids = append(ids, ca.id)
+	})
+	return ids, unread, err
+}
+
+// IDs are the keys of block b's accounts, in the list's order; nothing
+// is put in a cache.
+func (s *Store) IDs(b int) (ids []string, err error) {
+	err = s.each(b, func(ca compactAccount) { ids = append(ids, ca.id) })
+	return ids, err
+}
+
+// each decodes block b's accounts, in order, for f.
+func (s *Store) each(b int, f func(compactAccount)) error {
+	e, ok := s.kept[b]
+	if !ok {
+		return fmt.Errorf("block %d of the accounts kept on disk is missing", b)
 	}
-	return ids, unread, nil
+	data := make([]byte, e.n)
+	if _, err := s.f.ReadAt(data, e.off); err != nil {
+		return fmt.Errorf("reading accounts back from disk: %w", err)
+	}
+	r := bytes.NewReader(data)
+	n, err := binary.ReadUvarint(r)
+	if err != nil || n > uint64(len(data)) {
+		return fmt.Errorf("reading accounts back from disk: block %d is damaged", b)
+	}
+	for range n {
+		ca, err := decodeAccount(r)
+		if err != nil {
+			return fmt.Errorf("reading accounts back from disk: %w", err)
+		}
+		f(ca)
+	}
+	return nil
 }
 
 // Bytes is how much the file holds, every version of every block.

@@ -271,9 +271,17 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 		}
 		m.list.SetCursor(cursor)
 	}
+	m.took(msg.page.Rows)
+	return answer
+}
+
+// took keeps rows read, after those read before, the selection following
+// them as it should: to the end after G, on its row when sorted, or on
+// the row a reload restores.
+func (m *Model[P, R]) took(page []P) {
 	m.paging.answered = true
 	was, selected := m.selectedRead()
-	moved := m.src.add(msg.page.Rows)
+	moved := m.src.add(page)
 	m.held = moved && !m.followEnd
 	switch {
 	case m.followEnd:
@@ -293,7 +301,6 @@ func (m *Model[P, R]) Take(msg PageMsg[P]) Answer {
 	default:
 		m.list.SetCursor(m.list.Cursor())
 	}
-	return answer
 }
 
 // selectedRead is the selected row if it is a row read (not the head's).

@@ -20,6 +20,9 @@ type Paging struct {
 	err       error
 	failed    Answer // Failed or FailedReload while err is set
 	stale     error  // as Model.Paging reports it: why the rows are as last read
+	// swept: every page was read at once (the view's sweep): a page
+	// asked for before ends nothing more than that.
+	swept bool
 }
 
 // Stale is why the rows are as last read and not as they are now (a
@@ -59,7 +62,7 @@ func (p *Paging) Reload() (Request, backend.Cursor) {
 	if !p.reloading {
 		p.resumed = p.next
 	}
-	p.reloading, p.next, p.err = true, backend.Cursor{}, nil
+	p.reloading, p.next, p.err, p.swept = true, backend.Cursor{}, nil, false
 	return p.Start()
 }
 
@@ -83,7 +86,9 @@ func (p *Paging) Answer(req Request, next backend.Cursor, err error) Answer {
 		}
 		return p.failed
 	}
-	p.next = next
+	if p.next = next; p.swept {
+		p.next = backend.End()
+	}
 	if reloading {
 		return Reloaded
 	}

@@ -1,5 +1,7 @@
 package pager
 
+import "github.com/locktable/locktable/backend"
+
 // A view whose rows do not all fit in memory holds a window of them in
 // the list (the accounts view: blocks of accounts, the rest on disk) and
 // moves it as the selection nears its edges. These are functions, not
@@ -30,3 +32,15 @@ func Slide[P any, R comparable](m *Model[P, R], rows []R, delta int, put bool) {
 // the rows around it (the rows on top, rows gone): the selection has not
 // moved, and G still follows the end as pages come.
 func Reselect[P any, R comparable](m *Model[P, R], i int) { m.list.SetCursor(i) }
+
+// Append keeps rows the view read itself, after those read, as a page's
+// (a sweep: the accounts view reads every page at once): the selection
+// follows them to the end after G.
+func Append[P any, R comparable](m *Model[P, R], rows []P) { m.took(rows) }
+
+// Swept says every page is read (a sweep ended): none is asked for again,
+// and a page asked for before adds its rows and no more.
+func Swept[P any, R comparable](m *Model[P, R]) {
+	m.paging.swept, m.paging.next = true, backend.End()
+	m.list.SetCursor(m.list.Cursor())
+}
