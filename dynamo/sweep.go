@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sync"
 
@@ -185,12 +184,13 @@ func (sw *sweep) remove() error {
 	return errors.Join(errs...)
 }
 
-// The records of the spill files: a lock (its key and the item) and a
-// lock an account should have (its key, and the account's file, place in
-// it, and which of its expected locks it is) in keys; an account (its
-// segment and the item) in accounts; a lock matched to an account (the
-// account's place over every file, which of its locks, and the item) in
-// found. Items are DynamoDB's JSON, as the scan answered them.
+// The records of the spill files: a lock (its table's number in
+// Schema.Tables, its key and the item) and a lock an account should have
+// (the account's file and place in it, and the lock's key) in keys; an
+// account (its segment and the item) in accounts; a lock matched to an
+// account (the account's place over every file, the lock's table's
+// number and the item) in found. Items are DynamoDB's JSON, as the scan
+// answered them.
 const (
 	lockRecord     = 'L'
 	expectedRecord = 'E'
@@ -199,9 +199,9 @@ const (
 // read scans every table of the schema, in parallel segments, into the
 // spill files.
 func (sw *sweep) read(ctx context.Context, consistent bool) error {
-	for _, table := range sw.sc.Tables() {
+	for t, table := range sw.sc.Tables() {
 		r := scanRequest{table: table, segments: sw.segments, consistent: consistent, raw: true}
-		err := sw.core.scanPages(ctx, r, func(p scanPage) error { return sw.take(table, p) })
+		err := sw.core.scanPages(ctx, r, func(p scanPage) error { return sw.take(t, table, p) })
 		if err != nil {
 			return err
 		}
@@ -209,9 +209,10 @@ func (sw *sweep) read(ctx context.Context, consistent bool) error {
 	return sw.flush(sw.keys, sw.accounts)
 }
 
-// take spills page p of table: its accounts, in order, with the locks
-// each should have, and its locks. It tells the progress.
-func (sw *sweep) take(table string, p scanPage) error {
+// take spills page p of table (number t of the schema's): its accounts,
+// in order, with the locks each should have, and its locks. It tells the
+// progress.
+func (sw *sweep) take(t int, table string, p scanPage) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	c := model.Classifier{Schema: sw.sc}
@@ -230,19 +231,19 @@ func (sw *sweep) take(table string, p scanPage) error {
 			sw.filled[file]++
 			sw.record = appendBytes(binary.AppendUvarint(sw.record[:0], uint64(p.segment)), span)
 			err = sw.accounts.Append(file, sw.record)
-			for i, r := range c.ExpectedLocks(it) {
+			for _, r := range c.ExpectedLocks(it) {
 				if err != nil {
 					return
 				}
 				id := r.ID()
-				rec := append(sw.record[:0], expectedRecord)
-				rec = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(rec, uint64(file)), uint64(at)), uint64(i))
+				rec := binary.AppendUvarint(binary.AppendUvarint(append(sw.record[:0], expectedRecord), uint64(file)), uint64(at))
 				sw.record = appendBytes(rec, []byte(id))
 				err = sw.keys.Write(0, []byte(id), sw.record)
 			}
 		case model.EntryLock:
 			id := model.KeyRef{Table: table, Key: sw.sc.KeyOf(table, it)}.ID()
-			sw.record = appendBytes(appendBytes(append(sw.record[:0], lockRecord), []byte(id)), span)
+			rec := binary.AppendUvarint(append(sw.record[:0], lockRecord), uint64(t))
+			sw.record = appendBytes(appendBytes(rec, []byte(id)), span)
 			err = sw.keys.Write(0, []byte(id), sw.record)
 		}
 	})
@@ -288,32 +289,36 @@ func (sw *sweep) match(ctx context.Context) error {
 		}
 		// The partition's locks first: an account's expectation may come
 		// before or after the lock it expects.
-		locks := map[string][]byte{}
+		type lock struct {
+			table uint64
+			span  []byte
+		}
+		locks := map[string]lock{}
 		r := records{b: data}
 		for r.more() {
 			if r.byte() == lockRecord {
-				id, span := r.bytes(), r.bytes()
-				locks[string(id)] = span
+				t, id, span := r.uvarint(), r.bytes(), r.bytes()
+				locks[string(id)] = lock{t, span}
 				continue
 			}
-			r.uvarint()
 			r.uvarint()
 			r.uvarint()
 			r.bytes()
 		}
 		for r = (records{b: data}); r.more(); {
 			if r.byte() == lockRecord {
+				r.uvarint()
 				r.bytes()
 				r.bytes()
 				continue
 			}
-			file, at, i, id := r.uvarint(), r.uvarint(), r.uvarint(), r.bytes()
-			span, ok := locks[string(id)]
+			file, at, id := r.uvarint(), r.uvarint(), r.bytes()
+			l, ok := locks[string(id)]
 			if !ok || r.failed {
 				continue
 			}
 			place := first[file] + int(at)
-			sw.record = appendBytes(binary.AppendUvarint(binary.AppendUvarint(sw.record[:0], uint64(place)), i), span)
+			sw.record = appendBytes(binary.AppendUvarint(binary.AppendUvarint(sw.record[:0], uint64(place)), l.table), l.span)
 			if err := sw.found.Append(place/sw.window, sw.record); err != nil {
 				return fmt.Errorf("sweep: %w", err)
 			}
@@ -347,7 +352,7 @@ func (sw *sweep) hand(ctx context.Context) error {
 		return nil
 	})
 	var judging sync.WaitGroup
-	err := sw.readBack(gctx, func(chunk *accountChunk, matched map[lockPlace][]byte) error {
+	err := sw.readBack(gctx, func(chunk *accountChunk, matched map[int][]matchedLock) error {
 		if err := gctx.Err(); err != nil {
 			return err
 		}
@@ -388,9 +393,9 @@ type judgedChunk struct {
 // readBack reads the accounts back, file after file, and hands judge
 // each chunk of them: at most sweepChunk accounts of one segment, and
 // the window of matched locks they are in.
-func (sw *sweep) readBack(ctx context.Context, judge func(*accountChunk, map[lockPlace][]byte) error) error {
+func (sw *sweep) readBack(ctx context.Context, judge func(*accountChunk, map[int][]matchedLock) error) error {
 	var chunk *accountChunk
-	window, matched := -1, map[lockPlace][]byte(nil)
+	window, matched := -1, map[int][]matchedLock(nil)
 	place := 0
 	for file := range sw.filled {
 		f, err := sw.accounts.Open(file)
@@ -457,20 +462,25 @@ type accountChunk struct {
 	json    []byte
 }
 
-// lockPlace is which of the locks of the account at a place.
-type lockPlace struct{ place, lock int }
+// matchedLock is a lock matched to an account: its table's number in
+// Schema.Tables, and the item as DynamoDB's JSON.
+type matchedLock struct {
+	table int
+	span  []byte
+}
 
-// matched reads window w of the locks matched to accounts.
-func (sw *sweep) matched(w int) (map[lockPlace][]byte, error) {
+// matched reads window w of the locks matched to accounts, by the
+// accounts' places.
+func (sw *sweep) matched(w int) (map[int][]matchedLock, error) {
 	data, err := readAll(sw.found, w)
 	if err != nil {
 		return nil, err
 	}
-	m := map[lockPlace][]byte{}
+	m := map[int][]matchedLock{}
 	r := records{b: data}
 	for r.more() {
-		place, i := r.uvarint(), r.uvarint()
-		m[lockPlace{int(place), int(i)}] = r.bytes()
+		place, t, span := r.uvarint(), r.uvarint(), r.bytes()
+		m[int(place)] = append(m[int(place)], matchedLock{int(t), span})
 	}
 	return m, r.err()
 }
@@ -478,7 +488,7 @@ func (sw *sweep) matched(w int) (map[lockPlace][]byte, error) {
 // judge judges accounts, all of one segment, from the locks matched to
 // them, and those that show a problem again from consistent reads of
 // their locks and owners.
-func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[lockPlace][]byte) ([]model.AccountView, error) {
+func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[int][]matchedLock) ([]model.AccountView, error) {
 	c := model.Classifier{Schema: sw.sc}
 	d := itemDecoder{keep: true}
 	accounts := make([]model.Item, 0, len(chunk.places))
@@ -487,17 +497,12 @@ func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[loc
 	}
 	// The locks the scan found where each account's should be, in the
 	// accounts' order.
-	type foundLock struct {
-		account int
-		ref     model.KeyRef
-	}
+	type foundLock struct{ account, table int }
 	var found []foundLock
 	var spans [][]byte
-	for i, it := range accounts {
-		for l, r := range c.ExpectedLocks(it) {
-			if span, ok := matched[lockPlace{chunk.places[i], l}]; ok {
-				spans, found = append(spans, span), append(found, foundLock{i, r})
-			}
+	for i, place := range chunk.places {
+		for _, l := range matched[place] {
+			spans, found = append(spans, l.span), append(found, foundLock{i, l.table})
 		}
 	}
 	locks := make([]model.Item, 0, len(found))
@@ -508,6 +513,7 @@ func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[loc
 	// looks foreign, and is read again.
 	nobody := func(string, int, string) bool { return false }
 	now := model.Epoch(sw.core.now())
+	tables := sw.sc.Tables()
 	views := make([]model.AccountView, len(accounts))
 	next := 0
 	for i, it := range accounts {
@@ -518,7 +524,7 @@ func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[loc
 		mine, theirs := found[first:next], locks[first:next]
 		lockAt := func(r model.KeyRef) (model.Item, bool) {
 			for k, f := range mine {
-				if f.ref.Table == r.Table && maps.Equal(f.ref.Key, r.Key) {
+				if tables[f.table] == r.Table && holdsKey(theirs[k], r.Key) {
 					return theirs[k], true
 				}
 			}
@@ -544,6 +550,17 @@ func (sw *sweep) judge(ctx context.Context, chunk *accountChunk, matched map[loc
 		}
 	}
 	return views, nil
+}
+
+// holdsKey reports whether item it has the string key key (a whole key:
+// every key attribute of its table).
+func holdsKey(it model.Item, key map[string]string) bool {
+	for k, v := range key {
+		if a, ok := it[k]; !ok || a.Kind != model.KindS || a.S != v {
+			return false
+		}
+	}
+	return true
 }
 
 // flush writes out what the sets hold.
