@@ -92,7 +92,7 @@ func selected(m Model) string {
 // selected, the status counts every row, and g brings the first back.
 // LOCKTABLE_TEST_G_ACCOUNTS sets the size (make bench-tui runs 10M).
 func TestGHoldsTheHeapFlat(t *testing.T) {
-	n := 300_000
+	n := 100_000
 	if v := os.Getenv("LOCKTABLE_TEST_G_ACCOUNTS"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
