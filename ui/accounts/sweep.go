@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"runtime/debug"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -88,6 +89,9 @@ func sweepInto(ctx context.Context, b Sweeper, consistent bool, ch chan SweepMsg
 			}
 		},
 		func(_ int, views []model.AccountView) { send(SweepMsg{views: views}) })
+	// What the sweep held to match the locks is garbage now: given back
+	// at once, as the check's census is (the runtime would, over minutes).
+	debug.FreeOSMemory()
 	send(SweepMsg{done: true, err: err})
 }
 

@@ -17,8 +17,9 @@ import (
 // holds what G on ten thousand does.
 
 // blockSize is how many accounts a block holds: the step the window moves
-// by. heldBlocks is how many blocks the window holds at most (4,096
-// accounts, about 6 MB). Variables, for the tests.
+// by. heldBlocks is how many blocks the window holds after it moved
+// (4,096 accounts, about 6 MB); it moves once it holds half as many more.
+// Variables, for the tests.
 var (
 	blockSize  = 256
 	heldBlocks = 16
@@ -263,19 +264,26 @@ func (m *Model) settle() tea.Cmd {
 			again, moved = append(again, got...), true
 		}
 	}
-	for w.hi-w.lo > heldBlocks {
-		front := selected && at >= len(m.src.main)/2 || !selected && sorted
+	if over := w.hi - w.lo - heldBlocks; over > heldBlocks/2 {
+		// Far over: the blocks farthest from the selection go at once
+		// (each move lays out the window's rows anew: not a block at a
+		// time while G reads on).
 		var err error
-		if front {
-			n := w.counts[w.lo]
-			err = m.src.spill(w.lo, w.lo+1)
+		if selected && at >= len(m.src.main)/2 || !selected && sorted {
+			if selected {
+				over = min(over, m.src.blockAt(at)-w.lo) // the selection's block stays
+			}
+			n := 0
+			for b := w.lo; b < w.lo+over; b++ {
+				n += w.counts[b]
+			}
+			err = m.src.spill(w.lo, w.lo+over)
 			at, delta = at-n, delta-n*per
 		} else {
-			err = m.src.spill(w.hi-1, w.hi)
+			err = m.src.spill(w.hi-over, w.hi)
 		}
 		if err != nil {
 			m.err = err
-			break
 		}
 		moved = true
 	}

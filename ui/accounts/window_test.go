@@ -106,7 +106,7 @@ func selectedID(m Model) string {
 // window allows.
 func held(t *testing.T, m Model) {
 	t.Helper()
-	if max := (heldBlocks + 1) * blockSize; len(m.src.main) > max {
+	if max := (heldBlocks + heldBlocks/2 + 1) * blockSize; len(m.src.main) > max {
 		t.Fatalf("%d accounts held, more than the window's %d", len(m.src.main), max)
 	}
 }
