@@ -488,5 +488,10 @@ func (d *source) dropFromBody(gone map[string]bool) []rows.Row {
 		d.main = append(d.main, id)
 		body = accountRows(body, setMain, len(d.main)-1, len(d.r.Schema.Constraints))
 	}
+	if w := &d.win; w.apart != nil {
+		n := len(w.apart)
+		w.apart = slices.DeleteFunc(w.apart, func(id string) bool { return gone[id] })
+		w.counts[len(w.counts)-1] -= n - len(w.apart)
+	}
 	return body
 }

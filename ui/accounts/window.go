@@ -1,9 +1,11 @@
 package accounts
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"fmt"
 
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/pager"
 	"github.com/locktable/locktable/ui/rows"
@@ -402,3 +404,26 @@ func (m *Model) seekOnDisk(dir int, match func(rows.Row) bool) (bool, tea.Cmd) {
 // hold keeps the pager from reading pages of its own while the accounts
 // after the window are on disk, or a sweep reads them all.
 func (m *Model) hold() { pager.Hold(&m.pager, !m.src.win.endHeld() || m.sweeper.running()) }
+
+// eachListed calls f with every account listed, held or on disk, in the
+// list's order (:export); a block that cannot be read back is left out.
+func (d *source) eachListed(f func(model.AccountView)) {
+	w := &d.win
+	for b := range w.counts {
+		switch {
+		case b == w.lo:
+			for _, id := range d.main {
+				a, _ := d.items.Account(id)
+				f(a)
+			}
+		case b > w.lo && b < w.hi:
+		case b == len(w.counts)-1 && w.apart != nil:
+			for _, id := range w.apart {
+				a, _ := d.items.Account(id)
+				f(a)
+			}
+		default:
+			_ = w.store.Views(d.items, b, f)
+		}
+	}
+}

@@ -239,3 +239,31 @@ func TestGFollowsTheEndWhileTheTopChanges(t *testing.T) {
 		t.Errorf("G, the orphans shown meanwhile: %q selected, every page read %v; want ACCT#0299, true", id, m.pager.Paging().Done())
 	}
 }
+
+// TestExportListsEveryAccountOnDisk: :export after G writes every
+// account listed, those on disk too, in the list's order, each with its
+// locks; under a filter, the rows the filter keeps among those held.
+func TestExportListsEveryAccountOnDisk(t *testing.T) {
+	smallWindow(t)
+	_, m := viewOf(t, 100, nil)
+	m = press(m, "G")
+	table := m.Export()
+	var accounts []string
+	for _, r := range table.Rows {
+		if r[0] == "account" {
+			accounts = append(accounts, r[1])
+		}
+	}
+	if len(table.Rows) != 300 || len(accounts) != 100 {
+		t.Fatalf(":export after G: %d rows, %d accounts; want 300, 100", len(table.Rows), len(accounts))
+	}
+	for i, id := range accounts {
+		if want := fmt.Sprintf("ACCT#%04d", i); id != want {
+			t.Fatalf("account %d exported is %s, want %s", i, id, want)
+		}
+	}
+	m.Pager().SetFilter("u99@")
+	if rows := m.Export().Rows; len(rows) != 3 {
+		t.Errorf(":export under a filter: %d rows, want account 99's 3", len(rows))
+	}
+}

@@ -103,6 +103,11 @@ func (c *Cache) Account(id string) (model.AccountView, bool) {
 	if !ok {
 		return model.AccountView{ID: id}, false
 	}
+	return c.judged(&ca), true
+}
+
+// judged is ca's view as last read, judged by the last check (Account).
+func (c *Cache) judged(ca *compactAccount) model.AccountView {
 	a := ca.view(c.schema)
 	if ca.full != nil && (c.dup != nil || c.now > a.Now) {
 		a.Locks = slices.Clone(a.Locks) // the held view stays as read
@@ -118,7 +123,7 @@ func (c *Cache) Account(id string) (model.AccountView, bool) {
 			}
 		}
 	}
-	return a, true
+	return a
 }
 
 // SetNow makes now (epoch seconds) the present the rows are judged at:

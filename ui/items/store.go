@@ -118,6 +118,21 @@ func (s *Store) IDs(b int) (ids []string, err error) {
 	return ids, err
 }
 
+// Views calls f with each account of block b, in the list's order, as
+// c would show it (Cache.Account): what c holds if it holds the account,
+// else what the block kept; nothing is put in c. An account the block
+// kept only by its key (not held when it was put) is left out.
+func (s *Store) Views(c *Cache, b int, f func(model.AccountView)) error {
+	return s.each(b, func(ca compactAccount) {
+		if held, ok := c.accounts[ca.id]; ok {
+			ca = held
+		} else if ca.full == nil && ca.attrs == nil {
+			return
+		}
+		f(c.judged(&ca))
+	})
+}
+
 // each decodes block b's accounts, in order, for f.
 func (s *Store) each(b int, f func(compactAccount)) error {
 	e, ok := s.kept[b]
