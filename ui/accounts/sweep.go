@@ -165,6 +165,7 @@ func (m *Model) sweep(seek bool) tea.Cmd {
 	}
 	m.sweeper.seek, m.sweeper.before = seek, before
 	pager.Hold(&m.pager, true) // no page of its own meanwhile
+	pager.Stream(&m.pager, true)
 	return cmd
 }
 
@@ -177,6 +178,7 @@ func (m *Model) stopSweep(why string) {
 	}
 	listed := m.sweeper.listed
 	m.sweeper.end()
+	pager.Stream(&m.pager, false)
 	if listed > 0 {
 		pager.Swept(&m.pager)
 		why += fmt.Sprintf("; %s accounts listed, r reads them all again", rows.Count(int64(m.src.win.total())))
@@ -196,6 +198,7 @@ func (m Model) onSweep(msg SweepMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.err != nil && errors.Is(msg.err, backend.ErrNoSweep):
 		m.sweeper.end()
+		pager.Stream(&m.pager, false)
 		m.hold()
 		return m, m.pager.More() // through the index, page after page
 	case msg.err != nil:
@@ -204,6 +207,7 @@ func (m Model) onSweep(msg SweepMsg) (Model, tea.Cmd) {
 	case msg.done:
 		seek := m.sweeper.seek
 		m.sweeper.end()
+		pager.Stream(&m.pager, false)
 		pager.Swept(&m.pager)
 		cmd := m.settle()
 		if seek {

@@ -511,6 +511,9 @@ type source[P, R any] struct {
 	// end: a reload, the head set anew, rows dropped.
 	generation int
 	screen     rows.Screen
+	// streaming: rows come faster than a frame and most leave the list
+	// before they are seen (Stream): only those shown are measured.
+	streaming bool
 }
 
 func (s *source[P, R]) Len() int { return len(s.head) + len(s.rows) }
@@ -591,9 +594,12 @@ func (s *source[P, R]) cellsOf(r R) (rows.Cells, bool) {
 }
 
 // Measure lays out the rows about to be shown together, their columns as
-// wide as every row held needs (browser.Measurer).
+// wide as every row held needs (browser.Measurer); while rows stream in,
+// as wide as those shown need.
 func (s *source[P, R]) Measure(shown []int, width int) {
-	s.screen.Hold(len(s.head), len(s.head)+len(s.read), s.heldCells)
+	if !s.streaming {
+		s.screen.Hold(len(s.head), len(s.head)+len(s.read), s.heldCells)
+	}
 	s.screen.Measure(shown, width, s.cells)
 }
 

@@ -44,3 +44,15 @@ func Swept[P any, R comparable](m *Model[P, R]) {
 	m.paging.swept, m.paging.next = true, backend.End()
 	m.list.SetCursor(m.list.Cursor())
 }
+
+// Stream says rows come faster than frames (on: a sweep hands the view
+// every account), most of them leaving the list (a window) before they
+// are seen: the columns are measured over the rows shown only, and over
+// every row held again once it ends (off). Measuring each row as it came
+// cost a tenth of a sweep's time.
+func Stream[P any, R comparable](m *Model[P, R], on bool) {
+	m.src.streaming = on
+	if !on {
+		m.src.screen.Rehold()
+	}
+}
