@@ -35,7 +35,7 @@ type watching struct {
 
 // eventDeadline bounds the wait for a line: a generous timeout, not an
 // assertion of speed.
-const eventDeadline = 5 * time.Second
+const eventDeadline = 30 * time.Second
 
 // startWatch runs locktable watch with args and waits until it says it
 // is watching: a write made from then on is followed.
