@@ -291,15 +291,15 @@ func (m *Model) Retry() tea.Cmd {
 // them as a lock's owner): a write changed what those rows say. written
 // says this session wrote them: those no list shows are pinned as
 // written. Otherwise someone else did (the table's stream told of them),
-// or they are polled: only those the cache holds are read, and nothing
-// is pinned (AddedMsg shows the accounts others inserted).
-func (m Model) Reread(all []string, written bool) tea.Cmd {
-	ids := all
+// or they are polled: only those the cache holds are read, those listed
+// on disk when their block comes back, and nothing is pinned (AddedMsg
+// shows the accounts others inserted).
+func (m Model) Reread(ids []string, written bool) tea.Cmd {
 	if written {
 		return m.refresh(ids, false)
 	}
+	m.src.stale(slices.DeleteFunc(slices.Clone(ids), m.src.items.Has)) // on disk: read again when back
 	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
-	m.src.stale(slices.DeleteFunc(slices.Clone(all), m.src.items.Has)) // on disk: read again when back
 	if len(ids) == 0 {
 		return nil
 	}
