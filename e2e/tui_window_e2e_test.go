@@ -81,7 +81,7 @@ func bulkTable(t *testing.T, n int) (ep, table string) {
 	store, client := dynamotest.Store(t, model.DefaultSchema(model.LayoutSingle))
 	table = store.Schema.Table
 	g, ctx := errgroup.WithContext(context.Background())
-	g.SetLimit(2) // the emulator serves the other tests meanwhile
+	g.SetLimit(2)              // the emulator serves the other tests meanwhile
 	const accountsPerBatch = 8 // 24 items of the 25 a batch takes
 	for from := 0; from < n; from += accountsPerBatch {
 		g.Go(func() error {
