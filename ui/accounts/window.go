@@ -280,7 +280,7 @@ func (m *Model) settle() tea.Cmd {
 				n += w.counts[b]
 			}
 			err = m.src.spill(w.lo, w.lo+over)
-			at, delta = at-n, delta-n*per
+			delta -= n * per
 		} else {
 			err = m.src.spill(w.hi-over, w.hi)
 		}
