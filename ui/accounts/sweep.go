@@ -128,9 +128,13 @@ func (w *sweeper) status(stop string) string {
 	if p.Pages == 0 {
 		return "reading every account… · " + stop + " stops"
 	}
-	s := fmt.Sprintf("reading every account: %s items in %s pages, %.1f RCU", rows.Count(p.Items), rows.Count(int64(p.Pages)), p.RCU)
+	pages := rows.Count(int64(p.Pages)) + " pages"
+	if p.Pages == 1 {
+		pages = "1 page"
+	}
+	s := fmt.Sprintf("reading every account: %s items in %s, %.1f RCU", rows.Count(p.Items), pages, p.RCU)
 	if p.Approx > 0 {
-		s = fmt.Sprintf("reading every account: %s of ~%s items in %s pages, %.1f RCU", rows.Count(p.Items), rows.Count(p.Approx), rows.Count(int64(p.Pages)), p.RCU)
+		s = fmt.Sprintf("reading every account: %s of ~%s items in %s, %.1f RCU", rows.Count(p.Items), rows.Count(p.Approx), pages, p.RCU)
 	}
 	if w.listed > 0 {
 		s += fmt.Sprintf(", %s listed", rows.Count(int64(w.listed)))
