@@ -20,6 +20,7 @@ import (
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/model/mistake"
 	"github.com/locktable/locktable/ui"
+	"github.com/locktable/locktable/ui/items"
 	"github.com/locktable/locktable/ui/mistakes"
 	"github.com/locktable/locktable/ui/picker"
 )
@@ -114,6 +115,7 @@ func (a *app) runUI(ctx context.Context, m ui.Model, colors colorprofile.Profile
 	// meanwhile (XTWINOPS), and gets it back.
 	fmt.Fprint(os.Stdout, pushTitle)
 	a.shown = true
+	defer func() { _ = items.CloseStores() }() // the accounts kept on disk: temporary files
 	final, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(tty.NewInput(os.Stdin)), tea.WithColorProfile(colors), tea.WithFPS(frameRate)).Run()
 	fmt.Fprint(os.Stdout, popTitle)
 	if fm, ok := final.(ui.Model); ok {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/locktable/locktable/model"
 	"github.com/locktable/locktable/model/spill"
@@ -45,7 +46,32 @@ func NewStore(dir string) (*Store, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("keeping accounts on disk: %w", err), set.Remove())
 	}
-	return &Store{set: set, f: f, kept: map[int]extent{}}, nil
+	s := &Store{set: set, f: f, kept: map[int]extent{}}
+	open.Lock()
+	defer open.Unlock()
+	open.stores[s] = true
+	return s, nil
+}
+
+// open are the stores not closed yet, for CloseStores.
+var open = struct {
+	sync.Mutex
+	stores map[*Store]bool
+}{stores: map[*Store]bool{}}
+
+// CloseStores closes every store not closed yet, removing their files:
+// the terminal UI has ended. (A process killed leaves its directory to
+// the next one, which removes it as stale.)
+func CloseStores() error {
+	open.Lock()
+	stores := open.stores
+	open.stores = map[*Store]bool{}
+	open.Unlock()
+	var errs []error
+	for s := range stores {
+		errs = append(errs, s.close())
+	}
+	return errors.Join(errs...)
 }
 
 // Put keeps the accounts ids (in the order the list shows them) as block
@@ -163,8 +189,13 @@ func (s *Store) Bytes() int64 { return s.end }
 
 // Close removes the store's file and directory.
 func (s *Store) Close() error {
-	return errors.Join(s.f.Close(), s.set.Remove())
+	open.Lock()
+	delete(open.stores, s)
+	open.Unlock()
+	return s.close()
 }
+
+func (s *Store) close() error { return errors.Join(s.f.Close(), s.set.Remove()) }
 
 // The encoding of an account: its key, then either its compact form
 // (values, locks, as strings and varints) or, for the rare account the

@@ -65,3 +65,19 @@ func TestAStoredBlockComesBackAsItWas(t *testing.T) {
 		t.Errorf("the store's directory is still there after Close: %v", err)
 	}
 }
+
+// TestCloseStoresRemovesTheirFiles: the stores the UI left open when it
+// ended are removed.
+func TestCloseStoresRemovesTheirFiles(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := s.set.Dir()
+	if err := CloseStores(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a store's directory is still there after CloseStores: %v", err)
+	}
+}
