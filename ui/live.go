@@ -61,6 +61,9 @@ func (m Model) changed(msg live.ChangedMsg) (Model, tea.Cmd) {
 	}
 	ids, locks := live.Touched(m.setup.schema, m.items, msg.Changes)
 	named := append(slices.Clone(ids), m.items.Related(ids)...)
+	// The accounts view's on disk are read again when they come back.
+	involved, values := live.Involved(m.setup.schema, msg.Changes)
+	m.views.accounts, _ = m.views.accounts.Update(accounts.TouchedMsg{IDs: involved, Values: values})
 	others := live.TouchedItems(m.setup.schema, m.items, msg.Changes)
 	// Every change is read again; only someone else's are marked, and
 	// told to an open dialog or batch (their own records are not news).

@@ -99,6 +99,9 @@ type Model struct {
 	sweeper sweeper
 	// consistent: pages are read consistently (since a reload).
 	consistent bool
+	// goneSelected: the selected account went (deleted), and the row
+	// after it is to be selected, though it may be on disk (settle).
+	goneSelected bool
 }
 
 // Asked returns what the last key asks of the write dialog (a rename, a
@@ -291,19 +294,27 @@ func (m *Model) Retry() tea.Cmd {
 // them as a lock's owner): a write changed what those rows say. written
 // says this session wrote them: those no list shows are pinned as
 // written. Otherwise someone else did (the table's stream told of them),
-// or they are polled: only those the cache holds are read, those listed
-// on disk when their block comes back, and nothing is pinned (AddedMsg
-// shows the accounts others inserted).
+// or they are polled: only those the cache holds are read (those on
+// disk when their block comes back: TouchedMsg), and nothing is pinned
+// (AddedMsg shows the accounts others inserted).
 func (m Model) Reread(ids []string, written bool) tea.Cmd {
 	if written {
 		return m.refresh(ids, false)
 	}
-	m.src.stale(slices.DeleteFunc(slices.Clone(ids), m.src.items.Has)) // on disk: read again when back
 	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !m.src.items.Has(id) })
 	if len(ids) == 0 {
 		return nil
 	}
 	return m.refresh(ids, true)
+}
+
+// TouchedMsg names what someone else's changes involve (the table's
+// stream told): the accounts written or named by a lock written, and the
+// values written or held. The accounts on disk among them, or holding
+// those values, are read again when their block comes back.
+type TouchedMsg struct {
+	IDs    []string
+	Values []items.LockValue
 }
 
 // AddedMsg names accounts someone else inserted (the table's stream
@@ -487,6 +498,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, m.added(msg.IDs)
 	case SweepMsg:
 		return m.onSweep(msg)
+	case TouchedMsg:
+		m.src.touched(msg.IDs, msg.Values)
+		return m, nil
 	case PinMsg:
 		if !m.jumping {
 			m.walk = -1 // a search or a jump of the problems view
@@ -630,7 +644,7 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	}
 	locks := m.firstLocks // the first page's, whatever page this is
 	m.firstLocks = nil
-	from := len(m.src.main)
+	m.src.kept = m.src.kept[:0]
 	switch m.pager.Take(msg) {
 	case pager.Dropped, pager.Failed, pager.FailedReload:
 		return m, nil
@@ -641,7 +655,7 @@ func (m Model) onPage(msg PageMsg) (Model, tea.Cmd) {
 	}
 	// A page asked for before a sweep began: its accounts are listed
 	// before the sweep's, which does not list them again.
-	m.sweeper.listedBefore(m.src.main, from)
+	m.sweeper.listedBefore(m.src.kept)
 	m.err = nil
 	if locks != nil {
 		m2, cmd := m.onPageTaken()
@@ -754,6 +768,7 @@ func (m *Model) removeRows(gone []string) {
 			pager.Reselect(&m.pager, i)
 		} else {
 			m.note = model.Printable(id) + " is gone: the row after it is selected"
+			m.goneSelected = true
 		}
 	default:
 		m.reselect(at, was)
@@ -779,7 +794,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 		m.removeRows(msg.gone)
 		m.rekey(msg.views)
 		m.setHead()
-		return m, nil
+		return m, m.settle()
 	}
 	// The accounts written that no list shows are pinned as written: an
 	// earlier write's pin gives way (those of it written again stay), but
@@ -805,7 +820,7 @@ func (m Model) onRefreshed(msg RefreshedMsg) (Model, tea.Cmd) {
 	default:
 		m.setHead() // the accounts gone leave the pinned group
 	}
-	return m, nil
+	return m, m.settle()
 }
 
 // pinWritten pins the accounts a write of ours wrote that no list shows;

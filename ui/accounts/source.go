@@ -64,6 +64,7 @@ type source struct {
 	main    []string       // the keys of the accounts held (the window's), in the order read
 	index   map[string]int // account id -> index in main
 	win     window         // the blocks of accounts listed: those of main, and those on disk
+	kept    []string       // the accounts the last page listed (a sweep lists them no more)
 	sorting accountSort    // the order they are shown in
 	orphans []model.Problem
 	partial bool // orphans are those a running (or failed) check confirmed so far
@@ -217,6 +218,7 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 	if _, ok := d.index[a.ID]; ok {
 		return dst
 	}
+	d.kept = append(d.kept, a.ID)
 	if !d.win.endHeld() {
 		// Listed after accounts on disk, with the last block; if it
 		// cannot be, the pinned group shows it (added by others).
@@ -444,6 +446,12 @@ func (d *source) remove(ids []string) []rows.Row {
 		gone[id] = true
 	}
 	for id := range gone {
+		if _, held := d.index[id]; !held && d.win.store != nil {
+			if d.win.gone == nil {
+				d.win.gone = map[string]bool{}
+			}
+			d.win.gone[id] = true // if it is on disk, it stays there
+		}
 		d.items.Drop(id)
 	}
 	if d.pin != nil {

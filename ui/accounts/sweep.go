@@ -153,8 +153,8 @@ func seconds(ms int64) string { return fmt.Sprintf("%d s", max((ms+999)/1000, 1)
 // backend cannot, every page is read, or a sweep runs already.
 func (m *Model) sweep(seek bool) tea.Cmd {
 	b, ok := m.backend.(Sweeper)
-	if !ok || m.pager.Paging().Done() || !m.pager.Paging().Shown() {
-		return nil
+	if !ok || m.pager.Paging().Done() || !m.pager.Paging().Shown() || m.pager.Paging().Reloading() {
+		return nil // a reload replaces the rows first: G pages after it
 	}
 	if m.sweeper.running() {
 		m.sweeper.seek = m.sweeper.seek || seek
@@ -185,7 +185,9 @@ func (m *Model) stopSweep(why string) {
 	pager.Stream(&m.pager, false)
 	if listed > 0 {
 		pager.Swept(&m.pager)
-		why += fmt.Sprintf("; %s accounts listed, r reads them all again", rows.Count(int64(m.src.win.total())))
+		if why != "" {
+			why += fmt.Sprintf("; %s accounts listed, r reads them all again", rows.Count(int64(m.src.win.total())))
+		}
 	}
 	m.hold()
 	m.pager.SetCursor(m.pager.Cursor()) // G no longer follows the end
@@ -222,6 +224,7 @@ func (m Model) onSweep(msg SweepMsg) (Model, tea.Cmd) {
 		views := m.src.unlisted(msg.views, &m.sweeper)
 		m.sweeper.listed += len(views)
 		pager.Append(&m.pager, views)
+		m.src.kept = m.src.kept[:0] // the sweep's own: not noted
 		if m.src.unpinListed() {
 			m.setHead()
 		}
@@ -277,13 +280,13 @@ func (d *source) unlisted(views []model.AccountView, w *sweeper) []model.Account
 }
 
 // listedBefore notes the accounts a page listed while the sweep runs (it
-// was asked for before the sweep began), from place from of main on, as
-// listed before it: it does not list them again.
-func (w *sweeper) listedBefore(main []string, from int) {
+// was asked for before the sweep began) as listed before it: it does not
+// list them again.
+func (w *sweeper) listedBefore(ids []string) {
 	if w.before == nil {
 		return
 	}
-	for _, id := range main[min(from, len(main)):] {
+	for _, id := range ids {
 		w.before[maphash.String(w.seed, id)] = struct{}{}
 	}
 }

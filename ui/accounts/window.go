@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"fmt"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -33,9 +34,18 @@ type window struct {
 	counts []int // accounts in each block, in the order listed
 	lo, hi int   // the blocks held: [lo, hi)
 	store  *items.Store
-	// stale are accounts not held that someone else changed (the
-	// table's stream, or a write, told): read again when they come back.
-	stale map[string]bool
+	// Someone else's changes (the table's stream told), numbered: the
+	// accounts they involve and the values they wrote or held, by the
+	// number of the last; spilled is the number when each block went to
+	// disk. An account coming back is read again if a change since its
+	// block went involves it or one of its values.
+	changes       int
+	staleAccounts map[string]int
+	staleValues   map[items.LockValue]int
+	spilled       map[int]int
+	// gone are accounts deleted while on disk: left out when their block
+	// comes back.
+	gone map[string]bool
 	// apart is the last block's accounts while the window is elsewhere
 	// and accounts are listed after the rest (a sweep n started, others'
 	// inserts): in the item cache, put on disk once the block is full.
@@ -115,11 +125,15 @@ func (d *source) spill(from, to int) error {
 	first, _ := d.blockOf(from)
 	_, last := d.blockOf(to - 1)
 	at := first
+	if d.win.spilled == nil {
+		d.win.spilled = map[int]int{}
+	}
 	for b := from; b < to; b++ {
 		ids := d.main[at : at+d.win.counts[b]]
 		if err := d.win.store.Put(d.items, b, ids, d.isPinned); err != nil {
 			return err
 		}
+		d.win.spilled[b] = d.win.changes
 		at += d.win.counts[b]
 	}
 	d.main = append(d.main[:first:first], d.main[last:]...)
@@ -146,16 +160,16 @@ func (d *source) unspill(from, to int) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		got = slices.DeleteFunc(got, func(id string) bool { return d.win.gone[id] })
 		d.win.counts[b] = len(got)
 		ids = append(ids, got...)
 		again = append(again, unread...)
 	}
-	for _, id := range ids {
-		if d.win.stale[id] {
-			again = append(again, id)
-			delete(d.win.stale, id)
-		}
+	went := d.win.changes
+	for b := from; b < to; b++ {
+		went = min(went, d.win.spilled[b])
 	}
+	again = append(again, d.changedSince(ids, went)...)
 	if to == d.win.lo {
 		d.main = append(ids, d.main...)
 		d.win.lo = from
@@ -221,7 +235,7 @@ func (d *source) keepAtEnd(id string) error {
 
 // margin is how many accounts the window holds at least on either side of
 // the selection, where the list has them: more than a page key moves by.
-func margin() int { return blockSize / 2 }
+func margin() int { return max(blockSize/2, 1) }
 
 // selectedAt is the place in main of the selected account, false when
 // the selection is not an account's row read (a row on top).
@@ -239,75 +253,140 @@ func (m *Model) selectedAt() (int, bool) {
 // heldBlocks. It returns the command that reads again the accounts
 // someone else changed while they were on disk.
 func (m *Model) settle() tea.Cmd {
-	w := &m.src.win
 	at, selected := m.selectedAt()
-	per := 1 + len(m.r.Schema.Constraints)
 	_, sorted := m.Sort.By()
-	var again []string
-	delta, moved, put := 0, false, false
+	var was *selection // by its key: the window's places change
+	if r, ok := m.pager.Selected(); ok {
+		was = m.src.selection(r)
+	}
+	var mv moving
+	refilled := m.refill(&mv)
 	// Sorted, the view sorts the accounts held: scrolling does not move
 	// the window (the sort would move every row); pages read still do.
-	if selected && !sorted {
-		if at < margin() && w.lo > 0 {
-			n := w.counts[w.lo-1]
-			got, err := m.src.unspill(w.lo-1, w.lo)
-			if err != nil {
-				m.err = err
-				return nil
-			}
-			again, at, delta, moved, put = append(again, got...), at+n, delta+n*per, true, true
+	if selected && !sorted && m.err == nil {
+		at = m.bringBack(&mv, at)
+	}
+	m.trim(&mv, at, selected, sorted)
+	if mv.moved {
+		m.slide(mv.delta, mv.put, sorted, was)
+		if m.src.unpinListed() {
+			m.setHead() // a pinned account back in the window leaves the pin
 		}
-		if len(m.src.main)-at <= margin() && !w.endHeld() {
-			got, err := m.src.unspill(w.hi, w.hi+1)
-			if err != nil {
-				m.err = err
-				return nil
-			}
-			again, moved = append(again, got...), true
+		if refilled && m.goneSelected {
+			// Every row held had gone, the selected one with them: the
+			// first that came back is selected, the row after it.
+			pager.Reselect(&m.pager, len(m.src.top))
 		}
 	}
-	if over := w.hi - w.lo - heldBlocks; over > heldBlocks/2 {
-		// Far over: the blocks farthest from the selection go at once
-		// (each move lays out the window's rows anew: not a block at a
-		// time while G reads on).
-		var err error
-		if selected && at >= len(m.src.main)/2 || !selected && sorted {
-			if selected {
-				over = min(over, m.src.blockAt(at)-w.lo) // the selection's block stays
-			}
-			n := 0
-			for b := w.lo; b < w.lo+over; b++ {
-				n += w.counts[b]
-			}
-			err = m.src.spill(w.lo, w.lo+over)
-			delta -= n * per
-		} else {
-			err = m.src.spill(w.hi-over, w.hi)
-		}
-		if err != nil {
-			m.err = err
-		}
-		moved = true
-	}
-	if moved {
-		m.slide(delta, put, sorted)
-	}
+	m.goneSelected = false
 	m.hold()
-	if len(again) > 0 {
-		return m.refresh(again, true)
+	if len(mv.again) > 0 {
+		return m.refresh(mv.again, true)
 	}
 	return nil
 }
 
+// moving is what settle did to the window: the accounts to read again,
+// the rows put (+) or taken (-) above the selection, whether a block came
+// or went, and whether one came in front.
+type moving struct {
+	again      []string
+	delta      int
+	moved, put bool
+}
+
+// refill brings a block back when every account held went (deleted): the
+// next one, or the one before; it reports whether it did.
+func (m *Model) refill(mv *moving) bool {
+	w := &m.src.win
+	if len(m.src.main) > 0 || w.lo == 0 && w.endHeld() {
+		return false
+	}
+	from := w.hi
+	if w.endHeld() {
+		from = w.lo - 1
+	}
+	got, err := m.src.unspill(from, from+1)
+	if err != nil {
+		m.err = err
+		return false
+	}
+	mv.again, mv.moved, mv.put = got, true, true
+	return true
+}
+
+// bringBack brings back the block next to the selection's end of the
+// window, at place at of main, once it is within margin of it, and
+// returns where the selection is now.
+func (m *Model) bringBack(mv *moving, at int) int {
+	w := &m.src.win
+	per := 1 + len(m.r.Schema.Constraints)
+	if at < margin() && w.lo > 0 {
+		n := w.counts[w.lo-1]
+		got, err := m.src.unspill(w.lo-1, w.lo)
+		if err != nil {
+			m.err = err
+			return at
+		}
+		mv.again, at, mv.delta, mv.moved, mv.put = append(mv.again, got...), at+n, mv.delta+n*per, true, true
+	}
+	if len(m.src.main)-at <= margin() && !w.endHeld() {
+		got, err := m.src.unspill(w.hi, w.hi+1)
+		if err != nil {
+			m.err = err
+			return at
+		}
+		mv.again, mv.moved = append(mv.again, got...), true
+	}
+	return at
+}
+
+// trim puts on disk, once the window holds half as many blocks more than
+// heldBlocks, the blocks farthest from the selection, at place at of
+// main, at once (each move lays out the window's rows anew: not a block
+// at a time while G reads on).
+func (m *Model) trim(mv *moving, at int, selected, sorted bool) {
+	w := &m.src.win
+	over := w.hi - w.lo - heldBlocks
+	if over <= heldBlocks/2 {
+		return
+	}
+	var err error
+	if selected && at >= len(m.src.main)/2 || !selected && sorted {
+		if selected {
+			over = min(over, m.src.blockAt(at)-w.lo) // the selection's block stays
+		}
+		n := 0
+		for b := w.lo; b < w.lo+over; b++ {
+			n += w.counts[b]
+		}
+		err = m.src.spill(w.lo, w.lo+over)
+		mv.delta -= n * (1 + len(m.r.Schema.Constraints))
+	} else {
+		err = m.src.spill(w.hi-over, w.hi)
+	}
+	if err != nil {
+		m.err = err
+	}
+	mv.moved = true
+}
+
 // slide shows the accounts held now, the selected row staying selected:
 // where it was on screen, delta rows having come (+) or gone (-) above it
-// (put: some came); sorted, wherever the sort puts it.
-func (m *Model) slide(delta int, put, sorted bool) {
+// (put: some came); sorted, wherever the sort puts it (was: the row
+// selected before the window moved, nil for one on top).
+func (m *Model) slide(delta int, put, sorted bool, was *selection) {
 	if !sorted {
 		pager.Slide(&m.pager, m.src.body(), delta, put)
 		return
 	}
-	m.keepSelection(func() { pager.Slide(&m.pager, m.src.body(), 0, true) })
+	pager.Slide(&m.pager, m.src.body(), 0, true)
+	if was == nil {
+		return
+	}
+	if i, ok := m.src.rowOf(*was); ok {
+		pager.Reselect(&m.pager, i)
+	}
 }
 
 // windowAt holds the blocks about block b, those held before going to
@@ -326,30 +405,61 @@ func (m *Model) windowAt(b int) tea.Cmd {
 	}
 	w.lo, w.hi = from, from // nothing held: brought back after
 	again, err := m.src.unspill(from, to)
+	pager.Slide(&m.pager, m.src.body(), 0, true) // what is held, if that failed: none
+	if m.src.unpinListed() {
+		m.setHead() // a pinned account back in the window leaves the pin
+	}
+	m.hold()
 	if err != nil {
 		m.err = err
 		return nil
 	}
-	pager.Slide(&m.pager, m.src.body(), 0, true)
-	m.hold()
 	if len(again) > 0 {
 		return m.refresh(again, true)
 	}
 	return nil
 }
 
-// stale notes accounts someone else changed that are on disk: read
-// again when they come back.
-func (d *source) stale(ids []string) {
-	if d.win.store == nil {
-		return
+// touched notes someone else's changes: the accounts they involve and
+// the values they wrote or held, for the accounts on disk to be read
+// again when they come back (changedSince).
+func (d *source) touched(ids []string, values []items.LockValue) {
+	w := &d.win
+	if w.store == nil {
+		return // nothing on disk: the rows held are read again as they are
 	}
-	if d.win.stale == nil {
-		d.win.stale = map[string]bool{}
+	w.changes++
+	if w.staleAccounts == nil {
+		w.staleAccounts, w.staleValues = map[string]int{}, map[items.LockValue]int{}
 	}
 	for _, id := range ids {
-		d.win.stale[id] = true
+		w.staleAccounts[id] = w.changes
 	}
+	for _, v := range values {
+		w.staleValues[v] = w.changes
+	}
+}
+
+// changedSince are the accounts of ids, just back from disk, where they
+// went at change number went, that a change since involves: by key, or by
+// a value one of its locks is for.
+func (d *source) changedSince(ids []string, went int) []string {
+	w := &d.win
+	var again []string
+	for _, id := range ids {
+		if w.staleAccounts[id] > went {
+			again = append(again, id)
+			continue
+		}
+		a, _ := d.items.Account(id)
+		for _, l := range a.Locks {
+			if l.Value != "" && w.staleValues[items.LockValue{Constraint: l.Constraint, Value: l.Value}] > went {
+				again = append(again, id)
+				break
+			}
+		}
+	}
+	return again
 }
 
 // blockAt is the block of the account at place i of main.
@@ -423,7 +533,19 @@ func (d *source) eachListed(f func(model.AccountView)) {
 				f(a)
 			}
 		default:
-			_ = w.store.Views(d.items, b, f)
+			_ = w.store.Views(d.items, b, func(a model.AccountView) {
+				if !w.gone[a.ID] {
+					f(a)
+				}
+			})
 		}
 	}
+}
+
+// SetWindow makes blocks of block accounts, held heldBlocks at a time,
+// until restore: the window moves on a table a test makes in seconds.
+func SetWindow(block, held int) (restore func()) {
+	b, h := blockSize, heldBlocks
+	blockSize, heldBlocks = block, held
+	return func() { blockSize, heldBlocks = b, h }
 }

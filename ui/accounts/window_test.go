@@ -217,7 +217,8 @@ func TestAChangeOnDiskIsReadWhenItComesBack(t *testing.T) {
 		t.Fatal("the first accounts are still held after G: the window did not move")
 	}
 	b.Put(sc.Table, dynamotest.Account("ACCT#0003", "changed@x.io", "u3"))
-	m = run(m, m.Reread([]string{"ACCT#0003"}, false))
+	m = run(m, m.Reread([]string{"ACCT#0003"}, false)) // reads only what is held
+	m, _ = m.Update(TouchedMsg{IDs: []string{"ACCT#0003"}})
 	m = press(m, "g")
 	a, ok := m.src.items.Account("ACCT#0003")
 	if !ok || a.Item["email"].S != "changed@x.io" {

@@ -480,6 +480,36 @@ func Touched(sc *model.Schema, cache *items.Cache, changes []model.Change) (acco
 	return accounts, locks
 }
 
+// Involved lists what changes involve, whether the cache holds it or
+// not: the accounts written, the owners of the locks written, and the
+// values the accounts written held or hold and the locks written are
+// for. The accounts view reads again, when they come back from disk, the
+// accounts among them or holding those values (accounts.TouchedMsg).
+func Involved(sc *model.Schema, changes []model.Change) (accounts []string, values []items.LockValue) {
+	cl := model.Classifier{Schema: sc}
+	for _, c := range changes {
+		switch e := cl.Classify(c.Table, c.Image()); e.Kind {
+		case model.EntryAccount:
+			accounts = append(accounts, e.ID)
+			for _, img := range []model.Item{c.Old, c.New} {
+				for ci := range sc.Constraints {
+					if h, v := sc.Held(ci, img); img != nil && h == model.HoldsValue {
+						values = append(values, items.LockValue{Constraint: ci, Value: v})
+					}
+				}
+			}
+		case model.EntryLock:
+			for _, img := range []model.Item{c.Old, c.New} {
+				if owner := sc.NamedOwner(img); img != nil && owner != "" && !model.IsClaim(owner) {
+					accounts = append(accounts, owner)
+				}
+			}
+			values = append(values, items.LockValue{Constraint: e.Constraint, Value: e.Value})
+		}
+	}
+	return accounts, values
+}
+
 // TouchedItems are the keys of the items changes touched that the cache
 // holds as neither an account nor a lock (the Items view's, a
 // partition's): each is to be read again, as Touched's are.

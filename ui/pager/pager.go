@@ -456,7 +456,7 @@ func (m Model[P, R]) Status(loaded string) string {
 	}
 	kept, of := m.list.Matched()
 	where := rows.Where(m.list.Pos(), m.list.Len())
-	if o, ok := m.src.look.(Outside); ok && m.list.Filter() == "" && m.list.Len() > 0 {
+	if o, ok := m.src.look.(Outside); ok && m.list.Filter() == "" && m.list.Len() > 0 && m.list.Cursor() >= len(m.src.head) {
 		before, after := o.Outside()
 		where = rows.Where(m.list.Pos()+before, m.list.Len()+before+after)
 	}

@@ -111,6 +111,10 @@ func (p Paging) Request() Request { return p.req }
 // Next is where the next page starts.
 func (p Paging) Next() backend.Cursor { return p.next }
 
+// Reloading reports whether a reload's first page is on its way: the
+// rows shown are about to be replaced.
+func (p Paging) Reloading() bool { return p.reloading }
+
 // Loading reports whether a page is being read.
 func (p Paging) Loading() bool { return p.loading }
 
