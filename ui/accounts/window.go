@@ -363,6 +363,9 @@ func (m *Model) trim(mv *moving, at int, selected, sorted bool) {
 		err = m.src.spill(w.lo, w.lo+over)
 		mv.delta -= n * (1 + len(m.r.Schema.Constraints))
 	} else {
+		if selected {
+			over = min(over, w.hi-m.src.blockAt(at)-1) // the selection's block stays
+		}
 		err = m.src.spill(w.hi-over, w.hi)
 	}
 	if err != nil {
