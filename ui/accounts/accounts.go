@@ -452,6 +452,7 @@ func (m *Model) keepSelection(change func()) {
 		if i, ok := m.src.rowOf(*below); ok {
 			pager.Reselect(&m.pager, i)
 		}
+		m.offHeading()
 		return
 	}
 	m.reselect(at, was)

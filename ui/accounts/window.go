@@ -279,6 +279,7 @@ func (m *Model) settle() tea.Cmd {
 		}
 	}
 	m.goneSelected = false
+	m.offHeading()
 	m.hold()
 	if len(mv.again) > 0 {
 		return m.refresh(mv.again, true)
@@ -551,4 +552,13 @@ func SetWindow(block, held int) (restore func()) {
 	b, h := blockSize, heldBlocks
 	blockSize, heldBlocks = block, held
 	return func() { blockSize, heldBlocks = b, h }
+}
+
+// offHeading selects the row after the selected one if that is a heading,
+// which a key never selects: rows around it came or went while it was
+// kept in place.
+func (m *Model) offHeading() {
+	if r, ok := m.pager.Selected(); ok && m.src.Heading(r) {
+		pager.Reselect(&m.pager, m.pager.Cursor())
+	}
 }
