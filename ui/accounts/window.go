@@ -296,24 +296,25 @@ type moving struct {
 	moved, put bool
 }
 
-// refill brings a block back when every account held went (deleted): the
-// next one, or the one before; it reports whether it did.
+// refill brings blocks back when every account held went (deleted): the
+// next ones, or those before, until one holds an account (blocks whose
+// accounts all went hold none); it reports whether it did.
 func (m *Model) refill(mv *moving) bool {
 	w := &m.src.win
-	if len(m.src.main) > 0 || w.lo == 0 && w.endHeld() {
-		return false
+	refilled := false
+	for len(m.src.main) == 0 && (w.lo > 0 || !w.endHeld()) {
+		from := w.hi
+		if w.endHeld() {
+			from = w.lo - 1
+		}
+		got, err := m.src.unspill(from, from+1)
+		if err != nil {
+			m.err = err
+			break
+		}
+		mv.again, mv.moved, mv.put, refilled = append(mv.again, got...), true, true, true
 	}
-	from := w.hi
-	if w.endHeld() {
-		from = w.lo - 1
-	}
-	got, err := m.src.unspill(from, from+1)
-	if err != nil {
-		m.err = err
-		return false
-	}
-	mv.again, mv.moved, mv.put = got, true, true
-	return true
+	return refilled
 }
 
 // bringBack brings back the block next to the selection's end of the
@@ -554,11 +555,13 @@ func SetWindow(block, held int) (restore func()) {
 	return func() { blockSize, heldBlocks = b, h }
 }
 
-// offHeading selects the row after the selected one if that is a heading,
-// which a key never selects: rows around it came or went while it was
-// kept in place.
+// offHeading selects the account row after the selected one if that is
+// a heading, which a key never selects: rows around it came or went while
+// it was kept in place.
 func (m *Model) offHeading() {
-	if r, ok := m.pager.Selected(); ok && m.src.Heading(r) {
+	// Over no account row at all, the heading stays: there is no row
+	// after it to select.
+	if r, ok := m.pager.Selected(); ok && m.src.Heading(r) && len(m.src.main) > 0 {
 		pager.Reselect(&m.pager, m.pager.Cursor())
 	}
 }
