@@ -220,8 +220,9 @@ func (d *source) Keep(dst []rows.Row, a model.AccountView) []rows.Row {
 	}
 	d.kept = append(d.kept, a.ID)
 	if !d.win.endHeld() {
-		// Listed after accounts on disk, with the last block; if it
-		// cannot be, the pinned group shows it (added by others).
+		// Listed after accounts on disk, with the last block. If that
+		// block cannot be read back, it is not listed until r reads the
+		// table again (the cache holds it: a search finds it).
 		_ = d.keepAtEnd(a.ID)
 		return dst
 	}
